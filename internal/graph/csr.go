@@ -1,0 +1,63 @@
+package graph
+
+// CSR is the compressed sparse row form of a directed graph: the arcs leaving
+// vertex u are Targets[Offsets[u]:Offsets[u+1]] with the matching Weights.
+// Within one vertex the arcs keep their input order, so building a CSR is
+// deterministic.
+type CSR struct {
+	// N is the number of vertices.
+	N int32
+	// Offsets has N+1 entries; Offsets[N] is the number of arcs.
+	Offsets []int64
+	// Targets and Weights have one entry per arc.
+	Targets []int32
+	Weights []int32
+}
+
+// M returns the number of arcs.
+func (c *CSR) M() int { return len(c.Targets) }
+
+// Degree returns the out-degree of u.
+func (c *CSR) Degree(u int32) int { return int(c.Offsets[u+1] - c.Offsets[u]) }
+
+// BuildCSR groups the arcs of e by source with a stable counting sort,
+// O(N + M) time. e must be valid (see EdgeList.Validate).
+func BuildCSR(e *EdgeList) *CSR {
+	return buildCSR(e.N, e.Src, e.Dst, e.Weight)
+}
+
+// BuildReverseCSR is BuildCSR of the graph with every arc reversed: row v
+// lists the arcs that enter v, with their sources as Targets.
+func BuildReverseCSR(e *EdgeList) *CSR {
+	return buildCSR(e.N, e.Dst, e.Src, e.Weight)
+}
+
+func buildCSR(n int32, from, to, weight []int32) *CSR {
+	c := &CSR{
+		N:       n,
+		Offsets: make([]int64, int(n)+1),
+		Targets: make([]int32, len(from)),
+		Weights: make([]int32, len(from)),
+	}
+	for _, u := range from {
+		c.Offsets[u+1]++
+	}
+	for u := int32(0); u < n; u++ {
+		c.Offsets[u+1] += c.Offsets[u]
+	}
+	next := make([]int64, n)
+	copy(next, c.Offsets[:n])
+	for i, u := range from {
+		at := next[u]
+		next[u]++
+		c.Targets[at] = to[i]
+		c.Weights[at] = weight[i]
+	}
+	return c
+}
+
+// WeightRange returns the smallest and largest arc weight; both are 0 when
+// there are no arcs.
+func (c *CSR) WeightRange() (lo, hi int32) {
+	return (&EdgeList{Weight: c.Weights}).WeightRange()
+}
