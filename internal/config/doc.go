@@ -1,0 +1,9 @@
+// Package config is the configuration machinery shared by pathflow's
+// commands: a declared set of keys with defaults, a YAML file, PATHFLOW_*
+// environment variables and command-line flags, merged by a private
+// viper.Viper per command.
+//
+// Precedence, highest first: flags the user set, environment variables, the
+// config file, defaults. Keys the program does not declare are an error, so
+// a typo in a scheduled job's YAML fails loudly instead of being ignored.
+package config

@@ -1,0 +1,43 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Key declares one configuration key.
+type Key struct {
+	// Name is the dotted key as written in YAML, e.g. "compute.backend".
+	Name string
+	// Default is the value used when nothing else sets the key. Its Go type
+	// (string, int, bool, float64 or []string) is the key's type.
+	Default any
+	// Flag is the command-line flag that sets the key; empty for none.
+	Flag string
+	// Usage documents the key for -help and the reference config.
+	Usage string
+}
+
+// EnvName returns the environment variable that sets the key:
+// "compute.backend" is PATHFLOW_COMPUTE_BACKEND.
+func (k Key) EnvName() string {
+	return EnvPrefix + "_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(k.Name))
+}
+
+// EnvPrefix starts every environment variable pathflow reads for its keys.
+const EnvPrefix = "PATHFLOW"
+
+// Error is a configuration problem tied to one key.
+type Error struct {
+	// Key is the dotted key, or the flag name for bad command lines.
+	Key string
+	// Msg says what is wrong.
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("config key %q: %s", e.Key, e.Msg) }
+
+// Errorf returns an *Error for key.
+func Errorf(key, format string, args ...any) error {
+	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,172 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/viper"
+)
+
+// ConfigFlag is the flag naming the YAML file, the same for every command.
+const ConfigFlag = "config"
+
+// Loaded is the merged configuration of one command run.
+type Loaded struct {
+	// V holds the merged values; read them with the Key names.
+	V *viper.Viper
+	// File is the config file that was read, "" when none.
+	File string
+	// Raw is the config file's bytes (for the run's config checksum).
+	Raw []byte
+}
+
+// Load parses args for a command named name that accepts keys, reads the
+// config file given by -config (or --config), and merges defaults, file,
+// environment and the flags the user set. It returns flag.ErrHelp when the
+// user asked for -help (usage has then been printed to usage).
+func Load(name string, keys []Key, args []string, usage io.Writer) (*Loaded, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(usage)
+	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml)")
+	flagKeys := map[string]Key{}
+	for _, k := range keys {
+		if k.Flag == "" {
+			continue
+		}
+		flagKeys[k.Flag] = k
+		fs.String(k.Flag, fmt.Sprint(defaultText(k.Default)), fmt.Sprintf("%s (key %s, env %s)", k.Usage, k.Name, k.EnvName()))
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &Error{Key: "flags", Msg: err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, &Error{Key: "flags", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+
+	v := viper.New()
+	v.SetConfigType("yaml")
+	known := map[string]Key{}
+	for _, k := range keys {
+		known[k.Name] = k
+		v.SetDefault(k.Name, k.Default)
+	}
+
+	loaded := &Loaded{V: v, File: *configPath}
+	if *configPath != "" {
+		raw, err := os.ReadFile(*configPath)
+		if err != nil {
+			return nil, &Error{Key: ConfigFlag, Msg: err.Error()}
+		}
+		loaded.Raw = raw
+		if err := readYAML(v, *configPath, raw, known); err != nil {
+			return nil, err
+		}
+	}
+
+	for _, k := range keys {
+		if value, ok := os.LookupEnv(k.EnvName()); ok {
+			if err := set(v, k, value, "environment variable "+k.EnvName()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var flagErr error
+	fs.Visit(func(f *flag.Flag) {
+		if k, ok := flagKeys[f.Name]; ok && flagErr == nil {
+			flagErr = set(v, k, f.Value.String(), "flag -"+f.Name)
+		}
+	})
+	return loaded, flagErr
+}
+
+// readYAML merges the file into v and rejects keys the command does not
+// declare.
+func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) error {
+	file := viper.New()
+	file.SetConfigType("yaml")
+	if err := file.ReadConfig(bytes.NewReader(raw)); err != nil {
+		return &Error{Key: ConfigFlag, Msg: fmt.Sprintf("%s: %v", path, err)}
+	}
+	var unknown []string
+	for _, key := range file.AllKeys() {
+		if _, ok := known[key]; !ok {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return &Error{Key: unknown[0], Msg: fmt.Sprintf("unknown key in %s (see configs/reference.yaml)", path)}
+	}
+	for _, key := range file.AllKeys() {
+		v.Set(key, file.Get(key))
+	}
+	return nil
+}
+
+// set parses a textual value (from a flag or the environment) with the
+// key's type and stores it with override precedence.
+func set(v *viper.Viper, k Key, text, origin string) error {
+	var value any
+	switch k.Default.(type) {
+	case string:
+		value = text
+	case bool:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return &Error{Key: k.Name, Msg: fmt.Sprintf("%s: %q is not a boolean", origin, text)}
+		}
+		value = b
+	case int:
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return &Error{Key: k.Name, Msg: fmt.Sprintf("%s: %q is not an integer", origin, text)}
+		}
+		value = n
+	case float64:
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return &Error{Key: k.Name, Msg: fmt.Sprintf("%s: %q is not a number", origin, text)}
+		}
+		value = f
+	case []string:
+		value = splitList(text)
+	default:
+		return &Error{Key: k.Name, Msg: fmt.Sprintf("unsupported key type %T", k.Default)}
+	}
+	v.Set(k.Name, value)
+	return nil
+}
+
+// splitList splits a comma-separated flag or environment value.
+func splitList(text string) []string {
+	var out []string
+	for _, part := range strings.Split(text, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func defaultText(d any) any {
+	if list, ok := d.([]string); ok {
+		return strings.Join(list, ",")
+	}
+	return d
+}
+
+// Known reports whether name is one of keys.
+func Known(keys []Key, name string) bool {
+	return slices.ContainsFunc(keys, func(k Key) bool { return k.Name == name })
+}

@@ -1,0 +1,113 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var testKeys = []Key{
+	{Name: "compute.backend", Default: "auto", Flag: "backend", Usage: "backend"},
+	{Name: "compute.workers", Default: 0, Flag: "workers", Usage: "workers"},
+	{Name: "compute.sources", Default: []string{"0"}, Flag: "sources", Usage: "sources"},
+	{Name: "output.dir", Default: "out", Usage: "output folder"},
+}
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestPrecedenceFlagOverEnvOverFileOverDefault(t *testing.T) {
+	path := writeConfig(t, "compute:\n  backend: gpu\n  workers: 3\n  sources: [1, 2]\n")
+	t.Setenv("PATHFLOW_COMPUTE_WORKERS", "5")
+
+	l, err := Load("compute", testKeys, []string{"-config=" + path, "-backend=cpu"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := l.Values()
+	if got := vs.String("compute.backend"); got != "cpu" {
+		t.Errorf("backend = %q, want the flag's cpu", got)
+	}
+	if got := vs.Int("compute.workers", 0, 64); got != 5 {
+		t.Errorf("workers = %d, want the environment's 5", got)
+	}
+	if got := vs.StringList("compute.sources"); strings.Join(got, ",") != "1,2" {
+		t.Errorf("sources = %v, want the file's [1 2]", got)
+	}
+	if got := vs.String("output.dir"); got != "out" {
+		t.Errorf("output.dir = %q, want the default", got)
+	}
+	if vs.Err() != nil {
+		t.Fatal(vs.Err())
+	}
+	if l.File != path || len(l.Raw) == 0 {
+		t.Errorf("loaded file %q (%d bytes), want %q", l.File, len(l.Raw), path)
+	}
+}
+
+func TestDoubleDashConfigFlag(t *testing.T) {
+	path := writeConfig(t, "output:\n  dir: elsewhere\n")
+	l, err := Load("compute", testKeys, []string{"--config", path}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Values().String("output.dir"); got != "elsewhere" {
+		t.Errorf("output.dir = %q", got)
+	}
+}
+
+func TestUnknownKeyNamesTheKey(t *testing.T) {
+	path := writeConfig(t, "compute:\n  backnd: gpu\n")
+	_, err := Load("compute", testKeys, []string{"-config=" + path}, io.Discard)
+	var cerr *Error
+	if !errors.As(err, &cerr) || cerr.Key != "compute.backnd" {
+		t.Fatalf("err = %v, want an *Error naming compute.backnd", err)
+	}
+}
+
+func TestBadValuesNameTheKey(t *testing.T) {
+	t.Setenv("PATHFLOW_COMPUTE_WORKERS", "many")
+	_, err := Load("compute", testKeys, nil, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "compute.workers") || !strings.Contains(err.Error(), "PATHFLOW_COMPUTE_WORKERS") {
+		t.Fatalf("err = %v, want it to name the key and the variable", err)
+	}
+
+	path := writeConfig(t, "compute:\n  workers: 2.5\n  backend: tpu\n")
+	os.Unsetenv("PATHFLOW_COMPUTE_WORKERS")
+	l, err := Load("compute", testKeys, []string{"-config=" + path}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := l.Values()
+	vs.Int("compute.workers", 0, 64)
+	if err := vs.Err(); err == nil || !strings.Contains(err.Error(), "compute.workers") {
+		t.Errorf("non-integer workers: err = %v", err)
+	}
+	vs = l.Values()
+	vs.OneOf("compute.backend", "cpu", "gpu", "auto")
+	if err := vs.Err(); err == nil || !strings.Contains(err.Error(), "compute.backend") {
+		t.Errorf("bad backend: err = %v", err)
+	}
+}
+
+func TestHelpAndStrayArguments(t *testing.T) {
+	if _, err := Load("compute", testKeys, []string{"-help"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-help: err = %v, want flag.ErrHelp", err)
+	}
+	if _, err := Load("compute", testKeys, []string{"stray"}, io.Discard); err == nil {
+		t.Error("a stray argument was accepted")
+	}
+	if _, err := Load("compute", testKeys, []string{"-config=/nonexistent/x.yaml"}, io.Discard); err == nil {
+		t.Error("a missing config file was accepted")
+	}
+}

@@ -1,0 +1,157 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cast"
+)
+
+// Values reads typed values from a Loaded configuration and collects the
+// first error, which names the key: callers read every key they need and
+// check Err once.
+type Values struct {
+	l   *Loaded
+	err error
+}
+
+// Values returns a typed reader over the merged configuration.
+func (l *Loaded) Values() *Values { return &Values{l: l} }
+
+// Err returns the first error met while reading values.
+func (vs *Values) Err() error { return vs.err }
+
+func (vs *Values) fail(key, format string, args ...any) {
+	if vs.err == nil {
+		vs.err = Errorf(key, format, args...)
+	}
+}
+
+// String returns key as a string.
+func (vs *Values) String(key string) string {
+	s, err := cast.ToStringE(vs.l.V.Get(key))
+	if err != nil {
+		vs.fail(key, "want a string, got %v", vs.l.V.Get(key))
+	}
+	return s
+}
+
+// OneOf returns key as a string that must be one of allowed.
+func (vs *Values) OneOf(key string, allowed ...string) string {
+	s := vs.String(key)
+	if !slices.Contains(allowed, s) {
+		vs.fail(key, "%q is not one of %s", s, strings.Join(allowed, ", "))
+	}
+	return s
+}
+
+// Int returns key as an integer within [lo, hi].
+func (vs *Values) Int(key string, lo, hi int) int {
+	raw := vs.l.V.Get(key)
+	if f, ok := raw.(float64); ok && f != float64(int(f)) {
+		vs.fail(key, "want an integer, got %v", f)
+		return 0
+	}
+	n, err := cast.ToIntE(raw)
+	if err != nil {
+		vs.fail(key, "want an integer, got %v", raw)
+		return 0
+	}
+	if n < lo || n > hi {
+		vs.fail(key, "%d is outside [%d, %d]", n, lo, hi)
+	}
+	return n
+}
+
+// Int64 returns key as a 64-bit integer within [lo, hi].
+func (vs *Values) Int64(key string, lo, hi int64) int64 {
+	raw := vs.l.V.Get(key)
+	n, err := cast.ToInt64E(raw)
+	if err != nil {
+		vs.fail(key, "want an integer, got %v", raw)
+		return 0
+	}
+	if n < lo || n > hi {
+		vs.fail(key, "%d is outside [%d, %d]", n, lo, hi)
+	}
+	return n
+}
+
+// Uint64 returns key as an unsigned 64-bit integer.
+func (vs *Values) Uint64(key string) uint64 {
+	raw := vs.l.V.Get(key)
+	n, err := cast.ToUint64E(raw)
+	if err != nil {
+		vs.fail(key, "want a non-negative integer, got %v", raw)
+	}
+	return n
+}
+
+// Bool returns key as a boolean.
+func (vs *Values) Bool(key string) bool {
+	raw := vs.l.V.Get(key)
+	b, err := cast.ToBoolE(raw)
+	if err != nil {
+		vs.fail(key, "want true or false, got %v", raw)
+	}
+	return b
+}
+
+// StringList returns key as a list of strings; a YAML scalar is a list of
+// one, and a comma-separated string (from a flag or the environment) is
+// split.
+func (vs *Values) StringList(key string) []string {
+	raw := vs.l.V.Get(key)
+	switch x := raw.(type) {
+	case nil:
+		return nil
+	case string:
+		return splitList(x)
+	case []string:
+		return x
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, item := range x {
+			s, err := cast.ToStringE(item)
+			if err != nil {
+				vs.fail(key, "list item %v is not a scalar", item)
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	default:
+		s, err := cast.ToStringE(x)
+		if err != nil {
+			vs.fail(key, "want a list, got %v", raw)
+			return nil
+		}
+		return []string{s}
+	}
+}
+
+// Path returns key as a file path. Relative paths are relative to the
+// working directory (the project root in the shipped configs), not to the
+// config file. It fails when required and empty.
+func (vs *Values) Path(key string, required bool) string {
+	s := vs.String(key)
+	if required && s == "" {
+		vs.fail(key, "is required")
+	}
+	return s
+}
+
+// Describe renders keys as a documented YAML listing, used to generate and
+// check configs/reference.yaml.
+func Describe(keys []Key) string {
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "# %s: %s (env %s", k.Name, k.Usage, k.EnvName())
+		if k.Flag != "" {
+			fmt.Fprintf(&b, ", flag -%s", k.Flag)
+		}
+		fmt.Fprintf(&b, ", default %v)\n", defaultText(k.Default))
+	}
+	return b.String()
+}
