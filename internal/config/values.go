@@ -22,6 +22,10 @@ func (l *Loaded) Values() *Values { return &Values{l: l} }
 // Err returns the first error met while reading values.
 func (vs *Values) Err() error { return vs.err }
 
+// Fail records a validation error for key unless an earlier one is
+// recorded; callers use it for checks that involve several keys.
+func (vs *Values) Fail(key, format string, args ...any) { vs.fail(key, format, args...) }
+
 func (vs *Values) fail(key, format string, args ...any) {
 	if vs.err == nil {
 		vs.err = Errorf(key, format, args...)

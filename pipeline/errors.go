@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+
+	"github.com/pathflow/pathflow/internal/config"
+)
+
+// Exit codes of the pathflow commands, documented in the README. Scheduled
+// jobs can branch on them.
+const (
+	ExitOK          = 0   // the stage finished and its outputs are in place
+	ExitInternal    = 1   // an unexpected failure (a bug): please report it
+	ExitConfig      = 2   // bad flags, config file or environment variable
+	ExitInput       = 3   // an input file is missing, unreadable or malformed
+	ExitCompute     = 4   // the computation cannot give a correct answer (negative cycle, overflow, device)
+	ExitOutput      = 5   // the outputs could not be written
+	ExitInterrupted = 130 // SIGINT or SIGTERM: temporaries were removed
+)
+
+// Stage errors carry the class that selects the exit code.
+type (
+	// InputError wraps a problem with an input file.
+	InputError struct{ Err error }
+	// ComputeError wraps a problem of the computation itself.
+	ComputeError struct{ Err error }
+	// OutputError wraps a problem writing results.
+	OutputError struct{ Err error }
+)
+
+func (e *InputError) Error() string   { return e.Err.Error() }
+func (e *InputError) Unwrap() error   { return e.Err }
+func (e *ComputeError) Error() string { return e.Err.Error() }
+func (e *ComputeError) Unwrap() error { return e.Err }
+func (e *OutputError) Error() string  { return e.Err.Error() }
+func (e *OutputError) Unwrap() error  { return e.Err }
+
+// ExitCode maps an error returned by a stage to the command's exit code.
+func ExitCode(err error) int {
+	var (
+		cfgErr *config.Error
+		inErr  *InputError
+		cmpErr *ComputeError
+		outErr *OutputError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &cfgErr):
+		return ExitConfig
+	case errors.As(err, &inErr):
+		return ExitInput
+	case errors.As(err, &cmpErr):
+		return ExitCompute
+	case errors.As(err, &outErr):
+		return ExitOutput
+	default:
+		return ExitInternal
+	}
+}

@@ -1,0 +1,333 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// Input formats accepted by LoadGraph (the input.format key).
+const (
+	FormatAuto   = "auto"
+	FormatDIMACS = "dimacs"
+	FormatSNAP   = "snap"
+	FormatBinary = "binary"
+	FormatTable  = "table" // an ingest output: Arrow IPC or Parquet edges table
+)
+
+// InputSpec says which graph to load and how to read it.
+type InputSpec struct {
+	// Path is the input file; Dataset a manifest name used when Path is "".
+	Path    string
+	Dataset string
+	// Format is one of the Format* constants.
+	Format string
+	// Coordinates is an optional DIMACS .co file.
+	Coordinates string
+	// Directed, Weighting, Lo, Hi and Seed apply to SNAP edge lists.
+	Directed  bool
+	Weighting string
+	Lo, Hi    int32
+	Seed      uint64
+	// Simplify is "keep" (self-loops and parallel arcs stay) or "reduce"
+	// (parallel arcs become one arc of the minimum weight and non-negative
+	// self-loops go, see formats.Simplify).
+	Simplify string
+	// Mirror and Offline configure the dataset fetcher.
+	Mirror  string
+	Offline bool
+}
+
+// LoadedGraph is a graph read from an input, with what the outputs record
+// about where it came from.
+type LoadedGraph struct {
+	Edges    *graph.EdgeList
+	Vertices *graph.Vertices
+	// File is the path read. Name, SHA256 and Format describe the original
+	// input: its file name, the checksum of its bytes and its format (for
+	// a table input, as recorded by the ingest that wrote the table).
+	File   string
+	Name   string
+	SHA256 string
+	Format string
+	// Bytes is the size of File.
+	Bytes  int64
+	// Directed and Weighting describe how arcs were formed.
+	Directed  bool
+	Weighting string
+	// Elapsed is the wall time of reading and parsing.
+	Elapsed time.Duration
+}
+
+// LoadGraph reads the input spec describes, reporting progress for long
+// inputs. Problems with the input come back as *InputError naming the file.
+func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOut io.Writer, quiet bool) (*LoadedGraph, error) {
+	start := time.Now()
+	path := spec.Path
+	if path == "" {
+		located, err := locateDataset(ctx, &spec, progressOut)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		path = located
+	}
+	format := spec.Format
+	if format == "" || format == FormatAuto {
+		detected, err := detectFormat(path)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		format = detected
+	}
+	log.Info("reading input", "file", path, "format", format)
+
+	var loaded *LoadedGraph
+	var err error
+	if format == FormatTable {
+		loaded, err = loadTable(path)
+	} else {
+		loaded, err = loadRaw(path, format, spec, log, progressOut, quiet)
+	}
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	if spec.Coordinates != "" {
+		if err := loadCoordinates(spec.Coordinates, loaded); err != nil {
+			return nil, &InputError{err}
+		}
+	}
+	if spec.Simplify != "" {
+		mode, err := formats.ParseSimplification(spec.Simplify)
+		if err != nil {
+			return nil, config.Errorf("input.simplify", "%v", err)
+		}
+		simplified, stats, err := formats.Simplify(loaded.Edges, mode)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		if stats.SelfLoops > 0 || stats.Parallel > 0 {
+			log.Info("simplified", "self_loops_removed", stats.SelfLoops, "parallel_arcs_removed", stats.Parallel)
+		}
+		loaded.Edges = simplified
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	loaded.Elapsed = time.Since(start)
+	return loaded, nil
+}
+
+// locateDataset resolves spec.Dataset through the manifest and the fetcher,
+// filling in the dataset's coordinates file and directedness.
+func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) (string, error) {
+	if spec.Dataset == "" {
+		return "", fmt.Errorf("no input: set input.path or input.dataset")
+	}
+	d, err := datasets.Lookup(spec.Dataset)
+	if err != nil {
+		return "", err
+	}
+	fetcher := &datasets.Fetcher{Mirror: spec.Mirror, Offline: spec.Offline, Progress: progressOut}
+	path, err := fetcher.Locate(ctx, d.Graph)
+	if err != nil {
+		return "", err
+	}
+	if d.Coordinates != nil && spec.Coordinates == "" {
+		if co, err := fetcher.Locate(ctx, *d.Coordinates); err == nil {
+			spec.Coordinates = co
+		}
+	}
+	if spec.Format == "" || spec.Format == FormatAuto {
+		spec.Format = string(d.Format)
+	}
+	return path, nil
+}
+
+// detectFormat picks a reader from the file name, then from its first bytes.
+func detectFormat(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if st.IsDir() {
+		return FormatTable, nil
+	}
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch filepath.Ext(name) {
+	case ".gr":
+		return FormatDIMACS, nil
+	case ".txt", ".tsv", ".edges", ".el":
+		return FormatSNAP, nil
+	case ".bin":
+		return FormatBinary, nil
+	case ".arrow", ".parquet", ".feather":
+		return FormatTable, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	text, err := formats.OpenMaybeGzip(bufio.NewReader(f))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(text, head)
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("ARROW1")), bytes.HasPrefix(head, []byte("PAR1")):
+		return FormatTable, nil
+	}
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	if len(trimmed) > 0 {
+		switch c := trimmed[0]; {
+		case c == 'c' || c == 'p' || c == 'a':
+			return FormatDIMACS, nil
+		case c == '#' || (c >= '0' && c <= '9'):
+			return FormatSNAP, nil
+		}
+	}
+	return "", fmt.Errorf("%s: cannot tell the format from the name or the first bytes; set input.format (dimacs, snap, binary, table)", path)
+}
+
+// loadRaw parses a text or binary input file, hashing its bytes as they are
+// read.
+func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut io.Writer, quiet bool) (*LoadedGraph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	progress := NewProgress(log, progressOut, quiet, "read "+filepath.Base(path), "bytes", st.Size())
+	defer progress.Finish()
+	hash := sha256.New()
+	r := io.TeeReader(&countingReader{r: f, progress: progress}, hash)
+
+	loaded := &LoadedGraph{File: path, Name: filepath.Base(path), Format: format, Bytes: st.Size(), Directed: true, Weighting: "file"}
+	switch format {
+	case FormatDIMACS:
+		loaded.Edges, err = formats.ReadDIMACS(r, path)
+		if err == nil {
+			loaded.Vertices = formats.DIMACSVertices(loaded.Edges.N)
+		}
+	case FormatSNAP:
+		var w formats.Weighting
+		if w, err = formats.ParseWeighting(spec.Weighting); err != nil {
+			return nil, err
+		}
+		loaded.Directed, loaded.Weighting = spec.Directed, w.String()
+		if w == formats.WeightHash {
+			loaded.Weighting = fmt.Sprintf("hash(lo=%d,hi=%d,seed=%d)", spec.Lo, spec.Hi, spec.Seed)
+		}
+		opts := formats.SNAPOptions{Directed: spec.Directed, Weighting: w, Lo: spec.Lo, Hi: spec.Hi, Seed: spec.Seed}
+		loaded.Edges, loaded.Vertices, err = formats.ReadSNAP(r, path, opts)
+	case FormatBinary:
+		loaded.Edges, err = formats.ReadBinary(r, path)
+	default:
+		return nil, fmt.Errorf("%s: unknown input format %q", path, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The parsers stop at the end of their data; hash whatever trails it.
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return nil, err
+	}
+	loaded.SHA256 = hex.EncodeToString(hash.Sum(nil))
+	return loaded, nil
+}
+
+// loadCoordinates reads a DIMACS .co file into the loaded graph's vertices.
+func loadCoordinates(path string, loaded *LoadedGraph) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	co, err := formats.ReadCoordinates(bufio.NewReaderSize(f, 1<<20), path)
+	if err != nil {
+		return err
+	}
+	if int32(len(co.X)) != loaded.Edges.N {
+		return fmt.Errorf("%s: %d coordinates for a graph of %d vertices", path, len(co.X), loaded.Edges.N)
+	}
+	if loaded.Vertices == nil {
+		loaded.Vertices = &graph.Vertices{}
+	}
+	loaded.Vertices.X, loaded.Vertices.Y = co.X, co.Y
+	return nil
+}
+
+// Metadata keys pathflow writes into the schema of every table it produces.
+const (
+	MetaInputFile   = "pathflow.input_file"
+	MetaInputSHA256 = "pathflow.input_sha256"
+	MetaInputFormat = "pathflow.input_format"
+	MetaN           = "pathflow.n"
+	MetaM           = "pathflow.m"
+	MetaDirected    = "pathflow.directed"
+	MetaWeighting   = "pathflow.weighting"
+	MetaVersion     = "pathflow.version"
+)
+
+// loadTable reads an ingest output: a folder holding edges.<ext> and
+// vertices.<ext>, or the edges file itself with vertices.<ext> beside it.
+func loadTable(path string) (*LoadedGraph, error) {
+	dir, edgesFile := path, ""
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		dir, edgesFile = filepath.Dir(path), path
+	}
+	var files tables.GraphFiles
+	for _, f := range []tables.Format{tables.Arrow, tables.Parquet} {
+		candidate := tables.GraphFilesIn(dir, f)
+		if edgesFile != "" && candidate.Edges != edgesFile {
+			continue
+		}
+		if _, err := os.Stat(candidate.Edges); err == nil {
+			files = candidate
+			break
+		}
+	}
+	if files.Edges == "" {
+		return nil, fmt.Errorf("%s: no edges.arrow or edges.parquet (an ingest output) found", path)
+	}
+	if _, err := os.Stat(files.Vertices); err != nil {
+		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)
+	}
+	e, vs, meta, err := tables.ReadGraph(files)
+	if err != nil {
+		return nil, err
+	}
+	st, _ := os.Stat(files.Edges)
+	return &LoadedGraph{
+		Edges:     e,
+		Vertices:  vs,
+		File:      files.Edges,
+		Name:      meta[MetaInputFile],
+		SHA256:    meta[MetaInputSHA256],
+		Format:    meta[MetaInputFormat],
+		Bytes:     st.Size(),
+		Directed:  meta[MetaDirected] != "false",
+		Weighting: meta[MetaWeighting],
+	}, nil
+}

@@ -1,0 +1,81 @@
+package pipeline
+
+import (
+	"math"
+
+	"github.com/pathflow/pathflow/internal/config"
+)
+
+// Input configuration keys, shared by ingest and compute.
+const (
+	KeyInputPath        = "input.path"
+	KeyInputDataset     = "input.dataset"
+	KeyInputFormat      = "input.format"
+	KeyInputCoordinates = "input.coordinates"
+	KeyInputDirected    = "input.directed"
+	KeyInputWeighting   = "input.weights.policy"
+	KeyInputWeightLo    = "input.weights.lo"
+	KeyInputWeightHi    = "input.weights.hi"
+	KeyInputWeightSeed  = "input.weights.seed"
+	KeyInputSimplify    = "input.simplify"
+	KeyInputMirror      = "input.mirror"
+	KeyInputOffline     = "input.offline"
+	KeyLogFormat        = "log.format"
+	KeyLogQuiet         = "log.quiet"
+)
+
+// InputKeys declares the input and logging keys.
+func InputKeys() []config.Key {
+	return []config.Key{
+		{Name: KeyInputPath, Default: "", Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip is detected"},
+		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
+		{Name: KeyInputFormat, Default: FormatAuto, Flag: "format", Usage: "input format: auto, dimacs, snap, binary or table"},
+		{Name: KeyInputCoordinates, Default: "", Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
+		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
+		{Name: KeyInputWeighting, Default: "file", Flag: "weights", Usage: "SNAP weights: file (third column, else 1), unit, or hash (the shared datasets' rule)"},
+		{Name: KeyInputWeightLo, Default: 1, Usage: "hash weighting: smallest weight"},
+		{Name: KeyInputWeightHi, Default: 100, Usage: "hash weighting: largest weight"},
+		{Name: KeyInputWeightSeed, Default: 42, Usage: "hash weighting: seed"},
+		{Name: KeyInputSimplify, Default: "keep", Flag: "simplify", Usage: "keep self-loops and parallel arcs, or reduce them (minimum weight; non-negative self-loops dropped)"},
+		{Name: KeyInputMirror, Default: "", Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
+		{Name: KeyInputOffline, Default: false, Flag: "offline", Usage: "never download datasets"},
+		{Name: KeyLogFormat, Default: "text", Flag: "log-format", Usage: "log lines on stderr: text or json"},
+		{Name: KeyLogQuiet, Default: false, Flag: "quiet", Usage: "only warnings and errors on stderr"},
+	}
+}
+
+// LogSettings is how a command logs.
+type LogSettings struct {
+	Format string
+	Quiet  bool
+}
+
+// readInputSpec reads and validates the input keys.
+func readInputSpec(vs *config.Values) InputSpec {
+	spec := InputSpec{
+		Path:        vs.String(KeyInputPath),
+		Dataset:     vs.String(KeyInputDataset),
+		Format:      vs.OneOf(KeyInputFormat, FormatAuto, FormatDIMACS, FormatSNAP, FormatBinary, FormatTable),
+		Coordinates: vs.String(KeyInputCoordinates),
+		Directed:    vs.Bool(KeyInputDirected),
+		Weighting:   vs.OneOf(KeyInputWeighting, "file", "unit", "hash"),
+		Lo:          int32(vs.Int64(KeyInputWeightLo, math.MinInt32, math.MaxInt32)),
+		Hi:          int32(vs.Int64(KeyInputWeightHi, math.MinInt32, math.MaxInt32)),
+		Seed:        vs.Uint64(KeyInputWeightSeed),
+		Simplify:    vs.OneOf(KeyInputSimplify, "keep", "reduce"),
+		Mirror:      vs.String(KeyInputMirror),
+		Offline:     vs.Bool(KeyInputOffline),
+	}
+	if spec.Path == "" && spec.Dataset == "" {
+		vs.Fail(KeyInputPath, "is required (or set %s)", KeyInputDataset)
+	}
+	if spec.Weighting == "hash" && spec.Lo > spec.Hi {
+		vs.Fail(KeyInputWeightLo, "lo %d is above %s %d", spec.Lo, KeyInputWeightHi, spec.Hi)
+	}
+	return spec
+}
+
+// readLogSettings reads the logging keys.
+func readLogSettings(vs *config.Values) LogSettings {
+	return LogSettings{Format: vs.OneOf(KeyLogFormat, "text", "json"), Quiet: vs.Bool(KeyLogQuiet)}
+}

@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// NewLogger returns the structured logger of a command: text or JSON lines
+// on w; quiet keeps only warnings and errors.
+func NewLogger(w io.Writer, format string, quiet bool) *slog.Logger {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// isTerminal reports whether w is a character device (an interactive
+// terminal), where a progress bar is welcome.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Progress reports how far a long stage has come: a redrawn bar when
+// stderr is a terminal, a structured log line every few seconds otherwise,
+// nothing when quiet. Safe for concurrent Add.
+type Progress struct {
+	mu       sync.Mutex
+	log      *slog.Logger
+	bar      io.Writer // nil unless drawing a bar
+	stage    string
+	unit     string
+	total    int64
+	done     int64
+	start    time.Time
+	last     time.Time
+	interval time.Duration
+	quiet    bool
+}
+
+// NewProgress starts reporting stage, whose size is total units (0 when
+// unknown). Bars go to barOut when it is a terminal.
+func NewProgress(log *slog.Logger, barOut io.Writer, quiet bool, stage, unit string, total int64) *Progress {
+	p := &Progress{log: log, stage: stage, unit: unit, total: total, start: time.Now(), quiet: quiet, interval: 5 * time.Second}
+	if !quiet && isTerminal(barOut) {
+		p.bar = barOut
+		p.interval = 200 * time.Millisecond
+	}
+	p.last = p.start
+	return p
+}
+
+// Add records n more units done.
+func (p *Progress) Add(n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += n
+	if p.quiet || time.Since(p.last) < p.interval {
+		return
+	}
+	p.last = time.Now()
+	p.report()
+}
+
+// Finish clears the bar; the caller logs its own summary line.
+func (p *Progress) Finish() {
+	if p == nil || p.bar == nil {
+		return
+	}
+	fmt.Fprint(p.bar, "\r\033[K")
+}
+
+func (p *Progress) report() {
+	elapsed := time.Since(p.start).Seconds()
+	if p.bar != nil {
+		if p.total > 0 {
+			frac := float64(p.done) / float64(p.total)
+			width := 30
+			filled := min(width, int(frac*float64(width)))
+			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs", p.stage, width, repeat('=', filled), 100*frac, elapsed)
+		} else {
+			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs", p.stage, p.done, p.unit, elapsed)
+		}
+		return
+	}
+	attrs := []any{"stage", p.stage, "done", p.done, "unit", p.unit, "elapsed_s", round2(elapsed)}
+	if p.total > 0 {
+		attrs = append(attrs, "total", p.total, "percent", round2(100*float64(p.done)/float64(p.total)))
+	}
+	p.log.Info("progress", attrs...)
+}
+
+func repeat(c byte, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = c
+	}
+	return string(b)
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+// countingReader counts bytes for progress reports.
+type countingReader struct {
+	r        io.Reader
+	progress *Progress
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.progress.Add(int64(n))
+	return n, err
+}
