@@ -124,4 +124,3 @@ func graphMetadata(g *LoadedGraph) map[string]string {
 }
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
-

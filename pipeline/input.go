@@ -66,7 +66,7 @@ type LoadedGraph struct {
 	SHA256 string
 	Format string
 	// Bytes is the size of File.
-	Bytes  int64
+	Bytes int64
 	// Directed and Weighting describe how arcs were formed.
 	Directed  bool
 	Weighting string

@@ -42,7 +42,12 @@ func Load(name string, keys []Key, args []string, usage io.Writer) (*Loaded, err
 			continue
 		}
 		flagKeys[k.Flag] = k
-		fs.String(k.Flag, fmt.Sprint(defaultText(k.Default)), fmt.Sprintf("%s (key %s, env %s)", k.Usage, k.Name, k.EnvName()))
+		usage := fmt.Sprintf("%s (key %s, env %s)", k.Usage, k.Name, k.EnvName())
+		if b, ok := k.Default.(bool); ok {
+			fs.Bool(k.Flag, b, usage) // so that a bare -quiet means true
+		} else {
+			fs.String(k.Flag, fmt.Sprint(defaultText(k.Default)), usage)
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

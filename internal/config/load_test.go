@@ -111,3 +111,14 @@ func TestHelpAndStrayArguments(t *testing.T) {
 		t.Error("a missing config file was accepted")
 	}
 }
+
+func TestBareBooleanFlag(t *testing.T) {
+	keys := append([]Key{{Name: "log.quiet", Default: false, Flag: "quiet", Usage: "quiet"}}, testKeys...)
+	l, err := Load("compute", keys, []string{"-quiet", "-backend", "gpu"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs := l.Values(); !vs.Bool("log.quiet") || vs.String("compute.backend") != "gpu" {
+		t.Errorf("quiet=%v backend=%q", vs.Bool("log.quiet"), vs.String("compute.backend"))
+	}
+}
