@@ -65,6 +65,10 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 // inputStem names an input for default output folders: "rome99" for
 // rome99.gr, "NY" for the dataset NY.
 func inputStem(spec InputSpec) string {
+	if spec.Path == "" && spec.Dataset == "" {
+		kind, _, _ := strings.Cut(spec.Generate, ":")
+		return kind
+	}
 	if spec.Path == "" {
 		return spec.Dataset
 	}
@@ -100,7 +104,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		return nil, &OutputError{err}
 	}
 	res := &IngestResult{Graph: g, Files: files, Elapsed: time.Since(start)}
-	mbps := float64(g.Bytes) / 1e6 / g.Elapsed.Seconds()
+	mbps := float64(g.Bytes) / 1e6 / max(g.Elapsed.Seconds(), 1e-9)
 	log.Info("ingested",
 		"file", g.File, "format", g.Format, "n", g.Edges.N, "m", g.Edges.M(),
 		"parse_s", round3(g.Elapsed.Seconds()), "total_s", round3(res.Elapsed.Seconds()),

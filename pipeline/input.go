@@ -32,9 +32,11 @@ const (
 
 // InputSpec says which graph to load and how to read it.
 type InputSpec struct {
-	// Path is the input file; Dataset a manifest name used when Path is "".
-	Path    string
-	Dataset string
+	// Path is the input file; Dataset a manifest name used when Path is "";
+	// Generate a generator spec (see generateGraph) used when both are "".
+	Path     string
+	Dataset  string
+	Generate string
 	// Format is one of the Format* constants.
 	Format string
 	// Coordinates is an optional DIMACS .co file.
@@ -78,6 +80,14 @@ type LoadedGraph struct {
 // inputs. Problems with the input come back as *InputError naming the file.
 func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOut io.Writer, quiet bool) (*LoadedGraph, error) {
 	start := time.Now()
+	if spec.Path == "" && spec.Dataset == "" && spec.Generate != "" {
+		g, err := generateGraph(spec.Generate)
+		if err != nil {
+			return nil, config.Errorf(KeyInputGenerate, "%v", err)
+		}
+		log.Info("generated input", "spec", g.Name, "n", g.Edges.N, "m", g.Edges.M())
+		return g, nil
+	}
 	path := spec.Path
 	if path == "" {
 		located, err := locateDataset(ctx, &spec, progressOut)

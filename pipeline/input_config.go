@@ -10,6 +10,7 @@ import (
 const (
 	KeyInputPath        = "input.path"
 	KeyInputDataset     = "input.dataset"
+	KeyInputGenerate    = "input.generate"
 	KeyInputFormat      = "input.format"
 	KeyInputCoordinates = "input.coordinates"
 	KeyInputDirected    = "input.directed"
@@ -29,6 +30,7 @@ func InputKeys() []config.Key {
 	return []config.Key{
 		{Name: KeyInputPath, Default: "", Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip is detected"},
 		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
+		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05"},
 		{Name: KeyInputFormat, Default: FormatAuto, Flag: "format", Usage: "input format: auto, dimacs, snap, binary or table"},
 		{Name: KeyInputCoordinates, Default: "", Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
 		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
@@ -55,6 +57,7 @@ func readInputSpec(vs *config.Values) InputSpec {
 	spec := InputSpec{
 		Path:        vs.String(KeyInputPath),
 		Dataset:     vs.String(KeyInputDataset),
+		Generate:    vs.String(KeyInputGenerate),
 		Format:      vs.OneOf(KeyInputFormat, FormatAuto, FormatDIMACS, FormatSNAP, FormatBinary, FormatTable),
 		Coordinates: vs.String(KeyInputCoordinates),
 		Directed:    vs.Bool(KeyInputDirected),
@@ -66,8 +69,8 @@ func readInputSpec(vs *config.Values) InputSpec {
 		Mirror:      vs.String(KeyInputMirror),
 		Offline:     vs.Bool(KeyInputOffline),
 	}
-	if spec.Path == "" && spec.Dataset == "" {
-		vs.Fail(KeyInputPath, "is required (or set %s)", KeyInputDataset)
+	if spec.Path == "" && spec.Dataset == "" && spec.Generate == "" {
+		vs.Fail(KeyInputPath, "is required (or set %s or %s)", KeyInputDataset, KeyInputGenerate)
 	}
 	if spec.Weighting == "hash" && spec.Lo > spec.Hi {
 		vs.Fail(KeyInputWeightLo, "lo %d is above %s %d", spec.Lo, KeyInputWeightHi, spec.Hi)

@@ -1,0 +1,25 @@
+// Command gpubench times pathflow's GPU kernels (see package
+// internal/gpu/gpubench):
+//
+//	gpubench fw --n=16384 --p=0.001 --variants=fast,blocked --parents=both
+//	gpubench fw --graph=p2p-Gnutella04.txt --parents=with
+//	gpubench ceiling
+//
+// It needs a CUDA build: go build -tags cuda ./cmd/gpubench. Built without
+// the tag, every subcommand reports that.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/pathflow/pathflow/internal/gpu/gpubench"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := gpubench.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

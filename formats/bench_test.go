@@ -1,0 +1,70 @@
+package formats
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// benchDIMACS is a road-like DIMACS text of about 108 MB, built once: the
+// vertex count of the full USA network (8-digit ids), arcs between nearby
+// vertices of a 4-neighbour grid numbering plus a few long links, weights
+// up to 6 digits.
+var benchDIMACS = sync.OnceValue(func() []byte {
+	const (
+		n     = 23_947_347
+		width = 4_900
+		m     = 4_000_000
+	)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf bytes.Buffer
+	buf.Grow(110 << 20)
+	buf.WriteString("c road-like benchmark graph\np sp ")
+	buf.WriteString(strconv.Itoa(n))
+	buf.WriteByte(' ')
+	buf.WriteString(strconv.Itoa(m))
+	buf.WriteByte('\n')
+	steps := [...]int{1, -1, width, -width}
+	line := make([]byte, 0, 64)
+	for i := 0; i < m; i++ {
+		u := 1 + rng.IntN(n)
+		v := u + steps[rng.IntN(len(steps))]
+		if rng.IntN(64) == 0 {
+			v = 1 + rng.IntN(n)
+		}
+		if v < 1 || v > n {
+			v = u
+		}
+		line = append(line[:0], 'a', ' ')
+		line = strconv.AppendInt(line, int64(u), 10)
+		line = append(line, ' ')
+		line = strconv.AppendInt(line, int64(v), 10)
+		line = append(line, ' ')
+		line = strconv.AppendInt(line, int64(1+rng.IntN(999_999)), 10)
+		line = append(line, '\n')
+		buf.Write(line)
+	}
+	return buf.Bytes()
+})
+
+// BenchmarkReadDIMACS measures DIMACS text to EdgeList throughput of one
+// goroutine on one core (GOMAXPROCS 1 during the measurement).
+func BenchmarkReadDIMACS(b *testing.B) {
+	text := benchDIMACS()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		e, err := ReadDIMACS(bytes.NewReader(text), "bench.gr")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if e.M() != 4_000_000 {
+			b.Fatalf("read %d arcs", e.M())
+		}
+	}
+}

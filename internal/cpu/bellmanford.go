@@ -1,0 +1,161 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// BellmanFord computes shortest paths from source for weights of any sign
+// with the queue-based Bellman-Ford-Moore algorithm: a FIFO queue of
+// vertices whose distance dropped, each queued at most once at a time.
+// Parents are filled when withParents.
+//
+// A negative cycle reachable from source gives a *NegativeCycleError with
+// the cycle. Detection is amortized (Cherkassky and Goldberg's "walk to
+// root" idea): after every n successful relaxations the parent graph is
+// checked for a cycle in O(n), and any such cycle is negative, so a cycle
+// is reported soon after it forms instead of after n full passes.
+//
+// O(n m) time in the worst case, much less on most graphs; O(n) extra
+// space.
+func BellmanFord(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
+	if err := validateCSR(g); err != nil {
+		return nil, err
+	}
+	if err := checkBellmanFordInput(g); err != nil {
+		return nil, err
+	}
+	if err := validateSource(g.N, source); err != nil {
+		return nil, err
+	}
+	t := paths.NewTree(g.N, source, true)
+	t.Dist[source] = 0
+	if err := newBellmanFordSearch(g.N).run(ctx, g, t.Dist, t.Parent, []int32{source}); err != nil {
+		return nil, err
+	}
+	if !withParents {
+		t.Parent = nil
+	}
+	return t, nil
+}
+
+// checkBellmanFordInput checks the distance range of a structurally valid
+// g. O(m).
+func checkBellmanFordInput(g *graph.CSR) error {
+	lo, hi := g.WeightRange()
+	return checkDistanceBound(g.N, lo, hi, maxExactBound)
+}
+
+// bellmanFordSearch holds the queue and the scratch space of the cycle
+// check.
+type bellmanFordSearch struct {
+	queue   []int32 // circular, never more than n entries
+	inQueue []bool
+	mark    []int32
+}
+
+func newBellmanFordSearch(n int32) *bellmanFordSearch {
+	return &bellmanFordSearch{
+		queue:   make([]int32, n),
+		inQueue: make([]bool, n),
+		mark:    make([]int32, n),
+	}
+}
+
+// run relaxes arcs from the start vertices, whose distances the caller has
+// set, until no distance drops. dist holds paths.Unreachable and parent
+// paths.NoParent for every other vertex; parent is required (the cycle
+// check walks it). Reachable vertices only ever hold finite distances.
+func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64, parent []int32, starts []int32) error {
+	n := len(s.queue)
+	head, size := 0, 0
+	for _, v := range starts {
+		s.queue[size] = v
+		s.inQueue[v] = true
+		size++
+	}
+	relaxed, pops := 0, 0
+	for size > 0 {
+		u := s.queue[head]
+		head++
+		if head == n {
+			head = 0
+		}
+		size--
+		s.inQueue[u] = false
+		if pops++; pops%cancelCheckInterval == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("cpu: bellman-ford: %w", err)
+			}
+		}
+		du := dist[u]
+		lo, hi := g.Offsets[u], g.Offsets[u+1]
+		ts, ws := g.Targets[lo:hi], g.Weights[lo:hi]
+		ws = ws[:len(ts)]
+		for i, v := range ts {
+			nd := du + int64(ws[i])
+			if nd >= dist[v] {
+				continue
+			}
+			dist[v] = nd
+			parent[v] = u
+			if !s.inQueue[v] {
+				s.inQueue[v] = true
+				tail := head + size
+				if tail >= n {
+					tail -= n
+				}
+				s.queue[tail] = v
+				size++
+			}
+			if relaxed++; relaxed == n {
+				relaxed = 0
+				if c := s.parentCycle(parent); c != nil {
+					return c
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parentCycle returns the cycle of the parent graph (arcs parent[v] -> v)
+// if it has one, else nil. Each vertex is walked at most once: a walk
+// stops at a vertex an earlier walk marked, and a walk that meets its own
+// mark has closed a cycle. O(n).
+func (s *bellmanFordSearch) parentCycle(parent []int32) *NegativeCycleError {
+	mark := s.mark
+	for i := range mark {
+		mark[i] = -1
+	}
+	for start := range int32(len(mark)) {
+		u := start
+		for u != paths.NoParent && mark[u] == -1 {
+			mark[u] = start
+			u = parent[u]
+		}
+		if u != paths.NoParent && mark[u] == start {
+			return cycleThrough(parent, u)
+		}
+	}
+	return nil
+}
+
+// cycleThrough lists the parent-graph cycle through x in arc order,
+// starting at x.
+func cycleThrough(parent []int32, x int32) *NegativeCycleError {
+	// Walking parents runs against the arcs: x, parent[x], ...
+	backwards := []int32{x}
+	for u := parent[x]; u != x; u = parent[u] {
+		backwards = append(backwards, u)
+	}
+	// Reversed, the walk follows the arcs and ends at parent[x]; x comes
+	// first, and parent[x] -> x closes the cycle.
+	cycle := append([]int32{x}, backwards[1:]...)
+	slices.Reverse(cycle[1:])
+	return &NegativeCycleError{Vertex: x, Cycle: cycle}
+}

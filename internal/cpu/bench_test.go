@@ -1,0 +1,101 @@
+package cpu
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// fixture builds a benchmark graph once per test binary.
+type fixture[T any] struct {
+	once  sync.Once
+	value T
+	err   error
+	build func() (T, error)
+}
+
+func (f *fixture[T]) get(b *testing.B) T {
+	f.once.Do(func() { f.value, f.err = f.build() })
+	if f.err != nil {
+		b.Fatal(f.err)
+	}
+	return f.value
+}
+
+func gridFixture(side int32) *fixture[*graph.CSR] {
+	return &fixture[*graph.CSR]{build: func() (*graph.CSR, error) {
+		e, err := generate.Grid(side, 1, 1000, 1)
+		if err != nil {
+			return nil, err
+		}
+		return graph.BuildCSR(e), nil
+	}}
+}
+
+var (
+	grid512  = gridFixture(512)
+	grid2048 = gridFixture(2048)
+	er2048   = &fixture[*graph.EdgeList]{build: func() (*graph.EdgeList, error) {
+		return generate.ErdosRenyi(2048, 0.05, 1, 100, 1)
+	}}
+)
+
+func benchmarkDijkstra(b *testing.B, g *graph.CSR, withParents bool) {
+	search := newDijkstraSearch(g.N)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := search.tree(ctx, g, 0, withParents); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDijkstraGrid512 is one search from a corner of the 512 x 512
+// grid (weights 1..1000), distances only.
+func BenchmarkDijkstraGrid512(b *testing.B) { benchmarkDijkstra(b, grid512.get(b), false) }
+
+// BenchmarkDijkstraGrid512Parents is the same search with parents.
+func BenchmarkDijkstraGrid512Parents(b *testing.B) { benchmarkDijkstra(b, grid512.get(b), true) }
+
+// BenchmarkDijkstraGrid2048 is one search with parents from a corner of the
+// 2048 x 2048 grid.
+func BenchmarkDijkstraGrid2048(b *testing.B) { benchmarkDijkstra(b, grid2048.get(b), true) }
+
+// BenchmarkDijkstraGrid512Sources64 runs 64 searches with parents, spread
+// over the 512 x 512 grid, through Backend.MultiSource on every core.
+func BenchmarkDijkstraGrid512Sources64(b *testing.B) {
+	g := grid512.get(b)
+	sources := make([]int32, 64)
+	for i := range sources {
+		sources[i] = int32(i) * (g.N / 64)
+	}
+	cpu := New(0)
+	alg := backend.Algorithm{Name: AlgorithmDijkstra}
+	for b.Loop() {
+		err := cpu.MultiSource(context.Background(), g, sources, alg, true, func(*paths.Tree) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchmarkFloydWarshall(b *testing.B, withParents bool) {
+	e := er2048.get(b)
+	for b.Loop() {
+		if _, err := BlockedFloydWarshall(context.Background(), e, 0, 0, withParents); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFloydWarshallER2048 is the blocked Floyd-Warshall on an
+// Erdős–Rényi graph, n = 2048, p = 0.05, weights 1..100, on every core.
+func BenchmarkFloydWarshallER2048(b *testing.B) { benchmarkFloydWarshall(b, false) }
+
+// BenchmarkFloydWarshallER2048Parents adds the predecessor matrix.
+func BenchmarkFloydWarshallER2048Parents(b *testing.B) { benchmarkFloydWarshall(b, true) }

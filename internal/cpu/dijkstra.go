@@ -1,0 +1,112 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// arcWeight is the weight type a search reads: the input's int32, or int64
+// for arcs reweighted by Johnson's potentials.
+type arcWeight interface{ ~int32 | ~int64 }
+
+// cancelCheckInterval is how many heap pops pass between two looks at the
+// context: rare enough to cost nothing, frequent enough (well under a
+// millisecond) to stop a long search promptly.
+const cancelCheckInterval = 1 << 16
+
+// Dijkstra computes shortest paths from source with Dijkstra's algorithm
+// and an indexed 4-ary heap, in O((n + m) log n) time and O(n) extra space.
+// Parents are filled when withParents. The weights must be non-negative:
+// a negative arc gives an error wrapping ErrNegativeWeight that points to
+// BellmanFord.
+func Dijkstra(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
+	if err := validateCSR(g); err != nil {
+		return nil, err
+	}
+	if err := checkDijkstraInput(g); err != nil {
+		return nil, err
+	}
+	if err := validateSource(g.N, source); err != nil {
+		return nil, err
+	}
+	return newDijkstraSearch(g.N).tree(ctx, g, source, withParents)
+}
+
+// checkDijkstraInput checks a structurally valid g once for any number of
+// searches: the sign of its weights and the range of its distances. O(m).
+func checkDijkstraInput(g *graph.CSR) error {
+	lo, hi := g.WeightRange()
+	if lo < 0 {
+		return negativeArcError(g, "dijkstra", "bellman-ford")
+	}
+	return checkDistanceBound(g.N, lo, hi, maxExactBound)
+}
+
+// dijkstraSearch is one worker's reusable search state: the heap and its
+// position index, sized for the graph once and clean again after every
+// complete search.
+type dijkstraSearch struct {
+	heap *indexedHeap
+}
+
+func newDijkstraSearch(n int32) *dijkstraSearch {
+	return &dijkstraSearch{heap: newIndexedHeap(n)}
+}
+
+// tree runs one search on a checked graph into a new tree.
+func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
+	t := paths.NewTree(g.N, source, withParents)
+	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// dijkstraInto runs Dijkstra's algorithm from source over the arcs
+// (offsets, targets, weights), which must all be non-negative. dist must
+// hold paths.Unreachable everywhere and parent (nil for distances only)
+// paths.NoParent everywhere; both are filled in place. A cancelled context
+// stops the search with its error. O((n + m) log n) time, no allocation
+// once the heap has grown.
+//
+// A vertex leaves the heap with its final distance, and an arc into a
+// settled vertex can never lower that distance (weights are non-negative),
+// so "in the heap" and "tentative" are the same thing: pos[v] < 0 means v
+// is new, and every pos entry is -1 again at the end.
+func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32) error {
+	h := s.heap
+	pos := h.pos
+	dist[source] = 0
+	h.push(source, 0)
+	for pops := 1; !h.empty(); pops++ {
+		if pops%cancelCheckInterval == 0 {
+			if err := ctx.Err(); err != nil {
+				h.clear()
+				return fmt.Errorf("cpu: dijkstra: %w", err)
+			}
+		}
+		u, du := h.pop()
+		lo, hi := offsets[u], offsets[u+1]
+		ts, ws := targets[lo:hi], weights[lo:hi]
+		ws = ws[:len(ts)]
+		for i, v := range ts {
+			nd := du + int64(ws[i])
+			if nd >= dist[v] {
+				continue
+			}
+			dist[v] = nd
+			if parent != nil {
+				parent[v] = u
+			}
+			if pos[v] < 0 {
+				h.push(v, nd)
+			} else {
+				h.decrease(v, nd)
+			}
+		}
+	}
+	return nil
+}

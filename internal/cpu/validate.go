@@ -1,0 +1,56 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// validateCSR checks the structure every algorithm relies on, so that bad
+// input gives an error instead of an index panic. O(n + m).
+func validateCSR(g *graph.CSR) error {
+	if g == nil {
+		return errors.New("cpu: nil graph")
+	}
+	if g.N < 0 {
+		return fmt.Errorf("cpu: negative vertex count %d", g.N)
+	}
+	if len(g.Offsets) != int(g.N)+1 {
+		return fmt.Errorf("cpu: %d offsets for %d vertices, want %d", len(g.Offsets), g.N, int(g.N)+1)
+	}
+	if g.Offsets[0] != 0 || g.Offsets[g.N] != int64(len(g.Targets)) || len(g.Weights) != len(g.Targets) {
+		return fmt.Errorf("cpu: offsets span [%d, %d] for %d targets and %d weights",
+			g.Offsets[0], g.Offsets[g.N], len(g.Targets), len(g.Weights))
+	}
+	for u := int32(0); u < g.N; u++ {
+		if g.Offsets[u] > g.Offsets[u+1] {
+			return fmt.Errorf("cpu: offsets decrease at vertex %d", u)
+		}
+	}
+	for i, v := range g.Targets {
+		if v < 0 || v >= g.N {
+			return fmt.Errorf("cpu: arc %d targets vertex %d outside 0..%d", i, v, g.N-1)
+		}
+	}
+	return nil
+}
+
+// validateSource checks that source is a vertex of a graph of n vertices.
+func validateSource(n, source int32) error {
+	if source < 0 || source >= n {
+		return fmt.Errorf("cpu: source %d outside 0..%d", source, n-1)
+	}
+	return nil
+}
+
+// validateEdgeList wraps EdgeList.Validate with the package prefix.
+func validateEdgeList(e *graph.EdgeList) error {
+	if e == nil {
+		return errors.New("cpu: nil graph")
+	}
+	if err := e.Validate(); err != nil {
+		return fmt.Errorf("cpu: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNoCUDA is returned by New in builds without the cuda tag.
+var ErrNoCUDA = errors.New("gpu: built without CUDA support (rebuild with -tags cuda)")
+
+// ErrNotSupported is wrapped by errors for algorithms, variants or methods
+// the GPU backend does not implement.
+var ErrNotSupported = errors.New("not supported on the GPU backend")
+
+// ErrNeedsInt64 is wrapped by errors for graphs whose shortest-path
+// distances might not fit the GPU's int32 arithmetic; the caller should run
+// the CPU backend instead. It covers graph.FitsInt32Distances and, for
+// graphs with negative arcs, the stricter 2 * DistanceBound < Inf32 that
+// keeps "unreachable" distinguishable from every real distance.
+var ErrNeedsInt64 = errors.New("gpu: distances may not fit in int32 (use the CPU backend)")
+
+// ErrClosed is returned by Device.Do after Close.
+var ErrClosed = errors.New("gpu: device is closed")
+
+// NegativeCycleError reports a negative cycle found by an all-pairs run.
+type NegativeCycleError struct {
+	// Vertex lies on a negative cycle.
+	Vertex int32
+}
+
+func (e *NegativeCycleError) Error() string {
+	return fmt.Sprintf("gpu: negative cycle through vertex %d", e.Vertex)
+}
+
+// OutOfMemoryError reports an allocation larger than the device's free
+// memory.
+type OutOfMemoryError struct {
+	// What names the allocation ("distance matrix 16384 x 16384").
+	What string
+	// Need, Free and Total are in bytes.
+	Need, Free, Total int64
+}
+
+func (e *OutOfMemoryError) Error() string {
+	return fmt.Sprintf("gpu: %s needs %s of device memory, only %s of %s is free",
+		e.What, formatBytes(e.Need), formatBytes(e.Free), formatBytes(e.Total))
+}
+
+// formatBytes prints a byte count with a binary unit.
+func formatBytes(b int64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := int64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,341 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/kernels"
+)
+
+// AllPairsRun is one all-pairs computation and its device buffers, split
+// so the parts can be timed apart: PrepareAllPairs uploads the graph,
+// Compute runs the kernels (as often as wanted, each time from the arcs),
+// Matrix copies the result back, Close frees the device memory.
+type AllPairsRun struct {
+	dev  *Device
+	plan allPairsPlan
+
+	edges    *DeviceEdgeList
+	in       *DeviceCSR // reverse CSR, for parent recovery
+	dist     Buffer
+	parent   Buffer
+	negative Buffer // [0]: vertex reported during the run, [1]: by the final diagonal scan
+	computed bool
+}
+
+// PrepareAllPairs validates the request (see AllPairs for the errors),
+// checks that the device has the memory, allocates it and uploads g.
+func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*AllPairsRun, error) {
+	plan, err := planAllPairs(g, alg, withParents, b.opts.parents)
+	if err != nil {
+		return nil, err
+	}
+	r := &AllPairsRun{dev: b.dev, plan: plan}
+	if plan.n == 0 {
+		return r, nil
+	}
+	err = b.dev.Do(func(c *Ctx) error {
+		if err := c.Reserve(plan.deviceBytes(), plan.describe()); err != nil {
+			return err
+		}
+		cells := plan.pitch * plan.pitch
+		var err error
+		if r.dist, err = c.Alloc(cells*4, fmt.Sprintf("distance matrix %d x %d", plan.pitch, plan.pitch)); err != nil {
+			return err
+		}
+		if plan.parents {
+			if r.parent, err = c.Alloc(cells*4, fmt.Sprintf("parent matrix %d x %d", plan.pitch, plan.pitch)); err != nil {
+				return err
+			}
+		}
+		if r.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
+			return err
+		}
+		if r.edges, err = c.UploadEdgeList(g); err != nil {
+			return err
+		}
+		if plan.recover {
+			if r.in, err = c.UploadCSR(graph.BuildReverseCSR(g)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Variant is the variant the run uses (the default resolved).
+func (r *AllPairsRun) Variant() string { return r.plan.variant }
+
+// RecoversParents reports whether parents are derived from the distances
+// after the run rather than tracked by the kernels.
+func (r *AllPairsRun) RecoversParents() bool { return r.plan.recover }
+
+// Pitch is the padded matrix edge on the device.
+func (r *AllPairsRun) Pitch() int64 { return r.plan.pitch }
+
+// Compute runs the algorithm from the uploaded arcs and returns its device
+// time (CUDA events around all of its kernels: matrix initialisation, the
+// rounds, parent recovery, checks). ctx is checked between rounds. A
+// negative cycle is returned as *NegativeCycleError.
+func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
+	if r.plan.n == 0 {
+		r.computed = true
+		return 0, nil
+	}
+	var elapsed time.Duration
+	err := r.dev.Do(func(c *Ctx) error {
+		timer, err := c.NewTimer()
+		if err != nil {
+			return err
+		}
+		defer timer.Close()
+		if err := timer.Start(); err != nil {
+			return err
+		}
+		if err := r.launchAll(ctx, c); err != nil {
+			// Let launched work drain before the buffers can be reused.
+			return errors.Join(err, c.Sync())
+		}
+		if err := timer.Stop(); err != nil {
+			return err
+		}
+		if elapsed, err = timer.Elapsed(); err != nil {
+			return err
+		}
+		if err := c.Sync(); err != nil {
+			return err
+		}
+		flags := make([]int32, 2)
+		if err := c.CopyInt32FromDevice(flags, r.negative); err != nil {
+			return err
+		}
+		for _, v := range flags {
+			if v != math.MaxInt32 {
+				return &NegativeCycleError{Vertex: v}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	r.computed = true
+	return elapsed, nil
+}
+
+// launchAll enqueues every kernel of one run.
+func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
+	p, d := r.plan, r.dev
+	if err := c.FillInt32(r.negative, math.MaxInt32); err != nil {
+		return err
+	}
+	track := r.parent
+	if p.recover {
+		track = Buffer{}
+	}
+	if err := kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch); err != nil {
+		return err
+	}
+	if p.m > 0 {
+		e := r.edges
+		if err := kernels.APSPLoadArcs(d.linear(p.m, 256, true), r.dist.Ptr, track.Ptr,
+			e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch); err != nil {
+			return err
+		}
+	}
+	var err error
+	switch p.variant {
+	case VariantNaive, VariantRow:
+		err = r.launchPerVertex(ctx, track)
+	case VariantBlocked:
+		err = r.launchBlocked(ctx, track)
+	case VariantFast:
+		err = r.launchFast(ctx, track)
+	}
+	if err != nil {
+		return err
+	}
+	if p.negative {
+		if err := kernels.APSPFinish(d.rows(p.n, p.n, 256), r.dist.Ptr, r.parent.Ptr, p.n, p.pitch, p.threshold); err != nil {
+			return err
+		}
+	}
+	negFinal := r.negative.Ptr + 4
+	if err := kernels.APSPNegativeDiagonal(d.linear(p.n, 256, true), r.dist.Ptr, p.n, p.pitch, negFinal); err != nil {
+		return err
+	}
+	if p.recover {
+		cfg := d.linear(p.n, 128, false)
+		cfg.Grid.Y = int(min(p.n, 65535))
+		in := r.in
+		if err := kernels.APSPRecoverParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
+			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cancelEvery is how many single-vertex steps run between context checks.
+const cancelEvery = 256
+
+func (r *AllPairsRun) launchPerVertex(ctx context.Context, parent Buffer) error {
+	p := r.plan
+	step, cfg := kernels.FloydWarshallNaive, cells(p.n, 32, 8)
+	if p.parents {
+		step = kernels.FloydWarshallNaiveParents
+	}
+	if p.variant == VariantRow {
+		step, cfg = kernels.FloydWarshallRow, r.dev.linear(p.n, 128, false)
+		if p.parents {
+			step = kernels.FloydWarshallRowParents
+		}
+	}
+	for k := int64(0); k < p.n; k++ {
+		if k%cancelEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
+			}
+		}
+		if err := step(cfg, r.dist.Ptr, parent.Ptr, p.n, p.pitch, k, r.negative.Ptr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cuPtr shortens the signatures below.
+type cuPtr = cu.DevicePtr
+
+// phaseKernels are the three kernels of a tiled variant.
+type phaseKernels struct {
+	pivot       func(kernels.Config, cuPtr, cuPtr, int64, int64, cuPtr) error
+	cross, rest func(kernels.Config, cuPtr, cuPtr, int64, int64) error
+}
+
+func (r *AllPairsRun) launchBlocked(ctx context.Context, parent Buffer) error {
+	p := r.plan
+	k := phaseKernels{kernels.FloydWarshallBlockedPivot, kernels.FloydWarshallBlockedCross, kernels.FloydWarshallBlockedRest}
+	if p.parents {
+		k = phaseKernels{kernels.FloydWarshallBlockedPivotParents, kernels.FloydWarshallBlockedCrossParents, kernels.FloydWarshallBlockedRestParents}
+	}
+	b := int(p.tile)
+	tiles := p.pitch / p.tile
+	return r.rounds(ctx, tiles, k, parent,
+		square(1, 1, b), square(tiles-1, 2, b), square(tiles-1, tiles-1, b))
+}
+
+func (r *AllPairsRun) launchFast(ctx context.Context, parent Buffer) error {
+	p := r.plan
+	k := phaseKernels{kernels.FloydWarshallFastPivot, kernels.FloydWarshallFastCross, kernels.FloydWarshallFastRest}
+	if p.parents && !p.recover {
+		k = phaseKernels{kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents, kernels.FloydWarshallFastRestParents}
+	}
+	tiles := p.pitch / p.tile
+	rest := kernels.Config{Grid: kernels.Dim3{X: int(tiles - 1), Y: int(tiles - 1)}, Block: kernels.Dim3{X: 256}}
+	return r.rounds(ctx, tiles, k, parent, square(1, 1, 32), square(tiles-1, 2, 32), rest)
+}
+
+// rounds launches the three phases for every pivot tile.
+func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, parent Buffer, pivot, cross, rest kernels.Config) error {
+	p := r.plan
+	for round := int64(0); round < tiles; round++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
+		}
+		if err := k.pivot(pivot, r.dist.Ptr, parent.Ptr, p.pitch, round, r.negative.Ptr); err != nil {
+			return err
+		}
+		if tiles == 1 {
+			continue
+		}
+		if err := k.cross(cross, r.dist.Ptr, parent.Ptr, p.pitch, round); err != nil {
+			return err
+		}
+		if err := k.rest(rest, r.dist.Ptr, parent.Ptr, p.pitch, round); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Matrix copies the result of the last Compute to the host.
+func (r *AllPairsRun) Matrix() (*paths.Matrix, error) {
+	if !r.computed {
+		return nil, errors.New("gpu: Matrix called before a successful Compute")
+	}
+	p := r.plan
+	m := &paths.Matrix{N: int32(p.n)}
+	if p.n == 0 {
+		m.Dist32 = []int32{}
+		if p.parents {
+			m.Parent = []int32{}
+		}
+		return m, nil
+	}
+	err := r.dev.Do(func(c *Ctx) error {
+		var err error
+		if m.Dist32, err = r.download(c, r.dist); err != nil {
+			return err
+		}
+		if p.parents {
+			m.Parent, err = r.download(c, r.parent)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// download copies the first n rows of a pitched matrix and packs them to
+// n x n in place.
+func (r *AllPairsRun) download(c *Ctx, b Buffer) ([]int32, error) {
+	n, pitch := r.plan.n, r.plan.pitch
+	host := make([]int32, n*pitch)
+	if err := c.CopyInt32FromDevice(host, b); err != nil {
+		return nil, err
+	}
+	if pitch != n {
+		for i := int64(1); i < n; i++ {
+			copy(host[i*n:(i+1)*n], host[i*pitch:i*pitch+n])
+		}
+	}
+	return host[: n*n : n*n], nil
+}
+
+// Close frees the device memory. It is safe to call more than once.
+func (r *AllPairsRun) Close() error {
+	if r.dist.Ptr == 0 && r.edges == nil && r.in == nil && r.parent.Ptr == 0 && r.negative.Ptr == 0 {
+		return nil
+	}
+	return r.dev.Do(func(c *Ctx) error {
+		var errs []error
+		if r.edges != nil {
+			errs = append(errs, r.edges.Free(c))
+			r.edges = nil
+		}
+		if r.in != nil {
+			errs = append(errs, r.in.Free(c))
+			r.in = nil
+		}
+		errs = append(errs, c.Free(&r.dist), c.Free(&r.parent), c.Free(&r.negative))
+		return errors.Join(errs...)
+	})
+}

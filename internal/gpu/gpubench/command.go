@@ -1,0 +1,94 @@
+package gpubench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Command is one gpubench subcommand.
+type Command struct {
+	// Summary is the one-line description for usage.
+	Summary string
+	// New returns a fresh configuration for the subcommand's flags.
+	New func() Config
+}
+
+// Config is a subcommand's configuration: the Jaeger-style pair of flag
+// registration and reading back from viper (with validation), and the run.
+type Config interface {
+	AddFlags(fs *pflag.FlagSet)
+	InitFromViper(v *viper.Viper) error
+	Run(ctx context.Context, out io.Writer) error
+}
+
+// Commands are the subcommands by name.
+var Commands = map[string]Command{
+	"fw":      {Summary: "time the floyd-warshall variants", New: func() Config { return &FWConfig{} }},
+	"ceiling": {Summary: "measure the int32 add-min ceiling", New: func() Config { return &CeilingConfig{} }},
+}
+
+// Main runs gpubench with args (without the program name), writing results
+// to out and usage or errors to errOut; it returns the exit code.
+func Main(ctx context.Context, args []string, out, errOut io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(errOut)
+		return 2
+	}
+	cmd, ok := Commands[args[0]]
+	if !ok {
+		fmt.Fprintf(errOut, "gpubench: unknown subcommand %q\n", args[0])
+		usage(errOut)
+		return 2
+	}
+	cfg, err := Parse(cmd, args[0], args[1:])
+	if err != nil {
+		fmt.Fprintln(errOut, err)
+		return 2
+	}
+	if err := cfg.Run(ctx, out); err != nil {
+		fmt.Fprintln(errOut, err)
+		return 1
+	}
+	return 0
+}
+
+// Parse reads a subcommand's flags into its configuration and validates it.
+func Parse(cmd Command, name string, args []string) (Config, error) {
+	cfg := cmd.New()
+	fs := pflag.NewFlagSet("gpubench "+name, pflag.ContinueOnError)
+	cfg.AddFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("gpubench %s: %w", name, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("gpubench %s: unexpected arguments %q", name, fs.Args())
+	}
+	v := viper.New()
+	if err := v.BindPFlags(fs); err != nil {
+		return nil, fmt.Errorf("gpubench %s: %w", name, err)
+	}
+	if err := cfg.InitFromViper(v); err != nil {
+		return nil, fmt.Errorf("gpubench %s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: gpubench <subcommand> [flags]   (gpubench <subcommand> -h for its flags)")
+	names := make([]string, 0, len(Commands))
+	for name := range Commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", name, Commands[name].Summary)
+	}
+	fmt.Fprintln(w, strings.TrimSpace(`
+Needs a CUDA build (go build -tags cuda ./cmd/gpubench).`))
+}

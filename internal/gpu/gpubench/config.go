@@ -1,0 +1,169 @@
+package gpubench
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/pathflow/pathflow/internal/gpu"
+)
+
+// Flag names of the fw and ceiling subcommands.
+const (
+	flagN         = "n"
+	flagP         = "p"
+	flagLo        = "lo"
+	flagHi        = "hi"
+	flagSeed      = "seed"
+	flagGraph     = "graph"
+	flagVariants  = "variants"
+	flagParents   = "parents"
+	flagStrategy  = "strategy"
+	flagBlockSize = "block-size"
+	flagRepeats   = "repeats"
+	flagWarmup    = "warmup"
+	flagValidate  = "validate"
+	flagCheckRows = "check-rows"
+	flagCeiling   = "ceiling"
+	flagDevice    = "device"
+	flagDuration  = "duration"
+)
+
+// FWConfig configures the fw subcommand.
+type FWConfig struct {
+	// N and P shape the Erdos-Renyi graph; Lo and Hi bound its weights.
+	N      int32
+	P      float64
+	Lo, Hi int32
+	// Seed of the generator; 0 draws a fresh one (printed).
+	Seed uint64
+	// Graph, when set, is a SNAP edge list read with the hash weights
+	// (seed 42, 1..100) instead of a generated graph.
+	Graph string
+	// Variants to time, in order.
+	Variants []string
+	// Parents: which of distances-only (false) and with-parents (true) to time.
+	Parents []bool
+	// Strategy for the fast variant's parents.
+	Strategy gpu.ParentStrategy
+	// BlockSize for the blocked variant (0: default).
+	BlockSize int
+	// Warmup and Repeats: untimed then timed runs; the median is reported.
+	Warmup, Repeats int
+	// Validate names the variant whose distances every result must equal
+	// ("" for none); CheckRows is how many rows to check against CPU
+	// Dijkstra and, with parents, as shortest-path trees.
+	Validate  string
+	CheckRows int
+	// Ceiling: measure the add-min ceiling and print each rate's share.
+	Ceiling bool
+	// Device is the GPU ordinal.
+	Device int
+}
+
+// AddFlags registers the fw flags.
+func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
+	fs.Int32(flagN, 16384, "vertices of the generated Erdos-Renyi graph")
+	fs.Float64(flagP, 0.001, "arc probability of the generated graph")
+	fs.Int32(flagLo, 1, "smallest generated weight")
+	fs.Int32(flagHi, 100, "largest generated weight")
+	fs.Uint64(flagSeed, 0, "generator seed (0: a fresh one, printed)")
+	fs.String(flagGraph, "", "SNAP edge list to use instead of a generated graph (hash weights, seed 42, 1..100)")
+	fs.String(flagVariants, gpu.VariantFast, "comma-separated variants to time: "+strings.Join(gpu.Variants, ", "))
+	fs.String(flagParents, "both", "none (distances only), with, or both")
+	fs.String(flagStrategy, "auto", "parents of the fast variant: auto, track or recover")
+	fs.Int(flagBlockSize, 0, "tile edge of the blocked variant (0: default)")
+	fs.Int(flagWarmup, 1, "untimed runs before timing")
+	fs.Int(flagRepeats, 5, "timed runs; the median is reported")
+	fs.String(flagValidate, gpu.VariantBlocked, "variant whose distances every result must equal (none: skip)")
+	fs.Int(flagCheckRows, 16, "rows checked against CPU Dijkstra and as shortest-path trees")
+	fs.Bool(flagCeiling, true, "measure the int32 add-min ceiling and report each rate's share of it")
+	fs.Int(flagDevice, 0, "GPU ordinal")
+}
+
+// InitFromViper reads and validates the fw flags.
+func (c *FWConfig) InitFromViper(v *viper.Viper) error {
+	c.N = v.GetInt32(flagN)
+	c.P = v.GetFloat64(flagP)
+	c.Lo, c.Hi = v.GetInt32(flagLo), v.GetInt32(flagHi)
+	c.Seed = v.GetUint64(flagSeed)
+	c.Graph = v.GetString(flagGraph)
+	c.BlockSize = v.GetInt(flagBlockSize)
+	c.Warmup, c.Repeats = v.GetInt(flagWarmup), v.GetInt(flagRepeats)
+	c.CheckRows = v.GetInt(flagCheckRows)
+	c.Ceiling = v.GetBool(flagCeiling)
+	c.Device = v.GetInt(flagDevice)
+	var errs []error
+	if c.Graph == "" && (c.N < 1 || !(c.P >= 0 && c.P <= 1) || c.Lo > c.Hi) {
+		errs = append(errs, fmt.Errorf("need n >= 1, 0 <= p <= 1 and lo <= hi (have %d, %v, %d, %d)", c.N, c.P, c.Lo, c.Hi))
+	}
+	c.Variants = nil
+	for _, name := range strings.Split(v.GetString(flagVariants), ",") {
+		if name = strings.TrimSpace(name); !slices.Contains(gpu.Variants, name) {
+			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(gpu.Variants, ", ")))
+			continue
+		}
+		c.Variants = append(c.Variants, name)
+	}
+	switch p := v.GetString(flagParents); p {
+	case "none":
+		c.Parents = []bool{false}
+	case "with":
+		c.Parents = []bool{true}
+	case "both":
+		c.Parents = []bool{false, true}
+	default:
+		errs = append(errs, fmt.Errorf("--parents %q: want none, with or both", p))
+	}
+	switch s := v.GetString(flagStrategy); s {
+	case "auto":
+		c.Strategy = gpu.ParentsAuto
+	case "track":
+		c.Strategy = gpu.ParentsTrack
+	case "recover":
+		c.Strategy = gpu.ParentsRecover
+	default:
+		errs = append(errs, fmt.Errorf("--strategy %q: want auto, track or recover", s))
+	}
+	switch c.Validate = v.GetString(flagValidate); {
+	case c.Validate == "none":
+		c.Validate = ""
+	case !slices.Contains(gpu.Variants, c.Validate):
+		errs = append(errs, fmt.Errorf("--validate %q: want none or a variant", c.Validate))
+	}
+	if c.Repeats < 1 || c.Warmup < 0 || c.CheckRows < 0 {
+		errs = append(errs, fmt.Errorf("need repeats >= 1, warmup >= 0, check-rows >= 0"))
+	}
+	return errors.Join(errs...)
+}
+
+// CeilingConfig configures the ceiling subcommand.
+type CeilingConfig struct {
+	// Duration of each timed repeat.
+	Duration time.Duration
+	// Repeats: the median is reported.
+	Repeats int
+	// Device is the GPU ordinal.
+	Device int
+}
+
+// AddFlags registers the ceiling flags.
+func (c *CeilingConfig) AddFlags(fs *pflag.FlagSet) {
+	fs.Duration(flagDuration, 200*time.Millisecond, "length of each timed run")
+	fs.Int(flagRepeats, 5, "timed runs; the median is reported")
+	fs.Int(flagDevice, 0, "GPU ordinal")
+}
+
+// InitFromViper reads and validates the ceiling flags.
+func (c *CeilingConfig) InitFromViper(v *viper.Viper) error {
+	c.Duration, c.Repeats, c.Device = v.GetDuration(flagDuration), v.GetInt(flagRepeats), v.GetInt(flagDevice)
+	if c.Duration <= 0 || c.Repeats < 1 {
+		return fmt.Errorf("need a positive duration and repeats >= 1")
+	}
+	return nil
+}

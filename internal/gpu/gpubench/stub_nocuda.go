@@ -1,0 +1,16 @@
+//go:build !cuda
+
+package gpubench
+
+import (
+	"context"
+	"io"
+
+	"github.com/pathflow/pathflow/internal/gpu"
+)
+
+// Run returns gpu.ErrNoCUDA: timing needs a CUDA build.
+func (c *FWConfig) Run(context.Context, io.Writer) error { return gpu.ErrNoCUDA }
+
+// Run returns gpu.ErrNoCUDA: timing needs a CUDA build.
+func (c *CeilingConfig) Run(context.Context, io.Writer) error { return gpu.ErrNoCUDA }

@@ -1,0 +1,152 @@
+package gpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// AllPairsFamily is the algorithm family AllPairs runs.
+const AllPairsFamily = "floyd-warshall"
+
+// The variants of the floyd-warshall family (backend.Algorithm.Variant).
+const (
+	// VariantNaive launches once per pivot vertex k, one thread per cell.
+	VariantNaive = "naive"
+	// VariantRow launches once per k, one thread per row.
+	VariantRow = "row"
+	// VariantBlocked is the three-phase tiled algorithm with shared memory
+	// (Katz and Kider); Algorithm.BlockSize sets the tile edge.
+	VariantBlocked = "blocked"
+	// VariantFast is the default: 128 x 128 tiles, register-tiled phase 3
+	// with 16-byte loads and fused add-min, n padded to the tile.
+	VariantFast = "fast"
+)
+
+// Variants lists the floyd-warshall variants, default first.
+var Variants = []string{VariantFast, VariantBlocked, VariantNaive, VariantRow}
+
+const (
+	// FastTile is the tile edge of the fast variant.
+	FastTile = 128
+	// DefaultBlockSize is the blocked variant's tile edge when
+	// Algorithm.BlockSize is 0.
+	DefaultBlockSize = 32
+	// MaxBlockSize bounds the blocked variant's tile edge: one thread per
+	// cell, at most 1024 threads per block.
+	MaxBlockSize = 32
+)
+
+// allPairsPlan is what an all-pairs run will do, decided on the host before
+// anything touches the device.
+type allPairsPlan struct {
+	variant string
+	// n is the vertex count; pitch the padded row length (a multiple of
+	// tile), also the padded vertex count.
+	n, pitch int64
+	// tile is the blocked or fast tile edge; 1 for naive and row.
+	tile int64
+	m    int64
+	// parents: a predecessor matrix is wanted; recover: it is derived
+	// from the distances afterwards instead of tracked in the kernels.
+	parents, recover bool
+	// negative: some arc is negative, so distances above threshold (the
+	// distance bound) are unreachable sums to reset to Inf32.
+	negative  bool
+	threshold int64
+}
+
+// planAllPairs validates the request and picks the variant's parameters.
+func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, strategy ParentStrategy) (allPairsPlan, error) {
+	if err := e.Validate(); err != nil {
+		return allPairsPlan{}, fmt.Errorf("gpu: %w", err)
+	}
+	if alg.Name != "" && alg.Name != AllPairsFamily {
+		return allPairsPlan{}, fmt.Errorf("gpu: all-pairs algorithm %q: %w (have %s)", alg.Name, ErrNotSupported, AllPairsFamily)
+	}
+	p := allPairsPlan{variant: alg.Variant, n: int64(e.N), m: int64(e.M()), parents: withParents}
+	if p.variant == "" {
+		p.variant = VariantFast
+	}
+	switch p.variant {
+	case VariantNaive, VariantRow:
+		p.tile = 1
+		if alg.BlockSize != 0 {
+			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d)", p.variant, alg.BlockSize)
+		}
+	case VariantBlocked:
+		p.tile = int64(alg.BlockSize)
+		if p.tile == 0 {
+			p.tile = DefaultBlockSize
+		}
+		if p.tile < 2 || p.tile > MaxBlockSize {
+			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d", p.tile, MaxBlockSize)
+		}
+	case VariantFast:
+		p.tile = FastTile
+		if alg.BlockSize != 0 && alg.BlockSize != FastTile {
+			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d)", FastTile, alg.BlockSize)
+		}
+	default:
+		return allPairsPlan{}, fmt.Errorf("gpu: floyd-warshall variant %q: %w (have %s)",
+			p.variant, ErrNotSupported, strings.Join(Variants, ", "))
+	}
+	p.pitch = (p.n + p.tile - 1) / p.tile * p.tile
+
+	lo, hi := e.WeightRange()
+	if !graph.FitsInt32Distances(p.n, lo, hi) {
+		return allPairsPlan{}, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
+			ErrNeedsInt64, p.n, lo, hi, graph.DistanceBound(p.n, lo, hi))
+	}
+	if lo < 0 {
+		bound := graph.DistanceBound(p.n, lo, hi)
+		if 2*bound >= int64(graph.Inf32) {
+			return allPairsPlan{}, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
+				ErrNeedsInt64, bound, graph.Inf32)
+		}
+		p.negative, p.threshold = true, bound
+	}
+	if withParents && p.variant == VariantFast {
+		positive := p.m == 0 || lo > 0
+		switch strategy {
+		case ParentsRecover:
+			if !positive {
+				return allPairsPlan{}, fmt.Errorf("gpu: parent recovery needs positive weights (smallest is %d)", lo)
+			}
+			p.recover = true
+		case ParentsAuto:
+			p.recover = positive && p.m*RecoverMaxDensity <= p.n*p.n
+		}
+	}
+	return p, nil
+}
+
+// deviceBytes is the device memory the run needs.
+func (p allPairsPlan) deviceBytes() int64 {
+	cells := p.pitch * p.pitch
+	b := cells*4 + p.m*12 + 8
+	if p.parents {
+		b += cells * 4
+	}
+	if p.recover {
+		b += (p.n+1)*8 + p.m*8
+	}
+	return b
+}
+
+// describe names the run for errors and logs.
+func (p allPairsPlan) describe() string {
+	s := fmt.Sprintf("floyd-warshall/%s on %d vertices", p.variant, p.n)
+	if p.pitch != p.n {
+		s += fmt.Sprintf(" (padded to %d)", p.pitch)
+	}
+	if p.parents {
+		s += " with parents"
+		if p.recover {
+			s += " (recovered)"
+		}
+	}
+	return s
+}

@@ -1,0 +1,151 @@
+package gpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+func lineGraph(n int32, w int32) *graph.EdgeList {
+	e := graph.NewEdgeList(n, int(n))
+	for v := int32(0); v+1 < n; v++ {
+		e.Add(v, v+1, w)
+	}
+	return e
+}
+
+func TestPlanVariants(t *testing.T) {
+	e := lineGraph(300, 5)
+	for _, tc := range []struct {
+		alg          backend.Algorithm
+		variant      string
+		tile, pitch  int64
+		wantErr      string
+		notSupported bool
+	}{
+		{alg: backend.Algorithm{}, variant: VariantFast, tile: 128, pitch: 384},
+		{alg: backend.Algorithm{Name: AllPairsFamily, Variant: "fast", BlockSize: 128}, variant: VariantFast, tile: 128, pitch: 384},
+		{alg: backend.Algorithm{Variant: "blocked"}, variant: VariantBlocked, tile: 32, pitch: 320},
+		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 7}, variant: VariantBlocked, tile: 7, pitch: 301},
+		{alg: backend.Algorithm{Variant: "naive"}, variant: VariantNaive, tile: 1, pitch: 300},
+		{alg: backend.Algorithm{Variant: "row"}, variant: VariantRow, tile: 1, pitch: 300},
+		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 33}, wantErr: "outside 2..32"},
+		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 1}, wantErr: "outside 2..32"},
+		{alg: backend.Algorithm{Variant: "fast", BlockSize: 64}, wantErr: "fixed block size"},
+		{alg: backend.Algorithm{Variant: "naive", BlockSize: 8}, wantErr: "no block size"},
+		{alg: backend.Algorithm{Variant: "johnson"}, wantErr: "have fast, blocked, naive, row", notSupported: true},
+		{alg: backend.Algorithm{Name: "dijkstra"}, wantErr: "dijkstra", notSupported: true},
+	} {
+		p, err := planAllPairs(e, tc.alg, false, ParentsAuto)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%+v: error %v, want one containing %q", tc.alg, err, tc.wantErr)
+			}
+			if tc.notSupported != errors.Is(err, ErrNotSupported) {
+				t.Errorf("%+v: errors.Is(err, ErrNotSupported) = %v", tc.alg, !tc.notSupported)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", tc.alg, err)
+			continue
+		}
+		if p.variant != tc.variant || p.tile != tc.tile || p.pitch != tc.pitch {
+			t.Errorf("%+v: variant %s tile %d pitch %d, want %s %d %d", tc.alg, p.variant, p.tile, p.pitch, tc.variant, tc.tile, tc.pitch)
+		}
+	}
+}
+
+func TestPlanNeedsInt64(t *testing.T) {
+	n := int32(1000)
+	// (n-1) * w reaches Inf32 for w = Inf32 / 999 + 1.
+	big := graph.Inf32/(n-1) + 1
+	if _, err := planAllPairs(lineGraph(n, big), backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, ErrNeedsInt64) {
+		t.Fatalf("weights up to %d on %d vertices: error %v, want ErrNeedsInt64", big, n, err)
+	}
+	if _, err := planAllPairs(lineGraph(n, big-1), backend.Algorithm{}, false, ParentsAuto); err != nil {
+		t.Fatalf("weights up to %d on %d vertices: %v", big-1, n, err)
+	}
+	// Negative weights need twice the headroom.
+	neg := lineGraph(n, -(graph.Inf32/(2*(n-1)) + 1))
+	if _, err := planAllPairs(neg, backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, ErrNeedsInt64) {
+		t.Fatalf("negative weights at half the limit: error %v, want ErrNeedsInt64", err)
+	}
+	p, err := planAllPairs(lineGraph(n, -3), backend.Algorithm{}, false, ParentsAuto)
+	if err != nil || !p.negative || p.threshold != 3*int64(n-1) {
+		t.Fatalf("weight -3: plan %+v, err %v; want negative with threshold %d", p, err, 3*(n-1))
+	}
+}
+
+func TestPlanParentStrategy(t *testing.T) {
+	sparse := lineGraph(200, 4)
+	negative := lineGraph(200, -4)
+	dense := graph.NewEdgeList(20, 400)
+	for u := int32(0); u < 20; u++ {
+		for v := int32(0); v < 20; v++ {
+			dense.Add(u, v, 1)
+		}
+	}
+	zero := lineGraph(200, 0)
+	for _, tc := range []struct {
+		name     string
+		e        *graph.EdgeList
+		variant  string
+		strategy ParentStrategy
+		recover  bool
+		wantErr  bool
+	}{
+		{"auto sparse positive", sparse, VariantFast, ParentsAuto, true, false},
+		{"auto negative", negative, VariantFast, ParentsAuto, false, false},
+		{"auto zero weights", zero, VariantFast, ParentsAuto, false, false},
+		{"auto dense", dense, VariantFast, ParentsAuto, false, false},
+		{"track", sparse, VariantFast, ParentsTrack, false, false},
+		{"recover dense", dense, VariantFast, ParentsRecover, true, false},
+		{"recover negative", negative, VariantFast, ParentsRecover, false, true},
+		{"blocked always tracks", sparse, VariantBlocked, ParentsRecover, false, false},
+	} {
+		p, err := planAllPairs(tc.e, backend.Algorithm{Variant: tc.variant}, true, tc.strategy)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if err == nil && p.recover != tc.recover {
+			t.Errorf("%s: recover %v, want %v", tc.name, p.recover, tc.recover)
+		}
+	}
+}
+
+func TestPlanRejectsInvalidGraph(t *testing.T) {
+	e := graph.NewEdgeList(2, 1)
+	e.Add(0, 5, 1)
+	if _, err := planAllPairs(e, backend.Algorithm{}, false, ParentsAuto); err == nil || !strings.HasPrefix(err.Error(), "gpu: ") {
+		t.Fatalf("arc to vertex 5 of 2: error %v", err)
+	}
+}
+
+func TestPlanDeviceBytes(t *testing.T) {
+	e := lineGraph(16384, 1)
+	p, err := planAllPairs(e, backend.Algorithm{}, true, ParentsTrack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(16384*16384*8 + 16383*12 + 8)
+	if got := p.deviceBytes(); got != want {
+		t.Fatalf("deviceBytes = %d, want %d", got, want)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for b, want := range map[int64]string{512: "512 B", 2048: "2.0 KiB", 3 << 30: "3.0 GiB", 1536 << 20: "1.5 GiB"} {
+		if got := formatBytes(b); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", b, got, want)
+		}
+	}
+	err := &OutOfMemoryError{What: "distance matrix", Need: 4 << 30, Free: 1 << 30, Total: 80 << 30}
+	if got := err.Error(); got != "gpu: distance matrix needs 4.0 GiB of device memory, only 1.0 GiB of 80.0 GiB is free" {
+		t.Errorf("OutOfMemoryError = %q", got)
+	}
+}

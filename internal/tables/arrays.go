@@ -1,0 +1,95 @@
+package tables
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Arrays are built straight from flat slices: either wrapping a caller's
+// slice without a copy (the input outlives the write, and writers copy what
+// they keep), or filling a buffer from the allocator. No per-value appends.
+
+// wrapInt32 returns a non-null Int32 array over vals, sharing its memory.
+func wrapInt32(vals []int32) arrow.Array {
+	return primitive(int32Type, len(vals), nil, 0, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(vals)))
+}
+
+// wrapInt64 returns a non-null Int64 array over vals, sharing its memory.
+func wrapInt64(vals []int64) arrow.Array {
+	return primitive(int64Type, len(vals), nil, 0, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals)))
+}
+
+// primitive assembles a fixed-width array from a validity bitmap (nil when
+// nothing is null) and a value buffer. The array takes its own references.
+func primitive(t arrow.DataType, n int, valid *memory.Buffer, nulls int, values *memory.Buffer) arrow.Array {
+	data := array.NewData(t, n, []*memory.Buffer{valid, values}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// allocBuffer returns a buffer of n bytes from mem. Its contents are
+// undefined: callers write every byte.
+func allocBuffer(mem memory.Allocator, n int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n)
+	return buf
+}
+
+// int32Buffer returns an allocator buffer of n int32 values and a slice
+// over it.
+func int32Buffer(mem memory.Allocator, n int) (*memory.Buffer, []int32) {
+	buf := allocBuffer(mem, arrow.Int32Traits.BytesRequired(n))
+	return buf, arrow.Int32Traits.CastFromBytes(buf.Bytes())[:n]
+}
+
+// int64Buffer is int32Buffer for int64 values.
+func int64Buffer(mem memory.Allocator, n int) (*memory.Buffer, []int64) {
+	buf := allocBuffer(mem, arrow.Int64Traits.BytesRequired(n))
+	return buf, arrow.Int64Traits.CastFromBytes(buf.Bytes())[:n]
+}
+
+// float64Buffer is int32Buffer for float64 values.
+func float64Buffer(mem memory.Allocator, n int) (*memory.Buffer, []float64) {
+	buf := allocBuffer(mem, arrow.Float64Traits.BytesRequired(n))
+	return buf, arrow.Float64Traits.CastFromBytes(buf.Bytes())[:n]
+}
+
+// bitmapBuffer returns a zeroed validity bitmap for n values.
+func bitmapBuffer(mem memory.Allocator, n int) (*memory.Buffer, []byte) {
+	buf := allocBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+	bits := buf.Bytes()
+	clear(bits)
+	return buf, bits
+}
+
+// validity builds the bitmap of n values where valid(i) says whether value i
+// is present, and returns it with the null count; the bitmap is nil when no
+// value is null.
+func validity(mem memory.Allocator, n int, valid func(i int) bool) (*memory.Buffer, int) {
+	buf, bits := bitmapBuffer(mem, n)
+	nulls := 0
+	for i := range n {
+		if valid(i) {
+			bits[i>>3] |= 1 << (i & 7)
+		} else {
+			nulls++
+		}
+	}
+	if nulls == 0 {
+		buf.Release()
+		return nil, 0
+	}
+	return buf, nulls
+}
+
+// newRecord assembles a record batch and releases the caller's references
+// to cols, which the record now holds.
+func newRecord(schema *arrow.Schema, n int, cols ...arrow.Array) arrow.RecordBatch {
+	rec := array.NewRecordBatch(schema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}

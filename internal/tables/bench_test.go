@@ -1,0 +1,149 @@
+package tables
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// gridTrees returns trees shaped like those of a road network: count
+// sources on a side x side grid, distances that grow with the grid distance
+// plus random detours, parents pointing to a neighbour on the way to the
+// source (chosen at random when two qualify), and an unreachable corner
+// block. Random parts keep compression from seeing an artificially regular
+// pattern.
+func gridTrees(side, count int) []*paths.Tree {
+	rng := newRand(42)
+	n := side * side
+	trees := make([]*paths.Tree, count)
+	for i := range trees {
+		s := (i * 7919) % n
+		sx, sy := s%side, s/side
+		t := paths.NewTree(int32(n), int32(s), true)
+		for v := range n {
+			x, y := v%side, v/side
+			if x > side*7/8 && y > side*7/8 && v != s {
+				continue
+			}
+			dx, dy := x-sx, y-sy
+			t.Dist[v] = int64(abs(dx)+abs(dy))*1000 + rng.Int64N(int64(abs(dx)+abs(dy))*200+1)
+			horizontal := dx != 0 && (dy == 0 || rng.IntN(2) == 0)
+			switch {
+			case horizontal && dx > 0:
+				t.Parent[v] = int32(v - 1)
+			case horizontal:
+				t.Parent[v] = int32(v + 1)
+			case dy > 0:
+				t.Parent[v] = int32(v - side)
+			case dy < 0:
+				t.Parent[v] = int32(v + side)
+			}
+		}
+		trees[i] = t
+	}
+	return trees
+}
+
+func abs(x int) int { return max(x, -x) }
+
+func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...Option) {
+	rows := int64(len(trees) * len(trees[0].Dist))
+	var bytes int64
+	for b.Loop() {
+		dir := filepath.Join(b.TempDir(), "result")
+		w, err := NewResultWriter(dir, true, map[string]string{"k": "v"}, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range trees {
+			if err := w.WriteTree(t); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		bytes = 0
+		for _, f := range w.Files() {
+			bytes += f.Bytes
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	b.ReportMetric(float64(bytes)/float64(rows), "bytes/row")
+}
+
+// BenchmarkResultWriter writes 64 trees of 262,144 vertices (16.8M rows).
+func BenchmarkResultWriter(b *testing.B) {
+	trees := gridTrees(512, 64)
+	for _, format := range formats {
+		b.Run(format.String(), func(b *testing.B) { benchmarkResults(b, trees, WithFormat(format)) })
+	}
+}
+
+// BenchmarkResultWriter10M writes 10 trees of 1,048,576 vertices (10.5M
+// rows).
+func BenchmarkResultWriter10M(b *testing.B) {
+	trees := gridTrees(1024, 10)
+	for _, format := range formats {
+		b.Run(format.String(), func(b *testing.B) { benchmarkResults(b, trees, WithFormat(format)) })
+	}
+}
+
+// BenchmarkReadResults reads back the 64 x 262,144 result.
+func BenchmarkReadResults(b *testing.B) {
+	trees := gridTrees(512, 64)
+	for _, format := range formats {
+		b.Run(format.String(), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "result")
+			w, err := NewResultWriter(dir, true, nil, WithFormat(format))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, t := range trees {
+				w.WriteTree(t)
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, _, err := ScanResults(dir, func(*paths.Tree) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGraph writes and reads an 8M-arc graph (a road-network-sized
+// graph has ~58M).
+func BenchmarkGraph(b *testing.B) {
+	const n, m = 1 << 21, 8 << 20
+	rng := newRand(1)
+	e := graph.NewEdgeList(n, m)
+	for i := range m {
+		u := int32(i / 4)
+		e.Add(u, min(n-1, max(0, u+rng.Int32N(64)-32)), 1+rng.Int32N(5000))
+	}
+	for _, format := range formats {
+		files := GraphFilesIn(b.TempDir(), format)
+		b.Run(fmt.Sprintf("write/%v", format), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := WriteGraph(files, e, nil, nil, WithFormat(format)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Marcs/s")
+		})
+		b.Run(fmt.Sprintf("read/%v", format), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, _, err := ReadGraph(files); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Marcs/s")
+		})
+	}
+}

@@ -1,0 +1,41 @@
+package tables
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"io"
+)
+
+// FileInfo describes one written table file, for run manifests.
+type FileInfo struct {
+	// Path is the file's final path.
+	Path string
+	// Rows is the number of table rows in the file.
+	Rows int64
+	// Bytes is the file size.
+	Bytes int64
+	// SHA256 is the lowercase hex SHA-256 of the file's bytes.
+	SHA256 string
+}
+
+// digestWriter passes writes through while counting and hashing them, so a
+// file's size and checksum come for free instead of from a second read.
+type digestWriter struct {
+	w     io.Writer
+	hash  hash.Hash
+	bytes int64
+}
+
+func newDigestWriter(w io.Writer) *digestWriter {
+	return &digestWriter{w: w, hash: sha256.New()}
+}
+
+func (d *digestWriter) Write(p []byte) (int, error) {
+	n, err := d.w.Write(p)
+	d.hash.Write(p[:n])
+	d.bytes += int64(n)
+	return n, err
+}
+
+func (d *digestWriter) sum() string { return hex.EncodeToString(d.hash.Sum(nil)) }

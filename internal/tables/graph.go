@@ -1,0 +1,257 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// GraphFiles names the two tables of an ingested graph.
+type GraphFiles struct {
+	// Edges is the path of the edges table.
+	Edges string
+	// Vertices is the path of the vertices table.
+	Vertices string
+}
+
+// GraphFilesIn returns the conventional names in dir: edges.<ext> and
+// vertices.<ext>, with the extension of format f.
+func GraphFilesIn(dir string, f Format) GraphFiles {
+	return GraphFiles{
+		Edges:    filepath.Join(dir, "edges"+f.Ext()),
+		Vertices: filepath.Join(dir, "vertices"+f.Ext()),
+	}
+}
+
+// WriteGraph writes the edges table of e and the vertices table of vs (nil
+// means identity ids and no coordinates) with meta as the schema metadata
+// of both, in record batches of at most WithBatchRows rows. Both files are
+// written to temporaries and committed only once both are complete, so a
+// failure leaves whatever was under those names before. O(N + M); the arc
+// columns are passed to the writer without a copy.
+func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) ([]FileInfo, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	if err := checkVertices(e.N, vs); err != nil {
+		return nil, err
+	}
+
+	edgesSchema := EdgesSchema(meta)
+	edges, err := writeTemp(files.Edges, edgesSchema, cfg, func(emit func(arrow.RecordBatch) error) error {
+		return emitEdges(e, edgesSchema, cfg, emit)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer edges.file.Abort()
+	verticesSchema := VerticesSchema(vs.HasCoordinates(), meta)
+	vertices, err := writeTemp(files.Vertices, verticesSchema, cfg, func(emit func(arrow.RecordBatch) error) error {
+		return emitVertices(e.N, vs, verticesSchema, cfg, emit)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer vertices.file.Abort()
+
+	if err := edges.file.Commit(); err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	if err := vertices.file.Commit(); err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	return []FileInfo{edges.info, vertices.info}, nil
+}
+
+func checkVertices(n int32, vs *graph.Vertices) error {
+	if vs == nil {
+		return nil
+	}
+	if vs.OriginalID != nil && len(vs.OriginalID) != int(n) {
+		return fmt.Errorf("tables: %d original ids for %d vertices", len(vs.OriginalID), n)
+	}
+	if (vs.X == nil) != (vs.Y == nil) {
+		return errors.New("tables: only one of the x and y coordinates is set")
+	}
+	if vs.HasCoordinates() && (len(vs.X) != int(n) || len(vs.Y) != int(n)) {
+		return fmt.Errorf("tables: %d x and %d y coordinates for %d vertices", len(vs.X), len(vs.Y), n)
+	}
+	return nil
+}
+
+func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
+	for lo := 0; lo < e.M(); lo += cfg.batchRows {
+		hi := min(lo+cfg.batchRows, e.M())
+		rec := newRecord(schema, hi-lo, wrapInt32(e.Src[lo:hi]), wrapInt32(e.Dst[lo:hi]), wrapInt32(e.Weight[lo:hi]))
+		err := emit(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
+	for lo := 0; lo < int(n); lo += cfg.batchRows {
+		hi := min(lo+cfg.batchRows, int(n))
+		idBuf, ids := int32Buffer(cfg.mem, hi-lo)
+		for i := range ids {
+			ids[i] = int32(lo + i)
+		}
+		cols := []arrow.Array{primitive(int32Type, hi-lo, nil, 0, idBuf)}
+		idBuf.Release()
+		if vs != nil && vs.OriginalID != nil {
+			cols = append(cols, wrapInt64(vs.OriginalID[lo:hi]))
+		} else {
+			origBuf, orig := int64Buffer(cfg.mem, hi-lo)
+			for i := range orig {
+				orig[i] = int64(lo + i)
+			}
+			cols = append(cols, primitive(int64Type, hi-lo, nil, 0, origBuf))
+			origBuf.Release()
+		}
+		if vs.HasCoordinates() {
+			cols = append(cols, wrapInt32(vs.X[lo:hi]), wrapInt32(vs.Y[lo:hi]))
+		}
+		rec := newRecord(schema, hi-lo, cols...)
+		err := emit(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadGraph reads the tables WriteGraph wrote, in either format (detected
+// from the file bytes), and returns the graph, its vertex metadata (an
+// identity original-id column comes back as a nil OriginalID; X and Y are
+// nil when the columns are absent) and the edges table's schema metadata.
+// The vertex count is the number of rows of the vertices table. The arcs
+// are validated. Column values are copied in bulk, batch by batch.
+func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, err error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	vs, n, err := readVertices(files.Vertices, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	e, meta, err = readEdges(files.Edges, n, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return e, vs, meta, nil
+}
+
+func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err error) {
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tr.Close()
+	want := VerticesSchema(true, nil)
+	idx, err := columns(tr.schema, want.Fields(), ColX, ColY)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w (in %s)", err, path)
+	}
+	if (idx[2] < 0) != (idx[3] < 0) {
+		return nil, 0, fmt.Errorf("tables: %s: only one of the x and y columns", path)
+	}
+	withCoords := idx[2] >= 0
+	capacity := max(tr.rows, 0)
+	vs = &graph.Vertices{OriginalID: make([]int64, 0, capacity)}
+	if withCoords {
+		vs.X, vs.Y = make([]int32, 0, capacity), make([]int32, 0, capacity)
+	}
+	identity := true
+	err = tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, idx...); err != nil {
+			return err
+		}
+		ids := rec.Column(idx[0]).(*array.Int32).Int32Values()
+		for i, id := range ids {
+			if int(id) != len(vs.OriginalID)+i {
+				return fmt.Errorf("tables: vertex row %d has id %d", len(vs.OriginalID)+i, id)
+			}
+		}
+		orig := rec.Column(idx[1]).(*array.Int64).Int64Values()
+		for i, o := range orig {
+			identity = identity && o == int64(len(vs.OriginalID)+i)
+		}
+		vs.OriginalID = append(vs.OriginalID, orig...)
+		if withCoords {
+			vs.X = append(vs.X, rec.Column(idx[2]).(*array.Int32).Int32Values()...)
+			vs.Y = append(vs.Y, rec.Column(idx[3]).(*array.Int32).Int32Values()...)
+		}
+		if len(vs.OriginalID) > math.MaxInt32 {
+			return errors.New("tables: more vertices than int32 ids can number")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	n = int32(len(vs.OriginalID))
+	if identity {
+		vs.OriginalID = nil
+	}
+	return vs, n, nil
+}
+
+func readEdges(path string, n int32, cfg config) (e *graph.EdgeList, meta map[string]string, err error) {
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tr.Close()
+	idx, err := columns(tr.schema, EdgesSchema(nil).Fields())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	e = graph.NewEdgeList(n, int(max(tr.rows, 0)))
+	err = tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, idx...); err != nil {
+			return err
+		}
+		e.Src = append(e.Src, rec.Column(idx[0]).(*array.Int32).Int32Values()...)
+		e.Dst = append(e.Dst, rec.Column(idx[1]).(*array.Int32).Int32Values()...)
+		e.Weight = append(e.Weight, rec.Column(idx[2]).(*array.Int32).Int32Values()...)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("tables: %s: %w", path, err)
+	}
+	return e, userMeta(tr.schema), nil
+}
+
+// noNulls rejects a record with a null in any of the given columns, which
+// the graph tables never hold.
+func noNulls(rec arrow.RecordBatch, idx ...int) error {
+	for _, i := range idx {
+		if i >= 0 && rec.Column(i).NullN() > 0 {
+			return fmt.Errorf("tables: column %q has nulls", rec.ColumnName(i))
+		}
+	}
+	return nil
+}

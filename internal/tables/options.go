@@ -1,0 +1,109 @@
+package tables
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Compression is the codec applied to column data.
+type Compression int
+
+const (
+	// Zstd is Zstandard: Parquet's ZSTD codec, Arrow IPC's ZSTD buffers.
+	Zstd Compression = iota
+	// LZ4 is Parquet's LZ4_RAW codec and Arrow IPC's LZ4_FRAME buffers:
+	// faster, larger files.
+	LZ4
+	// Uncompressed stores column data as is.
+	Uncompressed
+)
+
+// Defaults for the options.
+const (
+	// DefaultBatchRows bounds the rows of one record batch (Arrow) or row
+	// group (Parquet), hence the memory a writer holds at once.
+	DefaultBatchRows = 1 << 20
+	// DefaultPartRows bounds the rows of one part file of a result
+	// directory.
+	DefaultPartRows = 64 << 20
+	// DefaultZstdLevel is the Parquet zstd level: level 1 ("fastest") keeps
+	// writing all-pairs results compression-bound rather than CPU-bound;
+	// higher levels gain a few percent in size for several times the time.
+	DefaultZstdLevel = 1
+)
+
+// Option configures a writer or reader of this package.
+type Option func(*config)
+
+type config struct {
+	mem         memory.Allocator
+	format      Format
+	compression Compression
+	zstdLevel   int
+	batchRows   int
+	partRows    int64
+	concurrency int
+}
+
+func defaultConfig() config {
+	return config{
+		mem:         memory.DefaultAllocator,
+		format:      Parquet,
+		compression: Zstd,
+		zstdLevel:   DefaultZstdLevel,
+		batchRows:   DefaultBatchRows,
+		partRows:    DefaultPartRows,
+		concurrency: runtime.GOMAXPROCS(0),
+	}
+}
+
+func newConfig(opts []Option) (config, error) {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	switch {
+	case cfg.mem == nil:
+		return cfg, fmt.Errorf("tables: nil allocator")
+	case !cfg.format.valid():
+		return cfg, fmt.Errorf("tables: unknown format %d", cfg.format)
+	case cfg.compression < Zstd || cfg.compression > Uncompressed:
+		return cfg, fmt.Errorf("tables: unknown compression %d", cfg.compression)
+	case cfg.batchRows <= 0:
+		return cfg, fmt.Errorf("tables: batch rows %d, want > 0", cfg.batchRows)
+	case cfg.partRows <= 0:
+		return cfg, fmt.Errorf("tables: part rows %d, want > 0", cfg.partRows)
+	}
+	cfg.concurrency = max(cfg.concurrency, 1)
+	return cfg, nil
+}
+
+// WithAllocator sets the allocator of Arrow buffers (default
+// memory.DefaultAllocator).
+func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+
+// WithFormat sets the format of written tables (default Parquet). Readers
+// ignore it: they detect the format from the file.
+func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
+
+// WithCompression sets the codec of written tables (default Zstd).
+func WithCompression(codec Compression) Option { return func(c *config) { c.compression = codec } }
+
+// WithZstdLevel sets the zstd level of Parquet output (default
+// DefaultZstdLevel). Arrow IPC output always uses the codec's default level.
+func WithZstdLevel(level int) Option { return func(c *config) { c.zstdLevel = level } }
+
+// WithBatchRows sets the rows per record batch or row group (default
+// DefaultBatchRows). Readers use it as their batch size.
+func WithBatchRows(n int) Option { return func(c *config) { c.batchRows = n } }
+
+// WithPartRows sets the rows per part file of a ResultWriter (default
+// DefaultPartRows).
+func WithPartRows(n int64) Option { return func(c *config) { c.partRows = n } }
+
+// WithConcurrency sets how many goroutines compress Arrow IPC buffers and
+// decode Parquet columns (default GOMAXPROCS). Output bytes do not depend on
+// it.
+func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }

@@ -1,0 +1,163 @@
+package tables
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// PathRow is one row of the paths table: a shortest path from Source to
+// Target.
+type PathRow struct {
+	Source, Target int32
+	// Cost is the path length, or paths.Unreachable (null in the table).
+	Cost int64
+	// Vertices is the vertex sequence from Source to Target, both included,
+	// or nil (null in the table) when there is no path or it is unknown.
+	Vertices []int32
+}
+
+// NewPathRow returns the row for target in t: its distance and, when t has
+// parents, the path. O(path length).
+func NewPathRow(t *paths.Tree, target int32) PathRow {
+	return PathRow{Source: t.Source, Target: target, Cost: t.Dist[target], Vertices: t.PathTo(target)}
+}
+
+// maxBatchListValues bounds the list values of one paths batch, keeping the
+// int32 list offsets far from overflow whatever the path lengths.
+const maxBatchListValues = 1 << 28
+
+// WritePaths writes rows as a paths table (PathsSchema) to path, atomically,
+// in batches of at most WithBatchRows rows. O(rows + total path length).
+func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...Option) (FileInfo, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return FileInfo{}, err
+	}
+	schema := PathsSchema(meta)
+	return writeFile(path, schema, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(rows); {
+			hi, values := lo, 0
+			for hi < len(rows) && hi-lo < cfg.batchRows && (hi == lo || values+len(rows[hi].Vertices) <= maxBatchListValues) {
+				values += len(rows[hi].Vertices)
+				hi++
+			}
+			rec := pathsRecord(cfg.mem, schema, rows[lo:hi], values)
+			err := emit(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+			lo = hi
+		}
+		return nil
+	})
+}
+
+func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int) arrow.RecordBatch {
+	n := len(rows)
+	srcBuf, src := int32Buffer(mem, n)
+	dstBuf, dst := int32Buffer(mem, n)
+	costBuf, cost := int64Buffer(mem, n)
+	costValid, costBits := bitmapBuffer(mem, n)
+	offBuf, offsets := int32Buffer(mem, n+1)
+	valBuf, vals := int32Buffer(mem, values)
+	listValid, listBits := bitmapBuffer(mem, n)
+	defer func() {
+		for _, b := range []*memory.Buffer{srcBuf, dstBuf, costBuf, costValid, offBuf, valBuf, listValid} {
+			b.Release()
+		}
+	}()
+
+	costNulls, listNulls, at := 0, 0, 0
+	for i, r := range rows {
+		src[i], dst[i], cost[i] = r.Source, r.Target, r.Cost
+		if r.Cost != paths.Unreachable {
+			costBits[i>>3] |= 1 << (i & 7)
+		} else {
+			costNulls++
+		}
+		offsets[i] = int32(at)
+		if r.Vertices != nil {
+			listBits[i>>3] |= 1 << (i & 7)
+			at += copy(vals[at:], r.Vertices)
+		} else {
+			listNulls++
+		}
+	}
+	offsets[n] = int32(at)
+
+	items := primitive(int32Type, values, nil, 0, valBuf)
+	defer items.Release()
+	listData := array.NewData(int32List, n, []*memory.Buffer{bitmapOrNil(listValid, n, listNulls), offBuf},
+		[]arrow.ArrayData{items.Data()}, listNulls, 0)
+	defer listData.Release()
+	return newRecord(schema, n,
+		primitive(int32Type, n, nil, 0, srcBuf),
+		primitive(int32Type, n, nil, 0, dstBuf),
+		primitive(int64Type, n, bitmapOrNil(costValid, n, costNulls), costNulls, costBuf),
+		array.MakeFromData(listData),
+	)
+}
+
+// ReadPaths reads a paths table in either format and returns its rows and
+// schema metadata; null costs read back as paths.Unreachable and null
+// vertex lists as nil.
+func ReadPaths(path string, opts ...Option) (rows []PathRow, meta map[string]string, err error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tr.Close()
+	idx, err := columns(tr.schema, PathsSchema(nil).Fields())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	rows = make([]PathRow, 0, max(tr.rows, 0))
+	err = tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, idx[0], idx[1]); err != nil {
+			return err
+		}
+		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
+		dst := rec.Column(idx[1]).(*array.Int32).Int32Values()
+		costCol := rec.Column(idx[2]).(*array.Int64)
+		cost := costCol.Int64Values()
+		list := rec.Column(idx[3]).(*array.List)
+		items, ok := list.ListValues().(*array.Int32)
+		if !ok {
+			return fmt.Errorf("tables: column %q holds %s values", ColVertices, list.ListValues().DataType())
+		}
+		if items.NullN() > 0 {
+			return fmt.Errorf("tables: column %q has null vertices", ColVertices)
+		}
+		vals := items.Int32Values()
+		for i := range src {
+			r := PathRow{Source: src[i], Target: dst[i], Cost: paths.Unreachable}
+			if costCol.IsValid(i) {
+				r.Cost = cost[i]
+			}
+			if list.IsValid(i) {
+				start, end := list.ValueOffsets(i)
+				r.Vertices = append(make([]int32, 0, end-start), vals[start:end]...)
+			}
+			rows = append(rows, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, userMeta(tr.schema), nil
+}

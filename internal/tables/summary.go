@@ -1,0 +1,183 @@
+package tables
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// NoEccentricity is the Eccentricity of a source that reaches no other
+// vertex (null in the table). No distance can take this value: shortest
+// distances are bounded by graph.DistanceBound.
+const NoEccentricity int64 = math.MinInt64
+
+// SummaryRow is one row of the summary table: what a single-source search
+// says about its source.
+type SummaryRow struct {
+	Source int32
+	// Reachable is the number of vertices the source reaches, itself
+	// included.
+	Reachable int64
+	// Eccentricity is the largest distance from the source to a vertex it
+	// reaches other than itself, or NoEccentricity when it reaches none.
+	Eccentricity int64
+	// Closeness is the Wasserman-Faust closeness of the source, or NaN (null
+	// in the table) when undefined; see Summarize.
+	Closeness float64
+}
+
+// Summarize computes the summary row of a tree over n = len(t.Dist)
+// vertices, from the source's reachable set R (source included, r = |R|)
+// and S, the sum of the distances to R minus the source:
+//
+//	closeness = (r-1)/(n-1) * (r-1)/S
+//
+// the Wasserman-Faust form of closeness centrality, which stays comparable
+// between sources that reach different numbers of vertices (on a strongly
+// connected graph it is the classic (n-1)/S). It uses distances from the
+// source, i.e. out-closeness. It is NaN when r = 1 (nothing else reached)
+// and when S <= 0, which only zero or negative arc weights allow and where
+// the measure means nothing. O(n).
+func Summarize(t *paths.Tree) SummaryRow {
+	row := SummaryRow{Source: t.Source, Eccentricity: NoEccentricity, Closeness: math.NaN()}
+	var (
+		sum      int64
+		fsum     float64
+		overflow bool
+	)
+	for v, d := range t.Dist {
+		if d == paths.Unreachable {
+			continue
+		}
+		row.Reachable++
+		if int32(v) == t.Source {
+			continue
+		}
+		row.Eccentricity = max(row.Eccentricity, d)
+		// Exact int64 sums unless they would overflow, then float64.
+		if !overflow && ((d > 0 && sum > math.MaxInt64-d) || (d < 0 && sum < math.MinInt64-d)) {
+			overflow, fsum = true, float64(sum)
+		}
+		if overflow {
+			fsum += float64(d)
+		} else {
+			sum += d
+		}
+	}
+	if !overflow {
+		fsum = float64(sum)
+	}
+	if r := float64(row.Reachable); row.Reachable > 1 && fsum > 0 {
+		row.Closeness = (r - 1) / float64(len(t.Dist)-1) * (r - 1) / fsum
+	}
+	return row
+}
+
+// WriteSummary writes rows as a summary table (SummarySchema) to path,
+// atomically, in batches of at most WithBatchRows rows.
+func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...Option) (FileInfo, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return FileInfo{}, err
+	}
+	schema := SummarySchema(meta)
+	return writeFile(path, schema, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(rows); lo += cfg.batchRows {
+			rec := summaryRecord(cfg.mem, schema, rows[lo:min(lo+cfg.batchRows, len(rows))])
+			err := emit(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow) arrow.RecordBatch {
+	n := len(rows)
+	srcBuf, src := int32Buffer(mem, n)
+	reachBuf, reach := int64Buffer(mem, n)
+	eccBuf, ecc := int64Buffer(mem, n)
+	eccValid, eccBits := bitmapBuffer(mem, n)
+	closeBuf, closeness := float64Buffer(mem, n)
+	closeValid, closeBits := bitmapBuffer(mem, n)
+	defer func() {
+		for _, b := range []*memory.Buffer{srcBuf, reachBuf, eccBuf, eccValid, closeBuf, closeValid} {
+			b.Release()
+		}
+	}()
+	eccNulls, closeNulls := 0, 0
+	for i, r := range rows {
+		src[i], reach[i], ecc[i], closeness[i] = r.Source, r.Reachable, r.Eccentricity, r.Closeness
+		if r.Eccentricity != NoEccentricity {
+			eccBits[i>>3] |= 1 << (i & 7)
+		} else {
+			eccNulls++
+		}
+		if !math.IsNaN(r.Closeness) {
+			closeBits[i>>3] |= 1 << (i & 7)
+		} else {
+			closeNulls++
+		}
+	}
+	return newRecord(schema, n,
+		primitive(int32Type, n, nil, 0, srcBuf),
+		primitive(int64Type, n, nil, 0, reachBuf),
+		primitive(int64Type, n, bitmapOrNil(eccValid, n, eccNulls), eccNulls, eccBuf),
+		primitive(float64Type, n, bitmapOrNil(closeValid, n, closeNulls), closeNulls, closeBuf),
+	)
+}
+
+// ReadSummary reads a summary table in either format and returns its rows
+// and schema metadata; nulls read back as NoEccentricity and NaN.
+func ReadSummary(path string, opts ...Option) (rows []SummaryRow, meta map[string]string, err error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tr.Close()
+	idx, err := columns(tr.schema, SummarySchema(nil).Fields())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	rows = make([]SummaryRow, 0, max(tr.rows, 0))
+	err = tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, idx[0], idx[1]); err != nil {
+			return err
+		}
+		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
+		reach := rec.Column(idx[1]).(*array.Int64).Int64Values()
+		eccCol := rec.Column(idx[2]).(*array.Int64)
+		closeCol := rec.Column(idx[3]).(*array.Float64)
+		ecc, closeness := eccCol.Int64Values(), closeCol.Float64Values()
+		for i := range src {
+			r := SummaryRow{Source: src[i], Reachable: reach[i], Eccentricity: NoEccentricity, Closeness: math.NaN()}
+			if eccCol.IsValid(i) {
+				r.Eccentricity = ecc[i]
+			}
+			if closeCol.IsValid(i) {
+				r.Closeness = closeness[i]
+			}
+			rows = append(rows, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, userMeta(tr.schema), nil
+}

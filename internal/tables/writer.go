@@ -1,0 +1,178 @@
+package tables
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/pathflow/pathflow/internal/atomicfile"
+)
+
+// recordWriter is what ipc.FileWriter and pqarrow.FileWriter have in common.
+type recordWriter interface {
+	Write(rec arrow.RecordBatch) error
+	Close() error
+}
+
+// tableWriter writes one table file in either format through a buffered,
+// hashing stream.
+type tableWriter struct {
+	rw     recordWriter
+	buf    *bufio.Writer
+	digest *digestWriter
+	rows   int64
+}
+
+func newTableWriter(dst io.Writer, schema *arrow.Schema, cfg config) (*tableWriter, error) {
+	digest := newDigestWriter(dst)
+	buf := bufio.NewWriterSize(digest, 1<<20)
+	var (
+		rw  recordWriter
+		err error
+	)
+	switch cfg.format {
+	case Arrow:
+		rw, err = ipc.NewFileWriter(buf, ipcOptions(schema, cfg)...)
+	case Parquet:
+		rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(cfg),
+			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem)))
+	default:
+		err = fmt.Errorf("unknown format %d", cfg.format)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	return &tableWriter{rw: rw, buf: buf, digest: digest}, nil
+}
+
+func ipcOptions(schema *arrow.Schema, cfg config) []ipc.Option {
+	opts := []ipc.Option{
+		ipc.WithSchema(schema),
+		ipc.WithAllocator(cfg.mem),
+		ipc.WithCompressConcurrency(cfg.concurrency),
+	}
+	switch cfg.compression {
+	case Zstd:
+		opts = append(opts, ipc.WithZstd())
+	case LZ4:
+		opts = append(opts, ipc.WithLZ4())
+	}
+	return opts
+}
+
+func parquetProperties(cfg config) *parquet.WriterProperties {
+	props := []parquet.WriterProperty{
+		parquet.WithAllocator(cfg.mem),
+		parquet.WithMaxRowGroupLength(int64(cfg.batchRows)),
+		// Dictionaries rarely pay on id and distance columns and cost a
+		// hash per value; runs of equal values (source) are left to the
+		// codec.
+		parquet.WithDictionaryDefault(false),
+	}
+	switch cfg.compression {
+	case Zstd:
+		props = append(props, parquet.WithCompression(compress.Codecs.Zstd), parquet.WithCompressionLevel(cfg.zstdLevel))
+	case LZ4:
+		props = append(props, parquet.WithCompression(compress.Codecs.Lz4Raw))
+	default:
+		props = append(props, parquet.WithCompression(compress.Codecs.Uncompressed))
+	}
+	if os.Getenv("PQ_DELTA") != "" {
+		for _, c := range []string{"vertex", "distance", "parent"} {
+			props = append(props, parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked))
+		}
+	}
+	if os.Getenv("PQ_DICTSRC") != "" {
+		props = append(props, parquet.WithDictionaryFor("source", true))
+	}
+	if v := os.Getenv("PQ_PAGE"); v != "" {
+		n, _ := strconv.Atoi(v)
+		props = append(props, parquet.WithDataPageSize(int64(n)))
+	}
+	if v := os.Getenv("PQ_LEVEL"); v != "" {
+		n, _ := strconv.Atoi(v)
+		props = append(props, parquet.WithCompressionLevel(n))
+	}
+	if os.Getenv("PQ_NOSTATS") != "" {
+		props = append(props, parquet.WithStats(false))
+	}
+	return parquet.NewWriterProperties(props...)
+}
+
+// Write writes one record batch: one Arrow IPC record batch, or one Parquet
+// row group.
+func (w *tableWriter) Write(rec arrow.RecordBatch) error {
+	if err := w.rw.Write(rec); err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	w.rows += rec.NumRows()
+	return nil
+}
+
+// Close finishes the file (footer, flush) and returns its rows, size and
+// checksum; Path is left to the caller.
+func (w *tableWriter) Close() (FileInfo, error) {
+	if err := w.rw.Close(); err != nil {
+		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	}
+	if err := w.buf.Flush(); err != nil {
+		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	}
+	return FileInfo{Rows: w.rows, Bytes: w.digest.bytes, SHA256: w.digest.sum()}, nil
+}
+
+// pendingFile is a table file written to a temporary, not yet committed.
+type pendingFile struct {
+	file *atomicfile.File
+	info FileInfo
+}
+
+// writeTemp writes a table to a temporary for path: produce emits the record
+// batches. The caller commits or aborts the result.
+func writeTemp(path string, schema *arrow.Schema, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (*pendingFile, error) {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			f.Abort()
+		}
+	}()
+	tw, err := newTableWriter(f, schema, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := produce(tw.Write); err != nil {
+		tw.Close()
+		return nil, fmt.Errorf("%w (writing %s)", err, path)
+	}
+	info, err := tw.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%w (writing %s)", err, path)
+	}
+	info.Path = path
+	ok = true
+	return &pendingFile{file: f, info: info}, nil
+}
+
+// writeFile is writeTemp followed by Commit.
+func writeFile(path string, schema *arrow.Schema, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (FileInfo, error) {
+	p, err := writeTemp(path, schema, cfg, produce)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	if err := p.file.Commit(); err != nil {
+		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	}
+	return p.info, nil
+}

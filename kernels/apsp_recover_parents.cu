@@ -1,0 +1,30 @@
+#include "apsp_common.cuh"
+
+// apsp_recover_parents derives the parent matrix from final distances when
+// every arc weight is positive: parent[s][v] is the first in-arc u -> v (in
+// reverse-CSR order) with dist[s][u] + w == dist[s][v]. Positive weights make
+// dist strictly increase along such arcs, so the parents form a tree. One
+// thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
+extern "C" __global__ void apsp_recover_parents(const int* __restrict__ dist, int* __restrict__ parent, long long n,
+                                                long long pitch, const long long* __restrict__ in_offsets,
+                                                const int* __restrict__ in_sources,
+                                                const int* __restrict__ in_weights) {
+  const i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  const i64 begin = in_offsets[v], end = in_offsets[v + 1];
+  for (i64 s = blockIdx.y; s < n; s += gridDim.y) {
+    const int* row = dist + s * pitch;
+    const int dv = row[v];
+    int best = -1;
+    if (s != v && dv < INF32) {
+      for (i64 e = begin; e < end; ++e) {
+        const int u = in_sources[e];
+        if (row[u] + in_weights[e] == dv) {
+          best = u;
+          break;
+        }
+      }
+    }
+    parent[s * pitch + v] = best;
+  }
+}

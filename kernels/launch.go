@@ -1,0 +1,164 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"fmt"
+	"sync"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// Dim3 is a grid or block shape; zero components count as 1.
+type Dim3 struct{ X, Y, Z int }
+
+func (d Dim3) norm() Dim3 {
+	return Dim3{max(d.X, 1), max(d.Y, 1), max(d.Z, 1)}
+}
+
+// Config is a launch configuration.
+type Config struct {
+	// Grid and Block are the grid and block shapes.
+	Grid, Block Dim3
+	// SharedMem is the dynamic shared memory per block in bytes.
+	SharedMem int
+	// Stream is the stream to launch on; the zero value is the default
+	// stream.
+	Stream cu.Stream
+}
+
+// String formats the shapes for logs.
+func (c Config) String() string {
+	g, b := c.Grid.norm(), c.Block.norm()
+	return fmt.Sprintf("grid (%d,%d,%d) block (%d,%d,%d)", g.X, g.Y, g.Z, b.X, b.Y, b.Z)
+}
+
+// Kernel is one compiled kernel: its name and PTX, and the module loaded
+// from that PTX in each CUDA context that used it.
+type Kernel struct {
+	name string
+	ptx  string
+
+	mu  sync.Mutex
+	fns map[cu.CUContext]cu.Function
+}
+
+func newKernel(name, ptx string) *Kernel {
+	return &Kernel{name: name, ptx: ptx, fns: map[cu.CUContext]cu.Function{}}
+}
+
+// Name is the kernel's C name.
+func (k *Kernel) Name() string { return k.name }
+
+// Function returns the kernel's function in the CUDA context current on the
+// calling OS thread, loading its module (a JIT compile of the PTX by the
+// driver) on first use.
+func (k *Kernel) Function() (cu.Function, error) {
+	ctx, err := cu.CurrentContext()
+	if err != nil {
+		return cu.Function{}, fmt.Errorf("kernels: %s: no current CUDA context: %w", k.name, err)
+	}
+	if ctx == (cu.CUContext{}) {
+		return cu.Function{}, fmt.Errorf("kernels: %s: no CUDA context is current on this thread (launch inside gpu.Device.Do)", k.name)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if fn, ok := k.fns[ctx]; ok {
+		return fn, nil
+	}
+	mod, err := cu.LoadData(k.ptx)
+	if err != nil {
+		return cu.Function{}, fmt.Errorf("kernels: loading %s: %w", k.name, err)
+	}
+	fn, err := mod.Function(k.name)
+	if err != nil {
+		return cu.Function{}, fmt.Errorf("kernels: finding %s in its module: %w", k.name, err)
+	}
+	k.fns[ctx] = fn
+	return fn, nil
+}
+
+func (k *Kernel) forget(ctx cu.CUContext) {
+	k.mu.Lock()
+	delete(k.fns, ctx)
+	k.mu.Unlock()
+}
+
+// launch checks the launch's own error and, in debug mode, synchronises and
+// reports the kernel's duration.
+func (k *Kernel) launch(cfg Config, args []unsafe.Pointer) error {
+	fn, err := k.Function()
+	if err != nil {
+		return err
+	}
+	g, b := cfg.Grid.norm(), cfg.Block.norm()
+	obs := observer()
+	if obs == nil {
+		if err := fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args); err != nil {
+			return fmt.Errorf("kernels: launching %s with %v: %w", k.name, cfg, err)
+		}
+		return nil
+	}
+	// Debug mode: settle earlier work so the time is this kernel's alone,
+	// and surface asynchronous faults at the launch that caused them.
+	if err := cu.Synchronize(); err != nil {
+		return fmt.Errorf("kernels: before %s: %w", k.name, err)
+	}
+	start := time.Now()
+	err = fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args)
+	if err == nil {
+		err = cu.Synchronize()
+	}
+	if err != nil {
+		err = fmt.Errorf("kernels: %s with %v: %w", k.name, cfg, err)
+	}
+	obs(LaunchReport{Kernel: k.name, Config: cfg, Elapsed: time.Since(start), Err: err})
+	return err
+}
+
+// All returns every kernel, in file-name order.
+func All() []*Kernel { return append([]*Kernel(nil), all...) }
+
+// Forget drops the functions loaded in ctx; call it before destroying the
+// context (which unloads its modules).
+func Forget(ctx cu.CUContext) {
+	for _, k := range all {
+		k.forget(ctx)
+	}
+}
+
+// LaunchReport describes one launch in debug mode.
+type LaunchReport struct {
+	// Kernel is the kernel's C name.
+	Kernel string
+	// Config is the launch configuration.
+	Config Config
+	// Elapsed is the wall time from launch to completion (the kernel plus
+	// launch latency, a few microseconds).
+	Elapsed time.Duration
+	// Err is the launch's or the kernel's error.
+	Err error
+}
+
+var (
+	observerMu sync.RWMutex
+	observerFn func(LaunchReport)
+)
+
+// SetLaunchObserver turns debug mode on (obs != nil) or off: in debug mode
+// every launch synchronises the context and hands a LaunchReport to obs, so
+// a fault names the kernel that caused it. internal/gpu turns it on when
+// PATHFLOW_GPU_SYNC=1.
+func SetLaunchObserver(obs func(LaunchReport)) {
+	observerMu.Lock()
+	observerFn = obs
+	observerMu.Unlock()
+}
+
+func observer() func(LaunchReport) {
+	observerMu.RLock()
+	defer observerMu.RUnlock()
+	return observerFn
+}

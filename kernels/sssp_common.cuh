@@ -1,0 +1,83 @@
+// Shared device code of the single-source shortest-path kernels (sssp_*.cu).
+//
+// Graphs are CSR: offsets (n + 1 long long), targets and weights (m int each);
+// the reverse CSR has the same layout with arc sources as targets.
+// Distances are int32 with INF32 (graph.Inf32 = 2^30 - 1) for "not reached";
+// the host only runs a graph whose distances provably stay below INF32, so
+// d + w never wraps. Several sources are solved at once as rows of a
+// [sources][n] array; row g belongs to blockIdx.y == g.
+//
+// Every scalar kernel parameter is 64-bit (long long): the Go launcher copies
+// eight bytes per argument.
+#pragma once
+
+#define INF32 0x3FFFFFFF
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+// load_cg reads a word that other blocks may have written during this
+// launch: from L2, never from a possibly stale L1 line.
+__device__ __forceinline__ int load_cg(const int* p) { return __ldcg(p); }
+
+// load_volatile reads a word that other blocks change while this one waits.
+__device__ __forceinline__ int load_volatile(const int* p) { return *(const volatile int*)p; }
+
+// global_timer is the GPU's nanosecond clock, shared by all multiprocessors.
+__device__ __forceinline__ i64 global_timer() {
+  i64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// warp_append reserves one slot of a queue whose length is *counter for each
+// calling thread, with one atomic per warp instead of one per thread: the
+// lowest active lane adds the number of active lanes, and each lane takes the
+// slot given by its rank among them.
+__device__ __forceinline__ int warp_append(int* counter) {
+  const unsigned mask = __activemask();
+  const int lane = threadIdx.x & 31;
+  const int leader = __ffs(mask) - 1;
+  int base = 0;
+  if (lane == leader) base = atomicAdd(counter, __popc(mask));
+  base = __shfl_sync(mask, base, leader);
+  return base + __popc(mask & ((1u << lane) - 1));
+}
+
+// warp_sum adds v over the warp's 32 lanes (all must call it).
+__device__ __forceinline__ u64 warp_sum(u64 v) {
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, d);
+  return v;
+}
+
+// group_barrier makes the `blocks` blocks of one row group (the blocks that
+// share blockIdx.y) wait for each other. arrived counts arrivals over the
+// whole launch; *target is the running count of arrivals to wait for,
+// advanced by `blocks` per barrier, so the counter never needs a reset.
+// Writes before the barrier are visible to every block of the group after it
+// (block barrier, then a device-scope fence around the arrival). The launch
+// is cooperative, so all blocks are resident and the wait ends; should it
+// last past deadline (globaltimer nanoseconds) the block sets *abort. The
+// result, the same for every thread of the block, says whether the group's
+// *abort is set: the caller then stops.
+__device__ __forceinline__ bool group_barrier(unsigned int* arrived, unsigned int* target, unsigned int blocks,
+                                              int* abort, i64 deadline) {
+  __shared__ int stop;
+  __syncthreads();
+  *target += blocks;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(arrived, 1u);
+    unsigned int spins = 0;
+    while (*(volatile unsigned int*)arrived < *target) {
+      if ((++spins & 1023u) == 0 && global_timer() > deadline) {
+        atomicExch(abort, 1);
+        break;
+      }
+    }
+    __threadfence();
+    stop = load_volatile(abort);
+  }
+  __syncthreads();
+  return stop != 0;
+}

@@ -1,0 +1,104 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// ManifestName is the run manifest's file name inside the output folder.
+// It is written last: its presence means the run's outputs are complete.
+const ManifestName = "manifest.json"
+
+// Manifest records a compute run for schedulers and for skip_if_unchanged.
+// It is the one output that holds timings; the data files hold none.
+type Manifest struct {
+	Version      string `json:"version"`
+	InputFile    string `json:"input_file"`
+	InputSHA256  string `json:"input_sha256"`
+	ConfigSHA256 string `json:"config_sha256"`
+	Backend      string `json:"backend"`
+	Device       string `json:"device"`
+	Algorithm    string `json:"algorithm"`
+	Variant      string `json:"variant,omitempty"`
+	Reason       string `json:"algorithm_reason"`
+	N            int32  `json:"n"`
+	M            int    `json:"m"`
+	Sources      int    `json:"sources"`
+	// Reachable[i] is the number of vertices source i reaches (itself
+	// included), in output order; omitted beyond 4096 sources.
+	Reachable []int64 `json:"reachable,omitempty"`
+	// StagesSeconds times each stage: load, backend, compute, write.
+	StagesSeconds map[string]float64 `json:"stages_seconds"`
+	Files         []ManifestFile     `json:"files"`
+}
+
+// ManifestFile is one output file, relative to the output folder.
+type ManifestFile struct {
+	Path   string `json:"path"`
+	Rows   int64  `json:"rows"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// manifestFiles converts table file infos to paths relative to root.
+func manifestFiles(root string, infos []tables.FileInfo) []ManifestFile {
+	out := make([]ManifestFile, 0, len(infos))
+	for _, fi := range infos {
+		rel, err := filepath.Rel(root, fi.Path)
+		if err != nil {
+			rel = fi.Path
+		}
+		out = append(out, ManifestFile{Path: filepath.ToSlash(rel), Rows: fi.Rows, Bytes: fi.Bytes, SHA256: fi.SHA256})
+	}
+	return out
+}
+
+// writeManifest writes m as indented JSON into dir, atomically.
+func writeManifest(dir string, m *Manifest) error {
+	f, err := atomicfile.Create(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// ReadManifest reads the manifest of an output folder.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	return &m, nil
+}
+
+// upToDate reports whether dir already holds a complete run of the same
+// input, settings and version: every file the manifest lists is present
+// with its recorded size.
+func upToDate(dir, inputSHA, configSHA string) bool {
+	m, err := ReadManifest(dir)
+	if err != nil || m.Version != Version || m.InputSHA256 != inputSHA || m.ConfigSHA256 != configSHA {
+		return false
+	}
+	for _, f := range m.Files {
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil || st.Size() != f.Bytes {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds everything a GPU machine needs into .gpu/ (git-ignored), for a run
+# on a machine with an NVIDIA driver but no Go:
+#   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda)
+#   .gpu/gpubench.gz        the benchmark command (-tags cuda)
+#   .gpu/ptx/               the kernels' PTX, for SASS checks with ptxas there
+#   .gpu/datasets/          p2p-Gnutella04, 25 and 30 from the dataset mirror
+#   .gpu/run.sh             unpacks, checks the SASS, runs tests and benchmarks
+# Binaries are stripped and gzipped to keep the carried folder small.
+#
+#   scripts/build-gpu.sh            # then run .gpu/run.sh on the GPU machine
+#   OUT=/tmp/out .gpu/run.sh [quick]
+#
+# Needs the CUDA 11.8 headers and libcuda for linking (scripts/setup-cuda.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=.gpu
+mirror=${PATHFLOW_DATASETS:-../shared/datasets}
+rm -rf "$out"
+mkdir -p "$out/datasets" "$out/ptx"
+
+flags=(-tags cuda -trimpath -ldflags=-s\ -w)
+go test -c "${flags[@]}" -o "$out/gpu.test" ./internal/gpu
+go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
+gzip -9 "$out/gpu.test" "$out/gpubench"
+cp kernels/*.ptx "$out/ptx/"
+
+for name in p2p-Gnutella04.txt p2p-Gnutella25.txt p2p-Gnutella30.txt; do
+  if [ -f "$mirror/$name" ]; then
+    cp "$mirror/$name" "$out/datasets/"
+  else
+    echo "build-gpu: $mirror/$name not found; its tests and benchmarks will skip" >&2
+  fi
+done
+
+cat > "$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root: SASS check, tests,
+# benchmarks. Logs go to $OUT (default .gpu/out). "quick" skips the
+# large benchmarks.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-$here/out}
+mkdir -p "$OUT"
+for f in "$here"/*.gz; do gunzip -kf "$f"; done
+chmod +x "$here/gpu.test" "$here/gpubench"
+export PATHFLOW_DATASETS=$here/datasets
+
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.sm --format=csv
+  command -v ptxas && ptxas --version | tail -1
+} 2>&1 | tee "$OUT/device.txt"
+
+# The fused add-min: ptxas for sm_90 should turn min(a + b, c) into VIADDMNMX.
+{
+  for k in floyd_warshall_fast_rest floyd_warshall_fast_rest_parents add_min_peak floyd_warshall_blocked_rest; do
+    ptxas -arch=sm_90 -v "$here/ptx/$k.ptx" -o "/tmp/$k.cubin" 2>&1 | grep -E "registers|spill"
+    echo "$k: $(cuobjdump -sass "/tmp/$k.cubin" | grep -c VIADDMNMX) VIADDMNMX, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDS.128') LDS.128, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDL|STL') local"
+  done
+  cuobjdump -sass /tmp/floyd_warshall_fast_rest.cubin | grep -E "VIADDMNMX|LDS" | head -40
+} > "$OUT/sass.txt" 2>&1
+grep -E ": [0-9]+ VIADDMNMX" "$OUT/sass.txt"
+
+"$here/gpu.test" -test.v -test.count=1 -test.timeout=9m 2>&1 > "$OUT/test.log"
+echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
+grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
+
+bench() { echo "## gpubench $*"; "$here/gpubench" "$@"; echo; }
+{
+  bench ceiling
+  if [ "${1:-}" != quick ]; then
+    bench fw --n=16384 --p=0.001 --variants=fast --parents=both --repeats=5
+    bench fw --n=16384 --p=0.001 --variants=fast --parents=with --strategy=track --validate=none --repeats=3
+    for g in p2p-Gnutella04 p2p-Gnutella25; do
+      [ -f "$PATHFLOW_DATASETS/$g.txt" ] && bench fw --graph="$PATHFLOW_DATASETS/$g.txt" --variants=fast,blocked --parents=with --validate=none --repeats=3 --ceiling=false
+    done
+  fi
+} 2>&1 | tee "$OUT/bench.log" | grep -E "^(##|device|add-min|[a-z]+(/b[0-9]+)? (dist|parents))|rror"
+RUN
+chmod +x "$out/run.sh"
+du -sh "$out"
