@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,8 @@ import (
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -112,7 +115,21 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	defer out.Abort()
 
 	run := &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
-	if err := run.execute(ctx, progressOut, stages); err != nil {
+	err = run.execute(ctx, progressOut, stages)
+	if errors.Is(err, gpu.ErrNeedsInt64) {
+		// The GPU's int32 distances cannot hold this graph's: the CPU's
+		// int64 arithmetic gives the exact answer instead.
+		log.Warn("falling back to the CPU backend", "why", err)
+		be = cpu.New(cfg.Workers)
+		if plan, err = planRun(cfg, g.Edges, be.Name()); err != nil {
+			return nil, err
+		}
+		meta[MetaAlgorithm], meta[MetaVariant] = plan.Algorithm.Name, plan.Algorithm.Variant
+		meta[MetaBackend], meta[MetaDevice] = be.Name(), be.Device()
+		run = &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
+		err = run.execute(ctx, progressOut, stages)
+	}
+	if err != nil {
 		return nil, err
 	}
 

@@ -113,3 +113,16 @@ func TestIngestSharedDatasets(t *testing.T) {
 		}
 	}
 }
+
+func TestIngestDatasetChecksManifestCounts(t *testing.T) {
+	mirror := t.TempDir()
+	// A well-formed file that is not the published rome99.
+	if err := os.WriteFile(filepath.Join(mirror, "rome99.gr"), []byte("p sp 2 1\na 1 2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "g")
+	_, err := Ingest(context.Background(), loadIngest(t, "-dataset", "rome99", "-mirror", mirror, "-offline", "-out", out), quietLog, io.Discard)
+	if ExitCode(err) != ExitInput || !strings.Contains(err.Error(), "3353") {
+		t.Fatalf("err = %v, want an input error citing the manifest's counts", err)
+	}
+}

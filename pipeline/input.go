@@ -89,12 +89,13 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 		return g, nil
 	}
 	path := spec.Path
+	var manifestEntry *datasets.Dataset
 	if path == "" {
-		located, err := locateDataset(ctx, &spec, progressOut)
+		located, d, err := locateDataset(ctx, &spec, progressOut)
 		if err != nil {
 			return nil, &InputError{err}
 		}
-		path = located
+		path, manifestEntry = located, d
 	}
 	format := spec.Format
 	if format == "" || format == FormatAuto {
@@ -115,6 +116,11 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	}
 	if err != nil {
 		return nil, &InputError{err}
+	}
+	if manifestEntry != nil {
+		if err := checkCounts(manifestEntry, path, loaded); err != nil {
+			return nil, &InputError{err}
+		}
 	}
 	if spec.Coordinates != "" {
 		if err := loadCoordinates(spec.Coordinates, loaded); err != nil {
@@ -143,19 +149,16 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 }
 
 // locateDataset resolves spec.Dataset through the manifest and the fetcher,
-// filling in the dataset's coordinates file and directedness.
-func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) (string, error) {
-	if spec.Dataset == "" {
-		return "", fmt.Errorf("no input: set input.path or input.dataset")
-	}
+// filling in the dataset's coordinates file and format.
+func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) (string, *datasets.Dataset, error) {
 	d, err := datasets.Lookup(spec.Dataset)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	fetcher := &datasets.Fetcher{Mirror: spec.Mirror, Offline: spec.Offline, Progress: progressOut}
 	path, err := fetcher.Locate(ctx, d.Graph)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if d.Coordinates != nil && spec.Coordinates == "" {
 		if co, err := fetcher.Locate(ctx, *d.Coordinates); err == nil {
@@ -165,7 +168,21 @@ func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) 
 	if spec.Format == "" || spec.Format == FormatAuto {
 		spec.Format = string(d.Format)
 	}
-	return path, nil
+	return path, &d, nil
+}
+
+// checkCounts compares a parsed dataset with the manifest's published
+// vertex and arc counts, so a truncated or substituted download is caught.
+func checkCounts(d *datasets.Dataset, path string, g *LoadedGraph) error {
+	arcs := int64(g.Edges.M())
+	if !g.Directed && d.Format == datasets.FormatSNAP {
+		arcs = -1 // undirected reading doubles arcs; the published count is of lines
+	}
+	if int64(g.Edges.N) != d.Nodes || (arcs >= 0 && arcs != d.Arcs) {
+		return fmt.Errorf("%s: dataset %s has %d vertices and %d arcs, the manifest says %d and %d",
+			path, d.Name, g.Edges.N, g.Edges.M(), d.Nodes, d.Arcs)
+	}
+	return nil
 }
 
 // detectFormat picks a reader from the file name, then from its first bytes.
