@@ -28,8 +28,8 @@ const binaryBlock = 8192
 //
 // Every problem is reported as a *BinaryError with the byte offset and,
 // for arcs, the triple index; a short input says how many of the m triples
-// it holds. O(m) time; memory is the result plus a 96 KiB buffer, never
-// more than the input supports whatever m claims.
+// it holds. O(m) time; memory is the result plus a buffer of at most
+// 96 KiB, never more than the input supports whatever m claims.
 func ReadBinary(r io.Reader, name string) (*graph.EdgeList, error) {
 	var head [binaryHeaderSize]byte
 	if got, err := io.ReadFull(r, head[:]); err != nil {
@@ -46,10 +46,11 @@ func ReadBinary(r io.Reader, name string) (*graph.EdgeList, error) {
 	if m < 0 {
 		return nil, binErr(name, 4, "negative arc count %d", m)
 	}
-	arcs := newArcArrays(int64(m), preallocLimit(r, r, tripleSize))
-	buf := make([]byte, binaryBlock*tripleSize)
+	limit := preallocLimit(r, r, tripleSize)
+	arcs := newArcArrays(int64(m), limit)
+	buf := make([]byte, min(int64(m), limit, binaryBlock)*tripleSize)
 	for arcs.k < int(m) {
-		want := min(int(m)-arcs.k, binaryBlock)
+		want := min(int(m)-arcs.k, len(buf)/tripleSize)
 		got, err := io.ReadFull(r, buf[:want*tripleSize])
 		if err != nil && !isShort(err) {
 			return nil, binErr(name, tripleOffset(arcs.k)+int64(got), "%v", err)

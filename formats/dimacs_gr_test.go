@@ -339,3 +339,58 @@ func TestReadDIMACSLineTooLong(t *testing.T) {
 	_, err := ReadDIMACS(in, "huge.gr")
 	wantParseError(t, err, "formats: huge.gr:2: ", "line longer than 64 MiB")
 }
+
+// TestFastArcAgreesWithSlowPath feeds tricky arc lines to the fast path and
+// to the general one: whatever the fast path accepts, the general path
+// must accept with the same arc.
+func TestFastArcAgreesWithSlowPath(t *testing.T) {
+	pieces := []string{"", "0", "1", "7", "3", "00", "-", "+", ".", "x", "1", "2", "5", "10", "007",
+		"2147483647", "2147483648", "4294967297", "99999999999", "12345678901", "-2147483648", "-2147483649"}
+	for _, seed := range testSeeds(t) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		accepted := 0
+		for range 200_000 {
+			n := uint64(1 + rng.IntN(10))
+			if rng.IntN(2) == 0 {
+				n = math.MaxInt32
+			}
+			seps := []string{" ", " ", "\t", "  ", " \t", "", "\r"}
+			ends := []string{"", "", " ", "\r", "\t\r", " x", "\r\r"}
+			var line strings.Builder
+			line.WriteString("a")
+			for range 3 {
+				line.WriteString(seps[rng.IntN(len(seps))])
+				line.WriteString(pieces[rng.IntN(len(pieces))])
+				if rng.IntN(8) == 0 {
+					line.WriteString(pieces[rng.IntN(len(pieces))])
+				}
+			}
+			if rng.IntN(10) == 0 {
+				line.WriteString(" 5")
+			}
+			line.WriteString(ends[rng.IntN(len(ends))])
+			line.WriteString("\n")
+			b := []byte(line.String())
+			u, v, w, next, ok := fastArc(b, 1, n)
+			d := &dimacsReader{name: "x.gr", line: 1, pLine: 1, n: int32(n), m: 1}
+			_, err := d.slowLine(b, 0)
+			if !ok {
+				continue
+			}
+			accepted++
+			if next != len(b) {
+				t.Fatalf("%q: fast path stopped at %d of %d", b, next, len(b))
+			}
+			if err != nil {
+				t.Fatalf("%q: fast path accepted (%d, %d, %d), general path: %v", b, u, v, w, err)
+			}
+			if a := d.arcs; a.k != 1 || int64(a.src[0]) != int64(u)-1 || int64(a.dst[0]) != int64(v)-1 || a.wt[0] != w {
+				t.Fatalf("%q: fast (%d, %d, %d), general (%d, %d, %d)", b, u-1, v-1, w, a.src[0], a.dst[0], a.wt[0])
+			}
+		}
+		if accepted == 0 {
+			t.Fatal("the fast path accepted no line: the test generates nothing useful")
+		}
+		t.Logf("seed %d: fast path accepted %d lines", seed, accepted)
+	}
+}

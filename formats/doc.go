@@ -72,7 +72,8 @@
 //
 // The DIMACS reader is a hand-written byte scanner over a 256 KiB buffer with
 // no per-line allocation. Result arrays are preallocated from the header's
-// counts, but never beyond 4 Mi entries before the data shows up, so a
-// header that lies cannot make a reader allocate more than the input
-// justifies.
+// counts, but never beyond what the input's size (when the reader can tell
+// it, as files can) or 64 Ki entries (when it cannot) allows; past that they
+// grow with the data actually read. A header that lies cannot make a reader
+// allocate more than the input justifies.
 package formats

@@ -22,7 +22,8 @@ var addMinPeakKernel = newKernel("add_min_peak", addMinPeakPTX)
 // add_min_peak measures the chip's int32 add-min rate from registers alone:
 // each thread runs PEAK_CHAINS independent triples (x, y, z) and per
 // iteration does x = min(y + z, x), y = min(z + x, y), z = min(x + y, z), so
-// 3 * PEAK_CHAINS add-mins per iteration. Values start in [0, 1023] and never
+// 3 * PEAK_CHAINS add-mins per iteration; iterations is rounded down to a
+// multiple of 4. Values start in [0, 1023] and never
 // grow, so nothing overflows; the sum is stored so nothing is optimised away.
 func AddMinPeak(cfg Config, out cu.DevicePtr, iterations int64, seed int64) error {
 	return addMinPeakKernel.launch(cfg, []unsafe.Pointer{

@@ -3,7 +3,8 @@
 // apsp_recover_parents derives the parent matrix from final distances when
 // every arc weight is positive: parent[s][v] is the first in-arc u -> v (in
 // reverse-CSR order) with dist[s][u] + w == dist[s][v]. Positive weights make
-// dist strictly increase along such arcs, so the parents form a tree. One
+// dist strictly increase along such arcs, so the parents form a tree (with
+// zero weights they might not: see apsp_search_parents). One
 // thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
 extern "C" __global__ void apsp_recover_parents(const int* __restrict__ dist, int* __restrict__ parent, long long n,
                                                 long long pitch, const long long* __restrict__ in_offsets,

@@ -22,7 +22,8 @@ var apspRecoverParentsKernel = newKernel("apsp_recover_parents", apspRecoverPare
 // apsp_recover_parents derives the parent matrix from final distances when
 // every arc weight is positive: parent[s][v] is the first in-arc u -> v (in
 // reverse-CSR order) with dist[s][u] + w == dist[s][v]. Positive weights make
-// dist strictly increase along such arcs, so the parents form a tree. One
+// dist strictly increase along such arcs, so the parents form a tree (with
+// zero weights they might not: see apsp_search_parents). One
 // thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
 func APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
 	return apspRecoverParentsKernel.launch(cfg, []unsafe.Pointer{

@@ -7,9 +7,9 @@
 //     registers (rows 4*ty+{0..3} and 64+4*ty+{0..3}, likewise columns, so
 //     that a warp's 16-byte shared loads are conflict-free or broadcast).
 //     The pivot column and pivot row tiles pass through shared memory in
-//     chunks of FAST_CHUNK pivot vertices; per pivot vertex a thread does
-//     four 16-byte shared loads and 64 min(a + b, c) that ptxas fuses into
-//     VIADDMNMX.
+//     double-buffered chunks of FAST_CHUNK pivot vertices; per pivot vertex
+//     a thread does four 16-byte shared loads and 64 min(a + b, c) that
+//     ptxas fuses into VIADDMNMX.
 //   - phases 1 and 2: 1024 threads per tile, 4 x 4 cells each (rows ty+32a,
 //     columns tx+32b). They walk the pivot vertices one by one, the owners
 //     of row and column k publishing them through shared memory.
@@ -20,11 +20,26 @@
 #include "apsp_common.cuh"
 
 #define FAST_TILE 128
-#define FAST_CHUNK 32
-#define FAST_CHUNK_PARENTS 16
+#define FAST_CHUNK 16
 // FAST_UNCHANGED marks a phase-3 cell whose parent was not replaced (no
 // vertex id or -1 takes this value), so only improved parents are stored.
 #define FAST_UNCHANGED (-2)
+
+// Packed phase 3 (parents at the cost of distances): a cell holds
+// (distance << 8) | k, k the position in the pivot tile of the pivot that
+// gave the distance, or PACK_KEEP if none did this round. The pivot row is
+// staged as (d << 8) | k and the pivot column as d << 8, so
+// min(a + b, c) picks the shortest distance and, among equal ones, the
+// smallest k: one VIADDMNMX per relaxation, as without parents. Afterwards a
+// cell with k != PACK_KEEP takes parent[pivot k][j]. Taking a pivot on a tie
+// keeps parents a tree when weights are positive, which the host requires,
+// as it requires distances below PACK_INF (2^22 - 1); larger values mean
+// "unreachable", and sums stay below 2^31.
+#define PACK_SHIFT 8
+#define PACK_KEEP 255
+#define PACK_INF ((1 << 22) - 1)
+
+__device__ __forceinline__ int pack_dist(int d) { return min(d, PACK_INF) << PACK_SHIFT; }
 
 // fw_fast_pivot closes tile (r, r) over its 128 vertices, clamping sums at
 // -INF32 and reporting pivot vertex k when dist[k][k] is negative at the
@@ -174,23 +189,9 @@ __device__ __forceinline__ void fw_fast_cross(int* __restrict__ dist, int* __res
 // column inside a tile: 4t+x for x < 4, 64+4t+(x-4) otherwise.
 __device__ __forceinline__ int fast_rc(int t, int x) { return (x < 4 ? 0 : 64 - 4) + 4 * t + x; }
 
-// fw_fast_rest updates every tile outside pivot row and column r (grid
-// (tiles-1, tiles-1), 256 threads).
-template <bool Parents>
-__device__ __forceinline__ void fw_fast_rest(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r) {
-  constexpr int K = Parents ? FAST_CHUNK_PARENTS : FAST_CHUNK;
-  // colT[kk][i] = dist[tile row i][pivot vertex kk] (transposed, padded by 4
-  // so the transposing stores spread over banks and rows stay 16-byte aligned).
-  __shared__ __align__(16) int colT[K][FAST_TILE + 4];
-  __shared__ __align__(16) int row[K][FAST_TILE];
-  __shared__ __align__(16) int rowp[Parents ? K : 1][FAST_TILE];
-  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
-  const i64 ti = blockIdx.y + (blockIdx.y >= r), tj = blockIdx.x + (blockIdx.x >= r);
-  const i64 base = ti * FAST_TILE * pitch + tj * FAST_TILE;
-  const i64 colBase = ti * FAST_TILE * pitch + r * FAST_TILE;
-  const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
-
-  int c[8][8], p[Parents ? 8 : 1][8];
+// fast_load_cells loads the thread's 8 x 8 cells of the tile at base.
+__device__ __forceinline__ void fast_load_cells(const int* __restrict__ dist, i64 base, i64 pitch, int tx, int ty,
+                                                int (&c)[8][8]) {
 #pragma unroll
   for (int x = 0; x < 8; ++x) {
     const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
@@ -198,76 +199,247 @@ __device__ __forceinline__ void fw_fast_rest(int* __restrict__ dist, int* __rest
     const int4 hi = *reinterpret_cast<const int4*>(dist + at + 64);
     c[x][0] = lo.x, c[x][1] = lo.y, c[x][2] = lo.z, c[x][3] = lo.w;
     c[x][4] = hi.x, c[x][5] = hi.y, c[x][6] = hi.z, c[x][7] = hi.w;
-    if (Parents) {
-#pragma unroll
-      for (int y = 0; y < 8; ++y) p[x][y] = FAST_UNCHANGED;
-    }
   }
+}
 
-  for (int k0 = 0; k0 < FAST_TILE; k0 += K) {
-    __syncthreads();  // the previous chunk is no longer read
-#pragma unroll
-    for (int q = 0; q < K * FAST_TILE / 4 / 256; ++q) {
-      const int idx = tid + 256 * q;
-      {
-        const int i = idx / (K / 4), kk4 = (idx % (K / 4)) * 4;
-        const int4 v = *reinterpret_cast<const int4*>(dist + colBase + i * pitch + k0 + kk4);
-        colT[kk4 + 0][i] = v.x;
-        colT[kk4 + 1][i] = v.y;
-        colT[kk4 + 2][i] = v.z;
-        colT[kk4 + 3][i] = v.w;
-      }
-      {
-        const int kk = idx >> 5, j4 = (idx & 31) * 4;
-        *reinterpret_cast<int4*>(&row[kk][j4]) = *reinterpret_cast<const int4*>(dist + rowBase + (k0 + kk) * pitch + j4);
-        if (Parents)
-          *reinterpret_cast<int4*>(&rowp[kk][j4]) =
-              *reinterpret_cast<const int4*>(parent + rowBase + (k0 + kk) * pitch + j4);
-      }
-    }
-    __syncthreads();
-#pragma unroll(Parents ? 1 : 4)
-    for (int kk = 0; kk < K; ++kk) {
-      int a[8], b[8];
-      const int4 a0 = *reinterpret_cast<const int4*>(&colT[kk][4 * ty]);
-      const int4 a1 = *reinterpret_cast<const int4*>(&colT[kk][64 + 4 * ty]);
-      const int4 b0 = *reinterpret_cast<const int4*>(&row[kk][4 * tx]);
-      const int4 b1 = *reinterpret_cast<const int4*>(&row[kk][64 + 4 * tx]);
-      a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w, a[4] = a1.x, a[5] = a1.y, a[6] = a1.z, a[7] = a1.w;
-      b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w, b[4] = b1.x, b[5] = b1.y, b[6] = b1.z, b[7] = b1.w;
-      if (Parents) {
-        int pb[8];
-        const int4 p0 = *reinterpret_cast<const int4*>(&rowp[kk][4 * tx]);
-        const int4 p1 = *reinterpret_cast<const int4*>(&rowp[kk][64 + 4 * tx]);
-        pb[0] = p0.x, pb[1] = p0.y, pb[2] = p0.z, pb[3] = p0.w, pb[4] = p1.x, pb[5] = p1.y, pb[6] = p1.z, pb[7] = p1.w;
-#pragma unroll
-        for (int x = 0; x < 8; ++x)
-#pragma unroll
-          for (int y = 0; y < 8; ++y) {
-            const int s = a[x] + b[y];
-            if (s < c[x][y]) {
-              c[x][y] = s;
-              p[x][y] = pb[y];
-            }
-          }
-      } else {
-#pragma unroll
-        for (int x = 0; x < 8; ++x)
-#pragma unroll
-          for (int y = 0; y < 8; ++y) c[x][y] = add_min(a[x], b[y], c[x][y]);
-      }
-    }
-  }
-
+// fast_store_cells stores them back.
+__device__ __forceinline__ void fast_store_cells(int* __restrict__ dist, i64 base, i64 pitch, int tx, int ty,
+                                                 const int (&c)[8][8]) {
 #pragma unroll
   for (int x = 0; x < 8; ++x) {
     const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
     *reinterpret_cast<int4*>(dist + at) = make_int4(c[x][0], c[x][1], c[x][2], c[x][3]);
     *reinterpret_cast<int4*>(dist + at + 64) = make_int4(c[x][4], c[x][5], c[x][6], c[x][7]);
-    if (Parents) {
+  }
+}
+
+// fast_operands reads pivot step kk's column values for the thread's rows
+// (a) and row values for its columns (b): four 16-byte shared loads, the
+// column ones broadcast within the warp.
+__device__ __forceinline__ void fast_operands(const int (*colT)[FAST_TILE + 4], const int (*row)[FAST_TILE], int kk,
+                                              int tx, int ty, int (&a)[8], int (&b)[8]) {
+  const int4 a0 = *reinterpret_cast<const int4*>(&colT[kk][4 * ty]);
+  const int4 a1 = *reinterpret_cast<const int4*>(&colT[kk][64 + 4 * ty]);
+  const int4 b0 = *reinterpret_cast<const int4*>(&row[kk][4 * tx]);
+  const int4 b1 = *reinterpret_cast<const int4*>(&row[kk][64 + 4 * tx]);
+  a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w, a[4] = a1.x, a[5] = a1.y, a[6] = a1.z, a[7] = a1.w;
+  b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w, b[4] = b1.x, b[5] = b1.y, b[6] = b1.z, b[7] = b1.w;
+}
+
+// A chunk is FAST_CHUNK pivot vertices: the pivot column strip of the tile's
+// rows (128 x FAST_CHUNK, stored transposed in colT) and the pivot row
+// strip of its columns (FAST_CHUNK x 128). Each of the 256 threads moves two
+// 16-byte pieces of each.
+#define FAST_CHUNK_PIECES (FAST_TILE * FAST_CHUNK / 4 / 256)
+
+// fast_fetch_chunk loads chunk k0 from global memory into registers.
+__device__ __forceinline__ void fast_fetch_chunk(const int* __restrict__ m, i64 colBase, i64 rowBase, i64 pitch,
+                                                 int k0, int tid, int4 (&cv)[FAST_CHUNK_PIECES],
+                                                 int4 (&rv)[FAST_CHUNK_PIECES]) {
 #pragma unroll
-      for (int y = 0; y < 8; ++y)
-        if (p[x][y] != FAST_UNCHANGED) parent[at + (y < 4 ? y : 64 + y - 4)] = p[x][y];
+  for (int q = 0; q < FAST_CHUNK_PIECES; ++q) {
+    const int idx = tid + 256 * q;
+    const int i = idx / (FAST_CHUNK / 4), kk4 = (idx % (FAST_CHUNK / 4)) * 4;
+    cv[q] = *reinterpret_cast<const int4*>(m + colBase + i * pitch + k0 + kk4);
+    const int kk = idx / (FAST_TILE / 4), j4 = (idx % (FAST_TILE / 4)) * 4;
+    rv[q] = *reinterpret_cast<const int4*>(m + rowBase + (k0 + kk) * pitch + j4);
+  }
+}
+
+// fast_stage_chunk stores a fetched chunk (pivots k0 ...) into shared
+// memory, packed when Packed (see PACK_SHIFT).
+template <bool Packed>
+__device__ __forceinline__ void fast_stage_chunk(int (*colT)[FAST_TILE + 4], int (*row)[FAST_TILE], int tid, int k0,
+                                                 int4 (&cv)[FAST_CHUNK_PIECES], int4 (&rv)[FAST_CHUNK_PIECES]) {
+#pragma unroll
+  for (int q = 0; q < FAST_CHUNK_PIECES; ++q) {
+    const int idx = tid + 256 * q;
+    const int i = idx / (FAST_CHUNK / 4), kk4 = (idx % (FAST_CHUNK / 4)) * 4;
+    const int kk = idx / (FAST_TILE / 4), j4 = (idx % (FAST_TILE / 4)) * 4;
+    if (Packed) {
+      cv[q] = make_int4(pack_dist(cv[q].x), pack_dist(cv[q].y), pack_dist(cv[q].z), pack_dist(cv[q].w));
+      const int k = k0 + kk;
+      rv[q] = make_int4(pack_dist(rv[q].x) | k, pack_dist(rv[q].y) | k, pack_dist(rv[q].z) | k, pack_dist(rv[q].w) | k);
+    }
+    colT[kk4 + 0][i] = cv[q].x;
+    colT[kk4 + 1][i] = cv[q].y;
+    colT[kk4 + 2][i] = cv[q].z;
+    colT[kk4 + 3][i] = cv[q].w;
+    *reinterpret_cast<int4*>(&row[kk][j4]) = rv[q];
+  }
+}
+
+// fast_rest_distances updates tile (ti, tj) through the pivot vertices of
+// round r: distances only, or with packed parents (Packed, see
+// PACK_SHIFT). Chunks are double-buffered: the next chunk's global loads
+// are in flight while the current one is computed, and one barrier per
+// chunk separates the buffers' uses.
+template <bool Packed, int Unroll>
+__device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                                    i64 ti, i64 tj) {
+  // colT[kk][i] = dist[tile row i][pivot vertex kk], padded by 4 so that
+  // the transposing stores spread over banks and rows stay 16-byte aligned.
+  __shared__ __align__(16) int colT[2][FAST_CHUNK][FAST_TILE + 4];
+  __shared__ __align__(16) int row[2][FAST_CHUNK][FAST_TILE];
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
+  const i64 base = ti * FAST_TILE * pitch + tj * FAST_TILE;
+  const i64 colBase = ti * FAST_TILE * pitch + r * FAST_TILE;
+  const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
+
+  int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
+  fast_fetch_chunk(dist, colBase, rowBase, pitch, 0, tid, cv, rv);
+  int c[8][8];
+  fast_load_cells(dist, base, pitch, tx, ty, c);
+  if (Packed) {
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+#pragma unroll
+      for (int y = 0; y < 8; ++y) c[x][y] = pack_dist(c[x][y]) | PACK_KEEP;
+  }
+  fast_stage_chunk<Packed>(colT[0], row[0], tid, 0, cv, rv);
+  __syncthreads();
+#pragma unroll 1
+  for (int chunk = 0; chunk < FAST_TILE / FAST_CHUNK; ++chunk) {
+    const int cur = chunk & 1;
+    const bool more = chunk + 1 < FAST_TILE / FAST_CHUNK;
+    if (more) fast_fetch_chunk(dist, colBase, rowBase, pitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
+#pragma unroll(Unroll)
+    for (int kk = 0; kk < FAST_CHUNK; ++kk) {
+      int a[8], b[8];
+      fast_operands(colT[cur], row[cur], kk, tx, ty, a, b);
+#pragma unroll
+      for (int x = 0; x < 8; ++x)
+#pragma unroll
+        for (int y = 0; y < 8; ++y) c[x][y] = add_min(a[x], b[y], c[x][y]);
+    }
+    // The other buffer was last read before the previous barrier.
+    if (more) fast_stage_chunk<Packed>(colT[cur ^ 1], row[cur ^ 1], tid, (chunk + 1) * FAST_CHUNK, cv, rv);
+    __syncthreads();
+  }
+  if (Packed) {
+    // Unpack; a cell improved through pivot k takes parent[pivot k][j].
+    const i64 pivotRows = r * FAST_TILE * pitch + tj * FAST_TILE;
+#pragma unroll
+    for (int x = 0; x < 8; ++x) {
+      const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
+#pragma unroll
+      for (int y = 0; y < 8; ++y) {
+        const int col = fast_rc(tx, y), k = c[x][y] & PACK_KEEP;
+        if (k != PACK_KEEP) parent[at + (col - 4 * tx)] = parent[pivotRows + k * pitch + col];
+        const int d = c[x][y] >> PACK_SHIFT;
+        c[x][y] = d >= PACK_INF ? INF32 : d;
+      }
     }
   }
+  fast_store_cells(dist, base, pitch, tx, ty, c);
+}
+
+// fast_rest_parents is fast_rest_distances tracking parents: a cell that
+// improves through pivot k takes parent[k][j]. The extra select per cell
+// makes this ALU-bound, so it keeps one buffer (the parent strip too would
+// not fit twice in 48 KB) and only writes back parents that changed.
+__device__ __forceinline__ void fast_rest_parents(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                                  i64 ti, i64 tj) {
+  __shared__ __align__(16) int colT[FAST_CHUNK][FAST_TILE + 4];
+  __shared__ __align__(16) int row[FAST_CHUNK][FAST_TILE];
+  __shared__ __align__(16) int rowp[FAST_CHUNK][FAST_TILE];
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
+  const i64 base = ti * FAST_TILE * pitch + tj * FAST_TILE;
+  const i64 colBase = ti * FAST_TILE * pitch + r * FAST_TILE;
+  const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
+
+  int c[8][8], p[8][8];
+  fast_load_cells(dist, base, pitch, tx, ty, c);
+#pragma unroll
+  for (int x = 0; x < 8; ++x)
+#pragma unroll
+    for (int y = 0; y < 8; ++y) p[x][y] = FAST_UNCHANGED;
+
+  for (int k0 = 0; k0 < FAST_TILE; k0 += FAST_CHUNK) {
+    __syncthreads();  // the previous chunk is no longer read
+    {
+      int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
+      fast_fetch_chunk(dist, colBase, rowBase, pitch, k0, tid, cv, rv);
+#pragma unroll
+      for (int q = 0; q < FAST_CHUNK_PIECES; ++q) {
+        const int idx = tid + 256 * q, kk = idx / (FAST_TILE / 4), j4 = (idx % (FAST_TILE / 4)) * 4;
+        *reinterpret_cast<int4*>(&rowp[kk][j4]) =
+            *reinterpret_cast<const int4*>(parent + rowBase + (k0 + kk) * pitch + j4);
+      }
+      fast_stage_chunk<false>(colT, row, tid, k0, cv, rv);
+    }
+    __syncthreads();
+#pragma unroll 1
+    for (int kk = 0; kk < FAST_CHUNK; ++kk) {
+      int a[8], b[8], pb[8];
+      fast_operands(colT, row, kk, tx, ty, a, b);
+      const int4 p0 = *reinterpret_cast<const int4*>(&rowp[kk][4 * tx]);
+      const int4 p1 = *reinterpret_cast<const int4*>(&rowp[kk][64 + 4 * tx]);
+      pb[0] = p0.x, pb[1] = p0.y, pb[2] = p0.z, pb[3] = p0.w, pb[4] = p1.x, pb[5] = p1.y, pb[6] = p1.z, pb[7] = p1.w;
+#pragma unroll
+      for (int x = 0; x < 8; ++x)
+#pragma unroll
+        for (int y = 0; y < 8; ++y) {
+          const int s = a[x] + b[y];
+          if (s < c[x][y]) {
+            c[x][y] = s;
+            p[x][y] = pb[y];
+          }
+        }
+    }
+  }
+  fast_store_cells(dist, base, pitch, tx, ty, c);
+#pragma unroll
+  for (int x = 0; x < 8; ++x) {
+    const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
+#pragma unroll
+    for (int y = 0; y < 8; ++y)
+      if (p[x][y] != FAST_UNCHANGED) parent[at + (y < 4 ? y : 64 + y - 4)] = p[x][y];
+  }
+}
+
+// The phase-3 modes.
+#define FAST_DISTANCES 0
+#define FAST_TRACKED 1
+#define FAST_PACKED 2
+
+template <int Mode, int Unroll = 1>
+__device__ __forceinline__ void fw_fast_rest_tile(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                                  i64 ti, i64 tj) {
+  if (Mode == FAST_TRACKED)
+    fast_rest_parents(dist, parent, pitch, r, ti, tj);
+  else
+    fast_rest_distances<Mode == FAST_PACKED, Unroll>(dist, parent, pitch, r, ti, tj);
+}
+
+// skip2 maps 0, 1, 2, ... onto the tile indices other than lo and hi
+// (lo < hi; hi may be -1 for "only lo").
+__device__ __forceinline__ i64 skip2(i64 t, i64 lo, i64 hi) {
+  t += t >= lo;
+  if (hi >= 0) t += t >= hi;
+  return t;
+}
+
+// fw_fast_rest is phase 3 of round r over a (tiles-1-s) x (tiles-1-s) grid
+// (s = 1 when skip >= 0), for every tile outside row and column r and,
+// when skip >= 0, outside row and column skip = r + 1 too: those are then
+// updated ahead by fw_fast_ahead on another stream, so that the next
+// round's phases 1 and 2 overlap this launch.
+template <int Mode, int Unroll = 1>
+__device__ __forceinline__ void fw_fast_rest(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                             i64 skip) {
+  fw_fast_rest_tile<Mode, Unroll>(dist, parent, pitch, r, skip2(blockIdx.y, r, skip), skip2(blockIdx.x, r, skip));
+}
+
+// fw_fast_ahead is phase 3 of round r for the tiles of row and column
+// ahead = r + 1 (outside row and column r): a 1-D grid of 2 * tiles - 3
+// blocks, the row's tiles first.
+template <int Mode>
+__device__ __forceinline__ void fw_fast_ahead(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                              i64 ahead, i64 tiles) {
+  const i64 t = blockIdx.x;
+  const bool inRow = t < tiles - 1;
+  const i64 ti = inRow ? ahead : skip2(t - (tiles - 1), r, ahead);
+  const i64 tj = inRow ? skip2(t, r, -1) : ahead;
+  fw_fast_rest_tile<Mode>(dist, parent, pitch, r, ti, tj);
 }

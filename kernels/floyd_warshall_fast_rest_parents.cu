@@ -1,8 +1,10 @@
 #include "floyd_warshall_fast.cuh"
 
-// floyd_warshall_fast_rest_parents is phase 3 of round r: all other tiles of the fast
-// variant, distances and parents; launched as grid (tiles-1, tiles-1) of 256 threads.
+// floyd_warshall_fast_rest_parents is phase 3 of round r of the fast variant,
+// distances and parents: every tile outside row and column r (and outside row and
+// column skip, unless skip is -1); launched as a square grid of 256-thread
+// blocks, one per tile.
 extern "C" __global__ void __launch_bounds__(256, 1) floyd_warshall_fast_rest_parents(int* __restrict__ dist, int* __restrict__ parent,
-                                                          long long pitch, long long r) {
-  fw_fast_rest<true>(dist, parent, pitch, r);
+                                                          long long pitch, long long r, long long skip) {
+  fw_fast_rest<FAST_TRACKED>(dist, parent, pitch, r, skip);
 }

@@ -19,13 +19,16 @@ var floydWarshallFastRestParentsKernel = newKernel("floyd_warshall_fast_rest_par
 
 // FloydWarshallFastRestParents launches floyd_warshall_fast_rest_parents (floyd_warshall_fast_rest_parents.cu) with cfg.
 //
-// floyd_warshall_fast_rest_parents is phase 3 of round r: all other tiles of the fast
-// variant, distances and parents; launched as grid (tiles-1, tiles-1) of 256 threads.
-func FloydWarshallFastRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+// floyd_warshall_fast_rest_parents is phase 3 of round r of the fast variant,
+// distances and parents: every tile outside row and column r (and outside row and
+// column skip, unless skip is -1); launched as a square grid of 256-thread
+// blocks, one per tile.
+func FloydWarshallFastRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
 	return floydWarshallFastRestParentsKernel.launch(cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),
 		unsafe.Pointer(&r),
+		unsafe.Pointer(&skip),
 	})
 }

@@ -19,13 +19,16 @@ var floydWarshallFastRestKernel = newKernel("floyd_warshall_fast_rest", floydWar
 
 // FloydWarshallFastRest launches floyd_warshall_fast_rest (floyd_warshall_fast_rest.cu) with cfg.
 //
-// floyd_warshall_fast_rest is phase 3 of round r: all other tiles of the fast
-// variant, distances only; launched as grid (tiles-1, tiles-1) of 256 threads.
-func FloydWarshallFastRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+// floyd_warshall_fast_rest is phase 3 of round r of the fast variant,
+// distances only: every tile outside row and column r (and outside row and
+// column skip, unless skip is -1); launched as a square grid of 256-thread
+// blocks, one per tile.
+func FloydWarshallFastRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
 	return floydWarshallFastRestKernel.launch(cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),
 		unsafe.Pointer(&r),
+		unsafe.Pointer(&skip),
 	})
 }

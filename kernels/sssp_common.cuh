@@ -20,8 +20,13 @@ typedef unsigned long long u64;
 // launch: from L2, never from a possibly stale L1 line.
 __device__ __forceinline__ int load_cg(const int* p) { return __ldcg(p); }
 
-// load_volatile reads a word that other blocks change while this one waits.
-__device__ __forceinline__ int load_volatile(const int* p) { return *(const volatile int*)p; }
+// load_volatile reads a word that other blocks change while this one waits
+// (a relaxed load at device scope: from L2, never from L1).
+__device__ __forceinline__ int load_volatile(const int* p) {
+  int v;
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
 
 // global_timer is the GPU's nanosecond clock, shared by all multiprocessors.
 __device__ __forceinline__ i64 global_timer() {
@@ -54,12 +59,14 @@ __device__ __forceinline__ u64 warp_sum(u64 v) {
 // share blockIdx.y) wait for each other. arrived counts arrivals over the
 // whole launch; *target is the running count of arrivals to wait for,
 // advanced by `blocks` per barrier, so the counter never needs a reset.
-// Writes before the barrier are visible to every block of the group after it
-// (block barrier, then a device-scope fence around the arrival). The launch
-// is cooperative, so all blocks are resident and the wait ends; should it
-// last past deadline (globaltimer nanoseconds) the block sets *abort. The
-// result, the same for every thread of the block, says whether the group's
-// *abort is set: the caller then stops.
+// Writes before the barrier are visible to every block of the group after it:
+// block barrier, fence and a release add on arrival, an acquire load on
+// leaving (the sequence cooperative groups' grid sync uses). The launch is
+// cooperative, so all blocks are resident and the wait ends. Past deadline
+// (globaltimer nanoseconds; looked at every 256 barriers and while waiting
+// long) the block sets *abort and the result, the same for every thread of
+// the block, is true: the caller stops. The other blocks then pass their
+// deadline waiting and stop too.
 __device__ __forceinline__ bool group_barrier(unsigned int* arrived, unsigned int* target, unsigned int blocks,
                                               int* abort, i64 deadline) {
   __shared__ int stop;
@@ -67,16 +74,17 @@ __device__ __forceinline__ bool group_barrier(unsigned int* arrived, unsigned in
   *target += blocks;
   if (threadIdx.x == 0) {
     __threadfence();
-    atomicAdd(arrived, 1u);
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(arrived) : "memory");
+    bool late = ((*target / blocks) & 255u) == 0 && global_timer() > deadline;
     unsigned int spins = 0;
-    while (*(volatile unsigned int*)arrived < *target) {
-      if ((++spins & 1023u) == 0 && global_timer() > deadline) {
-        atomicExch(abort, 1);
-        break;
-      }
+    while (!late && (unsigned int)load_volatile((const int*)arrived) < *target) {
+      late = (++spins & 1023u) == 0 && global_timer() > deadline;
     }
-    __threadfence();
-    stop = load_volatile(abort);
+    unsigned int seen;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(arrived) : "memory");
+    (void)seen;
+    if (late) atomicExch(abort, 1);
+    stop = late;
   }
   __syncthreads();
   return stop != 0;

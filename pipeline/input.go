@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"os"
@@ -247,8 +248,7 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 	}
 	progress := NewProgress(log, progressOut, quiet, "read "+filepath.Base(path), "bytes", st.Size())
 	defer progress.Finish()
-	hash := sha256.New()
-	r := io.TeeReader(&countingReader{r: f, progress: progress}, hash)
+	r := &hashingReader{r: f, hash: sha256.New(), progress: progress, remaining: st.Size()}
 
 	loaded := &LoadedGraph{File: path, Name: filepath.Base(path), Format: format, Bytes: st.Size(), Directed: true, Weighting: "file"}
 	switch format {
@@ -280,7 +280,7 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		return nil, err
 	}
-	loaded.SHA256 = hex.EncodeToString(hash.Sum(nil))
+	loaded.SHA256 = hex.EncodeToString(r.hash.Sum(nil))
 	return loaded, nil
 }
 
@@ -358,3 +358,24 @@ func loadTable(path string) (*LoadedGraph, error) {
 		Weighting: meta[MetaWeighting],
 	}, nil
 }
+
+// hashingReader hashes and counts the bytes of an input file as a parser
+// reads them, so the checksum costs no second pass. Len reports the bytes
+// left, which lets the parsers size their arrays exactly.
+type hashingReader struct {
+	r         io.Reader
+	hash      hash.Hash
+	progress  *Progress
+	remaining int64
+}
+
+func (h *hashingReader) Read(b []byte) (int, error) {
+	n, err := h.r.Read(b)
+	h.hash.Write(b[:n])
+	h.progress.Add(int64(n))
+	h.remaining -= int64(n)
+	return n, err
+}
+
+// Len returns the number of bytes not yet read.
+func (h *hashingReader) Len() int { return int(max(h.remaining, 0)) }

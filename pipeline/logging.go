@@ -115,15 +115,3 @@ func repeat(c byte, n int) string {
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
-
-// countingReader counts bytes for progress reports.
-type countingReader struct {
-	r        io.Reader
-	progress *Progress
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.progress.Add(int64(n))
-	return n, err
-}

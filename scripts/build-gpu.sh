@@ -55,7 +55,7 @@ export PATHFLOW_DATASETS=$here/datasets
 
 # The fused add-min: ptxas for sm_90 should turn min(a + b, c) into VIADDMNMX.
 {
-  for k in floyd_warshall_fast_rest floyd_warshall_fast_rest_parents add_min_peak floyd_warshall_blocked_rest; do
+  for k in floyd_warshall_fast_rest floyd_warshall_fast_ahead floyd_warshall_fast_rest_parents add_min_peak floyd_warshall_blocked_rest; do
     ptxas -arch=sm_90 -v "$here/ptx/$k.ptx" -o "/tmp/$k.cubin" 2>&1 | grep -E "registers|spill"
     echo "$k: $(cuobjdump -sass "/tmp/$k.cubin" | grep -c VIADDMNMX) VIADDMNMX, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDS.128') LDS.128, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDL|STL') local"
   done
@@ -63,7 +63,9 @@ export PATHFLOW_DATASETS=$here/datasets
 } > "$OUT/sass.txt" 2>&1
 grep -E ": [0-9]+ VIADDMNMX" "$OUT/sass.txt"
 
-"$here/gpu.test" -test.v -test.count=1 -test.timeout=9m 2>&1 > "$OUT/test.log"
+# The floyd-warshall and device tests (GPU_TESTS overrides the selection).
+tests=${GPU_TESTS:-'^Test(Device|EveryKernel|KernelOutside|AllocBeyond|Copies|DoFrom|ClosedDevice|AddMinCeiling|AllPairs|Plan|FormatBytes)'}
+"$here/gpu.test" -test.v -test.count=1 -test.timeout=5m -test.run "$tests" > "$OUT/test.log" 2>&1
 echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
 grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 
@@ -71,13 +73,19 @@ bench() { echo "## gpubench $*"; "$here/gpubench" "$@"; echo; }
 {
   bench ceiling
   if [ "${1:-}" != quick ]; then
-    bench fw --n=16384 --p=0.001 --variants=fast --parents=both --repeats=5
-    bench fw --n=16384 --p=0.001 --variants=fast --parents=with --strategy=track --validate=none --repeats=3
+    er="--n=16384 --p=0.001 --seed=20261121"
+    bench fw $er --variants=fast --parents=both --repeats=5
+    PATHFLOW_GPU_EXPERIMENT=unrolled bench fw $er --variants=fast --parents=none --validate=none --ceiling=false --repeats=5
+    bench fw $er --variants=fast --parents=none --lookahead=false --validate=none --ceiling=false --repeats=5
+    bench fw $er --variants=fast --parents=with --strategy=recover --validate=none --ceiling=false --repeats=3
+    bench fw $er --variants=fast --parents=with --strategy=track --validate=none --ceiling=false --repeats=2
+    bench fw --n=16384 --p=0.05 --seed=7 --variants=fast --parents=with --validate=none --ceiling=false --repeats=3 --check-rows=4
     for g in p2p-Gnutella04 p2p-Gnutella25; do
-      [ -f "$PATHFLOW_DATASETS/$g.txt" ] && bench fw --graph="$PATHFLOW_DATASETS/$g.txt" --variants=fast,blocked --parents=with --validate=none --repeats=3 --ceiling=false
+      [ -f "$PATHFLOW_DATASETS/$g.txt" ] && bench fw --graph="$PATHFLOW_DATASETS/$g.txt" --variants=fast,blocked --parents=with --validate=none --ceiling=false --repeats=3
     done
+    [ -f "$PATHFLOW_DATASETS/p2p-Gnutella30.txt" ] && bench fw --graph="$PATHFLOW_DATASETS/p2p-Gnutella30.txt" --variants=fast --parents=both --validate=none --ceiling=false --repeats=2
   fi
-} 2>&1 | tee "$OUT/bench.log" | grep -E "^(##|device|add-min|[a-z]+(/b[0-9]+)? (dist|parents))|rror"
+} 2>&1 | tee "$OUT/bench.log" | grep -E "^(##|device|add-min|reference|[a-z]+(/[a-z0-9]+)? (dist|parents))|rror"
 RUN
 chmod +x "$out/run.sh"
 du -sh "$out"

@@ -133,7 +133,7 @@ func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.A
 	if err := validateEdgeList(e); err != nil {
 		return nil, err
 	}
-	if err := checkMatrixSize(e.N); err != nil {
+	if err := checkMatrixSize(int64(e.N)); err != nil {
 		return nil, err
 	}
 	name := alg.Name

@@ -72,6 +72,7 @@ func newBellmanFordSearch(n int32) *bellmanFordSearch {
 // check walks it). Reachable vertices only ever hold finite distances.
 func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64, parent []int32, starts []int32) error {
 	n := len(s.queue)
+	clear(s.inQueue) // an earlier run may have stopped early
 	head, size := 0, 0
 	for _, v := range starts {
 		s.queue[size] = v
@@ -87,11 +88,12 @@ func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64,
 		}
 		size--
 		s.inQueue[u] = false
-		if pops++; pops%cancelCheckInterval == 0 {
+		if pops%cancelCheckInterval == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("cpu: bellman-ford: %w", err)
 			}
 		}
+		pops++
 		du := dist[u]
 		lo, hi := g.Offsets[u], g.Offsets[u+1]
 		ts, ws := g.Targets[lo:hi], g.Weights[lo:hi]

@@ -81,7 +81,7 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 	pos := h.pos
 	dist[source] = 0
 	h.push(source, 0)
-	for pops := 1; !h.empty(); pops++ {
+	for pops := 0; !h.empty(); pops++ {
 		if pops%cancelCheckInterval == 0 {
 			if err := ctx.Err(); err != nil {
 				h.clear()

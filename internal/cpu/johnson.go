@@ -34,7 +34,7 @@ func repeatedDijkstra(ctx context.Context, e *graph.EdgeList, workers int, withP
 	if err := validateEdgeList(e); err != nil {
 		return nil, err
 	}
-	if err := checkMatrixSize(e.N); err != nil {
+	if err := checkMatrixSize(int64(e.N)); err != nil {
 		return nil, err
 	}
 	g := graph.BuildCSR(e)

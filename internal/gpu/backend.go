@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -43,16 +42,17 @@ func (b *Backend) Device() string { return b.dev.String() }
 // GPU is the backend's device, for algorithms built on this package.
 func (b *Backend) GPU() *Device { return b.dev }
 
-// SingleSource is not implemented on the GPU yet; the error wraps
-// ErrNotSupported.
-func (b *Backend) SingleSource(context.Context, *graph.CSR, int32, backend.Algorithm, bool) (*paths.Tree, error) {
-	return nil, fmt.Errorf("gpu: single-source shortest paths are %w yet", ErrNotSupported)
+// SingleSource runs the sssp, bellman-ford or dijkstra family (see the
+// SSSP variant constants and PrepareSSSP for the errors).
+func (b *Backend) SingleSource(ctx context.Context, g *graph.CSR, source int32, alg backend.Algorithm, withParents bool) (*paths.Tree, error) {
+	return b.singleSource(ctx, g, source, alg, withParents)
 }
 
-// MultiSource is not implemented on the GPU yet; the error wraps
-// ErrNotSupported.
-func (b *Backend) MultiSource(context.Context, *graph.CSR, []int32, backend.Algorithm, bool, func(*paths.Tree) error) error {
-	return fmt.Errorf("gpu: multi-source shortest paths are %w yet", ErrNotSupported)
+// MultiSource runs SingleSource from every source on one upload of g,
+// near-far solving batches of sources per launch, and emits the trees in
+// source order.
+func (b *Backend) MultiSource(ctx context.Context, g *graph.CSR, sources []int32, alg backend.Algorithm, withParents bool, emit func(*paths.Tree) error) error {
+	return b.multiSource(ctx, g, sources, alg, withParents, emit)
 }
 
 // AllPairs runs the floyd-warshall family (see the Variant constants) and

@@ -53,8 +53,8 @@ func (d *Device) AddMinCeiling(target time.Duration, repeats int) (float64, erro
 			if err != nil {
 				return err
 			}
-			if t >= target/4 || iterations >= 1<<40 {
-				iterations = max(int64(float64(iterations)*float64(target)/float64(max(t, time.Microsecond))), 1)
+			if t >= target/4 || iterations >= 1<<32 {
+				iterations = float64ToIterations(float64(iterations) * float64(target) / float64(max(t, time.Microsecond)))
 				break
 			}
 			iterations *= 4
@@ -73,4 +73,10 @@ func (d *Device) AddMinCeiling(target time.Duration, repeats int) (float64, erro
 	}
 	slices.Sort(rates)
 	return rates[len(rates)/2], nil
+}
+
+// float64ToIterations rounds an iteration count to what add_min_peak runs:
+// a multiple of 4, at least 4, with the trip count within int32.
+func float64ToIterations(x float64) int64 {
+	return min(max(int64(x)/4*4, 4), 1<<32)
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func TestDeviceDescribes(t *testing.T) {
-	d := testBackends[ParentsAuto].GPU()
+	d := defaultBackend().GPU()
 	major, _ := d.ComputeCapability()
 	if d.Name() == "" || major < 7 || d.Multiprocessors() < 1 || d.TotalMemory() < 1<<30 {
 		t.Fatalf("device %q cc %d sms %d memory %d", d.Name(), major, d.Multiprocessors(), d.TotalMemory())
@@ -29,7 +29,7 @@ func TestDeviceDescribes(t *testing.T) {
 }
 
 func TestEveryKernelLoads(t *testing.T) {
-	err := testBackends[ParentsAuto].GPU().Do(func(c *Ctx) error {
+	err := defaultBackend().GPU().Do(func(c *Ctx) error {
 		for _, k := range kernels.All() {
 			if _, err := k.Function(); err != nil {
 				return err
@@ -49,7 +49,7 @@ func TestKernelOutsideDoFails(t *testing.T) {
 }
 
 func TestAllocBeyondFreeMemory(t *testing.T) {
-	d := testBackends[ParentsAuto].GPU()
+	d := defaultBackend().GPU()
 	err := d.Do(func(c *Ctx) error {
 		_, err := c.Alloc(2*d.TotalMemory(), "an impossible matrix")
 		return err
@@ -66,7 +66,7 @@ func TestAllocBeyondFreeMemory(t *testing.T) {
 func TestCopiesRoundTrip(t *testing.T) {
 	want := []int32{3, -1, 1 << 30, 7, 0}
 	got := make([]int32, len(want))
-	err := testBackends[ParentsAuto].GPU().Do(func(c *Ctx) error {
+	err := defaultBackend().GPU().Do(func(c *Ctx) error {
 		b, err := c.Alloc(int64(len(want))*4, "round trip")
 		if err != nil {
 			return err
@@ -99,7 +99,7 @@ func TestCopiesRoundTrip(t *testing.T) {
 }
 
 func TestDoFromManyGoroutinesAndPanics(t *testing.T) {
-	d := testBackends[ParentsAuto].GPU()
+	d := defaultBackend().GPU()
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 16 {
@@ -145,7 +145,7 @@ func TestClosedDevice(t *testing.T) {
 }
 
 func TestAddMinCeiling(t *testing.T) {
-	rate, err := testBackends[ParentsAuto].GPU().AddMinCeiling(20*time.Millisecond, 3)
+	rate, err := defaultBackend().GPU().AddMinCeiling(20*time.Millisecond, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"gorgonia.org/cu"
@@ -31,6 +32,8 @@ type AllPairsRun struct {
 	parent   Buffer
 	negative Buffer // [0]: vertex reported during the run, [1]: by the final diagonal scan
 	computed bool
+	// lookahead overlaps the fast variant's rounds on two streams.
+	lookahead bool
 }
 
 // PrepareAllPairs validates the request (see AllPairs for the errors),
@@ -40,7 +43,7 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 	if err != nil {
 		return nil, err
 	}
-	r := &AllPairsRun{dev: b.dev, plan: plan}
+	r := &AllPairsRun{dev: b.dev, plan: plan, lookahead: b.opts.lookahead}
 	if plan.n == 0 {
 		return r, nil
 	}
@@ -64,7 +67,7 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 		if r.edges, err = c.UploadEdgeList(g); err != nil {
 			return err
 		}
-		if plan.recover {
+		if plan.derives() {
 			if r.in, err = c.UploadCSR(graph.BuildReverseCSR(g)); err != nil {
 				return err
 			}
@@ -81,9 +84,13 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 // Variant is the variant the run uses (the default resolved).
 func (r *AllPairsRun) Variant() string { return r.plan.variant }
 
-// RecoversParents reports whether parents are derived from the distances
-// after the run rather than tracked by the kernels.
-func (r *AllPairsRun) RecoversParents() bool { return r.plan.recover }
+// ParentMethod says how the run obtains parents: "" (distances only),
+// "track" (updated by the kernels), "packed" (phase 3 carries them in the
+// distances' low bits), "first-tight" or "search" (derived from the
+// distances afterwards; see ParentStrategy).
+func (r *AllPairsRun) ParentMethod() string {
+	return [...]string{"", "track", "first-tight", "search", "packed"}[r.plan.method]
+}
 
 // Pitch is the padded matrix edge on the device.
 func (r *AllPairsRun) Pitch() int64 { return r.plan.pitch }
@@ -145,7 +152,7 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 		return err
 	}
 	track := r.parent
-	if p.recover {
+	if p.method != parentsTracked && p.method != parentsPacked {
 		track = Buffer{}
 	}
 	if err := kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch); err != nil {
@@ -165,7 +172,7 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	case VariantBlocked:
 		err = r.launchBlocked(ctx, track)
 	case VariantFast:
-		err = r.launchFast(ctx, track)
+		err = r.launchFast(ctx, c, track)
 	}
 	if err != nil {
 		return err
@@ -179,11 +186,18 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if err := kernels.APSPNegativeDiagonal(d.linear(p.n, 256, true), r.dist.Ptr, p.n, p.pitch, negFinal); err != nil {
 		return err
 	}
-	if p.recover {
+	in := r.in
+	switch p.method {
+	case parentsFirstTight:
 		cfg := d.linear(p.n, 128, false)
 		cfg.Grid.Y = int(min(p.n, 65535))
-		in := r.in
 		if err := kernels.APSPRecoverParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
+			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
+			return err
+		}
+	case parentsSearch:
+		cfg := d.linear(min(p.n, int64(d.sms)*8)*256, 256, false)
+		if err := kernels.APSPSearchParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
 			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
 			return err
 		}
@@ -219,19 +233,16 @@ func (r *AllPairsRun) launchPerVertex(ctx context.Context, parent Buffer) error 
 	return nil
 }
 
-// cuPtr shortens the signatures below.
-type cuPtr = cu.DevicePtr
-
 // phaseKernels are the three kernels of a tiled variant.
 type phaseKernels struct {
-	pivot       func(kernels.Config, cuPtr, cuPtr, int64, int64, cuPtr) error
-	cross, rest func(kernels.Config, cuPtr, cuPtr, int64, int64) error
+	pivot       func(kernels.Config, cu.DevicePtr, cu.DevicePtr, int64, int64, cu.DevicePtr) error
+	cross, rest func(kernels.Config, cu.DevicePtr, cu.DevicePtr, int64, int64) error
 }
 
 func (r *AllPairsRun) launchBlocked(ctx context.Context, parent Buffer) error {
 	p := r.plan
 	k := phaseKernels{kernels.FloydWarshallBlockedPivot, kernels.FloydWarshallBlockedCross, kernels.FloydWarshallBlockedRest}
-	if p.parents {
+	if p.method == parentsTracked {
 		k = phaseKernels{kernels.FloydWarshallBlockedPivotParents, kernels.FloydWarshallBlockedCrossParents, kernels.FloydWarshallBlockedRestParents}
 	}
 	b := int(p.tile)
@@ -240,15 +251,124 @@ func (r *AllPairsRun) launchBlocked(ctx context.Context, parent Buffer) error {
 		square(1, 1, b), square(tiles-1, 2, b), square(tiles-1, tiles-1, b))
 }
 
-func (r *AllPairsRun) launchFast(ctx context.Context, parent Buffer) error {
+// launchFast runs the fast variant's rounds. With lookahead (three tiles or
+// more), round r's phase 3 is split: the tiles of row and column r + 1
+// first, on an urgent side stream that then runs round r + 1's phases 1
+// and 2, while the bulk stream updates every other tile. The next round's
+// critical path thus overlaps this round's bulk, and phase 3 never waits
+// for phases 1 and 2. The streams' write sets are disjoint, and each reads
+// only tiles the other does not write meanwhile:
+//
+//	side: ahead(r) pivot(r+1) cross(r+1) | waits for bulk's rest(r)  ...
+//	bulk: rest(r, skipping r+1)          | waits for side's cross(r+1) ...
+func (r *AllPairsRun) launchFast(ctx context.Context, c *Ctx, parent Buffer) error {
 	p := r.plan
-	k := phaseKernels{kernels.FloydWarshallFastPivot, kernels.FloydWarshallFastCross, kernels.FloydWarshallFastRest}
-	if p.parents && !p.recover {
-		k = phaseKernels{kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents, kernels.FloydWarshallFastRestParents}
-	}
 	tiles := p.pitch / p.tile
-	rest := kernels.Config{Grid: kernels.Dim3{X: int(tiles - 1), Y: int(tiles - 1)}, Block: kernels.Dim3{X: 256}}
-	return r.rounds(ctx, tiles, k, parent, square(1, 1, 32), square(tiles-1, 2, 32), rest)
+	pivot, cross := kernels.FloydWarshallFastPivot, kernels.FloydWarshallFastCross
+	rest, ahead := kernels.FloydWarshallFastRest, kernels.FloydWarshallFastAhead
+	switch p.method {
+	case parentsTracked:
+		pivot, cross = kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents
+		rest, ahead = kernels.FloydWarshallFastRestParents, kernels.FloydWarshallFastAheadParents
+	case parentsPacked:
+		pivot, cross = kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents
+		rest, ahead = kernels.FloydWarshallFastRestPacked, kernels.FloydWarshallFastAheadPacked
+	default:
+		if os.Getenv("PATHFLOW_GPU_EXPERIMENT") == "unrolled" {
+			rest = kernels.FloydWarshallFastRestUnrolled
+		}
+	}
+	dist, par, pitch, neg := r.dist.Ptr, parent.Ptr, p.pitch, r.negative.Ptr
+	restCfg := func(side int64, s *Stream) kernels.Config {
+		cfg := kernels.Config{Grid: kernels.Dim3{X: int(side), Y: int(side)}, Block: kernels.Dim3{X: 256}}
+		if s != nil {
+			cfg.Stream = s.CUDA()
+		}
+		return cfg
+	}
+	on := func(cfg kernels.Config, s *Stream) kernels.Config {
+		if s != nil {
+			cfg.Stream = s.CUDA()
+		}
+		return cfg
+	}
+	if !r.lookahead || tiles < 3 {
+		for round := int64(0); round < tiles; round++ {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
+			}
+			if err := pivot(square(1, 1, 32), dist, par, pitch, round, neg); err != nil {
+				return err
+			}
+			if tiles == 1 {
+				continue
+			}
+			if err := cross(square(tiles-1, 2, 32), dist, par, pitch, round); err != nil {
+				return err
+			}
+			if err := rest(restCfg(tiles-1, nil), dist, par, pitch, round, -1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	side, err := c.NewStream(true)
+	if err != nil {
+		return err
+	}
+	defer side.Close()
+	bulk, err := c.NewStream(false)
+	if err != nil {
+		return err
+	}
+	defer bulk.Close()
+	if err := pivot(on(square(1, 1, 32), side), dist, par, pitch, 0, neg); err != nil {
+		return err
+	}
+	if err := cross(on(square(tiles-1, 2, 32), side), dist, par, pitch, 0); err != nil {
+		return err
+	}
+	if err := side.Mark(); err != nil {
+		return err
+	}
+	for round := int64(0); round < tiles; round++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
+		}
+		// Phase 3 of round needs phase 2 of round.
+		if err := bulk.WaitFor(side); err != nil {
+			return err
+		}
+		if round+1 == tiles {
+			return rest(restCfg(tiles-1, bulk), dist, par, pitch, round, -1)
+		}
+		next := round + 1
+		// Row and column next were last updated by bulk's previous rest.
+		if err := side.WaitFor(bulk); err != nil {
+			return err
+		}
+		aheadCfg := kernels.Config{Grid: kernels.Dim3{X: int(2*tiles - 3)}, Block: kernels.Dim3{X: 256}, Stream: side.CUDA()}
+		if err := ahead(aheadCfg, dist, par, pitch, round, next, tiles); err != nil {
+			return err
+		}
+		if err := pivot(on(square(1, 1, 32), side), dist, par, pitch, next, neg); err != nil {
+			return err
+		}
+		if err := cross(on(square(tiles-1, 2, 32), side), dist, par, pitch, next); err != nil {
+			return err
+		}
+		if err := side.Mark(); err != nil {
+			return err
+		}
+		if err := rest(restCfg(tiles-2, bulk), dist, par, pitch, round, next); err != nil {
+			return err
+		}
+		if err := bulk.Mark(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rounds launches the three phases for every pivot tile.

@@ -12,15 +12,16 @@ import (
 
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // config is one way of running AllPairs.
 type config struct {
-	alg      backend.Algorithm
-	strategy ParentStrategy
+	alg         backend.Algorithm
+	strategy    ParentStrategy
+	noLookahead bool
 }
 
 func (c config) String() string {
@@ -31,12 +32,22 @@ func (c config) String() string {
 	if c.strategy != ParentsAuto {
 		s += "/" + c.strategy.String()
 	}
+	if c.noLookahead {
+		s += "/one-stream"
+	}
 	return s
+}
+
+func (c config) backend() *Backend {
+	if c.noLookahead {
+		return oneStreamBackends[c.strategy]
+	}
+	return testBackends[c.strategy]
 }
 
 // allConfigs covers every variant, the blocked variant's block sizes
 // (including one that divides nothing) and the fast variant's parent
-// strategies.
+// strategies and schedules.
 var allConfigs = []config{
 	{alg: backend.Algorithm{Variant: VariantNaive}},
 	{alg: backend.Algorithm{Variant: VariantRow}},
@@ -46,6 +57,8 @@ var allConfigs = []config{
 	{alg: backend.Algorithm{Variant: VariantFast}},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
+	{alg: backend.Algorithm{Variant: VariantFast}, noLookahead: true},
+	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack, noLookahead: true},
 }
 
 // poison is written over the device buffers before every test run, so a
@@ -55,7 +68,7 @@ const poison int32 = 0x2EADBEEF
 // run computes all pairs with c, on poisoned buffers.
 func run(t *testing.T, c config, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
 	t.Helper()
-	r, err := testBackends[c.strategy].PrepareAllPairs(e, c.alg, withParents)
+	r, err := c.backend().PrepareAllPairs(e, c.alg, withParents)
 	if err != nil {
 		return nil, err
 	}
@@ -95,21 +108,23 @@ type randomCase struct {
 	n                  int32
 	arcs               int
 	lo, hi, shift      int32
-	positiveOnly       bool // a case ParentsRecover can take
 	disconnectedExtras int32
 }
 
 func randomCases() []randomCase {
 	return []randomCase{
-		{name: "single vertex", n: 1, arcs: 0, lo: 1, hi: 9, positiveOnly: true},
+		{name: "single vertex", n: 1, arcs: 0, lo: 1, hi: 9},
 		{name: "single vertex self-loop", n: 1, arcs: 2, lo: 0, hi: 9},
-		{name: "two vertices", n: 2, arcs: 3, lo: 1, hi: 9, positiveOnly: true},
-		{name: "sparse positive", n: 77, arcs: 150, lo: 1, hi: 100, positiveOnly: true},
-		{name: "dense positive", n: 130, arcs: 130 * 40, lo: 1, hi: 1000, positiveOnly: true},
+		{name: "two vertices", n: 2, arcs: 3, lo: 1, hi: 9},
+		{name: "sparse positive", n: 77, arcs: 150, lo: 1, hi: 100},
+		{name: "dense positive", n: 130, arcs: 130 * 40, lo: 1, hi: 1000},
+		{name: "large weights", n: 400, arcs: 2400, lo: 1, hi: 100000},
 		{name: "zero weights", n: 64, arcs: 300, lo: 0, hi: 2},
 		{name: "negative weights", n: 150, arcs: 900, lo: 0, hi: 50, shift: 40},
 		{name: "negative sparse", n: 200, arcs: 260, lo: 0, hi: 20, shift: 100},
-		{name: "multi-tile with isolated tail", n: 300, arcs: 2000, lo: 1, hi: 60, positiveOnly: true, disconnectedExtras: 40},
+		{name: "multi-tile with isolated tail", n: 300, arcs: 2000, lo: 1, hi: 60, disconnectedExtras: 40},
+		{name: "four tiles zero weights", n: 420, arcs: 2500, lo: 0, hi: 3},
+		{name: "five tiles negative weights", n: 600, arcs: 3000, lo: 0, hi: 30, shift: 60},
 	}
 }
 
@@ -129,9 +144,6 @@ func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
 				t.Fatalf("seed %d %s: test graph has a negative cycle", seed, rc.name)
 			}
 			for _, c := range allConfigs {
-				if c.strategy == ParentsRecover && !rc.positiveOnly {
-					continue
-				}
 				for _, withParents := range []bool{false, true} {
 					m, err := run(t, c, e, withParents)
 					if err == nil {
@@ -211,9 +223,6 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 	for _, n := range []int32{3, 40, 300} {
 		e, cycle := negativeCycleGraph(r, n)
 		for _, c := range allConfigs {
-			if c.strategy == ParentsRecover {
-				continue // needs positive weights
-			}
 			for _, withParents := range []bool{false, true} {
 				_, err := run(t, c, e, withParents)
 				var neg *NegativeCycleError
@@ -245,14 +254,14 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 	}
 }
 
-func TestAllPairsEmptyAndUnsupported(t *testing.T) {
+func TestAllPairsEmptyUnsupportedCancelled(t *testing.T) {
 	m, err := run(t, config{}, graph.NewEdgeList(0, 0), true)
 	if err != nil || m.N != 0 || len(m.Dist32) != 0 {
 		t.Fatalf("empty graph: %+v, %v", m, err)
 	}
-	b := testBackends[ParentsAuto]
-	if _, err := b.SingleSource(context.Background(), graph.BuildCSR(graph.NewEdgeList(1, 0)), 0, backend.Algorithm{}, false); !errors.Is(err, ErrNotSupported) {
-		t.Fatalf("SingleSource: %v", err)
+	b := defaultBackend()
+	if _, err := b.AllPairs(context.Background(), graph.NewEdgeList(3, 0), backend.Algorithm{Name: "johnson"}, false); !errors.Is(err, ErrNotSupported) {
+		t.Fatalf("unknown family: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -294,11 +303,12 @@ func TestAllPairsGnutella04(t *testing.T) {
 	for _, c := range []config{
 		{alg: backend.Algorithm{Variant: VariantFast}},
 		{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
+		{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
 		{alg: backend.Algorithm{Variant: VariantBlocked}},
 		{alg: backend.Algorithm{Variant: VariantNaive}},
 	} {
 		for _, withParents := range []bool{false, true} {
-			if c.strategy == ParentsTrack && !withParents {
+			if c.strategy != ParentsAuto && !withParents {
 				continue
 			}
 			m, err := run(t, c, e, withParents)

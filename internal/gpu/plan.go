@@ -39,6 +39,33 @@ const (
 	MaxBlockSize = 32
 )
 
+// parentMethod is how a run obtains the predecessor matrix.
+type parentMethod int
+
+const (
+	// parentsNone: distances only.
+	parentsNone parentMethod = iota
+	// parentsTracked: the kernels update a cell's parent with its distance.
+	parentsTracked
+	// parentsFirstTight: derived after the distances, each (s, v) taking
+	// its first tight in-arc (apsp_recover_parents; positive weights only).
+	parentsFirstTight
+	// parentsSearch: derived after the distances by a search over tight
+	// arcs from each source (apsp_search_parents; loop-free with zero and
+	// negative weights).
+	parentsSearch
+	// parentsPacked: the fast variant's phases 1 and 2 track parents and
+	// phase 3 carries the pivot in the distances' low bits (PACK_SHIFT in
+	// kernels/floyd_warshall_fast.cuh; positive weights, distances below
+	// PackedDistanceLimit).
+	parentsPacked
+)
+
+// PackedDistanceLimit bounds the distances (graph.DistanceBound) for which
+// the fast variant packs parents into phase 3's distances: 22 bits remain
+// beside the 8 of the pivot.
+const PackedDistanceLimit = 1<<22 - 1
+
 // allPairsPlan is what an all-pairs run will do, decided on the host before
 // anything touches the device.
 type allPairsPlan struct {
@@ -49,13 +76,18 @@ type allPairsPlan struct {
 	// tile is the blocked or fast tile edge; 1 for naive and row.
 	tile int64
 	m    int64
-	// parents: a predecessor matrix is wanted; recover: it is derived
-	// from the distances afterwards instead of tracked in the kernels.
-	parents, recover bool
+	// parents: a predecessor matrix is wanted, obtained by method.
+	parents bool
+	method  parentMethod
 	// negative: some arc is negative, so distances above threshold (the
 	// distance bound) are unreachable sums to reset to Inf32.
 	negative  bool
 	threshold int64
+}
+
+// derives reports whether parents are computed after the distances.
+func (p allPairsPlan) derives() bool {
+	return p.method == parentsFirstTight || p.method == parentsSearch
 }
 
 // planAllPairs validates the request and picks the variant's parameters.
@@ -108,19 +140,38 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 		}
 		p.negative, p.threshold = true, bound
 	}
-	if withParents && p.variant == VariantFast {
-		positive := p.m == 0 || lo > 0
-		switch strategy {
-		case ParentsRecover:
-			if !positive {
-				return allPairsPlan{}, fmt.Errorf("gpu: parent recovery needs positive weights (smallest is %d)", lo)
-			}
-			p.recover = true
-		case ParentsAuto:
-			p.recover = positive && p.m*RecoverMaxDensity <= p.n*p.n
-		}
+	if withParents {
+		p.method = chooseParents(p, lo, hi, strategy)
 	}
 	return p, nil
+}
+
+// chooseParents picks how a run with parents gets them. The kernels that
+// visit pivots in plain Floyd-Warshall order (naive, row) track parents
+// correctly for any weights. The tiled ones (blocked, fast) let a cell see
+// pivot rows already improved by later pivots of the same round; with
+// positive weights the tracked parents are still a tree, but zero-weight
+// cycles can close loops, so with weights <= 0 they derive parents by
+// search instead. With positive weights the fast variant packs them into
+// phase 3 when distances are small enough, and otherwise derives them from
+// the first tight arc when the graph is sparse (see ParentStrategy).
+func chooseParents(p allPairsPlan, lo, hi int32, strategy ParentStrategy) parentMethod {
+	positive := p.m == 0 || lo > 0
+	switch {
+	case p.variant == VariantNaive || p.variant == VariantRow:
+		return parentsTracked
+	case !positive:
+		return parentsSearch
+	case p.variant == VariantBlocked || strategy == ParentsTrack:
+		return parentsTracked
+	case strategy == ParentsRecover:
+		return parentsFirstTight
+	case graph.DistanceBound(p.n, lo, hi) < PackedDistanceLimit:
+		return parentsPacked
+	case p.m*RecoverMaxDensity <= p.n*p.n:
+		return parentsFirstTight
+	}
+	return parentsTracked
 }
 
 // deviceBytes is the device memory the run needs.
@@ -130,7 +181,7 @@ func (p allPairsPlan) deviceBytes() int64 {
 	if p.parents {
 		b += cells * 4
 	}
-	if p.recover {
+	if p.derives() {
 		b += (p.n+1)*8 + p.m*8
 	}
 	return b
@@ -142,11 +193,11 @@ func (p allPairsPlan) describe() string {
 	if p.pitch != p.n {
 		s += fmt.Sprintf(" (padded to %d)", p.pitch)
 	}
-	if p.parents {
+	switch p.method {
+	case parentsTracked, parentsPacked:
 		s += " with parents"
-		if p.recover {
-			s += " (recovered)"
-		}
+	case parentsFirstTight, parentsSearch:
+		s += " with parents derived from the distances"
 	}
 	return s
 }

@@ -83,38 +83,51 @@ func TestPlanNeedsInt64(t *testing.T) {
 func TestPlanParentStrategy(t *testing.T) {
 	sparse := lineGraph(200, 4)
 	negative := lineGraph(200, -4)
-	dense := graph.NewEdgeList(20, 400)
+	zero := lineGraph(200, 0)
+	dense, denseHeavy := graph.NewEdgeList(20, 400), graph.NewEdgeList(20, 400)
 	for u := int32(0); u < 20; u++ {
 		for v := int32(0); v < 20; v++ {
 			dense.Add(u, v, 1)
+			denseHeavy.Add(u, v, 1<<20)
 		}
 	}
-	zero := lineGraph(200, 0)
 	for _, tc := range []struct {
 		name     string
 		e        *graph.EdgeList
 		variant  string
 		strategy ParentStrategy
-		recover  bool
-		wantErr  bool
+		want     parentMethod
 	}{
-		{"auto sparse positive", sparse, VariantFast, ParentsAuto, true, false},
-		{"auto negative", negative, VariantFast, ParentsAuto, false, false},
-		{"auto zero weights", zero, VariantFast, ParentsAuto, false, false},
-		{"auto dense", dense, VariantFast, ParentsAuto, false, false},
-		{"track", sparse, VariantFast, ParentsTrack, false, false},
-		{"recover dense", dense, VariantFast, ParentsRecover, true, false},
-		{"recover negative", negative, VariantFast, ParentsRecover, false, true},
-		{"blocked always tracks", sparse, VariantBlocked, ParentsRecover, false, false},
+		{"fast auto small distances", sparse, VariantFast, ParentsAuto, parentsPacked},
+		{"fast auto dense small distances", dense, VariantFast, ParentsAuto, parentsPacked},
+		{"fast auto sparse large distances", lineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
+		{"fast auto dense large distances", denseHeavy, VariantFast, ParentsAuto, parentsTracked},
+		{"fast auto negative", negative, VariantFast, ParentsAuto, parentsSearch},
+		{"fast auto zero weights", zero, VariantFast, ParentsAuto, parentsSearch},
+		{"fast track positive", sparse, VariantFast, ParentsTrack, parentsTracked},
+		{"fast track zero weights", zero, VariantFast, ParentsTrack, parentsSearch},
+		{"fast recover dense", dense, VariantFast, ParentsRecover, parentsFirstTight},
+		{"fast recover negative", negative, VariantFast, ParentsRecover, parentsSearch},
+		{"blocked positive", sparse, VariantBlocked, ParentsRecover, parentsTracked},
+		{"blocked zero weights", zero, VariantBlocked, ParentsAuto, parentsSearch},
+		{"naive zero weights", zero, VariantNaive, ParentsAuto, parentsTracked},
+		{"row negative", negative, VariantRow, ParentsRecover, parentsTracked},
 	} {
 		p, err := planAllPairs(tc.e, backend.Algorithm{Variant: tc.variant}, true, tc.strategy)
-		if (err != nil) != tc.wantErr {
-			t.Errorf("%s: error %v", tc.name, err)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if err == nil && p.recover != tc.recover {
-			t.Errorf("%s: recover %v, want %v", tc.name, p.recover, tc.recover)
+		if p.method != tc.want {
+			t.Errorf("%s: parent method %d, want %d", tc.name, p.method, tc.want)
 		}
+		if p.derives() != (tc.want == parentsFirstTight || tc.want == parentsSearch) {
+			t.Errorf("%s: derives() = %v", tc.name, p.derives())
+		}
+	}
+	p, err := planAllPairs(sparse, backend.Algorithm{}, false, ParentsRecover)
+	if err != nil || p.method != parentsNone {
+		t.Errorf("without parents: method %d, err %v", p.method, err)
 	}
 }
 

@@ -64,24 +64,14 @@ func bitmapBuffer(mem memory.Allocator, n int) (*memory.Buffer, []byte) {
 	return buf, bits
 }
 
-// validity builds the bitmap of n values where valid(i) says whether value i
-// is present, and returns it with the null count; the bitmap is nil when no
-// value is null.
-func validity(mem memory.Allocator, n int, valid func(i int) bool) (*memory.Buffer, int) {
-	buf, bits := bitmapBuffer(mem, n)
-	nulls := 0
-	for i := range n {
-		if valid(i) {
-			bits[i>>3] |= 1 << (i & 7)
-		} else {
-			nulls++
-		}
-	}
+// bitmapOrNil trims a validity bitmap to n values for an array to take, or
+// returns nil when no value is null.
+func bitmapOrNil(bits *memory.Buffer, n, nulls int) *memory.Buffer {
 	if nulls == 0 {
-		buf.Release()
-		return nil, 0
+		return nil
 	}
-	return buf, nulls
+	bits.ResizeNoShrink(int(bitutil.BytesForBits(int64(n))))
+	return bits
 }
 
 // newRecord assembles a record batch and releases the caller's references

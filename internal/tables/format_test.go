@@ -2,10 +2,20 @@ package tables
 
 import (
 	"bytes"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
 )
 
 func TestParseFormat(t *testing.T) {
+	t.Parallel()
 	cases := map[string]Format{"parquet": Parquet, "PARQUET": Parquet, " arrow ": Arrow, "ipc": Arrow, "feather": Arrow}
 	for in, want := range cases {
 		got, err := ParseFormat(in)
@@ -26,6 +36,7 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestDetectFormat(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		data string
 		want Format
@@ -45,3 +56,67 @@ func TestDetectFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetEncodings checks that the encodings meant for each column are
+// the ones in the files: a misspelt column path would silently fall back to
+// PLAIN.
+func TestParquetEncodings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := graph.NewEdgeList(3, 2)
+	e.Add(0, 1, 4)
+	e.Add(1, 2, 5)
+	files := GraphFilesIn(dir, Parquet)
+	if _, err := WriteGraph(files, e, &graph.Vertices{X: []int32{1, 2, 3}, Y: []int32{4, 5, 6}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	tree := &paths.Tree{Source: 0, Dist: []int64{0, 4, 9}, Parent: []int32{-1, 0, 1}}
+	writeResults(t, filepath.Join(dir, "result"), []*paths.Tree{tree}, true)
+	pathsFile, summaryFile := filepath.Join(dir, "paths.parquet"), filepath.Join(dir, "summary.parquet")
+	if _, err := WritePaths(pathsFile, []PathRow{NewPathRow(tree, 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteSummary(summaryFile, []SummaryRow{Summarize(tree)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]parquet.Encoding{
+		files.Edges:    {"src": delta, "dst": delta, "weight": delta},
+		files.Vertices: {"id": delta, "original_id": delta, "x": delta, "y": delta},
+		filepath.Join(dir, "result", "part-00000.parquet"): {
+			"source": delta, "vertex": delta, "distance": delta, "parent": delta},
+		pathsFile:   {"source": delta, "target": delta, "cost": delta, "vertices.list.element": delta},
+		summaryFile: {"source": delta, "reachable": delta, "eccentricity": delta, "closeness": parquet.Encodings.Plain},
+	}
+	for path, cols := range want {
+		pf, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rg := pf.MetaData().RowGroup(0)
+		for i := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col := cc.PathInSchema().String()
+			enc, ok := cols[col]
+			if !ok {
+				t.Errorf("%s: unexpected column %s", filepath.Base(path), col)
+				continue
+			}
+			if !slices.Contains(cc.Encodings(), enc) {
+				t.Errorf("%s: column %s has encodings %v, want %v", filepath.Base(path), col, cc.Encodings(), enc)
+			}
+			if cc.Compression() != compress.Codecs.Zstd {
+				t.Errorf("%s: column %s compressed with %v, want zstd", filepath.Base(path), col, cc.Compression())
+			}
+			delete(cols, col)
+		}
+		pf.Close()
+		for col := range cols {
+			t.Errorf("%s: no column %s", filepath.Base(path), col)
+		}
+	}
+}
+
+var delta = parquet.Encodings.DeltaBinaryPacked

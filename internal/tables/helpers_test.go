@@ -107,3 +107,31 @@ var testMeta = map[string]string{
 	"pathflow.input_sha256": "0123abcd",
 	"pathflow.z_last":       "sorted last",
 }
+
+// withPlainParquet writes Parquet without delta encoding.
+func withPlainParquet() Option { return func(c *config) { c.plainParquet = true } }
+
+// withParquetReadAllocator decodes Parquet with mem, which only tables
+// written withPlainParquet allow for a checked allocator: arrow-go's delta
+// decoder never frees one of its buffers.
+func withParquetReadAllocator(mem memory.Allocator) Option {
+	return func(c *config) { c.parquetReadMem = mem }
+}
+
+// encodingCase is a way to write and read a table: Arrow IPC, Parquet as
+// shipped, and PLAIN Parquet decoded with the checked allocator, which
+// checks that the Parquet read path releases what it takes.
+type encodingCase struct {
+	format      Format
+	write, read []Option
+}
+
+func encodingCases(t *testing.T) []encodingCase {
+	arrowMem, parquetMem, plainMem := checkedAllocator(t), checkedAllocator(t), checkedAllocator(t)
+	return []encodingCase{
+		{Arrow, []Option{WithFormat(Arrow), WithAllocator(arrowMem)}, []Option{WithAllocator(arrowMem)}},
+		{Parquet, []Option{WithAllocator(parquetMem)}, []Option{WithAllocator(parquetMem)}},
+		{Parquet, []Option{WithAllocator(plainMem), withPlainParquet()},
+			[]Option{WithAllocator(plainMem), withParquetReadAllocator(plainMem)}},
+	}
+}

@@ -27,6 +27,10 @@ func NewPathRow(t *paths.Tree, target int32) PathRow {
 	return PathRow{Source: t.Source, Target: target, Cost: t.Dist[target], Vertices: t.PathTo(target)}
 }
 
+// pathsEncoding: the vertices of a path, like the rows of one source, tend
+// to have close ids.
+var pathsEncoding = parquetEncoding{delta: []string{ColSource, ColTarget, ColCost, ColVertices + ".list.element"}}
+
 // maxBatchListValues bounds the list values of one paths batch, keeping the
 // int32 list offsets far from overflow whatever the path lengths.
 const maxBatchListValues = 1 << 28
@@ -42,7 +46,7 @@ func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...Opt
 		return FileInfo{}, err
 	}
 	schema := PathsSchema(meta)
-	return writeFile(path, schema, cfg, func(emit func(arrow.RecordBatch) error) error {
+	return writeFile(path, schema, pathsEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); {
 			hi, values := lo, 0
 			for hi < len(rows) && hi-lo < cfg.batchRows && (hi == lo || values+len(rows[hi].Vertices) <= maxBatchListValues) {

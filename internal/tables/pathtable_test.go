@@ -32,18 +32,19 @@ func randomPathRows(rng *rand.Rand, count int) []PathRow {
 }
 
 func TestPathsRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, seed := range seeds(t) {
 		rng := newRand(seed)
 		rows := randomPathRows(rng, rng.IntN(2000))
-		for _, format := range formats {
-			mem := checkedAllocator(t)
-			path := filepath.Join(t.TempDir(), "paths"+format.Ext())
-			info, err := WritePaths(path, rows, testMeta, WithFormat(format), WithAllocator(mem), WithBatchRows(1+rng.IntN(300)))
+		for _, c := range encodingCases(t) {
+			path := filepath.Join(t.TempDir(), "paths")
+			format := c.format
+			info, err := WritePaths(path, rows, testMeta, append(c.write, WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkInfo(t, info, int64(len(rows)))
-			got, meta, err := ReadPaths(path, WithAllocator(mem), WithBatchRows(1+rng.IntN(300)))
+			got, meta, err := ReadPaths(path, append(c.read, WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,6 +64,7 @@ func TestPathsRoundTrip(t *testing.T) {
 }
 
 func TestPathsSchemaGolden(t *testing.T) {
+	t.Parallel()
 	const golden = `schema:
   fields: 4
     - source: type=int32
@@ -88,6 +90,7 @@ func TestPathsSchemaGolden(t *testing.T) {
 }
 
 func TestNewPathRow(t *testing.T) {
+	t.Parallel()
 	// 2 -> 0 -> 3; vertex 1 unreachable.
 	tree := &paths.Tree{
 		Source: 2,
@@ -111,6 +114,7 @@ func TestNewPathRow(t *testing.T) {
 }
 
 func TestPathsByteIdentical(t *testing.T) {
+	t.Parallel()
 	rows := randomPathRows(newRand(9), 500)
 	for _, format := range formats {
 		a, b := filepath.Join(t.TempDir(), "p"), filepath.Join(t.TempDir(), "p")

@@ -72,14 +72,15 @@ func openArrow(path string, cfg config) (*tableReader, error) {
 }
 
 func openParquet(path string, cfg config) (*tableReader, error) {
-	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
+	mem := cfg.parquetReadMem
+	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, err
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{
 		Parallel:  cfg.concurrency > 1,
 		BatchSize: int64(cfg.batchRows),
-	}, cfg.mem)
+	}, mem)
 	if err != nil {
 		pf.Close()
 		return nil, err

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,6 +54,7 @@ func sameTrees(t *testing.T, got, want []*paths.Tree, withParents bool) {
 }
 
 func TestResultsRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, seed := range seeds(t) {
 		rng := newRand(seed)
 		n := 1 + rng.IntN(700)
@@ -83,7 +85,7 @@ func TestResultsRoundTrip(t *testing.T) {
 					for i, f := range files {
 						want := min(part, total-int64(i)*part)
 						checkInfo(t, f, want)
-						if wantName := filepath.Join(dir, "part-0000"+string(rune('0'+i))+format.Ext()); i < 10 && f.Path != wantName {
+						if wantName := filepath.Join(dir, fmt.Sprintf("part-%05d%s", i, format.Ext())); f.Path != wantName {
 							t.Errorf("part %d is %s, want %s", i, f.Path, wantName)
 						}
 					}
@@ -105,6 +107,7 @@ func TestResultsRoundTrip(t *testing.T) {
 // The null pattern is part of the layout: distance null exactly when
 // unreachable, parent null exactly for the source and unreachable vertices.
 func TestResultNulls(t *testing.T) {
+	t.Parallel()
 	tree := &paths.Tree{
 		Source: 1,
 		Dist:   []int64{5, 0, paths.Unreachable, -3},
@@ -161,6 +164,7 @@ const goldenDistanceSchema = `schema:
   metadata: ["pathflow.input_file": "graph.gr", "pathflow.input_sha256": "0123abcd", "pathflow.z_last": "sorted last"]`
 
 func TestResultSchemaGolden(t *testing.T) {
+	t.Parallel()
 	for _, format := range formats {
 		for withParents, golden := range map[bool]string{true: goldenResultSchema, false: goldenDistanceSchema} {
 			if got := ResultSchema(withParents, testMeta).String(); got != golden {
@@ -185,6 +189,7 @@ func TestResultSchemaGolden(t *testing.T) {
 }
 
 func TestResultsByteIdentical(t *testing.T) {
+	t.Parallel()
 	rng := newRand(3)
 	var trees []*paths.Tree
 	for s := range 5 {
@@ -208,6 +213,7 @@ func TestResultsByteIdentical(t *testing.T) {
 }
 
 func TestResultWriterEmpty(t *testing.T) {
+	t.Parallel()
 	for _, format := range formats {
 		mem := checkedAllocator(t)
 		dir := filepath.Join(t.TempDir(), "result")
@@ -229,6 +235,7 @@ func TestResultWriterEmpty(t *testing.T) {
 }
 
 func TestResultWriterRejectsBadTrees(t *testing.T) {
+	t.Parallel()
 	mem := checkedAllocator(t)
 	dir := filepath.Join(t.TempDir(), "result")
 	w, err := NewResultWriter(dir, true, nil, WithAllocator(mem), WithBatchRows(3))
@@ -272,6 +279,7 @@ func TestResultWriterRejectsBadTrees(t *testing.T) {
 }
 
 func TestResultWriterAtomic(t *testing.T) {
+	t.Parallel()
 	for _, format := range formats {
 		parent := t.TempDir()
 		dir := filepath.Join(parent, "result")
@@ -333,6 +341,7 @@ func TestResultWriterAtomic(t *testing.T) {
 }
 
 func TestReadResultsErrors(t *testing.T) {
+	t.Parallel()
 	rng := newRand(5)
 	trees := []*paths.Tree{randomTree(rng, 40, 0, true, 0.1), randomTree(rng, 40, 1, true, 0.1)}
 	dir := filepath.Join(t.TempDir(), "result")
@@ -374,5 +383,56 @@ func TestReadResultsErrors(t *testing.T) {
 	_, _, err = ScanResults(dir, func(*paths.Tree) error { calls++; return stop })
 	if !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("ScanResults returned %v after %d calls, want the callback's error after 1", err, calls)
+	}
+}
+
+func TestResultPartRollover(t *testing.T) {
+	t.Parallel()
+	rng := newRand(13)
+	trees := []*paths.Tree{randomTree(rng, 4, 0, true, 0.3), randomTree(rng, 4, 3, true, 0.3), randomTree(rng, 4, 1, true, 0.3)}
+	for _, format := range formats {
+		mem := checkedAllocator(t)
+		dir := filepath.Join(t.TempDir(), "result")
+		// One row per part: twelve parts, so name order must not be
+		// confused by part-00010 sorting before part-00002.
+		w := writeResults(t, dir, trees, true, WithFormat(format), WithAllocator(mem), WithPartRows(1))
+		files := w.Files()
+		if len(files) != 12 {
+			t.Fatalf("%v: %d parts, want 12", format, len(files))
+		}
+		for i, f := range files {
+			if want := filepath.Join(dir, fmt.Sprintf("part-%05d%s", i, format.Ext())); f.Path != want {
+				t.Errorf("part %d is %s, want %s", i, f.Path, want)
+			}
+			checkInfo(t, f, 1)
+		}
+		got, err := ReadResults(dir, WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTrees(t, got.Trees, trees, true)
+	}
+}
+
+func TestResultCompression(t *testing.T) {
+	t.Parallel()
+	rng := newRand(17)
+	trees := []*paths.Tree{randomTree(rng, 5000, 0, true, 0.1), randomTree(rng, 5000, 9, true, 0.1)}
+	for _, format := range formats {
+		size := map[Compression]int64{}
+		for _, codec := range []Compression{Zstd, LZ4, Uncompressed} {
+			mem := checkedAllocator(t)
+			dir := filepath.Join(t.TempDir(), "result")
+			w := writeResults(t, dir, trees, true, WithFormat(format), WithCompression(codec), WithAllocator(mem))
+			size[codec] = w.Files()[0].Bytes
+			got, err := ReadResults(dir, WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameTrees(t, got.Trees, trees, true)
+		}
+		if size[Zstd] >= size[Uncompressed] || size[LZ4] >= size[Uncompressed] {
+			t.Errorf("%v: sizes zstd %d, lz4 %d, uncompressed %d: compression did not apply", format, size[Zstd], size[LZ4], size[Uncompressed])
+		}
 	}
 }

@@ -78,6 +78,8 @@ func Summarize(t *paths.Tree) SummaryRow {
 	return row
 }
 
+var summaryEncoding = parquetEncoding{delta: []string{ColSource, ColReachable, ColEccentricity}}
+
 // WriteSummary writes rows as a summary table (SummarySchema) to path,
 // atomically, in batches of at most WithBatchRows rows.
 func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...Option) (FileInfo, error) {
@@ -89,7 +91,7 @@ func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts .
 		return FileInfo{}, err
 	}
 	schema := SummarySchema(meta)
-	return writeFile(path, schema, cfg, func(emit func(arrow.RecordBatch) error) error {
+	return writeFile(path, schema, summaryEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); lo += cfg.batchRows {
 			rec := summaryRecord(cfg.mem, schema, rows[lo:min(lo+cfg.batchRows, len(rows))])
 			err := emit(rec)

@@ -11,6 +11,7 @@ import (
 const u = paths.Unreachable
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	big := int64(math.MaxInt64 - 1)
 	cases := []struct {
 		name      string
@@ -43,6 +44,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestSummaryRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, seed := range seeds(t) {
 		rng := newRand(seed)
 		rows := make([]SummaryRow, rng.IntN(3000))
@@ -50,15 +52,15 @@ func TestSummaryRoundTrip(t *testing.T) {
 			rows[i] = Summarize(randomTree(rng, 1+rng.IntN(20), 0, false, rng.Float64()))
 			rows[i].Source = int32(i)
 		}
-		for _, format := range formats {
-			mem := checkedAllocator(t)
-			path := filepath.Join(t.TempDir(), "summary"+format.Ext())
-			info, err := WriteSummary(path, rows, testMeta, WithFormat(format), WithAllocator(mem), WithBatchRows(1+rng.IntN(1000)))
+		for _, c := range encodingCases(t) {
+			path := filepath.Join(t.TempDir(), "summary")
+			format := c.format
+			info, err := WriteSummary(path, rows, testMeta, append(c.write, WithBatchRows(1+rng.IntN(1000)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkInfo(t, info, int64(len(rows)))
-			got, meta, err := ReadSummary(path, WithAllocator(mem))
+			got, meta, err := ReadSummary(path, c.read...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,6 +80,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 }
 
 func TestSummarySchemaGolden(t *testing.T) {
+	t.Parallel()
 	const golden = `schema:
   fields: 4
     - source: type=int32

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -31,7 +29,18 @@ type tableWriter struct {
 	rows   int64
 }
 
-func newTableWriter(dst io.Writer, schema *arrow.Schema, cfg config) (*tableWriter, error) {
+// parquetEncoding picks, per column, how Parquet encodes values before
+// compression: a column not listed is PLAIN.
+type parquetEncoding struct {
+	// delta columns hold ids and distances that change by small steps
+	// between neighbouring rows: DELTA_BINARY_PACKED stores the bits of the
+	// steps, which shrinks the data and the work left to the codec several
+	// times over. A constant column (a result's source) costs next to
+	// nothing.
+	delta []string
+}
+
+func newTableWriter(dst io.Writer, schema *arrow.Schema, enc parquetEncoding, cfg config) (*tableWriter, error) {
 	digest := newDigestWriter(dst)
 	buf := bufio.NewWriterSize(digest, 1<<20)
 	var (
@@ -42,7 +51,7 @@ func newTableWriter(dst io.Writer, schema *arrow.Schema, cfg config) (*tableWrit
 	case Arrow:
 		rw, err = ipc.NewFileWriter(buf, ipcOptions(schema, cfg)...)
 	case Parquet:
-		rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(cfg),
+		rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(enc, cfg),
 			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem)))
 	default:
 		err = fmt.Errorf("unknown format %d", cfg.format)
@@ -68,14 +77,19 @@ func ipcOptions(schema *arrow.Schema, cfg config) []ipc.Option {
 	return opts
 }
 
-func parquetProperties(cfg config) *parquet.WriterProperties {
+func parquetProperties(enc parquetEncoding, cfg config) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(cfg.mem),
 		parquet.WithMaxRowGroupLength(int64(cfg.batchRows)),
-		// Dictionaries rarely pay on id and distance columns and cost a
-		// hash per value; runs of equal values (source) are left to the
-		// codec.
+		// A dictionary costs a hash per value and does not pay on ids
+		// and distances; delta encoding does better on all of them.
 		parquet.WithDictionaryDefault(false),
+	}
+	for _, col := range enc.delta {
+		if cfg.plainParquet {
+			break
+		}
+		props = append(props, parquet.WithEncodingFor(col, parquet.Encodings.DeltaBinaryPacked))
 	}
 	switch cfg.compression {
 	case Zstd:
@@ -84,25 +98,6 @@ func parquetProperties(cfg config) *parquet.WriterProperties {
 		props = append(props, parquet.WithCompression(compress.Codecs.Lz4Raw))
 	default:
 		props = append(props, parquet.WithCompression(compress.Codecs.Uncompressed))
-	}
-	if os.Getenv("PQ_DELTA") != "" {
-		for _, c := range []string{"vertex", "distance", "parent"} {
-			props = append(props, parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked))
-		}
-	}
-	if os.Getenv("PQ_DICTSRC") != "" {
-		props = append(props, parquet.WithDictionaryFor("source", true))
-	}
-	if v := os.Getenv("PQ_PAGE"); v != "" {
-		n, _ := strconv.Atoi(v)
-		props = append(props, parquet.WithDataPageSize(int64(n)))
-	}
-	if v := os.Getenv("PQ_LEVEL"); v != "" {
-		n, _ := strconv.Atoi(v)
-		props = append(props, parquet.WithCompressionLevel(n))
-	}
-	if os.Getenv("PQ_NOSTATS") != "" {
-		props = append(props, parquet.WithStats(false))
 	}
 	return parquet.NewWriterProperties(props...)
 }
@@ -137,7 +132,7 @@ type pendingFile struct {
 
 // writeTemp writes a table to a temporary for path: produce emits the record
 // batches. The caller commits or aborts the result.
-func writeTemp(path string, schema *arrow.Schema, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (*pendingFile, error) {
+func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (*pendingFile, error) {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("tables: %w", err)
@@ -148,7 +143,7 @@ func writeTemp(path string, schema *arrow.Schema, cfg config, produce func(emit 
 			f.Abort()
 		}
 	}()
-	tw, err := newTableWriter(f, schema, cfg)
+	tw, err := newTableWriter(f, schema, enc, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -166,8 +161,8 @@ func writeTemp(path string, schema *arrow.Schema, cfg config, produce func(emit 
 }
 
 // writeFile is writeTemp followed by Commit.
-func writeFile(path string, schema *arrow.Schema, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (FileInfo, error) {
-	p, err := writeTemp(path, schema, cfg, produce)
+func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (FileInfo, error) {
+	p, err := writeTemp(path, schema, enc, cfg, produce)
 	if err != nil {
 		return FileInfo{}, err
 	}

@@ -32,6 +32,7 @@ const (
 	flagCeiling   = "ceiling"
 	flagDevice    = "device"
 	flagDuration  = "duration"
+	flagLookahead = "lookahead"
 )
 
 // FWConfig configures the fw subcommand.
@@ -64,6 +65,8 @@ type FWConfig struct {
 	Ceiling bool
 	// Device is the GPU ordinal.
 	Device int
+	// Lookahead: the fast variant's two-stream schedule (gpu.WithLookahead).
+	Lookahead bool
 }
 
 // AddFlags registers the fw flags.
@@ -84,6 +87,7 @@ func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Int(flagCheckRows, 16, "rows checked against CPU Dijkstra and as shortest-path trees")
 	fs.Bool(flagCeiling, true, "measure the int32 add-min ceiling and report each rate's share of it")
 	fs.Int(flagDevice, 0, "GPU ordinal")
+	fs.Bool(flagLookahead, true, "overlap the fast variant's rounds on two streams")
 }
 
 // InitFromViper reads and validates the fw flags.
@@ -98,6 +102,7 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	c.CheckRows = v.GetInt(flagCheckRows)
 	c.Ceiling = v.GetBool(flagCeiling)
 	c.Device = v.GetInt(flagDevice)
+	c.Lookahead = v.GetBool(flagLookahead)
 	var errs []error
 	if c.Graph == "" && (c.N < 1 || !(c.P >= 0 && c.P <= 1) || c.Lo > c.Hi) {
 		errs = append(errs, fmt.Errorf("need n >= 1, 0 <= p <= 1 and lo <= hi (have %d, %v, %d, %d)", c.N, c.P, c.Lo, c.Hi))

@@ -21,7 +21,7 @@ import (
 // Run times every configured variant, with and without parents, and prints
 // one line per measurement followed by a summary table.
 func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
-	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy))
+	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead))
 	if err != nil {
 		return err
 	}
@@ -149,13 +149,13 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	if variant == gpu.VariantBlocked && c.BlockSize != 0 {
 		res.label += fmt.Sprintf("/b%d", c.BlockSize)
 	}
-	switch {
-	case !withParents:
+	if variant == gpu.VariantFast && !c.Lookahead {
+		res.label += "/1s"
+	}
+	if withParents {
+		res.label += " parents(" + run.ParentMethod() + ")"
+	} else {
 		res.label += " dist"
-	case run.RecoversParents():
-		res.label += " parents(recover)"
-	default:
-		res.label += " parents(track)"
 	}
 	var times []time.Duration
 	for i := 0; i < c.Warmup+c.Repeats; i++ {

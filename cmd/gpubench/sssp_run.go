@@ -1,0 +1,308 @@
+//go:build cuda
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// Run generates or reads the graph, then for every variant and parameter
+// combination times single-source solves (CUDA events around the kernels,
+// and wall time including the copy back and conversion; median of the
+// repeats after warm-up) and the multi-source run, checking results against
+// the CPU.
+func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
+	}
+	start := time.Now()
+	g, name, err := c.load()
+	if err != nil {
+		return err
+	}
+	lo, hi := g.WeightRange()
+	fmt.Fprintf(out, "graph %s: n %d, m %d, weights %d..%d, seed %d (built in %v)\n",
+		name, g.N, g.M(), lo, hi, c.Seed, time.Since(start).Round(time.Millisecond))
+	b, err := gpu.New(gpu.WithDevice(c.Device))
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	fmt.Fprintf(out, "device %s, %s\n", b.Device(), time.Now().Format("2006-01-02"))
+
+	r := rand.New(rand.NewPCG(c.Seed, 77))
+	sources := c.sources(g.N, r)
+	multiSources := make([]int32, c.Multi)
+	for i := range multiSources {
+		multiSources[i] = r.Int32N(g.N)
+	}
+	ref := newReference(g, lo < 0)
+	if c.CPU || c.Validate {
+		for _, s := range sources {
+			if _, err := ref.tree(ctx, s); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "cpu %s from %d: %v (1 thread)\n", ref.algorithm, s, ref.took[s].Round(time.Microsecond))
+		}
+	}
+	for _, variant := range c.Variants {
+		for _, opts := range c.options(variant) {
+			if err := c.single(ctx, out, b, g, variant, opts, sources, ref); err != nil {
+				return err
+			}
+		}
+		if c.Multi > 0 {
+			for _, opts := range c.multiOptions(variant) {
+				if err := c.multi(ctx, out, b, g, variant, opts, multiSources, ref); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// load builds or reads the graph and names it.
+func (c *ssspConfig) load() (*graph.CSR, string, error) {
+	var e *graph.EdgeList
+	var err error
+	var name string
+	switch c.Graph {
+	case "grid":
+		name = fmt.Sprintf("grid %dx%d", c.Side, c.Side)
+		e, err = generate.Grid(c.Side, c.Lo, c.Hi, c.Seed)
+	case "degree":
+		name = fmt.Sprintf("degree-%d random", c.Degree)
+		e, err = generate.RandomDegree(c.N, c.Degree, c.Lo, c.Hi, c.Seed)
+	default:
+		name = c.Graph
+		if strings.HasSuffix(c.Graph, ".gr") || strings.HasSuffix(c.Graph, ".gr.gz") {
+			var f *os.File
+			if f, err = os.Open(c.Graph); err == nil {
+				e, err = formats.ReadDIMACS(f, c.Graph)
+				f.Close()
+			}
+		} else {
+			e, err = gputest.ReadSNAP(c.Graph)
+		}
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("gpubench sssp: %w", err)
+	}
+	return graph.BuildCSR(e), name, nil
+}
+
+// sources resolves the --sources words.
+func (c *ssspConfig) sources(n int32, r *rand.Rand) []int32 {
+	var out []int32
+	for _, s := range c.Sources {
+		switch s {
+		case "corner":
+			out = append(out, 0)
+		case "center":
+			if c.Graph == "grid" {
+				out = append(out, c.Side/2*c.Side+c.Side/2)
+			} else {
+				out = append(out, n/2)
+			}
+		case "random":
+			out = append(out, r.Int32N(n))
+		default:
+			v, _ := strconv.ParseInt(s, 10, 32)
+			out = append(out, int32(min(max(v, 0), int64(n-1))))
+		}
+	}
+	return out
+}
+
+// single times one solver over the single sources.
+func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
+	opts gpu.SSSPOptions, sources []int32, ref *reference) error {
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for _, src := range sources {
+		var kernel, wall []time.Duration
+		var stats gpu.SSSPStats
+		for i := range c.Warmup + c.Repeats {
+			var tree *paths.Tree
+			begin := time.Now()
+			st, err := s.Solve(ctx, []int32{src}, c.Parents, func(t *paths.Tree) error {
+				tree = t
+				return nil
+			})
+			took := time.Since(begin)
+			if err != nil {
+				return fmt.Errorf("%s from %d: %w", variant, src, err)
+			}
+			if c.Validate {
+				if err := ref.check(ctx, tree, c.Parents); err != nil {
+					return fmt.Errorf("%s from %d: %w", variant, src, err)
+				}
+			}
+			if i >= c.Warmup {
+				kernel, wall, stats = append(kernel, st.Kernel), append(wall, took), st
+			}
+		}
+		k, w := median(kernel), median(wall)
+		line := fmt.Sprintf("%-9s src %-9d delta %-7d local %-3d blocks %-4d bs %-4d | kernel %9.3f ms (min %9.3f) wall %9.3f ms | %8.1f Marcs/s | steps %6d splits %5d launches %7d syncs %5d",
+			variant, src, stats.Delta, stats.LocalRounds, stats.BlocksPerSource, stats.BlockSize, ms(k), ms(slices.Min(kernel)), ms(w),
+			float64(g.M())/k.Seconds()/1e6, stats.Steps, stats.Splits, stats.Launches, stats.HostSyncs)
+		if stats.Relaxations > 0 {
+			line += fmt.Sprintf(" relax/m %.2f", float64(stats.Relaxations)/float64(max(g.M(), 1)))
+		}
+		if t, ok := ref.took[src]; ok && c.CPU {
+			line += fmt.Sprintf(" | cpu %9.3f ms, x%.1f", ms(t), t.Seconds()/k.Seconds())
+		}
+		if c.Validate {
+			line += " | ok"
+		}
+		fmt.Fprintln(out, line)
+	}
+	return nil
+}
+
+// multi times one multi-source run of the random sources: wall time
+// from the call to the last tree handed over (copies and conversion
+// included), and the device time of the kernels.
+func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
+	opts gpu.SSSPOptions, sources []int32, ref *reference) error {
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	const sampleEvery = 97
+	var walls, kernels []time.Duration
+	var stats gpu.SSSPStats
+	for i := range c.Warmup + max(c.Repeats/2, 1) {
+		var sample []*paths.Tree
+		k := 0
+		begin := time.Now()
+		st, err := s.Solve(ctx, sources, c.Parents, func(t *paths.Tree) error {
+			if t.Source != sources[k] {
+				return fmt.Errorf("tree %d from %d, want %d", k, t.Source, sources[k])
+			}
+			if k%sampleEvery == 0 {
+				sample = append(sample, t)
+			}
+			k++
+			return nil
+		})
+		took := time.Since(begin)
+		if err != nil {
+			return fmt.Errorf("%s multi-source: %w", variant, err)
+		}
+		if c.Validate {
+			for _, t := range sample {
+				if err := ref.check(ctx, t, c.Parents); err != nil {
+					return fmt.Errorf("%s multi-source from %d: %w", variant, t.Source, err)
+				}
+			}
+		}
+		if i >= c.Warmup {
+			walls, kernels, stats = append(walls, took), append(kernels, st.Kernel), st
+		}
+	}
+	w, k := median(walls), median(kernels)
+	line := fmt.Sprintf("%-9s multi %d sources, parents %v: wall %9.1f ms (%.3f ms/source) kernel %9.1f ms | %d batches of %d, %d blocks each, delta %d, local %d | steps/source %.0f launches %d syncs %d",
+		variant, len(sources), c.Parents, ms(w), ms(w)/float64(len(sources)), ms(k), stats.Batches, stats.BatchSize,
+		stats.BlocksPerSource, stats.Delta, stats.LocalRounds, float64(stats.Steps)/float64(len(sources)), stats.Launches, stats.HostSyncs)
+	if c.CPU {
+		if ref.multi == 0 {
+			cpuBackend := cpu.New(0)
+			begin := time.Now()
+			err := cpuBackend.MultiSource(ctx, g, sources, backend.Algorithm{Name: ref.algorithm}, c.Parents, func(*paths.Tree) error { return nil })
+			if err != nil {
+				return err
+			}
+			ref.multi, ref.workers = time.Since(begin), cpuBackend.Workers()
+		}
+		line += fmt.Sprintf(" | cpu %s %.1f ms on %d workers, x%.1f", ref.algorithm, ms(ref.multi), ref.workers, ref.multi.Seconds()/w.Seconds())
+	}
+	if c.Validate {
+		line += fmt.Sprintf(" | %d sampled trees ok", (len(sources)+sampleEvery-1)/sampleEvery)
+	}
+	fmt.Fprintln(out, line)
+	return nil
+}
+
+// reference computes and caches CPU trees, timing each.
+type reference struct {
+	g         *graph.CSR
+	algorithm string
+	trees     map[int32]*paths.Tree
+	took      map[int32]time.Duration
+	cpu       *cpu.Backend
+	// multi is the CPU time of the multi-source run (the sources are the
+	// same for every configuration), on workers goroutines.
+	multi   time.Duration
+	workers int
+}
+
+func newReference(g *graph.CSR, negative bool) *reference {
+	alg := cpu.AlgorithmDijkstra
+	if negative {
+		alg = cpu.AlgorithmBellmanFord
+	}
+	return &reference{g: g, algorithm: alg, trees: map[int32]*paths.Tree{}, took: map[int32]time.Duration{}, cpu: cpu.New(1)}
+}
+
+func (r *reference) tree(ctx context.Context, s int32) (*paths.Tree, error) {
+	if t, ok := r.trees[s]; ok {
+		return t, nil
+	}
+	begin := time.Now()
+	t, err := r.cpu.SingleSource(ctx, r.g, s, backend.Algorithm{Name: r.algorithm}, false)
+	if err != nil {
+		return nil, err
+	}
+	r.took[s] = time.Since(begin)
+	r.trees[s] = t
+	return t, nil
+}
+
+// check compares t with the CPU distances and, with parents, checks the
+// tree.
+func (r *reference) check(ctx context.Context, t *paths.Tree, parents bool) error {
+	want, err := r.tree(ctx, t.Source)
+	if err != nil {
+		return err
+	}
+	for v, d := range want.Dist {
+		if t.Dist[v] != d {
+			return fmt.Errorf("dist[%d] = %d, cpu %d", v, t.Dist[v], d)
+		}
+	}
+	if parents {
+		return paths.CheckTree(r.g, t)
+	}
+	return nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/gpubench"
+)
+
+func TestSSSPFlagsParse(t *testing.T) {
+	cfg, err := gpubench.Parse(gpubench.Commands["sssp"], "sssp", []string{
+		"--graph=degree", "--n=5000", "--variants=near-far,bf-flags", "--sources=corner,17,random",
+		"--delta-factor=4,16", "--blocks=0,64", "--local-rounds=-1,8", "--batch=32", "--multi=100", "--parents",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.(*ssspConfig)
+	if c.Graph != "degree" || c.N != 5000 || c.Multi != 100 || !c.Parents ||
+		!slices.Equal(c.Variants, []string{gpu.VariantNearFar, gpu.VariantBFFlags}) ||
+		!slices.Equal(c.Sources, []string{"corner", "17", "random"}) ||
+		!slices.Equal(c.DeltaFactors, []float64{4, 16}) || !slices.Equal(c.Blocks, []int{0, 64}) ||
+		!slices.Equal(c.LocalRounds, []int{-1, 8}) || !slices.Equal(c.Batches, []int{32}) {
+		t.Fatalf("parsed %+v", c)
+	}
+	if got := len(c.options(gpu.VariantNearFar)); got != 8 {
+		t.Errorf("%d near-far combinations, want 2 factors x 2 block counts x 2 round counts", got)
+	}
+	if got := len(c.options(gpu.VariantBFFlags)); got != 1 {
+		t.Errorf("%d bf-flags combinations, want 1", got)
+	}
+}
+
+func TestSSSPFlagsRejectNonsense(t *testing.T) {
+	for _, args := range [][]string{
+		{"--variants=fastest"},
+		{"--sources=north"},
+		{"--local-rounds=-2"},
+		{"--blocks=-1"},
+		{"--graph=grid", "--side=0"},
+		{"--lo=5", "--hi=1"},
+		{"--repeats=0"},
+	} {
+		if _, err := gpubench.Parse(gpubench.Commands["sssp"], "sssp", args); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}

@@ -1,0 +1,264 @@
+package cpu
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// The real graphs of the shared mirror, read with minimal parsers so this
+// package's tests do not depend on the formats package.
+
+// mirrorFile returns the path of a mirror file or skips the test.
+func mirrorFile(t *testing.T, name string) string {
+	t.Helper()
+	path, ok := datasets.MirrorFile(name)
+	if !ok {
+		t.Skipf("%s not found in the dataset mirror %s (set %s)", name, datasets.MirrorDir(), datasets.MirrorEnv)
+	}
+	return path
+}
+
+// readLines calls line for every line of the file that is not empty and
+// does not start with one of the comment prefixes.
+func readLines(t *testing.T, path string, comments string, line func(fields []string) error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for no := 1; s.Scan(); no++ {
+		text := s.Text()
+		if text == "" || strings.ContainsRune(comments, rune(text[0])) {
+			continue
+		}
+		if err := line(strings.Fields(text)); err != nil {
+			t.Fatalf("%s:%d: %v", path, no, err)
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func atoi32(s string) (int32, error) {
+	v, err := strconv.ParseInt(s, 10, 32)
+	return int32(v), err
+}
+
+// readDIMACS reads a DIMACS shortest-path .gr file ("p sp n m", then
+// "a u v w" with 1-based ids).
+func readDIMACS(t *testing.T, name string) *graph.EdgeList {
+	t.Helper()
+	var e *graph.EdgeList
+	readLines(t, mirrorFile(t, name), "c", func(f []string) error {
+		switch {
+		case f[0] == "p" && len(f) == 4:
+			n, err := atoi32(f[2])
+			e = graph.NewEdgeList(n, 0)
+			return err
+		case f[0] == "a" && len(f) == 4 && e != nil:
+			u, err1 := atoi32(f[1])
+			v, err2 := atoi32(f[2])
+			w, err3 := atoi32(f[3])
+			if err1 != nil || err2 != nil || err3 != nil {
+				return fmt.Errorf("bad arc %v", f)
+			}
+			e.Add(u-1, v-1, w)
+			return nil
+		}
+		return fmt.Errorf("unexpected line %v", f)
+	})
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// snapWeight is the project's documented weighting of unweighted SNAP
+// arcs: lo + splitmix64(seed ^ (u<<32 | v)) mod (hi - lo + 1).
+func snapWeight(seed uint64, u, v int64, lo, hi int32) int32 {
+	x := seed ^ (uint64(u)<<32 | uint64(v))
+	x += 0x9E3779B97F4A7C15
+	z := (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	z ^= z >> 31
+	return lo + int32(z%uint64(int64(hi)-int64(lo)+1))
+}
+
+func TestSNAPWeightVectors(t *testing.T) {
+	// The test vectors of the dataset README (seed 42, weights 1..100).
+	for _, c := range []struct {
+		u, v int64
+		want int32
+	}{{0, 1, 61}, {0, 2, 99}, {1, 0, 48}, {10875, 10878, 60}, {123456, 7, 84}} {
+		if got := snapWeight(42, c.u, c.v, 1, 100); got != c.want {
+			t.Errorf("w(%d, %d) = %d, want %d", c.u, c.v, got, c.want)
+		}
+	}
+}
+
+// readSNAP reads a SNAP edge list, keeping the original ids as vertex ids
+// (ids that never occur become isolated vertices), weighted by snapWeight
+// with seed 42 in [lo, hi].
+func readSNAP(t *testing.T, name string, lo, hi int32) *graph.EdgeList {
+	t.Helper()
+	e := graph.NewEdgeList(0, 0)
+	readLines(t, mirrorFile(t, name), "#", func(f []string) error {
+		if len(f) != 2 {
+			return fmt.Errorf("unexpected line %v", f)
+		}
+		u, err1 := atoi32(f[0])
+		v, err2 := atoi32(f[1])
+		if err1 != nil || err2 != nil || u < 0 || v < 0 {
+			return fmt.Errorf("bad edge %v", f)
+		}
+		e.Add(u, v, snapWeight(42, int64(u), int64(v), lo, hi))
+		e.N = max(e.N, u+1, v+1)
+		return nil
+	})
+	return e
+}
+
+// checkSearches compares Dijkstra (when the weights allow it) and
+// Bellman-Ford from a few sources, through MultiSource, and checks every
+// tree.
+func checkSearches(t *testing.T, e *graph.EdgeList, sources []int32) {
+	t.Helper()
+	ctx := context.Background()
+	g := graph.BuildCSR(e)
+	b := New(0)
+	var fromBF []*paths.Tree
+	err := b.MultiSource(ctx, g, sources, backend.Algorithm{Name: AlgorithmBellmanFord}, true, func(tree *paths.Tree) error {
+		fromBF = append(fromBF, tree)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tree := range fromBF {
+		if err := paths.CheckTree(g, tree); err != nil {
+			t.Fatalf("bellman-ford from %d: %v", tree.Source, err)
+		}
+	}
+	if e.HasNegativeWeight() {
+		return
+	}
+	i := 0
+	err = b.MultiSource(ctx, g, sources, backend.Algorithm{Name: AlgorithmDijkstra}, true, func(tree *paths.Tree) error {
+		checkTree(t, e, g, tree, fromBF[i].Dist)
+		i++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sampleSources(r *rand.Rand, n int32, count int) []int32 {
+	out := []int32{0}
+	for range count - 1 {
+		out = append(out, r.Int32N(n))
+	}
+	return out
+}
+
+func TestRome99(t *testing.T) {
+	e := readDIMACS(t, "rome99.gr")
+	if e.N != 3353 || e.M() != 8870 {
+		t.Fatalf("rome99: %d vertices and %d arcs, want 3353 and 8870", e.N, e.M())
+	}
+	seed := rand.Uint64()
+	t.Logf("sources from seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 5))
+	checkSearches(t, e, sampleSources(r, e.N, 6))
+
+	// Road weights turned partly negative by potentials, no negative cycle.
+	neg := reweighted(r, e, 2000)
+	checkSearches(t, neg, sampleSources(r, e.N, 4))
+
+	if testing.Short() {
+		t.Skip("all pairs on rome99: skipped in short mode")
+	}
+	compareAllPairs(t, e, r)
+}
+
+// compareAllPairs checks blocked Floyd-Warshall against Johnson on the
+// whole matrix, and a few rows with predecessors against Bellman-Ford.
+func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
+	t.Helper()
+	ctx := context.Background()
+	fw, err := BlockedFloydWarshall(ctx, e, 0, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jo, err := Johnson(ctx, e, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range e.N {
+		for v := range e.N {
+			if a, b := fw.Distance(s, v), jo.Distance(s, v); a != b {
+				t.Fatalf("%d -> %d: floyd-warshall %d, johnson %d", s, v, a, b)
+			}
+		}
+	}
+	g := graph.BuildCSR(e)
+	for _, s := range sampleSources(r, e.N, 4) {
+		bf, err := BellmanFord(ctx, g, s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, e, g, fw.Row(s), bf.Dist)
+	}
+}
+
+func TestGnutella04(t *testing.T) {
+	e := readSNAP(t, "p2p-Gnutella04.txt", 1, 100)
+	if e.M() != 39994 || e.N != 10879 {
+		t.Fatalf("Gnutella04: %d ids and %d arcs, want 10879 and 39994", e.N, e.M())
+	}
+	seed := rand.Uint64()
+	t.Logf("sources from seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 6))
+	checkSearches(t, e, sampleSources(r, e.N, 6))
+
+	// Weights in [-20, 100] on this peer-to-peer graph may close negative
+	// cycles: either Bellman-Ford names a real one, or its tree passes
+	// paths.CheckTree, which proves no negative cycle is reachable.
+	neg := readSNAP(t, "p2p-Gnutella04.txt", -20, 100)
+	gneg := graph.BuildCSR(neg)
+	tree, err := BellmanFord(context.Background(), gneg, 0, true)
+	if err != nil {
+		checkNegativeCycle(t, neg, err)
+	} else if err := paths.CheckTree(gneg, tree); err != nil {
+		t.Fatal(err)
+	}
+
+	if testing.Short() {
+		t.Skip("all pairs on Gnutella04: skipped in short mode")
+	}
+	// All pairs on the subgraph induced by the first 2000 ids, as weighted
+	// and with potentials making it partly negative: the whole graph's
+	// 10879^2 matrix is a benchmark, not a test.
+	sub := graph.NewEdgeList(2000, 0)
+	for i := range e.Src {
+		if e.Src[i] < sub.N && e.Dst[i] < sub.N {
+			sub.Add(e.Src[i], e.Dst[i], e.Weight[i])
+		}
+	}
+	compareAllPairs(t, sub, r)
+	compareAllPairs(t, reweighted(r, sub, 500), r)
+}

@@ -1,0 +1,216 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// testGraph is one entry of the table every algorithm's test loops over.
+type testGraph struct {
+	name string
+	e    *graph.EdgeList
+}
+
+// freshSeed returns a new seed for this run and logs it so that a failure
+// can be replayed.
+func freshSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := rand.Uint64()
+	t.Logf("random graphs from seed %d", seed)
+	return seed
+}
+
+// edges builds a hand-written graph from {u, v, w} triples.
+func edges(n int32, arcs ...[3]int32) *graph.EdgeList {
+	e := graph.NewEdgeList(n, len(arcs))
+	for _, a := range arcs {
+		e.Add(a[0], a[1], a[2])
+	}
+	return e
+}
+
+// handGraphs are small graphs whose shapes exercise the corner cases.
+func handGraphs() []testGraph {
+	return []testGraph{
+		{"empty", edges(0)},
+		{"one vertex", edges(1)},
+		{"one vertex, self-loop", edges(1, [3]int32{0, 0, 5})},
+		{"one vertex, negative self-loop", edges(1, [3]int32{0, 0, -1})},
+		{"two vertices, no arcs", edges(2)},
+		{"path with shortcut", edges(3, [3]int32{0, 1, 2}, [3]int32{1, 2, 3}, [3]int32{0, 2, 10})},
+		{"diamond, zero weights", edges(4, [3]int32{0, 1, 0}, [3]int32{0, 2, 0}, [3]int32{1, 3, 0}, [3]int32{2, 3, 0})},
+		{"parallel arcs and self-loops", edges(3,
+			[3]int32{0, 1, 5}, [3]int32{0, 1, 3}, [3]int32{0, 1, 7}, [3]int32{1, 0, 1},
+			[3]int32{1, 1, 0}, [3]int32{2, 2, 4}, [3]int32{1, 2, 9}, [3]int32{1, 2, 2})},
+		{"disconnected", edges(7,
+			[3]int32{0, 1, 1}, [3]int32{1, 2, 1}, [3]int32{2, 0, 1},
+			[3]int32{3, 4, 2}, [3]int32{4, 3, 2}, [3]int32{4, 5, 1})},
+		{"zero-weight cycle", edges(3, [3]int32{0, 1, 0}, [3]int32{1, 0, 0}, [3]int32{1, 2, 4})},
+		{"negative weights, no cycle", edges(5,
+			[3]int32{0, 1, 4}, [3]int32{0, 2, 2}, [3]int32{2, 1, -3}, [3]int32{1, 3, 2},
+			[3]int32{3, 4, -5}, [3]int32{2, 4, 1}, [3]int32{4, 2, 7})},
+		{"negative cycle", edges(5,
+			[3]int32{0, 1, 1}, [3]int32{1, 2, -3}, [3]int32{2, 1, 1}, [3]int32{2, 3, 1}, [3]int32{4, 0, 1})},
+		{"negative cycle unreachable from 0", edges(4,
+			[3]int32{0, 1, 1}, [3]int32{2, 3, -2}, [3]int32{3, 2, 1})},
+		{"negative two-cycle via parallel arc", edges(2,
+			[3]int32{0, 1, 5}, [3]int32{0, 1, -4}, [3]int32{1, 0, 3})},
+		{"extreme weights", edges(3,
+			[3]int32{0, 1, math.MaxInt32}, [3]int32{1, 2, math.MaxInt32}, [3]int32{0, 2, math.MinInt32 + 1})},
+		{"complete, every arc as negative as int32 results allow", completeGraph(24, -(graph.Inf32-1)/23)},
+	}
+}
+
+// completeGraph has every arc u -> v, u != v, with weight w. With w < 0
+// every cycle is negative, and without clamping the values of an all-pairs
+// algorithm would run past the int32 range before the first round ends.
+func completeGraph(n, w int32) *graph.EdgeList {
+	e := graph.NewEdgeList(n, int(n*(n-1)))
+	for u := range n {
+		for v := range n {
+			if u != v {
+				e.Add(u, v, w)
+			}
+		}
+	}
+	return e
+}
+
+// randomArcs returns a graph of n vertices and m uniformly random arcs
+// with weights in [lo, hi]; self-loops and parallel arcs happen.
+func randomArcs(r *rand.Rand, n int32, m int, lo, hi int32) *graph.EdgeList {
+	e := graph.NewEdgeList(n, m)
+	for range m {
+		e.Add(r.Int32N(n), r.Int32N(n), lo+int32(r.Int64N(int64(hi)-int64(lo)+1)))
+	}
+	return e
+}
+
+// reweighted applies random vertex potentials p: w(u, v) + p(u) - p(v).
+// Every cycle keeps its weight, so a graph without negative cycles keeps
+// none, but many arcs turn negative.
+func reweighted(r *rand.Rand, e *graph.EdgeList, span int32) *graph.EdgeList {
+	p := make([]int32, e.N)
+	for i := range p {
+		p[i] = r.Int32N(2*span+1) - span
+	}
+	out := graph.NewEdgeList(e.N, e.M())
+	for i := range e.Src {
+		u, v := e.Src[i], e.Dst[i]
+		out.Add(u, v, e.Weight[i]+p[u]-p[v])
+	}
+	return out
+}
+
+// withNegativeCycle adds a cycle through length random vertices whose
+// weights sum to -1.
+func withNegativeCycle(r *rand.Rand, e *graph.EdgeList, length int) *graph.EdgeList {
+	out := graph.NewEdgeList(e.N, e.M()+length)
+	out.Src = append(out.Src, e.Src...)
+	out.Dst = append(out.Dst, e.Dst...)
+	out.Weight = append(out.Weight, e.Weight...)
+	vs := r.Perm(int(e.N))[:length]
+	sum := int32(0)
+	for i, v := range vs {
+		w := r.Int32N(21) - 10
+		if i == length-1 {
+			w = -1 - sum
+		}
+		sum += w
+		out.Add(int32(v), int32(vs[(i+1)%length]), w)
+	}
+	return out
+}
+
+// randomGraphs are fresh graphs from seed: sparse and dense, with
+// non-negative weights, with negative weights but no negative cycle, with
+// planted negative cycles, and with weights large enough for int64 results.
+func randomGraphs(t *testing.T, seed uint64) []testGraph {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	var out []testGraph
+	add := func(name string, e *graph.EdgeList) { out = append(out, testGraph{name, e}) }
+	add("random sparse", randomArcs(r, 40, 80, 0, 20))
+	add("random dense", randomArcs(r, 30, 600, 1, 1000))
+	add("random tiny weights", randomArcs(r, 50, 200, 0, 2))
+	add("random odd size", randomArcs(r, 67, 300, 0, 50))
+	add("random negative, no cycle", reweighted(r, randomArcs(r, 45, 200, 0, 30), 40))
+	add("random negative cycle", withNegativeCycle(r, randomArcs(r, 40, 120, 0, 30), 5))
+	add("random negative self-loop", withNegativeCycle(r, randomArcs(r, 20, 60, 0, 9), 1))
+	add("random large weights", randomArcs(r, 40, 160, 1<<29, 1<<30))
+	add("random large negative weights", reweighted(r, randomArcs(r, 40, 160, 0, 1<<29), 1<<29))
+	er, err := generate.ErdosRenyi(70, 0.1, 0, 100, r.Uint64())
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("erdos-renyi", er)
+	deg, err := generate.RandomDegree(90, 3, 1, 100, r.Uint64())
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("random degree", deg)
+	grid, err := generate.Grid(9, 0, 9, r.Uint64())
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("grid", grid)
+	add("grid, negative", reweighted(r, grid, 20))
+	return out
+}
+
+// testGraphs is the shared table: the hand-written graphs and random ones
+// from a fixed seed and from a fresh seed.
+func testGraphs(t *testing.T) []testGraph {
+	t.Helper()
+	out := handGraphs()
+	for _, seed := range []uint64{1, freshSeed(t)} {
+		for _, g := range randomGraphs(t, seed) {
+			g.name += " (seed " + strconv.FormatUint(seed, 10) + ")"
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// testSources picks the sources a single-source test runs from: all of a
+// small graph, else the ends, the middle and a few at random.
+func testSources(r *rand.Rand, n int32) []int32 {
+	if n <= 12 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(i)
+		}
+		return out
+	}
+	out := []int32{0, n / 2, n - 1}
+	for range 5 {
+		out = append(out, r.Int32N(n))
+	}
+	return out
+}
+
+// reachable reports whether a breadth-first search from s reaches v.
+func reachable(g *graph.CSR, s, v int32) bool {
+	seen := make([]bool, g.N)
+	seen[s] = true
+	queue := []int32{s}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if u == v {
+			return true
+		}
+		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+			if w := g.Targets[i]; !seen[w] {
+				seen[w] = true
+				queue = append(queue, w)
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,459 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// ssspCase is one test graph for the single-source variants.
+type ssspCase struct {
+	name string
+	g    *graph.CSR
+	// small graphs also run the variants whose steps grow with the number
+	// of distinct distances (Dijkstra) or with n (Bellman-Ford naive).
+	small bool
+}
+
+// ssspCases builds the shared table: the real graphs when the mirror has
+// them, road-like grids, degree-7 random graphs, Erdos-Renyi graphs with
+// unreachable vertices and arbitrary random multigraphs with zero weights,
+// the generated ones from seed.
+func ssspCases(t *testing.T, seed uint64) []ssspCase {
+	t.Helper()
+	var cases []ssspCase
+	add := func(name string, e *graph.EdgeList, err error, small bool) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cases = append(cases, ssspCase{name: name, g: graph.BuildCSR(e), small: small})
+	}
+	if path, ok := datasets.MirrorFile("rome99.gr"); ok {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := formats.ReadDIMACS(f, path)
+		f.Close()
+		add("rome99", e, err, true)
+	} else {
+		t.Logf("rome99.gr not in %s: skipped", datasets.MirrorDir())
+	}
+	if path, ok := datasets.MirrorFile("p2p-Gnutella04.txt"); ok {
+		e, err := gputest.ReadSNAP(path)
+		add("Gnutella04", e, err, true)
+	} else {
+		t.Logf("p2p-Gnutella04.txt not in %s: skipped", datasets.MirrorDir())
+	}
+	e, err := generate.Grid(48, 1, 1000, seed)
+	add("grid 48", e, err, true)
+	e, err = generate.Grid(160, 1, 1000, seed+1)
+	add("grid 160", e, err, false)
+	e, err = generate.RandomDegree(3000, 7, 1, 1000, seed+2)
+	add("degree-7 3000", e, err, true)
+	e, err = generate.RandomDegree(60000, 7, 1, 1000, seed+3)
+	add("degree-7 60000", e, err, false)
+	e, err = generate.ErdosRenyi(2000, 0.0008, 1, 100, seed+4)
+	add("erdos-renyi sparse", e, err, true)
+	r := rand.New(rand.NewPCG(seed, 5))
+	add("multigraph with zero weights", gputest.RandomGraph(r, 700, 2500, 0, 3, 0), nil, true)
+	add("single vertex", graph.NewEdgeList(1, 0), nil, true)
+	return cases
+}
+
+// ssspTestSeeds are the fixed seeds plus a fresh one, logged.
+func ssspTestSeeds(t *testing.T) []uint64 { return []uint64{1, freshSeed(t)} }
+
+// ssspPickSources returns vertex 0, the last vertex and a few random ones.
+func ssspPickSources(r *rand.Rand, n int32, random int) []int32 {
+	s := []int32{0, n - 1}
+	for range random {
+		s = append(s, r.Int32N(n))
+	}
+	return s
+}
+
+// ssspCheckTree compares t with the reference distances and, with parents,
+// checks it as a shortest-path tree whose parents lead back to the source.
+func ssspCheckTree(g *graph.CSR, t *paths.Tree, want []int64, withParents bool) error {
+	if len(t.Dist) != int(g.N) {
+		return fmt.Errorf("%d distances for %d vertices", len(t.Dist), g.N)
+	}
+	for v := range want {
+		if t.Dist[v] != want[v] {
+			return fmt.Errorf("dist[%d] = %s, want %s", v, ssspShow(t.Dist[v]), ssspShow(want[v]))
+		}
+	}
+	if !withParents {
+		if t.Parent != nil {
+			return fmt.Errorf("parents returned though none were asked for")
+		}
+		return nil
+	}
+	if t.Parent == nil {
+		return fmt.Errorf("no parents")
+	}
+	if err := paths.CheckTree(g, t); err != nil {
+		return err
+	}
+	for v := range t.Parent {
+		if !t.Reachable(int32(v)) {
+			continue
+		}
+		u, hops := int32(v), 0
+		for u != t.Source {
+			if u = t.Parent[u]; u < 0 || hops > int(g.N) {
+				return fmt.Errorf("parents of %d do not lead to the source %d", v, t.Source)
+			}
+			hops++
+		}
+	}
+	return nil
+}
+
+func ssspShow(d int64) string {
+	if d == paths.Unreachable {
+		return "unreachable"
+	}
+	return fmt.Sprint(d)
+}
+
+// ssspSolve runs sources through a solver of variant with opts and checks every
+// tree, in order, against the CPU reference ref.
+func ssspSolve(t *testing.T, g *graph.CSR, variant string, opts SSSPOptions, sources []int32, withParents bool,
+	ref func(s int32) []int64) SSSPStats {
+	t.Helper()
+	s, err := testBackends[ParentsAuto].PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", variant, err)
+	}
+	defer s.Close()
+	// A first solve allocates the buffers (near-far sizes them per solve);
+	// poison them before the solve that is checked.
+	if _, err := s.Solve(context.Background(), sources, withParents, func(*paths.Tree) error { return nil }); err != nil {
+		t.Fatalf("%s: %v", variant, err)
+	}
+	ssspPoison(t, s)
+	i := 0
+	stats, err := s.Solve(context.Background(), sources, withParents, func(tree *paths.Tree) error {
+		if i >= len(sources) || tree.Source != sources[i] {
+			return fmt.Errorf("tree %d is from %d, want source %d", i, tree.Source, sources[min(i, len(sources)-1)])
+		}
+		if err := ssspCheckTree(g, tree, ref(tree.Source), withParents); err != nil {
+			return fmt.Errorf("source %d: %w", tree.Source, err)
+		}
+		i++
+		return nil
+	})
+	if err == nil && i != len(sources) {
+		err = fmt.Errorf("%d trees for %d sources", i, len(sources))
+	}
+	if err != nil {
+		t.Fatalf("%s (parents %v, %+v): %v", variant, withParents, opts, err)
+	}
+	return stats
+}
+
+// ssspPoison fills the solver's device buffers with garbage, so a cell
+// that no kernel writes cannot pass for a result.
+func ssspPoison(t *testing.T, s *SSSPSolver) {
+	t.Helper()
+	err := s.dev.Do(func(c *Ctx) error {
+		var bufs []Buffer
+		if s.nf != nil {
+			bufs = append(bufs, s.nf.words, s.nf.onFar, s.nf.nearQueue, s.nf.farPile, s.nf.state)
+		}
+		if s.single != nil {
+			bufs = append(bufs, s.single.dist, s.single.first, s.single.second, s.single.parent, s.single.partial)
+		}
+		for _, b := range bufs {
+			if err := c.FillInt32(b, poison); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSSSPVariantsMatchDijkstra(t *testing.T) {
+	for _, seed := range ssspTestSeeds(t) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		for _, c := range ssspCases(t, seed) {
+			sources := ssspPickSources(r, c.g.N, 2)
+			ref := func(s int32) []int64 { return gputest.Dijkstra(c.g, s) }
+			for _, variant := range SSSPVariants {
+				if !c.small && (variant == VariantDijkstra || variant == VariantBFNaive) {
+					continue
+				}
+				for _, withParents := range []bool{false, true} {
+					stats := ssspSolve(t, c.g, variant, SSSPOptions{}, sources, withParents, ref)
+					t.Logf("seed %d %s %s parents %v: %d sources, %d steps, %d launches, %d host syncs, kernels %v",
+						seed, c.name, variant, withParents, stats.Sources, stats.Steps, stats.Launches, stats.HostSyncs, stats.Kernel)
+				}
+			}
+		}
+	}
+}
+
+// TestSSSPNearFarShapes forces batches, block counts and deltas that the
+// defaults would not pick: one block per source, batches that leave a
+// partial last batch (and so the pinned staging), a delta of 1 (many
+// splits) and one larger than every distance (a single bucket).
+func TestSSSPNearFarShapes(t *testing.T) {
+	seed := freshSeed(t)
+	e, err := generate.Grid(96, 1, 1000, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	r := rand.New(rand.NewPCG(seed, 11))
+	sources := ssspPickSources(r, g.N, 35)
+	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
+	for _, opts := range []SSSPOptions{
+		{BlocksPerSource: 1, Batch: 8},
+		{BlocksPerSource: 3, Batch: 5, BlockSize: 128},
+		{BlocksPerSource: 40, Batch: 2, BlockSize: 512},
+		{Delta: 1, Batch: 16},
+		{Delta: 1 << 29},
+		{LocalRounds: -1},
+		{LocalRounds: 1, BlocksPerSource: 2},
+		{LocalRounds: 64, Batch: 4},
+		{LocalRounds: 32, Delta: 1 << 29, BlockSize: 64},
+	} {
+		for _, withParents := range []bool{false, true} {
+			stats := ssspSolve(t, g, VariantNearFar, opts, sources, withParents, ref)
+			t.Logf("%+v parents %v: %d batches of %d, %d blocks each, %d steps, %d splits",
+				opts, withParents, stats.Batches, stats.BatchSize, stats.BlocksPerSource, stats.Steps, stats.Splits)
+		}
+	}
+}
+
+func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
+	for _, seed := range ssspTestSeeds(t) {
+		r := rand.New(rand.NewPCG(seed, 13))
+		for _, shape := range []struct {
+			n               int32
+			arcs            int
+			lo, hi, shift   int32
+			withZeroWeights bool
+		}{
+			{n: 300, arcs: 1500, lo: 0, hi: 50, shift: 40},
+			{n: 500, arcs: 700, lo: 0, hi: 20, shift: 100},
+			{n: 200, arcs: 900, lo: 0, hi: 2, shift: 3},
+		} {
+			g := graph.BuildCSR(gputest.RandomGraph(r, shape.n, shape.arcs, shape.lo, shape.hi, shape.shift))
+			ref := func(s int32) []int64 {
+				tree, err := cpu.BellmanFord(context.Background(), g, s, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tree.Dist
+			}
+			sources := ssspPickSources(r, g.N, 2)
+			for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
+				for _, withParents := range []bool{false, true} {
+					ssspSolve(t, g, variant, SSSPOptions{StepsPerCheck: 7}, sources, withParents, ref)
+				}
+			}
+		}
+	}
+}
+
+func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
+	seed := freshSeed(t)
+	r := rand.New(rand.NewPCG(seed, 17))
+	e := gputest.RandomGraph(r, 400, 1600, 0, 30, 20)
+	// Plant one cycle of negative weight, reachable from 0 through a path.
+	cycle := []int32{101, 202, 303, 57}
+	e.Add(0, cycle[0], 1)
+	for i, u := range cycle {
+		e.Add(u, cycle[(i+1)%len(cycle)], -100)
+	}
+	g := graph.BuildCSR(e)
+	for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
+		_, err := testBackends[ParentsAuto].SingleSource(context.Background(), g, 0,
+			backend.Algorithm{Name: BellmanFordFamily, Variant: variant}, true)
+		var neg *NegativeCycleError
+		if !errors.As(err, &neg) {
+			t.Fatalf("%s: got %v, want a negative cycle", variant, err)
+		}
+		// Any negative cycle qualifies: the named vertex must reach itself
+		// at negative cost.
+		if !ssspOnNegativeCycle(g, neg.Vertex) {
+			t.Fatalf("%s: vertex %d is not on a negative cycle", variant, neg.Vertex)
+		}
+	}
+}
+
+// ssspOnNegativeCycle reports whether v reaches itself along a walk of negative
+// weight, by Bellman-Ford from v over n rounds tracking the best return.
+func ssspOnNegativeCycle(g *graph.CSR, v int32) bool {
+	const inf = int64(1) << 62
+	dist := make([]int64, g.N)
+	for i := range dist {
+		dist[i] = inf
+	}
+	dist[v] = 0
+	back := inf
+	for range g.N {
+		next := slices.Clone(dist)
+		for u := int32(0); u < g.N; u++ {
+			if dist[u] == inf {
+				continue
+			}
+			for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+				w, d := g.Targets[i], dist[u]+int64(g.Weights[i])
+				if w == v {
+					back = min(back, d)
+				}
+				next[w] = min(next[w], d)
+			}
+		}
+		dist = next
+	}
+	return back < 0
+}
+
+func TestSSSPBackendMultiSourceInOrder(t *testing.T) {
+	seed := freshSeed(t)
+	e, err := generate.Grid(64, 1, 1000, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	r := rand.New(rand.NewPCG(seed, 19))
+	sources := ssspPickSources(r, g.N, 200)
+	sources = append(sources, sources[3], sources[3]) // repeats are allowed
+	b := testBackends[ParentsAuto]
+	i := 0
+	err = b.MultiSource(context.Background(), g, sources, backend.Algorithm{Name: SSSPFamily}, true, func(tree *paths.Tree) error {
+		if tree.Source != sources[i] {
+			return fmt.Errorf("tree %d from %d, want %d", i, tree.Source, sources[i])
+		}
+		i++
+		return ssspCheckTree(g, tree, gputest.Dijkstra(g, tree.Source), true)
+	})
+	if err != nil || i != len(sources) {
+		t.Fatalf("after %d of %d trees: %v", i, len(sources), err)
+	}
+	tree, err := b.SingleSource(context.Background(), g, sources[5], backend.Algorithm{Name: DijkstraFamily}, false)
+	if err == nil {
+		err = ssspCheckTree(g, tree, gputest.Dijkstra(g, sources[5]), false)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSSSPEmitErrorStopsTheRun(t *testing.T) {
+	e, err := generate.Grid(40, 1, 9, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	s, err := testBackends[ParentsAuto].PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Batch: 2, BlocksPerSource: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	stop := errors.New("enough")
+	calls := 0
+	_, err = s.Solve(context.Background(), []int32{1, 2, 3, 4, 5, 6, 7}, false, func(*paths.Tree) error {
+		calls++
+		if calls == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || calls != 3 {
+		t.Fatalf("err %v after %d calls, want %v after 3", err, calls, stop)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(*paths.Tree) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled solve: %v", err)
+	}
+	// The solver still works after both.
+	solveErr := func() error {
+		_, err := s.Solve(context.Background(), []int32{9}, true, func(tree *paths.Tree) error {
+			return ssspCheckTree(g, tree, gputest.Dijkstra(g, 9), true)
+		})
+		return err
+	}()
+	if solveErr != nil {
+		t.Fatal(solveErr)
+	}
+}
+
+func TestSSSPRefusals(t *testing.T) {
+	b := testBackends[ParentsAuto]
+	neg := graph.NewEdgeList(3, 2)
+	neg.Add(0, 1, -1)
+	neg.Add(1, 2, 4)
+	g := graph.BuildCSR(neg)
+	for _, variant := range []string{VariantNearFar, VariantDijkstra} {
+		if _, err := b.SingleSource(context.Background(), g, 0, backend.Algorithm{Name: SSSPFamily, Variant: variant}, false); !errors.Is(err, ErrNotSupported) {
+			t.Errorf("%s on a negative arc: %v", variant, err)
+		}
+	}
+	// sssp picks bf-flags for negative weights.
+	tree, err := b.SingleSource(context.Background(), g, 0, backend.Algorithm{Name: SSSPFamily}, true)
+	if err != nil || tree.Dist[2] != 3 || tree.Parent[2] != 1 {
+		t.Fatalf("sssp on negative weights: %v %+v", err, tree)
+	}
+	big := graph.NewEdgeList(3, 2)
+	big.Add(0, 1, 1<<29)
+	big.Add(1, 2, 1<<29)
+	if _, err := b.SingleSource(context.Background(), graph.BuildCSR(big), 0, backend.Algorithm{Name: SSSPFamily}, false); !errors.Is(err, ErrNeedsInt64) {
+		t.Errorf("overflowing distances: %v", err)
+	}
+	if _, err := b.SingleSource(context.Background(), g, 3, backend.Algorithm{Name: SSSPFamily}, false); err == nil {
+		t.Errorf("source outside the graph accepted")
+	}
+}
+
+// TestSSSPNearFarBeyondTheInt32Bound runs near-far on a graph whose
+// worst-case distance bound exceeds int32 but whose real distances fit, and
+// on one where a real distance reaches graph.Inf32.
+func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
+	seed := freshSeed(t)
+	e, err := generate.RandomDegree(3000, 7, 1, 1_000_000, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	if graph.FitsInt32Distances(int64(g.N), 1, 1_000_000) {
+		t.Fatal("test graph fits the int32 bound")
+	}
+	r := rand.New(rand.NewPCG(seed, 23))
+	ssspSolve(t, g, VariantNearFar, SSSPOptions{}, ssspPickSources(r, g.N, 3), true,
+		func(s int32) []int64 { return gputest.Dijkstra(g, s) })
+
+	far := graph.NewEdgeList(4, 3)
+	for v := int32(0); v < 3; v++ {
+		far.Add(v, v+1, 1<<29-1)
+	}
+	_, err = testBackends[ParentsAuto].SingleSource(context.Background(), graph.BuildCSR(far), 0,
+		backend.Algorithm{Name: SSSPFamily}, false)
+	if !errors.Is(err, ErrNeedsInt64) {
+		t.Fatalf("distance 3 * (2^29 - 1): %v, want ErrNeedsInt64", err)
+	}
+}

@@ -1,0 +1,190 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/kernels"
+)
+
+// Per-source state of the near-far kernel, mirroring
+// kernels/sssp_near_far_state.cuh.
+const (
+	nfAbort    = 11
+	nfSteps    = 12
+	nfSplits   = 13
+	nfOverflow = 14
+	nfRelaxed  = 16 // uint64
+	nfImproved = 18 // uint64
+	nfState    = nearFarStateInts
+)
+
+// nearFarBuffers is the device state of a batch of near-far searches:
+// per vertex a 64-bit word (distance and queue stamp), a far-pile flag, two
+// near-queue and two far-pile slots. Once a search is done the flags'
+// buffer receives the int32 distances and the near queues' the parents.
+type nearFarBuffers struct {
+	rows                             int
+	words, onFar, nearQueue, farPile Buffer
+	state, sources                   Buffer
+	search                           cu.Function
+}
+
+// dist and parent are the result buffers, reused from search state.
+func (b *nearFarBuffers) dist() Buffer   { return b.onFar }
+func (b *nearFarBuffers) parent() Buffer { return b.nearQueue }
+
+func (b *nearFarBuffers) free(c *Ctx) error {
+	var errs []error
+	for _, buf := range []*Buffer{&b.words, &b.onFar, &b.nearQueue, &b.farPile, &b.state, &b.sources} {
+		errs = append(errs, c.Free(buf))
+	}
+	return errors.Join(errs...)
+}
+
+// nearFarKernel returns the sssp_near_far function loaded in the current
+// context, for a cooperative launch (the generated wrapper launches
+// plainly).
+func nearFarKernel() (cu.Function, error) {
+	for _, k := range kernels.All() {
+		if k.Name() == "sssp_near_far" {
+			return k.Function()
+		}
+	}
+	return cu.Function{}, fmt.Errorf("gpu: kernel sssp_near_far is missing (run go generate ./kernels)")
+}
+
+// prepareNearFar loads the kernel and counts how many of its blocks can be
+// resident at once.
+func (s *SSSPSolver) prepareNearFar(c *Ctx) error {
+	fn, err := nearFarKernel()
+	if err != nil {
+		return err
+	}
+	perSM, err := fn.MaxActiveBlocksPerMultiProcessor(s.plan.opts.BlockSize, 0)
+	if err != nil {
+		return fmt.Errorf("gpu: occupancy of sssp_near_far: %w", err)
+	}
+	if perSM < 1 {
+		return fmt.Errorf("gpu: sssp_near_far cannot run blocks of %d threads", s.plan.opts.BlockSize)
+	}
+	s.nf = &nearFarBuffers{search: fn}
+	s.resident = perSM * s.dev.sms
+	return nil
+}
+
+// ensureNearFar makes the buffers hold s.batch rows.
+func (s *SSSPSolver) ensureNearFar(c *Ctx) error {
+	b := s.nf
+	if b.rows >= s.batch {
+		return nil
+	}
+	if err := b.free(c); err != nil {
+		return err
+	}
+	b.rows = 0
+	cells := int64(s.batch) * s.plan.n
+	if err := c.Reserve(nearFarRowInts*4*cells+int64(s.batch)*(nfState+1)*4, "near-far search state"); err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		buf   *Buffer
+		bytes int64
+		what  string
+	}{
+		{&b.words, 8 * cells, "distances and stamps"},
+		{&b.onFar, 4 * cells, "far-pile flags"},
+		{&b.nearQueue, 8 * cells, "near queues"},
+		{&b.farPile, 8 * cells, "far piles"},
+		{&b.state, int64(s.batch) * nfState * 4, "search state"},
+		{&b.sources, int64(s.batch) * 4, "sources"},
+	} {
+		var err error
+		if *a.buf, err = c.Alloc(a.bytes, "near-far "+a.what); err != nil {
+			return err
+		}
+	}
+	b.rows = s.batch
+	return nil
+}
+
+// nearFarBatch solves up to s.batch sources in one cooperative launch and
+// copies the rows (and parents, derived into the mark buffer) into h.
+func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+	b := s.nf
+	k := int64(len(sources))
+	n := s.plan.n
+	if err := c.CopyInt32ToDevice(b.sources, sources); err != nil {
+		return err
+	}
+	bs := s.plan.opts.BlockSize
+	err := timed(c, st, func() error {
+		cells := s.dev.linear(k*n, bs, true)
+		if err := kernels.SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,
+			b.sources.Ptr, n, k, s.plan.delta); err != nil {
+			return err
+		}
+		g := s.graph.Forward()
+		err := launchCooperative(b.search, s.blocks, int(k), bs,
+			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
+			uint64(b.words.Ptr), uint64(b.onFar.Ptr), uint64(b.nearQueue.Ptr), uint64(b.farPile.Ptr),
+			uint64(b.state.Ptr), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
+			uint64(s.plan.localRounds))
+		if err != nil {
+			return err
+		}
+		if err := kernels.SSSPNearFarFinish(cells, b.words.Ptr, b.dist().Ptr, k*n); err != nil {
+			return err
+		}
+		st.Launches += 3
+		if withParents {
+			st.Launches++
+			return s.parentPass(c, b.dist(), b.parent(), b.sources, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	state := make([]int32, k*nfState)
+	if err := c.CopyInt32FromDevice(state, b.state); err != nil {
+		return err
+	}
+	st.HostSyncs++
+	for g := range k {
+		row := state[g*nfState : (g+1)*nfState]
+		if row[nfAbort] != 0 {
+			return fmt.Errorf("gpu: near-far search from %d ran past its %v time limit (%d steps done)",
+				sources[g], s.plan.opts.Timeout, row[nfSteps])
+		}
+		if row[nfOverflow] != 0 {
+			return fmt.Errorf("%w: a shortest path from %d is at least %d long", ErrNeedsInt64, sources[g], graph.Inf32)
+		}
+		st.Steps += int64(row[nfSteps])
+		st.Splits += int64(row[nfSplits])
+		st.Relaxations += int64(uint64At(row, nfRelaxed))
+		st.Improvements += int64(uint64At(row, nfImproved))
+	}
+	if err := c.CopyInt32FromDevice(h.dist[:k*n], b.dist()); err != nil {
+		return err
+	}
+	if withParents {
+		return c.CopyInt32FromDevice(h.parent[:k*n], b.parent())
+	}
+	return nil
+}
+
+// uint64At reads the little-endian uint64 the kernel keeps in two int32
+// slots of a state row.
+func uint64At(row []int32, at int) uint64 {
+	var b [8]byte
+	binary.LittleEndian.PutUint32(b[:4], uint32(row[at]))
+	binary.LittleEndian.PutUint32(b[4:], uint32(row[at+1]))
+	return binary.LittleEndian.Uint64(b[:])
+}

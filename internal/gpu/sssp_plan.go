@@ -1,0 +1,325 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// The single-source algorithm families SingleSource and MultiSource accept
+// (backend.Algorithm.Name). Every family takes every SSSP variant; they
+// differ in the default an empty Variant picks.
+const (
+	// SSSPFamily defaults to VariantNearFar, or to VariantBFFlags when some
+	// weight is negative.
+	SSSPFamily = "sssp"
+	// BellmanFordFamily defaults to VariantBFFlags.
+	BellmanFordFamily = "bellman-ford"
+	// DijkstraFamily defaults to VariantDijkstra.
+	DijkstraFamily = "dijkstra"
+)
+
+// The single-source variants (backend.Algorithm.Variant); "" and "auto" pick
+// the family's default.
+const (
+	// VariantBFNaive is Bellman-Ford with one thread per vertex and a
+	// previous/current pair of distance arrays (Bodra's naive version).
+	VariantBFNaive = "bf-naive"
+	// VariantBFStride is VariantBFNaive with grid-stride loops over a
+	// capped grid.
+	VariantBFStride = "bf-stride"
+	// VariantBFFlags is VariantBFStride where only the vertices whose
+	// distance dropped in the last round relax their arcs.
+	VariantBFFlags = "bf-flags"
+	// VariantDijkstra is the GPU Dijkstra of Martin, Torres and Gavilanes:
+	// frontier and unsettled sets, relax, minimum and update kernels, one
+	// distance value settled per step.
+	VariantDijkstra = "dijkstra"
+	// VariantNearFar is the near-far frontier search (delta-stepping with
+	// a near queue and a far pile), the whole search in one cooperative
+	// launch, several sources per launch. Non-negative weights only.
+	VariantNearFar = "near-far"
+)
+
+// SSSPVariants lists the single-source variants, fastest first.
+var SSSPVariants = []string{VariantNearFar, VariantBFFlags, VariantBFStride, VariantBFNaive, VariantDijkstra}
+
+// SSSPOptions tune the single-source searches; zero fields take the
+// defaults below.
+type SSSPOptions struct {
+	// Delta is near-far's threshold step; 0 means DeltaFactor times the
+	// mean arc weight (at least 1).
+	Delta int64
+	// DeltaFactor scales the mean weight when Delta is 0
+	// (DefaultDeltaFactor when 0).
+	DeltaFactor float64
+	// BlockSize is the threads per block of the search kernels
+	// (DefaultSSSPBlockSize when 0; a multiple of 32 up to 1024).
+	BlockSize int
+	// BlocksPerSource is how many blocks work on one near-far search; 0
+	// sizes it from the vertex count (see nearFarBlocks).
+	BlocksPerSource int
+	// LocalRounds is how many rounds each near-far block may relax the
+	// vertices it queued itself, in shared memory and with block barriers
+	// only, before the next grid-wide step; 0 means DefaultLocalRounds,
+	// a negative value none.
+	LocalRounds int
+	// Batch is how many sources one near-far launch solves at once; 0 fills
+	// the device with BlocksPerSource-block groups, within MaxBatchBytes.
+	Batch int
+	// MaxBatchBytes bounds the device memory of one batch's search state
+	// (DefaultMaxBatchBytes when 0).
+	MaxBatchBytes int64
+	// StepsPerCheck is how many Bellman-Ford rounds or Dijkstra steps are
+	// launched between two host checks for convergence
+	// (DefaultStepsPerCheck when 0). Rounds after convergence change
+	// nothing, so a larger value trades wasted launches for fewer host
+	// round trips.
+	StepsPerCheck int
+	// Timeout bounds a near-far launch, so that a fault ends it with an
+	// error instead of holding the device (DefaultSSSPTimeout when 0). A
+	// batch that needs longer fails; give it more.
+	Timeout time.Duration
+}
+
+// Defaults of SSSPOptions.
+const (
+	DefaultDeltaFactor   = 8
+	DefaultLocalRounds   = 8
+	DefaultSSSPBlockSize = 256
+	DefaultMaxBatchBytes = 2 << 30
+	DefaultStepsPerCheck = 32
+	DefaultSSSPTimeout   = time.Minute
+)
+
+// withDefaults fills the zero fields.
+func (o SSSPOptions) withDefaults() SSSPOptions {
+	if o.DeltaFactor == 0 {
+		o.DeltaFactor = DefaultDeltaFactor
+	}
+	if o.LocalRounds == 0 {
+		o.LocalRounds = DefaultLocalRounds
+	}
+	if o.BlockSize == 0 {
+		o.BlockSize = DefaultSSSPBlockSize
+	}
+	if o.MaxBatchBytes == 0 {
+		o.MaxBatchBytes = DefaultMaxBatchBytes
+	}
+	if o.StepsPerCheck == 0 {
+		o.StepsPerCheck = DefaultStepsPerCheck
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultSSSPTimeout
+	}
+	return o
+}
+
+// validate rejects options no launch can honour.
+func (o SSSPOptions) validate() error {
+	switch {
+	case o.Delta < 0 || o.DeltaFactor < 0 || math.IsNaN(o.DeltaFactor):
+		return fmt.Errorf("gpu: negative near-far delta %d or factor %v", o.Delta, o.DeltaFactor)
+	case o.BlockSize%32 != 0 || o.BlockSize < 32 || o.BlockSize > 1024:
+		return fmt.Errorf("gpu: block size %d is not a multiple of 32 in 32..1024", o.BlockSize)
+	case o.BlocksPerSource < 0 || o.Batch < 0 || o.MaxBatchBytes < 0 || o.StepsPerCheck < 1:
+		return fmt.Errorf("gpu: negative blocks per source, batch or batch bytes, or steps per check below 1")
+	case o.Timeout < 0:
+		return fmt.Errorf("gpu: negative timeout %v", o.Timeout)
+	}
+	return nil
+}
+
+// ssspPlan is what a single-source run will do, decided on the host before
+// anything touches the device.
+type ssspPlan struct {
+	variant string
+	n       int64
+	m       int64
+	// lo and hi are the weight range (0, 0 without arcs).
+	lo, hi int32
+	// delta is near-far's threshold step; localRounds its rounds per step
+	// within a block (0: none).
+	delta       int64
+	localRounds int
+	// checked: the worst-case distance bound exceeds int32, so the run
+	// checks that no path reached graph.Inf32 and fails with ErrNeedsInt64
+	// if one did (near-far only).
+	checked bool
+	opts    SSSPOptions
+}
+
+// planSSSP validates g and the request and resolves the variant and its
+// parameters. O(n + m).
+func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return ssspPlan{}, err
+	}
+	if err := checkCSR(g); err != nil {
+		return ssspPlan{}, err
+	}
+	p := ssspPlan{n: int64(g.N), m: int64(g.M()), opts: opts}
+	p.lo, p.hi = g.WeightRange()
+	negative := p.lo < 0
+	variant := alg.Variant
+	if variant == "auto" {
+		variant = ""
+	}
+	switch alg.Name {
+	case SSSPFamily, "", "auto":
+		if variant == "" {
+			variant = VariantNearFar
+			if negative {
+				variant = VariantBFFlags
+			}
+		}
+	case BellmanFordFamily:
+		if variant == "" {
+			variant = VariantBFFlags
+		}
+	case DijkstraFamily:
+		if variant == "" {
+			variant = VariantDijkstra
+		}
+	default:
+		return ssspPlan{}, fmt.Errorf("gpu: single-source algorithm %q: %w (have %s, %s, %s)",
+			alg.Name, ErrNotSupported, SSSPFamily, BellmanFordFamily, DijkstraFamily)
+	}
+	if !isSSSPVariant(variant) {
+		return ssspPlan{}, fmt.Errorf("gpu: single-source variant %q: %w (have %s)",
+			variant, ErrNotSupported, strings.Join(SSSPVariants, ", "))
+	}
+	if alg.BlockSize != 0 {
+		return ssspPlan{}, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d)", variant, alg.BlockSize)
+	}
+	p.variant = variant
+	if negative && (variant == VariantNearFar || variant == VariantDijkstra) {
+		return ssspPlan{}, fmt.Errorf("gpu: %s needs non-negative weights (smallest is %d), use bellman-ford: %w",
+			variant, p.lo, ErrNotSupported)
+	}
+	if !graph.FitsInt32Distances(p.n, p.lo, p.hi) {
+		// Near-far detects a path reaching Inf32 (see checked), which a
+		// relaxation can compute without wrapping when w < Inf32.
+		if variant != VariantNearFar || negative || p.hi >= graph.Inf32 {
+			return ssspPlan{}, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
+				ErrNeedsInt64, p.n, p.lo, p.hi, graph.DistanceBound(p.n, p.lo, p.hi))
+		}
+		p.checked = true
+	}
+	if negative {
+		// A negative cycle drives Bellman-Ford's distances down by up to the
+		// largest |weight| per round for n rounds before it is detected.
+		if bound := graph.DistanceBound(p.n, p.lo, p.hi); 2*bound >= int64(graph.Inf32) {
+			return ssspPlan{}, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
+				ErrNeedsInt64, bound, graph.Inf32)
+		}
+	}
+	p.delta = opts.Delta
+	if p.delta == 0 {
+		p.delta = defaultDelta(g.Weights, opts.DeltaFactor)
+	}
+	p.localRounds = max(opts.LocalRounds, 0)
+	return p, nil
+}
+
+// defaultDelta is factor times the mean weight, at least 1 and at most
+// Inf32.
+func defaultDelta(weights []int32, factor float64) int64 {
+	if len(weights) == 0 {
+		return 1
+	}
+	var sum float64
+	for _, w := range weights {
+		sum += float64(w)
+	}
+	d := factor * sum / float64(len(weights))
+	return int64(min(max(d, 1), float64(graph.Inf32)))
+}
+
+// nearFarShape picks the blocks per source and the sources per launch:
+// every group of blocks that solves one source must be resident together
+// with all the others (residentBlocks in all), and a batch's state must fit
+// in maxBytes. One source gets about one block per 16 vertices per thread,
+// up to the whole device; several sources share the device, each with
+// fewer blocks, since their steps overlap.
+func nearFarShape(n int64, sources, blockSize, residentBlocks, blocksPerSource, batch int, maxBytes int64) (blocks, rows int) {
+	blocks = blocksPerSource
+	if blocks == 0 {
+		blocks = int(min(max((n+int64(blockSize)*16-1)/(int64(blockSize)*16), 1), int64(residentBlocks)))
+		if sources > 1 {
+			blocks = max(1, min(blocks, residentBlocks/min(sources, residentBlocks)))
+		}
+	}
+	blocks = min(blocks, residentBlocks)
+	rows = batch
+	if rows == 0 {
+		rows = residentBlocks / blocks
+	}
+	rowBytes := nearFarRowInts*4*n + nearFarStateInts*4
+	rows = int(min(int64(rows), max(maxBytes/rowBytes, 1), int64(sources), 65535))
+	rows = max(rows, 1)
+	// Every block of every row is resident: a larger batch is cut down.
+	rows = min(rows, max(residentBlocks/blocks, 1))
+	return blocks, rows
+}
+
+// nearFarRowInts is the device memory of one near-far search, in int32 per
+// vertex: distance, near-queue mark, far-pile flag, two near queues and
+// two far piles. nearFarStateInts is its fixed state (NF_STATE).
+const (
+	nearFarRowInts   = 7
+	nearFarStateInts = 64
+)
+
+func isSSSPVariant(v string) bool {
+	for _, s := range SSSPVariants {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCSR checks the structure the kernels index blindly: N+1 offsets from
+// 0, non-decreasing, ending at the arc count, and every target a vertex.
+// O(n + m).
+func checkCSR(g *graph.CSR) error {
+	if g == nil {
+		return fmt.Errorf("gpu: nil graph")
+	}
+	if g.N < 0 || len(g.Offsets) != int(g.N)+1 {
+		return fmt.Errorf("gpu: CSR with %d vertices has %d offsets", g.N, len(g.Offsets))
+	}
+	if len(g.Weights) != len(g.Targets) {
+		return fmt.Errorf("gpu: CSR has %d targets but %d weights", len(g.Targets), len(g.Weights))
+	}
+	if g.Offsets[0] != 0 || g.Offsets[g.N] != int64(len(g.Targets)) {
+		return fmt.Errorf("gpu: CSR offsets run from %d to %d for %d arcs", g.Offsets[0], g.Offsets[g.N], len(g.Targets))
+	}
+	for u := int32(0); u < g.N; u++ {
+		if g.Offsets[u+1] < g.Offsets[u] {
+			return fmt.Errorf("gpu: CSR offsets decrease at vertex %d", u)
+		}
+	}
+	for i, v := range g.Targets {
+		if v < 0 || v >= g.N {
+			return fmt.Errorf("gpu: CSR arc %d points to %d, outside 0..%d", i, v, g.N-1)
+		}
+	}
+	return nil
+}
+
+// checkSources rejects a source outside the graph.
+func checkSources(n int32, sources []int32) error {
+	for _, s := range sources {
+		if s < 0 || s >= n {
+			return fmt.Errorf("gpu: source %d outside 0..%d", s, n-1)
+		}
+	}
+	return nil
+}

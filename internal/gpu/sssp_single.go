@@ -1,0 +1,124 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+
+	"gorgonia.org/cu"
+)
+
+// singleBuffers is the device state of the variants that solve one source
+// per round trip (Bellman-Ford, Dijkstra): a distance array, two per-vertex
+// arrays whose meaning depends on the variant, the parents, one flag per
+// step of a host check, and Dijkstra's reduction scratch.
+type singleBuffers struct {
+	dist   Buffer
+	first  Buffer // Bellman-Ford: previous round's distances; Dijkstra: frontier set F
+	second Buffer // Bellman-Ford: changed-vertex flags; Dijkstra: unsettled set U
+	parent Buffer
+	steps  Buffer // one int per step launched between host checks
+	// partial holds the minimum pass's per-block minima, scalar the
+	// minimum itself, source the search's source.
+	partial, scalar, source Buffer
+	minBlocks               int
+}
+
+func (b *singleBuffers) free(c *Ctx) error {
+	var errs []error
+	for _, buf := range []*Buffer{&b.dist, &b.first, &b.second, &b.parent, &b.steps, &b.partial, &b.scalar, &b.source} {
+		errs = append(errs, c.Free(buf))
+	}
+	return errors.Join(errs...)
+}
+
+// allocSingle allocates the buffers of a Bellman-Ford or Dijkstra solver.
+func (s *SSSPSolver) allocSingle(c *Ctx) error {
+	n := s.plan.n
+	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.BlockSize)-1)/int64(s.plan.opts.BlockSize), 1), int64(s.dev.sms*8)))}
+	s.single = b
+	if err := c.Reserve(16*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
+		return err
+	}
+	var err error
+	for _, a := range []struct {
+		buf   *Buffer
+		bytes int64
+		what  string
+	}{
+		{&b.dist, 4 * n, "distances"},
+		{&b.first, 4 * n, "previous distances or frontier"},
+		{&b.second, 4 * n, "flags or unsettled set"},
+		{&b.parent, 4 * n, "parents"},
+		{&b.steps, int64(s.plan.opts.StepsPerCheck) * 4, "step flags"},
+		{&b.partial, int64(b.minBlocks) * 4, "partial minima"},
+		{&b.scalar, 4, "minimum"},
+		{&b.source, 4, "source"},
+	} {
+		if *a.buf, err = c.Alloc(a.bytes, a.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// singleBatch runs one Bellman-Ford or Dijkstra search and copies its row
+// (and parents) into h.
+func (s *SSSPSolver) singleBatch(c *Ctx, source int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+	b := s.single
+	if err := c.CopyInt32ToDevice(b.source, []int32{source}); err != nil {
+		return err
+	}
+	var err error
+	if s.plan.variant == VariantDijkstra {
+		err = s.dijkstra(c, source, st)
+	} else {
+		err = s.bellmanFord(c, source, st)
+	}
+	if err != nil {
+		return err
+	}
+	if withParents {
+		err := timed(c, st, func() error {
+			st.Launches++
+			return s.parentPass(c, b.dist, b.parent, b.source, 1)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	n := s.plan.n
+	if err := c.CopyInt32FromDevice(h.dist[:n], b.dist); err != nil {
+		return err
+	}
+	st.HostSyncs++
+	if withParents {
+		return c.CopyInt32FromDevice(h.parent[:n], b.parent)
+	}
+	return nil
+}
+
+// firstZero returns the index of the first zero in flags, or -1.
+func firstZero(flags []int32) int {
+	for i, f := range flags {
+		if f == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// stepFlag is the device address of step i's flag.
+func (b *singleBuffers) stepFlag(i int) Buffer {
+	return Buffer{Ptr: b.steps.Ptr + cuPtr(4*int64(i)), Bytes: 4}
+}
+
+// errNoProgress reports a search that did not finish within its step bound,
+// which correct kernels never do.
+func errNoProgress(variant string, source int32, steps int64) error {
+	return fmt.Errorf("gpu: %s from %d did not finish in %d steps", variant, source, steps)
+}
+
+// cuPtr converts a byte offset for device pointer arithmetic.
+func cuPtr(bytes int64) cu.DevicePtr { return cu.DevicePtr(bytes) }

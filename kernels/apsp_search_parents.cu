@@ -1,0 +1,44 @@
+#include "apsp_common.cuh"
+
+#define UNSETTLED (-2)
+
+// apsp_search_parents derives a loop-free parent matrix from final distances
+// when weights may be zero or negative. A tight arc u -> v has
+// dist[s][u] + w == dist[s][v]; with zero-weight cycles, picking any tight
+// arc per vertex can close a loop of parents (and so can the tiled
+// variants' parent tracking, which sees pivot rows from later in the round).
+// Instead, per source, a vertex settles only through a tight arc from an
+// already settled vertex, starting from s: each parent settled before its
+// child, so the parents form a tree. One block per source (grid-stride),
+// sweeping until nothing settles; O(depth * (n + m)) per source, where
+// depth is the number of arcs on the longest shortest path needed.
+extern "C" __global__ void apsp_search_parents(const int* __restrict__ dist, int* __restrict__ parent, long long n,
+                                               long long pitch, const long long* __restrict__ in_offsets,
+                                               const int* __restrict__ in_sources,
+                                               const int* __restrict__ in_weights) {
+  __shared__ int changed;
+  for (i64 s = blockIdx.x; s < n; s += gridDim.x) {
+    const int* row = dist + s * pitch;
+    volatile int* prow = parent + s * pitch;
+    for (i64 v = threadIdx.x; v < n; v += blockDim.x) prow[v] = (v == s || row[v] >= INF32) ? -1 : UNSETTLED;
+    for (;;) {
+      __syncthreads();
+      if (threadIdx.x == 0) changed = 0;
+      __syncthreads();
+      for (i64 v = threadIdx.x; v < n; v += blockDim.x) {
+        if (prow[v] != UNSETTLED) continue;
+        const int dv = row[v];
+        for (i64 e = in_offsets[v], end = in_offsets[v + 1]; e < end; ++e) {
+          const int u = in_sources[e];
+          if ((u == s || prow[u] >= 0) && row[u] + in_weights[e] == dv) {
+            prow[v] = u;
+            changed = 1;
+            break;
+          }
+        }
+      }
+      __syncthreads();
+      if (!changed) break;
+    }
+  }
+}
