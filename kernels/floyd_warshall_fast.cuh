@@ -274,7 +274,7 @@ __device__ __forceinline__ void fast_stage_chunk(int (*colT)[FAST_TILE + 4], int
 // PACK_SHIFT). Chunks are double-buffered: the next chunk's global loads
 // are in flight while the current one is computed, and one barrier per
 // chunk separates the buffers' uses.
-template <bool Packed, int Unroll>
+template <bool Packed>
 __device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
                                                     i64 ti, i64 tj) {
   // colT[kk][i] = dist[tile row i][pivot vertex kk], padded by 4 so that
@@ -303,7 +303,9 @@ __device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int*
     const int cur = chunk & 1;
     const bool more = chunk + 1 < FAST_TILE / FAST_CHUNK;
     if (more) fast_fetch_chunk(dist, colBase, rowBase, pitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
-#pragma unroll(Unroll)
+    // Not unrolled: unrolling spills at the 128-register cap (measured
+    // slower), and the loop's own instructions leave the integer pipe alone.
+#pragma unroll 1
     for (int kk = 0; kk < FAST_CHUNK; ++kk) {
       int a[8], b[8];
       fast_operands(colT[cur], row[cur], kk, tx, ty, a, b);
@@ -403,13 +405,13 @@ __device__ __forceinline__ void fast_rest_parents(int* __restrict__ dist, int* _
 #define FAST_TRACKED 1
 #define FAST_PACKED 2
 
-template <int Mode, int Unroll = 1>
+template <int Mode>
 __device__ __forceinline__ void fw_fast_rest_tile(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
                                                   i64 ti, i64 tj) {
   if (Mode == FAST_TRACKED)
     fast_rest_parents(dist, parent, pitch, r, ti, tj);
   else
-    fast_rest_distances<Mode == FAST_PACKED, Unroll>(dist, parent, pitch, r, ti, tj);
+    fast_rest_distances<Mode == FAST_PACKED>(dist, parent, pitch, r, ti, tj);
 }
 
 // skip2 maps 0, 1, 2, ... onto the tile indices other than lo and hi
@@ -425,10 +427,10 @@ __device__ __forceinline__ i64 skip2(i64 t, i64 lo, i64 hi) {
 // when skip >= 0, outside row and column skip = r + 1 too: those are then
 // updated ahead by fw_fast_ahead on another stream, so that the next
 // round's phases 1 and 2 overlap this launch.
-template <int Mode, int Unroll = 1>
+template <int Mode>
 __device__ __forceinline__ void fw_fast_rest(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
                                              i64 skip) {
-  fw_fast_rest_tile<Mode, Unroll>(dist, parent, pitch, r, skip2(blockIdx.y, r, skip), skip2(blockIdx.x, r, skip));
+  fw_fast_rest_tile<Mode>(dist, parent, pitch, r, skip2(blockIdx.y, r, skip), skip2(blockIdx.x, r, skip));
 }
 
 // fw_fast_ahead is phase 3 of round r for the tiles of row and column

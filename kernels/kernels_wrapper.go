@@ -29,7 +29,6 @@ var all = []*Kernel{
 	floydWarshallFastRestKernel,
 	floydWarshallFastRestPackedKernel,
 	floydWarshallFastRestParentsKernel,
-	floydWarshallFastRestUnrolledKernel,
 	floydWarshallNaiveKernel,
 	floydWarshallNaiveParentsKernel,
 	floydWarshallRowKernel,

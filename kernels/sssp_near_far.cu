@@ -1,6 +1,11 @@
 #include "sssp_common.cuh"
 #include "sssp_near_far_state.cuh"
 
+// NF_ARCS is how many arcs relax_from relaxes at once: their atomics are
+// issued together, so a vertex of degree up to NF_ARCS costs about one
+// atomic's latency instead of one per arc.
+#define NF_ARCS 4
+
 // relax_from takes vertex u off a queue and relaxes its out-arcs.
 //
 // Taking clears u's stamp with the same atomic that reads its distance, so a
@@ -21,36 +26,45 @@ __device__ __forceinline__ void relax_from(int u, const long long* __restrict__ 
                                            u64& relaxed, u64& improved, bool& overflow) {
   const int du = word_dist(atomicAnd(words + u, 0xFFFFFFFF00000000ull));
   const i64 end = __ldg(offsets + u + 1);
-  for (i64 e = __ldg(offsets + u); e < end; ++e) {
-    const int v = __ldg(targets + e);
-    const int nd = du + __ldg(weights + e);  // < 2^31: du < INF32 and the host checks w < INF32
-    ++relaxed;
-    if (nd >= INF32) {
-      overflow = true;
-      continue;
+  for (i64 e = __ldg(offsets + u); e < end; e += NF_ARCS) {
+    int v[NF_ARCS], nd[NF_ARCS];
+    bool valid[NF_ARCS];
+    u64 old[NF_ARCS];
+    // No branches around the loads and atomics, so that they issue back to
+    // back: a missing arc reads arc e again and turns into a no-op atomicMin
+    // on u's own word.
+#pragma unroll
+    for (int j = 0; j < NF_ARCS; ++j) {
+      const bool arc = e + j < end;
+      const i64 a = arc ? e + j : e;
+      v[j] = __ldg(targets + a);
+      nd[j] = du + __ldg(weights + a);  // < 2^31: du < INF32 and the host checks w < INF32
+      relaxed += arc;
+      overflow |= arc && nd[j] >= INF32;
+      valid[j] = arc && nd[j] < INF32;
     }
-    if (nd < threshold) {
-      const u64 old = atomicMin(words + v, pack_word(nd, out_stamp));
-      if (word_dist(old) > nd) {
-        ++improved;
-        const unsigned int s = word_stamp(old);
+#pragma unroll
+    for (int j = 0; j < NF_ARCS; ++j) {
+      u64* at = valid[j] ? words + v[j] : words + u;
+      old[j] = atomicMin(at, valid[j] ? pack_word(nd[j], nd[j] < threshold ? out_stamp : 0) : ~0ull);
+    }
+#pragma unroll
+    for (int j = 0; j < NF_ARCS; ++j) {
+      if (!valid[j] || word_dist(old[j]) <= nd[j]) continue;
+      ++improved;
+      if (nd[j] < threshold) {
+        const unsigned int s = word_stamp(old[j]);
         if (s != in_stamp && s != out_stamp) {
           const int at = to_local ? atomicAdd(local_len, 1) : NF_LOCAL;
           if (at < NF_LOCAL) {
-            local_q[at] = v;
+            local_q[at] = v[j];
           } else {
-            out[warp_append(out_len)] = v;
+            out[warp_append(out_len)] = v[j];
           }
         }
-      }
-    } else {
-      const u64 old = atomicMin(words + v, pack_word(nd, 0));
-      if (word_dist(old) > nd) {
-        ++improved;
-        if (atomicExch(on_far + v, 1) == 0) {
-          far[warp_append(far_len)] = v;
-          atomicMin(far_min, nd);
-        }
+      } else if (atomicExch(on_far + v[j], 1) == 0) {
+        far[warp_append(far_len)] = v[j];
+        atomicMin(far_min, nd[j]);
       }
     }
   }

@@ -38,7 +38,7 @@ cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root: SASS check, tests,
 # benchmarks. Logs go to $OUT (default .gpu/out). "quick" skips the
-# large benchmarks.
+# large benchmarks, "final" runs only the headline ones.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$here/out}
@@ -55,7 +55,7 @@ export PATHFLOW_DATASETS=$here/datasets
 
 # The fused add-min: ptxas for sm_90 should turn min(a + b, c) into VIADDMNMX.
 {
-  for k in floyd_warshall_fast_rest floyd_warshall_fast_ahead floyd_warshall_fast_rest_parents add_min_peak floyd_warshall_blocked_rest; do
+  for k in floyd_warshall_fast_rest floyd_warshall_fast_rest_packed floyd_warshall_fast_ahead floyd_warshall_fast_rest_parents add_min_peak floyd_warshall_blocked_rest; do
     ptxas -arch=sm_90 -v "$here/ptx/$k.ptx" -o "/tmp/$k.cubin" 2>&1 | grep -E "registers|spill"
     echo "$k: $(cuobjdump -sass "/tmp/$k.cubin" | grep -c VIADDMNMX) VIADDMNMX, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDS.128') LDS.128, $(cuobjdump -sass "/tmp/$k.cubin" | grep -cE 'LDL|STL') local"
   done
@@ -72,12 +72,15 @@ grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 bench() { echo "## gpubench $*"; "$here/gpubench" "$@"; echo; }
 {
   bench ceiling
-  if [ "${1:-}" != quick ]; then
+  if [ "${1:-}" = final ]; then
+    bench fw --n=16384 --p=0.001 --seed=20261121 --variants=fast --parents=both --repeats=5
+    for g in p2p-Gnutella04 p2p-Gnutella25; do
+      [ -f "$PATHFLOW_DATASETS/$g.txt" ] && bench fw --graph="$PATHFLOW_DATASETS/$g.txt" --variants=fast --parents=with --validate=none --ceiling=false --repeats=3
+    done
+  elif [ "${1:-}" != quick ]; then
     er="--n=16384 --p=0.001 --seed=20261121"
     bench fw $er --variants=fast --parents=both --repeats=5
-    PATHFLOW_GPU_EXPERIMENT=unrolled bench fw $er --variants=fast --parents=none --validate=none --ceiling=false --repeats=5
-    bench fw $er --variants=fast --parents=none --lookahead=false --validate=none --ceiling=false --repeats=5
-    bench fw $er --variants=fast --parents=with --strategy=recover --validate=none --ceiling=false --repeats=3
+    bench fw $er --variants=fast --parents=none --lookahead=false --validate=none --ceiling=false --repeats=3
     bench fw $er --variants=fast --parents=with --strategy=track --validate=none --ceiling=false --repeats=2
     bench fw --n=16384 --p=0.05 --seed=7 --variants=fast --parents=with --validate=none --ceiling=false --repeats=3 --check-rows=4
     for g in p2p-Gnutella04 p2p-Gnutella25; do

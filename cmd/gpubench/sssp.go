@@ -71,7 +71,7 @@ type ssspConfig struct {
 	Blocks       []int
 	LocalRounds  []int
 	Batches      []int
-	BlockSize    int
+	BlockSizes   []int
 	Warmup       int
 	Repeats      int
 	Validate     bool
@@ -97,7 +97,7 @@ func (c *ssspConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.String(ssspFlagBlocks, "0", "comma-separated near-far blocks per source (0: auto)")
 	fs.String(ssspFlagLocalRounds, "0", "comma-separated near-far rounds within a block per step (0: default, -1: none)")
 	fs.String(ssspFlagBatch, "0", "comma-separated near-far sources per launch for the multi-source run (0: auto)")
-	fs.Int(ssspFlagBlockSize, 0, "threads per block (0: default)")
+	fs.String(ssspFlagBlockSize, "0", "comma-separated threads per block (0: default)")
 	fs.Int(ssspFlagWarmup, 1, "untimed solves before timing")
 	fs.Int(ssspFlagRepeats, 5, "timed solves; the median is reported")
 	fs.Bool(ssspFlagValidate, true, "check every timed result against CPU Dijkstra (Bellman-Ford for negative weights)")
@@ -113,7 +113,6 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 	c.Seed = v.GetUint64(ssspFlagSeed)
 	c.Multi = v.GetInt(ssspFlagMulti)
 	c.Parents = v.GetBool(ssspFlagParents)
-	c.BlockSize = v.GetInt(ssspFlagBlockSize)
 	c.Warmup, c.Repeats = v.GetInt(ssspFlagWarmup), v.GetInt(ssspFlagRepeats)
 	c.Validate, c.CPU = v.GetBool(ssspFlagValidate), v.GetBool(ssspFlagCPU)
 	c.Device = v.GetInt(ssspFlagDevice)
@@ -167,6 +166,9 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 	if c.LocalRounds, err = parseList(v.GetString(ssspFlagLocalRounds), strconv.Atoi, -1); err != nil {
 		errs = append(errs, fmt.Errorf("--local-rounds: %w", err))
 	}
+	if c.BlockSizes, err = parseList(v.GetString(ssspFlagBlockSize), strconv.Atoi, 0); err != nil {
+		errs = append(errs, fmt.Errorf("--block-size: %w", err))
+	}
 	if c.Batches, err = parseList(v.GetString(ssspFlagBatch), strconv.Atoi, 0); err != nil {
 		errs = append(errs, fmt.Errorf("--batch: %w", err))
 	}
@@ -178,22 +180,25 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 
 // options lists the parameter combinations to time for a variant.
 func (c *ssspConfig) options(variant string) []gpu.SSSPOptions {
-	base := gpu.SSSPOptions{BlockSize: c.BlockSize}
-	if variant != gpu.VariantNearFar {
-		return []gpu.SSSPOptions{base}
-	}
 	var all []gpu.SSSPOptions
-	for _, d := range c.Deltas {
-		factors := c.DeltaFactors
-		if d != 0 {
-			factors = []float64{0}
+	for _, bs := range c.BlockSizes {
+		base := gpu.SSSPOptions{BlockSize: bs}
+		if variant != gpu.VariantNearFar {
+			all = append(all, base)
+			continue
 		}
-		for _, f := range factors {
-			for _, blocks := range c.Blocks {
-				for _, rounds := range c.LocalRounds {
-					o := base
-					o.Delta, o.DeltaFactor, o.BlocksPerSource, o.LocalRounds = d, f, blocks, rounds
-					all = append(all, o)
+		for _, d := range c.Deltas {
+			factors := c.DeltaFactors
+			if d != 0 {
+				factors = []float64{0}
+			}
+			for _, f := range factors {
+				for _, blocks := range c.Blocks {
+					for _, rounds := range c.LocalRounds {
+						o := base
+						o.Delta, o.DeltaFactor, o.BlocksPerSource, o.LocalRounds = d, f, blocks, rounds
+						all = append(all, o)
+					}
 				}
 			}
 		}

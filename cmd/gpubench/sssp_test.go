@@ -12,6 +12,7 @@ func TestSSSPFlagsParse(t *testing.T) {
 	cfg, err := gpubench.Parse(gpubench.Commands["sssp"], "sssp", []string{
 		"--graph=degree", "--n=5000", "--variants=near-far,bf-flags", "--sources=corner,17,random",
 		"--delta-factor=4,16", "--blocks=0,64", "--local-rounds=-1,8", "--batch=32", "--multi=100", "--parents",
+		"--block-size=128,256",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -21,14 +22,15 @@ func TestSSSPFlagsParse(t *testing.T) {
 		!slices.Equal(c.Variants, []string{gpu.VariantNearFar, gpu.VariantBFFlags}) ||
 		!slices.Equal(c.Sources, []string{"corner", "17", "random"}) ||
 		!slices.Equal(c.DeltaFactors, []float64{4, 16}) || !slices.Equal(c.Blocks, []int{0, 64}) ||
-		!slices.Equal(c.LocalRounds, []int{-1, 8}) || !slices.Equal(c.Batches, []int{32}) {
+		!slices.Equal(c.LocalRounds, []int{-1, 8}) || !slices.Equal(c.Batches, []int{32}) ||
+		!slices.Equal(c.BlockSizes, []int{128, 256}) {
 		t.Fatalf("parsed %+v", c)
 	}
-	if got := len(c.options(gpu.VariantNearFar)); got != 8 {
-		t.Errorf("%d near-far combinations, want 2 factors x 2 block counts x 2 round counts", got)
+	if got := len(c.options(gpu.VariantNearFar)); got != 16 {
+		t.Errorf("%d near-far combinations, want 2 block sizes x 2 factors x 2 block counts x 2 round counts", got)
 	}
-	if got := len(c.options(gpu.VariantBFFlags)); got != 1 {
-		t.Errorf("%d bf-flags combinations, want 1", got)
+	if got := len(c.options(gpu.VariantBFFlags)); got != 2 {
+		t.Errorf("%d bf-flags combinations, want one per block size", got)
 	}
 }
 

@@ -142,7 +142,12 @@ func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.A
 			return nil, err
 		}
 		name, _ = ChooseAlgorithm(ProblemAllPairs, e.N, e.M(), e.HasNegativeWeight())
-		alg = backend.Algorithm{Name: name, BlockSize: alg.BlockSize}
+		// A block size given with "auto" applies if the choice is blocked.
+		if name == AlgorithmFloydWarshall {
+			alg = backend.Algorithm{Name: name, BlockSize: alg.BlockSize}
+		} else {
+			alg = backend.Algorithm{Name: name}
+		}
 	}
 	switch name {
 	case AlgorithmFloydWarshall:

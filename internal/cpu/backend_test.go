@@ -140,3 +140,21 @@ func TestChooseAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendAutoBlockSize checks that a block size given with "auto" is
+// used when the choice is Floyd-Warshall and ignored otherwise.
+func TestBackendAutoBlockSize(t *testing.T) {
+	ctx := context.Background()
+	auto := backend.Algorithm{Name: AlgorithmAuto, BlockSize: 3}
+	small := edges(5, [3]int32{0, 4, 2}, [3]int32{4, 2, 2})
+	m, err := New(2).AllPairs(ctx, small, auto, false)
+	if err != nil || m.Distance(0, 2) != 4 {
+		t.Fatalf("floyd-warshall by auto: %v", err)
+	}
+	// Beyond 4096 vertices a sparse graph goes to Johnson.
+	sparse := edges(floydWarshallMaxN+1, [3]int32{0, floydWarshallMaxN, -2})
+	m, err = New(2).AllPairs(ctx, sparse, auto, false)
+	if err != nil || m.Distance(0, floydWarshallMaxN) != -2 || m.Distance(1, 0) != paths.Unreachable {
+		t.Fatalf("johnson by auto: %v", err)
+	}
+}

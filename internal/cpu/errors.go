@@ -28,6 +28,7 @@ type NegativeCycleError struct {
 	Cycle []int32
 }
 
+// Error names the vertex and the length of the cycle.
 func (e *NegativeCycleError) Error() string {
 	return fmt.Sprintf("cpu: negative cycle through vertex %d (%d vertices)", e.Vertex, len(e.Cycle))
 }

@@ -13,29 +13,31 @@
 //     bound to an OS thread, so each Device runs a goroutine locked to its
 //     own thread, and Device.Do hands it closures. Everything that touches
 //     the GPU runs inside Do and receives a *Ctx.
-//   - Ctx (memory.go, timer.go): the context as seen from its own thread:
-//     Alloc (which first checks free device memory and fails with an
-//     *OutOfMemoryError naming the size needed and available), typed
-//     host/device copies, Fill, Sync, and event timers (NewTimer).
+//   - Ctx (memory.go, timer.go, stream.go): the context as seen from its
+//     own thread: Alloc (which first checks free device memory and fails
+//     with an *OutOfMemoryError naming the size needed and available),
+//     Reserve (the same check for several buffers at once), typed
+//     host/device copies, FillInt32, Sync, event timers (NewTimer) and
+//     streams ordered by Mark and WaitFor (NewStream).
 //   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
 //   - Launch wrappers: package kernels, one typed function per kernel
 //     (kernels.FloydWarshallFastRest(cfg, ...)); call them inside Do.
 //     launch.go holds the shape helpers. With PATHFLOW_GPU_SYNC=1 every
 //     launch synchronises, is timed, and is logged to stderr, so a fault
-//     names its kernel.
+//     names its kernel (SetLaunchDebug does the same from code).
 //   - Backend (backend.go): the backend.Backend of the pipeline. AllPairs
-//     runs the floyd-warshall family (floyd_warshall.go); PrepareAllPairs
-//     splits a run into upload, Compute (event-timed) and Matrix (download)
-//     for benchmarks. SingleSource and MultiSource return ErrNotSupported
-//     for now.
+//     runs the floyd-warshall family (floyd_warshall.go, plan.go);
+//     PrepareAllPairs splits a run into upload, Compute (event-timed) and
+//     Matrix (download) for benchmarks. AddMinCeiling (ceiling.go)
+//     measures the int32 add-min rate the kernels are compared with.
 //
-// Adding a GPU algorithm (for example single-source shortest paths): write
-// kernels/<name>.cu, run go generate ./kernels, then in a new file here
-// open nothing new: take the Backend's Device, upload the graph with
-// Ctx.UploadCSR inside Device.Do, allocate outputs with Ctx.Alloc, launch
-// the generated wrappers with shapes from launch.go, time with Ctx.NewTimer,
-// and copy results back with Ctx.CopyInt32FromDevice.
+// Adding a GPU algorithm: write kernels/<name>.cu and run
+// go generate ./kernels; in a new file here, inside Device.Do, upload the
+// graph (Ctx.UploadCSR), allocate outputs (Ctx.Alloc), launch the generated
+// wrappers with shapes from launch.go, time with Ctx.NewTimer and copy
+// results back (Ctx.CopyInt32FromDevice). Plan and validate on the host
+// first, in a file without the cuda tag, so that CI tests that part.
 //
 // Distances on the GPU are int32 with graph.Inf32 as infinity. A graph
 // whose distances might not fit (graph.FitsInt32Distances, and with negative

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
 	"gorgonia.org/cu"
@@ -273,10 +272,6 @@ func (r *AllPairsRun) launchFast(ctx context.Context, c *Ctx, parent Buffer) err
 	case parentsPacked:
 		pivot, cross = kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents
 		rest, ahead = kernels.FloydWarshallFastRestPacked, kernels.FloydWarshallFastAheadPacked
-	default:
-		if os.Getenv("PATHFLOW_GPU_EXPERIMENT") == "unrolled" {
-			rest = kernels.FloydWarshallFastRestUnrolled
-		}
 	}
 	dist, par, pitch, neg := r.dist.Ptr, parent.Ptr, p.pitch, r.negative.Ptr
 	restCfg := func(side int64, s *Stream) kernels.Config {

@@ -119,6 +119,7 @@ func randomCases() []randomCase {
 		{name: "sparse positive", n: 77, arcs: 150, lo: 1, hi: 100},
 		{name: "dense positive", n: 130, arcs: 130 * 40, lo: 1, hi: 1000},
 		{name: "large weights", n: 400, arcs: 2400, lo: 1, hi: 100000},
+		{name: "dense four tiles", n: 400, arcs: 400 * 20, lo: 1, hi: 50},
 		{name: "zero weights", n: 64, arcs: 300, lo: 0, hi: 2},
 		{name: "negative weights", n: 150, arcs: 900, lo: 0, hi: 50, shift: 40},
 		{name: "negative sparse", n: 200, arcs: 260, lo: 0, hi: 20, shift: 100},

@@ -152,9 +152,9 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 // pivot rows already improved by later pivots of the same round; with
 // positive weights the tracked parents are still a tree, but zero-weight
 // cycles can close loops, so with weights <= 0 they derive parents by
-// search instead. With positive weights the fast variant packs them into
-// phase 3 when distances are small enough, and otherwise derives them from
-// the first tight arc when the graph is sparse (see ParentStrategy).
+// search instead. With positive weights the fast variant derives them from
+// the first tight arc when the graph is sparse, else packs them into phase 3
+// when distances are small enough, else tracks them (see ParentStrategy).
 func chooseParents(p allPairsPlan, lo, hi int32, strategy ParentStrategy) parentMethod {
 	positive := p.m == 0 || lo > 0
 	switch {
@@ -164,12 +164,10 @@ func chooseParents(p allPairsPlan, lo, hi int32, strategy ParentStrategy) parent
 		return parentsSearch
 	case p.variant == VariantBlocked || strategy == ParentsTrack:
 		return parentsTracked
-	case strategy == ParentsRecover:
+	case strategy == ParentsRecover || p.m*RecoverMaxDensity <= p.n*p.n:
 		return parentsFirstTight
 	case graph.DistanceBound(p.n, lo, hi) < PackedDistanceLimit:
 		return parentsPacked
-	case p.m*RecoverMaxDensity <= p.n*p.n:
-		return parentsFirstTight
 	}
 	return parentsTracked
 }

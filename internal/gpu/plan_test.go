@@ -98,7 +98,7 @@ func TestPlanParentStrategy(t *testing.T) {
 		strategy ParentStrategy
 		want     parentMethod
 	}{
-		{"fast auto small distances", sparse, VariantFast, ParentsAuto, parentsPacked},
+		{"fast auto sparse", sparse, VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense small distances", dense, VariantFast, ParentsAuto, parentsPacked},
 		{"fast auto sparse large distances", lineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense large distances", denseHeavy, VariantFast, ParentsAuto, parentsTracked},

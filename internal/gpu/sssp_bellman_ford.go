@@ -18,11 +18,12 @@ import (
 // are launched StepsPerCheck at a time, each with its own change flag, so
 // the host waits once per batch of rounds instead of once per round; the
 // first round that changed nothing ends the search. A change in round n
-// proves a negative cycle, which the CPU then locates.
+// proves a negative cycle, which the CPU then locates. ctx is checked
+// between batches of rounds.
 //
 // O(rounds * n) work for bf-naive and bf-stride, O(rounds * n +
 // relaxations) for bf-flags; rounds <= n.
-func (s *SSSPSolver) bellmanFord(c *Ctx, source int32, st *SSSPStats) error {
+func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
 	b := s.single
 	n := s.plan.n
 	bs := s.plan.opts.BlockSize
@@ -54,6 +55,9 @@ func (s *SSSPSolver) bellmanFord(c *Ctx, source int32, st *SSSPStats) error {
 	}
 	check := make([]int32, s.plan.opts.StepsPerCheck)
 	for rounds := int64(0); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		chunk := int(min(int64(len(check)), n-rounds))
 		err := timed(c, st, func() error {
 			if err := c.FillInt32(b.steps, 0); err != nil {

@@ -3,6 +3,8 @@
 package gpu
 
 import (
+	"context"
+
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -13,10 +15,11 @@ import (
 // minima, kept on the device), and an update kernel that settles every
 // unsettled vertex at that minimum as the next frontier. Steps are launched
 // StepsPerCheck at a time; each update records in its own flag whether the
-// minimum was infinite, which ends the search.
+// minimum was infinite, which ends the search. ctx is checked between
+// batches of steps.
 //
 // One step per distinct distance value: O(steps * n) work.
-func (s *SSSPSolver) dijkstra(c *Ctx, source int32, st *SSSPStats) error {
+func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
 	b := s.single
 	n := s.plan.n
 	bs := s.plan.opts.BlockSize
@@ -33,6 +36,9 @@ func (s *SSSPSolver) dijkstra(c *Ctx, source int32, st *SSSPStats) error {
 	}
 	check := make([]int32, s.plan.opts.StepsPerCheck)
 	for steps := int64(0); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		err := timed(c, st, func() error {
 			if err := c.FillInt32(b.steps, 0); err != nil {
 				return err

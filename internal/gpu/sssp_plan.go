@@ -54,8 +54,11 @@ type SSSPOptions struct {
 	// Delta is near-far's threshold step; 0 means DeltaFactor times the
 	// mean arc weight (at least 1).
 	Delta int64
-	// DeltaFactor scales the mean weight when Delta is 0
-	// (DefaultDeltaFactor when 0).
+	// DeltaFactor scales the mean weight when Delta is 0; 0 picks
+	// SparseDeltaFactor for graphs of mean out-degree up to SparseDegree
+	// (road networks, grids: many steps, each cheap, so wide buckets pay)
+	// and DenseDeltaFactor above (low diameter: extra relaxations cost more
+	// than the steps they save).
 	DeltaFactor float64
 	// BlockSize is the threads per block of the search kernels
 	// (DefaultSSSPBlockSize when 0; a multiple of 32 up to 1024).
@@ -86,10 +89,15 @@ type SSSPOptions struct {
 	Timeout time.Duration
 }
 
-// Defaults of SSSPOptions.
+// Defaults of SSSPOptions, chosen from sweeps on an H200 (docs/gpu-sssp.md):
+// on grids a factor of 32 was within 5% of the fastest single source (64)
+// at two thirds of its relaxations, which multi-source runs pay for; on
+// degree-7 random graphs 2 was fastest; 16 local rounds beat 8 and 32.
 const (
-	DefaultDeltaFactor   = 8
-	DefaultLocalRounds   = 8
+	SparseDeltaFactor    = 32
+	DenseDeltaFactor     = 2
+	SparseDegree         = 5
+	DefaultLocalRounds   = 16
 	DefaultSSSPBlockSize = 256
 	DefaultMaxBatchBytes = 2 << 30
 	DefaultStepsPerCheck = 32
@@ -98,9 +106,6 @@ const (
 
 // withDefaults fills the zero fields.
 func (o SSSPOptions) withDefaults() SSSPOptions {
-	if o.DeltaFactor == 0 {
-		o.DeltaFactor = DefaultDeltaFactor
-	}
 	if o.LocalRounds == 0 {
 		o.LocalRounds = DefaultLocalRounds
 	}
@@ -221,7 +226,14 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, 
 	}
 	p.delta = opts.Delta
 	if p.delta == 0 {
-		p.delta = defaultDelta(g.Weights, opts.DeltaFactor)
+		factor := opts.DeltaFactor
+		if factor == 0 {
+			factor = DenseDeltaFactor
+			if p.m <= SparseDegree*p.n {
+				factor = SparseDeltaFactor
+			}
+		}
+		p.delta = defaultDelta(g.Weights, factor)
 	}
 	p.localRounds = max(opts.LocalRounds, 0)
 	return p, nil
@@ -241,29 +253,29 @@ func defaultDelta(weights []int32, factor float64) int64 {
 	return int64(min(max(d, 1), float64(graph.Inf32)))
 }
 
-// nearFarShape picks the blocks per source and the sources per launch:
-// every group of blocks that solves one source must be resident together
-// with all the others (residentBlocks in all), and a batch's state must fit
-// in maxBytes. One source gets about one block per 16 vertices per thread,
-// up to the whole device; several sources share the device, each with
-// fewer blocks, since their steps overlap.
-func nearFarShape(n int64, sources, blockSize, residentBlocks, blocksPerSource, batch int, maxBytes int64) (blocks, rows int) {
-	blocks = blocksPerSource
-	if blocks == 0 {
-		blocks = int(min(max((n+int64(blockSize)*16-1)/(int64(blockSize)*16), 1), int64(residentBlocks)))
-		if sources > 1 {
-			blocks = max(1, min(blocks, residentBlocks/min(sources, residentBlocks)))
-		}
-	}
-	blocks = min(blocks, residentBlocks)
+// nearFarShape picks the blocks per source and the sources per launch.
+// Every block of every source's group must be resident at once
+// (residentBlocks in all) and a batch's state must fit in maxBytes. The
+// batch takes as many sources as fit (memory, resident blocks, 65535 grid
+// rows); the resident blocks are then shared out among them, each source
+// getting about one block per 16 vertices per thread but at most
+// maxPerSource: more blocks per source make each step's barrier costlier
+// than the extra threads are worth. Explicit blocksPerSource or batch
+// (non-zero) are kept, a batch cut down to what can be resident.
+func nearFarShape(n int64, sources, blockSize, residentBlocks, maxPerSource, blocksPerSource, batch int, maxBytes int64) (blocks, rows int) {
+	rowBytes := nearFarRowInts*4*n + nearFarStateInts*4
+	fit := int(min(int64(sources), max(maxBytes/rowBytes, 1), 65535))
 	rows = batch
 	if rows == 0 {
-		rows = residentBlocks / blocks
+		rows = min(fit, residentBlocks)
 	}
-	rowBytes := nearFarRowInts*4*n + nearFarStateInts*4
-	rows = int(min(int64(rows), max(maxBytes/rowBytes, 1), int64(sources), 65535))
-	rows = max(rows, 1)
-	// Every block of every row is resident: a larger batch is cut down.
+	rows = max(min(rows, fit), 1)
+	blocks = blocksPerSource
+	if blocks == 0 {
+		want := max((n+int64(blockSize)*16-1)/(int64(blockSize)*16), 1)
+		blocks = int(min(want, int64(max(maxPerSource, 1)), int64(max(residentBlocks/rows, 1))))
+	}
+	blocks = min(blocks, residentBlocks)
 	rows = min(rows, max(residentBlocks/blocks, 1))
 	return blocks, rows
 }

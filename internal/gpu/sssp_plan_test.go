@@ -98,6 +98,32 @@ func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
 	}
 }
 
+func TestPlanSSSPPicksDeltaByDegree(t *testing.T) {
+	grid, err := generate.Grid(20, 10, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, err := generate.RandomDegree(400, 7, 10, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		e    *graph.EdgeList
+		opts SSSPOptions
+		want int64
+	}{
+		{grid, SSSPOptions{}, 10 * SparseDeltaFactor},
+		{dense, SSSPOptions{}, 10 * DenseDeltaFactor},
+		{dense, SSSPOptions{DeltaFactor: 2.5}, 25},
+		{grid, SSSPOptions{Delta: 7, DeltaFactor: 3}, 7},
+	} {
+		p, err := planSSSP(graph.BuildCSR(c.e), backend.Algorithm{Name: SSSPFamily}, c.opts)
+		if err != nil || p.delta != c.want {
+			t.Errorf("%+v: delta %d, %v; want %d", c.opts, p.delta, err, c.want)
+		}
+	}
+}
+
 func TestDefaultDeltaScalesTheMeanWeight(t *testing.T) {
 	if d := defaultDelta([]int32{10, 20, 30}, 2); d != 40 {
 		t.Errorf("delta %d, want 40", d)
@@ -197,20 +223,21 @@ func TestNearFarShape(t *testing.T) {
 		maxBytes                         int64
 		wantBlocks, wantRows             int
 	}{
-		{n: 262144, sources: 1, resident: 660, wantBlocks: 64, wantRows: 1},
-		{n: 24_010_000, sources: 1, resident: 660, wantBlocks: 660, wantRows: 1},
-		{n: 262144, sources: 1024, resident: 660, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 660},
-		{n: 262144, sources: 1024, resident: 660, maxBytes: 1 << 30, wantBlocks: 1, wantRows: 146},
+		{n: 262144, sources: 1, resident: 396, wantBlocks: 64, wantRows: 1},
+		{n: 24_010_000, sources: 1, resident: 396, wantBlocks: 264, wantRows: 1},
+		{n: 262144, sources: 1024, resident: 396, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 396},
+		{n: 262144, sources: 1024, resident: 660, maxBytes: 2 << 30, wantBlocks: 2, wantRows: 292},
 		{n: 262144, sources: 20, resident: 660, maxBytes: 1 << 40, wantBlocks: 33, wantRows: 20},
 		{n: 1000, sources: 50, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 50},
 		{n: 1000, sources: 500, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 82},
 		{n: 1000, sources: 5, resident: 660, blocks: 5000, maxBytes: 1 << 40, wantBlocks: 660, wantRows: 1},
+		{n: 1000, sources: 7, resident: 660, batch: 2, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 2},
 	} {
 		maxBytes := c.maxBytes
 		if maxBytes == 0 {
 			maxBytes = DefaultMaxBatchBytes
 		}
-		blocks, rows := nearFarShape(c.n, c.sources, 256, c.resident, c.blocks, c.batch, maxBytes)
+		blocks, rows := nearFarShape(c.n, c.sources, 256, c.resident, 264, c.blocks, c.batch, maxBytes)
 		if blocks != c.wantBlocks || rows != c.wantRows {
 			t.Errorf("%+v: %d blocks x %d rows, want %d x %d", c, blocks, rows, c.wantBlocks, c.wantRows)
 		}

@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -65,16 +66,16 @@ func (s *SSSPSolver) allocSingle(c *Ctx) error {
 
 // singleBatch runs one Bellman-Ford or Dijkstra search and copies its row
 // (and parents) into h.
-func (s *SSSPSolver) singleBatch(c *Ctx, source int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+func (s *SSSPSolver) singleBatch(ctx context.Context, c *Ctx, source int32, withParents bool, h *hostBatch, st *SSSPStats) error {
 	b := s.single
 	if err := c.CopyInt32ToDevice(b.source, []int32{source}); err != nil {
 		return err
 	}
 	var err error
 	if s.plan.variant == VariantDijkstra {
-		err = s.dijkstra(c, source, st)
+		err = s.dijkstra(ctx, c, source, st)
 	} else {
-		err = s.bellmanFord(c, source, st)
+		err = s.bellmanFord(ctx, c, source, st)
 	}
 	if err != nil {
 		return err

@@ -59,7 +59,8 @@ func (s *SSSPStats) add(o SSSPStats) {
 
 // SSSPSolver is a graph on the device with the buffers of one
 // single-source variant, reused by every Solve until Close: the graph is
-// uploaded once however many sources are solved.
+// uploaded once however many sources are solved. A solver serves one Solve
+// at a time; use one per goroutine.
 type SSSPSolver struct {
 	dev   *Device
 	plan  ssspPlan
@@ -149,8 +150,7 @@ func (s *SSSPSolver) Close() error {
 // cycles give a *NegativeCycleError; a near-far launch that outlives
 // SSSPOptions.Timeout gives an error.
 func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, emit func(*paths.Tree) error) (SSSPStats, error) {
-	stats := SSSPStats{Variant: s.plan.variant, Delta: s.plan.delta, LocalRounds: s.plan.localRounds,
-		BlockSize: s.plan.opts.BlockSize}
+	stats := SSSPStats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
 	if err := checkSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
 	}
@@ -159,11 +159,13 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 	}
 	if s.plan.variant == VariantNearFar {
 		o := s.plan.opts
-		s.blocks, s.batch = nearFarShape(s.plan.n, len(sources), o.BlockSize, s.resident, o.BlocksPerSource, o.Batch, o.MaxBatchBytes)
+		s.blocks, s.batch = nearFarShape(s.plan.n, len(sources), o.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+			o.BlocksPerSource, o.Batch, o.MaxBatchBytes)
 		if err := s.dev.Do(s.ensureNearFar); err != nil {
 			return stats, err
 		}
 		stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
+		stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
 	}
 	batches := (len(sources) + s.batch - 1) / s.batch
 	pool := make(chan *hostBatch, 2)
@@ -205,7 +207,7 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 			err := ctx.Err()
 			if err == nil {
 				chunk := sources[lo:min(lo+s.batch, len(sources))]
-				err = s.dev.Do(func(c *Ctx) error { return s.computeBatch(c, chunk, withParents, h, &produced) })
+				err = s.dev.Do(func(c *Ctx) error { return s.computeBatch(ctx, c, chunk, withParents, h, &produced) })
 			}
 			select {
 			case results <- result{h, err}:
@@ -298,7 +300,7 @@ func (s *SSSPSolver) ensureStaging() error {
 
 // computeBatch runs the searches of sources (at most s.batch) and copies
 // their rows into h.
-func (s *SSSPSolver) computeBatch(c *Ctx, sources []int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+func (s *SSSPSolver) computeBatch(ctx context.Context, c *Ctx, sources []int32, withParents bool, h *hostBatch, st *SSSPStats) error {
 	cells := len(sources) * int(s.plan.n)
 	h.sources = append(h.sources[:0], sources...)
 	h.withParents = withParents
@@ -327,7 +329,7 @@ func (s *SSSPSolver) computeBatch(c *Ctx, sources []int32, withParents bool, h *
 	if s.plan.variant == VariantNearFar {
 		return s.nearFarBatch(c, sources, withParents, h, st)
 	}
-	return s.singleBatch(c, sources[0], withParents, h, st)
+	return s.singleBatch(ctx, c, sources[0], withParents, h, st)
 }
 
 // timed runs launch between a pair of CUDA events and adds the device time
