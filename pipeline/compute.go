@@ -271,12 +271,17 @@ func (r *computeRun) writeExtras() error {
 }
 
 // classifyComputeError keeps output, config and cancellation errors as
-// they are and marks everything else a compute error.
+// they are, reports a request the backend does not implement as a problem
+// of compute.variant, and marks everything else a compute error.
 func classifyComputeError(err error) error {
-	if ExitCode(err) != ExitInternal {
+	switch {
+	case ExitCode(err) != ExitInternal:
 		return err
+	case errors.Is(err, backend.ErrUnsupported):
+		return config.Errorf(KeyVariant, "%v", err)
+	default:
+		return &ComputeError{err}
 	}
-	return &ComputeError{err}
 }
 
 // String renders a one-line summary of the run.

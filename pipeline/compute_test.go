@@ -194,6 +194,7 @@ func TestComputeErrorsAndExitCodes(t *testing.T) {
 		{"dijkstra on negative weights", []string{"-input", negative, "-algorithm", "dijkstra"}, ExitConfig, "bellman-ford"},
 		{"negative cycle", []string{"-input", cycle, "-algorithm", "bellman-ford", "-sources", "0"}, ExitCompute, "cycle"},
 		{"negative cycle all pairs", []string{"-input", cycle, "-algorithm", "floyd-warshall", "-sources", "all"}, ExitCompute, "cycle"},
+		{"unknown variant", []string{"-input", negative, "-algorithm", "floyd-warshall", "-variant", "sideways", "-sources", "all"}, ExitConfig, KeyVariant},
 		{"source out of range", []string{"-input", negative, "-sources", "7"}, ExitConfig, KeySources},
 		{"missing input", []string{"-input", filepath.Join(t.TempDir(), "none.gr")}, ExitInput, "none.gr"},
 		{"malformed input", []string{"-input", broken}, ExitInput, "broken.gr:3"},

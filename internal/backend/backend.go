@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -39,3 +40,8 @@ type Backend interface {
 	// Close releases the backend's resources.
 	Close() error
 }
+
+// ErrUnsupported is wrapped by every backend's error for an algorithm,
+// variant or option it does not implement, so callers can report it as a
+// configuration problem rather than a failed computation.
+var ErrUnsupported = errors.New("not supported by this backend")

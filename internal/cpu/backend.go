@@ -119,7 +119,7 @@ func singleSourceOnly(alg backend.Algorithm) error {
 	case AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord:
 		return noVariant(alg)
 	case AlgorithmFloydWarshall, AlgorithmJohnson:
-		return fmt.Errorf("cpu: %s computes all pairs; single-source searches take %s, %s or %s",
+		return unsupported("%s computes all pairs; single-source searches take %s, %s or %s",
 			alg.Name, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmAuto)
 	default:
 		return unknownAlgorithm(alg.Name)
@@ -157,7 +157,7 @@ func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.A
 		case VariantNaive:
 			return NaiveFloydWarshall(ctx, e, withParents)
 		default:
-			return nil, fmt.Errorf("cpu: unknown %s variant %q (want %q or %q)", name, alg.Variant, VariantBlocked, VariantNaive)
+			return nil, unsupported("unknown %s variant %q (want %q or %q)", name, alg.Variant, VariantBlocked, VariantNaive)
 		}
 	case AlgorithmJohnson, AlgorithmDijkstra:
 		if err := noVariant(alg); err != nil {
@@ -165,7 +165,7 @@ func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.A
 		}
 		return repeatedDijkstra(ctx, e, b.workers, withParents, name == AlgorithmJohnson)
 	case AlgorithmBellmanFord:
-		return nil, fmt.Errorf("cpu: %s is a single-source search; all pairs take %s, %s, %s or %s",
+		return nil, unsupported("%s is a single-source search; all pairs take %s, %s, %s or %s",
 			name, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmDijkstra, AlgorithmAuto)
 	default:
 		return nil, unknownAlgorithm(name)
@@ -175,15 +175,21 @@ func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.A
 // noVariant rejects a variant or block size for an algorithm that has none.
 func noVariant(alg backend.Algorithm) error {
 	if alg.Variant != "" {
-		return fmt.Errorf("cpu: %s has no variant %q", alg.Name, alg.Variant)
+		return unsupported("%s has no variant %q", alg.Name, alg.Variant)
 	}
 	if alg.BlockSize != 0 && alg.Name != AlgorithmAuto {
-		return fmt.Errorf("cpu: %s takes no block size", alg.Name)
+		return unsupported("%s takes no block size", alg.Name)
 	}
 	return nil
 }
 
 func unknownAlgorithm(name string) error {
-	return fmt.Errorf("cpu: unknown algorithm %q (want %s, %s, %s, %s or %s)", name,
+	return unsupported("unknown algorithm %q (want %s, %s, %s, %s or %s)", name,
 		AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson)
+}
+
+// unsupported formats an error for a request this backend does not
+// implement; it wraps backend.ErrUnsupported.
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("cpu: "+format+" (%w)", append(args, backend.ErrUnsupported)...)
 }
