@@ -3,13 +3,14 @@
 # on a machine with an NVIDIA driver but no Go:
 #   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda)
 #   .gpu/gpubench.gz        the benchmark command (-tags cuda)
+#   .gpu/compute.gz         the compute command (-tags cuda), for end-to-end runs
 #   .gpu/ptx/               the kernels' PTX, for SASS checks with ptxas there
-#   .gpu/datasets/          p2p-Gnutella04, 25 and 30 from the dataset mirror
+#   .gpu/datasets/          rome99 and p2p-Gnutella04, 25 and 30 from the dataset mirror
 #   .gpu/run.sh             unpacks, checks the SASS, runs tests and benchmarks
 # Binaries are stripped and gzipped to keep the carried folder small.
 #
 #   scripts/build-gpu.sh            # then run .gpu/run.sh on the GPU machine
-#   OUT=/tmp/out .gpu/run.sh [quick]
+#   OUT=/tmp/out .gpu/run.sh [quick|final|e2e]
 #
 # Needs the CUDA 11.8 headers and libcuda for linking (scripts/setup-cuda.sh).
 set -euo pipefail
@@ -23,10 +24,11 @@ mkdir -p "$out/datasets" "$out/ptx"
 flags=(-tags cuda -trimpath -ldflags=-s\ -w)
 go test -c "${flags[@]}" -o "$out/gpu.test" ./internal/gpu
 go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
-gzip -9 "$out/gpu.test" "$out/gpubench"
+go build "${flags[@]}" -o "$out/compute" ./cmd/compute
+gzip -9 "$out/gpu.test" "$out/gpubench" "$out/compute"
 cp kernels/*.ptx "$out/ptx/"
 
-for name in p2p-Gnutella04.txt p2p-Gnutella25.txt p2p-Gnutella30.txt; do
+for name in rome99.gr p2p-Gnutella04.txt p2p-Gnutella25.txt p2p-Gnutella30.txt; do
   if [ -f "$mirror/$name" ]; then
     cp "$mirror/$name" "$out/datasets/"
   else
@@ -38,13 +40,15 @@ cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root: SASS check, tests,
 # benchmarks. Logs go to $OUT (default .gpu/out). "quick" skips the
-# large benchmarks, "final" runs only the headline ones.
+# large benchmarks, "final" runs only the headline ones, "e2e" runs every
+# GPU test and the compute command end to end (stage timings from its
+# manifests).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$here/out}
 mkdir -p "$OUT"
 for f in "$here"/*.gz; do gunzip -kf "$f"; done
-chmod +x "$here/gpu.test" "$here/gpubench"
+chmod +x "$here/gpu.test" "$here/gpubench" "$here/compute"
 export PATHFLOW_DATASETS=$here/datasets
 
 {
@@ -65,11 +69,38 @@ grep -E ": [0-9]+ VIADDMNMX" "$OUT/sass.txt"
 
 # The floyd-warshall and device tests (GPU_TESTS overrides the selection).
 tests=${GPU_TESTS:-'^Test(Device|EveryKernel|KernelOutside|AllocBeyond|Copies|DoFrom|ClosedDevice|AddMinCeiling|AllPairs|Plan|FormatBytes)'}
+[ "${1:-}" = e2e ] && tests=${GPU_TESTS:-.}
 "$here/gpu.test" -test.v -test.count=1 -test.timeout=5m -test.run "$tests" > "$OUT/test.log" 2>&1
 echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
 grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 
 bench() { echo "## gpubench $*"; "$here/gpubench" "$@"; echo; }
+# compute NAME ARGS...: one end-to-end run of the compute command; prints
+# the manifest's stage timings.
+compute() {
+  local name=$1; shift
+  echo "## compute $name: $*"
+  /usr/bin/time -f "wall %e s, max RSS %M KB" "$here/compute" -out "$OUT/e2e-$name" -quiet "$@"
+  echo "exit $?"
+  grep -A8 '"stages_seconds"' "$OUT/e2e-$name/manifest.json" | tr -d '\n ' ; echo
+  grep -E '"(backend|device|algorithm|variant)"' "$OUT/e2e-$name/manifest.json" | tr -d '\n'; echo
+  du -sh "$OUT/e2e-$name"
+  rm -rf "$OUT/e2e-$name"
+}
+if [ "${1:-}" = e2e ]; then
+  {
+    d=$PATHFLOW_DATASETS
+    compute rome99-gpu -input "$d/rome99.gr" -backend gpu -sources 0-99 -paths 0-3352 -summary
+    compute rome99-cpu -input "$d/rome99.gr" -backend cpu -sources 0-99 -paths 0-3352 -summary
+    compute grid512-1024 -generate grid:side=512,lo=1,hi=1000,seed=1 -backend gpu -sources 0-1023 -parents=false
+    compute grid4900 -generate grid:side=4900,lo=1,hi=1000,seed=1 -backend gpu -sources 0
+    compute gnutella30-apsp -input "$d/p2p-Gnutella30.txt" -weights hash -backend gpu -algorithm floyd-warshall -sources all -output-format parquet
+    bench sssp --graph=grid --side=512 --sources=corner,center --repeats=7
+    bench sssp --graph=grid --side=512 --sources= --multi=1024 --repeats=4
+    bench sssp --graph=grid --side=4900 --sources=corner,center --repeats=3
+  } 2>&1 | tee "$OUT/e2e.log"
+  exit 0
+fi
 {
   bench ceiling
   if [ "${1:-}" = final ]; then

@@ -28,6 +28,9 @@
 //     names its kernel (SetLaunchDebug does the same from code).
 //   - Backend (backend.go): the backend.Backend of the pipeline. AllPairs
 //     runs the floyd-warshall family (floyd_warshall.go, plan.go);
+//     SingleSource and MultiSource run the sssp, bellman-ford and dijkstra
+//     families (sssp_*.go, devicegraph.go; see docs/gpu-sssp.md), and
+//     PrepareSSSP keeps one uploaded graph for many solves;
 //     PrepareAllPairs splits a run into upload, Compute (event-timed) and
 //     Matrix (download) for benchmarks. AddMinCeiling (ceiling.go)
 //     measures the int32 add-min rate the kernels are compared with.

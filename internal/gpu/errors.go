@@ -3,14 +3,17 @@ package gpu
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pathflow/pathflow/internal/backend"
 )
 
 // ErrNoCUDA is returned by New in builds without the cuda tag.
 var ErrNoCUDA = errors.New("gpu: built without CUDA support (rebuild with -tags cuda)")
 
 // ErrNotSupported is wrapped by errors for algorithms, variants or methods
-// the GPU backend does not implement.
-var ErrNotSupported = errors.New("not supported on the GPU backend")
+// the GPU backend does not implement. It wraps backend.ErrUnsupported, so
+// the pipeline reports such a request as a configuration problem.
+var ErrNotSupported = fmt.Errorf("%w (GPU)", backend.ErrUnsupported)
 
 // ErrNeedsInt64 is wrapped by errors for graphs whose shortest-path
 // distances might not fit the GPU's int32 arithmetic; the caller should run
