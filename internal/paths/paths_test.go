@@ -1,0 +1,74 @@
+package paths
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// diamond: 0 -> 1 (1), 0 -> 2 (4), 1 -> 2 (2), 2 -> 3 (1); vertex 4 is
+// unreachable.
+func diamond() *graph.CSR {
+	return graph.BuildCSR(&graph.EdgeList{N: 5,
+		Src: []int32{0, 0, 1, 2}, Dst: []int32{1, 2, 2, 3}, Weight: []int32{1, 4, 2, 1}})
+}
+
+func goodTree() *Tree {
+	return &Tree{Source: 0, Dist: []int64{0, 1, 3, 4, Unreachable}, Parent: []int32{NoParent, 0, 1, 2, NoParent}}
+}
+
+func TestCheckTreeAcceptsAShortestPathTree(t *testing.T) {
+	if err := CheckTree(diamond(), goodTree()); err != nil {
+		t.Fatal(err)
+	}
+	if got := goodTree().PathTo(3); !slices.Equal(got, []int32{0, 1, 2, 3}) {
+		t.Errorf("PathTo(3) = %v", got)
+	}
+	if goodTree().PathTo(4) != nil || goodTree().ReachableCount() != 4 {
+		t.Error("unreachable vertex 4 has a path or is counted")
+	}
+}
+
+func TestCheckTreeRejectsEachKindOfError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(*Tree)
+		want   string
+	}{
+		{"source distance", func(t *Tree) { t.Dist[0] = 1 }, "source"},
+		{"too long", func(t *Tree) { t.Dist[2] = 4; t.Dist[3] = 5; t.Parent[2] = 0 }, "still relaxes"},
+		{"too short", func(t *Tree) { t.Dist[3] = 2 }, "no arc"},
+		{"missed vertex", func(t *Tree) { t.Dist[3] = Unreachable; t.Parent[3] = NoParent }, "still relaxes"},
+		{"wrong parent", func(t *Tree) { t.Parent[3] = 1 }, "no arc"},
+		{"parent of source", func(t *Tree) { t.Parent[0] = 2 }, "source or unreachable"},
+		{"parent out of range", func(t *Tree) { t.Parent[2] = 9 }, "parent 9"},
+	} {
+		tree := goodTree()
+		tc.mutate(tree)
+		err := CheckTree(diamond(), tree)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestMatrixRowsAndInfinity(t *testing.T) {
+	m := &Matrix{N: 2, Dist32: []int32{0, 5, graph.Inf32, 0}, Parent: []int32{NoParent, 0, NoParent, NoParent}}
+	if m.Distance(0, 1) != 5 || m.Distance(1, 0) != Unreachable {
+		t.Errorf("distances %d %d", m.Distance(0, 1), m.Distance(1, 0))
+	}
+	row := m.Row(1)
+	if row.Source != 1 || row.Dist[0] != Unreachable || row.Dist[1] != 0 || row.Parent[1] != NoParent {
+		t.Errorf("row 1 = %+v", row)
+	}
+	row.Parent[0] = 7
+	if m.Parent[2] == 7 {
+		t.Error("Row shares memory with the matrix")
+	}
+	wide := &Matrix{N: 1, Dist64: []int64{0}}
+	if wide.Distance(0, 0) != 0 || wide.Row(0).Parent != nil {
+		t.Error("int64 matrix without parents")
+	}
+}
