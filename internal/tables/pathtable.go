@@ -115,25 +115,7 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 // schema metadata; null costs read back as paths.Unreachable and null
 // vertex lists as nil.
 func ReadPaths(path string, opts ...Option) (rows []PathRow, meta map[string]string, err error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tr.Close()
-	idx, err := columns(tr.schema, PathsSchema(nil).Fields())
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
-	}
-	rows = make([]PathRow, 0, max(tr.rows, 0))
-	err = tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx[0], idx[1]); err != nil {
-			return err
-		}
+	_, meta, err = scanRows(path, PathsSchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		dst := rec.Column(idx[1]).(*array.Int32).Int32Values()
 		costCol := rec.Column(idx[2]).(*array.Int64)
@@ -163,5 +145,5 @@ func ReadPaths(path string, opts ...Option) (rows []PathRow, meta map[string]str
 	if err != nil {
 		return nil, nil, err
 	}
-	return rows, userMeta(tr.schema), nil
+	return rows, meta, nil
 }

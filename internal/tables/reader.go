@@ -188,3 +188,38 @@ func withoutFieldIDs(s *arrow.Schema) *arrow.Schema {
 }
 
 const parquetFieldID = "PARQUET:field_id"
+
+// scanRows opens the table at path in either format, checks it has the
+// columns of want (in any order), and calls fn for each record batch with
+// the index of every wanted column and the non-null required columns
+// checked. It returns the table's row count hint and schema metadata.
+func scanRows(path string, want *arrow.Schema, required []int, opts []Option, fn func(rec arrow.RecordBatch, idx []int) error) (rowsHint int64, meta map[string]string, err error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, cfg)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer tr.Close()
+	idx, err := columns(tr.schema, want.Fields())
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	nonNull := make([]int, len(required))
+	for i, r := range required {
+		nonNull[i] = idx[r]
+	}
+	err = tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, nonNull...); err != nil {
+			return err
+		}
+		return fn(rec, idx)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return tr.rows, userMeta(tr.schema), nil
+}

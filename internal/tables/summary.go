@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -142,25 +141,7 @@ func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow
 // ReadSummary reads a summary table in either format and returns its rows
 // and schema metadata; nulls read back as NoEccentricity and NaN.
 func ReadSummary(path string, opts ...Option) (rows []SummaryRow, meta map[string]string, err error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tr.Close()
-	idx, err := columns(tr.schema, SummarySchema(nil).Fields())
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
-	}
-	rows = make([]SummaryRow, 0, max(tr.rows, 0))
-	err = tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx[0], idx[1]); err != nil {
-			return err
-		}
+	_, meta, err = scanRows(path, SummarySchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		reach := rec.Column(idx[1]).(*array.Int64).Int64Values()
 		eccCol := rec.Column(idx[2]).(*array.Int64)
@@ -181,5 +162,5 @@ func ReadSummary(path string, opts ...Option) (rows []SummaryRow, meta map[strin
 	if err != nil {
 		return nil, nil, err
 	}
-	return rows, userMeta(tr.schema), nil
+	return rows, meta, nil
 }
