@@ -3,13 +3,11 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
@@ -114,7 +112,10 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 	defer out.Abort()
 
-	run := &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
+	newRun := func(be backend.Backend, plan Plan) *computeRun {
+		return &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
+	}
+	run := newRun(be, plan)
 	err = run.execute(ctx, progressOut, stages)
 	if errors.Is(err, gpu.ErrNeedsInt64) {
 		// The GPU's int32 distances cannot hold this graph's: the CPU's
@@ -126,7 +127,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		}
 		meta[MetaAlgorithm], meta[MetaVariant] = plan.Algorithm.Name, plan.Algorithm.Variant
 		meta[MetaBackend], meta[MetaDevice] = be.Name(), be.Device()
-		run = &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
+		run = newRun(be, plan)
 		err = run.execute(ctx, progressOut, stages)
 	}
 	if err != nil {
@@ -282,14 +283,4 @@ func classifyComputeError(err error) error {
 	default:
 		return &ComputeError{err}
 	}
-}
-
-// String renders a one-line summary of the run.
-func (c *ComputeResult) String() string {
-	if c.Skipped {
-		return "outputs up to date"
-	}
-	m := c.Manifest
-	return fmt.Sprintf("%s/%s on %s: n=%d m=%d sources=%d compute %ss", m.Algorithm, m.Variant, m.Backend, m.N, m.M, m.Sources,
-		strconv.FormatFloat(m.StagesSeconds["compute"], 'f', 3, 64))
 }

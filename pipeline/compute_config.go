@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -28,13 +29,14 @@ const (
 	KeySkipIfUnchanged = "output.skip_if_unchanged"
 )
 
-// Algorithm names accepted by compute.algorithm.
+// Algorithm names accepted by compute.algorithm: the names the backends
+// take, plus "sssp", the GPU's single-source family.
 const (
-	AlgorithmAuto          = "auto"
-	AlgorithmDijkstra      = "dijkstra"
-	AlgorithmBellmanFord   = "bellman-ford"
-	AlgorithmFloydWarshall = "floyd-warshall"
-	AlgorithmJohnson       = "johnson"
+	AlgorithmAuto          = cpu.AlgorithmAuto
+	AlgorithmDijkstra      = cpu.AlgorithmDijkstra
+	AlgorithmBellmanFord   = cpu.AlgorithmBellmanFord
+	AlgorithmFloydWarshall = cpu.AlgorithmFloydWarshall
+	AlgorithmJohnson       = cpu.AlgorithmJohnson
 	AlgorithmSSSP          = "sssp"
 )
 

@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/viper"
 
 	"github.com/pathflow/pathflow/internal/config"
 )
@@ -13,21 +16,20 @@ import (
 // TestReferenceConfigListsEveryKey keeps configs/reference.yaml complete:
 // it loads without unknown keys and names every key the commands read.
 func TestReferenceConfigListsEveryKey(t *testing.T) {
+	if _, err := config.Load("compute", ComputeKeys(), []string{"-config=../configs/reference.yaml"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
 	raw, err := os.ReadFile("../configs/reference.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := config.Load("compute", ComputeKeys(), []string{"-config=../configs/reference.yaml"}, io.Discard)
-	if err != nil {
+	file := viper.New()
+	file.SetConfigType("yaml")
+	if err := file.ReadConfig(bytes.NewReader(raw)); err != nil {
 		t.Fatal(err)
 	}
-	inFile := map[string]bool{}
-	for _, k := range l.V.AllKeys() {
-		inFile[k] = true
-	}
 	for _, k := range append(ComputeKeys(), IngestKeys()...) {
-		leaf := k.Name[strings.LastIndex(k.Name, ".")+1:]
-		if !strings.Contains(string(raw), leaf+":") {
+		if !file.IsSet(k.Name) {
 			t.Errorf("configs/reference.yaml does not document %s", k.Name)
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,10 +36,7 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 	if !ok {
 		return nil, fmt.Errorf("generator %q: want grid, random-degree or erdos-renyi", kind)
 	}
-	params := map[string]string{}
-	for k, v := range defaults {
-		params[k] = v
-	}
+	params := maps.Clone(defaults)
 	if args != "" {
 		for _, kv := range strings.Split(args, ",") {
 			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -87,29 +85,16 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 }
 
 func paramNames(m map[string]string) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	return strings.Join(sortedStrings(names), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 // canonicalSpec renders kind and every parameter in name order.
 func canonicalSpec(kind string, params map[string]string) string {
-	names := make([]string, 0, len(params))
-	for k := range params {
-		names = append(names, k)
-	}
-	parts := make([]string, 0, len(names))
-	for _, k := range sortedStrings(names) {
+	parts := make([]string, 0, len(params))
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		parts = append(parts, k+"="+params[k])
 	}
 	return kind + ":" + strings.Join(parts, ",")
-}
-
-func sortedStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }
 
 // paramReader parses generator parameters, keeping the first error.

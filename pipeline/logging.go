@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -93,7 +94,7 @@ func (p *Progress) report() {
 			frac := float64(p.done) / float64(p.total)
 			width := 30
 			filled := min(width, int(frac*float64(width)))
-			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs", p.stage, width, repeat('=', filled), 100*frac, elapsed)
+			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed)
 		} else {
 			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs", p.stage, p.done, p.unit, elapsed)
 		}
@@ -104,14 +105,6 @@ func (p *Progress) report() {
 		attrs = append(attrs, "total", p.total, "percent", round2(100*float64(p.done)/float64(p.total)))
 	}
 	p.log.Info("progress", attrs...)
-}
-
-func repeat(c byte, n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = c
-	}
-	return string(b)
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

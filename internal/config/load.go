@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,9 +168,4 @@ func defaultText(d any) any {
 		return strings.Join(list, ",")
 	}
 	return d
-}
-
-// Known reports whether name is one of keys.
-func Known(keys []Key, name string) bool {
-	return slices.ContainsFunc(keys, func(k Key) bool { return k.Name == name })
 }

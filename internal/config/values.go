@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -144,18 +143,4 @@ func (vs *Values) Path(key string, required bool) string {
 		vs.fail(key, "is required")
 	}
 	return s
-}
-
-// Describe renders keys as a documented YAML listing, used to generate and
-// check configs/reference.yaml.
-func Describe(keys []Key) string {
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "# %s: %s (env %s", k.Name, k.Usage, k.EnvName())
-		if k.Flag != "" {
-			fmt.Fprintf(&b, ", flag -%s", k.Flag)
-		}
-		fmt.Fprintf(&b, ", default %v)\n", defaultText(k.Default))
-	}
-	return b.String()
 }
