@@ -13,10 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/cpu"
-	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -29,11 +26,15 @@ const (
 	MetaDevice       = "pathflow.device"
 	MetaConfigSHA256 = "pathflow.config_sha256"
 	MetaVertexIDBase = "pathflow.vertex_id_base"
+	MetaLayout       = "pathflow.layout"
+	MetaTargets      = "pathflow.targets"
+	MetaMaxDistance  = "pathflow.max_distance"
 )
 
 // Output names inside the compute output folder.
 const (
 	DistancesDir = "distances"
+	MatrixName   = "distances.bin"
 	PathsName    = "paths"
 	SummaryName  = "summary"
 )
@@ -45,9 +46,20 @@ type ComputeResult struct {
 	Manifest *Manifest
 }
 
+// rowConsumer is where a run's blocks go: a distances table or a distance
+// matrix file.
+type rowConsumer interface {
+	Put(*backend.Rows) error
+	Close() error
+	Abort()
+	Files() []tables.FileInfo
+}
+
 // Compute runs the configured algorithm and writes distances, parents,
 // optional paths and summary tables and the run manifest into cfg.OutDir.
-// The folder appears, or replaces an older one, only when complete.
+// The folder appears, or replaces an older one, only when complete: every
+// file is written inside a temporary folder beside it, and one rename
+// commits them all.
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
 	stages := map[string]float64{}
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
@@ -63,43 +75,36 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		return &ComputeResult{Skipped: true, Manifest: m}, nil
 	}
 
-	sources, err := ParseSources(KeySources, cfg.Sources, g.Edges.N)
+	run, err := newComputeRun(cfg, g, log)
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := ParsePairs(KeyPaths, cfg.Pairs, g.Edges.N)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range pairs {
-		if !slices.Contains(sources, p[0]) {
-			return nil, config.Errorf(KeyPaths, "the source of pair %d-%d is not among %s", p[0], p[1], KeySources)
-		}
-	}
-
 	start := time.Now()
-	be, reason, err := OpenBackend(cfg.Backend, cfg.Workers)
+	plan, err := planRun(cfg, g.Edges, len(run.sources), log)
+	if err != nil {
+		return nil, err
+	}
+	be, err := plan.open(cfg, g.Edges, len(run.sources), log)
 	if err != nil {
 		return nil, err
 	}
 	defer be.Close()
 	stages["backend"] = time.Since(start).Seconds()
-	log.Info("backend", "name", be.Name(), "device", be.Device(), "why", reason)
-
-	plan, err := planRun(cfg, g.Edges, be.Name())
-	if err != nil {
-		return nil, err
-	}
-	log.Info("algorithm", "name", plan.Algorithm.Name, "variant", plan.Algorithm.Variant,
-		"all_pairs", plan.AllPairs, "why", plan.Reason, "sources", sourcesSummary(sources))
+	alg := plan.Choice.Algorithm
+	log.Info("plan", "backend", be.Name(), "device", be.Device(), "why", plan.Why,
+		"algorithm", alg.Name, "variant", alg.Variant, "all_pairs", plan.Choice.AllPairs,
+		"reason", plan.Choice.Reason, "sources", sourcesSummary(run.sources))
 
 	meta := graphMetadata(g)
-	meta[MetaAlgorithm] = plan.Algorithm.Name
-	meta[MetaVariant] = plan.Algorithm.Variant
+	meta[MetaAlgorithm] = alg.Name
+	meta[MetaVariant] = alg.Variant
 	meta[MetaBackend] = be.Name()
 	meta[MetaDevice] = be.Device()
 	meta[MetaConfigSHA256] = cfg.ConfigSHA256
 	meta[MetaVertexIDBase] = "0"
+	meta[MetaLayout] = cfg.Layout.String()
+	meta[MetaTargets] = targetsMeta(run.targets)
+	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
 
 	if parent := filepath.Dir(filepath.Clean(cfg.OutDir)); parent != "" {
 		if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -112,45 +117,36 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 	defer out.Abort()
 
-	newRun := func(be backend.Backend, plan Plan) *computeRun {
-		return &computeRun{cfg: cfg, log: log, backend: be, plan: plan, graph: g, sources: sources, pairs: pairs, meta: meta, dir: out.Path()}
+	req := backend.Request{
+		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
+		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
 	}
-	run := newRun(be, plan)
-	err = run.execute(ctx, progressOut, stages)
-	if errors.Is(err, gpu.ErrNeedsInt64) {
-		// The GPU's int32 distances cannot hold this graph's: the CPU's
-		// int64 arithmetic gives the exact answer instead.
-		log.Warn("falling back to the CPU backend", "why", err)
-		be = cpu.New(cfg.Workers)
-		if plan, err = planRun(cfg, g.Edges, be.Name()); err != nil {
-			return nil, err
-		}
-		meta[MetaAlgorithm], meta[MetaVariant] = plan.Algorithm.Name, plan.Algorithm.Variant
-		meta[MetaBackend], meta[MetaDevice] = be.Name(), be.Device()
-		run = newRun(be, plan)
-		err = run.execute(ctx, progressOut, stages)
-	}
-	if err != nil {
+	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
 		return nil, err
 	}
 
 	m := &Manifest{
 		Version: Version, InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
-		Backend: be.Name(), Device: be.Device(), Algorithm: plan.Algorithm.Name, Variant: plan.Algorithm.Variant,
-		Reason: plan.Reason, N: g.Edges.N, M: g.Edges.M(), Sources: len(sources),
+		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
+		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers,
+		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
 		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files),
 	}
-	if len(run.reachable) <= 4096 {
-		m.Reachable = run.reachable
+	if len(run.summary) <= 4096 {
+		for _, row := range run.summary {
+			m.Reachable = append(m.Reachable, row.Reachable)
+		}
 	}
 	if err := writeManifest(out.Path(), m); err != nil {
 		return nil, &OutputError{err}
 	}
+	begin := time.Now()
 	if err := out.Commit(); err != nil {
 		return nil, &OutputError{err}
 	}
-	log.Info("computed", "out", cfg.OutDir, "sources", len(sources),
-		"compute_s", round3(stages["compute"]), "write_s", round3(stages["write"]))
+	log.Info("computed", "out", cfg.OutDir, "sources", len(run.sources), "rows", run.rows,
+		"compute_s", round3(stages["compute"]), "write_tail_s", round3(stages["write_tail"]),
+		"commit_s", round3(time.Since(begin).Seconds()))
 	return &ComputeResult{Manifest: m}, nil
 }
 
@@ -158,111 +154,133 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 type computeRun struct {
 	cfg     *ComputeConfig
 	log     *slog.Logger
-	backend backend.Backend
-	plan    Plan
-	graph   *LoadedGraph
 	sources []int32
+	targets []int32 // nil: every vertex
 	pairs   [][2]int32
-	meta    map[string]string
-	dir     string
 
-	files     []tables.FileInfo
-	reachable []int64
-	summary   []tables.SummaryRow
-	pathRows  []tables.PathRow
+	files    []tables.FileInfo
+	rows     int64
+	summary  []tables.SummaryRow
+	pathRows []tables.PathRow
+}
+
+func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*computeRun, error) {
+	n := g.Edges.N
+	sources, err := ParseSources(KeySources, cfg.Sources, n)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := ParseTargets(KeyTargets, cfg.Targets, n)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := ParsePairs(KeyPaths, cfg.Pairs, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		if !slices.Contains(sources, p[0]) {
+			return nil, config.Errorf(KeyPaths, "the source of pair %d-%d is not among %s", p[0], p[1], KeySources)
+		}
+	}
+	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
+		return nil, config.Errorf(KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
+	}
+	return &computeRun{cfg: cfg, log: log, sources: sources, targets: targets, pairs: pairs}, nil
+}
+
+func isIdentity(sources []int32) bool {
+	for i, s := range sources {
+		if int(s) != i {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *computeRun) tableOptions() []tables.Option {
-	return []tables.Option{tables.WithFormat(r.cfg.OutFormat), tables.WithBatchRows(r.cfg.BatchRows), tables.WithPartRows(r.cfg.PartRows)}
+	return []tables.Option{
+		tables.WithFormat(r.cfg.OutFormat), tables.WithCompression(r.cfg.Compression),
+		tables.WithZstdLevel(r.cfg.CompressionLevel), tables.WithBatchRows(r.cfg.BatchRows),
+		tables.WithPartRows(r.cfg.PartRows), tables.WithConcurrency(r.cfg.Workers),
+	}
 }
 
-// execute computes and streams every tree into the distances table, then
-// writes the paths and summary tables.
-func (r *computeRun) execute(ctx context.Context, progressOut io.Writer, stages map[string]float64) error {
-	writer, err := tables.NewResultWriter(filepath.Join(r.dir, DistancesDir), r.cfg.Parents, r.meta, r.tableOptions()...)
+// execute runs the backend into the distances consumer, which encodes on
+// every core while the backend computes, then writes the paths and summary
+// tables into dir.
+func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
+	progress := NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "sources", int64(len(r.sources)))
+	consumer, err := r.consumer(req, dir, meta, progress)
 	if err != nil {
 		return &OutputError{err}
 	}
-	defer writer.Abort()
-
-	progress := NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "sources", "sources", int64(len(r.sources)))
-	var writing time.Duration
-	emit := func(t *paths.Tree) error {
-		begin := time.Now()
-		defer func() { writing += time.Since(begin) }()
-		if err := writer.WriteTree(t); err != nil {
+	paths := newPathCollector(r.pairs, req.Parents)
+	sink := func(rows *backend.Rows) error {
+		paths.collect(rows)
+		progress.Add(int64(rows.Len()))
+		if err := consumer.Put(rows); err != nil {
 			return &OutputError{err}
 		}
-		r.record(t)
-		progress.Add(1)
-		return ctx.Err()
+		return nil
 	}
 
 	start := time.Now()
-	if r.plan.AllPairs {
-		err = r.allPairs(ctx, emit)
-	} else {
-		csr := graph.BuildCSR(r.graph.Edges)
-		err = r.backend.MultiSource(ctx, csr, r.sources, r.plan.Algorithm, r.cfg.Parents, emit)
+	err = be.Run(ctx, req, sink)
+	stages["compute"] = time.Since(start).Seconds()
+	if err != nil {
+		consumer.Abort()
+		progress.Finish()
+		return classifyRunError(err)
 	}
+	begin := time.Now()
+	err = consumer.Close()
 	progress.Finish()
 	if err != nil {
-		return classifyComputeError(err)
+		return &OutputError{err}
 	}
-	stages["compute"] = (time.Since(start) - writing).Seconds()
+	stages["write_tail"] = time.Since(begin).Seconds()
+	r.files = consumer.Files()
+	for _, f := range r.files {
+		r.rows += f.Rows
+	}
+	if s, ok := consumer.(*tables.ResultSink); ok {
+		r.summary = s.Summary()
+	}
+	r.pathRows = paths.rows()
 
-	begin := time.Now()
-	if err := writer.Close(); err != nil {
+	begin = time.Now()
+	if err := r.writeExtras(dir, meta); err != nil {
 		return &OutputError{err}
 	}
-	r.files = append(r.files, writer.Files()...)
-	if err := r.writeExtras(); err != nil {
-		return &OutputError{err}
-	}
-	stages["write"] = (writing + time.Since(begin)).Seconds()
+	stages["extras"] = time.Since(begin).Seconds()
 	return nil
 }
 
-// allPairs runs the all-pairs algorithm once and emits the requested rows.
-func (r *computeRun) allPairs(ctx context.Context, emit func(*paths.Tree) error) error {
-	m, err := r.backend.AllPairs(ctx, r.graph.Edges, r.plan.Algorithm, r.cfg.Parents)
-	if err != nil {
-		return err
+// consumer opens what the run's blocks go to.
+func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]string, progress *Progress) (rowConsumer, error) {
+	if r.cfg.Matrix {
+		return newMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
 	}
-	for _, s := range r.sources {
-		if err := emit(m.Row(s)); err != nil {
-			return err
-		}
+	shape := tables.ResultShape{
+		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets,
+		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
 	}
-	return nil
-}
-
-// record keeps what the manifest, summary and paths tables need of a tree.
-func (r *computeRun) record(t *paths.Tree) {
-	row := tables.Summarize(t)
-	r.reachable = append(r.reachable, row.Reachable)
-	if r.cfg.Summary {
-		r.summary = append(r.summary, row)
-	}
-	for _, p := range r.pairs {
-		if p[0] == t.Source {
-			r.pathRows = append(r.pathRows, tables.NewPathRow(t, p[1]))
-		}
-	}
+	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
 }
 
 // writeExtras writes the optional paths and summary tables.
-func (r *computeRun) writeExtras() error {
+func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
 	if len(r.pairs) > 0 {
-		fi, err := tables.WritePaths(filepath.Join(r.dir, PathsName+ext), r.pathRows, r.meta, r.tableOptions()...)
+		fi, err := tables.WritePaths(filepath.Join(dir, PathsName+ext), r.pathRows, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}
 		r.files = append(r.files, fi)
 	}
 	if r.cfg.Summary {
-		fi, err := tables.WriteSummary(filepath.Join(r.dir, SummaryName+ext), r.summary, r.meta, r.tableOptions()...)
+		fi, err := tables.WriteSummary(filepath.Join(dir, SummaryName+ext), r.summary, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}
@@ -271,10 +289,10 @@ func (r *computeRun) writeExtras() error {
 	return nil
 }
 
-// classifyComputeError keeps output, config and cancellation errors as
-// they are, reports a request the backend does not implement as a problem
-// of compute.variant, and marks everything else a compute error.
-func classifyComputeError(err error) error {
+// classifyRunError keeps output, config and cancellation errors as they
+// are, reports a request the backend does not implement as a problem of
+// compute.variant, and marks everything else a compute error.
+func classifyRunError(err error) error {
 	switch {
 	case ExitCode(err) != ExitInternal:
 		return err

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,9 +27,22 @@ const (
 	KeyWorkers         = "compute.workers"
 	KeyPaths           = "compute.paths"
 	KeySummary         = "compute.summary"
+	KeyTargets         = "compute.targets"
+	KeyMaxDistance     = "compute.max_distance"
 	KeyPartRows        = "output.part_rows"
+	KeyLayout          = "output.layout"
+	KeyCompression     = "output.compression"
+	KeyCompressionLvl  = "output.compression_level"
 	KeySkipIfUnchanged = "output.skip_if_unchanged"
 )
+
+// FormatDistMatrix is the output.format of the binary n x n int32 distance
+// matrix (formats.ReadDistanceMatrix reads it back).
+const FormatDistMatrix = "distmatrix"
+
+// DefaultPartRows is output.part_rows' default: parts of about 10 MB, so a
+// result of tens of millions of rows is already encoded on several cores.
+const DefaultPartRows = 4 << 20
 
 // Algorithm names accepted by compute.algorithm: the names the backends
 // take, plus "sssp", the GPU's single-source family.
@@ -54,37 +69,50 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers)"},
 		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (0-based dense ids): ids, ranges lo-hi, or all"},
+		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},
+		config.Key{Name: KeyMaxDistance, Default: int64(-1), Flag: "max-distance", Usage: "write only vertices within this distance (and stop searching beyond it where the algorithm allows); -1 for no cutoff"},
 		config.Key{Name: KeyParents, Default: true, Flag: "parents", Usage: "compute and write parents (predecessors)"},
 		config.Key{Name: KeyBlockSize, Default: 0, Flag: "block-size", Usage: "tile edge of blocked all-pairs variants; 0 for the default"},
 		config.Key{Name: KeyWorkers, Default: 0, Flag: "workers", Usage: "CPU worker goroutines; 0 for one per core"},
 		config.Key{Name: KeyPaths, Default: []string{}, Flag: "paths", Usage: "source-target pairs whose vertex sequences go to paths.<ext>"},
 		config.Key{Name: KeySummary, Default: false, Flag: "summary", Usage: "write summary.<ext>: reachable count, eccentricity and closeness per source"},
 		config.Key{Name: KeyOutputDir, Default: "", Flag: "out", Usage: "output folder (default out/<input name>-<algorithm>)"},
-		config.Key{Name: KeyOutputFormat, Default: "parquet", Flag: "output-format", Usage: "parquet (zstd) or arrow (IPC file, zstd)"},
+		config.Key{Name: KeyOutputFormat, Default: "parquet", Flag: "output-format", Usage: "parquet, arrow (IPC file) or distmatrix (n x n int32, all pairs only)"},
+		config.Key{Name: KeyLayout, Default: "long", Flag: "layout", Usage: "long (a row per source and target) or wide (a row per source, list columns)"},
+		config.Key{Name: KeyCompression, Default: "default", Flag: "compression", Usage: "zstd, lz4, snappy or none; default: snappy for parquet, none for arrow"},
+		config.Key{Name: KeyCompressionLvl, Default: 0, Usage: "zstd level (1-22); 0 for the codec's default (3)"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
-		config.Key{Name: KeyPartRows, Default: 1 << 26, Usage: "rows per distances part file"},
+		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 	)
 }
 
 // ComputeConfig is a validated compute run.
 type ComputeConfig struct {
-	Input      InputSpec
-	Algorithm  string
-	Variant    string
-	Backend    string
-	Sources    []string // resolved against the graph once it is loaded
-	Parents    bool
-	BlockSize  int
-	Workers    int
-	Pairs      []string
-	Summary    bool
-	OutDir     string
-	OutFormat  tables.Format
-	BatchRows  int
-	PartRows   int64
-	SkipIfSame bool
-	Log        LogSettings
+	Input     InputSpec
+	Algorithm string
+	Variant   string
+	Backend   string
+	Sources   []string // resolved against the graph once it is loaded
+	Targets   []string // likewise
+	// MaxDistance is the cutoff, backend.NoCutoff for none.
+	MaxDistance int64
+	Parents     bool
+	BlockSize   int
+	Workers     int
+	Pairs       []string
+	Summary     bool
+	OutDir      string
+	OutFormat   tables.Format
+	// Matrix is true for output.format distmatrix.
+	Matrix           bool
+	Layout           tables.Layout
+	Compression      tables.Compression
+	CompressionLevel int
+	BatchRows        int
+	PartRows         int64
+	SkipIfSame       bool
+	Log              LogSettings
 	// ConfigSHA256 is the checksum of every setting that shapes the
 	// results, however they were given (see settingsChecksum).
 	ConfigSHA256 string
@@ -94,25 +122,47 @@ type ComputeConfig struct {
 func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	vs := l.Values()
 	cfg := &ComputeConfig{
-		Input:      readInputSpec(vs),
-		Algorithm:  vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson),
-		Variant:    vs.String(KeyVariant),
-		Backend:    vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
-		Sources:    vs.StringList(KeySources),
-		Parents:    vs.Bool(KeyParents),
-		BlockSize:  vs.Int(KeyBlockSize, 0, 1024),
-		Workers:    vs.Int(KeyWorkers, 0, 4096),
-		Pairs:      vs.StringList(KeyPaths),
-		Summary:    vs.Bool(KeySummary),
-		OutDir:     vs.String(KeyOutputDir),
-		BatchRows:  vs.Int(KeyOutputBatchRows, 1, 1<<28),
-		PartRows:   vs.Int64(KeyPartRows, 1, 1<<40),
-		SkipIfSame: vs.Bool(KeySkipIfUnchanged),
-		Log:        readLogSettings(vs),
+		Input:            readInputSpec(vs),
+		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson),
+		Variant:          vs.String(KeyVariant),
+		Backend:          vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
+		Sources:          vs.StringList(KeySources),
+		Targets:          vs.StringList(KeyTargets),
+		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
+		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
+		Parents:          vs.Bool(KeyParents),
+		BlockSize:        vs.Int(KeyBlockSize, 0, 1024),
+		Workers:          vs.Int(KeyWorkers, 0, 4096),
+		Pairs:            vs.StringList(KeyPaths),
+		Summary:          vs.Bool(KeySummary),
+		OutDir:           vs.String(KeyOutputDir),
+		BatchRows:        vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		PartRows:         vs.Int64(KeyPartRows, 1, 1<<40),
+		SkipIfSame:       vs.Bool(KeySkipIfUnchanged),
+		Log:              readLogSettings(vs),
 	}
-	formatName := vs.OneOf(KeyOutputFormat, "parquet", "arrow")
+	formatName := vs.OneOf(KeyOutputFormat, "parquet", "arrow", FormatDistMatrix)
+	layoutName := vs.OneOf(KeyLayout, "long", "wide")
+	codecName := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	if len(cfg.Sources) == 0 {
 		vs.Fail(KeySources, "needs at least one source (an id, a range lo-hi, or all)")
+	}
+	if len(cfg.Targets) == 0 {
+		vs.Fail(KeyTargets, "needs at least one target (an id, a range lo-hi, or all)")
+	}
+	if formatName == "arrow" && codecName == "snappy" {
+		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
+	}
+	if formatName == FormatDistMatrix {
+		if vs.Bool(KeyParents) {
+			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
+		}
+		if vs.Int64(KeyMaxDistance, -1, math.MaxInt64) != -1 || layoutName != "long" {
+			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
+		}
+		if vs.Bool(KeySummary) || len(vs.StringList(KeyPaths)) > 0 {
+			vs.Fail(KeyOutputFormat, "distmatrix writes the matrix alone: it takes no %s or %s", KeySummary, KeyPaths)
+		}
 	}
 	if len(cfg.Pairs) > 0 && !cfg.Parents {
 		vs.Fail(KeyPaths, "needs %s: true (paths are read off the parents)", KeyParents)
@@ -120,7 +170,23 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}
-	cfg.OutFormat, _ = tables.ParseFormat(formatName)
+	cfg.Matrix = formatName == FormatDistMatrix
+	if !cfg.Matrix {
+		cfg.OutFormat, _ = tables.ParseFormat(formatName)
+	}
+	cfg.Layout, _ = tables.ParseLayout(layoutName)
+	switch codecName {
+	case "default":
+		cfg.Compression = tables.Snappy
+		if cfg.OutFormat == tables.Arrow {
+			cfg.Compression = tables.Uncompressed
+		}
+	default:
+		cfg.Compression, _ = tables.ParseCompression(codecName)
+	}
+	if cfg.CompressionLevel == 0 {
+		cfg.CompressionLevel = tables.DefaultZstdLevel
+	}
 	if cfg.OutDir == "" {
 		cfg.OutDir = filepath.Join("out", inputStem(cfg.Input)+"-"+cfg.Algorithm)
 	}
@@ -131,17 +197,22 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	return cfg, nil
 }
 
+// runOnlyKeys change how a run goes (where it writes, how it logs, how
+// many goroutines it uses, where it looks for inputs), never a byte of its
+// results, so the settings checksum leaves them out.
+var runOnlyKeys = []string{KeyOutputDir, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline}
+
 // settingsChecksum hashes the merged settings that shape the results, in a
 // canonical JSON form, so a flag or environment override changes it just as
-// an edit of the file does. Where the results go and how the run logs
-// (output.dir, output.skip_if_unchanged, log.*) do not count: the same
-// computation written elsewhere is byte-identical.
+// an edit of the file does. The run-only keys and log.* do not count: the
+// same computation run elsewhere, on any number of cores, is
+// byte-identical.
 func settingsChecksum(l *config.Loaded) string {
 	keys := l.V.AllKeys()
 	sort.Strings(keys)
 	settings := make([][2]any, 0, len(keys))
 	for _, k := range keys {
-		if strings.HasPrefix(k, "log.") || k == KeyOutputDir || k == KeySkipIfUnchanged {
+		if strings.HasPrefix(k, "log.") || slices.Contains(runOnlyKeys, k) {
 			continue
 		}
 		settings = append(settings, [2]any{k, l.V.Get(k)})

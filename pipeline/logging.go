@@ -50,6 +50,9 @@ type Progress struct {
 	last     time.Time
 	interval time.Duration
 	quiet    bool
+	// rows and bytes are what the writers have finished, when they report
+	// it (Written).
+	rows, bytes int64
 }
 
 // NewProgress starts reporting stage, whose size is total units (0 when
@@ -79,6 +82,17 @@ func (p *Progress) Add(n int64) {
 	p.report()
 }
 
+// Written records the rows and file bytes the writers have finished so far;
+// reports then show their rates.
+func (p *Progress) Written(rows, bytes int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rows, p.bytes = max(p.rows, rows), max(p.bytes, bytes)
+}
+
 // Finish clears the bar; the caller logs its own summary line.
 func (p *Progress) Finish() {
 	if p == nil || p.bar == nil {
@@ -94,9 +108,9 @@ func (p *Progress) report() {
 			frac := float64(p.done) / float64(p.total)
 			width := 30
 			filled := min(width, int(frac*float64(width)))
-			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed)
+			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs%s", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed, p.rates(elapsed))
 		} else {
-			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs", p.stage, p.done, p.unit, elapsed)
+			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs%s", p.stage, p.done, p.unit, elapsed, p.rates(elapsed))
 		}
 		return
 	}
@@ -104,7 +118,19 @@ func (p *Progress) report() {
 	if p.total > 0 {
 		attrs = append(attrs, "total", p.total, "percent", round2(100*float64(p.done)/float64(p.total)))
 	}
+	if p.rows > 0 && elapsed > 0 {
+		attrs = append(attrs, "rows_written", p.rows, "rows_per_s", int64(float64(p.rows)/elapsed),
+			"mb_per_s", round2(float64(p.bytes)/1e6/elapsed))
+	}
 	p.log.Info("progress", attrs...)
+}
+
+// rates formats the writers' rates for the bar.
+func (p *Progress) rates(elapsed float64) string {
+	if p.rows == 0 || elapsed <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("  %.1fM rows/s %.0f MB/s", float64(p.rows)/1e6/elapsed, float64(p.bytes)/1e6/elapsed)
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

@@ -26,13 +26,21 @@ type Manifest struct {
 	Algorithm    string `json:"algorithm"`
 	Variant      string `json:"variant,omitempty"`
 	Reason       string `json:"algorithm_reason"`
-	N            int32  `json:"n"`
-	M            int    `json:"m"`
-	Sources      int    `json:"sources"`
+	// BackendReason says how the backend was picked.
+	BackendReason string `json:"backend_reason"`
+	// Workers is the number of host goroutines: a run fact that changes
+	// no output byte.
+	Workers int   `json:"workers"`
+	N       int32 `json:"n"`
+	M       int   `json:"m"`
+	Sources int   `json:"sources"`
 	// Reachable[i] is the number of vertices source i reaches (itself
 	// included), in output order; omitted beyond 4096 sources.
 	Reachable []int64 `json:"reachable,omitempty"`
-	// StagesSeconds times each stage: load, backend, compute, write.
+	// StagesSeconds times each stage: load (read the graph), backend (plan
+	// and open it), compute (the backend's run, during which the writers
+	// encode), write_tail (the writers finishing after the run), extras
+	// (paths and summary tables).
 	StagesSeconds map[string]float64 `json:"stages_seconds"`
 	Files         []ManifestFile     `json:"files"`
 }

@@ -1,68 +1,103 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// Plan is what a compute run will do, resolved from the configuration and
-// the loaded graph.
+// Plan is what a compute run will do, decided on the host before any
+// device is opened: which backend, which algorithm and variant, in which
+// integer width, and why.
 type Plan struct {
-	// AllPairs is true for all-pairs algorithms (the sources key then picks
-	// which rows are written).
-	AllPairs bool
-	// Algorithm is what the backend runs; Reason says why auto chose it.
-	Algorithm backend.Algorithm
-	Reason    string
+	Factory backend.Factory
+	Choice  backend.Choice
+	// Why says how the backend was picked (for the log and the manifest).
+	Why string
 }
 
-// planRun resolves compute.algorithm for the graph and backend, refusing
-// combinations that cannot give a correct answer.
-func planRun(cfg *ComputeConfig, e *graph.EdgeList, backendName string) (Plan, error) {
-	lo, _ := e.WeightRange()
-	negative := lo < 0
-	alg := backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, BlockSize: cfg.BlockSize}
-	plan := Plan{Algorithm: alg, Reason: "requested"}
-
-	switch cfg.Algorithm {
-	case AlgorithmFloydWarshall, AlgorithmJohnson:
-		plan.AllPairs = true
-	case AlgorithmDijkstra:
-		if negative {
-			return plan, config.Errorf(KeyAlgorithm, "dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford", lo)
-		}
-	case AlgorithmSSSP:
-		if backendName == BackendCPU {
-			plan.Algorithm.Name = AlgorithmDijkstra
-			plan.Reason = "sssp on the CPU backend is Dijkstra"
-			if negative {
-				plan.Algorithm.Name = AlgorithmBellmanFord
-				plan.Reason = fmt.Sprintf("sssp on the CPU backend with negative weights (min %d) is Bellman-Ford", lo)
+// planRun picks the backend compute.backend names and asks it what it would
+// run. "auto" takes the GPU when this build registered one, a device
+// answers and the GPU can compute the problem exactly; else the CPU, with
+// the reason logged. A GPU whose int32 arithmetic is too narrow for the
+// graph gives way to the CPU (with a warning) here, before a context is
+// opened.
+func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logger) (Plan, error) {
+	lo, hi := e.WeightRange()
+	problem := backend.Problem{
+		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
+		Sources: sources, AllSources: cfg.allSources(),
+		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, BlockSize: cfg.BlockSize},
+		Parents:   cfg.Parents,
+	}
+	cpu, ok := backend.Lookup(BackendCPU)
+	if !ok {
+		return Plan{}, errors.New("pipeline: no CPU backend registered")
+	}
+	if cfg.Backend == BackendCPU {
+		return choose(cpu, problem, "requested")
+	}
+	gpu, registered := backend.Lookup(BackendGPU)
+	why := "this build has no GPU backend (build with -tags cuda)"
+	if registered {
+		var ok bool
+		if ok, why = gpu.Available(); ok {
+			plan, err := choose(gpu, problem, "GPU "+why)
+			if errors.Is(err, backend.ErrNeedsInt64) {
+				log.Warn("using the CPU backend", "why", err)
+				return choose(cpu, problem, "the GPU's int32 distances cannot hold this graph's; the CPU's int64 ones can")
 			}
-		}
-	case AlgorithmAuto:
-		plan.AllPairs = cfg.allSources()
-		switch {
-		case backendName == BackendCPU:
-			problem := cpu.ProblemSingleSource
-			if plan.AllPairs {
-				problem = cpu.ProblemAllPairs
+			if err == nil && cfg.Backend == BackendAuto {
+				plan.Why = "auto: " + plan.Why
 			}
-			plan.Algorithm.Name, plan.Reason = cpu.ChooseAlgorithm(problem, e.N, e.M(), negative)
-		case plan.AllPairs:
-			plan.Algorithm.Name = AlgorithmFloydWarshall
-			plan.Reason = fmt.Sprintf("all pairs on %d vertices on the GPU: Floyd-Warshall", e.N)
-		case negative:
-			plan.Algorithm.Name = AlgorithmBellmanFord
-			plan.Reason = fmt.Sprintf("negative weights (min %d) on the GPU: Bellman-Ford", lo)
-		default:
-			plan.Algorithm.Name = AlgorithmSSSP
-			plan.Reason = "non-negative weights on the GPU: the fast frontier SSSP"
+			return plan, err
 		}
 	}
-	return plan, nil
+	if cfg.Backend == BackendGPU {
+		return Plan{}, config.Errorf(KeyBackend, "gpu is not available: %s", why)
+	}
+	return choose(cpu, problem, "auto: no GPU ("+why+")")
+}
+
+// choose asks f what it would run for p, reporting a request it cannot
+// serve as a configuration error naming the key to change.
+func choose(f backend.Factory, p backend.Problem, why string) (Plan, error) {
+	c, err := f.Choose(p)
+	switch {
+	case errors.Is(err, backend.ErrNeedsInt64):
+		return Plan{}, fmt.Errorf("%w (%s backend)", err, f.Name)
+	case errors.Is(err, backend.ErrUnsupported) && p.Algorithm.Variant != "":
+		return Plan{}, config.Errorf(KeyVariant, "%v", err)
+	case errors.Is(err, backend.ErrUnsupported):
+		return Plan{}, config.Errorf(KeyAlgorithm, "%v", err)
+	case err != nil:
+		return Plan{}, &ComputeError{err}
+	}
+	return Plan{Factory: f, Choice: c, Why: why}, nil
+}
+
+// open starts the planned backend. When auto picked a GPU that then fails
+// to start, the run goes on on the CPU, re-planned, with a warning.
+func (p *Plan) open(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logger) (backend.Backend, error) {
+	b, err := p.Factory.Open(backend.Options{Workers: cfg.Workers})
+	if err == nil {
+		return b, nil
+	}
+	if cfg.Backend != BackendAuto || p.Factory.Name == BackendCPU {
+		return nil, &ComputeError{fmt.Errorf("starting the %s backend: %w", p.Factory.Name, err)}
+	}
+	log.Warn("using the CPU backend", "why", fmt.Sprintf("the GPU failed to start: %v", err))
+	cpuCfg := *cfg
+	cpuCfg.Backend = BackendCPU
+	plan, perr := planRun(&cpuCfg, e, sources, log)
+	if perr != nil {
+		return nil, perr
+	}
+	plan.Why = "auto: the GPU failed to start (" + err.Error() + ")"
+	*p = plan
+	return p.open(&cpuCfg, e, sources, log)
 }

@@ -12,14 +12,28 @@ import (
 // graph with n vertices. Each item is a vertex ("17"), an inclusive range
 // ("0-99") or "all". Duplicates are kept once, in first-seen order.
 func ParseSources(key string, items []string, n int32) ([]int32, error) {
+	return parseVertices(key, "source", items, n)
+}
+
+// ParseTargets turns the compute.targets key into dense vertex ids, as
+// ParseSources does; nil stands for "all" (every vertex in id order), the
+// common case, which needs no list.
+func ParseTargets(key string, items []string, n int32) ([]int32, error) {
+	if len(items) == 1 && strings.TrimSpace(items[0]) == "all" {
+		return nil, nil
+	}
+	return parseVertices(key, "target", items, n)
+}
+
+func parseVertices(key, noun string, items []string, n int32) ([]int32, error) {
 	if len(items) == 0 {
-		return nil, config.Errorf(key, "needs at least one source")
+		return nil, config.Errorf(key, "needs at least one %s", noun)
 	}
 	seen := make(map[int32]bool)
 	var out []int32
 	add := func(v int64) error {
 		if v < 0 || v >= int64(n) {
-			return config.Errorf(key, "source %d is outside 0..%d (the graph has %d vertices)", v, n-1, n)
+			return config.Errorf(key, "%s %d is outside 0..%d (the graph has %d vertices)", noun, v, n-1, n)
 		}
 		if !seen[int32(v)] {
 			seen[int32(v)] = true

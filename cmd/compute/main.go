@@ -14,6 +14,10 @@ import (
 	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/pipeline"
+
+	// The CUDA backend registers itself in builds with -tags cuda; other
+	// builds register nothing and run on the CPU.
+	_ "github.com/pathflow/pathflow/internal/gpu"
 )
 
 func main() {

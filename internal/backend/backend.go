@@ -5,12 +5,12 @@ import (
 	"errors"
 
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // Algorithm names what to run: an algorithm family and one of its variants
-// (for example "floyd-warshall" / "blocked"). An empty variant means the
-// backend's best for the family.
+// (for example "floyd-warshall" / "fast"). A Choice always carries a
+// concrete name and variant; a configured Algorithm may say "auto" and
+// leave the variant empty.
 type Algorithm struct {
 	Name    string
 	Variant string
@@ -18,30 +18,52 @@ type Algorithm struct {
 	BlockSize int
 }
 
-// Backend runs shortest-path algorithms on one kind of hardware. Every
-// method validates its inputs and returns an error rather than a wrong
-// answer: negative cycles, distances that could overflow the backend's
-// arithmetic, devices without enough memory.
+// NoCutoff is the MaxDistance of a request without a distance cutoff.
+const NoCutoff int64 = -1
+
+// Request is one run: the rows of Sources, in that order.
+type Request struct {
+	// Edges and CSR are the same graph, as an edge list (all-pairs
+	// algorithms) and in compressed sparse rows (searches).
+	Edges *graph.EdgeList
+	CSR   *graph.CSR
+	// Sources are the dense ids of the rows, in output order; a source may
+	// not repeat.
+	Sources []int32
+	// Choice is what Factory.Choose decided for this request.
+	Choice Choice
+	// Parents asks for the parent of every vertex beside its distance.
+	Parents bool
+	// MaxDistance, unless NoCutoff, lets the backend stop searching beyond
+	// this distance: a vertex farther away may be reported unreachable or
+	// with its true distance. Consumers filter either way.
+	MaxDistance int64
+}
+
+// Backend computes requests on one kind of hardware.
 type Backend interface {
-	// Name is "cpu" or "gpu".
+	// Name is the name the backend registered under ("cpu", "gpu").
 	Name() string
 	// Device describes the hardware, e.g. "NVIDIA H200 (sm_90, 139 GiB)".
 	Device() string
-	// SingleSource computes distances (and parents when withParents) from
-	// source.
-	SingleSource(ctx context.Context, g *graph.CSR, source int32, alg Algorithm, withParents bool) (*paths.Tree, error)
-	// MultiSource runs SingleSource from every source and hands each tree to
-	// emit, in the order of sources, as soon as it is ready; emit runs on
-	// the caller's goroutine.
-	MultiSource(ctx context.Context, g *graph.CSR, sources []int32, alg Algorithm, withParents bool, emit func(*paths.Tree) error) error
-	// AllPairs computes the full distance matrix (and the predecessor
-	// matrix when withParents).
-	AllPairs(ctx context.Context, g *graph.EdgeList, alg Algorithm, withParents bool) (*paths.Matrix, error)
-	// Close releases the backend's resources.
+	// Run computes every row of req and hands them to sink in blocks, each
+	// exactly once. It returns when every block has been handed over (not
+	// necessarily released), or at the first error from the computation,
+	// from sink or from ctx; then no block is handed over after it
+	// returns. Run validates its input and returns an error rather than a
+	// wrong answer: negative cycles, possible overflow, lack of memory.
+	Run(ctx context.Context, req Request, sink Sink) error
+	// Close releases the backend's resources. Blocks still held by a
+	// consumer stay valid until released.
 	Close() error
 }
 
-// ErrUnsupported is wrapped by every backend's error for an algorithm,
-// variant or option it does not implement, so callers can report it as a
+// ErrUnsupported is wrapped by every error for an algorithm, variant or
+// option a backend does not implement, so callers can report it as a
 // configuration problem rather than a failed computation.
 var ErrUnsupported = errors.New("not supported by this backend")
+
+// ErrNeedsInt64 is wrapped by Choose errors for graphs whose distances might
+// not fit a backend's int32 arithmetic; another backend with int64
+// arithmetic gives the exact answer.
+var ErrNeedsInt64 = errors.New("distances might not fit in int32")

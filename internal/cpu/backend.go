@@ -2,18 +2,28 @@ package cpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
+// blockValues is about how many distances a block of rows holds: 8 MiB of
+// int64 (12 MiB with parents), large enough that handing a block over
+// costs nothing next to computing it, small enough that a few blocks per
+// worker bound a run's memory.
+const blockValues = 1 << 20
+
 // Backend runs shortest-path algorithms on the CPU. It is safe for
-// concurrent use: it holds no state beyond its worker count.
+// concurrent use: it holds no state beyond its settings.
 type Backend struct {
 	workers int
+	// blockValues is the size of a block in values; tests lower it to get
+	// many blocks from small graphs.
+	blockValues int
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -21,7 +31,7 @@ var _ backend.Backend = (*Backend)(nil)
 // New returns a CPU backend that runs parallel work on workers goroutines;
 // workers <= 0 means runtime.GOMAXPROCS(0).
 func New(workers int) *Backend {
-	return &Backend{workers: workerCount(workers)}
+	return &Backend{workers: workerCount(workers), blockValues: blockValues}
 }
 
 // workerCount resolves a requested worker count.
@@ -46,150 +56,134 @@ func (b *Backend) Workers() int { return b.workers }
 // Close releases nothing: the backend holds no resources.
 func (b *Backend) Close() error { return nil }
 
-// SingleSource runs one search from source with "dijkstra",
-// "bellman-ford" or "auto" (see ChooseAlgorithm).
-func (b *Backend) SingleSource(ctx context.Context, g *graph.CSR, source int32, alg backend.Algorithm, withParents bool) (*paths.Tree, error) {
-	var t *paths.Tree
-	err := b.MultiSource(ctx, g, []int32{source}, alg, withParents, func(tree *paths.Tree) error {
-		t = tree
-		return nil
-	})
-	return t, err
-}
-
-// MultiSource runs one search per source, in parallel over the backend's
-// workers, and hands the trees to emit in source order on the caller's
-// goroutine; at most twice as many trees as workers exist at a time.
-// The graph is validated once, before any search. Algorithms as for
-// SingleSource.
-func (b *Backend) MultiSource(ctx context.Context, g *graph.CSR, sources []int32, alg backend.Algorithm, withParents bool, emit func(*paths.Tree) error) error {
-	if err := validateCSR(g); err != nil {
+// Run computes the rows of req with the algorithm of req.Choice, which
+// must come from Choose for this graph (a concrete algorithm, and Int64 as
+// Choose sets it), and hands them to sink.
+//
+// Dijkstra, Bellman-Ford and Johnson search from the requested sources
+// only, in parallel over the backend's workers: each worker takes a block
+// from a pool of about two per worker, fills it with a batch of
+// consecutive sources (about a million distances; int64, parents when
+// req.Parents) and hands it to sink, so memory stays bounded however slow
+// the consumer. Johnson first computes its potentials over the whole
+// graph, so a negative cycle anywhere is an error. Floyd-Warshall computes
+// the whole matrix and hands over views of its requested rows: runs of
+// consecutive sources that are consecutive vertices share a block, in int32
+// or int64 as Choice.Int64 says; releasing a view does nothing, and the
+// matrix is freed once the consumer drops the last one.
+//
+// req.MaxDistance, unless backend.NoCutoff (or any negative value), lets
+// Dijkstra and Johnson stop once the next vertex lies beyond it, and
+// Bellman-Ford drop paths beyond it when no weight is negative; vertices
+// farther away may then be reported unreachable. Floyd-Warshall ignores it.
+//
+// Run checks the request first (a graph that passes validation, sources
+// in range and distinct, a Choice it implements) and calls sink for none
+// of an invalid one. The first error of a search, of sink or of ctx stops
+// every worker, and Run returns it once all of them have ended.
+func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+	alg := req.Choice.Algorithm
+	if err := checkAlgorithm(alg); err != nil {
 		return err
 	}
-	for _, s := range sources {
-		if err := validateSource(g.N, s); err != nil {
-			return err
-		}
+	if alg.Name == AlgorithmFloydWarshall {
+		return b.runFloydWarshall(ctx, &req, sink)
 	}
-	if err := singleSourceOnly(alg); err != nil {
+	g, err := requestCSR(&req)
+	if err != nil {
 		return err
 	}
-	lo, _ := g.WeightRange()
-	name := alg.Name
-	if name == AlgorithmAuto {
-		name, _ = ChooseAlgorithm(ProblemSingleSource, g.N, g.M(), lo < 0)
+	if err := validateSources(g.N, req.Sources); err != nil {
+		return err
 	}
-	var newWorker func() func(ctx context.Context, i int) (*paths.Tree, error)
-	switch name {
+	if !req.Choice.Int64 {
+		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
+	}
+	// A negative cutoff other than NoCutoff can prune only on graphs with
+	// negative weights, where searches do not prune; computing more than
+	// asked is always allowed.
+	limit := int64(math.MaxInt64)
+	if req.MaxDistance >= 0 {
+		limit = req.MaxDistance
+	}
+	var newSearch func() rowSearch
+	switch alg.Name {
 	case AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
 			return err
 		}
-		newWorker = func() func(ctx context.Context, i int) (*paths.Tree, error) {
-			search := newDijkstraSearch(g.N)
-			return func(ctx context.Context, i int) (*paths.Tree, error) {
-				return search.tree(ctx, g, sources[i], withParents)
-			}
-		}
+		newSearch = dijkstraSearches(g, limit)
 	case AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
 			return err
 		}
-		newWorker = func() func(ctx context.Context, i int) (*paths.Tree, error) {
-			search := newBellmanFordSearch(g.N)
-			return func(ctx context.Context, i int) (*paths.Tree, error) {
-				t := paths.NewTree(g.N, sources[i], true)
-				t.Dist[t.Source] = 0
-				if err := search.run(ctx, g, t.Dist, t.Parent, []int32{t.Source}); err != nil {
-					return nil, err
-				}
-				if !withParents {
-					t.Parent = nil
-				}
-				return t, nil
-			}
+		if lo, _ := g.WeightRange(); lo < 0 {
+			// A path may return below the cutoff after leaving it.
+			limit = math.MaxInt64
+		}
+		newSearch = bellmanFordSearches(g, limit)
+	case AlgorithmJohnson:
+		if len(req.Sources) == 0 {
+			return nil // no need for the potentials
+		}
+		if newSearch, err = johnsonSearches(ctx, g, limit); err != nil {
+			return err
 		}
 	}
-	return inOrder(ctx, len(sources), b.workers, newWorker, emit)
+	return b.stream(ctx, &req, int(g.N), newSearch, sink)
 }
 
-// singleSourceOnly rejects algorithms that are not single-source searches.
-func singleSourceOnly(alg backend.Algorithm) error {
-	switch alg.Name {
-	case AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord:
-		return noVariant(alg)
-	case AlgorithmFloydWarshall, AlgorithmJohnson:
-		return unsupported("%s computes all pairs; single-source searches take %s, %s or %s",
-			alg.Name, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmAuto)
-	default:
-		return unknownAlgorithm(alg.Name)
+// requestCSR returns the request's graph in compressed sparse rows,
+// validated, building it from the edge list when the request has none.
+func requestCSR(req *backend.Request) (*graph.CSR, error) {
+	g, e := req.CSR, req.Edges
+	switch {
+	case g == nil && e == nil:
+		return nil, errors.New("cpu: request without a graph")
+	case g == nil:
+		if err := validateEdgeList(e); err != nil {
+			return nil, err
+		}
+		return graph.BuildCSR(e), nil
 	}
+	if err := validateCSR(g); err != nil {
+		return nil, err
+	}
+	if e != nil && (e.N != g.N || e.M() != g.M()) {
+		return nil, fmt.Errorf("cpu: request's edge list (%d vertices, %d arcs) and CSR (%d, %d) differ", e.N, e.M(), g.N, g.M())
+	}
+	return g, nil
 }
 
-// AllPairs computes the full matrix with "floyd-warshall" (variants
-// "blocked", the default, and "naive"), "johnson", "dijkstra" (repeated,
-// non-negative weights only) or "auto" (see ChooseAlgorithm).
-func (b *Backend) AllPairs(ctx context.Context, e *graph.EdgeList, alg backend.Algorithm, withParents bool) (*paths.Matrix, error) {
+// requestEdges returns the request's graph as a validated edge list,
+// building it from the CSR when the request has none.
+func requestEdges(req *backend.Request) (*graph.EdgeList, error) {
+	g, e := req.CSR, req.Edges
+	switch {
+	case g == nil && e == nil:
+		return nil, errors.New("cpu: request without a graph")
+	case e == nil:
+		if err := validateCSR(g); err != nil {
+			return nil, err
+		}
+		return edgesOf(g), nil
+	}
 	if err := validateEdgeList(e); err != nil {
 		return nil, err
 	}
-	if err := checkMatrixSize(int64(e.N)); err != nil {
-		return nil, err
+	if g != nil && (e.N != g.N || e.M() != g.M()) {
+		return nil, fmt.Errorf("cpu: request's edge list (%d vertices, %d arcs) and CSR (%d, %d) differ", e.N, e.M(), g.N, g.M())
 	}
-	name := alg.Name
-	if name == AlgorithmAuto {
-		if err := noVariant(alg); err != nil {
-			return nil, err
-		}
-		name, _ = ChooseAlgorithm(ProblemAllPairs, e.N, e.M(), e.HasNegativeWeight())
-		// A block size given with "auto" applies if the choice is blocked.
-		if name == AlgorithmFloydWarshall {
-			alg = backend.Algorithm{Name: name, BlockSize: alg.BlockSize}
-		} else {
-			alg = backend.Algorithm{Name: name}
-		}
-	}
-	switch name {
-	case AlgorithmFloydWarshall:
-		switch alg.Variant {
-		case "", VariantBlocked:
-			return BlockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, withParents)
-		case VariantNaive:
-			return NaiveFloydWarshall(ctx, e, withParents)
-		default:
-			return nil, unsupported("unknown %s variant %q (want %q or %q)", name, alg.Variant, VariantBlocked, VariantNaive)
-		}
-	case AlgorithmJohnson, AlgorithmDijkstra:
-		if err := noVariant(alg); err != nil {
-			return nil, err
-		}
-		return repeatedDijkstra(ctx, e, b.workers, withParents, name == AlgorithmJohnson)
-	case AlgorithmBellmanFord:
-		return nil, unsupported("%s is a single-source search; all pairs take %s, %s, %s or %s",
-			name, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmDijkstra, AlgorithmAuto)
-	default:
-		return nil, unknownAlgorithm(name)
-	}
+	return e, nil
 }
 
-// noVariant rejects a variant or block size for an algorithm that has none.
-func noVariant(alg backend.Algorithm) error {
-	if alg.Variant != "" {
-		return unsupported("%s has no variant %q", alg.Name, alg.Variant)
+// edgesOf lists the arcs of a validated CSR. O(n + m).
+func edgesOf(g *graph.CSR) *graph.EdgeList {
+	e := graph.NewEdgeList(g.N, g.M())
+	for u := range g.N {
+		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+			e.Add(u, g.Targets[i], g.Weights[i])
+		}
 	}
-	if alg.BlockSize != 0 && alg.Name != AlgorithmAuto {
-		return unsupported("%s takes no block size", alg.Name)
-	}
-	return nil
-}
-
-func unknownAlgorithm(name string) error {
-	return unsupported("unknown algorithm %q (want %s, %s, %s, %s or %s)", name,
-		AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson)
-}
-
-// unsupported formats an error for a request this backend does not
-// implement; it wraps backend.ErrUnsupported.
-func unsupported(format string, args ...any) error {
-	return fmt.Errorf("cpu: "+format+" (%w)", append(args, backend.ErrUnsupported)...)
+	return e
 }

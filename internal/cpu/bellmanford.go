@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -34,7 +35,7 @@ func BellmanFord(ctx context.Context, g *graph.CSR, source int32, withParents bo
 	}
 	t := paths.NewTree(g.N, source, true)
 	t.Dist[source] = 0
-	if err := newBellmanFordSearch(g.N).run(ctx, g, t.Dist, t.Parent, []int32{source}); err != nil {
+	if err := newBellmanFordSearch(g.N).run(ctx, g, t.Dist, t.Parent, []int32{source}, math.MaxInt64); err != nil {
 		return nil, err
 	}
 	if !withParents {
@@ -48,6 +49,31 @@ func BellmanFord(ctx context.Context, g *graph.CSR, source int32, withParents bo
 func checkBellmanFordInput(g *graph.CSR) error {
 	lo, hi := g.WeightRange()
 	return checkDistanceBound(g.N, lo, hi, maxExactBound)
+}
+
+// bellmanFordSearches returns the row searches of a checked graph, each
+// worker's with its own queue, and its own parent array for rows without
+// parents (the cycle check needs them); limit is as for
+// bellmanFordSearch.run.
+func bellmanFordSearches(g *graph.CSR, limit int64) func() rowSearch {
+	return func() rowSearch {
+		search := newBellmanFordSearch(g.N)
+		var scratch []int32
+		start := make([]int32, 1)
+		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
+			if parent == nil {
+				if scratch == nil {
+					scratch = make([]int32, g.N)
+				}
+				parent = scratch
+				for v := range parent {
+					parent[v] = paths.NoParent
+				}
+			}
+			dist[source], start[0] = 0, source
+			return search.run(ctx, g, dist, parent, start, limit)
+		}
+	}
 }
 
 // bellmanFordSearch holds the queue and the scratch space of the cycle
@@ -70,7 +96,12 @@ func newBellmanFordSearch(n int32) *bellmanFordSearch {
 // set, until no distance drops. dist holds paths.Unreachable and parent
 // paths.NoParent for every other vertex; parent is required (the cycle
 // check walks it). Reachable vertices only ever hold finite distances.
-func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64, parent []int32, starts []int32) error {
+//
+// Paths longer than limit are dropped (math.MaxInt64 keeps all). Only
+// without negative weights is that exact for the vertices within limit,
+// whose shortest paths then stay within it all the way; the others stay
+// unreachable.
+func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64, parent []int32, starts []int32, limit int64) error {
 	n := len(s.queue)
 	clear(s.inQueue) // an earlier run may have stopped early
 	head, size := 0, 0
@@ -100,7 +131,7 @@ func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64,
 		ws = ws[:len(ts)]
 		for i, v := range ts {
 			nd := du + int64(ws[i])
-			if nd >= dist[v] {
+			if nd >= dist[v] || nd > limit {
 				continue
 			}
 			dist[v] = nd

@@ -1,35 +1,43 @@
 package cpu
 
-import "fmt"
+import (
+	"fmt"
 
-// Algorithm names understood by Backend (backend.Algorithm.Name).
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// Algorithm names understood by Choose (backend.Algorithm.Name). A Choice
+// names one of Dijkstra, Bellman-Ford, Floyd-Warshall and Johnson; auto and
+// sssp resolve to one of them.
 const (
 	AlgorithmAuto          = "auto"
+	AlgorithmSSSP          = "sssp"
 	AlgorithmDijkstra      = "dijkstra"
 	AlgorithmBellmanFord   = "bellman-ford"
 	AlgorithmFloydWarshall = "floyd-warshall"
 	AlgorithmJohnson       = "johnson"
 )
 
-// Floyd-Warshall variants (backend.Algorithm.Variant); empty means
-// VariantBlocked.
+// Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
+// empty variant into VariantBlocked.
 const (
 	VariantBlocked = "blocked"
 	VariantNaive   = "naive"
 )
 
-// Problem is the kind of query an algorithm is chosen for.
-type Problem int
+// problem is the kind of query auto chooses an algorithm for.
+type problem int
 
 const (
-	// ProblemSingleSource is one search from a source; a multi-source run
+	// problemSingleSource is one search from a source; a multi-source run
 	// is many of them.
-	ProblemSingleSource Problem = iota
-	// ProblemAllPairs is the full distance matrix.
-	ProblemAllPairs
+	problemSingleSource problem = iota
+	// problemAllPairs is a row from every vertex.
+	problemAllPairs
 )
 
-// Thresholds of ChooseAlgorithm for all-pairs problems.
+// Thresholds of chooseAlgorithm for all-pairs problems.
 const (
 	// floydWarshallMaxN: up to this many vertices the blocked
 	// Floyd-Warshall is used whatever the density; its n^3 min-plus steps
@@ -42,7 +50,7 @@ const (
 	denseDivisor = 128
 )
 
-// ChooseAlgorithm picks the algorithm "auto" runs for a problem on a graph
+// chooseAlgorithm picks the algorithm auto runs for a problem on a graph
 // of n vertices and m arcs, and says why in a sentence fit for a log:
 //
 //   - single source: dijkstra, or bellman-ford when some weight is
@@ -50,14 +58,14 @@ const (
 //   - all pairs: floyd-warshall (blocked) when n <= 4096 or m >= n^2/128,
 //     else johnson (which is plain repeated Dijkstra when no weight is
 //     negative).
-func ChooseAlgorithm(p Problem, n int32, m int, negativeWeights bool) (name, reason string) {
+func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, reason string) {
 	switch p {
-	case ProblemAllPairs:
+	case problemAllPairs:
 		nn := int64(n) * int64(n)
 		switch {
 		case n <= floydWarshallMaxN:
 			return AlgorithmFloydWarshall, fmt.Sprintf("all pairs on %d <= %d vertices: blocked Floyd-Warshall", n, floydWarshallMaxN)
-		case int64(m)*denseDivisor >= nn:
+		case m*denseDivisor >= nn:
 			return AlgorithmFloydWarshall, fmt.Sprintf("all pairs on a dense graph (%d arcs >= n^2/%d): blocked Floyd-Warshall", m, denseDivisor)
 		case negativeWeights:
 			return AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source", n, m)
@@ -70,4 +78,128 @@ func ChooseAlgorithm(p Problem, n int32, m int, negativeWeights bool) (name, rea
 		}
 		return AlgorithmDijkstra, "non-negative weights: Dijkstra"
 	}
+}
+
+// Choose decides what the CPU backend runs for p; it is the backend's
+// registered backend.Factory.Choose.
+//
+//   - auto: chooseAlgorithm's pick, for all pairs when p.AllSources (see
+//     the package documentation); a block size applies when the pick is
+//     Floyd-Warshall;
+//   - sssp: dijkstra, or bellman-ford when some weight is negative;
+//   - dijkstra: non-negative weights only, else an error that points to
+//     bellman-ford;
+//   - bellman-ford and johnson: any weights;
+//   - floyd-warshall: variant blocked (also for an empty variant, with
+//     BlockSize as the tile edge, 0 for DefaultBlockSize) or naive.
+//
+// Only floyd-warshall computes a whole matrix (Choice.AllPairs); the others
+// search from the requested sources alone, johnson included. Searches give
+// int64 distances; Floyd-Warshall keeps its matrix, and so the rows it
+// hands over, in int32 when graph.FitsInt32Distances proves every distance
+// fits (Choice.Int64 false) and in int64 otherwise. Variants, block sizes
+// and names the backend does not implement give errors wrapping
+// backend.ErrUnsupported.
+func Choose(p backend.Problem) (backend.Choice, error) {
+	alg := p.Algorithm
+	negative := p.MinWeight < 0
+	c := backend.Choice{Int64: true}
+	switch alg.Name {
+	case AlgorithmAuto:
+		if alg.Variant != "" {
+			return c, unsupported("auto takes no variant (got %q); name the algorithm to pick one", alg.Variant)
+		}
+		kind := problemSingleSource
+		if p.AllSources {
+			kind = problemAllPairs
+		}
+		name, reason := chooseAlgorithm(kind, p.N, p.M, negative)
+		c.Algorithm, c.Reason = backend.Algorithm{Name: name}, reason
+		if name == AlgorithmFloydWarshall {
+			// A block size given with auto applies when the pick is
+			// blocked.
+			c.Algorithm.Variant, c.Algorithm.BlockSize = VariantBlocked, alg.BlockSize
+		}
+	case AlgorithmSSSP:
+		c.Algorithm, c.Reason = backend.Algorithm{Name: AlgorithmDijkstra}, "sssp on the CPU backend is Dijkstra"
+		if negative {
+			c.Algorithm.Name = AlgorithmBellmanFord
+			c.Reason = fmt.Sprintf("sssp on the CPU backend with negative weights (min %d) is Bellman-Ford", p.MinWeight)
+		}
+	case AlgorithmDijkstra:
+		if negative {
+			return c, fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
+				p.MinWeight, ErrNegativeWeight, backend.ErrUnsupported)
+		}
+		c.Algorithm, c.Reason = alg, "requested: Dijkstra from each source"
+	case AlgorithmBellmanFord:
+		c.Algorithm, c.Reason = alg, "requested: Bellman-Ford from each source"
+	case AlgorithmJohnson:
+		c.Algorithm, c.Reason = alg, "requested: Johnson's algorithm, which is Dijkstra from each source without negative weights"
+		if negative {
+			c.Reason = fmt.Sprintf("requested: Johnson's reweighting (min weight %d), then Dijkstra from each source", p.MinWeight)
+		}
+	case AlgorithmFloydWarshall:
+		c.Algorithm = alg
+		if c.Algorithm.Variant == "" {
+			c.Algorithm.Variant = VariantBlocked
+		}
+		c.Reason = fmt.Sprintf("requested: %s Floyd-Warshall", c.Algorithm.Variant)
+	default:
+		return c, unknownAlgorithm(alg.Name)
+	}
+	if err := checkAlgorithm(c.Algorithm); err != nil {
+		return c, err
+	}
+	if c.Algorithm.Name == AlgorithmFloydWarshall {
+		c.AllPairs = true
+		c.Int64 = !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight)
+	}
+	return c, nil
+}
+
+// checkAlgorithm accepts the concrete algorithms Run implements: a search
+// without variant or block size, or Floyd-Warshall's blocked variant (with
+// a block size >= 0; an empty variant means blocked) or naive one.
+func checkAlgorithm(alg backend.Algorithm) error {
+	switch alg.Name {
+	case AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson:
+		if alg.Variant != "" {
+			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
+		}
+		if alg.BlockSize != 0 {
+			return unsupported("%s takes no block size", alg.Name)
+		}
+		return nil
+	case AlgorithmFloydWarshall:
+		switch alg.Variant {
+		case "", VariantBlocked:
+			if alg.BlockSize < 0 {
+				return unsupported("negative block size %d", alg.BlockSize)
+			}
+			return nil
+		case VariantNaive:
+			if alg.BlockSize != 0 {
+				return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
+			}
+			return nil
+		default:
+			return unsupported("unknown %s variant %q (want %q or %q)", alg.Name, alg.Variant, VariantBlocked, VariantNaive)
+		}
+	case AlgorithmAuto, AlgorithmSSSP:
+		return unsupported("%s is resolved by Choose; Run takes the algorithm of its Choice", alg.Name)
+	default:
+		return unknownAlgorithm(alg.Name)
+	}
+}
+
+func unknownAlgorithm(name string) error {
+	return unsupported("unknown algorithm %q (want %s, %s, %s, %s, %s or %s)", name,
+		AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson)
+}
+
+// unsupported formats an error for a request this backend does not
+// implement; it wraps backend.ErrUnsupported.
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("cpu: "+format+" (%w)", append(args, backend.ErrUnsupported)...)
 }

@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -59,10 +60,21 @@ func newDijkstraSearch(n int32) *dijkstraSearch {
 // tree runs one search on a checked graph into a new tree.
 func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
 	t := paths.NewTree(g.N, source, withParents)
-	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent); err != nil {
+	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent, math.MaxInt64); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// dijkstraSearches returns the row searches of a checked graph, each
+// worker's with its own heap; limit is as for dijkstraInto.
+func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
+	return func() rowSearch {
+		search := newDijkstraSearch(g.N)
+		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
+			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, limit)
+		}
+	}
 }
 
 // dijkstraInto runs Dijkstra's algorithm from source over the arcs
@@ -72,11 +84,16 @@ func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, w
 // stops the search with its error. O((n + m) log n) time, no allocation
 // once the heap has grown.
 //
+// The search stops when the next vertex to settle lies beyond limit
+// (math.MaxInt64 for none): vertices settled so far, and that one, have
+// their shortest distances; those still in the heap have only tentative
+// ones and are reported unreachable, like the vertices never reached.
+//
 // A vertex leaves the heap with its final distance, and an arc into a
 // settled vertex can never lower that distance (weights are non-negative),
 // so "in the heap" and "tentative" are the same thing: pos[v] < 0 means v
 // is new, and every pos entry is -1 again at the end.
-func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32) error {
+func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32, limit int64) error {
 	h := s.heap
 	pos := h.pos
 	dist[source] = 0
@@ -89,6 +106,16 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 			}
 		}
 		u, du := h.pop()
+		if du > limit {
+			for _, it := range h.items[rootSlot:] {
+				dist[it.vertex] = paths.Unreachable
+				if parent != nil {
+					parent[it.vertex] = paths.NoParent
+				}
+			}
+			h.clear()
+			return nil
+		}
 		lo, hi := offsets[u], offsets[u+1]
 		ts, ws := targets[lo:hi], weights[lo:hi]
 		ws = ws[:len(ts)]

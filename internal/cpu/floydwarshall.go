@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -69,6 +70,73 @@ func NaiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool
 		func(m *fwMatrix[int32]) (int32, error) { return naiveFW(ctx, m) },
 		func(m *fwMatrix[int64]) (int32, error) { return naiveFW(ctx, m) },
 		1, 1)
+}
+
+// runFloydWarshall is Run for Floyd-Warshall: it computes the whole matrix
+// with the request's variant, then hands the requested rows to sink as
+// views of it, one block per run of sources that are consecutive vertices
+// (at most b.blockValues values, and at least one row, per block), in the
+// matrix's distance type. The views need no release: the matrix is
+// garbage once the last of them is dropped. Blocks go to sink one at a
+// time, on the caller's goroutine.
+func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink backend.Sink) error {
+	e, err := requestEdges(req)
+	if err != nil {
+		return err
+	}
+	if err := validateSources(e.N, req.Sources); err != nil {
+		return err
+	}
+	lo, hi := e.WeightRange()
+	if wide := !graph.FitsInt32Distances(int64(e.N), lo, hi); req.Choice.Int64 != wide {
+		return fmt.Errorf("cpu: the request's choice says int64 distances %t, but Floyd-Warshall on this graph gives int64 %t; take the choice from Choose for this graph",
+			req.Choice.Int64, wide)
+	}
+	if len(req.Sources) == 0 {
+		return nil
+	}
+	var m *paths.Matrix
+	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
+		m, err = NaiveFloydWarshall(ctx, e, req.Parents)
+	} else {
+		m, err = BlockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, req.Parents)
+	}
+	if err != nil {
+		return err
+	}
+	return matrixRows(ctx, m, req.Sources, max(1, b.blockValues/max(1, int(m.N))), sink)
+}
+
+// matrixRows hands the rows of sources to sink as views of m, runs of
+// consecutive vertices of up to maxRows rows sharing a block.
+func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink backend.Sink) error {
+	n := int(m.N)
+	for i := 0; i < len(sources); {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("cpu: %w", err)
+		}
+		j := i + 1
+		for j < len(sources) && j-i < maxRows && sources[j] == sources[j-1]+1 {
+			j++
+		}
+		// Full slice expressions, so an append by the consumer cannot
+		// write into the next rows.
+		lo, hi := int(sources[i])*n, (int(sources[j-1])+1)*n
+		rows := &backend.Rows{First: i, Sources: sources[i:j], Width: n}
+		if m.Dist32 != nil {
+			rows.Dist32 = m.Dist32[lo:hi:hi]
+		} else {
+			rows.Dist64 = m.Dist64[lo:hi:hi]
+		}
+		if m.Parent != nil {
+			rows.Parent = m.Parent[lo:hi:hi]
+		}
+		if err := sink(rows); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
 }
 
 // fwMatrix is a working distance matrix (and predecessor matrix) whose
@@ -203,7 +271,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, v int32) error {
 		dist[i], parent[i] = paths.Unreachable, paths.NoParent
 	}
 	dist[v] = 0
-	err := newBellmanFordSearch(g.N).run(ctx, g, dist, parent, []int32{v})
+	err := newBellmanFordSearch(g.N).run(ctx, g, dist, parent, []int32{v}, math.MaxInt64)
 	if err == nil { // cannot happen: a negative closed walk from v exists
 		err = &NegativeCycleError{Vertex: v}
 	}

@@ -19,18 +19,35 @@ type allPairsAlgorithm struct {
 }
 
 func floydWarshallAlgorithms() []allPairsAlgorithm {
-	algs := []allPairsAlgorithm{{name: "naive", run: NaiveFloydWarshall}}
+	algs := []allPairsAlgorithm{{name: "naive", run: checkedWidth(NaiveFloydWarshall)}}
 	for _, bs := range []int{0, 1, 2, 3, 5, 16} {
 		for _, workers := range []int{1, 3} {
 			algs = append(algs, allPairsAlgorithm{
 				name: fmt.Sprintf("blocked %d, %d workers", bs, workers),
-				run: func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
+				run: checkedWidth(func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
 					return BlockedFloydWarshall(ctx, e, bs, workers, withParents)
-				},
+				}),
 			})
 		}
 	}
 	return algs
+}
+
+// checkedWidth wraps a Floyd-Warshall function with a check of its
+// matrix's distance type: int32 exactly when graph.FitsInt32Distances
+// proves the distances fit, which is what Choose announces.
+func checkedWidth(run func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error)) func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
+	return func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
+		m, err := run(ctx, e, withParents)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := e.WeightRange()
+		if small := graph.FitsInt32Distances(int64(e.N), lo, hi); small != (m.Dist32 != nil) || small == (m.Dist64 != nil) {
+			return nil, fmt.Errorf("int32 distances provably fit: %v, but Dist32 set: %v, Dist64 set: %v", small, m.Dist32 != nil, m.Dist64 != nil)
+		}
+		return m, nil
+	}
 }
 
 // testAllPairs runs every algorithm on every test graph, with and without

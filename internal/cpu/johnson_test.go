@@ -5,23 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
-
-func TestJohnson(t *testing.T) {
-	testAllPairs(t, []allPairsAlgorithm{
-		{name: "johnson, 1 worker", run: func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
-			return Johnson(ctx, e, 1, withParents)
-		}},
-		{name: "johnson, 3 workers", run: func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
-			return Johnson(ctx, e, 3, withParents)
-		}},
-		{name: "repeated dijkstra", nonNegativeOnly: true, run: func(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
-			return repeatedDijkstra(ctx, e, 2, withParents, false)
-		}},
-	})
-}
 
 func TestJohnsonCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -30,8 +16,32 @@ func TestJohnsonCancelled(t *testing.T) {
 		edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1}),
 		edges(3, [3]int32{0, 1, -1}, [3]int32{1, 2, 1}),
 	} {
-		if _, err := Johnson(ctx, e, 2, true); !errors.Is(err, context.Canceled) {
+		req, err := requestFor(e, backend.Algorithm{Name: AlgorithmJohnson}, []int32{0, 1, 2}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := collect(ctx, t, New(2), req); !errors.Is(err, context.Canceled) {
 			t.Errorf("got %v, want context.Canceled", err)
 		}
+	}
+}
+
+// TestJohnsonCycleAnywhere checks that Johnson reports a negative cycle
+// that no requested source reaches: its potentials span the whole graph.
+func TestJohnsonCycleAnywhere(t *testing.T) {
+	e := edges(4, [3]int32{0, 1, 1}, [3]int32{2, 3, -2}, [3]int32{3, 2, 1})
+	for _, name := range []string{AlgorithmJohnson, AlgorithmBellmanFord} {
+		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees, err := collect(context.Background(), t, New(2), req)
+		if name == AlgorithmBellmanFord {
+			if err != nil || trees[0].Dist[1] != 1 {
+				t.Errorf("bellman-ford from sources that reach no cycle: %v", err)
+			}
+			continue
+		}
+		checkNegativeCycle(t, e, err)
 	}
 }

@@ -5,80 +5,130 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/paths"
 )
 
-// inOrder runs work(i) for i = 0..count-1 on up to workers goroutines and
-// hands each result to emit on the caller's goroutine, in index order.
-// Every goroutine gets its own work function from newWorker (its own
-// scratch buffers). At most 2*workers results exist at a time: a worker
-// takes index i only once result i-2*workers has been emitted, which
-// bounds memory however slow emit is. The first error (from work, emit or
-// ctx) stops everything; inOrder returns after every goroutine has ended.
-func inOrder[T any](ctx context.Context, count, workers int, newWorker func() func(ctx context.Context, i int) (T, error), emit func(T) error) error {
+// rowSearch computes one row: the distances (and parents, unless parent is
+// nil) from source into dist and parent, which hold paths.Unreachable and
+// paths.NoParent everywhere when it is called. Each worker has its own,
+// with its own scratch space, reused from row to row.
+type rowSearch func(ctx context.Context, source int32, dist []int64, parent []int32) error
+
+// blocksPerWorker is the pool's size per worker: one block being computed
+// and one with the consumer, so a worker need not wait for the consumer to
+// finish a block before starting the next.
+const blocksPerWorker = 2
+
+// stream computes the rows of req, width values each, with one search per
+// source, on up to b.workers goroutines, and hands them to sink in blocks
+// from a pool of blocksPerWorker blocks per worker. Block k holds the
+// sources of batch k; a worker takes a block from the pool before it
+// computes the batch (see backend.Pool). The first error (from a search,
+// from sink or from ctx) stops every worker; stream returns it after all
+// of them have ended.
+func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink backend.Sink) error {
+	count := len(req.Sources)
 	if count == 0 {
 		return nil
 	}
-	workers = max(1, min(workers, count))
-	window := 2 * workers
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("cpu: %w", err)
+	}
+	// About blockValues distances per block, but no fewer blocks than
+	// workers while there are sources for them.
+	batch := max(1, min(b.blockValues/max(1, width), (count+b.workers-1)/b.workers))
+	batches := (count + batch - 1) / batch
+	workers := min(b.workers, batches)
+	// The buffers are allocated on first use, so a short run allocates
+	// only what it fills.
+	blocks := make([]*backend.Rows, min(batches, blocksPerWorker*workers))
+	for i := range blocks {
+		blocks[i] = &backend.Rows{Width: width}
+	}
+	pool := backend.NewPool(blocks)
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	type result struct {
-		value T
-		err   error
+	var (
+		once     sync.Once
+		firstErr error
+		// claimed counts the pool.Next calls made or about to be made:
+		// exactly one per batch, so that no worker waits for a block it
+		// would not fill.
+		claimed atomic.Int64
+		wg      sync.WaitGroup
+	)
+	fail := func(err error) {
+		once.Do(func() { firstErr = err })
+		cancel()
 	}
-	// Result i goes to slot i % window, which result i-window has left by
-	// the time index i is handed out, so a send never blocks.
-	slots := make([]chan result, window)
-	for i := range slots {
-		slots[i] = make(chan result, 1)
-	}
-	credits := make(chan struct{}, window)
-	for range window {
-		credits <- struct{}{}
-	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		defer close(jobs)
-		for i := range count {
-			select {
-			case <-credits:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	})
 	for range workers {
-		work := newWorker()
 		wg.Go(func() {
-			for i := range jobs {
-				value, err := work(ctx, i)
-				slots[i%window] <- result{value, err}
+			search := newSearch()
+			for claimed.Add(1) <= int64(batches) {
+				rows, k, err := pool.Next(ctx)
+				if err != nil {
+					fail(fmt.Errorf("cpu: %w", err))
+					return
+				}
+				if err := fillBlock(ctx, rows, req, k*batch, batch, search); err != nil {
+					rows.Release()
+					fail(err)
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					// Another worker failed meanwhile: the run is over.
+					rows.Release()
+					fail(fmt.Errorf("cpu: %w", err))
+					return
+				}
+				if err := sink(rows); err != nil {
+					fail(err)
+					return
+				}
 			}
 		})
 	}
+	wg.Wait()
+	return firstErr
+}
 
-	var err error
-	for i := 0; i < count && err == nil; i++ {
-		select {
-		case r := <-slots[i%window]:
-			if err = r.err; err == nil {
-				err = emit(r.value)
-				credits <- struct{}{}
-			}
-		case <-ctx.Done():
-			err = fmt.Errorf("cpu: %w", ctx.Err())
+// fillBlock computes the rows of sources req.Sources[first:first+batch]
+// (fewer at the end) into rows, growing its buffers to a full batch the
+// first time.
+func fillBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, first, batch int, search rowSearch) error {
+	width := rows.Width
+	sources := req.Sources[first:min(first+batch, len(req.Sources))]
+	size := len(sources) * width
+	rows.First, rows.Sources = first, sources
+	if cap(rows.Dist64) < size {
+		rows.Dist64 = make([]int64, batch*width)
+	}
+	rows.Dist64 = rows.Dist64[:size]
+	if req.Parents {
+		if cap(rows.Parent) < size {
+			rows.Parent = make([]int32, batch*width)
+		}
+		rows.Parent = rows.Parent[:size]
+	}
+	for v := range rows.Dist64 {
+		rows.Dist64[v] = paths.Unreachable
+	}
+	for v := range rows.Parent {
+		rows.Parent[v] = paths.NoParent
+	}
+	for i, s := range sources {
+		var parent []int32
+		if rows.Parent != nil {
+			parent = rows.Parent[i*width : (i+1)*width]
+		}
+		if err := search(ctx, s, rows.Dist64[i*width:(i+1)*width], parent); err != nil {
+			return err
 		}
 	}
-	cancel()
-	wg.Wait()
-	return err
+	return nil
 }
 
 // forEach runs work(i) for i = 0..count-1 on up to workers goroutines, in

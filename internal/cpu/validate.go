@@ -44,6 +44,22 @@ func validateSource(n, source int32) error {
 	return nil
 }
 
+// validateSources checks that every source is a vertex of a graph of n
+// vertices and that none repeats. O(n + len(sources)) time, n bits.
+func validateSources(n int32, sources []int32) error {
+	seen := make([]uint64, (int(n)+63)/64)
+	for i, s := range sources {
+		if err := validateSource(n, s); err != nil {
+			return err
+		}
+		if seen[s/64]&(1<<(s%64)) != 0 {
+			return fmt.Errorf("cpu: source %d repeats at position %d", s, i)
+		}
+		seen[s/64] |= 1 << (s % 64)
+	}
+	return nil
+}
+
 // validateEdgeList wraps EdgeList.Validate with the package prefix.
 func validateEdgeList(e *graph.EdgeList) error {
 	if e == nil {

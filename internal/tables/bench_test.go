@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -66,24 +67,25 @@ func reportCPU(b *testing.B, start float64) {
 
 func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...Option) {
 	rows := int64(len(trees) * len(trees[0].Dist))
+	blocks := treeBlocks(trees, 4, true, true)
+	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
 	var bytes int64
 	cpu := cpuSeconds()
 	for b.Loop() {
-		dir := filepath.Join(b.TempDir(), "result")
-		w, err := NewResultWriter(dir, true, map[string]string{"k": "v"}, opts...)
+		s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, t := range trees {
-			if err := w.WriteTree(t); err != nil {
+		for _, blk := range blocks {
+			if err := s.Put(blk); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := w.Close(); err != nil {
+		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
 		bytes = 0
-		for _, f := range w.Files() {
+		for _, f := range s.Files() {
 			bytes += f.Bytes
 		}
 	}
@@ -92,20 +94,30 @@ func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...Option) {
 	b.ReportMetric(float64(bytes)/float64(rows), "bytes/row")
 }
 
-// BenchmarkResultWriter writes 64 trees of 262,144 vertices (16.8M rows).
-func BenchmarkResultWriter(b *testing.B) {
+// BenchmarkResultSink writes 64 trees of 262,144 vertices (16.8M rows) in
+// each format and codec.
+func BenchmarkResultSink(b *testing.B) {
 	trees := gridTrees(512, 64)
 	for _, format := range formats {
-		b.Run(format.String(), func(b *testing.B) { benchmarkResults(b, trees, WithFormat(format)) })
+		for _, codec := range []Compression{Zstd, LZ4, Snappy, Uncompressed} {
+			if format == Arrow && codec == Snappy {
+				continue
+			}
+			b.Run(format.String()+"/"+codec.String(), func(b *testing.B) {
+				benchmarkResults(b, trees, WithFormat(format), WithCompression(codec), WithPartRows(4<<20))
+			})
+		}
 	}
 }
 
-// BenchmarkResultWriter10M writes 10 trees of 1,048,576 vertices (10.5M
-// rows).
-func BenchmarkResultWriter10M(b *testing.B) {
-	trees := gridTrees(1024, 10)
-	for _, format := range formats {
-		b.Run(format.String(), func(b *testing.B) { benchmarkResults(b, trees, WithFormat(format)) })
+// BenchmarkResultSinkZstdLevel writes the same trees as Parquet at zstd
+// levels 1 and 3.
+func BenchmarkResultSinkZstdLevel(b *testing.B) {
+	trees := gridTrees(512, 64)
+	for _, level := range []int{1, 3} {
+		b.Run(fmt.Sprintf("level%d", level), func(b *testing.B) {
+			benchmarkResults(b, trees, WithZstdLevel(level), WithPartRows(4<<20))
+		})
 	}
 }
 
@@ -114,17 +126,8 @@ func BenchmarkReadResults(b *testing.B) {
 	trees := gridTrees(512, 64)
 	for _, format := range formats {
 		b.Run(format.String(), func(b *testing.B) {
-			dir := filepath.Join(b.TempDir(), "result")
-			w, err := NewResultWriter(dir, true, nil, WithFormat(format))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, t := range trees {
-				w.WriteTree(t)
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
+			dir := resultDir(b)
+			writeSink(b, dir, trees, true, newRand(1), WithFormat(format))
 			cpu := cpuSeconds()
 			for b.Loop() {
 				if _, _, err := ScanResults(dir, func(*paths.Tree) error { return nil }); err != nil {

@@ -71,7 +71,7 @@ func TestParquetEncodings(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree := &paths.Tree{Source: 0, Dist: []int64{0, 4, 9}, Parent: []int32{-1, 0, 1}}
-	writeResults(t, filepath.Join(dir, "result"), []*paths.Tree{tree}, true)
+	writeSink(t, filepath.Join(dir, "result"), []*paths.Tree{tree}, true, newRand(1))
 	pathsFile, summaryFile := filepath.Join(dir, "paths.parquet"), filepath.Join(dir, "summary.parquet")
 	if _, err := WritePaths(pathsFile, []PathRow{NewPathRow(tree, 2)}, nil); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,39 @@ const (
 	LZ4
 	// Uncompressed stores column data as is.
 	Uncompressed
+	// Snappy is Parquet's SNAPPY codec (Arrow IPC has none).
+	Snappy
 )
+
+// ParseCompression parses "zstd", "lz4", "snappy" or "none".
+func ParseCompression(s string) (Compression, error) {
+	switch s {
+	case "zstd":
+		return Zstd, nil
+	case "lz4":
+		return LZ4, nil
+	case "snappy":
+		return Snappy, nil
+	case "none":
+		return Uncompressed, nil
+	}
+	return 0, fmt.Errorf("tables: unknown compression %q (want zstd, lz4, snappy or none)", s)
+}
+
+// String returns the name ParseCompression takes.
+func (c Compression) String() string {
+	switch c {
+	case Zstd:
+		return "zstd"
+	case LZ4:
+		return "lz4"
+	case Snappy:
+		return "snappy"
+	case Uncompressed:
+		return "none"
+	}
+	return fmt.Sprintf("Compression(%d)", int(c))
+}
 
 // Defaults for the options.
 const (
@@ -78,8 +110,10 @@ func newConfig(opts []Option) (config, error) {
 		return cfg, fmt.Errorf("tables: nil allocator")
 	case !cfg.format.valid():
 		return cfg, fmt.Errorf("tables: unknown format %d", cfg.format)
-	case cfg.compression < Zstd || cfg.compression > Uncompressed:
+	case cfg.compression < Zstd || cfg.compression > Snappy:
 		return cfg, fmt.Errorf("tables: unknown compression %d", cfg.compression)
+	case cfg.compression == Snappy && cfg.format == Arrow:
+		return cfg, fmt.Errorf("tables: Arrow IPC files have no snappy codec (use lz4, zstd or none)")
 	case cfg.batchRows <= 0:
 		return cfg, fmt.Errorf("tables: batch rows %d, want > 0", cfg.batchRows)
 	case cfg.partRows <= 0:
@@ -111,11 +145,12 @@ func WithZstdLevel(level int) Option { return func(c *config) { c.zstdLevel = le
 // DefaultBatchRows). Readers use it as their batch size.
 func WithBatchRows(n int) Option { return func(c *config) { c.batchRows = n } }
 
-// WithPartRows sets the rows per part file of a ResultWriter (default
+// WithPartRows sets the candidate rows (source x target cells) per part
+// file of a ResultSink (default
 // DefaultPartRows).
 func WithPartRows(n int64) Option { return func(c *config) { c.partRows = n } }
 
-// WithConcurrency sets how many goroutines compress Arrow IPC buffers and
-// decode Parquet columns (default GOMAXPROCS). Output bytes do not depend on
-// it.
+// WithConcurrency sets how many goroutines encode the part files of a
+// ResultSink, compress Arrow IPC buffers and decode Parquet columns
+// (default GOMAXPROCS). Output bytes do not depend on it.
 func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }

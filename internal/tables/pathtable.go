@@ -35,8 +35,8 @@ var pathsEncoding = parquetEncoding{delta: []string{ColSource, ColTarget, ColCos
 // int32 list offsets far from overflow whatever the path lengths.
 const maxBatchListValues = 1 << 28
 
-// WritePaths writes rows as a paths table (PathsSchema) to path, atomically,
-// in batches of at most WithBatchRows rows. O(rows + total path length).
+// WritePaths writes rows as a paths table (PathsSchema) to path, which
+// belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows. O(rows + total path length).
 func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...Option) (FileInfo, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {

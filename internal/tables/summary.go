@@ -80,7 +80,7 @@ func Summarize(t *paths.Tree) SummaryRow {
 var summaryEncoding = parquetEncoding{delta: []string{ColSource, ColReachable, ColEccentricity}}
 
 // WriteSummary writes rows as a summary table (SummarySchema) to path,
-// atomically, in batches of at most WithBatchRows rows.
+// which belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows.
 func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...Option) (FileInfo, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -96,6 +97,8 @@ func parquetProperties(enc parquetEncoding, cfg config) *parquet.WriterPropertie
 		props = append(props, parquet.WithCompression(compress.Codecs.Zstd), parquet.WithCompressionLevel(cfg.zstdLevel))
 	case LZ4:
 		props = append(props, parquet.WithCompression(compress.Codecs.Lz4Raw))
+	case Snappy:
+		props = append(props, parquet.WithCompression(compress.Codecs.Snappy))
 	default:
 		props = append(props, parquet.WithCompression(compress.Codecs.Uncompressed))
 	}
@@ -160,14 +163,33 @@ func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 	return &pendingFile{file: f, info: info}, nil
 }
 
-// writeFile is writeTemp followed by Commit.
-func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (FileInfo, error) {
-	p, err := writeTemp(path, schema, enc, cfg, produce)
+// writeFile writes a table straight to path, for a file inside an output
+// folder that its owner commits as a whole (which syncs every file once);
+// on failure the file is removed.
+func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (info FileInfo, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("tables: %w (writing %s)", cerr, path)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	tw, err := newTableWriter(f, schema, enc, cfg)
 	if err != nil {
 		return FileInfo{}, err
 	}
-	if err := p.file.Commit(); err != nil {
-		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	if err := produce(tw.Write); err != nil {
+		tw.Close()
+		return FileInfo{}, fmt.Errorf("%w (writing %s)", err, path)
 	}
-	return p.info, nil
+	if info, err = tw.Close(); err != nil {
+		return FileInfo{}, fmt.Errorf("%w (writing %s)", err, path)
+	}
+	info.Path = path
+	return info, nil
 }

@@ -1,0 +1,107 @@
+package backend
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Problem is what a run asks for, as known on the host before any device
+// is opened.
+type Problem struct {
+	// N and M are the graph's vertex and arc counts; MinWeight and
+	// MaxWeight its weight range (both 0 without arcs).
+	N                    int32
+	M                    int64
+	MinWeight, MaxWeight int32
+	// Sources is the number of rows asked for; AllSources is true when they
+	// are every vertex.
+	Sources    int
+	AllSources bool
+	// Algorithm is as configured: its name may be "auto" and its variant
+	// empty.
+	Algorithm Algorithm
+	Parents   bool
+}
+
+// Choice is what a backend will run for a Problem.
+type Choice struct {
+	// Algorithm has a concrete name and variant, as it will appear in the
+	// outputs' metadata.
+	Algorithm Algorithm
+	// AllPairs is true when the algorithm computes a whole matrix, of which
+	// the requested rows are handed over.
+	AllPairs bool
+	// Int64 is true when distances come as Rows.Dist64, false for Dist32.
+	Int64 bool
+	// Reason says why, for the log and the manifest.
+	Reason string
+}
+
+// Options configure a backend when it is opened.
+type Options struct {
+	// Workers is the number of host goroutines for parallel work.
+	Workers int
+}
+
+// Factory is a backend as registered: what it is called, whether it can
+// run here, what it would run, and how to start it.
+type Factory struct {
+	Name string
+	// Available reports whether the backend can run on this machine and
+	// says why, or why not. It opens nothing it keeps.
+	Available func() (ok bool, why string)
+	// Choose decides what the backend would run for p without touching a
+	// device. Errors wrap ErrUnsupported for requests the backend does not
+	// implement and ErrNeedsInt64 when its arithmetic is too narrow.
+	Choose func(p Problem) (Choice, error)
+	// Open starts the backend.
+	Open func(o Options) (Backend, error)
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes a backend available under f.Name; registering a name twice
+// panics, as a programming error.
+func Register(f Factory) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if f.Name == "" || f.Available == nil || f.Choose == nil || f.Open == nil {
+		panic("backend: Register needs a name, Available, Choose and Open")
+	}
+	if _, dup := registry[f.Name]; dup {
+		panic(fmt.Sprintf("backend: %q registered twice", f.Name))
+	}
+	registry[f.Name] = f
+}
+
+// Unregister removes a backend; for tests that register fakes.
+func Unregister(name string) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	delete(registry, name)
+}
+
+// Lookup returns the backend registered under name.
+func Lookup(name string) (Factory, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	f, ok := registry[name]
+	return f, ok
+}
+
+// Names lists the registered backends in alphabetical order.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return slices.Clip(names)
+}

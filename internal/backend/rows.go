@@ -1,0 +1,161 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// Rows is a block of consecutive result rows: row i holds the distances
+// (and parents) from Sources[i] to every vertex, Width values per row,
+// row-major. Distances are in the backend's native width: exactly one of
+// Dist32 (graph.Inf32 for "no path") and Dist64 (paths.Unreachable) is
+// set. Parent is nil when the request asked for none; paths.NoParent marks
+// the source and unreachable vertices.
+//
+// A consumer reads a block until it calls Release; afterwards the buffers
+// belong to the producer again.
+type Rows struct {
+	// First is the index in Request.Sources of the block's first row.
+	First int
+	// Sources are the rows' sources: Request.Sources[First:First+len].
+	Sources []int32
+	// Width is the number of values per row: the graph's vertex count.
+	Width  int
+	Dist32 []int32
+	Dist64 []int64
+	Parent []int32
+
+	release func(*Rows)
+}
+
+// Len is the number of rows.
+func (r *Rows) Len() int { return len(r.Sources) }
+
+// Distance returns row i's distance to vertex v, or paths.Unreachable.
+func (r *Rows) Distance(i, v int) int64 {
+	at := i*r.Width + v
+	if r.Dist32 != nil {
+		if d := r.Dist32[at]; d < graph.Inf32 {
+			return int64(d)
+		}
+		return paths.Unreachable
+	}
+	return r.Dist64[at]
+}
+
+// Tree copies row i into a tree that shares no memory with the block. For
+// checks and tests; the bulk output path reads the block directly.
+func (r *Rows) Tree(i int) *paths.Tree {
+	t := &paths.Tree{Source: r.Sources[i], Dist: make([]int64, r.Width)}
+	for v := range r.Width {
+		t.Dist[v] = r.Distance(i, v)
+	}
+	if r.Parent != nil {
+		t.Parent = append([]int32(nil), r.Parent[i*r.Width:(i+1)*r.Width]...)
+	}
+	return t
+}
+
+// Release hands the block back to its producer. Call it exactly once.
+func (r *Rows) Release() {
+	if r.release != nil {
+		r.release(r)
+	}
+}
+
+// OnRelease sets what Release does: a producer whose block borrows memory
+// it owns (a matrix, a pinned buffer) learns through it that the consumer
+// is done.
+func (r *Rows) OnRelease(fn func(*Rows)) { r.release = fn }
+
+// Check reports a block whose shape does not match its request: wrong
+// sources, sizes, or both or neither distance slice.
+func (r *Rows) Check(req *Request) error {
+	n, rows := r.Width, r.Len()
+	switch {
+	case req.Edges != nil && n != int(req.Edges.N):
+		return fmt.Errorf("backend: block of width %d for %d vertices", n, req.Edges.N)
+	case r.First < 0 || r.First+rows > len(req.Sources):
+		return fmt.Errorf("backend: block of rows %d..%d for %d sources", r.First, r.First+rows-1, len(req.Sources))
+	case (r.Dist32 == nil) == (r.Dist64 == nil):
+		return fmt.Errorf("backend: block at row %d needs exactly one of int32 and int64 distances", r.First)
+	case r.Dist32 != nil && len(r.Dist32) != rows*n, r.Dist64 != nil && len(r.Dist64) != rows*n:
+		return fmt.Errorf("backend: block at row %d has distances for other than %d x %d", r.First, rows, n)
+	case req.Parents != (r.Parent != nil):
+		return fmt.Errorf("backend: block at row %d: parents present %t, requested %t", r.First, r.Parent != nil, req.Parents)
+	case r.Parent != nil && len(r.Parent) != rows*n:
+		return fmt.Errorf("backend: block at row %d has parents for other than %d x %d", r.First, rows, n)
+	}
+	for i, s := range r.Sources {
+		if s != req.Sources[r.First+i] {
+			return fmt.Errorf("backend: block row %d is source %d, request has %d", r.First+i, s, req.Sources[r.First+i])
+		}
+	}
+	return nil
+}
+
+// Sink receives the blocks of a run. It may be called from several
+// goroutines at once and with blocks in any order; it must not wait for
+// another block to arrive (that one's producer may be waiting for this
+// call), and it takes over the block: the consumer releases it, also when
+// Sink returns an error.
+type Sink func(*Rows) error
+
+// Pool hands out a fixed set of reusable blocks, so a producer can run at
+// most that many blocks ahead of its consumer. Next also numbers the
+// blocks: a producer must take a block before computing it and compute
+// block k for the k-th Next, so blocks are held in output order and a
+// consumer that waits for the lowest outstanding block never waits for a
+// block whose producer is waiting for a buffer.
+type Pool struct {
+	free chan *Rows
+	mu   sync.Mutex
+	next int
+}
+
+// NewPool makes a pool of the given blocks; their release returns them to
+// the pool.
+func NewPool(blocks []*Rows) *Pool {
+	p := &Pool{free: make(chan *Rows, len(blocks))}
+	for _, b := range blocks {
+		b.release = p.put
+		p.free <- b
+	}
+	return p
+}
+
+// Next waits for a free block and returns it with its sequence number (0,
+// 1, 2, ...), or ctx's error.
+func (p *Pool) Next(ctx context.Context) (*Rows, int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case b := <-p.free:
+		seq := p.next
+		p.next++
+		return b, seq, nil
+	case <-ctx.Done():
+		return nil, 0, ctx.Err()
+	}
+}
+
+// Drain waits until every block is back (the consumer released them all) or
+// ctx ends, and returns the blocks so the producer can free their memory.
+func (p *Pool) Drain(ctx context.Context, count int) ([]*Rows, error) {
+	var blocks []*Rows
+	for range count {
+		select {
+		case b := <-p.free:
+			blocks = append(blocks, b)
+		case <-ctx.Done():
+			return blocks, ctx.Err()
+		}
+	}
+	return blocks, nil
+}
+
+func (p *Pool) put(b *Rows) { p.free <- b }

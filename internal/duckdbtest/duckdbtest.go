@@ -1,0 +1,454 @@
+// Package duckdbtest lets tests read pathflow's output files with a real
+// DuckDB, the way analysts read them, instead of with pathflow's own
+// readers.
+//
+// DuckDB runs in Node.js through the @duckdb/node-api package pinned in
+// scripts/duckdb (package.json and package-lock.json), driven by
+// scripts/duckdb/query.mjs. Install it once from the module root:
+//
+//	npm ci --prefix scripts/duckdb
+//
+// Without node or that installation, Query and Require skip the test with
+// that hint, unless the environment sets PATHFLOW_REQUIRE_DUCKDB=1 (as CI
+// does): then they fail it, so a missing DuckDB cannot pass as a skip.
+//
+// Loading DuckDB takes most of a second, so a test binary starts one node
+// process on first use and sends it every query; each Query call gets a
+// fresh in-memory database. Relative paths in SQL are relative to the
+// test's working directory (the package directory under go test), as they
+// are for Go code; SQLString quotes a path for SQL.
+package duckdbtest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// RequireEnv names the environment variable that, set to 1, turns a skip
+// for a missing DuckDB into a failure.
+const RequireEnv = "PATHFLOW_REQUIRE_DUCKDB"
+
+// InstallHint is the command, run from the module root, that installs the
+// pinned DuckDB.
+const InstallHint = "npm ci --prefix scripts/duckdb"
+
+// scriptDir is the directory of the npm project, relative to the module
+// root.
+const scriptDir = "scripts/duckdb"
+
+// apiPackage is the npm package whose installed version must match the one
+// pinned in package.json.
+const apiPackage = "@duckdb/node-api"
+
+// Result is the result of one SQL statement.
+//
+// A value in Rows is nil (NULL), bool, string, int64, *big.Int (an
+// integer outside int64, such as a HUGEINT sum), float64 (FLOAT and
+// DOUBLE, except NaN and infinities, which are the strings "NaN",
+// "Infinity" and "-Infinity"), []any (LIST and ARRAY) or map[string]any
+// (STRUCT). DECIMAL, DATE, TIMESTAMP and other types are strings as
+// @duckdb/node-api writes them to JSON. Integer columns of every width come
+// back exactly.
+type Result struct {
+	// Columns are the column names.
+	Columns []string
+	// Types are the DuckDB type names of the columns, such as "BIGINT" or
+	// "INTEGER[]".
+	Types []string
+	// Rows are the rows, each with one value per column.
+	Rows [][]any
+}
+
+// Maps returns the rows as maps from column name to value.
+func (r Result) Maps() []map[string]any {
+	out := make([]map[string]any, len(r.Rows))
+	for i, row := range r.Rows {
+		m := make(map[string]any, len(row))
+		for j, v := range row {
+			m[r.Columns[j]] = v
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// Column returns the values of the named column, or nil when there is no
+// such column.
+func (r Result) Column(name string) []any {
+	for j, c := range r.Columns {
+		if c == name {
+			col := make([]any, len(r.Rows))
+			for i, row := range r.Rows {
+				col[i] = row[j]
+			}
+			return col
+		}
+	}
+	return nil
+}
+
+// Query runs the statements in order on a fresh in-memory DuckDB, so later
+// statements see the views and tables of earlier ones, and returns one
+// Result per statement. A DuckDB error fails the test, naming the
+// statement. Query skips or fails the test as Require does when DuckDB is
+// not installed.
+func Query(t testing.TB, sql ...string) []Result {
+	t.Helper()
+	if len(sql) == 0 {
+		t.Fatal("duckdbtest: Query without statements")
+	}
+	s := server(t)
+	results, err := s.query(sql)
+	if err != nil {
+		t.Fatalf("duckdbtest: %v", err)
+	}
+	return results
+}
+
+// Scalar runs one statement that must return one row of one column and
+// returns its value as text: integers in decimal with all their digits,
+// floats in Go's shortest 'g' form, strings as they are, booleans as true
+// or false, lists and structs as JSON, and NULL as "NULL" (use Query to
+// tell it from the string).
+func Scalar(t testing.TB, sql string) string {
+	t.Helper()
+	r := Query(t, sql)[0]
+	if len(r.Rows) != 1 || len(r.Columns) != 1 {
+		t.Fatalf("duckdbtest: %s: got %d rows of %d columns, want one value", sql, len(r.Rows), len(r.Columns))
+	}
+	return Text(r.Rows[0][0])
+}
+
+// Text formats a value of a Result as Scalar does.
+func Text(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case *big.Int:
+		return v.String()
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// SQLString returns s as a SQL string literal, for file paths in queries.
+func SQLString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// Require ends the test unless DuckDB can run: it skips the test with the
+// install hint, or fails it when PATHFLOW_REQUIRE_DUCKDB=1. Query calls it;
+// a test calls it first to skip before costly setup.
+func Require(t testing.TB) {
+	t.Helper()
+	server(t)
+}
+
+// process is the shared node process running query.mjs --serve.
+type process struct {
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *syncBuffer
+	dead   error // set once the process cannot answer any more
+}
+
+var (
+	startOnce   sync.Once
+	shared      *process
+	unavailable string // why DuckDB cannot run here; empty when it can
+	startErr    error  // why the process did not start although it should
+)
+
+// server returns the shared process, starting it on first use, or ends the
+// test when there is none.
+func server(t testing.TB) *process {
+	t.Helper()
+	startOnce.Do(func() {
+		var root, node string
+		root, node, unavailable, startErr = locate()
+		if unavailable == "" && startErr == nil {
+			shared, startErr = start(root, node)
+		}
+	})
+	switch {
+	case unavailable != "":
+		skipOrFail(t, unavailable)
+	case startErr != nil:
+		t.Fatalf("duckdbtest: %v", startErr)
+	}
+	return shared
+}
+
+// skipOrFail skips the test for the reason, or fails it when RequireEnv is
+// set to 1.
+func skipOrFail(t testing.TB, reason string) {
+	t.Helper()
+	msg := fmt.Sprintf("duckdbtest: DuckDB unavailable: %s; install it with %q from the module root", reason, InstallHint)
+	if os.Getenv(RequireEnv) == "1" {
+		t.Fatalf("%s (%s=1 requires it)", msg, RequireEnv)
+	}
+	t.Skip(msg)
+}
+
+// locate finds the module root and node, and checks that the pinned
+// package is installed. A missing piece gives a reason to skip; a broken
+// checkout gives an error.
+func locate() (root, node, unavailable string, err error) {
+	root, err = moduleRoot()
+	if err != nil {
+		return "", "", "", err
+	}
+	if _, err := os.Stat(filepath.Join(root, scriptDir, "query.mjs")); err != nil {
+		return "", "", "", err
+	}
+	node, err = exec.LookPath("node")
+	if err != nil {
+		return "", "", "node (Node.js 20 or later) is not in PATH", nil
+	}
+	return root, node, installProblem(root), nil
+}
+
+// moduleRoot returns the nearest directory at or above the working
+// directory that holds go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod at or above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// installProblem says what is wrong with the installation of the pinned
+// package under root, or returns "" when it is in place. A version other
+// than the pinned one (a stale node_modules) counts as not installed.
+func installProblem(root string) string {
+	dir := filepath.Join(root, scriptDir)
+	var pinned struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	if err := readJSON(filepath.Join(dir, "package.json"), &pinned); err != nil {
+		return err.Error()
+	}
+	var installed struct {
+		Version string `json:"version"`
+	}
+	err := readJSON(filepath.Join(dir, "node_modules", apiPackage, "package.json"), &installed)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Sprintf("%s is not installed in %s", apiPackage, filepath.Join(dir, "node_modules"))
+	case err != nil:
+		return err.Error()
+	case installed.Version != pinned.Dependencies[apiPackage]:
+		return fmt.Sprintf("%s %s is installed, package.json pins %q", apiPackage, installed.Version, pinned.Dependencies[apiPackage])
+	}
+	return ""
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// start starts query.mjs --serve. The process lives as long as the test
+// binary: it exits when its stdin closes with the binary's exit. Its
+// stderr goes to a buffer rather than the binary's own, so no pipe of go
+// test's outlives the binary.
+func start(root, node string) (*process, error) {
+	cmd := exec.Command(node, filepath.Join(root, scriptDir, "query.mjs"), "--serve")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", cmd, err)
+	}
+	return &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReader(stdout), stderr: stderr}, nil
+}
+
+// reply is one line of query.mjs --serve output.
+type reply struct {
+	Results []struct {
+		Columns []string `json:"columns"`
+		Types   []string `json:"types"`
+		Rows    [][]any  `json:"rows"`
+	} `json:"results"`
+	Error     *string `json:"error"`
+	Statement *int    `json:"statement"`
+}
+
+// query sends one request and reads its reply. Requests are serialized:
+// DuckDB parallelizes each query on its own.
+func (p *process) query(sql []string) ([]Result, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dead != nil {
+		return nil, p.dead
+	}
+	req, err := json.Marshal(sql)
+	if err != nil {
+		return nil, err
+	}
+	line, err := p.roundTrip(append(req, '\n'))
+	if err != nil {
+		p.dead = p.exited(err)
+		return nil, p.dead
+	}
+	return decodeReply(line, sql)
+}
+
+func (p *process) roundTrip(req []byte) ([]byte, error) {
+	if _, err := p.stdin.Write(req); err != nil {
+		return nil, err
+	}
+	return p.stdout.ReadBytes('\n')
+}
+
+// exited describes the end of the process after a failed round trip.
+func (p *process) exited(err error) error {
+	p.stdin.Close()
+	waitErr := p.cmd.Wait()
+	if waitErr == nil {
+		waitErr = err
+	}
+	msg := strings.TrimSpace(p.stderr.String())
+	if msg == "" {
+		msg = "(no stderr)"
+	}
+	return fmt.Errorf("%s stopped: %v\n%s", p.cmd, waitErr, msg)
+}
+
+// decodeReply turns a reply line into results, or into the DuckDB error
+// with the statement it belongs to.
+func decodeReply(line []byte, sql []string) ([]Result, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber() // keep integers beyond 2^53 exact
+	var r reply
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("reading reply %.200q: %w", line, err)
+	}
+	if r.Error != nil {
+		if i := r.Statement; i != nil && *i >= 0 && *i < len(sql) {
+			return nil, fmt.Errorf("statement %d of %d failed:\n%s\n%s", *i+1, len(sql), sql[*i], *r.Error)
+		}
+		return nil, errors.New(*r.Error)
+	}
+	if len(r.Results) != len(sql) {
+		return nil, fmt.Errorf("%d results for %d statements", len(r.Results), len(sql))
+	}
+	out := make([]Result, len(r.Results))
+	for i, res := range r.Results {
+		for _, row := range res.Rows {
+			for j, v := range row {
+				cv, err := convert(v)
+				if err != nil {
+					return nil, fmt.Errorf("statement %d, column %q: %w", i+1, res.Columns[j], err)
+				}
+				row[j] = cv
+			}
+		}
+		out[i] = Result{Columns: res.Columns, Types: res.Types, Rows: res.Rows}
+	}
+	return out, nil
+}
+
+// convert replaces the json.Numbers in v: integer literals become int64 or
+// *big.Int, literals with a '.' or an exponent (query.mjs writes floats so)
+// become float64.
+func convert(v any) (any, error) {
+	switch v := v.(type) {
+	case json.Number:
+		s := string(v)
+		if strings.ContainsAny(s, ".eE") {
+			return strconv.ParseFloat(s, 64)
+		}
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("bad number %q", s)
+	case []any:
+		for i, x := range v {
+			cx, err := convert(x)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = cx
+		}
+	case map[string]any:
+		for k, x := range v {
+			cx, err := convert(x)
+			if err != nil {
+				return nil, err
+			}
+			v[k] = cx
+		}
+	}
+	return v, nil
+}
+
+// syncBuffer is a bytes.Buffer that the process's stderr copier and the
+// test goroutines can share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

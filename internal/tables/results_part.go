@@ -1,0 +1,387 @@
+package tables
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// partWriter is one worker of a ResultSink: it writes whole part files, one
+// after another, gathering each row group into buffers it reuses.
+type partWriter struct {
+	sink *ResultSink
+	long *longBatch
+	wide *wideBatch
+	cur  *storedBlock // the block being read; nil between blocks
+}
+
+func newPartWriter(s *ResultSink) *partWriter {
+	w := &partWriter{sink: s}
+	if s.shape.Layout == Wide {
+		w.wide = newWideBatch(s.cfg.mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Parents)
+	} else {
+		w.long = newLongBatch(s.cfg.mem, int(s.part.groupUnits), s.shape.Parents)
+	}
+	return w
+}
+
+func (w *partWriter) release() {
+	w.sink.store.done(w.cur)
+	w.cur = nil
+	if w.long != nil {
+		w.long.bufs.release()
+	}
+	if w.wide != nil {
+		w.wide.bufs.release()
+	}
+}
+
+// block returns the stored block holding source index i, waiting for it.
+func (w *partWriter) block(i int) (*backend.Rows, error) {
+	if w.cur != nil {
+		if r := w.cur.rows; i >= r.First && i < r.First+r.Len() {
+			return r, nil
+		}
+		w.sink.store.done(w.cur)
+		w.cur = nil
+	}
+	e, err := w.sink.store.acquire(i)
+	if err != nil {
+		return nil, err
+	}
+	w.cur = e
+	return e.rows, nil
+}
+
+// write writes part i and returns its file's rows, size and checksum.
+func (w *partWriter) write(i int) (info FileInfo, err error) {
+	s := w.sink
+	name := partFileName(i, s.cfg.format)
+	f, err := os.Create(filepath.Join(s.dir, name))
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("tables: %w", cerr)
+		}
+		if err != nil {
+			err = fmt.Errorf("%w (writing %s)", err, filepath.Join(s.dir, name))
+		}
+	}()
+	enc := resultEncoding
+	if s.shape.Layout == Wide {
+		enc = wideEncoding
+	}
+	tw, err := newTableWriter(f, s.schema, enc, s.cfg)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	lo, hi := s.part.part(i)
+	for g := lo; g < hi; g += s.part.groupUnits {
+		var rec arrow.RecordBatch
+		if s.shape.Layout == Wide {
+			rec, err = w.gatherWide(g, min(g+s.part.groupUnits, hi))
+		} else {
+			rec, err = w.gatherLong(g, min(g+s.part.groupUnits, hi))
+		}
+		if err == nil && rec.NumRows() > 0 {
+			err = tw.Write(rec)
+		}
+		if rec != nil {
+			rec.Release()
+		}
+		if err != nil {
+			tw.Close()
+			return FileInfo{}, err
+		}
+	}
+	// The part is done with its last block: later parts may not need it.
+	s.store.done(w.cur)
+	w.cur = nil
+	return tw.Close()
+}
+
+// gatherLong copies cells [lo, hi) into a record batch of the long layout.
+func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
+	s := w.sink
+	t := int64(s.shape.targetCount())
+	b := w.long
+	b.reset()
+	for c := lo; c < hi; {
+		i, j := int(c/t), int(c%t)
+		rows, err := w.block(i)
+		if err != nil {
+			return nil, err
+		}
+		end := int(min(t, int64(j)+hi-c))
+		acc := emptyAcc()
+		if s.shape.Targets == nil && !s.shape.hasCutoff() {
+			b.addRun(rows, i-rows.First, j, end, &acc)
+		} else {
+			b.addSelected(rows, i-rows.First, s.shape.Targets, j, end, s.shape.MaxDistance, &acc)
+		}
+		s.stats.merge(i, acc)
+		c += int64(end - j)
+	}
+	return b.record(s.schema), nil
+}
+
+// gatherWide copies the rows of sources [lo, hi) into a record batch of the
+// wide layout.
+func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
+	s := w.sink
+	b := w.wide
+	b.reset()
+	for i := int(lo); i < int(hi); i++ {
+		rows, err := w.block(i)
+		if err != nil {
+			return nil, err
+		}
+		acc := emptyAcc()
+		b.addRow(rows, i-rows.First, s.shape.Targets, s.shape.MaxDistance, &acc)
+		s.stats.merge(i, acc)
+	}
+	return b.record(s.schema), nil
+}
+
+// resultEncoding: a source is constant over many rows and vertices count
+// up, so DELTA_BINARY_PACKED stores them in a few bits; distances and
+// parents of neighbouring vertex ids tend to be close, so it shrinks them
+// too and leaves the codec little to do.
+var resultEncoding = parquetEncoding{
+	delta: []string{ColSource, ColVertex, ColDistance, ColParent},
+}
+
+// wideEncoding is resultEncoding for the list columns of the wide layout.
+var wideEncoding = parquetEncoding{
+	delta: []string{ColSource, ColDistance + ".list.element", ColParent + ".list.element"},
+}
+
+// columnBuffers are the allocator buffers behind a batch's columns.
+type columnBuffers []*memory.Buffer
+
+func (b *columnBuffers) add(buf *memory.Buffer) *memory.Buffer {
+	*b = append(*b, buf)
+	return buf
+}
+
+func (b columnBuffers) release() {
+	for _, buf := range b {
+		buf.Release()
+	}
+}
+
+// bitSet marks value j valid.
+func bitSet(bits []byte, j int) { bits[j>>3] |= 1 << (j & 7) }
+
+// prefix returns a view of the first n bytes of buf, which stays owned by
+// buf.
+func prefix(buf *memory.Buffer, n int) *memory.Buffer {
+	return memory.NewBufferBytes(buf.Bytes()[:n])
+}
+
+// bitmapView returns a view of the validity bitmap of n values, or nil when
+// no value is null.
+func bitmapView(bits *memory.Buffer, n, nulls int) *memory.Buffer {
+	if nulls == 0 {
+		return nil
+	}
+	return prefix(bits, int(bitutil.BytesForBits(int64(n))))
+}
+
+// longBatch gathers the rows of one long-layout record batch.
+type longBatch struct {
+	n                   int
+	src, vtx, par       []int32
+	dist                []int64
+	distBits, parBits   []byte
+	distNulls, parNulls int
+	bufs                columnBuffers
+	srcBuf, vtxBuf      *memory.Buffer
+	distBuf, distValid  *memory.Buffer
+	parBuf, parValid    *memory.Buffer
+}
+
+func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBatch {
+	b := &longBatch{}
+	var buf *memory.Buffer
+	buf, b.src = int32Buffer(mem, capacity)
+	b.srcBuf = b.bufs.add(buf)
+	buf, b.vtx = int32Buffer(mem, capacity)
+	b.vtxBuf = b.bufs.add(buf)
+	buf, b.dist = int64Buffer(mem, capacity)
+	b.distBuf = b.bufs.add(buf)
+	buf, b.distBits = bitmapBuffer(mem, capacity)
+	b.distValid = b.bufs.add(buf)
+	if withParents {
+		buf, b.par = int32Buffer(mem, capacity)
+		b.parBuf = b.bufs.add(buf)
+		buf, b.parBits = bitmapBuffer(mem, capacity)
+		b.parValid = b.bufs.add(buf)
+	}
+	return b
+}
+
+func (b *longBatch) reset() {
+	used := int(bitutil.BytesForBits(int64(b.n)))
+	clear(b.distBits[:used])
+	if b.parBits != nil {
+		clear(b.parBits[:used])
+	}
+	b.n, b.distNulls, b.parNulls = 0, 0, 0
+}
+
+// addRun appends every vertex v0..v1-1 of row r: the bulk path, one tight
+// loop per column.
+func (b *longBatch) addRun(rows *backend.Rows, r, v0, v1 int, acc *sourceAcc) {
+	at, count := b.n, v1-v0
+	source := rows.Sources[r]
+	for k := range count {
+		b.src[at+k] = source
+		b.vtx[at+k] = int32(v0 + k)
+	}
+	base := r * rows.Width
+	// The source's own cell is reached but is no distance to another
+	// vertex: split the run around it.
+	split := func(fn func(lo, hi int)) {
+		if s := int(source); s >= v0 && s < v1 {
+			fn(v0, s)
+			fn(s+1, v1)
+			if rows.Distance(r, s) != paths.Unreachable {
+				acc.reached++
+			}
+			b.distCell(at+s-v0, rows.Distance(r, s))
+			return
+		}
+		fn(v0, v1)
+	}
+	if rows.Dist32 != nil {
+		split(func(lo, hi int) { b.dist32(rows.Dist32[base+lo:base+hi], at+lo-v0, acc) })
+	} else {
+		split(func(lo, hi int) { b.dist64(rows.Dist64[base+lo:base+hi], at+lo-v0, acc) })
+	}
+	if b.par != nil {
+		copy(b.par[at:], rows.Parent[base+v0:base+v1])
+		for k, p := range b.par[at : at+count] {
+			if p != paths.NoParent {
+				bitSet(b.parBits, at+k)
+			} else {
+				b.parNulls++
+			}
+		}
+	}
+	b.n += count
+}
+
+// dist32 converts int32 distances (graph.Inf32 for none) into the batch at
+// row at, counting them into acc. A run of int32 values cannot overflow an
+// int64 sum.
+func (b *longBatch) dist32(ds []int32, at int, acc *sourceAcc) {
+	var sum, reached int64
+	ecc := acc.ecc
+	dist := b.dist[at : at+len(ds)]
+	for k, d := range ds {
+		if d < graph.Inf32 {
+			dist[k] = int64(d)
+			bitSet(b.distBits, at+k)
+			sum += int64(d)
+			reached++
+			ecc = max(ecc, int64(d))
+		} else {
+			dist[k] = 0
+		}
+	}
+	b.distNulls += len(ds) - int(reached)
+	acc.reached += reached
+	acc.ecc = ecc
+	acc.addSum(uint64(sum), sum>>63)
+}
+
+// dist64 is dist32 for int64 distances (paths.Unreachable for none).
+func (b *longBatch) dist64(ds []int64, at int, acc *sourceAcc) {
+	copy(b.dist[at:], ds)
+	for k, d := range ds {
+		if d != paths.Unreachable {
+			bitSet(b.distBits, at+k)
+			acc.reached++
+			acc.addDistance(d)
+		} else {
+			b.dist[at+k] = 0
+			b.distNulls++
+		}
+	}
+}
+
+// distCell writes one distance at row j.
+func (b *longBatch) distCell(j int, d int64) {
+	if d == paths.Unreachable {
+		b.dist[j] = 0
+		b.distNulls++
+		return
+	}
+	b.dist[j] = d
+	bitSet(b.distBits, j)
+}
+
+// addSelected appends the cells of row r at target positions j0..j1-1
+// (targets nil: every vertex), dropping those beyond maxDistance when it
+// is not backend.NoCutoff.
+func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, j1 int, maxDistance int64, acc *sourceAcc) {
+	source := rows.Sources[r]
+	base := r * rows.Width
+	for j := j0; j < j1; j++ {
+		v := j
+		if targets != nil {
+			v = int(targets[j])
+		}
+		d := rows.Distance(r, v)
+		if maxDistance != backend.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
+			continue
+		}
+		at := b.n
+		b.src[at], b.vtx[at] = source, int32(v)
+		b.distCell(at, d)
+		if d != paths.Unreachable {
+			acc.reached++
+			if int32(v) != source {
+				acc.addDistance(d)
+			}
+		}
+		if b.par != nil {
+			p := rows.Parent[base+v]
+			b.par[at] = p
+			if p != paths.NoParent {
+				bitSet(b.parBits, at)
+			} else {
+				b.parNulls++
+			}
+		}
+		b.n++
+	}
+}
+
+// record returns the gathered rows as a record batch sharing the batch's
+// buffers: release it before the batch is refilled.
+func (b *longBatch) record(schema *arrow.Schema) arrow.RecordBatch {
+	n := b.n
+	cols := []arrow.Array{
+		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
+		primitive(int32Type, n, nil, 0, prefix(b.vtxBuf, arrow.Int32Traits.BytesRequired(n))),
+		primitive(int64Type, n, bitmapView(b.distValid, n, b.distNulls), b.distNulls,
+			prefix(b.distBuf, arrow.Int64Traits.BytesRequired(n))),
+	}
+	if b.par != nil {
+		cols = append(cols, primitive(int32Type, n, bitmapView(b.parValid, n, b.parNulls), b.parNulls,
+			prefix(b.parBuf, arrow.Int32Traits.BytesRequired(n))))
+	}
+	return newRecord(schema, n, cols...)
+}

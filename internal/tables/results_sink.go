@@ -1,0 +1,210 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pathflow/pathflow/internal/backend"
+)
+
+// ResultSink writes the blocks of a run into a distances table: part files
+// part-00000.parquet, part-00001.parquet, ... (.arrow for Arrow IPC) in a
+// folder, encoded by several goroutines at once, one part file each. Blocks
+// arrive through Put in any order and from any goroutine; each is released
+// as soon as every part that reads it has copied its rows, so memory stays
+// bounded by the producer's pool plus one row group per worker, however
+// large the result.
+//
+// Part files and row groups are cut at fixed counts (see ResultShape), so
+// the bytes of the files depend only on the shape, the rows and the
+// options, never on the worker count or on timing.
+//
+// The files are written straight into the folder, which the caller creates
+// inside its uncommitted output and commits (syncing each file once) after
+// Close succeeds. After a failure the caller drops the folder.
+type ResultSink struct {
+	cfg    config
+	dir    string
+	shape  ResultShape
+	schema *arrow.Schema
+	part   partition
+
+	store    *blockStore
+	next     atomic.Int64 // the next part a worker takes
+	wg       sync.WaitGroup
+	files    []FileInfo // by part index
+	stats    *sourceStats
+	progress func(rows, bytes int64)
+
+	rows, bytes atomic.Int64
+	closeOnce   sync.Once
+	closeErr    error
+}
+
+// NewResultSink creates dir (its parent must exist) and starts the part
+// writers. meta becomes the schema metadata of every part. progress, when
+// not nil, is called from the writers with the rows and file bytes
+// finished so far.
+func NewResultSink(dir string, shape ResultShape, meta map[string]string, progress func(rows, bytes int64), opts ...Option) (*ResultSink, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return nil, err
+	}
+	if err := shape.check(); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	s := &ResultSink{
+		cfg:      cfg,
+		dir:      dir,
+		shape:    shape,
+		schema:   resultSchema(&shape, meta),
+		part:     newPartition(&shape, cfg.partRows, cfg.batchRows),
+		store:    newBlockStore(),
+		stats:    newSourceStats(len(shape.Sources)),
+		progress: progress,
+	}
+	s.files = make([]FileInfo, s.part.parts())
+	for range min(cfg.concurrency, len(s.files)) {
+		s.wg.Go(s.work)
+	}
+	return s, nil
+}
+
+// resultSchema is the schema of the shape's layout.
+func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
+	if s.Layout == Wide {
+		return WideResultSchema(s.Parents, meta)
+	}
+	return ResultSchema(s.Parents, meta)
+}
+
+// Schema returns the schema of the parts.
+func (s *ResultSink) Schema() *arrow.Schema { return s.schema }
+
+// Put takes a block over; it is a backend.Sink. It never waits for other
+// blocks. The block is released by the sink, also when Put fails.
+func (s *ResultSink) Put(rows *backend.Rows) error {
+	if err := s.checkBlock(rows); err != nil {
+		rows.Release()
+		s.store.fail(err)
+		return err
+	}
+	readers := s.readers(rows)
+	if readers == 0 { // no targets: nothing to write from it
+		rows.Release()
+		return nil
+	}
+	return s.store.put(rows, readers)
+}
+
+// readers is the number of parts that read rows.
+func (s *ResultSink) readers(rows *backend.Rows) int {
+	lo, hi := int64(rows.First), int64(rows.First+rows.Len())
+	if s.shape.Layout == Long {
+		t := int64(s.shape.targetCount())
+		lo, hi = lo*t, hi*t
+	}
+	if hi == lo { // no targets: no part reads the block
+		return 0
+	}
+	return int((hi-1)/s.part.partUnits - lo/s.part.partUnits + 1)
+}
+
+func (s *ResultSink) checkBlock(rows *backend.Rows) error {
+	n, r := s.shape.Width, rows.Len()
+	switch {
+	case rows.Width != n:
+		return fmt.Errorf("tables: block of width %d for %d vertices", rows.Width, n)
+	case rows.First < 0 || rows.First+r > len(s.shape.Sources):
+		return fmt.Errorf("tables: block of rows %d..%d for %d sources", rows.First, rows.First+r-1, len(s.shape.Sources))
+	case (rows.Dist32 == nil) == (rows.Dist64 == nil) && r > 0:
+		return fmt.Errorf("tables: block at row %d needs exactly one of int32 and int64 distances", rows.First)
+	case rows.Dist32 != nil && len(rows.Dist32) != r*n, rows.Dist64 != nil && len(rows.Dist64) != r*n:
+		return fmt.Errorf("tables: block at row %d has distances for other than %d x %d", rows.First, r, n)
+	case s.shape.Parents && len(rows.Parent) != r*n:
+		return fmt.Errorf("tables: block at row %d has %d parents for %d x %d", rows.First, len(rows.Parent), r, n)
+	}
+	for i, src := range rows.Sources {
+		if src != s.shape.Sources[rows.First+i] {
+			return fmt.Errorf("tables: block row %d is source %d, want %d", rows.First+i, src, s.shape.Sources[rows.First+i])
+		}
+	}
+	return nil
+}
+
+// work writes parts until none is left or the sink fails.
+func (s *ResultSink) work() {
+	w := newPartWriter(s)
+	defer w.release()
+	for s.store.failure() == nil {
+		i := int(s.next.Add(1) - 1)
+		if i >= len(s.files) {
+			return
+		}
+		info, err := w.write(i)
+		if err != nil {
+			s.store.fail(err)
+			return
+		}
+		s.files[i] = info
+		rows, bytes := s.rows.Add(info.Rows), s.bytes.Add(info.Bytes)
+		if s.progress != nil {
+			s.progress(rows, bytes)
+		}
+	}
+}
+
+// Close waits for every part to be written, once every block has been put,
+// and returns the first error. Call it after the backend's Run returned
+// without error; Abort otherwise.
+func (s *ResultSink) Close() error {
+	s.closeOnce.Do(func() {
+		s.store.close()
+		s.wg.Wait()
+		s.closeErr = s.store.failure()
+	})
+	return s.closeErr
+}
+
+// Abort stops the writers, releases every block still held and returns
+// once the writers have ended. The files already written stay in the
+// folder, which the caller drops with its uncommitted output. It is a no-op
+// after Close.
+func (s *ResultSink) Abort() {
+	s.store.fail(errors.New("tables: result aborted"))
+	s.Close()
+}
+
+// Files returns the part files, in order, with their rows, sizes and
+// checksums (paths inside the sink's folder); valid after Close succeeded.
+func (s *ResultSink) Files() []FileInfo {
+	files := append([]FileInfo(nil), s.files...)
+	for i := range files {
+		files[i].Path = filepath.Join(s.dir, partFileName(i, s.cfg.format))
+	}
+	return files
+}
+
+// Rows returns the number of rows written so far.
+func (s *ResultSink) Rows() int64 { return s.rows.Load() }
+
+// Summary returns one summary row per source, in source order, over the
+// cells written (the targets within the cutoff); valid after Close
+// succeeded.
+func (s *ResultSink) Summary() []SummaryRow {
+	return s.stats.rows(s.shape.Sources, s.shape.targetCount())
+}
+
+func partFileName(i int, f Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }

@@ -1,0 +1,147 @@
+package tables
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// int64List is int32List for int64 elements.
+var int64List = arrow.ListOfField(arrow.Field{Name: "element", Type: int64Type, Nullable: true})
+
+// nullableInt32List is int32List with nullable elements (the parents of
+// the wide layout).
+var nullableInt32List = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type, Nullable: true})
+
+// WideResultSchema is the schema of the wide layout: one row per source,
+// the distances (null: unreachable or beyond the cutoff) and optionally
+// the parents to the targets as lists in target order.
+func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
+	fields := []arrow.Field{
+		{Name: ColSource, Type: int32Type},
+		{Name: ColDistance, Type: int64List},
+	}
+	if withParents {
+		fields = append(fields, arrow.Field{Name: ColParent, Type: nullableInt32List})
+	}
+	return schemaWith(meta, fields...)
+}
+
+// wideBatch gathers the rows of one wide-layout record batch: up to
+// capacity sources of width list entries each.
+type wideBatch struct {
+	n, width            int
+	src, par            []int32
+	offsets             []int32
+	dist                []int64
+	distBits, parBits   []byte
+	distNulls, parNulls int
+	bufs                columnBuffers
+	srcBuf, offBuf      *memory.Buffer
+	distBuf, distValid  *memory.Buffer
+	parBuf, parValid    *memory.Buffer
+}
+
+func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *wideBatch {
+	b := &wideBatch{width: width}
+	cells := capacity * width
+	var buf *memory.Buffer
+	buf, b.src = int32Buffer(mem, capacity)
+	b.srcBuf = b.bufs.add(buf)
+	buf, b.offsets = int32Buffer(mem, capacity+1)
+	b.offBuf = b.bufs.add(buf)
+	for i := range b.offsets {
+		b.offsets[i] = int32(i * width)
+	}
+	buf, b.dist = int64Buffer(mem, cells)
+	b.distBuf = b.bufs.add(buf)
+	buf, b.distBits = bitmapBuffer(mem, cells)
+	b.distValid = b.bufs.add(buf)
+	if withParents {
+		buf, b.par = int32Buffer(mem, cells)
+		b.parBuf = b.bufs.add(buf)
+		buf, b.parBits = bitmapBuffer(mem, cells)
+		b.parValid = b.bufs.add(buf)
+	}
+	return b
+}
+
+func (b *wideBatch) reset() {
+	used := int(bitutil.BytesForBits(int64(b.n * b.width)))
+	clear(b.distBits[:used])
+	if b.parBits != nil {
+		clear(b.parBits[:used])
+	}
+	b.n, b.distNulls, b.parNulls = 0, 0, 0
+}
+
+// addRow appends row r: its cells at the targets (nil: every vertex), null
+// where unreachable or beyond maxDistance.
+func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistance int64, acc *sourceAcc) {
+	source := rows.Sources[r]
+	b.src[b.n] = source
+	base, at := r*rows.Width, b.n*b.width
+	for j := range b.width {
+		v := j
+		if targets != nil {
+			v = int(targets[j])
+		}
+		k := at + j
+		d := rows.Distance(r, v)
+		if d == paths.Unreachable || (maxDistance != backend.NoCutoff && d > maxDistance) {
+			b.dist[k] = 0
+			b.distNulls++
+			if b.par != nil {
+				b.par[k] = paths.NoParent
+				b.parNulls++
+			}
+			continue
+		}
+		b.dist[k] = d
+		bitSet(b.distBits, k)
+		acc.reached++
+		if int32(v) != source {
+			acc.addDistance(d)
+		}
+		if b.par != nil {
+			p := rows.Parent[base+v]
+			b.par[k] = p
+			if p != paths.NoParent {
+				bitSet(b.parBits, k)
+			} else {
+				b.parNulls++
+			}
+		}
+	}
+	b.n++
+}
+
+// record returns the gathered rows as a record batch sharing the batch's
+// buffers: release it before the batch is refilled.
+func (b *wideBatch) record(schema *arrow.Schema) arrow.RecordBatch {
+	n, cells := b.n, b.n*b.width
+	offsets := prefix(b.offBuf, arrow.Int32Traits.BytesRequired(n+1))
+	cols := []arrow.Array{
+		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
+		listArray(int64List, n, offsets, primitive(int64Type, cells, bitmapView(b.distValid, cells, b.distNulls), b.distNulls,
+			prefix(b.distBuf, arrow.Int64Traits.BytesRequired(cells)))),
+	}
+	if b.par != nil {
+		cols = append(cols, listArray(nullableInt32List, n, offsets, primitive(int32Type, cells,
+			bitmapView(b.parValid, cells, b.parNulls), b.parNulls, prefix(b.parBuf, arrow.Int32Traits.BytesRequired(cells)))))
+	}
+	return newRecord(schema, n, cols...)
+}
+
+// listArray assembles a list array without nulls of n lists over values;
+// it takes its own references and releases the caller's values.
+func listArray(t arrow.DataType, n int, offsets *memory.Buffer, values arrow.Array) arrow.Array {
+	defer values.Release()
+	data := array.NewData(t, n, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{values.Data()}, 0, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}

@@ -1,0 +1,31 @@
+package pipeline
+
+import (
+	"strconv"
+	"strings"
+)
+
+// targetsMeta is the pathflow.targets metadata value: "all", or the
+// target ids in output order, comma-separated.
+func targetsMeta(targets []int32) string {
+	if targets == nil {
+		return "all"
+	}
+	var b strings.Builder
+	for i, t := range targets {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(t)))
+	}
+	return b.String()
+}
+
+// maxDistanceMeta is the pathflow.max_distance metadata value: "none" or
+// the cutoff.
+func maxDistanceMeta(cutoff int64) string {
+	if cutoff < 0 {
+		return "none"
+	}
+	return strconv.FormatInt(cutoff, 10)
+}
