@@ -130,7 +130,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
-		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files),
+		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files), PeakRSSBytes: peakRSS(),
 	}
 	if len(run.summary) <= 4096 {
 		for _, row := range run.summary {

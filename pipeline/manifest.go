@@ -30,10 +30,13 @@ type Manifest struct {
 	BackendReason string `json:"backend_reason"`
 	// Workers is the number of host goroutines: a run fact that changes
 	// no output byte.
-	Workers int   `json:"workers"`
-	N       int32 `json:"n"`
-	M       int   `json:"m"`
-	Sources int   `json:"sources"`
+	Workers int `json:"workers"`
+	// PeakRSSBytes is the process's peak resident memory when the manifest
+	// was written.
+	PeakRSSBytes int64 `json:"peak_rss_bytes,omitempty"`
+	N            int32 `json:"n"`
+	M            int   `json:"m"`
+	Sources      int   `json:"sources"`
 	// Reachable[i] is the number of vertices source i reaches (itself
 	// included), in output order; omitted beyond 4096 sources.
 	Reachable []int64 `json:"reachable,omitempty"`

@@ -2,13 +2,13 @@ package cpu
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // fixture builds a benchmark graph once per test binary.
@@ -79,22 +79,57 @@ func BenchmarkDijkstraGrid512Parents(b *testing.B) { benchmarkDijkstra(b, grid51
 // 2048 x 2048 grid.
 func BenchmarkDijkstraGrid2048(b *testing.B) { benchmarkDijkstra(b, grid2048.get(b), true) }
 
+// benchmarkRun runs alg from sources through Backend.Run on every core,
+// with a sink that releases each block at once.
+func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withParents bool) {
+	lo, hi := g.WeightRange()
+	choice, err := Choose(backend.Problem{
+		N: g.N, M: int64(g.M()), MinWeight: lo, MaxWeight: hi,
+		Sources: len(sources), AllSources: len(sources) == int(g.N),
+		Algorithm: backend.Algorithm{Name: alg}, Parents: withParents,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
+	cpu := New(0)
+	release := func(rows *backend.Rows) error {
+		rows.Release()
+		return nil
+	}
+	reportCPU(b, func() {
+		if err := cpu.Run(context.Background(), req, release); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 // BenchmarkDijkstraGrid512Sources64 runs 64 searches with parents, spread
-// over the 512 x 512 grid, through Backend.MultiSource on every core.
+// over the 512 x 512 grid.
 func BenchmarkDijkstraGrid512Sources64(b *testing.B) {
 	g := grid512.get(b)
 	sources := make([]int32, 64)
 	for i := range sources {
 		sources[i] = int32(i) * (g.N / 64)
 	}
-	cpu := New(0)
-	alg := backend.Algorithm{Name: AlgorithmDijkstra}
-	reportCPU(b, func() {
-		err := cpu.MultiSource(context.Background(), g, sources, alg, true, func(*paths.Tree) error { return nil })
-		if err != nil {
-			b.Fatal(err)
-		}
-	})
+	benchmarkRun(b, g, AlgorithmDijkstra, sources, true)
+}
+
+// BenchmarkJohnsonGnutella04 computes every row of p2p-Gnutella04 (10,879
+// vertices, weights 1..100 by the dataset rule), distances only: Johnson
+// without negative weights is Dijkstra from every source.
+func BenchmarkJohnsonGnutella04(b *testing.B) {
+	e := readSNAP(b, "p2p-Gnutella04.txt", 1, 100)
+	benchmarkRun(b, graph.BuildCSR(e), AlgorithmJohnson, allSources(e.N), false)
+}
+
+// BenchmarkJohnsonGnutella04Negative is the same graph with random vertex
+// potentials making many weights negative (no negative cycle): Johnson's
+// Bellman-Ford and reweighting come first.
+func BenchmarkJohnsonGnutella04Negative(b *testing.B) {
+	e := readSNAP(b, "p2p-Gnutella04.txt", 1, 100)
+	neg := reweighted(rand.New(rand.NewPCG(1, 2)), e, 50)
+	benchmarkRun(b, graph.BuildCSR(neg), AlgorithmJohnson, allSources(e.N), false)
 }
 
 func benchmarkFloydWarshall(b *testing.B, withParents bool) {

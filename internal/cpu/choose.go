@@ -121,6 +121,9 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 			c.Algorithm.Variant, c.Algorithm.BlockSize = VariantBlocked, alg.BlockSize
 		}
 	case AlgorithmSSSP:
+		if alg.Variant != "" || alg.BlockSize != 0 {
+			return c, unsupported("sssp on the CPU backend has no variant (got %q) or block size (got %d)", alg.Variant, alg.BlockSize)
+		}
 		c.Algorithm, c.Reason = backend.Algorithm{Name: AlgorithmDijkstra}, "sssp on the CPU backend is Dijkstra"
 		if negative {
 			c.Algorithm.Name = AlgorithmBellmanFord

@@ -20,7 +20,7 @@ import (
 // package's tests do not depend on the formats package.
 
 // mirrorFile returns the path of a mirror file or skips the test.
-func mirrorFile(t *testing.T, name string) string {
+func mirrorFile(t testing.TB, name string) string {
 	t.Helper()
 	path, ok := datasets.MirrorFile(name)
 	if !ok {
@@ -31,7 +31,7 @@ func mirrorFile(t *testing.T, name string) string {
 
 // readLines calls line for every line of the file that is not empty and
 // does not start with one of the comment prefixes.
-func readLines(t *testing.T, path string, comments string, line func(fields []string) error) {
+func readLines(t testing.TB, path string, comments string, line func(fields []string) error) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,7 +60,7 @@ func atoi32(s string) (int32, error) {
 
 // readDIMACS reads a DIMACS shortest-path .gr file ("p sp n m", then
 // "a u v w" with 1-based ids).
-func readDIMACS(t *testing.T, name string) *graph.EdgeList {
+func readDIMACS(t testing.TB, name string) *graph.EdgeList {
 	t.Helper()
 	var e *graph.EdgeList
 	readLines(t, mirrorFile(t, name), "c", func(f []string) error {
@@ -113,7 +113,7 @@ func TestSNAPWeightVectors(t *testing.T) {
 // readSNAP reads a SNAP edge list, keeping the original ids as vertex ids
 // (ids that never occur become isolated vertices), weighted by snapWeight
 // with seed 42 in [lo, hi].
-func readSNAP(t *testing.T, name string, lo, hi int32) *graph.EdgeList {
+func readSNAP(t testing.TB, name string, lo, hi int32) *graph.EdgeList {
 	t.Helper()
 	e := graph.NewEdgeList(0, 0)
 	readLines(t, mirrorFile(t, name), "#", func(f []string) error {
@@ -132,45 +132,50 @@ func readSNAP(t *testing.T, name string, lo, hi int32) *graph.EdgeList {
 	return e
 }
 
-// checkSearches compares Dijkstra (when the weights allow it) and
-// Bellman-Ford from a few sources, through MultiSource, and checks every
-// tree.
+// checkSearches compares Dijkstra (when the weights allow it), Johnson
+// and Bellman-Ford from a few sources, through Run, and checks every tree.
 func checkSearches(t *testing.T, e *graph.EdgeList, sources []int32) {
 	t.Helper()
 	ctx := context.Background()
 	g := graph.BuildCSR(e)
-	b := New(0)
-	var fromBF []*paths.Tree
-	err := b.MultiSource(ctx, g, sources, backend.Algorithm{Name: AlgorithmBellmanFord}, true, func(tree *paths.Tree) error {
-		fromBF = append(fromBF, tree)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	run := func(name string) []*paths.Tree {
+		req, err := requestFor(e, backend.Algorithm{Name: name}, sources, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees, err := collect(ctx, t, New(0), req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return trees
 	}
+	fromBF := run(AlgorithmBellmanFord)
 	for _, tree := range fromBF {
 		if err := paths.CheckTree(g, tree); err != nil {
 			t.Fatalf("bellman-ford from %d: %v", tree.Source, err)
 		}
 	}
-	if e.HasNegativeWeight() {
-		return
+	names := []string{AlgorithmJohnson}
+	if !e.HasNegativeWeight() {
+		names = append(names, AlgorithmDijkstra)
 	}
-	i := 0
-	err = b.MultiSource(ctx, g, sources, backend.Algorithm{Name: AlgorithmDijkstra}, true, func(tree *paths.Tree) error {
-		checkTree(t, e, g, tree, fromBF[i].Dist)
-		i++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range names {
+		for i, tree := range run(name) {
+			checkTree(t, e, g, tree, fromBF[i].Dist)
+		}
 	}
 }
 
+// sampleSources returns min(count, n) distinct sources: 0 and random
+// others.
 func sampleSources(r *rand.Rand, n int32, count int) []int32 {
 	out := []int32{0}
-	for range count - 1 {
-		out = append(out, r.Int32N(n))
+	seen := map[int32]bool{0: true}
+	for len(out) < min(count, int(n)) {
+		if s := r.Int32N(n); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -195,25 +200,42 @@ func TestRome99(t *testing.T) {
 	compareAllPairs(t, e, r)
 }
 
-// compareAllPairs checks blocked Floyd-Warshall against Johnson on the
-// whole matrix, and a few rows with predecessors against Bellman-Ford.
+// compareAllPairs checks Floyd-Warshall against Johnson on the whole
+// matrix, both through Run, and a few rows of Floyd-Warshall with
+// predecessors against Bellman-Ford.
 func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
-	fw, err := BlockedFloydWarshall(ctx, e, 0, 0, true)
+	all := allSources(e.N)
+	fwReq, err := requestFor(e, backend.Algorithm{Name: AlgorithmFloydWarshall}, all, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jo, err := Johnson(ctx, e, 0, false)
+	fw, err := collect(ctx, t, New(0), fwReq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s := range e.N {
-		for v := range e.N {
-			if a, b := fw.Distance(s, v), jo.Distance(s, v); a != b {
-				t.Fatalf("%d -> %d: floyd-warshall %d, johnson %d", s, v, a, b)
+	// Johnson's rows are compared as they come, not kept.
+	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmJohnson}, all, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = New(0).Run(ctx, req, func(block *backend.Rows) error {
+		defer block.Release()
+		if err := block.Check(&req); err != nil {
+			return err
+		}
+		for i, s := range block.Sources {
+			for v := range int(e.N) {
+				if a, b := fw[s].Dist[v], block.Distance(i, v); a != b {
+					return fmt.Errorf("%d -> %d: floyd-warshall %d, johnson %d", s, v, a, b)
+				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
 	for _, s := range sampleSources(r, e.N, 4) {
@@ -221,7 +243,7 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkTree(t, e, g, fw.Row(s), bf.Dist)
+		checkTree(t, e, g, fw[s], bf.Dist)
 	}
 }
 

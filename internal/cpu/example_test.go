@@ -11,6 +11,16 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
+// problemOf describes a run of alg from sources on e.
+func problemOf(e *graph.EdgeList, alg string, sources []int32, parents bool) backend.Problem {
+	lo, hi := e.WeightRange()
+	return backend.Problem{
+		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
+		Sources: len(sources), AllSources: len(sources) == int(e.N),
+		Algorithm: backend.Algorithm{Name: alg}, Parents: parents,
+	}
+}
+
 func Example() {
 	e := graph.NewEdgeList(4, 5)
 	e.Add(0, 1, 4)
@@ -18,37 +28,73 @@ func Example() {
 	e.Add(2, 1, 2)
 	e.Add(1, 3, 5)
 	e.Add(2, 3, 9)
-	g := graph.BuildCSR(e)
+	sources := []int32{0}
 
-	b := cpu.New(0)
-	defer b.Close()
-	tree, err := b.SingleSource(context.Background(), g, 0, backend.Algorithm{Name: cpu.AlgorithmAuto}, true)
+	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmAuto, sources, true))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("distance to 3:", tree.Dist[3], "path:", tree.PathTo(3))
-	// Output: distance to 3: 8 path: [0 2 1 3]
+	b := cpu.New(0)
+	defer b.Close()
+	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
+	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+		defer rows.Release()
+		tree := rows.Tree(0)
+		fmt.Println(choice.Algorithm.Name+":", "distance to 3:", tree.Dist[3], "path:", tree.PathTo(3))
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output: dijkstra: distance to 3: 8 path: [0 2 1 3]
 }
 
-func ExampleBackend_MultiSource() {
+func ExampleBackend_Run() {
 	e := graph.NewEdgeList(3, 3)
 	e.Add(0, 1, 1)
 	e.Add(1, 2, 1)
 	e.Add(2, 0, 1)
-	err := cpu.New(2).MultiSource(context.Background(), graph.BuildCSR(e), []int32{2, 0, 1},
-		backend.Algorithm{Name: cpu.AlgorithmDijkstra}, false,
-		func(t *paths.Tree) error {
-			fmt.Println("from", t.Source, "distances", t.Dist)
-			return nil
-		})
+	sources := []int32{2, 0, 1}
+	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmJohnson, sources, false))
 	if err != nil {
 		fmt.Println(err)
+		return
+	}
+	// Blocks may arrive on several goroutines and in any order; First says
+	// where each belongs.
+	rows := make([][]int64, len(sources))
+	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, MaxDistance: backend.NoCutoff}
+	err = cpu.New(2).Run(context.Background(), req, func(block *backend.Rows) error {
+		defer block.Release()
+		for i := range block.Len() {
+			rows[block.First+i] = block.Tree(i).Dist
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, dist := range rows {
+		fmt.Println("from", sources[i], "distances", dist)
 	}
 	// Output:
 	// from 2 distances [1 2 0]
 	// from 0 distances [0 1 2]
 	// from 1 distances [2 0 1]
+}
+
+func ExampleChoose() {
+	p := backend.Problem{N: 100000, M: 400000, MinWeight: -3, MaxWeight: 50, Sources: 100000, AllSources: true,
+		Algorithm: backend.Algorithm{Name: cpu.AlgorithmAuto}}
+	c, err := cpu.Choose(p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Algorithm.Name + ": " + c.Reason)
+	// Output: johnson: all pairs on a sparse graph (100000 vertices, 400000 arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source
 }
 
 func ExampleBlockedFloydWarshall() {
@@ -76,10 +122,4 @@ func ExampleNegativeCycleError() {
 		fmt.Println(len(cycle.Cycle), "vertices on the cycle")
 	}
 	// Output: 2 vertices on the cycle
-}
-
-func ExampleChooseAlgorithm() {
-	name, reason := cpu.ChooseAlgorithm(cpu.ProblemAllPairs, 100000, 400000, true)
-	fmt.Println(name + ": " + reason)
-	// Output: johnson: all pairs on a sparse graph (100000 vertices, 400000 arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source
 }

@@ -8,6 +8,20 @@
 //
 //	npm ci --prefix scripts/duckdb
 //
+// A test writes a table and asks DuckDB about it:
+//
+//	path := filepath.Join(t.TempDir(), "edges.parquet")
+//	// ... write it ...
+//	edges := "read_parquet(" + duckdbtest.SQLString(path) + ")"
+//	if got := duckdbtest.Scalar(t, "SELECT count(*) FROM "+edges); got != "3" {
+//		t.Errorf("DuckDB counts %s rows, want 3", got)
+//	}
+//	res := duckdbtest.Query(t,
+//		"CREATE VIEW e AS FROM "+edges,
+//		"SELECT src, sum(weight) AS total FROM e GROUP BY src ORDER BY src",
+//	)
+//	for _, row := range res[1].Rows { ... } // row[0] int64, row[1] int64 or *big.Int
+//
 // Without node or that installation, Query and Require skip the test with
 // that hint, unless the environment sets PATHFLOW_REQUIRE_DUCKDB=1 (as CI
 // does): then they fail it, so a missing DuckDB cannot pass as a skip.
@@ -208,7 +222,7 @@ func server(t testing.TB) *process {
 // set to 1.
 func skipOrFail(t testing.TB, reason string) {
 	t.Helper()
-	msg := fmt.Sprintf("duckdbtest: DuckDB unavailable: %s; install it with %q from the module root", reason, InstallHint)
+	msg := fmt.Sprintf("duckdbtest: DuckDB unavailable (%s): with Node.js 20 or later in PATH, run %q from the module root", reason, InstallHint)
 	if os.Getenv(RequireEnv) == "1" {
 		t.Fatalf("%s (%s=1 requires it)", msg, RequireEnv)
 	}
@@ -228,7 +242,7 @@ func locate() (root, node, unavailable string, err error) {
 	}
 	node, err = exec.LookPath("node")
 	if err != nil {
-		return "", "", "node (Node.js 20 or later) is not in PATH", nil
+		return "", "", "node is not in PATH", nil
 	}
 	return root, node, installProblem(root), nil
 }

@@ -7,7 +7,8 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 )
 
-// ErrNoCUDA is returned by New in builds without the cuda tag.
+// ErrNoCUDA is what the GPU tools report in builds without the cuda tag,
+// which register no GPU backend.
 var ErrNoCUDA = errors.New("gpu: built without CUDA support (rebuild with -tags cuda)")
 
 // ErrNotSupported is wrapped by errors for algorithms, variants or methods
@@ -19,8 +20,9 @@ var ErrNotSupported = fmt.Errorf("%w (GPU)", backend.ErrUnsupported)
 // distances might not fit the GPU's int32 arithmetic; the caller should run
 // the CPU backend instead. It covers graph.FitsInt32Distances and, for
 // graphs with negative arcs, the stricter 2 * DistanceBound < Inf32 that
-// keeps "unreachable" distinguishable from every real distance.
-var ErrNeedsInt64 = errors.New("gpu: distances may not fit in int32 (use the CPU backend)")
+// keeps "unreachable" distinguishable from every real distance. It wraps
+// backend.ErrNeedsInt64, which is what callers outside this package test.
+var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeedsInt64)
 
 // ErrClosed is returned by Device.Do after Close.
 var ErrClosed = errors.New("gpu: device is closed")

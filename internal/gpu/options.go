@@ -1,5 +1,7 @@
 package gpu
 
+import "runtime"
+
 // ParentStrategy chooses how the fast variant builds the predecessor matrix
 // of a graph whose weights are all positive. (With zero or negative
 // weights, the tiled variants always derive parents by a search over tight
@@ -47,9 +49,31 @@ type options struct {
 	device    int
 	parents   ParentStrategy
 	lookahead bool
+	// workers is the number of host goroutines for parent repairs.
+	workers int
+	// stagingBlocks and stagingBytes shape the pinned blocks results are
+	// copied into (see WithStaging).
+	stagingBlocks int
+	stagingBytes  int64
 }
 
-func defaultOptions() options { return options{device: 0, parents: ParentsAuto, lookahead: true} }
+// Staging defaults: four blocks, so that the copy engine fills one while
+// the consumer encodes up to two and the producer hands one over, each of
+// about 64 MiB of distances (and as much again of parents): large enough
+// that a copy runs at the bus rate, small enough that pinning them is
+// cheap.
+const (
+	DefaultStagingBlocks = 4
+	DefaultStagingBytes  = 64 << 20
+)
+
+func defaultOptions() options {
+	return options{
+		device: 0, parents: ParentsAuto, lookahead: true,
+		workers:       runtime.GOMAXPROCS(0),
+		stagingBlocks: DefaultStagingBlocks, stagingBytes: DefaultStagingBytes,
+	}
+}
 
 // WithDevice selects the GPU by ordinal (default 0).
 func WithDevice(ordinal int) Option { return func(o *options) { o.device = ordinal } }
@@ -63,3 +87,24 @@ func WithParentStrategy(s ParentStrategy) Option { return func(o *options) { o.p
 // while the previous round's bulk finishes; off, all phases run in order
 // on one stream (for comparison).
 func WithLookahead(on bool) Option { return func(o *options) { o.lookahead = on } }
+
+// WithWorkers sets how many host goroutines mend parent rows of graphs
+// with weights <= 0 (default and values below 1: runtime.GOMAXPROCS(0)).
+func WithWorkers(n int) Option {
+	return func(o *options) {
+		if n < 1 {
+			n = runtime.GOMAXPROCS(0)
+		}
+		o.workers = n
+	}
+}
+
+// WithStaging sets the pinned host blocks results stream through: at most
+// blocks of them (at least 2, so that one is copied while another is
+// handed over), each holding as many rows as fit in bytes of distances
+// (and as much again of parents), at least one row.
+func WithStaging(blocks int, bytes int64) Option {
+	return func(o *options) {
+		o.stagingBlocks, o.stagingBytes = max(blocks, 2), max(bytes, 4)
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// AllPairsFamily is the algorithm family AllPairs runs.
+// AllPairsFamily is the all-pairs algorithm family: a Choice with this
+// name computes the whole matrix on the device and streams the requested
+// rows.
 const AllPairsFamily = "floyd-warshall"
 
 // The variants of the floyd-warshall family (backend.Algorithm.Variant).
@@ -95,18 +97,36 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 	if err := e.Validate(); err != nil {
 		return allPairsPlan{}, fmt.Errorf("gpu: %w", err)
 	}
+	lo, hi := e.WeightRange()
+	p, err := chooseAllPairs(int64(e.N), lo, hi, alg)
+	if err != nil {
+		return allPairsPlan{}, err
+	}
+	p.m, p.parents = int64(e.M()), withParents
+	if withParents {
+		p.method = chooseParents(p, lo, hi, strategy)
+	}
+	return p, nil
+}
+
+// chooseAllPairs is the part of planAllPairs that needs only the vertex
+// count and the weight range (lo, hi; both 0 without arcs), so that
+// Factory.Choose decides on the host before any device is opened: the
+// variant and its tile, and the int32 checks. Errors wrap ErrNotSupported
+// or ErrNeedsInt64.
+func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan, error) {
 	if alg.Name != "" && alg.Name != AllPairsFamily {
 		return allPairsPlan{}, fmt.Errorf("gpu: all-pairs algorithm %q: %w (have %s)", alg.Name, ErrNotSupported, AllPairsFamily)
 	}
-	p := allPairsPlan{variant: alg.Variant, n: int64(e.N), m: int64(e.M()), parents: withParents}
-	if p.variant == "" {
+	p := allPairsPlan{variant: alg.Variant, n: n}
+	if p.variant == "" || p.variant == "auto" {
 		p.variant = VariantFast
 	}
 	switch p.variant {
 	case VariantNaive, VariantRow:
 		p.tile = 1
 		if alg.BlockSize != 0 {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d)", p.variant, alg.BlockSize)
+			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d): %w", p.variant, alg.BlockSize, ErrNotSupported)
 		}
 	case VariantBlocked:
 		p.tile = int64(alg.BlockSize)
@@ -114,12 +134,12 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 			p.tile = DefaultBlockSize
 		}
 		if p.tile < 2 || p.tile > MaxBlockSize {
-			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d", p.tile, MaxBlockSize)
+			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d: %w", p.tile, MaxBlockSize, ErrNotSupported)
 		}
 	case VariantFast:
 		p.tile = FastTile
 		if alg.BlockSize != 0 && alg.BlockSize != FastTile {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d)", FastTile, alg.BlockSize)
+			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d): %w", FastTile, alg.BlockSize, ErrNotSupported)
 		}
 	default:
 		return allPairsPlan{}, fmt.Errorf("gpu: floyd-warshall variant %q: %w (have %s)",
@@ -127,7 +147,6 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 	}
 	p.pitch = (p.n + p.tile - 1) / p.tile * p.tile
 
-	lo, hi := e.WeightRange()
 	if !graph.FitsInt32Distances(p.n, lo, hi) {
 		return allPairsPlan{}, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
 			ErrNeedsInt64, p.n, lo, hi, graph.DistanceBound(p.n, lo, hi))
@@ -139,9 +158,6 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 				ErrNeedsInt64, bound, graph.Inf32)
 		}
 		p.negative, p.threshold = true, bound
-	}
-	if withParents {
-		p.method = chooseParents(p, lo, hi, strategy)
 	}
 	return p, nil
 }

@@ -1,9 +1,10 @@
 package gpu
 
 import (
-	"runtime"
+	"math"
 	"sync"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -40,45 +41,17 @@ func reverseCSR(g *graph.CSR) *graph.CSR {
 	return r
 }
 
-// treeFromRow converts one row of device results (int32 distances with
-// graph.Inf32 for "not reached", parents with -1 for none) into a
-// paths.Tree that owns its arrays; parent may be nil.
-func treeFromRow(source int32, dist, parent []int32) *paths.Tree {
-	t := &paths.Tree{Source: source, Dist: make([]int64, len(dist))}
-	for v, d := range dist {
-		if d == graph.Inf32 {
-			t.Dist[v] = paths.Unreachable
-		} else {
-			t.Dist[v] = int64(d)
-		}
-	}
-	if parent != nil {
-		t.Parent = append([]int32(nil), parent...)
-	}
-	return t
+// parentScratch is one goroutine's working memory for checking and mending
+// parent rows, reused for every row so that a run allocates nothing per
+// row.
+type parentScratch struct {
+	state []uint8
+	walk  []int32
+	queue []int32
 }
 
-// treesFromRows converts the rows of a batch on all cores; row i of dist
-// (and parent, when not nil) holds n entries for sources[i].
-func treesFromRows(n int, sources []int32, dist, parent []int32) []*paths.Tree {
-	trees := make([]*paths.Tree, len(sources))
-	workers := min(runtime.GOMAXPROCS(0), len(sources))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(sources); i += workers {
-				var p []int32
-				if parent != nil {
-					p = parent[i*n : (i+1)*n]
-				}
-				trees[i] = treeFromRow(sources[i], dist[i*n:(i+1)*n], p)
-			}
-		}()
-	}
-	wg.Wait()
-	return trees
+func newParentScratch(n int) *parentScratch {
+	return &parentScratch{state: make([]uint8, n), queue: make([]int32, 0, n)}
 }
 
 // parentsLoop reports whether following the parents of some reached vertex
@@ -86,20 +59,20 @@ func treesFromRows(n int, sources []int32, dist, parent []int32) []*paths.Tree {
 // cannot loop (a parent is strictly closer), but arcs of weight zero or
 // below can make two vertices each other's smallest tight in-neighbour.
 // O(n).
-func parentsLoop(source int32, dist, parent []int32) bool {
+func (s *parentScratch) parentsLoop(source int32, dist, parent []int32) bool {
 	// state: 0 unvisited, 1 on the current walk, 2 leads to the source.
-	state := make([]uint8, len(parent))
+	state := s.state[:len(parent)]
+	clear(state)
 	state[source] = 2
-	var walk []int32
 	for v := range parent {
 		if dist[v] == graph.Inf32 || state[v] == 2 {
 			continue
 		}
-		walk = walk[:0]
+		s.walk = s.walk[:0]
 		u := int32(v)
 		for state[u] == 0 {
 			state[u] = 1
-			walk = append(walk, u)
+			s.walk = append(s.walk, u)
 			u = parent[u]
 			if u < 0 {
 				return true
@@ -108,7 +81,7 @@ func parentsLoop(source int32, dist, parent []int32) bool {
 		if state[u] == 1 {
 			return true
 		}
-		for _, w := range walk {
+		for _, w := range s.walk {
 			state[w] = 2
 		}
 	}
@@ -120,24 +93,128 @@ func parentsLoop(source int32, dist, parent []int32) bool {
 // reached vertex gets the vertex it was first discovered from, so the
 // parents form a tree even where zero-weight cycles make the device's
 // smallest-neighbour rule loop. O(n + m).
-func tightTreeParents(g *graph.CSR, source int32, dist, parent []int32) {
+func (s *parentScratch) tightTreeParents(g *graph.CSR, source int32, dist, parent []int32) {
 	for v := range parent {
 		parent[v] = paths.NoParent
 	}
-	seen := make([]bool, g.N)
-	seen[source] = true
-	queue := []int32{source}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	seen := s.state[:len(parent)]
+	clear(seen)
+	seen[source] = 1
+	queue := append(s.queue[:0], source)
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
 		du := int64(dist[u])
 		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
 			v := g.Targets[i]
-			if !seen[v] && dist[v] != graph.Inf32 && du+int64(g.Weights[i]) == int64(dist[v]) {
-				seen[v] = true
+			if seen[v] == 0 && dist[v] != graph.Inf32 && du+int64(g.Weights[i]) == int64(dist[v]) {
+				seen[v] = 1
 				parent[v] = u
 				queue = append(queue, v)
 			}
 		}
 	}
+	s.queue = queue[:0]
+}
+
+// repairParents mends, in place, every row of b whose parents loop (see
+// parentsLoop), the rows shared out among one goroutine per scratch. Only
+// graphs with weights <= 0 need it. O(rows * n), plus O(n + m) per mended
+// row.
+func repairParents(g *graph.CSR, b *backend.Rows, scratch []*parentScratch) {
+	n, rows := b.Width, b.Len()
+	if b.Parent == nil || rows == 0 {
+		return
+	}
+	workers := min(len(scratch), rows)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := scratch[w]
+			for i := w; i < rows; i += workers {
+				dist, parent := b.Dist32[i*n:(i+1)*n], b.Parent[i*n:(i+1)*n]
+				if s.parentsLoop(b.Sources[i], dist, parent) {
+					s.tightTreeParents(g, b.Sources[i], dist, parent)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// negativeCycleFrom returns a vertex on a negative cycle reachable from
+// source, or -1 if there is none, by a queue-based Bellman-Ford in int64.
+// After every n relaxations it looks for a cycle among the parents: such a
+// cycle always has negative weight, and one appears soon after a negative
+// cycle has been gone round, so the search stops long before the n rounds
+// a plain Bellman-Ford would take. O(n * m) at worst.
+func negativeCycleFrom(g *graph.CSR, source int32) int32 {
+	n := int(g.N)
+	dist := make([]int64, n)
+	parent := make([]int32, n)
+	for v := range dist {
+		dist[v], parent[v] = math.MaxInt64, paths.NoParent
+	}
+	queued := make([]bool, n)
+	// A ring of n slots: each vertex is queued at most once at a time.
+	ring := make([]int32, n)
+	head, size := 0, 0
+	push := func(v int32) {
+		ring[(head+size)%n] = v
+		size++
+		queued[v] = true
+	}
+	dist[source] = 0
+	push(source)
+	scratch := newParentScratch(n)
+	relaxed := 0
+	for size > 0 {
+		u := ring[head]
+		head, size = (head+1)%n, size-1
+		queued[u] = false
+		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+			v, d := g.Targets[i], dist[u]+int64(g.Weights[i])
+			if d >= dist[v] {
+				continue
+			}
+			dist[v], parent[v] = d, u
+			if relaxed++; relaxed >= n {
+				relaxed = 0
+				if c := scratch.parentCycle(parent); c >= 0 {
+					return c
+				}
+			}
+			if !queued[v] {
+				push(v)
+			}
+		}
+	}
+	return -1
+}
+
+// parentCycle returns a vertex on a cycle of parent pointers, or -1. O(n).
+func (s *parentScratch) parentCycle(parent []int32) int32 {
+	// state: 0 unvisited, 1 on the current walk, 2 done.
+	state := s.state[:len(parent)]
+	clear(state)
+	for v := range parent {
+		if state[v] != 0 {
+			continue
+		}
+		s.walk = s.walk[:0]
+		u := int32(v)
+		for u >= 0 && state[u] == 0 {
+			state[u] = 1
+			s.walk = append(s.walk, u)
+			u = parent[u]
+		}
+		if u >= 0 && state[u] == 1 {
+			return u
+		}
+		for _, w := range s.walk {
+			state[w] = 2
+		}
+	}
+	return -1
 }

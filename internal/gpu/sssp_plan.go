@@ -10,9 +10,9 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// The single-source algorithm families SingleSource and MultiSource accept
-// (backend.Algorithm.Name). Every family takes every SSSP variant; they
-// differ in the default an empty Variant picks.
+// The single-source algorithm families (backend.Algorithm.Name). Every
+// family takes every SSSP variant; they differ in the default an empty
+// Variant picks.
 const (
 	// SSSPFamily defaults to VariantNearFar, or to VariantBFFlags when some
 	// weight is negative.
@@ -170,8 +170,35 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, 
 	}
 	p := ssspPlan{n: int64(g.N), m: int64(g.M()), opts: opts}
 	p.lo, p.hi = g.WeightRange()
-	negative := p.lo < 0
-	variant := alg.Variant
+	var err error
+	if p.variant, p.checked, err = chooseSSSP(p.n, p.lo, p.hi, alg); err != nil {
+		return ssspPlan{}, err
+	}
+	p.delta = opts.Delta
+	if p.delta == 0 {
+		factor := opts.DeltaFactor
+		if factor == 0 {
+			factor = DenseDeltaFactor
+			if p.m <= SparseDegree*p.n {
+				factor = SparseDeltaFactor
+			}
+		}
+		p.delta = defaultDelta(g.Weights, factor)
+	}
+	p.localRounds = max(opts.LocalRounds, 0)
+	return p, nil
+}
+
+// chooseSSSP is the part of planSSSP that needs only the vertex count and
+// the weight range (lo, hi; both 0 without arcs), so that Factory.Choose
+// decides on the host before any device is opened: the variant ("" and
+// "auto" pick the family's default) and the int32 checks. checked reports
+// a near-far run whose worst-case bound exceeds int32, which then checks
+// its real distances (see ssspPlan.checked). Errors wrap ErrNotSupported or
+// ErrNeedsInt64.
+func chooseSSSP(n int64, lo, hi int32, alg backend.Algorithm) (variant string, checked bool, err error) {
+	negative := lo < 0
+	variant = alg.Variant
 	if variant == "auto" {
 		variant = ""
 	}
@@ -192,51 +219,38 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, 
 			variant = VariantDijkstra
 		}
 	default:
-		return ssspPlan{}, fmt.Errorf("gpu: single-source algorithm %q: %w (have %s, %s, %s)",
+		return "", false, fmt.Errorf("gpu: single-source algorithm %q: %w (have %s, %s, %s)",
 			alg.Name, ErrNotSupported, SSSPFamily, BellmanFordFamily, DijkstraFamily)
 	}
 	if !isSSSPVariant(variant) {
-		return ssspPlan{}, fmt.Errorf("gpu: single-source variant %q: %w (have %s)",
+		return "", false, fmt.Errorf("gpu: single-source variant %q: %w (have %s)",
 			variant, ErrNotSupported, strings.Join(SSSPVariants, ", "))
 	}
 	if alg.BlockSize != 0 {
-		return ssspPlan{}, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d)", variant, alg.BlockSize)
+		return "", false, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d): %w", variant, alg.BlockSize, ErrNotSupported)
 	}
-	p.variant = variant
 	if negative && (variant == VariantNearFar || variant == VariantDijkstra) {
-		return ssspPlan{}, fmt.Errorf("gpu: %s needs non-negative weights (smallest is %d), use bellman-ford: %w",
-			variant, p.lo, ErrNotSupported)
+		return "", false, fmt.Errorf("gpu: %s needs non-negative weights (smallest is %d), use bellman-ford: %w",
+			variant, lo, ErrNotSupported)
 	}
-	if !graph.FitsInt32Distances(p.n, p.lo, p.hi) {
+	if !graph.FitsInt32Distances(n, lo, hi) {
 		// Near-far detects a path reaching Inf32 (see checked), which a
 		// relaxation can compute without wrapping when w < Inf32.
-		if variant != VariantNearFar || negative || p.hi >= graph.Inf32 {
-			return ssspPlan{}, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
-				ErrNeedsInt64, p.n, p.lo, p.hi, graph.DistanceBound(p.n, p.lo, p.hi))
+		if variant != VariantNearFar || negative || hi >= graph.Inf32 {
+			return "", false, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
+				ErrNeedsInt64, n, lo, hi, graph.DistanceBound(n, lo, hi))
 		}
-		p.checked = true
+		checked = true
 	}
 	if negative {
 		// A negative cycle drives Bellman-Ford's distances down by up to the
 		// largest |weight| per round for n rounds before it is detected.
-		if bound := graph.DistanceBound(p.n, p.lo, p.hi); 2*bound >= int64(graph.Inf32) {
-			return ssspPlan{}, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
+		if bound := graph.DistanceBound(n, lo, hi); 2*bound >= int64(graph.Inf32) {
+			return "", false, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
 				ErrNeedsInt64, bound, graph.Inf32)
 		}
 	}
-	p.delta = opts.Delta
-	if p.delta == 0 {
-		factor := opts.DeltaFactor
-		if factor == 0 {
-			factor = DenseDeltaFactor
-			if p.m <= SparseDegree*p.n {
-				factor = SparseDeltaFactor
-			}
-		}
-		p.delta = defaultDelta(g.Weights, factor)
-	}
-	p.localRounds = max(opts.LocalRounds, 0)
-	return p, nil
+	return variant, checked, nil
 }
 
 // defaultDelta is factor times the mean weight, at least 1 and at most
@@ -255,15 +269,16 @@ func defaultDelta(weights []int32, factor float64) int64 {
 
 // nearFarShape picks the blocks per source and the sources per launch.
 // Every block of every source's group must be resident at once
-// (residentBlocks in all) and a batch's state must fit in maxBytes. The
-// batch takes as many sources as fit (memory, resident blocks, 65535 grid
-// rows); the resident blocks are then shared out among them, each source
-// getting about one block per 16 vertices per thread but at most
-// maxPerSource: more blocks per source make each step's barrier costlier
-// than the extra threads are worth. Explicit blocksPerSource or batch
-// (non-zero) are kept, a batch cut down to what can be resident.
-func nearFarShape(n int64, sources, blockSize, residentBlocks, maxPerSource, blocksPerSource, batch int, maxBytes int64) (blocks, rows int) {
-	rowBytes := nearFarRowInts*4*n + nearFarStateInts*4
+// (residentBlocks in all) and a batch's state, nearFarRowInts int32 per
+// vertex and source plus extraRowInts more (the result rows), must fit in
+// maxBytes. The batch takes as many sources as fit (memory, resident
+// blocks, 65535 grid rows); the resident blocks are then shared out among
+// them, each source getting about one block per 16 vertices per thread but
+// at most maxPerSource: more blocks per source make each step's barrier
+// costlier than the extra threads are worth. Explicit blocksPerSource or
+// batch (non-zero) are kept, a batch cut down to what can be resident.
+func nearFarShape(n int64, sources, blockSize, residentBlocks, maxPerSource, blocksPerSource, batch int, maxBytes, extraRowInts int64) (blocks, rows int) {
+	rowBytes := (nearFarRowInts+extraRowInts)*4*n + nearFarStateInts*4
 	fit := int(min(int64(sources), max(maxBytes/rowBytes, 1), 65535))
 	rows = batch
 	if rows == 0 {

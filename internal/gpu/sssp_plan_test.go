@@ -220,13 +220,15 @@ func TestNearFarShape(t *testing.T) {
 	for _, c := range []struct {
 		n                                int64
 		sources, resident, blocks, batch int
-		maxBytes                         int64
+		maxBytes, extra                  int64
 		wantBlocks, wantRows             int
 	}{
 		{n: 262144, sources: 1, resident: 396, wantBlocks: 64, wantRows: 1},
 		{n: 24_010_000, sources: 1, resident: 396, wantBlocks: 264, wantRows: 1},
 		{n: 262144, sources: 1024, resident: 396, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 396},
 		{n: 262144, sources: 1024, resident: 660, maxBytes: 2 << 30, wantBlocks: 2, wantRows: 292},
+		// Result rows (two slots of distances and parents) count too.
+		{n: 262144, sources: 1024, resident: 660, maxBytes: 2 << 30, extra: 4, wantBlocks: 3, wantRows: 186},
 		{n: 262144, sources: 20, resident: 660, maxBytes: 1 << 40, wantBlocks: 33, wantRows: 20},
 		{n: 1000, sources: 50, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 50},
 		{n: 1000, sources: 500, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 82},
@@ -237,7 +239,7 @@ func TestNearFarShape(t *testing.T) {
 		if maxBytes == 0 {
 			maxBytes = DefaultMaxBatchBytes
 		}
-		blocks, rows := nearFarShape(c.n, c.sources, 256, c.resident, 264, c.blocks, c.batch, maxBytes)
+		blocks, rows := nearFarShape(c.n, c.sources, 256, c.resident, 264, c.blocks, c.batch, maxBytes, c.extra)
 		if blocks != c.wantBlocks || rows != c.wantRows {
 			t.Errorf("%+v: %d blocks x %d rows, want %d x %d", c, blocks, rows, c.wantBlocks, c.wantRows)
 		}

@@ -25,7 +25,7 @@ type Results struct {
 	Trees []*paths.Tree
 }
 
-// partName matches the part files a ResultWriter writes.
+// partName matches the part files a ResultSink writes.
 var partName = regexp.MustCompile(`^part-[0-9]{5,}\.(parquet|arrow)$`)
 
 // ResultParts lists the part files of a result directory in order.
@@ -72,13 +72,47 @@ func ReadResults(dir string, opts ...Option) (*Results, error) {
 	return r, nil
 }
 
-// ScanResults reads the parts of a result directory in order and calls fn
-// with each tree as soon as its last row is read; fn owns the tree. It
-// returns the parts' schema metadata and whether they have parents. A tree
-// starts at every row with vertex 0 and must continue with vertices 1, 2, ...
-// and the same source; a null distance reads back as paths.Unreachable and a
+// ScanResults reads the parts of a long-layout result directory holding
+// every vertex of every source (no targets, no cutoff) and calls fn with
+// each tree as soon as its last row is read; fn owns the tree. It returns
+// the parts' schema metadata and whether they have parents. A tree starts
+// at every row with vertex 0 and must continue with vertices 1, 2, ... and
+// the same source; a null distance reads back as paths.Unreachable and a
 // null parent as paths.NoParent. Every part must have the same schema.
+// ScanRows reads other long-layout results.
 func ScanResults(dir string, fn func(t *paths.Tree) error, opts ...Option) (meta map[string]string, hasParents bool, err error) {
+	s := &treeScan{fn: fn}
+	meta, hasParents, err = ScanRows(dir, s.rows, opts...)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.emit(); err != nil {
+		return nil, false, fmt.Errorf("%w (at the end of %s)", err, dir)
+	}
+	return meta, hasParents, nil
+}
+
+// ResultRows is a batch of long-layout rows, column by column: a null
+// distance reads as paths.Unreachable, a null parent as paths.NoParent, and
+// Parent is nil when the table has no parent column.
+type ResultRows struct {
+	Source, Vertex []int32
+	Distance       []int64
+	Parent         []int32
+
+	dist []int64 // reused for Distance when it has nulls
+	par  []int32 // reused for Parent when it has nulls
+}
+
+// Len is the number of rows.
+func (r *ResultRows) Len() int { return len(r.Source) }
+
+// ScanRows reads the parts of a long-layout result directory in order and
+// calls fn with their rows, a record batch at a time, whichever (source,
+// vertex) pairs they hold. The slices are valid only until fn returns. It
+// returns the parts' schema metadata and whether they have parents; every
+// part must have the same schema.
+func ScanRows(dir string, fn func(rows *ResultRows) error, opts ...Option) (meta map[string]string, hasParents bool, err error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, false, err
@@ -87,30 +121,83 @@ func ScanResults(dir string, fn func(t *paths.Tree) error, opts ...Option) (meta
 	if err != nil {
 		return nil, false, err
 	}
-	s := &resultScan{cfg: cfg, fn: fn}
+	s := &rowScan{cfg: cfg, fn: fn}
 	for _, part := range parts {
 		if err := s.part(part); err != nil {
 			return nil, false, err
 		}
 	}
-	if err := s.emit(); err != nil {
-		return nil, false, fmt.Errorf("%w (at the end of %s)", err, dir)
-	}
-	schema := s.schema
-	return userMeta(schema), schema.HasField(ColParent), nil
+	return userMeta(s.schema), s.schema.HasField(ColParent), nil
 }
 
-// resultScan reassembles trees from the rows of consecutive parts.
-type resultScan struct {
+// rowScan reads the parts of one result directory.
+type rowScan struct {
 	cfg    config
-	fn     func(*paths.Tree) error
-	schema *arrow.Schema
-	cur    *paths.Tree // the tree being read, continued across batches and parts
-	n      int         // the vertex count of every tree, from the first one
+	fn     func(*ResultRows) error
+	schema *arrow.Schema // the first part's
+	rows   ResultRows
+}
+
+// part reads one part file.
+func (s *rowScan) part(path string) (err error) {
+	defer recoverInto(&err, path)
+	tr, err := openTable(path, s.cfg)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	if s.schema == nil {
+		s.schema = tr.schema
+	} else if !s.schema.Equal(tr.schema) {
+		return fmt.Errorf("tables: %s: schema differs from the first part's", path)
+	}
+	idx, err := columns(tr.schema, ResultSchema(true, nil).Fields(), ColParent)
+	if err != nil {
+		return fmt.Errorf("%w (in %s)", err, path)
+	}
+	return tr.scan(func(rec arrow.RecordBatch) error {
+		if err := noNulls(rec, idx[0], idx[1]); err != nil {
+			return err
+		}
+		r := &s.rows
+		r.Source = rec.Column(idx[0]).(*array.Int32).Int32Values()
+		r.Vertex = rec.Column(idx[1]).(*array.Int32).Int32Values()
+		dist := rec.Column(idx[2]).(*array.Int64)
+		r.Distance = nullsAs(dist.Int64Values(), dist, paths.Unreachable, &r.dist)
+		r.Parent = nil
+		if idx[3] >= 0 {
+			par := rec.Column(idx[3]).(*array.Int32)
+			r.Parent = nullsAs(par.Int32Values(), par, paths.NoParent, &r.par)
+		}
+		return s.fn(r)
+	})
+}
+
+// nullsAs returns the values of col with its nulls replaced by null: vals
+// itself when there are none, else a copy in *buf.
+func nullsAs[T int32 | int64](vals []T, col arrow.Array, null T, buf *[]T) []T {
+	if col.NullN() == 0 {
+		return vals
+	}
+	out := append((*buf)[:0], vals...)
+	for i := range out {
+		if col.IsNull(i) {
+			out[i] = null
+		}
+	}
+	*buf = out
+	return out
+}
+
+// treeScan reassembles trees from the rows of consecutive batches.
+type treeScan struct {
+	fn  func(*paths.Tree) error
+	cur *paths.Tree // the tree being read, continued across batches and parts
+	n   int         // the vertex count of every tree, from the first one
 }
 
 // emit checks and hands over the current tree, if any.
-func (s *resultScan) emit() error {
+func (s *treeScan) emit() error {
 	t := s.cur
 	if t == nil {
 		return nil
@@ -128,74 +215,35 @@ func (s *resultScan) emit() error {
 	return s.fn(t)
 }
 
-// part reads one part file.
-func (s *resultScan) part(path string) (err error) {
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, s.cfg)
-	if err != nil {
-		return err
-	}
-	defer tr.Close()
-	if s.schema == nil {
-		s.schema = tr.schema
-	} else if !s.schema.Equal(tr.schema) {
-		return fmt.Errorf("tables: %s: schema differs from the first part's", path)
-	}
-	idx, err := columns(tr.schema, ResultSchema(true, nil).Fields(), ColParent)
-	if err != nil {
-		return fmt.Errorf("%w (in %s)", err, path)
-	}
-	withParents := idx[3] >= 0
-	return tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx[0], idx[1]); err != nil {
-			return err
+// rows appends a batch of rows to the trees.
+func (s *treeScan) rows(r *ResultRows) error {
+	withParents := r.Parent != nil
+	for i, src := range r.Source {
+		v := r.Vertex[i]
+		if v == 0 {
+			if err := s.emit(); err != nil {
+				return err
+			}
+			s.cur = &paths.Tree{Source: src}
+			if s.n > 0 {
+				s.cur.Dist = make([]int64, 0, s.n)
+				if withParents {
+					s.cur.Parent = make([]int32, 0, s.n)
+				}
+			}
 		}
-		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
-		vtx := rec.Column(idx[1]).(*array.Int32).Int32Values()
-		distCol := rec.Column(idx[2]).(*array.Int64)
-		dist := distCol.Int64Values()
-		var (
-			parCol *array.Int32
-			par    []int32
-		)
+		t := s.cur
+		switch {
+		case t == nil:
+			return fmt.Errorf("tables: the first row has vertex %d, want 0", v)
+		case src != t.Source || int(v) != len(t.Dist):
+			return fmt.Errorf("tables: row (source %d, vertex %d) follows (source %d, vertex %d)",
+				src, v, t.Source, len(t.Dist)-1)
+		}
+		t.Dist = append(t.Dist, r.Distance[i])
 		if withParents {
-			parCol = rec.Column(idx[3]).(*array.Int32)
-			par = parCol.Int32Values()
+			t.Parent = append(t.Parent, r.Parent[i])
 		}
-		for i := range src {
-			if vtx[i] == 0 {
-				if err := s.emit(); err != nil {
-					return err
-				}
-				s.cur = &paths.Tree{Source: src[i]}
-				if s.n > 0 {
-					s.cur.Dist = make([]int64, 0, s.n)
-					if withParents {
-						s.cur.Parent = make([]int32, 0, s.n)
-					}
-				}
-			}
-			t := s.cur
-			switch {
-			case t == nil:
-				return fmt.Errorf("tables: the first row has vertex %d, want 0", vtx[i])
-			case src[i] != t.Source || int(vtx[i]) != len(t.Dist):
-				return fmt.Errorf("tables: row (source %d, vertex %d) follows (source %d, vertex %d)",
-					src[i], vtx[i], t.Source, len(t.Dist)-1)
-			}
-			d := paths.Unreachable
-			if distCol.IsValid(i) {
-				d = dist[i]
-			}
-			t.Dist = append(t.Dist, d)
-			if withParents {
-				p := paths.NoParent
-				if parCol.IsValid(i) {
-					p = par[i]
-				}
-				t.Parent = append(t.Parent, p)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -1,10 +1,19 @@
 package tables
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -50,6 +59,35 @@ func treeSources(trees []*paths.Tree) []int32 {
 	return sources
 }
 
+// fitsInt32 reports whether int32 blocks can carry the trees' distances.
+func fitsInt32(trees []*paths.Tree) bool {
+	for _, tr := range trees {
+		for _, d := range tr.Dist {
+			if d != paths.Unreachable && (d <= -int64(graph.Inf32) || d >= int64(graph.Inf32)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// narrowTrees shrinks the trees' distances in place so that int32 blocks
+// can carry them, keeping their signs and unreachable vertices.
+func narrowTrees(trees []*paths.Tree) {
+	for _, tr := range trees {
+		for v, d := range tr.Dist {
+			if d != paths.Unreachable {
+				tr.Dist[v] = d >> 12
+			}
+		}
+	}
+}
+
+// longShape is the shape of trees written whole in the long layout.
+func longShape(trees []*paths.Tree, withParents bool) ResultShape {
+	return ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: withParents}
+}
+
 // putShuffled hands blocks to s from several goroutines in a random order,
 // as concurrent producers would, and returns the first error.
 func putShuffled(s *ResultSink, blocks []*backend.Rows, rng *rand.Rand) error {
@@ -79,23 +117,16 @@ func putShuffled(s *ResultSink, blocks []*backend.Rows, rng *rand.Rand) error {
 	return first
 }
 
-// writeSink writes trees as a long-layout table at dir through a
-// ResultSink, blocks of random sizes in random order, and fails the test
-// on error.
-func writeSink(t testing.TB, dir string, trees []*paths.Tree, withParents bool, rng *rand.Rand, opts ...Option) *ResultSink {
+// writeTrees writes trees through a new sink of shape at dir, in blocks of
+// at most per rows (int32 distances when narrow) handed over in a random
+// order, and fails the test on error.
+func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand, opts ...Option) *ResultSink {
 	t.Helper()
-	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: withParents}
 	s, err := NewResultSink(dir, shape, testMeta, nil, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	narrow := rng.IntN(2) == 0
-	for _, tr := range trees {
-		for _, d := range tr.Dist {
-			narrow = narrow && (d == paths.Unreachable || (d >= -int64(graph.Inf32) && d < int64(graph.Inf32)))
-		}
-	}
-	if err := putShuffled(s, treeBlocks(trees, 1+rng.IntN(4), narrow, withParents), rng); err != nil {
+	if err := putShuffled(s, treeBlocks(trees, per, narrow, shape.Parents), rng); err != nil {
 		s.Abort()
 		t.Fatal(err)
 	}
@@ -105,5 +136,322 @@ func writeSink(t testing.TB, dir string, trees []*paths.Tree, withParents bool, 
 	return s
 }
 
+// writeSink writes trees as a long-layout table at dir through a
+// ResultSink, blocks of random sizes in random order, and fails the test
+// on error.
+func writeSink(t testing.TB, dir string, trees []*paths.Tree, withParents bool, rng *rand.Rand, opts ...Option) *ResultSink {
+	t.Helper()
+	narrow := rng.IntN(2) == 0 && fitsInt32(trees)
+	return writeTrees(t, dir, longShape(trees, withParents), trees, narrow, 1+rng.IntN(4), rng, opts...)
+}
+
 // resultDir is where tests put a result table.
 func resultDir(t testing.TB) string { return filepath.Join(t.TempDir(), "result") }
+
+// releases counts how often each block was released.
+type releases struct {
+	mu sync.Mutex
+	n  map[*backend.Rows]int
+}
+
+// countReleases makes the blocks count their releases.
+func countReleases(blocks ...*backend.Rows) *releases {
+	r := &releases{n: map[*backend.Rows]int{}}
+	for _, b := range blocks {
+		b.OnRelease(func(b *backend.Rows) {
+			r.mu.Lock()
+			r.n[b]++
+			r.mu.Unlock()
+		})
+	}
+	return r
+}
+
+// check fails the test unless each block was released exactly once.
+func (r *releases) check(t *testing.T, blocks ...*backend.Rows) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range blocks {
+		if n := r.n[b]; n != 1 {
+			t.Errorf("block at row %d released %d times, want once", b.First, n)
+		}
+	}
+}
+
+// cell is one row of the long layout; a null distance is paths.Unreachable,
+// a null parent paths.NoParent.
+type cell struct {
+	src, vtx int32
+	dist     int64
+	par      int32
+}
+
+// wantCells computes the long layout of trees under shape cell by cell.
+func wantCells(trees []*paths.Tree, shape ResultShape) []cell {
+	var cells []cell
+	for _, tr := range trees {
+		for _, v := range shapeTargets(shape) {
+			d := tr.Dist[v]
+			if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
+				continue
+			}
+			c := cell{src: tr.Source, vtx: v, dist: d, par: paths.NoParent}
+			if shape.Parents {
+				c.par = tr.Parent[v]
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells
+}
+
+// shapeTargets returns the shape's targets, every vertex when nil.
+func shapeTargets(shape ResultShape) []int32 {
+	if shape.Targets != nil {
+		return shape.Targets
+	}
+	all := make([]int32, shape.Width)
+	for v := range all {
+		all[v] = int32(v)
+	}
+	return all
+}
+
+// readCells reads a long-layout result with ScanRows.
+func readCells(t *testing.T, dir string, opts ...Option) (cells []cell, hasParents bool) {
+	t.Helper()
+	_, hasParents, err := ScanRows(dir, func(r *ResultRows) error {
+		for i := range r.Len() {
+			c := cell{src: r.Source[i], vtx: r.Vertex[i], dist: r.Distance[i], par: paths.NoParent}
+			if r.Parent != nil {
+				c.par = r.Parent[i]
+			}
+			cells = append(cells, c)
+		}
+		return nil
+	}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cells, hasParents
+}
+
+// wideRow is one row of the wide layout, nulls as in cell; par is nil
+// without a parent column.
+type wideRow struct {
+	src  int32
+	dist []int64
+	par  []int32
+}
+
+// wantWide computes the wide layout of trees under shape.
+func wantWide(trees []*paths.Tree, shape ResultShape) []wideRow {
+	var rows []wideRow
+	for _, tr := range trees {
+		r := wideRow{src: tr.Source, dist: []int64{}}
+		if shape.Parents {
+			r.par = []int32{}
+		}
+		for _, v := range shapeTargets(shape) {
+			d, p := tr.Dist[v], paths.NoParent
+			if shape.MaxDistance != backend.NoCutoff && d > shape.MaxDistance {
+				d = paths.Unreachable
+			}
+			if shape.Parents && d != paths.Unreachable {
+				p = tr.Parent[v]
+			}
+			r.dist = append(r.dist, d)
+			if shape.Parents {
+				r.par = append(r.par, p)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// readWide reads the rows of a wide-layout result and checks every part's
+// schema against WideResultSchema.
+func readWide(t *testing.T, dir string, withParents bool, opts ...Option) []wideRow {
+	t.Helper()
+	cfg, err := newConfig(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := ResultParts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := WideResultSchema(withParents, testMeta)
+	rows := []wideRow{}
+	for _, part := range parts {
+		tr, err := openTable(part, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tr.schema.Equal(want) {
+			t.Fatalf("%s: schema\n%s\nwant\n%s", part, tr.schema, want)
+		}
+		err = tr.scan(func(rec arrow.RecordBatch) error {
+			src := rec.Column(0).(*array.Int32)
+			dist := rec.Column(1).(*array.List)
+			dv := dist.ListValues().(*array.Int64)
+			for i := range int(rec.NumRows()) {
+				if src.IsNull(i) || dist.IsNull(i) {
+					return errors.New("null source or distance list")
+				}
+				r := wideRow{src: src.Value(i), dist: listValues(dist, dv, dv.Int64Values(), paths.Unreachable, i)}
+				if withParents {
+					par := rec.Column(2).(*array.List)
+					pv := par.ListValues().(*array.Int32)
+					if par.IsNull(i) {
+						return errors.New("null parent list")
+					}
+					r.par = listValues(par, pv, pv.Int32Values(), paths.NoParent, i)
+				}
+				rows = append(rows, r)
+			}
+			return nil
+		})
+		tr.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rows
+}
+
+// listValues copies list i of l, whose values are vals, nulls as null.
+func listValues[T int32 | int64](l *array.List, values arrow.Array, vals []T, null T, i int) []T {
+	lo, hi := l.ValueOffsets(i)
+	out := make([]T, 0, hi-lo)
+	for k := lo; k < hi; k++ {
+		if values.IsNull(int(k)) {
+			out = append(out, null)
+		} else {
+			out = append(out, vals[k])
+		}
+	}
+	return out
+}
+
+// rowGroups returns the row counts of the row groups (Parquet) or record
+// batches (Arrow IPC) of a table file.
+func rowGroups(t *testing.T, path string) []int64 {
+	t.Helper()
+	format, err := DetectFileFormat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := []int64{}
+	if format == Parquet {
+		pf, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pf.Close()
+		for i := range pf.NumRowGroups() {
+			groups = append(groups, pf.MetaData().RowGroup(i).NumRows())
+		}
+		return groups
+	}
+	tr, err := openTable(path, defaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	for {
+		rec, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return groups
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, rec.NumRows())
+		rec.Release()
+	}
+}
+
+// wantGroups returns, part by part, the rows of the row groups a sink
+// writes for trees under shape: parts of partRows candidate cells and row
+// groups of batchRows (the wide layout cuts both by whole sources, at
+// least one), empty row groups left out.
+func wantGroups(trees []*paths.Tree, shape ResultShape, partRows int64, batchRows int) [][]int64 {
+	t := int64(len(shapeTargets(shape)))
+	// kept[u] is the rows unit u gives: one per source (wide) or per kept
+	// cell (long).
+	var kept []int64
+	perPart, perGroup := partRows, int64(batchRows)
+	if shape.Layout == Wide {
+		perPart, perGroup = max(1, partRows/max(t, 1)), max(1, int64(batchRows)/max(t, 1))
+		for range trees {
+			kept = append(kept, 1)
+		}
+	} else {
+		for _, tr := range trees {
+			for _, v := range shapeTargets(shape) {
+				d := tr.Dist[v]
+				if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
+					kept = append(kept, 0)
+				} else {
+					kept = append(kept, 1)
+				}
+			}
+		}
+	}
+	total := int64(len(kept))
+	parts := [][]int64{}
+	for lo := int64(0); lo < total || len(parts) == 0; lo += perPart {
+		hi := min(lo+perPart, total)
+		groups := []int64{}
+		for g := lo; g < hi; g += perGroup {
+			var n int64
+			for _, k := range kept[g:min(g+perGroup, hi)] {
+				n += k
+			}
+			if n > 0 {
+				groups = append(groups, n)
+			}
+		}
+		parts = append(parts, groups)
+	}
+	return parts
+}
+
+// checkFiles compares the part files of s with the row groups of want
+// (from wantGroups): names, count, rows, checksums and the row groups on
+// disk.
+func checkFiles(t *testing.T, s *ResultSink, dir string, format Format, want [][]int64) {
+	t.Helper()
+	files := s.Files()
+	if len(files) != len(want) {
+		t.Fatalf("%d parts, want %d", len(files), len(want))
+	}
+	var total int64
+	for i, f := range files {
+		var rows int64
+		for _, n := range want[i] {
+			rows += n
+		}
+		total += rows
+		if name := filepath.Join(dir, fmt.Sprintf("part-%05d%s", i, format.Ext())); f.Path != name {
+			t.Errorf("part %d is %s, want %s", i, f.Path, name)
+		}
+		checkInfo(t, f, rows)
+		if got := rowGroups(t, f.Path); !slices.Equal(got, want[i]) {
+			t.Errorf("part %d has row groups %v, want %v", i, got, want[i])
+		}
+	}
+	if s.Rows() != total {
+		t.Errorf("Rows() = %d, want %d", s.Rows(), total)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(files) {
+		t.Errorf("%s holds %d entries for %d parts", dir, len(entries), len(files))
+	}
+}

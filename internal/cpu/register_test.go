@@ -1,0 +1,30 @@
+package cpu
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+)
+
+func TestRegistered(t *testing.T) {
+	if !slices.Contains(backend.Names(), "cpu") {
+		t.Fatalf("registered backends %v lack cpu", backend.Names())
+	}
+	f, _ := backend.Lookup("cpu")
+	if ok, why := f.Available(); !ok || why == "" {
+		t.Errorf("available %t (%q)", ok, why)
+	}
+	be, err := f.Open(backend.Options{Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	if b, ok := be.(*Backend); !ok || b.Workers() != 3 || be.Name() != "cpu" {
+		t.Errorf("Open gave %T %v", be, be.Device())
+	}
+	c, err := f.Choose(backend.Problem{N: 5, M: 4, MinWeight: -1, MaxWeight: 3, Sources: 1, Algorithm: backend.Algorithm{Name: AlgorithmSSSP}})
+	if err != nil || c.Algorithm.Name != AlgorithmBellmanFord {
+		t.Errorf("sssp with negative weights: %+v, %v", c, err)
+	}
+}

@@ -1,0 +1,72 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/backend"
+)
+
+// choose is the GPU Factory's Choose: what the backend would run for p,
+// decided on the host from the graph's size and weight range alone, before
+// any device is opened.
+//
+// "auto" (or no name) picks floyd-warshall when every source is asked for,
+// bellman-ford when some weight is negative, else sssp (near-far). The
+// Choice carries the concrete variant (the family's default when none or
+// "auto" is given) and int32 distances. Errors wrap ErrNotSupported
+// (backend.ErrUnsupported) for what the GPU does not implement, johnson
+// among them, and ErrNeedsInt64 (backend.ErrNeedsInt64) when int32
+// distances might overflow: graph.FitsInt32Distances, and with negative
+// weights twice the distance bound. The one exception is near-far on
+// non-negative weights, which checks its real distances while it runs and
+// fails with ErrNeedsInt64 only if one reaches graph.Inf32 (a road network
+// with weights up to 1000 has a worst-case bound far above int32 and real
+// distances far below it).
+func choose(p backend.Problem) (backend.Choice, error) {
+	alg := p.Algorithm
+	lo, hi := p.MinWeight, p.MaxWeight
+	if p.M == 0 {
+		lo, hi = 0, 0
+	}
+	reason := "requested"
+	if alg.Name == "" || alg.Name == "auto" {
+		switch {
+		case p.AllSources:
+			alg.Name = AllPairsFamily
+			reason = fmt.Sprintf("all pairs on %d vertices on the GPU: Floyd-Warshall", p.N)
+		case lo < 0:
+			alg.Name = BellmanFordFamily
+			reason = fmt.Sprintf("negative weights (min %d) on the GPU: Bellman-Ford", lo)
+		default:
+			alg.Name = SSSPFamily
+			reason = "non-negative weights on the GPU: the near-far frontier search"
+		}
+	}
+	if alg.Variant == "auto" {
+		alg.Variant = ""
+	}
+	switch alg.Name {
+	case AllPairsFamily:
+		plan, err := chooseAllPairs(int64(p.N), lo, hi, alg)
+		if err != nil {
+			return backend.Choice{}, err
+		}
+		alg.Variant = plan.variant
+		if plan.variant == VariantBlocked {
+			alg.BlockSize = int(plan.tile)
+		}
+		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
+	case SSSPFamily, BellmanFordFamily, DijkstraFamily:
+		variant, checked, err := chooseSSSP(int64(p.N), lo, hi, alg)
+		if err != nil {
+			return backend.Choice{}, err
+		}
+		alg.Variant = variant
+		if checked {
+			reason += fmt.Sprintf("; the worst-case distance on %d vertices exceeds int32, so near-far checks its real distances", p.N)
+		}
+		return backend.Choice{Algorithm: alg, Reason: reason}, nil
+	}
+	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s)",
+		alg.Name, ErrNotSupported, AllPairsFamily, SSSPFamily, BellmanFordFamily, DijkstraFamily)
+}

@@ -1,0 +1,254 @@
+//go:build cuda
+
+package gpu
+
+/*
+#cgo LDFLAGS: -lcuda
+#include <cuda.h>
+#include <string.h>
+
+static const char *error_name(CUresult r) {
+	const char *s = 0;
+	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || s == 0) return "unknown CUDA error";
+	return s;
+}
+
+// Portable: the memory counts as pinned in every context, not only the one
+// current when it was allocated.
+static CUresult host_alloc(void **p, size_t bytes) {
+	return cuMemHostAlloc(p, bytes, CU_MEMHOSTALLOC_PORTABLE);
+}
+
+static CUresult copy_dtoh_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
+	return cuMemcpyDtoHAsync(dst, src, bytes, s);
+}
+
+// copy_rows_dtoh_async copies height rows of width bytes from a device
+// matrix whose rows are src_pitch bytes apart to host rows dst_pitch bytes
+// apart: one copy packs pitched rows.
+static CUresult copy_rows_dtoh_async(void *dst, size_t dst_pitch, CUdeviceptr src, size_t src_pitch,
+                                     size_t width, size_t height, CUstream s) {
+	CUDA_MEMCPY2D c;
+	memset(&c, 0, sizeof c);
+	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = src;
+	c.srcPitch = src_pitch;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = dst;
+	c.dstPitch = dst_pitch;
+	c.WidthInBytes = width;
+	c.Height = height;
+	return cuMemcpy2DAsync(&c, s);
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// Page-locked host memory and asynchronous copies into it, through the
+// driver API that gorgonia.org/cu does not wrap. Only pinned memory is
+// handed to an asynchronous copy: the copy engine writes it while the host
+// goes on, which Go memory (movable, and pageable so the driver would stage
+// it synchronously anyway) does not allow.
+
+func driverError(what string, r C.CUresult) error {
+	return fmt.Errorf("gpu: %s: %s", what, C.GoString(C.error_name(r)))
+}
+
+// cStream is the driver's handle of s (cu.Stream holds it as its only
+// field).
+func cStream(s cu.Stream) C.CUstream { return *(*C.CUstream)(unsafe.Pointer(&s)) }
+
+// pinned is page-locked host memory, usable from every context. Allocate
+// and free it on a device's thread (inside Device.Do).
+type pinned struct {
+	ptr   unsafe.Pointer
+	bytes int64
+}
+
+// allocPinned allocates bytes (at least 1) of pinned host memory.
+func allocPinned(bytes int64) (*pinned, error) {
+	bytes = max(bytes, 1)
+	var p unsafe.Pointer
+	if r := C.host_alloc(&p, C.size_t(bytes)); r != C.CUDA_SUCCESS {
+		return nil, driverError(fmt.Sprintf("allocating %s of pinned host memory", formatBytes(bytes)), r)
+	}
+	return &pinned{ptr: p, bytes: bytes}, nil
+}
+
+// free releases the memory; later calls do nothing.
+func (p *pinned) free() error {
+	if p == nil || p.ptr == nil {
+		return nil
+	}
+	r := C.cuMemFreeHost(p.ptr)
+	p.ptr, p.bytes = nil, 0
+	if r != C.CUDA_SUCCESS {
+		return driverError("freeing pinned host memory", r)
+	}
+	return nil
+}
+
+// int32s is the first count int32 of the memory.
+func (p *pinned) int32s(count int64) []int32 {
+	if count == 0 {
+		return []int32{}
+	}
+	return unsafe.Slice((*int32)(p.ptr), count)
+}
+
+// at is the address of byte offset off after checking that a copy of
+// bytes fits there.
+func (p *pinned) at(off, bytes int64) (unsafe.Pointer, error) {
+	if off < 0 || bytes < 0 || off+bytes > p.bytes {
+		return nil, fmt.Errorf("gpu: copying %d bytes to offset %d of a %d-byte pinned buffer", bytes, off, p.bytes)
+	}
+	return unsafe.Add(p.ptr, off), nil
+}
+
+// copyFromDevice enqueues on s a copy of bytes from src to byte offset off.
+func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.Stream) error {
+	if bytes == 0 {
+		return nil
+	}
+	dst, err := p.at(off, bytes)
+	if err != nil {
+		return err
+	}
+	if r := C.copy_dtoh_async(dst, C.CUdeviceptr(src), C.size_t(bytes), cStream(s)); r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("copying %s to the host", formatBytes(bytes)), r)
+	}
+	return nil
+}
+
+// copyRowsFromDevice enqueues on s a copy of height rows of width bytes,
+// srcPitch bytes apart on the device from src, to rows dstPitch bytes apart
+// from byte offset off: one 2D copy, which packs pitched rows when dstPitch
+// is width. Equal pitches make it one linear copy.
+func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPitch, width, height int64, s cu.Stream) error {
+	if width == 0 || height == 0 {
+		return nil
+	}
+	if srcPitch == width && dstPitch == width {
+		return p.copyFromDevice(off, src, width*height, s)
+	}
+	dst, err := p.at(off, dstPitch*(height-1)+width)
+	if err != nil {
+		return err
+	}
+	if width > srcPitch || width > dstPitch {
+		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, srcPitch, dstPitch)
+	}
+	r := C.copy_rows_dtoh_async(dst, C.size_t(dstPitch), C.CUdeviceptr(src), C.size_t(srcPitch),
+		C.size_t(width), C.size_t(height), cStream(s))
+	if r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("copying %d rows of %s to the host", height, formatBytes(width)), r)
+	}
+	return nil
+}
+
+// copyStream is a stream for device-to-host copies that does not
+// synchronise with the legacy default stream, on which the kernels run:
+// its copies overlap them, and it orders itself after kernels only where
+// afterKernels says so. Its start and stop events time it.
+type copyStream struct {
+	s                  cu.Stream
+	ready, start, stop cu.Event
+	started            bool
+}
+
+// newCopyStream creates the stream and its events; close them with close.
+func (c *Ctx) newCopyStream() (*copyStream, error) {
+	s, err := cu.MakeStream(cu.NonBlocking)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: creating a copy stream: %w", err)
+	}
+	cs := &copyStream{s: s}
+	for _, e := range []struct {
+		ev    *cu.Event
+		flags cu.EventFlags
+	}{{&cs.ready, cu.DisableTiming}, {&cs.start, cu.DefaultEvent}, {&cs.stop, cu.DefaultEvent}} {
+		if *e.ev, err = cu.MakeEvent(e.flags); err != nil {
+			cs.close()
+			return nil, fmt.Errorf("gpu: creating an event: %w", err)
+		}
+	}
+	return cs, nil
+}
+
+// afterKernels makes the copies enqueued from now on wait for the work
+// launched so far on the legacy default stream.
+func (cs *copyStream) afterKernels() error {
+	if err := cs.ready.Record(cu.Stream{}); err != nil {
+		return fmt.Errorf("gpu: recording an event: %w", err)
+	}
+	if err := cs.s.Wait(cs.ready, 0); err != nil {
+		return fmt.Errorf("gpu: ordering the copy stream: %w", err)
+	}
+	return nil
+}
+
+// markStart records the start event before the first copy.
+func (cs *copyStream) markStart() error {
+	if cs.started {
+		return nil
+	}
+	cs.started = true
+	if err := cs.start.Record(cs.s); err != nil {
+		return fmt.Errorf("gpu: recording an event: %w", err)
+	}
+	return nil
+}
+
+// elapsed records the stop event, waits for it and returns the stream's
+// time since markStart (0 if nothing was copied).
+func (cs *copyStream) elapsed() (time.Duration, error) {
+	if !cs.started {
+		return 0, nil
+	}
+	if err := cs.stop.Record(cs.s); err != nil {
+		return 0, fmt.Errorf("gpu: recording an event: %w", err)
+	}
+	if err := cs.stop.Synchronize(); err != nil {
+		return 0, fmt.Errorf("gpu: waiting for the copy stream: %w", err)
+	}
+	ms, err := cs.start.Elapsed(cs.stop)
+	if err != nil {
+		return 0, fmt.Errorf("gpu: reading event times: %w", err)
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// sync waits for every copy enqueued so far and returns the first
+// asynchronous error.
+func (cs *copyStream) sync() error {
+	if err := cs.s.Synchronize(); err != nil {
+		return fmt.Errorf("gpu: waiting for the copy stream: %w", err)
+	}
+	return nil
+}
+
+// close destroys the events and the stream; copies already enqueued still
+// complete.
+func (cs *copyStream) close() error {
+	var errs []error
+	for _, e := range []*cu.Event{&cs.ready, &cs.start, &cs.stop} {
+		if *e != (cu.Event{}) {
+			errs = append(errs, cu.DestroyEvent(e))
+		}
+	}
+	if cs.s != (cu.Stream{}) {
+		errs = append(errs, cs.s.Destroy())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("gpu: closing the copy stream: %w", err)
+	}
+	return nil
+}
