@@ -99,7 +99,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	meta[MetaAlgorithm] = alg.Name
 	meta[MetaVariant] = alg.Variant
 	meta[MetaBackend] = be.Name()
-	meta[MetaDevice] = be.Device()
+	meta[MetaDevice] = deviceMeta(be.Device(), cfg.Workers)
 	meta[MetaConfigSHA256] = cfg.ConfigSHA256
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()

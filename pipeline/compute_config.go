@@ -70,7 +70,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers)"},
 		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (0-based dense ids): ids, ranges lo-hi, or all"},
 		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},
-		config.Key{Name: KeyMaxDistance, Default: int64(-1), Flag: "max-distance", Usage: "write only vertices within this distance (and stop searching beyond it where the algorithm allows); -1 for no cutoff"},
+		config.Key{Name: KeyMaxDistance, Default: -1, Flag: "max-distance", Usage: "write only vertices within this distance (and stop searching beyond it where the algorithm allows); -1 for no cutoff"},
 		config.Key{Name: KeyParents, Default: true, Flag: "parents", Usage: "compute and write parents (predecessors)"},
 		config.Key{Name: KeyBlockSize, Default: 0, Flag: "block-size", Usage: "tile edge of blocked all-pairs variants; 0 for the default"},
 		config.Key{Name: KeyWorkers, Default: 0, Flag: "workers", Usage: "CPU worker goroutines; 0 for one per core"},

@@ -8,14 +8,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
@@ -56,10 +57,10 @@ func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
 	ref := newReference(g, lo < 0)
 	if c.CPU || c.Validate {
 		for _, s := range sources {
-			if _, err := ref.tree(ctx, s); err != nil {
+			if _, err := ref.distances(ctx, s); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "cpu %s from %d: %v (1 thread)\n", ref.algorithm, s, ref.took[s].Round(time.Microsecond))
+			fmt.Fprintf(out, "%s from %d: %v (1 thread)\n", ref.name, s, ref.took[s].Round(time.Microsecond))
 		}
 	}
 	for _, variant := range c.Variants {
@@ -146,8 +147,9 @@ func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 		for i := range c.Warmup + c.Repeats {
 			var tree *paths.Tree
 			begin := time.Now()
-			st, err := s.Solve(ctx, []int32{src}, c.Parents, func(t *paths.Tree) error {
-				tree = t
+			st, err := s.Solve(ctx, []int32{src}, c.Parents, func(r *backend.Rows) error {
+				defer r.Release()
+				tree = r.Tree(0)
 				return nil
 			})
 			took := time.Since(begin)
@@ -171,7 +173,7 @@ func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 			line += fmt.Sprintf(" relax/m %.2f", float64(stats.Relaxations)/float64(max(g.M(), 1)))
 		}
 		if t, ok := ref.took[src]; ok && c.CPU {
-			line += fmt.Sprintf(" | cpu %9.3f ms, x%.1f", ms(t), t.Seconds()/k.Seconds())
+			line += fmt.Sprintf(" | %s %9.3f ms, x%.1f", ref.name, ms(t), t.Seconds()/k.Seconds())
 		}
 		if c.Validate {
 			line += " | ok"
@@ -182,8 +184,8 @@ func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 }
 
 // multi times one multi-source run of the random sources: wall time
-// from the call to the last tree handed over (copies and conversion
-// included), and the device time of the kernels.
+// from the call to the last block handed over (copies included), the
+// device time of the kernels, and the rate rows reached the host.
 func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
 	opts gpu.SSSPOptions, sources []int32, ref *reference) error {
 	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
@@ -192,20 +194,26 @@ func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 	}
 	defer s.Close()
 	const sampleEvery = 97
+	req := &backend.Request{CSR: g, Sources: sources, Parents: c.Parents}
 	var walls, kernels []time.Duration
 	var stats gpu.SSSPStats
 	for i := range c.Warmup + max(c.Repeats/2, 1) {
+		var mu sync.Mutex
 		var sample []*paths.Tree
-		k := 0
 		begin := time.Now()
-		st, err := s.Solve(ctx, sources, c.Parents, func(t *paths.Tree) error {
-			if t.Source != sources[k] {
-				return fmt.Errorf("tree %d from %d, want %d", k, t.Source, sources[k])
+		st, err := s.Solve(ctx, sources, c.Parents, func(r *backend.Rows) error {
+			defer r.Release()
+			if err := r.Check(req); err != nil {
+				return err
 			}
-			if k%sampleEvery == 0 {
-				sample = append(sample, t)
+			for i := range r.Len() {
+				if (r.First+i)%sampleEvery == 0 {
+					t := r.Tree(i)
+					mu.Lock()
+					sample = append(sample, t)
+					mu.Unlock()
+				}
 			}
-			k++
 			return nil
 		})
 		took := time.Since(begin)
@@ -224,20 +232,20 @@ func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 		}
 	}
 	w, k := median(walls), median(kernels)
-	line := fmt.Sprintf("%-9s multi %d sources, parents %v: wall %9.1f ms (%.3f ms/source) kernel %9.1f ms | %d batches of %d, %d blocks each, delta %d, local %d | steps/source %.0f launches %d syncs %d",
+	line := fmt.Sprintf("%-9s multi %d sources, parents %v: wall %9.1f ms (%.3f ms/source) kernel %9.1f ms | %d batches of %d, %d blocks each, delta %d, local %d | steps/source %.0f launches %d syncs %d | %d blocks to the host at %.1f GB/s",
 		variant, len(sources), c.Parents, ms(w), ms(w)/float64(len(sources)), ms(k), stats.Batches, stats.BatchSize,
-		stats.BlocksPerSource, stats.Delta, stats.LocalRounds, float64(stats.Steps)/float64(len(sources)), stats.Launches, stats.HostSyncs)
-	if c.CPU {
+		stats.BlocksPerSource, stats.Delta, stats.LocalRounds, float64(stats.Steps)/float64(len(sources)), stats.Launches, stats.HostSyncs,
+		stats.Stream.Blocks, stats.Stream.Rate())
+	if c.CPU && ref.cpu != nil {
 		if ref.multi == 0 {
-			cpuBackend := cpu.New(0)
+			workers := runtime.GOMAXPROCS(0)
 			begin := time.Now()
-			err := cpuBackend.MultiSource(ctx, g, sources, backend.Algorithm{Name: ref.algorithm}, c.Parents, func(*paths.Tree) error { return nil })
-			if err != nil {
+			if err := ref.runCPU(ctx, sources, c.Parents, workers, func(r *backend.Rows) error { r.Release(); return nil }); err != nil {
 				return err
 			}
-			ref.multi, ref.workers = time.Since(begin), cpuBackend.Workers()
+			ref.multi, ref.workers = time.Since(begin), workers
 		}
-		line += fmt.Sprintf(" | cpu %s %.1f ms on %d workers, x%.1f", ref.algorithm, ms(ref.multi), ref.workers, ref.multi.Seconds()/w.Seconds())
+		line += fmt.Sprintf(" | %s %.1f ms on %d workers, x%.1f", ref.name, ms(ref.multi), ref.workers, ref.multi.Seconds()/w.Seconds())
 	}
 	if c.Validate {
 		line += fmt.Sprintf(" | %d sampled trees ok", (len(sources)+sampleEvery-1)/sampleEvery)
@@ -246,55 +254,95 @@ func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 	return nil
 }
 
-// reference computes and caches CPU trees, timing each.
+// reference computes and caches the distances the GPU is checked against,
+// timing each: with the CPU backend when the binary links one (a blank
+// import of internal/cpu registers it), else with gputest's plain Dijkstra
+// or Bellman-Ford.
 type reference struct {
 	g         *graph.CSR
 	algorithm string
-	trees     map[int32]*paths.Tree
-	took      map[int32]time.Duration
-	cpu       *cpu.Backend
-	// multi is the CPU time of the multi-source run (the sources are the
-	// same for every configuration), on workers goroutines.
-	multi   time.Duration
+	// name says what computed the references, for the output.
+	name  string
+	dist  map[int32][]int64
+	took  map[int32]time.Duration
+	cpu   *backend.Factory
+	multi time.Duration
+	// workers is the CPU goroutines of the multi-source timing.
 	workers int
 }
 
 func newReference(g *graph.CSR, negative bool) *reference {
-	alg := cpu.AlgorithmDijkstra
+	r := &reference{g: g, algorithm: "dijkstra", dist: map[int32][]int64{}, took: map[int32]time.Duration{}}
 	if negative {
-		alg = cpu.AlgorithmBellmanFord
+		r.algorithm = "bellman-ford"
 	}
-	return &reference{g: g, algorithm: alg, trees: map[int32]*paths.Tree{}, took: map[int32]time.Duration{}, cpu: cpu.New(1)}
+	if f, ok := backend.Lookup("cpu"); ok {
+		r.cpu, r.name = &f, "cpu "+r.algorithm
+	} else {
+		r.name = "reference " + r.algorithm
+	}
+	return r
 }
 
-func (r *reference) tree(ctx context.Context, s int32) (*paths.Tree, error) {
-	if t, ok := r.trees[s]; ok {
-		return t, nil
-	}
-	begin := time.Now()
-	t, err := r.cpu.SingleSource(ctx, r.g, s, backend.Algorithm{Name: r.algorithm}, false)
-	if err != nil {
-		return nil, err
-	}
-	r.took[s] = time.Since(begin)
-	r.trees[s] = t
-	return t, nil
-}
-
-// check compares t with the CPU distances and, with parents, checks the
-// tree.
-func (r *reference) check(ctx context.Context, t *paths.Tree, parents bool) error {
-	want, err := r.tree(ctx, t.Source)
+// runCPU runs sources on the CPU backend with workers goroutines.
+func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink backend.Sink) error {
+	lo, hi := r.g.WeightRange()
+	choice, err := r.cpu.Choose(backend.Problem{N: r.g.N, M: int64(r.g.M()), MinWeight: lo, MaxWeight: hi,
+		Sources: len(sources), Algorithm: backend.Algorithm{Name: r.algorithm}, Parents: parents})
 	if err != nil {
 		return err
 	}
-	for v, d := range want.Dist {
-		if t.Dist[v] != d {
-			return fmt.Errorf("dist[%d] = %d, cpu %d", v, t.Dist[v], d)
+	b, err := r.cpu.Open(backend.Options{Workers: workers})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.Run(ctx, backend.Request{CSR: r.g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: backend.NoCutoff}, sink)
+}
+
+// distances returns the reference distances from s, computing them on one
+// thread the first time.
+func (r *reference) distances(ctx context.Context, s int32) ([]int64, error) {
+	if d, ok := r.dist[s]; ok {
+		return d, nil
+	}
+	begin := time.Now()
+	var d []int64
+	switch {
+	case r.cpu != nil:
+		err := r.runCPU(ctx, []int32{s}, false, 1, func(b *backend.Rows) error {
+			defer b.Release()
+			d = b.Tree(0).Dist
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+	case r.algorithm == "bellman-ford":
+		var ok bool
+		if d, ok = gputest.BellmanFord(r.g, s); !ok {
+			return nil, fmt.Errorf("a negative cycle is reachable from %d", s)
+		}
+	default:
+		d = gputest.Dijkstra(r.g, s)
+	}
+	r.took[s] = time.Since(begin)
+	r.dist[s] = d
+	return d, nil
+}
+
+// check compares t with the reference distances and, with parents, checks
+// the tree (loops included).
+func (r *reference) check(ctx context.Context, t *paths.Tree, parents bool) error {
+	want, err := r.distances(ctx, t.Source)
+	if err != nil {
+		return err
+	}
+	if err := gputest.CompareDistances(t, want); err != nil {
+		return err
 	}
 	if parents {
-		return paths.CheckTree(r.g, t)
+		return gputest.CheckTree(r.g, t)
 	}
 	return nil
 }

@@ -99,9 +99,9 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
-	// A negative cutoff other than NoCutoff can prune only on graphs with
-	// negative weights, where searches do not prune; computing more than
-	// asked is always allowed.
+	// A negative cutoff other than NoCutoff matters only with negative
+	// weights; taking it as none computes more than asked, which is
+	// always allowed.
 	limit := int64(math.MaxInt64)
 	if req.MaxDistance >= 0 {
 		limit = req.MaxDistance

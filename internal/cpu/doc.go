@@ -2,11 +2,19 @@
 // is validated against: Dijkstra's algorithm with a 4-ary indexed heap,
 // queue-based Bellman-Ford with negative-cycle detection, a cache-blocked
 // parallel Floyd-Warshall (and the naive triple loop it is checked
-// against), Johnson's reweighting for sparse all-pairs problems, and
-// many-source runs spread over worker goroutines.
+// against), and Johnson's reweighting for sparse graphs with negative
+// weights.
+//
+// The backend registers itself as "cpu" (see backend.Register). Choose
+// resolves a configured algorithm ("auto", "sssp", a name and a variant)
+// into the concrete one Backend.Run executes. Run streams the rows of the
+// requested sources to a backend.Sink in blocks: the searches (Dijkstra,
+// Bellman-Ford, Johnson) fill blocks from a bounded pool, a batch of
+// sources per block, on several worker goroutines; Floyd-Warshall computes
+// the whole matrix and hands over views of its rows.
 //
 // Distances are exact: searches add in int64 after checking
-// graph.DistanceBound, and all-pairs matrices use int32 only when
+// graph.DistanceBound, and Floyd-Warshall's matrix uses int32 only when
 // graph.FitsInt32Distances proves every distance fits. Inputs that would
 // give a wrong answer give an error instead: negative weights for Dijkstra
 // (ErrNegativeWeight), negative cycles (*NegativeCycleError), distances

@@ -104,7 +104,11 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if err != nil {
 		return err
 	}
-	return matrixRows(ctx, m, req.Sources, max(1, b.blockValues/max(1, int(m.N))), sink)
+	values := b.blockValues
+	if values <= 0 {
+		values = blockValues
+	}
+	return matrixRows(ctx, m, req.Sources, max(1, values/max(1, int(m.N))), sink)
 }
 
 // matrixRows hands the rows of sources to sink as views of m, runs of

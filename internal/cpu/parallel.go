@@ -38,9 +38,13 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 	}
 	// About blockValues distances per block, but no fewer blocks than
 	// workers while there are sources for them.
-	batch := max(1, min(b.blockValues/max(1, width), (count+b.workers-1)/b.workers))
+	workers, values := workerCount(b.workers), b.blockValues
+	if values <= 0 {
+		values = blockValues
+	}
+	batch := max(1, min(values/max(1, width), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
-	workers := min(b.workers, batches)
+	workers = min(workers, batches)
 	// The buffers are allocated on first use, so a short run allocates
 	// only what it fills.
 	blocks := make([]*backend.Rows, min(batches, blocksPerWorker*workers))

@@ -173,9 +173,10 @@ func SQLString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// Require ends the test unless DuckDB can run: it skips the test with the
-// install hint, or fails it when PATHFLOW_REQUIRE_DUCKDB=1. Query calls it;
-// a test calls it first to skip before costly setup.
+// Require starts DuckDB if it is not running yet, or ends the test when it
+// cannot run: it skips the test with the install hint, or fails it when
+// PATHFLOW_REQUIRE_DUCKDB=1. Query calls it; a test calls it first to skip
+// before costly setup.
 func Require(t testing.TB) {
 	t.Helper()
 	server(t)

@@ -4,18 +4,20 @@ package gpu
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // Backend is the CUDA implementation of backend.Backend. It owns one
 // Device; its methods may be called from several goroutines (work on the
 // device runs one call at a time).
 type Backend struct {
-	dev  *Device
-	opts options
+	dev    *Device
+	opts   options
+	pinned pinnedCache
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -30,11 +32,14 @@ func New(opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{dev: dev, opts: o}, nil
+	// Keep one run's worth of pinned blocks (distances and parents)
+	// between runs.
+	limit := 2 * int64(o.stagingBlocks) * o.stagingBytes
+	return &Backend{dev: dev, opts: o, pinned: pinnedCache{limit: limit}}, nil
 }
 
 // Name is "gpu".
-func (b *Backend) Name() string { return "gpu" }
+func (b *Backend) Name() string { return Name }
 
 // Device describes the GPU, e.g. "NVIDIA H200 (sm_90, 139 GiB)".
 func (b *Backend) Device() string { return b.dev.String() }
@@ -42,36 +47,96 @@ func (b *Backend) Device() string { return b.dev.String() }
 // GPU is the backend's device, for algorithms built on this package.
 func (b *Backend) GPU() *Device { return b.dev }
 
-// SingleSource runs the sssp, bellman-ford or dijkstra family (see the
-// SSSP variant constants and PrepareSSSP for the errors).
-func (b *Backend) SingleSource(ctx context.Context, g *graph.CSR, source int32, alg backend.Algorithm, withParents bool) (*paths.Tree, error) {
-	return b.singleSource(ctx, g, source, alg, withParents)
-}
-
-// MultiSource runs SingleSource from every source on one upload of g,
-// near-far solving batches of sources per launch, and emits the trees in
-// source order.
-func (b *Backend) MultiSource(ctx context.Context, g *graph.CSR, sources []int32, alg backend.Algorithm, withParents bool, emit func(*paths.Tree) error) error {
-	return b.multiSource(ctx, g, sources, alg, withParents, emit)
-}
-
-// AllPairs runs the floyd-warshall family (see the Variant constants) and
-// returns int32 distances (Dist32, graph.Inf32 for "no path") and, when
-// withParents, the predecessor matrix. Errors: ErrNeedsInt64 (wrapped) when
-// distances might not fit int32, *NegativeCycleError, *OutOfMemoryError,
-// ErrNotSupported (wrapped) for unknown names and variants. O(n^3) work,
-// O(n^2) device memory.
-func (b *Backend) AllPairs(ctx context.Context, g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*paths.Matrix, error) {
-	run, err := b.PrepareAllPairs(g, alg, withParents)
+// Run computes the rows of req.Sources with req.Choice (from the gpu
+// Factory's Choose) and hands them to sink in blocks of int32 distances
+// (Dist32, graph.Inf32 for "no path") and, when req.Parents, parents
+// (paths.NoParent for the source and unreachable vertices). Blocks are
+// page-locked host memory, filled by asynchronous copies while the device
+// computes on and the consumer encodes earlier blocks; the sink may be
+// called from a goroutine of Run's. The consumer must release every block
+// it is handed, also after an error, and must not hold blocks back until
+// Run returns: Run returns once every block is released, so that their
+// memory can be reused.
+//
+// floyd-warshall computes the whole matrix on the device (O(n^3) work,
+// O(n^2) device memory) and streams the requested rows, in any order or
+// subset; sssp, bellman-ford and dijkstra solve batches of sources on one
+// upload of the graph (O(n + m) device memory per source of a batch).
+// req.MaxDistance is not used: every row is exact.
+//
+// Errors: ErrNotSupported (wrapped) for algorithms, variants and options
+// the GPU does not implement and for int64 distances; ErrNeedsInt64
+// (wrapped) when distances might not fit int32; *NegativeCycleError;
+// *OutOfMemoryError; ctx's error; the sink's error.
+func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+	if req.Choice.Int64 {
+		return fmt.Errorf("gpu: int64 distances: %w", ErrNotSupported)
+	}
+	if sink == nil {
+		return errors.New("gpu: Run needs a sink")
+	}
+	alg := req.Choice.Algorithm
+	if alg.Name == AllPairsFamily {
+		return b.runAllPairs(ctx, req, sink)
+	}
+	g := req.CSR
+	if g == nil {
+		if req.Edges == nil {
+			return errors.New("gpu: the request has no graph")
+		}
+		g = graph.BuildCSR(req.Edges)
+	}
+	if err := checkSources(g.N, req.Sources); err != nil {
+		return err
+	}
+	if len(req.Sources) == 0 {
+		_, err := planSSSP(g, alg, SSSPOptions{})
+		return err
+	}
+	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer run.Close()
-	if _, err := run.Compute(ctx); err != nil {
-		return nil, err
+	_, err = s.Solve(ctx, req.Sources, req.Parents, sink)
+	if cerr := s.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
-	return run.Matrix()
+	return err
 }
 
-// Close releases the device.
-func (b *Backend) Close() error { return b.dev.Close() }
+// runAllPairs computes the matrix and streams the requested rows.
+func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink backend.Sink) error {
+	e := req.Edges
+	if e == nil {
+		return errors.New("gpu: floyd-warshall needs the request's edge list")
+	}
+	if err := checkSources(e.N, req.Sources); err != nil {
+		return err
+	}
+	if len(req.Sources) == 0 {
+		_, err := planAllPairs(e, req.Choice.Algorithm, req.Parents, b.opts.parents)
+		return err
+	}
+	run, err := b.PrepareAllPairs(e, req.Choice.Algorithm, req.Parents)
+	if err != nil {
+		return err
+	}
+	_, err = run.Compute(ctx)
+	if err == nil {
+		_, err = run.Stream(ctx, req.Sources, sink)
+	}
+	if cerr := run.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("gpu: releasing the matrix: %w", cerr))
+	}
+	return err
+}
+
+// Close frees the cached pinned memory and releases the device. Runs must
+// have returned.
+func (b *Backend) Close() error {
+	err := b.dev.Do(func(*Ctx) error { return b.pinned.freeAll() })
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	return errors.Join(err, b.dev.Close())
+}

@@ -3,12 +3,17 @@
 package gpu
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -154,4 +159,111 @@ func TestAddMinCeiling(t *testing.T) {
 		t.Fatalf("add-min ceiling %.3g/s is implausible", rate)
 	}
 	t.Logf("add-min ceiling %.3g/s", rate)
+}
+
+// TestPinnedCopiesPackPitchedRows copies rows of a pitched device matrix
+// into pinned memory with the copy stream: packed 2D copies (pitch != n)
+// to an offset, linear copies (pitch == n), and bounds errors.
+func TestPinnedCopiesPackPitchedRows(t *testing.T) {
+	const rows, pitch, n = 6, 7, 4
+	matrix := make([]int32, rows*pitch)
+	for i := range rows {
+		for j := range pitch {
+			matrix[i*pitch+j] = int32(100*i + j)
+		}
+	}
+	err := defaultBackend().GPU().Do(func(c *Ctx) error {
+		dev, err := c.Alloc(rows*pitch*4, "pitched matrix")
+		if err != nil {
+			return err
+		}
+		defer c.Free(&dev)
+		if err := c.CopyInt32ToDevice(dev, matrix); err != nil {
+			return err
+		}
+		host, err := allocPinned(5 * n * 4)
+		if err != nil {
+			return err
+		}
+		defer host.free()
+		out := host.int32s(5 * n)
+		for i := range out {
+			out[i] = poison
+		}
+		cs, err := c.newCopyStream()
+		if err != nil {
+			return err
+		}
+		defer cs.close()
+		// Matrix rows 2..4 packed to host rows 1..3, then row 0 to host
+		// row 4 by a linear copy of its first n values.
+		if err := host.copyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.s); err != nil {
+			return err
+		}
+		if err := host.copyRowsFromDevice(4*n*4, n*4, dev.Ptr, n*4, n*4, 1, cs.s); err != nil {
+			return err
+		}
+		if err := cs.sync(); err != nil {
+			return err
+		}
+		for j := range n {
+			if out[j] != poison {
+				t.Errorf("host row 0 was written: %v", out[:n])
+				break
+			}
+		}
+		for i, from := range []int{2, 3, 4, 0} {
+			for j := range n {
+				if got, want := out[(i+1)*n+j], matrix[from*pitch+j]; got != want {
+					t.Errorf("host row %d col %d = %d, want %d (matrix row %d)", i+1, j, got, want, from)
+				}
+			}
+		}
+		if err := host.copyRowsFromDevice(3*n*4, n*4, dev.Ptr, pitch*4, n*4, 3, cs.s); err == nil {
+			t.Error("a copy past the end of the pinned buffer was accepted")
+		}
+		if err := host.copyRowsFromDevice(0, n*4, dev.Ptr, 2*4, n*4, 2, cs.s); err == nil {
+			t.Error("rows wider than their pitch were accepted")
+		}
+		return cs.sync()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRegisteredFactory(t *testing.T) {
+	f, ok := backend.Lookup(Name)
+	if !ok {
+		t.Fatal(`a cuda build did not register "gpu"`)
+	}
+	if ok, why := f.Available(); !ok || why == "" {
+		t.Fatalf("Available = %v, %q", ok, why)
+	}
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 2)), 50, 200, 1, 9, 0)
+	g := graph.BuildCSR(e)
+	choice, err := f.Choose(backend.Problem{N: 50, M: 200, MinWeight: 1, MaxWeight: 9, Sources: 2,
+		Algorithm: backend.Algorithm{Name: "auto"}, Parents: true})
+	if err != nil || choice.Algorithm != (backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}) {
+		t.Fatalf("Choose: %+v, %v", choice, err)
+	}
+	be, err := f.Open(backend.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	if be.Name() != Name || !strings.Contains(be.Device(), "sm_") {
+		t.Fatalf("Name %q, Device %q", be.Name(), be.Device())
+	}
+	req := backend.Request{Edges: e, CSR: g, Sources: []int32{7, 3}, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
+	col := gputest.NewCollector(&req, false)
+	col.Check = func(b *backend.Rows) error {
+		return gputest.CheckBlock(g, b, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
+	}
+	if err := be.Run(context.Background(), req, col.Sink); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := col.Done(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -13,15 +13,16 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/kernels"
 )
 
 // AllPairsRun is one all-pairs computation and its device buffers, split
 // so the parts can be timed apart: PrepareAllPairs uploads the graph,
 // Compute runs the kernels (as often as wanted, each time from the arcs),
-// Matrix copies the result back, Close frees the device memory.
+// Stream hands requested rows to a sink (as often as wanted), Close frees
+// the device memory. Backend.Run is the three in a row.
 type AllPairsRun struct {
+	b    *Backend
 	dev  *Device
 	plan allPairsPlan
 
@@ -35,14 +36,16 @@ type AllPairsRun struct {
 	lookahead bool
 }
 
-// PrepareAllPairs validates the request (see AllPairs for the errors),
-// checks that the device has the memory, allocates it and uploads g.
+// PrepareAllPairs validates the request (errors: ErrNeedsInt64 (wrapped)
+// when distances might not fit int32, ErrNotSupported (wrapped) for unknown
+// names, variants and tile sizes, *OutOfMemoryError), checks that the
+// device has the memory, allocates it and uploads g.
 func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*AllPairsRun, error) {
 	plan, err := planAllPairs(g, alg, withParents, b.opts.parents)
 	if err != nil {
 		return nil, err
 	}
-	r := &AllPairsRun{dev: b.dev, plan: plan, lookahead: b.opts.lookahead}
+	r := &AllPairsRun{b: b, dev: b.dev, plan: plan, lookahead: b.opts.lookahead}
 	if plan.n == 0 {
 		return r, nil
 	}
@@ -389,50 +392,47 @@ func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, p
 	return nil
 }
 
-// Matrix copies the result of the last Compute to the host.
-func (r *AllPairsRun) Matrix() (*paths.Matrix, error) {
+// Stream hands rows sources (any order, any subset; each row once) of the
+// last Compute's matrix to sink, in blocks of pinned host memory: the copy
+// engine fills the next block while the consumer encodes the previous
+// ones. Sources that are consecutive matrix rows go in one 2D copy, which
+// also packs the padded rows (pitch > n) to n values. Only the blocks of
+// the pool (WithStaging) are ever on the host, never the whole matrix. See
+// Backend.Run for the consumer's part.
+func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
 	if !r.computed {
-		return nil, errors.New("gpu: Matrix called before a successful Compute")
+		return StreamStats{}, errors.New("gpu: Stream called before a successful Compute")
 	}
-	p := r.plan
-	m := &paths.Matrix{N: int32(p.n)}
-	if p.n == 0 {
-		m.Dist32 = []int32{}
-		if p.parents {
-			m.Parent = []int32{}
-		}
-		return m, nil
+	if err := checkSources(int32(r.plan.n), sources); err != nil {
+		return StreamStats{}, err
 	}
-	err := r.dev.Do(func(c *Ctx) error {
-		var err error
-		if m.Dist32, err = r.download(c, r.dist); err != nil {
-			return err
-		}
-		if p.parents {
-			m.Parent, err = r.download(c, r.parent)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
+	o := r.b.opts
+	shape := shapeStaging(r.plan.n, len(sources), o.stagingBytes, o.stagingBlocks, 0)
+	var runs []rowRun
+	copyRows := func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
+		runs = rowRuns(runs, blk.rows.Sources)
+		return r.copyRows(blk, runs, cs)
 	}
-	return m, nil
+	return r.b.stream(ctx, r.plan.n, sources, r.plan.parents, shape, stageFuncs{copy: copyRows}, sink)
 }
 
-// download copies the first n rows of a pitched matrix and packs them to
-// n x n in place.
-func (r *AllPairsRun) download(c *Ctx, b Buffer) ([]int32, error) {
+// copyRows enqueues the copies of blk's rows, whose sources form runs,
+// from the pitched matrices into the packed pinned rows.
+func (r *AllPairsRun) copyRows(blk *stagedBlock, runs []rowRun, cs *copyStream) error {
 	n, pitch := r.plan.n, r.plan.pitch
-	host := make([]int32, n*pitch)
-	if err := c.CopyInt32FromDevice(host, b); err != nil {
-		return nil, err
-	}
-	if pitch != n {
-		for i := int64(1); i < n; i++ {
-			copy(host[i*n:(i+1)*n], host[i*pitch:i*pitch+n])
+	for _, run := range runs {
+		off := int64(run.at) * n * 4
+		src := cu.DevicePtr(int64(run.first) * pitch * 4)
+		if err := blk.dist.copyRowsFromDevice(off, n*4, r.dist.Ptr+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+			return err
+		}
+		if blk.rows.Parent != nil {
+			if err := blk.parent.copyRowsFromDevice(off, n*4, r.parent.Ptr+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+				return err
+			}
 		}
 	}
-	return host[: n*n : n*n], nil
+	return nil
 }
 
 // Close frees the device memory. It is safe to call more than once.

@@ -7,17 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
-// config is one way of running AllPairs.
+// config is one way of running floyd-warshall.
 type config struct {
 	alg         backend.Algorithm
 	strategy    ParentStrategy
@@ -61,46 +63,44 @@ var allConfigs = []config{
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack, noLookahead: true},
 }
 
-// poison is written over the device buffers before every test run, so a
-// cell no kernel writes cannot pass for a result left by an earlier run.
-const poison int32 = 0x2EADBEEF
-
-// run computes all pairs with c, on poisoned buffers.
-func run(t *testing.T, c config, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
+// streamFW computes all pairs with c on poisoned device buffers and
+// streams rows sources (all when nil) into a collector whose Check is
+// check (none when nil) and which keeps the rows when keep.
+func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList, sources []int32, withParents bool,
+	check func(*backend.Rows) error, keep bool) (*gputest.Collector, StreamStats, error) {
 	t.Helper()
-	r, err := c.backend().PrepareAllPairs(e, c.alg, withParents)
+	if sources == nil {
+		sources = vertices(e.N)
+	}
+	req := &backend.Request{Edges: e, Sources: sources, Parents: withParents}
+	col := gputest.NewCollector(req, keep)
+	col.Check = check
+	r, err := b.PrepareAllPairs(e, alg, withParents)
 	if err != nil {
-		return nil, err
+		return col, StreamStats{}, err
 	}
 	defer r.Close()
 	err = r.dev.Do(func(c *Ctx) error {
 		return errors.Join(c.FillInt32(r.dist, poison), c.FillInt32(r.parent, poison))
 	})
 	if err != nil {
-		return nil, err
+		return col, StreamStats{}, err
 	}
+	poisonPinned(b)
 	if _, err := r.Compute(context.Background()); err != nil {
-		return nil, err
+		return col, StreamStats{}, err
 	}
-	return r.Matrix()
+	stats, err := r.Stream(context.Background(), sources, col.Sink)
+	if err == nil {
+		_, err = col.Done()
+	}
+	return col, stats, err
 }
 
-// checkAgainstReference compares m with the CPU Floyd-Warshall and, with
-// parents, checks every row's tree.
-func checkAgainstReference(e *graph.EdgeList, m *paths.Matrix, want []int64) error {
-	if m.N != e.N || len(m.Dist32) != int(e.N)*int(e.N) || m.Dist64 != nil {
-		return fmt.Errorf("matrix shape N %d, %d int32 cells, Dist64 %v", m.N, len(m.Dist32), m.Dist64 != nil)
-	}
-	if err := gputest.CompareMatrix(m, want); err != nil {
-		return err
-	}
-	if m.Parent != nil {
-		if len(m.Parent) != len(m.Dist32) {
-			return fmt.Errorf("%d parents for %d cells", len(m.Parent), len(m.Dist32))
-		}
-		return gputest.CheckRows(graph.BuildCSR(e), m)
-	}
-	return nil
+// against returns a block check against reference rows.
+func against(e *graph.EdgeList, want func(s int32) []int64, withParents bool) func(*backend.Rows) error {
+	g := graph.BuildCSR(e)
+	return func(b *backend.Rows) error { return gputest.CheckBlock(g, b, want, withParents) }
 }
 
 type randomCase struct {
@@ -146,12 +146,58 @@ func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
 			}
 			for _, c := range allConfigs {
 				for _, withParents := range []bool{false, true} {
-					m, err := run(t, c, e, withParents)
-					if err == nil {
-						err = checkAgainstReference(e, m, want)
-					}
+					_, _, err := streamFW(t, c.backend(), c.alg, e, nil, withParents,
+						against(e, gputest.MatrixRows(e.N, want), withParents), false)
 					if err != nil {
 						t.Errorf("seed %d %s (n %d, %d arcs) %v parents %v: %v", seed, rc.name, e.N, e.M(), c, withParents, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAllPairsStreamsRequestedRows asks for rows in scrambled orders and
+// subsets, through small pinned blocks (many per run, rows of one block
+// from scattered matrix rows) and matrices padded beyond n (fast: pitch
+// 384 for 300 vertices), so that every copy path packs and places rows.
+func TestAllPairsStreamsRequestedRows(t *testing.T) {
+	seed := freshSeed(t)
+	r := rand.New(rand.NewPCG(seed, 41))
+	e := gputest.RandomGraph(r, 300, 2400, 0, 40, 0)
+	want, _ := gputest.FloydWarshall(e)
+	rows := gputest.MatrixRows(e.N, want)
+	perm := r.Perm(300)
+	scrambled := make([]int32, len(perm))
+	for i, v := range perm {
+		scrambled[i] = int32(v)
+	}
+	reversed := vertices(300)
+	slices.Reverse(reversed)
+	runs := []int32{250, 251, 252, 0, 1, 2, 3, 4, 299, 100, 102, 101, 103, 104, 105, 106, 107, 7}
+	for _, staging := range []struct{ blocks, rows int }{{2, 1}, {3, 7}, {4, 64}, {4, 1000}} {
+		b := openBackend(t, WithStaging(staging.blocks, int64(staging.rows)*300*4))
+		for _, c := range []config{
+			{alg: backend.Algorithm{Variant: VariantFast}},
+			{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 7}},
+			{alg: backend.Algorithm{Variant: VariantNaive}},
+		} {
+			for name, sources := range map[string][]int32{
+				"all": nil, "scrambled": scrambled, "reversed": reversed, "half scrambled": scrambled[:150],
+				"runs": runs, "one row": {123}, "last row": {299},
+			} {
+				for _, withParents := range []bool{false, true} {
+					col, stats, err := streamFW(t, b, c.alg, e, sources, withParents, against(e, rows, withParents), false)
+					if err != nil {
+						t.Fatalf("staging %+v %v %s parents %v: %v", staging, c, name, withParents, err)
+					}
+					wantRows := len(sources)
+					if sources == nil {
+						wantRows = int(e.N)
+					}
+					blocks, maxRows := col.Blocks()
+					if maxRows > staging.rows || blocks != stats.Blocks || stats.Rows != wantRows {
+						t.Fatalf("staging %+v %v %s: %d blocks of up to %d rows, stats %+v", staging, c, name, blocks, maxRows, stats)
 					}
 				}
 			}
@@ -163,44 +209,33 @@ func TestAllPairsIsRepeatable(t *testing.T) {
 	r := rand.New(rand.NewPCG(freshSeed(t), 5))
 	e := gputest.RandomGraph(r, 517, 5000, 1, 30, 0)
 	for _, c := range allConfigs {
-		first, err := run(t, c, e, true)
+		first, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, nil, true)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
-		second, err := run(t, c, e, true)
+		second, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, nil, true)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
-		if !slices.Equal(first.Dist32, second.Dist32) || !slices.Equal(first.Parent, second.Parent) {
-			t.Errorf("%v: two runs on the same graph differ", c)
+		a, _ := first.Done()
+		b, _ := second.Done()
+		for i := range a {
+			if !slices.Equal(a[i].Dist, b[i].Dist) || !slices.Equal(a[i].Parent, b[i].Parent) {
+				t.Fatalf("%v: two runs on the same graph differ in row %d", c, i)
+			}
 		}
 	}
 }
 
 func TestAllPairsVariantsAgree(t *testing.T) {
-	// Larger than the CPU reference likes: compare the variants with each
-	// other, and rows with Dijkstra.
+	// Larger than the CPU Floyd-Warshall likes: check every row against
+	// Dijkstra, and parents as trees.
 	r := rand.New(rand.NewPCG(freshSeed(t), 6))
 	e := gputest.RandomGraph(r, 1000, 8000, 1, 100, 0)
 	g := graph.BuildCSR(e)
-	ref, err := run(t, config{alg: backend.Algorithm{Variant: VariantFast}}, e, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []int32{0, 1, 499, 999} {
-		if err := gputest.CompareRow(ref, s, gputest.Dijkstra(g, s)); err != nil {
-			t.Fatalf("fast vs Dijkstra: %v", err)
-		}
-	}
+	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
 	for _, c := range allConfigs {
-		m, err := run(t, c, e, true)
-		if err == nil {
-			err = gputest.SameDistances(m, ref)
-		}
-		if err == nil {
-			err = gputest.CheckRows(g, m)
-		}
-		if err != nil {
+		if _, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, against(e, ref, true), false); err != nil {
 			t.Errorf("%v: %v", c, err)
 		}
 	}
@@ -225,10 +260,13 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 		e, cycle := negativeCycleGraph(r, n)
 		for _, c := range allConfigs {
 			for _, withParents := range []bool{false, true} {
-				_, err := run(t, c, e, withParents)
+				col, _, err := streamFW(t, c.backend(), c.alg, e, nil, withParents, nil, false)
 				var neg *NegativeCycleError
 				if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
 					t.Errorf("n %d cycle %v %v parents %v: error %v, want a NegativeCycleError on the cycle", n, cycle, c, withParents, err)
+				}
+				if blocks, _ := col.Blocks(); blocks != 0 {
+					t.Errorf("n %d %v: %d blocks handed over before the negative cycle was reported", n, c, blocks)
 				}
 			}
 		}
@@ -237,7 +275,7 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 	e := gputest.RandomGraph(r, 50, 100, 1, 9, 0)
 	e.Add(17, 17, -1)
 	for _, c := range allConfigs[:6] {
-		_, err := run(t, c, e, false)
+		_, _, err := streamFW(t, c.backend(), c.alg, e, nil, false, nil, false)
 		var neg *NegativeCycleError
 		if !errors.As(err, &neg) || neg.Vertex != 17 {
 			t.Errorf("self-loop %v: error %v, want a NegativeCycleError at 17", c, err)
@@ -249,41 +287,211 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 	e := graph.NewEdgeList(3000, 2)
 	e.Add(0, 1, 1<<20)
 	e.Add(1, 2, 1)
-	_, err := run(t, config{alg: backend.Algorithm{}}, e, false)
-	if !errors.Is(err, ErrNeedsInt64) {
-		t.Fatalf("error %v, want ErrNeedsInt64", err)
+	if _, err := request(t, e, backend.Algorithm{Name: AllPairsFamily}, vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
+		t.Fatalf("Choose: %v, want ErrNeedsInt64", err)
+	}
+	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily}, AllPairs: true}}
+	if err := defaultBackend().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, ErrNeedsInt64) {
+		t.Fatalf("Run: %v, want ErrNeedsInt64", err)
 	}
 }
 
-func TestAllPairsEmptyUnsupportedCancelled(t *testing.T) {
-	m, err := run(t, config{}, graph.NewEdgeList(0, 0), true)
-	if err != nil || m.N != 0 || len(m.Dist32) != 0 {
-		t.Fatalf("empty graph: %+v, %v", m, err)
-	}
+// TestRunAllPairs goes through Backend.Run: every row, a subset, the empty
+// graph, an unknown family, int64 distances, a cancelled context.
+func TestRunAllPairs(t *testing.T) {
 	b := defaultBackend()
-	if _, err := b.AllPairs(context.Background(), graph.NewEdgeList(3, 0), backend.Algorithm{Name: "johnson"}, false); !errors.Is(err, ErrNotSupported) {
-		t.Fatalf("unknown family: %v", err)
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 1)), 400, 1000, 1, 9, 0)
+	want, _ := gputest.FloydWarshall(e)
+	for _, sources := range [][]int32{vertices(400), {399, 3, 17, 18, 19, 0}} {
+		req, err := request(t, e, backend.Algorithm{Name: "auto"}, sources, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if req.Choice.Algorithm.Name != AllPairsFamily && len(sources) == 400 {
+			t.Fatalf("auto on every source chose %+v", req.Choice)
+		}
+		req.Choice = backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, AllPairs: true}
+		col := gputest.NewCollector(&req, false)
+		col.Check = against(e, gputest.MatrixRows(400, want), true)
+		before := runtime.NumGoroutine()
+		err = b.Run(context.Background(), req, col.Sink)
+		if err == nil {
+			_, err = col.Done()
+		}
+		if err != nil {
+			t.Fatalf("%d sources: %v", len(sources), err)
+		}
+		noLeaks(t, before)
+	}
+	empty := graph.NewEdgeList(0, 0)
+	req, err := request(t, empty, backend.Algorithm{Name: AllPairsFamily}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(context.Background(), req, func(*backend.Rows) error { return errors.New("a block of nothing") }); err != nil {
+		t.Fatalf("empty graph: %v", err)
+	}
+	sink := func(r *backend.Rows) error { r.Release(); return nil }
+	fw := backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantBlocked}, AllPairs: true}
+	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0},
+		Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "johnson"}}}, sink); !errors.Is(err, backend.ErrUnsupported) {
+		t.Fatalf("johnson: %v", err)
+	}
+	int64Choice := fw
+	int64Choice.Int64 = true
+	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0}, Choice: int64Choice}, sink); !errors.Is(err, backend.ErrUnsupported) {
+		t.Fatalf("int64 distances: %v", err)
+	}
+	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{400}, Choice: fw}, sink); err == nil {
+		t.Fatal("source 400 of 400 vertices accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(1, 1)), 400, 1000, 1, 9, 0)
-	if _, err := b.AllPairs(ctx, e, backend.Algorithm{Variant: VariantBlocked}, false); !errors.Is(err, context.Canceled) {
+	if err := b.Run(ctx, backend.Request{Edges: e, Sources: vertices(400), Choice: fw}, sink); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: %v", err)
 	}
-	// The AllPairs entry point itself, not only the split calls.
-	m, err = b.AllPairs(context.Background(), e, backend.Algorithm{}, true)
-	if err == nil {
-		want, _ := gputest.FloydWarshall(e)
-		err = checkAgainstReference(e, m, want)
-	}
+}
+
+// TestStreamPoolIsBounded holds on to every block it is handed: the run
+// must stop once the pool is spent (the consumer holding all blocks but
+// the one the producer has copied and waits to hand over), and go on as
+// blocks come back.
+func TestStreamPoolIsBounded(t *testing.T) {
+	const pool, rowsPerBlock = 3, 4
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 3)), 200, 1500, 1, 20, 0)
+	want, _ := gputest.FloydWarshall(e)
+	b := openBackend(t, WithStaging(pool, rowsPerBlock*200*4))
+	r, err := b.PrepareAllPairs(e, backend.Algorithm{}, true)
 	if err != nil {
-		t.Fatalf("AllPairs: %v", err)
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Compute(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	req := &backend.Request{Edges: e, Sources: vertices(200), Parents: true}
+	col := gputest.NewCollector(req, false)
+	col.Check = against(e, gputest.MatrixRows(200, want), true)
+	var outstanding, peak atomic.Int64
+	held := make(chan *backend.Rows, 200)
+	sink := func(b *backend.Rows) error {
+		v := outstanding.Add(1)
+		for p := peak.Load(); v > p && !peak.CompareAndSwap(p, v); p = peak.Load() {
+		}
+		held <- b
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Stream(context.Background(), req.Sources, sink)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if got := outstanding.Load(); got != pool-1 {
+		t.Fatalf("the consumer holds %d blocks after a pause, want all but one of the pool of %d", got, pool)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Stream returned (%v) while the consumer held blocks", err)
+	default:
+	}
+	release := func(b *backend.Rows) {
+		outstanding.Add(-1)
+		if err := col.Sink(b); err != nil { // checks, then releases
+			t.Error(err)
+		}
+	}
+	for {
+		select {
+		case b := <-held:
+			release(b)
+			continue
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("Stream still running after a minute")
+		}
+		break
+	}
+	if len(held) != 0 || outstanding.Load() != 0 {
+		t.Fatalf("Stream returned with %d blocks unreleased", outstanding.Load())
+	}
+	if _, err := col.Done(); err != nil {
+		t.Fatal(err)
+	}
+	if p := peak.Load(); p > pool {
+		t.Fatalf("the consumer held %d blocks at once, more than the pool's %d", p, pool)
+	}
+}
+
+// TestStreamStopsAtSinkError: a sink error mid-stream ends the run with
+// that error, no block is handed over after it, every block comes back,
+// no goroutine is left, and the backend works on. The same for a context
+// cancelled mid-stream.
+func TestStreamStopsAtSinkError(t *testing.T) {
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 4)), 300, 2000, 1, 20, 0)
+	b := openBackend(t, WithStaging(3, 5*300*4))
+	fw := backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, AllPairs: true}
+	req := backend.Request{Edges: e, Sources: vertices(300), Choice: fw, Parents: true}
+	stop := errors.New("enough")
+	for _, failAt := range []int64{1, 3, 40} {
+		var calls atomic.Int64
+		ctx, cancel := context.WithCancel(context.Background())
+		for _, byCancel := range []bool{false, true} {
+			calls.Store(0)
+			sink := func(r *backend.Rows) error {
+				defer r.Release()
+				if calls.Add(1) == failAt {
+					if byCancel {
+						cancel()
+						return nil
+					}
+					return stop
+				}
+				return nil
+			}
+			before := runtime.NumGoroutine()
+			done := make(chan error, 1)
+			go func() { done <- b.Run(ctx, req, sink) }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("fail at %d: Run still running after a minute", failAt)
+			}
+			atReturn := calls.Load()
+			wantErr := stop
+			if byCancel {
+				wantErr = context.Canceled
+			}
+			if !errors.Is(err, wantErr) {
+				t.Fatalf("fail at %d, cancel %v: %v, want %v", failAt, byCancel, err, wantErr)
+			}
+			if atReturn != failAt && !byCancel {
+				t.Fatalf("fail at %d: the sink was called %d times", failAt, atReturn)
+			}
+			time.Sleep(50 * time.Millisecond)
+			if got := calls.Load(); got != atReturn {
+				t.Fatalf("fail at %d: %d sink calls after Run returned", failAt, got-atReturn)
+			}
+			noLeaks(t, before)
+		}
+		cancel()
+	}
+	col := gputest.NewCollector(&req, false)
+	if err := b.Run(context.Background(), req, col.Sink); err != nil {
+		t.Fatalf("after the stopped runs: %v", err)
+	}
+	if _, err := col.Done(); err != nil {
+		t.Fatal(err)
 	}
 }
 
 // TestAllPairsGnutella04 checks every variant but row (too slow at this
 // size) on p2p-Gnutella04 with the documented hash weights against Dijkstra
-// from every source, and every parent row.
+// from every source, and every parent row, streamed block by block.
 func TestAllPairsGnutella04(t *testing.T) {
 	if testing.Short() {
 		t.Skip("p2p-Gnutella04 all pairs takes seconds of GPU and CPU time")
@@ -300,7 +508,12 @@ func TestAllPairsGnutella04(t *testing.T) {
 		t.Fatalf("read %d vertices and %d arcs, want 10876 and 39994", e.N, e.M())
 	}
 	g := graph.BuildCSR(e)
-	want := gputest.DijkstraMatrix(g)
+	// Dijkstra once per source, shared by every configuration.
+	want := make([][]int64, e.N)
+	if err := gputest.ForEach(int(e.N), func(s int) error { want[s] = gputest.Dijkstra(g, int32(s)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	ref := func(s int32) []int64 { return want[s] }
 	for _, c := range []config{
 		{alg: backend.Algorithm{Variant: VariantFast}},
 		{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
@@ -312,16 +525,12 @@ func TestAllPairsGnutella04(t *testing.T) {
 			if c.strategy != ParentsAuto && !withParents {
 				continue
 			}
-			m, err := run(t, c, e, withParents)
-			if err == nil {
-				err = gputest.SameDistances(m, want)
-			}
-			if err == nil && withParents {
-				err = gputest.CheckRows(g, m)
-			}
+			_, stats, err := streamFW(t, c.backend(), c.alg, e, nil, withParents, against(e, ref, withParents), false)
 			if err != nil {
 				t.Errorf("%v parents %v: %v", c, withParents, err)
+				continue
 			}
+			t.Logf("%v parents %v: %v", c, withParents, stats)
 		}
 	}
 }

@@ -4,10 +4,8 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -18,7 +16,7 @@ import (
 // are launched StepsPerCheck at a time, each with its own change flag, so
 // the host waits once per batch of rounds instead of once per round; the
 // first round that changed nothing ends the search. A change in round n
-// proves a negative cycle, which the CPU then locates. ctx is checked
+// proves a negative cycle, which the host then locates. ctx is checked
 // between batches of rounds.
 //
 // O(rounds * n) work for bf-naive and bf-stride, O(rounds * n +
@@ -107,16 +105,10 @@ func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *
 }
 
 // negativeCycle locates the negative cycle that kept the device's
-// Bellman-Ford relaxing after n rounds, with the CPU's queue-based
-// Bellman-Ford (whose cycle check walks the parent graph).
+// Bellman-Ford relaxing after n rounds, on the host (negativeCycleFrom).
 func (s *SSSPSolver) negativeCycle(source int32) error {
-	_, err := cpu.BellmanFord(context.Background(), s.host, source, false)
-	var cycle *cpu.NegativeCycleError
-	if errors.As(err, &cycle) {
-		return &NegativeCycleError{Vertex: cycle.Vertex}
+	if v := negativeCycleFrom(s.host, source); v >= 0 {
+		return &NegativeCycleError{Vertex: v}
 	}
-	if err != nil {
-		return fmt.Errorf("gpu: Bellman-Ford from %d still relaxing after %d rounds; locating the cycle: %w", source, s.plan.n, err)
-	}
-	return fmt.Errorf("gpu: Bellman-Ford from %d still relaxing after %d rounds, but the CPU finds no negative cycle", source, s.plan.n)
+	return fmt.Errorf("gpu: Bellman-Ford from %d still relaxing after %d rounds, but the host finds no negative cycle", source, s.plan.n)
 }

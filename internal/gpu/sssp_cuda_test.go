@@ -5,20 +5,19 @@ package gpu
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // ssspCase is one test graph for the single-source variants.
@@ -88,89 +87,49 @@ func ssspPickSources(r *rand.Rand, n int32, random int) []int32 {
 	return s
 }
 
-// ssspCheckTree compares t with the reference distances and, with parents,
-// checks it as a shortest-path tree whose parents lead back to the source.
-func ssspCheckTree(g *graph.CSR, t *paths.Tree, want []int64, withParents bool) error {
-	if len(t.Dist) != int(g.N) {
-		return fmt.Errorf("%d distances for %d vertices", len(t.Dist), g.N)
-	}
-	for v := range want {
-		if t.Dist[v] != want[v] {
-			return fmt.Errorf("dist[%d] = %s, want %s", v, ssspShow(t.Dist[v]), ssspShow(want[v]))
-		}
-	}
-	if !withParents {
-		if t.Parent != nil {
-			return fmt.Errorf("parents returned though none were asked for")
-		}
-		return nil
-	}
-	if t.Parent == nil {
-		return fmt.Errorf("no parents")
-	}
-	if err := paths.CheckTree(g, t); err != nil {
-		return err
-	}
-	for v := range t.Parent {
-		if !t.Reachable(int32(v)) {
-			continue
-		}
-		u, hops := int32(v), 0
-		for u != t.Source {
-			if u = t.Parent[u]; u < 0 || hops > int(g.N) {
-				return fmt.Errorf("parents of %d do not lead to the source %d", v, t.Source)
-			}
-			hops++
-		}
-	}
-	return nil
-}
-
-func ssspShow(d int64) string {
-	if d == paths.Unreachable {
-		return "unreachable"
-	}
-	return fmt.Sprint(d)
-}
-
-// ssspSolve runs sources through a solver of variant with opts and checks every
-// tree, in order, against the CPU reference ref.
-func ssspSolve(t *testing.T, g *graph.CSR, variant string, opts SSSPOptions, sources []int32, withParents bool,
+// ssspSolve runs sources through a solver of variant with opts on b (the
+// default backend when nil) and checks every row, as it is handed over,
+// against the reference ref: distances, parents as loop-free trees, and
+// that each row arrives once where it belongs.
+func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts SSSPOptions, sources []int32, withParents bool,
 	ref func(s int32) []int64) SSSPStats {
 	t.Helper()
-	s, err := testBackends[ParentsAuto].PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, opts)
+	if b == nil {
+		b = defaultBackend()
+	}
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
 	defer s.Close()
 	// A first solve allocates the buffers (near-far sizes them per solve);
 	// poison them before the solve that is checked.
-	if _, err := s.Solve(context.Background(), sources, withParents, func(*paths.Tree) error { return nil }); err != nil {
+	release := func(r *backend.Rows) error { r.Release(); return nil }
+	if _, err := s.Solve(context.Background(), sources, withParents, release); err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
 	ssspPoison(t, s)
-	i := 0
-	stats, err := s.Solve(context.Background(), sources, withParents, func(tree *paths.Tree) error {
-		if i >= len(sources) || tree.Source != sources[i] {
-			return fmt.Errorf("tree %d is from %d, want source %d", i, tree.Source, sources[min(i, len(sources)-1)])
-		}
-		if err := ssspCheckTree(g, tree, ref(tree.Source), withParents); err != nil {
-			return fmt.Errorf("source %d: %w", tree.Source, err)
-		}
-		i++
-		return nil
-	})
-	if err == nil && i != len(sources) {
-		err = fmt.Errorf("%d trees for %d sources", i, len(sources))
+	req := &backend.Request{CSR: g, Sources: sources, Parents: withParents}
+	col := gputest.NewCollector(req, false)
+	col.Check = func(r *backend.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
+	before := runtime.NumGoroutine()
+	stats, err := s.Solve(context.Background(), sources, withParents, col.Sink)
+	if err == nil {
+		_, err = col.Done()
 	}
 	if err != nil {
 		t.Fatalf("%s (parents %v, %+v): %v", variant, withParents, opts, err)
 	}
+	noLeaks(t, before)
+	if stats.Sources != len(sources) || stats.Stream.Rows != len(sources) {
+		t.Fatalf("%s: stats count %d sources, %d rows streamed, for %d", variant, stats.Sources, stats.Stream.Rows, len(sources))
+	}
 	return stats
 }
 
-// ssspPoison fills the solver's device buffers with garbage, so a cell
-// that no kernel writes cannot pass for a result.
+// ssspPoison fills the solver's device buffers, its result rows and the
+// cached pinned blocks with garbage, so that a cell no kernel or copy
+// writes cannot pass for a result.
 func ssspPoison(t *testing.T, s *SSSPSolver) {
 	t.Helper()
 	err := s.dev.Do(func(c *Ctx) error {
@@ -179,7 +138,10 @@ func ssspPoison(t *testing.T, s *SSSPSolver) {
 			bufs = append(bufs, s.nf.words, s.nf.onFar, s.nf.nearQueue, s.nf.farPile, s.nf.state)
 		}
 		if s.single != nil {
-			bufs = append(bufs, s.single.dist, s.single.first, s.single.second, s.single.parent, s.single.partial)
+			bufs = append(bufs, s.single.dist, s.single.first, s.single.second, s.single.partial)
+		}
+		for _, slot := range s.slots {
+			bufs = append(bufs, slot.dist, slot.parent)
 		}
 		for _, b := range bufs {
 			if err := c.FillInt32(b, poison); err != nil {
@@ -191,6 +153,7 @@ func ssspPoison(t *testing.T, s *SSSPSolver) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	poisonPinned(s.b)
 }
 
 func TestSSSPVariantsMatchDijkstra(t *testing.T) {
@@ -204,7 +167,7 @@ func TestSSSPVariantsMatchDijkstra(t *testing.T) {
 					continue
 				}
 				for _, withParents := range []bool{false, true} {
-					stats := ssspSolve(t, c.g, variant, SSSPOptions{}, sources, withParents, ref)
+					stats := ssspSolve(t, nil, c.g, variant, SSSPOptions{}, sources, withParents, ref)
 					t.Logf("seed %d %s %s parents %v: %d sources, %d steps, %d launches, %d host syncs, kernels %v",
 						seed, c.name, variant, withParents, stats.Sources, stats.Steps, stats.Launches, stats.HostSyncs, stats.Kernel)
 				}
@@ -239,7 +202,7 @@ func TestSSSPNearFarShapes(t *testing.T) {
 		{LocalRounds: 32, Delta: 1 << 29, BlockSize: 64},
 	} {
 		for _, withParents := range []bool{false, true} {
-			stats := ssspSolve(t, g, VariantNearFar, opts, sources, withParents, ref)
+			stats := ssspSolve(t, nil, g, VariantNearFar, opts, sources, withParents, ref)
 			t.Logf("%+v parents %v: %d batches of %d, %d blocks each, %d steps, %d splits",
 				opts, withParents, stats.Batches, stats.BatchSize, stats.BlocksPerSource, stats.Steps, stats.Splits)
 		}
@@ -261,16 +224,16 @@ func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
 		} {
 			g := graph.BuildCSR(gputest.RandomGraph(r, shape.n, shape.arcs, shape.lo, shape.hi, shape.shift))
 			ref := func(s int32) []int64 {
-				tree, err := cpu.BellmanFord(context.Background(), g, s, false)
-				if err != nil {
-					t.Fatal(err)
+				dist, ok := gputest.BellmanFord(g, s)
+				if !ok {
+					panic("test graph with a negative cycle")
 				}
-				return tree.Dist
+				return dist
 			}
 			sources := ssspPickSources(r, g.N, 2)
 			for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
 				for _, withParents := range []bool{false, true} {
-					ssspSolve(t, g, variant, SSSPOptions{StepsPerCheck: 7}, sources, withParents, ref)
+					ssspSolve(t, nil, g, variant, SSSPOptions{StepsPerCheck: 7}, sources, withParents, ref)
 				}
 			}
 		}
@@ -289,8 +252,10 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
-		_, err := testBackends[ParentsAuto].SingleSource(context.Background(), g, 0,
-			backend.Algorithm{Name: BellmanFordFamily, Variant: variant}, true)
+		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true,
+			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily, Variant: variant}}}
+		col := gputest.NewCollector(&req, false)
+		err := defaultBackend().Run(context.Background(), req, col.Sink)
 		var neg *NegativeCycleError
 		if !errors.As(err, &neg) {
 			t.Fatalf("%s: got %v, want a negative cycle", variant, err)
@@ -332,7 +297,10 @@ func ssspOnNegativeCycle(g *graph.CSR, v int32) bool {
 	return back < 0
 }
 
-func TestSSSPBackendMultiSourceInOrder(t *testing.T) {
+// TestSSSPRun goes through Backend.Run with Choices from Choose: many
+// sources in small pinned blocks (near-far batches cut to them), repeats,
+// parents, and Dijkstra.
+func TestSSSPRun(t *testing.T) {
 	seed := freshSeed(t)
 	e, err := generate.Grid(64, 1, 1000, seed)
 	if err != nil {
@@ -341,91 +309,127 @@ func TestSSSPBackendMultiSourceInOrder(t *testing.T) {
 	g := graph.BuildCSR(e)
 	r := rand.New(rand.NewPCG(seed, 19))
 	sources := ssspPickSources(r, g.N, 200)
-	sources = append(sources, sources[3], sources[3]) // repeats are allowed
-	b := testBackends[ParentsAuto]
-	i := 0
-	err = b.MultiSource(context.Background(), g, sources, backend.Algorithm{Name: SSSPFamily}, true, func(tree *paths.Tree) error {
-		if tree.Source != sources[i] {
-			return fmt.Errorf("tree %d from %d, want %d", i, tree.Source, sources[i])
+	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
+	b := openBackend(t, WithStaging(3, 7*int64(g.N)*4))
+	for _, alg := range []backend.Algorithm{{Name: "auto"}, {Name: DijkstraFamily}, {Name: BellmanFordFamily}} {
+		srcs := sources
+		if alg.Name != "auto" {
+			srcs = sources[:9]
 		}
-		i++
-		return ssspCheckTree(g, tree, gputest.Dijkstra(g, tree.Source), true)
-	})
-	if err != nil || i != len(sources) {
-		t.Fatalf("after %d of %d trees: %v", i, len(sources), err)
-	}
-	tree, err := b.SingleSource(context.Background(), g, sources[5], backend.Algorithm{Name: DijkstraFamily}, false)
-	if err == nil {
-		err = ssspCheckTree(g, tree, gputest.Dijkstra(g, sources[5]), false)
-	}
-	if err != nil {
-		t.Fatal(err)
+		for _, withParents := range []bool{false, true} {
+			req, err := request(t, e, alg, srcs, withParents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col := gputest.NewCollector(&req, false)
+			col.Check = func(r *backend.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
+			before := runtime.NumGoroutine()
+			if err := b.Run(context.Background(), req, col.Sink); err != nil {
+				t.Fatalf("%+v: %v", req.Choice.Algorithm, err)
+			}
+			if _, err := col.Done(); err != nil {
+				t.Fatalf("%+v: %v", req.Choice.Algorithm, err)
+			}
+			if blocks, maxRows := col.Blocks(); maxRows > 7 || blocks < len(srcs)/7 {
+				t.Fatalf("%+v: %d blocks of up to %d rows", req.Choice.Algorithm, blocks, maxRows)
+			}
+			noLeaks(t, before)
+		}
 	}
 }
 
-func TestSSSPEmitErrorStopsTheRun(t *testing.T) {
+// TestSSSPStopsAtSinkError: a sink error ends the solve with that error
+// after exactly that many blocks, a cancelled context ends it too, and the
+// solver works on after both.
+func TestSSSPStopsAtSinkError(t *testing.T) {
 	e, err := generate.Grid(40, 1, 9, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
-	s, err := testBackends[ParentsAuto].PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Batch: 2, BlocksPerSource: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	stop := errors.New("enough")
-	calls := 0
-	_, err = s.Solve(context.Background(), []int32{1, 2, 3, 4, 5, 6, 7}, false, func(*paths.Tree) error {
-		calls++
-		if calls == 3 {
-			return stop
+	b := openBackend(t, WithStaging(2, 2*int64(g.N)*4))
+	for _, variant := range []string{VariantNearFar, VariantBFFlags} {
+		s, err := b.PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, SSSPOptions{Batch: 2, BlocksPerSource: 1})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if !errors.Is(err, stop) || calls != 3 {
-		t.Fatalf("err %v after %d calls, want %v after 3", err, calls, stop)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(*paths.Tree) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled solve: %v", err)
-	}
-	// The solver still works after both.
-	solveErr := func() error {
-		_, err := s.Solve(context.Background(), []int32{9}, true, func(tree *paths.Tree) error {
-			return ssspCheckTree(g, tree, gputest.Dijkstra(g, 9), true)
+		stop := errors.New("enough")
+		var calls atomic.Int64
+		before := runtime.NumGoroutine()
+		_, err = s.Solve(context.Background(), []int32{1, 2, 3, 4, 5, 6, 7, 8, 9}, true, func(r *backend.Rows) error {
+			defer r.Release()
+			if calls.Add(1) == 3 {
+				return stop
+			}
+			return nil
 		})
-		return err
-	}()
-	if solveErr != nil {
-		t.Fatal(solveErr)
+		if !errors.Is(err, stop) || calls.Load() != 3 {
+			t.Fatalf("%s: err %v after %d calls, want %v after 3", variant, err, calls.Load(), stop)
+		}
+		noLeaks(t, before)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *backend.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: cancelled solve: %v", variant, err)
+		}
+		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true}
+		col := gputest.NewCollector(req, false)
+		col.Check = func(r *backend.Rows) error {
+			return gputest.CheckBlock(g, r, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
+		}
+		if _, err := s.Solve(context.Background(), req.Sources, true, col.Sink); err != nil {
+			t.Fatalf("%s: after the stopped solves: %v", variant, err)
+		}
+		if _, err := col.Done(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
 func TestSSSPRefusals(t *testing.T) {
-	b := testBackends[ParentsAuto]
+	b := defaultBackend()
 	neg := graph.NewEdgeList(3, 2)
 	neg.Add(0, 1, -1)
 	neg.Add(1, 2, 4)
-	g := graph.BuildCSR(neg)
+	release := func(r *backend.Rows) error { r.Release(); return nil }
 	for _, variant := range []string{VariantNearFar, VariantDijkstra} {
-		if _, err := b.SingleSource(context.Background(), g, 0, backend.Algorithm{Name: SSSPFamily, Variant: variant}, false); !errors.Is(err, ErrNotSupported) {
-			t.Errorf("%s on a negative arc: %v", variant, err)
+		alg := backend.Algorithm{Name: SSSPFamily, Variant: variant}
+		if _, err := request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {
+			t.Errorf("Choose %s on a negative arc: %v", variant, err)
+		}
+		req := backend.Request{Edges: neg, Sources: []int32{0}, Choice: backend.Choice{Algorithm: alg}}
+		if err := b.Run(context.Background(), req, release); !errors.Is(err, ErrNotSupported) {
+			t.Errorf("Run %s on a negative arc: %v", variant, err)
 		}
 	}
 	// sssp picks bf-flags for negative weights.
-	tree, err := b.SingleSource(context.Background(), g, 0, backend.Algorithm{Name: SSSPFamily}, true)
-	if err != nil || tree.Dist[2] != 3 || tree.Parent[2] != 1 {
-		t.Fatalf("sssp on negative weights: %v %+v", err, tree)
+	req, err := request(t, neg, backend.Algorithm{Name: SSSPFamily}, []int32{0}, true)
+	if err != nil || req.Choice.Algorithm.Variant != VariantBFFlags {
+		t.Fatalf("sssp on negative weights: %+v, %v", req.Choice, err)
+	}
+	col := gputest.NewCollector(&req, true)
+	if err := b.Run(context.Background(), req, col.Sink); err != nil {
+		t.Fatal(err)
+	}
+	trees, err := col.Done()
+	if err != nil || trees[0].Dist[2] != 3 || trees[0].Parent[2] != 1 {
+		t.Fatalf("sssp on negative weights: %v %+v", err, trees)
 	}
 	big := graph.NewEdgeList(3, 2)
 	big.Add(0, 1, 1<<29)
 	big.Add(1, 2, 1<<29)
-	if _, err := b.SingleSource(context.Background(), graph.BuildCSR(big), 0, backend.Algorithm{Name: SSSPFamily}, false); !errors.Is(err, ErrNeedsInt64) {
-		t.Errorf("overflowing distances: %v", err)
+	if _, err := request(t, big, backend.Algorithm{Name: BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
+		t.Errorf("Choose on overflowing distances: %v", err)
 	}
-	if _, err := b.SingleSource(context.Background(), g, 3, backend.Algorithm{Name: SSSPFamily}, false); err == nil {
+	bigReq := backend.Request{Edges: big, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily}}}
+	if err := b.Run(context.Background(), bigReq, release); !errors.Is(err, ErrNeedsInt64) {
+		t.Errorf("Run on overflowing distances: %v", err)
+	}
+	outside := backend.Request{Edges: neg, Sources: []int32{3}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: SSSPFamily}}}
+	if err := b.Run(context.Background(), outside, release); err == nil {
 		t.Errorf("source outside the graph accepted")
 	}
 }
@@ -444,16 +448,22 @@ func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
 		t.Fatal("test graph fits the int32 bound")
 	}
 	r := rand.New(rand.NewPCG(seed, 23))
-	ssspSolve(t, g, VariantNearFar, SSSPOptions{}, ssspPickSources(r, g.N, 3), true,
+	ssspSolve(t, nil, g, VariantNearFar, SSSPOptions{}, ssspPickSources(r, g.N, 3), true,
 		func(s int32) []int64 { return gputest.Dijkstra(g, s) })
 
 	far := graph.NewEdgeList(4, 3)
 	for v := int32(0); v < 3; v++ {
 		far.Add(v, v+1, 1<<29-1)
 	}
-	_, err = testBackends[ParentsAuto].SingleSource(context.Background(), graph.BuildCSR(far), 0,
-		backend.Algorithm{Name: SSSPFamily}, false)
-	if !errors.Is(err, ErrNeedsInt64) {
+	req, err := request(t, far, backend.Algorithm{Name: SSSPFamily}, []int32{0}, false)
+	if err != nil {
+		t.Fatalf("Choose lets near-far check its distances: %v", err)
+	}
+	col := gputest.NewCollector(&req, false)
+	if err := defaultBackend().Run(context.Background(), req, col.Sink); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Fatalf("distance 3 * (2^29 - 1): %v, want ErrNeedsInt64", err)
+	}
+	if blocks, _ := col.Blocks(); blocks != 0 {
+		t.Fatalf("%d blocks handed over before the overflow was found", blocks)
 	}
 }

@@ -32,18 +32,14 @@ const nearFarBlocksPerSM = 2
 
 // nearFarBuffers is the device state of a batch of near-far searches:
 // per vertex a 64-bit word (distance and queue stamp), a far-pile flag, two
-// near-queue and two far-pile slots. Once a search is done the flags'
-// buffer receives the int32 distances and the near queues' the parents.
+// near-queue and two far-pile slots. Results go to the solver's result
+// rows, so the next batch can start while they are copied.
 type nearFarBuffers struct {
 	rows                             int
 	words, onFar, nearQueue, farPile Buffer
 	state, sources                   Buffer
 	search                           cu.Function
 }
-
-// dist and parent are the result buffers, reused from search state.
-func (b *nearFarBuffers) dist() Buffer   { return b.onFar }
-func (b *nearFarBuffers) parent() Buffer { return b.nearQueue }
 
 func (b *nearFarBuffers) free(c *Ctx) error {
 	var errs []error
@@ -120,8 +116,9 @@ func (s *SSSPSolver) ensureNearFar(c *Ctx) error {
 }
 
 // nearFarBatch solves up to s.batch sources in one cooperative launch and
-// copies the rows (and parents, derived into the mark buffer) into h.
-func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+// leaves their rows (and parents) in slot. It waits for the kernels, to
+// read the searches' state, but not for copies in flight.
+func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slot *resultSlot, st *SSSPStats) error {
 	b := s.nf
 	k := int64(len(sources))
 	n := s.plan.n
@@ -144,13 +141,13 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, h *
 		if err != nil {
 			return err
 		}
-		if err := kernels.SSSPNearFarFinish(cells, b.words.Ptr, b.dist().Ptr, k*n); err != nil {
+		if err := kernels.SSSPNearFarFinish(cells, b.words.Ptr, slot.dist.Ptr, k*n); err != nil {
 			return err
 		}
 		st.Launches += 3
 		if withParents {
 			st.Launches++
-			return s.parentPass(c, b.dist(), b.parent(), b.sources, k)
+			return s.parentPass(c, slot.dist, slot.parent, b.sources, k)
 		}
 		return nil
 	})
@@ -175,12 +172,6 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, h *
 		st.Splits += int64(row[nfSplits])
 		st.Relaxations += int64(uint64At(row, nfRelaxed))
 		st.Improvements += int64(uint64At(row, nfImproved))
-	}
-	if err := c.CopyInt32FromDevice(h.dist[:k*n], b.dist()); err != nil {
-		return err
-	}
-	if withParents {
-		return c.CopyInt32FromDevice(h.parent[:k*n], b.parent())
 	}
 	return nil
 }

@@ -165,25 +165,6 @@ func rowArcs(g *graph.CSR, v int32) [][2]int32 {
 	return arcs
 }
 
-func TestTreeFromRowMapsInfinity(t *testing.T) {
-	dist := []int32{5, graph.Inf32, 0, -3}
-	parent := []int32{2, -1, -1, 0}
-	trees := treesFromRows(2, []int32{2, 1}, dist, parent)
-	if trees[0].Source != 2 || trees[0].Dist[0] != 5 || trees[0].Dist[1] != paths.Unreachable || trees[0].Parent[0] != 2 {
-		t.Fatalf("row 0: %+v", trees[0])
-	}
-	if trees[1].Source != 1 || trees[1].Dist[0] != 0 || trees[1].Dist[1] != -3 || trees[1].Parent[1] != 0 {
-		t.Fatalf("row 1: %+v", trees[1])
-	}
-	parent[0] = 7
-	if trees[0].Parent[0] != 2 {
-		t.Fatal("tree shares the parent row")
-	}
-	if trees := treesFromRows(2, []int32{0}, dist[:2], nil); trees[0].Parent != nil {
-		t.Fatal("parents without a parent row")
-	}
-}
-
 func TestTightTreeParentsMendsZeroWeightLoops(t *testing.T) {
 	// 0 -> 1 (w 1), 1 <-> 2 (w 0 both ways), 2 -> 3 (w 2): vertices 1 and 2
 	// are each other's smallest tight in-neighbour candidates.
@@ -194,25 +175,83 @@ func TestTightTreeParentsMendsZeroWeightLoops(t *testing.T) {
 	e.Add(2, 3, 2)
 	e.Add(4, 0, 1)
 	g := graph.BuildCSR(e)
+	s := newParentScratch(5)
 	dist := []int32{0, 1, 1, 3, graph.Inf32}
 	looping := []int32{-1, 2, 1, 2, -1}
-	if !parentsLoop(0, dist, looping) {
+	if !s.parentsLoop(0, dist, looping) {
 		t.Fatal("loop 1 <-> 2 not found")
 	}
 	parent := slices.Clone(looping)
-	tightTreeParents(g, 0, dist, parent)
-	if parentsLoop(0, dist, parent) {
+	s.tightTreeParents(g, 0, dist, parent)
+	if s.parentsLoop(0, dist, parent) {
 		t.Fatalf("mended parents %v still loop", parent)
-	}
-	tree := treeFromRow(0, dist, parent)
-	if err := paths.CheckTree(g, tree); err != nil {
-		t.Fatal(err)
 	}
 	if want := []int32{-1, 0, 1, 2, -1}; !slices.Equal(parent, want) {
 		t.Fatalf("parents %v, want %v", parent, want)
 	}
-	if parentsLoop(0, dist, []int32{-1, 0, 1, 2, -1}) {
+	if s.parentsLoop(0, dist, []int32{-1, 0, 1, 2, -1}) {
 		t.Fatal("a tree reported as looping")
+	}
+}
+
+func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
+	// Rows from 0 (looping parents) and from 4 (a good tree) of the graph
+	// above, in one block, mended on two goroutines.
+	e := graph.NewEdgeList(5, 5)
+	e.Add(0, 1, 1)
+	e.Add(1, 2, 0)
+	e.Add(2, 1, 0)
+	e.Add(2, 3, 2)
+	e.Add(4, 0, 1)
+	g := graph.BuildCSR(e)
+	b := &backend.Rows{First: 3, Sources: []int32{0, 4}, Width: 5,
+		Dist32: []int32{0, 1, 1, 3, graph.Inf32, 1, 2, 2, 4, 0},
+		Parent: []int32{-1, 2, 1, 2, -1, 4, 0, 1, 2, -1}}
+	good := slices.Clone(b.Parent[5:])
+	repairParents(g, b, []*parentScratch{newParentScratch(5), newParentScratch(5)})
+	for i := range b.Len() {
+		if err := paths.CheckTree(g, b.Tree(i)); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	if !slices.Equal(b.Parent[:5], []int32{-1, 0, 1, 2, -1}) || !slices.Equal(b.Parent[5:], good) {
+		t.Fatalf("parents %v", b.Parent)
+	}
+	b.Parent = nil
+	repairParents(g, b, []*parentScratch{newParentScratch(5)}) // nothing to do
+}
+
+func TestNegativeCycleFrom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	e := gputest.RandomGraph(r, 300, 1200, 0, 30, 20)
+	g := graph.BuildCSR(e)
+	if v := negativeCycleFrom(g, 0); v != -1 {
+		t.Fatalf("graph without negative cycles: vertex %d", v)
+	}
+	cycle := []int32{101, 202, 250, 57}
+	e.Add(0, cycle[0], 1)
+	for i, u := range cycle {
+		e.Add(u, cycle[(i+1)%len(cycle)], -100)
+	}
+	g = graph.BuildCSR(e)
+	v := negativeCycleFrom(g, 0)
+	if v < 0 {
+		t.Fatal("planted negative cycle not found")
+	}
+	// The vertex returned must reach itself at negative cost.
+	if _, ok := gputest.BellmanFord(g, v); ok {
+		t.Fatalf("vertex %d: Bellman-Ford from it converges", v)
+	}
+	self := graph.NewEdgeList(3, 2)
+	self.Add(0, 1, 1)
+	self.Add(1, 1, -1)
+	if v := negativeCycleFrom(graph.BuildCSR(self), 0); v != 1 {
+		t.Fatalf("negative self-loop at 1: vertex %d", v)
+	}
+	if v := negativeCycleFrom(graph.BuildCSR(self), 2); v != -1 {
+		t.Fatalf("from a vertex that reaches no cycle: vertex %d", v)
 	}
 }
 

@@ -12,13 +12,13 @@ import (
 
 // singleBuffers is the device state of the variants that solve one source
 // per round trip (Bellman-Ford, Dijkstra): a distance array, two per-vertex
-// arrays whose meaning depends on the variant, the parents, one flag per
-// step of a host check, and Dijkstra's reduction scratch.
+// arrays whose meaning depends on the variant, one flag per step of a host
+// check, and Dijkstra's reduction scratch. Parents go straight to the
+// solver's result rows.
 type singleBuffers struct {
 	dist   Buffer
 	first  Buffer // Bellman-Ford: previous round's distances; Dijkstra: frontier set F
 	second Buffer // Bellman-Ford: changed-vertex flags; Dijkstra: unsettled set U
-	parent Buffer
 	steps  Buffer // one int per step launched between host checks
 	// partial holds the minimum pass's per-block minima, scalar the
 	// minimum itself, source the search's source.
@@ -28,7 +28,7 @@ type singleBuffers struct {
 
 func (b *singleBuffers) free(c *Ctx) error {
 	var errs []error
-	for _, buf := range []*Buffer{&b.dist, &b.first, &b.second, &b.parent, &b.steps, &b.partial, &b.scalar, &b.source} {
+	for _, buf := range []*Buffer{&b.dist, &b.first, &b.second, &b.steps, &b.partial, &b.scalar, &b.source} {
 		errs = append(errs, c.Free(buf))
 	}
 	return errors.Join(errs...)
@@ -39,7 +39,7 @@ func (s *SSSPSolver) allocSingle(c *Ctx) error {
 	n := s.plan.n
 	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.BlockSize)-1)/int64(s.plan.opts.BlockSize), 1), int64(s.dev.sms*8)))}
 	s.single = b
-	if err := c.Reserve(16*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
+	if err := c.Reserve(12*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
 		return err
 	}
 	var err error
@@ -51,7 +51,6 @@ func (s *SSSPSolver) allocSingle(c *Ctx) error {
 		{&b.dist, 4 * n, "distances"},
 		{&b.first, 4 * n, "previous distances or frontier"},
 		{&b.second, 4 * n, "flags or unsettled set"},
-		{&b.parent, 4 * n, "parents"},
 		{&b.steps, int64(s.plan.opts.StepsPerCheck) * 4, "step flags"},
 		{&b.partial, int64(b.minBlocks) * 4, "partial minima"},
 		{&b.scalar, 4, "minimum"},
@@ -64,9 +63,9 @@ func (s *SSSPSolver) allocSingle(c *Ctx) error {
 	return nil
 }
 
-// singleBatch runs one Bellman-Ford or Dijkstra search and copies its row
-// (and parents) into h.
-func (s *SSSPSolver) singleBatch(ctx context.Context, c *Ctx, source int32, withParents bool, h *hostBatch, st *SSSPStats) error {
+// singleSearch runs one Bellman-Ford or Dijkstra search and leaves its
+// distances (and parents) in row row of slot.
+func (s *SSSPSolver) singleSearch(ctx context.Context, c *Ctx, source int32, withParents bool, slot *resultSlot, row int64, st *SSSPStats) error {
 	b := s.single
 	if err := c.CopyInt32ToDevice(b.source, []int32{source}); err != nil {
 		return err
@@ -80,24 +79,20 @@ func (s *SSSPSolver) singleBatch(ctx context.Context, c *Ctx, source int32, with
 	if err != nil {
 		return err
 	}
-	if withParents {
-		err := timed(c, st, func() error {
-			st.Launches++
-			return s.parentPass(c, b.dist, b.parent, b.source, 1)
-		})
-		if err != nil {
-			return err
-		}
-	}
 	n := s.plan.n
-	if err := c.CopyInt32FromDevice(h.dist[:n], b.dist); err != nil {
-		return err
+	at := cuPtr(4 * row * n)
+	// On the default stream, after the search and before the next one
+	// reinitialises the distances.
+	if err := cu.MemcpyDtoDAsync(slot.dist.Ptr+at, b.dist.Ptr, 4*n, cu.Stream{}); err != nil {
+		return fmt.Errorf("gpu: copying a result row: %w", err)
 	}
-	st.HostSyncs++
-	if withParents {
-		return c.CopyInt32FromDevice(h.parent[:n], b.parent)
+	if !withParents {
+		return nil
 	}
-	return nil
+	return timed(c, st, func() error {
+		st.Launches++
+		return s.parentPass(c, b.dist, Buffer{Ptr: slot.parent.Ptr + at, Bytes: 4 * n}, b.source, 1)
+	})
 }
 
 // firstZero returns the index of the first zero in flags, or -1.

@@ -6,12 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // SSSPStats counts what one Solve did, summed over its sources.
@@ -39,6 +37,8 @@ type SSSPStats struct {
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
+	// Stream is how the rows reached the host.
+	Stream StreamStats
 	// Delta, LocalRounds, BlocksPerSource and BatchSize are the near-far
 	// parameters used; BlockSize the threads per block.
 	Delta                                              int64
@@ -62,6 +62,7 @@ func (s *SSSPStats) add(o SSSPStats) {
 // uploaded once however many sources are solved. A solver serves one Solve
 // at a time; use one per goroutine.
 type SSSPSolver struct {
+	b     *Backend
 	dev   *Device
 	plan  ssspPlan
 	host  *graph.CSR
@@ -74,20 +75,16 @@ type SSSPSolver struct {
 
 	nf     *nearFarBuffers
 	single *singleBuffers
-
-	// staging holds pinned host buffers for batches, allocated by the first
-	// Solve of more than one batch.
-	staging []*hostBatch
+	// slots are the device rows a block's results are written to, two so
+	// that one block's kernels run while the other's rows are copied.
+	slots [2]resultSlot
 }
 
-// hostBatch is one batch's results on the host: row i of dist (and
-// parent, when wanted) holds the n entries of sources[i].
-type hostBatch struct {
-	sources     []int32
-	dist        []int32
-	parent      []int32
-	pinned      []*pinnedInt32
-	withParents bool
+// resultSlot holds a block's rows on the device: rows x n distances and,
+// when allocated with parents, as many parents.
+type resultSlot struct {
+	rows         int64
+	dist, parent Buffer
 }
 
 // PrepareSSSP validates the request, uploads g and allocates the variant's
@@ -100,7 +97,7 @@ func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOpti
 	if err != nil {
 		return nil, err
 	}
-	s := &SSSPSolver{dev: b.dev, plan: plan, host: g, batch: 1, blocks: 1}
+	s := &SSSPSolver{b: b, dev: b.dev, plan: plan, host: g, batch: 1, blocks: 1}
 	err = b.dev.Do(func(c *Ctx) error {
 		var err error
 		if s.graph, err = c.uploadGraph(g); err != nil {
@@ -121,7 +118,7 @@ func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOpti
 // Variant is the variant the solver runs.
 func (s *SSSPSolver) Variant() string { return s.plan.variant }
 
-// Close frees the device and pinned host memory.
+// Close frees the device memory.
 func (s *SSSPSolver) Close() error {
 	return s.dev.Do(func(c *Ctx) error {
 		var errs []error
@@ -134,22 +131,24 @@ func (s *SSSPSolver) Close() error {
 		if s.single != nil {
 			errs = append(errs, s.single.free(c))
 		}
-		for _, h := range s.staging {
-			for _, p := range h.pinned {
-				errs = append(errs, p.free())
-			}
+		for i := range s.slots {
+			errs = append(errs, c.Free(&s.slots[i].dist), c.Free(&s.slots[i].parent))
+			s.slots[i].rows = 0
 		}
-		s.graph, s.nf, s.single, s.staging = nil, nil, nil, nil
+		s.graph, s.nf, s.single = nil, nil, nil
 		return errors.Join(errs...)
 	})
 }
 
-// Solve runs a search from every source and hands each tree to emit in
-// the order of sources, on the caller's goroutine. While the caller
-// converts and emits one batch, the device computes the next. Negative
-// cycles give a *NegativeCycleError; a near-far launch that outlives
-// SSSPOptions.Timeout gives an error.
-func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, emit func(*paths.Tree) error) (SSSPStats, error) {
+// Solve runs a search from every source (repeats are searched again) and
+// hands the rows to sink in blocks, in the order of sources, as
+// Backend.Run does: while the consumer encodes a block and the copy engine
+// moves the next, the device computes the one after. Near-far solves a
+// block's sources in one launch, the other variants one after the other.
+// With weights <= 0, parent rows that loop are mended on the host before
+// their block is handed over. Negative cycles give a *NegativeCycleError;
+// a near-far launch that outlives SSSPOptions.Timeout gives an error.
+func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink backend.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
 	if err := checkSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
@@ -157,179 +156,126 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 	if len(sources) == 0 {
 		return stats, nil
 	}
+	n, o, so := s.plan.n, s.b.opts, s.plan.opts
+	// Rows per block: what the staging bytes hold, and for near-far what
+	// one launch solves.
+	shape := shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, 0)
 	if s.plan.variant == VariantNearFar {
-		o := s.plan.opts
-		s.blocks, s.batch = nearFarShape(s.plan.n, len(sources), o.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
-			o.BlocksPerSource, o.Batch, o.MaxBatchBytes)
-		if err := s.dev.Do(s.ensureNearFar); err != nil {
-			return stats, err
+		slotInts := int64(2)
+		if withParents {
+			slotInts = 4
 		}
+		s.blocks, s.batch = nearFarShape(n, shape.rows, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+			so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
+		shape = shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, s.batch)
 		stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
 		stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
 	}
-	batches := (len(sources) + s.batch - 1) / s.batch
-	pool := make(chan *hostBatch, 2)
-	if batches > 1 {
-		if err := s.ensureStaging(); err != nil {
-			return stats, err
-		}
-		for _, h := range s.staging {
-			pool <- h
-		}
-	} else {
-		pool <- &hostBatch{}
-	}
-
-	type result struct {
-		batch *hostBatch
-		err   error
-	}
-	results := make(chan result)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	var produced SSSPStats
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(results)
-		for lo := 0; lo < len(sources); lo += s.batch {
-			var h *hostBatch
-			select {
-			case <-stop:
-				return
-			case h = <-pool:
-			}
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			err := ctx.Err()
-			if err == nil {
-				chunk := sources[lo:min(lo+s.batch, len(sources))]
-				err = s.dev.Do(func(c *Ctx) error { return s.computeBatch(ctx, c, chunk, withParents, h, &produced) })
-			}
-			select {
-			case results <- result{h, err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
+	err := s.dev.Do(func(c *Ctx) error {
+		if s.plan.variant == VariantNearFar {
+			if err := s.ensureNearFar(c); err != nil {
+				return err
 			}
 		}
-	}()
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
-
-	for r := range results {
-		if r.err != nil {
-			return stats, r.err
+		if err := s.ensureSlots(c, int64(shape.rows), withParents); err != nil {
+			return err
 		}
-		trees := s.trees(r.batch)
-		pool <- r.batch
-		for _, t := range trees {
-			if err := emit(t); err != nil {
-				return stats, err
-			}
+		if withParents {
+			// Upload the reverse arcs now, so no copy lands in the timed kernels.
+			_, err := s.graph.Reverse(c)
+			return err
 		}
-	}
-	wg.Wait() // results closed: the producer is done writing produced
-	stats.add(produced)
-	return stats, nil
-}
-
-// trees converts a batch to trees, mending parents that loop (possible only
-// with weights <= 0, see parentsLoop).
-func (s *SSSPSolver) trees(h *hostBatch) []*paths.Tree {
-	n := int(s.plan.n)
-	var parent []int32
-	if h.withParents {
-		parent = h.parent
-	}
-	trees := treesFromRows(n, h.sources, h.dist[:len(h.sources)*n], parent)
-	if h.withParents && s.plan.lo <= 0 {
-		for i, t := range trees {
-			if parentsLoop(t.Source, h.dist[i*n:(i+1)*n], t.Parent) {
-				tightTreeParents(s.host, t.Source, h.dist[i*n:(i+1)*n], t.Parent)
-			}
-		}
-	}
-	return trees
-}
-
-// ensureStaging allocates two pinned staging batches of s.batch rows.
-func (s *SSSPSolver) ensureStaging() error {
-	cells := s.batch * int(s.plan.n)
-	if s.staging != nil && len(s.staging[0].dist) >= cells {
-		return nil
-	}
-	return s.dev.Do(func(c *Ctx) error {
-		for _, h := range s.staging {
-			for _, p := range h.pinned {
-				if err := p.free(); err != nil {
-					return err
-				}
-			}
-		}
-		s.staging = nil
-		var staging []*hostBatch
-		for range 2 {
-			h := &hostBatch{}
-			for _, to := range []*[]int32{&h.dist, &h.parent} {
-				p, err := allocPinnedInt32(cells)
-				if err != nil {
-					for _, done := range append(staging, h) {
-						for _, q := range done.pinned {
-							q.free()
-						}
-					}
-					return err
-				}
-				h.pinned = append(h.pinned, p)
-				*to = p.s
-			}
-			staging = append(staging, h)
-		}
-		s.staging = staging
 		return nil
 	})
+	if err != nil {
+		return stats, err
+	}
+
+	// produced is written by compute, on the calling goroutine only.
+	var produced SSSPStats
+	f := stageFuncs{
+		compute: func(c *Ctx, k int, rows []int32) error {
+			return s.computeBlock(ctx, c, &s.slots[k%2], rows, withParents, &produced)
+		},
+		copy: func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
+			slot := &s.slots[k%2]
+			cells := int64(blk.rows.Len()) * n
+			if err := cs.afterKernels(); err != nil {
+				return err
+			}
+			if err := blk.dist.copyFromDevice(0, slot.dist.Ptr, 4*cells, cs.s); err != nil {
+				return err
+			}
+			if withParents {
+				return blk.parent.copyFromDevice(0, slot.parent.Ptr, 4*cells, cs.s)
+			}
+			return nil
+		},
+	}
+	if withParents && s.plan.lo <= 0 {
+		scratch := make([]*parentScratch, o.workers)
+		for i := range scratch {
+			scratch[i] = newParentScratch(int(n))
+		}
+		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+	}
+	stats.Stream, err = s.b.stream(ctx, n, sources, withParents, shape, f, sink)
+	stats.add(produced)
+	return stats, err
 }
 
-// computeBatch runs the searches of sources (at most s.batch) and copies
-// their rows into h.
-func (s *SSSPSolver) computeBatch(ctx context.Context, c *Ctx, sources []int32, withParents bool, h *hostBatch, st *SSSPStats) error {
-	cells := len(sources) * int(s.plan.n)
-	h.sources = append(h.sources[:0], sources...)
-	h.withParents = withParents
-	if h.pinned == nil {
-		// Unpinned: a single batch, whose rows become the trees' storage
-		// only after conversion, so plain Go memory does.
-		if cap(h.dist) < cells {
-			h.dist = make([]int32, cells)
+// ensureSlots makes both result slots hold rows rows, with parents when
+// withParents.
+func (s *SSSPSolver) ensureSlots(c *Ctx, rows int64, withParents bool) error {
+	n := s.plan.n
+	for i := range s.slots {
+		slot := &s.slots[i]
+		if slot.rows >= rows && (!withParents || slot.parent.Ptr != 0) {
+			continue
 		}
-		h.dist = h.dist[:cells]
+		if err := errors.Join(c.Free(&slot.dist), c.Free(&slot.parent)); err != nil {
+			return err
+		}
+		slot.rows = 0
+		need := rows * n * 4
 		if withParents {
-			if cap(h.parent) < cells {
-				h.parent = make([]int32, cells)
-			}
-			h.parent = h.parent[:cells]
+			need *= 2
 		}
+		if err := c.Reserve(need, "result rows"); err != nil {
+			return err
+		}
+		var err error
+		if slot.dist, err = c.Alloc(rows*n*4, fmt.Sprintf("result distances %d x %d", rows, n)); err != nil {
+			return err
+		}
+		if withParents {
+			if slot.parent, err = c.Alloc(rows*n*4, fmt.Sprintf("result parents %d x %d", rows, n)); err != nil {
+				return err
+			}
+		}
+		slot.rows = rows
 	}
+	return nil
+}
+
+// computeBlock runs the searches of sources (at most a block's rows) and
+// leaves their rows in slot.
+func (s *SSSPSolver) computeBlock(ctx context.Context, c *Ctx, slot *resultSlot, sources []int32, withParents bool, st *SSSPStats) error {
 	st.Sources += len(sources)
-	st.Batches++
-	if withParents {
-		// Upload the reverse arcs now, so no copy lands in the timed kernels.
-		if _, err := s.graph.Reverse(c); err != nil {
+	if s.plan.variant == VariantNearFar {
+		st.Batches++
+		return s.nearFarBatch(c, sources, withParents, slot, st)
+	}
+	for i, source := range sources {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st.Batches++
+		if err := s.singleSearch(ctx, c, source, withParents, slot, int64(i), st); err != nil {
 			return err
 		}
 	}
-	if s.plan.variant == VariantNearFar {
-		return s.nearFarBatch(c, sources, withParents, h, st)
-	}
-	return s.singleBatch(ctx, c, sources[0], withParents, h, st)
+	return nil
 }
 
 // timed runs launch between a pair of CUDA events and adds the device time
@@ -355,33 +301,4 @@ func timed(c *Ctx, st *SSSPStats, launch func() error) error {
 	}
 	st.Kernel += elapsed
 	return nil
-}
-
-// singleSource backs Backend.SingleSource.
-func (b *Backend) singleSource(ctx context.Context, g *graph.CSR, source int32, alg backend.Algorithm, withParents bool) (*paths.Tree, error) {
-	var tree *paths.Tree
-	err := b.multiSource(ctx, g, []int32{source}, alg, withParents, func(t *paths.Tree) error {
-		tree = t
-		return nil
-	})
-	return tree, err
-}
-
-// multiSource backs Backend.MultiSource: one solver, so the graph is
-// uploaded once for all sources.
-func (b *Backend) multiSource(ctx context.Context, g *graph.CSR, sources []int32, alg backend.Algorithm, withParents bool, emit func(*paths.Tree) error) error {
-	if g != nil {
-		if err := checkSources(g.N, sources); err != nil {
-			return err
-		}
-	}
-	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})
-	if err != nil {
-		return err
-	}
-	_, err = s.Solve(ctx, sources, withParents, emit)
-	if cerr := s.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr)
-	}
-	return err
 }

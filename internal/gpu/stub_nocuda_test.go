@@ -3,25 +3,17 @@
 package gpu
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/graph"
 )
 
-func TestWithoutCUDA(t *testing.T) {
-	ok, reason := Available()
-	if ok || !strings.Contains(reason, "-tags cuda") {
-		t.Fatalf("Available() = %v, %q", ok, reason)
+func TestWithoutCUDANothingRegisters(t *testing.T) {
+	if _, ok := backend.Lookup("gpu"); ok {
+		t.Fatal(`a build without the cuda tag registered "gpu"`)
 	}
-	if _, err := New(); !errors.Is(err, ErrNoCUDA) {
-		t.Fatalf("New() error %v, want ErrNoCUDA", err)
-	}
-	var b Backend
-	if _, err := b.AllPairs(context.Background(), graph.NewEdgeList(1, 0), backend.Algorithm{}, false); !errors.Is(err, ErrNoCUDA) {
-		t.Fatalf("AllPairs error %v, want ErrNoCUDA", err)
+	if !strings.Contains(ErrNoCUDA.Error(), "-tags cuda") {
+		t.Fatalf("ErrNoCUDA = %q does not say how to build with CUDA", ErrNoCUDA)
 	}
 }

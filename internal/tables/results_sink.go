@@ -173,6 +173,7 @@ func (s *ResultSink) Close() error {
 	s.closeOnce.Do(func() {
 		s.store.close()
 		s.wg.Wait()
+		s.store.releaseLeft()
 		s.closeErr = s.store.failure()
 	})
 	return s.closeErr

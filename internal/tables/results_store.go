@@ -113,6 +113,21 @@ func (s *blockStore) close() {
 	s.cond.Broadcast()
 }
 
+// releaseLeft releases the blocks still held once every part has ended.
+// Only a block overlapping another leaves one behind (no part reads the
+// second copy of a row), which fails the store.
+func (s *blockStore) releaseLeft() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.entries) > 0 && s.err == nil {
+		r := s.entries[0].rows
+		s.err = fmt.Errorf("tables: block of rows %d..%d overlaps another block", r.First, r.First+r.Len()-1)
+	}
+	for len(s.entries) > 0 {
+		s.remove(s.entries[0])
+	}
+}
+
 // failure returns the recorded error, if any.
 func (s *blockStore) failure() error {
 	s.mu.Lock()

@@ -35,6 +35,7 @@ func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
 // capacity sources of width list entries each.
 type wideBatch struct {
 	n, width            int
+	parents             bool // b.par is nil when no list has entries
 	src, par            []int32
 	offsets             []int32
 	dist                []int64
@@ -47,7 +48,7 @@ type wideBatch struct {
 }
 
 func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *wideBatch {
-	b := &wideBatch{width: width}
+	b := &wideBatch{width: width, parents: withParents}
 	cells := capacity * width
 	var buf *memory.Buffer
 	buf, b.src = int32Buffer(mem, capacity)
@@ -95,7 +96,7 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 		if d == paths.Unreachable || (maxDistance != backend.NoCutoff && d > maxDistance) {
 			b.dist[k] = 0
 			b.distNulls++
-			if b.par != nil {
+			if b.parents {
 				b.par[k] = paths.NoParent
 				b.parNulls++
 			}
@@ -107,7 +108,7 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 		if int32(v) != source {
 			acc.addDistance(d)
 		}
-		if b.par != nil {
+		if b.parents {
 			p := rows.Parent[base+v]
 			b.par[k] = p
 			if p != paths.NoParent {
@@ -130,7 +131,7 @@ func (b *wideBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 		listArray(int64List, n, offsets, primitive(int64Type, cells, bitmapView(b.distValid, cells, b.distNulls), b.distNulls,
 			prefix(b.distBuf, arrow.Int64Traits.BytesRequired(cells)))),
 	}
-	if b.par != nil {
+	if b.parents {
 		cols = append(cols, listArray(nullableInt32List, n, offsets, primitive(int32Type, cells,
 			bitmapView(b.parValid, cells, b.parNulls), b.parNulls, prefix(b.parBuf, arrow.Int32Traits.BytesRequired(cells)))))
 	}

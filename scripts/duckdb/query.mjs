@@ -133,13 +133,14 @@ async function runAll(conn, sql) {
   throw new Error('no SQL statement');
 }
 
-// run runs the statements on a fresh in-memory database. Extensions are
-// never downloaded, so a test cannot depend on the network; Parquet and
-// JSON support are built into the library.
+// run runs the statements on a fresh in-memory database. DuckDB does not
+// install extensions on its own here, so no query quietly depends on the
+// network; Parquet and JSON support are built into the library.
 async function run(statements) {
   const db = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false' });
+  let conn = null;
   try {
-    const conn = await db.connect();
+    conn = await db.connect();
     const results = [];
     for (const [i, sql] of statements.entries()) {
       const reader = await runAll(conn, sql).catch((err) => {
@@ -151,9 +152,9 @@ async function run(statements) {
         rows: reader.convertRows(convert),
       });
     }
-    conn.closeSync();
     return results;
   } finally {
+    conn?.closeSync();
     db.closeSync();
   }
 }

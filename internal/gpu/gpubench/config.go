@@ -33,6 +33,8 @@ const (
 	flagDevice    = "device"
 	flagDuration  = "duration"
 	flagLookahead = "lookahead"
+	flagStaging   = "staging-blocks"
+	flagBlockMiB  = "staging-mib"
 )
 
 // FWConfig configures the fw subcommand.
@@ -67,6 +69,9 @@ type FWConfig struct {
 	Device int
 	// Lookahead: the fast variant's two-stream schedule (gpu.WithLookahead).
 	Lookahead bool
+	// StagingBlocks and StagingMiB shape the pinned blocks rows stream
+	// through (gpu.WithStaging; MiB of distances per block).
+	StagingBlocks, StagingMiB int
 }
 
 // AddFlags registers the fw flags.
@@ -88,6 +93,8 @@ func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Bool(flagCeiling, true, "measure the int32 add-min ceiling and report each rate's share of it")
 	fs.Int(flagDevice, 0, "GPU ordinal")
 	fs.Bool(flagLookahead, true, "overlap the fast variant's rounds on two streams")
+	fs.Int(flagStaging, gpu.DefaultStagingBlocks, "pinned host blocks the rows stream through")
+	fs.Int(flagBlockMiB, gpu.DefaultStagingBytes>>20, "MiB of distances per pinned block (as much again of parents)")
 }
 
 // InitFromViper reads and validates the fw flags.
@@ -103,6 +110,7 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	c.Ceiling = v.GetBool(flagCeiling)
 	c.Device = v.GetInt(flagDevice)
 	c.Lookahead = v.GetBool(flagLookahead)
+	c.StagingBlocks, c.StagingMiB = v.GetInt(flagStaging), v.GetInt(flagBlockMiB)
 	var errs []error
 	if c.Graph == "" && (c.N < 1 || !(c.P >= 0 && c.P <= 1) || c.Lo > c.Hi) {
 		errs = append(errs, fmt.Errorf("need n >= 1, 0 <= p <= 1 and lo <= hi (have %d, %v, %d, %d)", c.N, c.P, c.Lo, c.Hi))
@@ -143,6 +151,9 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	}
 	if c.Repeats < 1 || c.Warmup < 0 || c.CheckRows < 0 {
 		errs = append(errs, fmt.Errorf("need repeats >= 1, warmup >= 0, check-rows >= 0"))
+	}
+	if c.StagingBlocks < 2 || c.StagingMiB < 1 {
+		errs = append(errs, fmt.Errorf("need staging-blocks >= 2 and staging-mib >= 1"))
 	}
 	return errors.Join(errs...)
 }

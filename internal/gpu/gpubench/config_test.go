@@ -11,14 +11,15 @@ import (
 
 func TestParseFW(t *testing.T) {
 	cfg, err := Parse(Commands["fw"], "fw", []string{"--n=4096", "--p=0.01", "--variants=fast, blocked",
-		"--parents=with", "--strategy=track", "--repeats=3", "--validate=none", "--seed=9", "--lookahead=false"})
+		"--parents=with", "--strategy=track", "--repeats=3", "--validate=none", "--seed=9", "--lookahead=false", "--staging-blocks=3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fw := cfg.(*FWConfig)
 	if fw.N != 4096 || fw.P != 0.01 || len(fw.Variants) != 2 || fw.Variants[1] != gpu.VariantBlocked ||
 		len(fw.Parents) != 1 || !fw.Parents[0] || fw.Strategy != gpu.ParentsTrack || fw.Repeats != 3 ||
-		fw.Validate != "" || fw.Seed != 9 || fw.Lo != 1 || fw.Hi != 100 || !fw.Ceiling || fw.Lookahead {
+		fw.Validate != "" || fw.Seed != 9 || fw.Lo != 1 || fw.Hi != 100 || !fw.Ceiling || fw.Lookahead ||
+		fw.StagingBlocks != 3 || fw.StagingMiB != 64 {
 		t.Fatalf("parsed %+v", fw)
 	}
 }
@@ -32,6 +33,8 @@ func TestParseFWRejects(t *testing.T) {
 		{"--p=2"},
 		{"--repeats=0"},
 		{"--validate=fastest"},
+		{"--staging-blocks=1"},
+		{"--staging-mib=0"},
 		{"stray"},
 		{"--nope"},
 	} {

@@ -1,9 +1,12 @@
 // Package gpubench measures the GPU backend: the fw subcommand times the
 // floyd-warshall variants on a generated Erdos-Renyi graph or a SNAP file,
 // with CUDA events, median of repeats after warm-up, validates every result
-// (against another variant and against CPU Dijkstra rows), and relates the
-// rate, n^3 relaxations per second, to the device's own add-min ceiling
-// measured by a register-only kernel (the ceiling subcommand alone).
+// (every row against another variant's, sampled rows against CPU
+// Dijkstra), relates the rate, n^3 relaxations per second, to the device's
+// own add-min ceiling measured by a register-only kernel (the ceiling
+// subcommand alone), and measures how fast the rows stream to the host
+// through pinned blocks to a sink that releases them at once (GB/s, to
+// compare with the bus's page-locked device-to-host rate).
 //
 // cmd/gpubench wires it. New subcommands (an sssp one, say) add a Command
 // to Commands. Without the cuda build tag every subcommand returns

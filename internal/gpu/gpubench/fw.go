@@ -3,11 +3,13 @@
 package gpubench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -15,19 +17,22 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
-// Run times every configured variant, with and without parents, and prints
-// one line per measurement followed by a summary table.
+// Run times every configured variant, with and without parents: the
+// kernels (CUDA events), streaming every row to a sink that releases each
+// block at once (GB/s by the wall clock and by the copy stream's events),
+// and one whole Backend.Run. It prints one line per measurement followed
+// by a summary table.
 func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
-	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead))
+	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead),
+		gpu.WithStaging(c.StagingBlocks, int64(c.StagingMiB)<<20))
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	dev := b.GPU()
-	fmt.Fprintf(out, "device: %s, %d SMs\n", dev, dev.Multiprocessors())
+	fmt.Fprintf(out, "device: %s, %d SMs, %s\n", dev, dev.Multiprocessors(), time.Now().UTC().Format("2006-01-02"))
 
 	e, name, err := c.graph()
 	if err != nil {
@@ -36,6 +41,7 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 	n := int64(e.N)
 	lo, hi := e.WeightRange()
 	fmt.Fprintf(out, "graph: %s: n=%d m=%d weights [%d, %d]\n", name, n, e.M(), lo, hi)
+	fmt.Fprintf(out, "staging: %d pinned blocks of %d MiB of distances\n", c.StagingBlocks, c.StagingMiB)
 
 	var ceiling float64
 	if c.Ceiling {
@@ -45,19 +51,14 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "add-min ceiling: %.2fe12/s (register-only int32 min(a+b,c), median of 5)\n", ceiling/1e12)
 	}
 
-	g := graph.BuildCSR(e)
-	rows := c.sampleRows(e.N)
-	var ref *paths.Matrix
+	v := newValidator(graph.BuildCSR(e), c.sampleRows(e.N))
 	if c.Validate != "" {
 		start := time.Now()
-		if ref, err = b.AllPairs(ctx, e, c.algorithm(c.Validate), false); err != nil {
-			return fmt.Errorf("gpubench: reference variant %s: %w", c.Validate, err)
-		}
-		if err := checkRows(g, ref, rows, false); err != nil {
+		if err := c.validate(ctx, b, e, c.Validate, false, v, true); err != nil {
 			return fmt.Errorf("gpubench: reference variant %s: %w", c.Validate, err)
 		}
 		fmt.Fprintf(out, "reference: %s distances in %.2f s, %d rows equal CPU Dijkstra\n",
-			c.Validate, time.Since(start).Seconds(), len(rows))
+			c.Validate, time.Since(start).Seconds(), len(v.rows))
 	}
 
 	cube := float64(n) * float64(n) * float64(n)
@@ -68,12 +69,7 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if ref != nil {
-				if err := gputest.SameDistances(res.m, ref); err != nil {
-					return fmt.Errorf("gpubench: %s differs from %s: %w", res.label, c.Validate, err)
-				}
-			}
-			if err := checkRows(g, res.m, rows, withParents); err != nil {
+			if err := c.validate(ctx, b, e, variant, withParents, v, false); err != nil {
 				return fmt.Errorf("gpubench: %s: %w", res.label, err)
 			}
 			rate := cube / res.median.Seconds()
@@ -81,13 +77,13 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 			if ceiling > 0 {
 				share = fmt.Sprintf("%.0f%%", 100*rate/ceiling)
 			}
-			line := fmt.Sprintf("%-26s %7d %10.4f %10.4f %10.2fe12 %8s", res.label, n, res.median.Seconds(),
-				res.min.Seconds(), rate/1e12, share)
-			fmt.Fprintf(out, "%s   (upload %.3f s, download %.3f s; validated)\n", line, res.upload.Seconds(), res.download.Seconds())
+			line := fmt.Sprintf("%-26s %7d %10.4f %10.4f %10.2fe12 %8s %9.1f %9.1f", res.label, n, res.median.Seconds(),
+				res.min.Seconds(), rate/1e12, share, res.stream.Rate(), res.stream.CopyRate())
+			fmt.Fprintf(out, "%s   (upload %.3f s; stream %s; Run %.3f s; validated)\n", line, res.upload.Seconds(), res.stream, res.run.Seconds())
 			table = append(table, line)
 		}
 	}
-	fmt.Fprintf(out, "\n%-26s %7s %10s %10s %12s %8s\n", "variant", "n", "median s", "min s", "relax/s", "ceiling")
+	fmt.Fprintf(out, "\n%-26s %7s %10s %10s %12s %8s %9s %9s\n", "variant", "n", "median s", "min s", "relax/s", "ceiling", "D2H GB/s", "copy GB/s")
 	for _, line := range table {
 		fmt.Fprintln(out, line)
 	}
@@ -130,14 +126,17 @@ func (c *FWConfig) sampleRows(n int32) []int32 {
 }
 
 type measurement struct {
-	label            string
-	m                *paths.Matrix
-	median, min      time.Duration
-	upload, download time.Duration
+	label       string
+	median, min time.Duration
+	upload, run time.Duration
+	// stream is the median-rate stream of every row to a sink that
+	// releases at once.
+	stream gpu.StreamStats
 }
 
-// measure prepares one run, times Warmup + Repeats computes and downloads
-// the result once.
+// measure prepares one run, times Warmup + Repeats computes, then Warmup
+// + Repeats streams of every row to a sink that releases at once, then one
+// whole Backend.Run with that sink.
 func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (measurement, error) {
 	start := time.Now()
 	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
@@ -169,29 +168,123 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	}
 	slices.Sort(times)
 	res.median, res.min = times[len(times)/2], times[0]
-	start = time.Now()
-	if res.m, err = run.Matrix(); err != nil {
-		return measurement{}, err
+
+	all := allVertices(e.N)
+	var streams []gpu.StreamStats
+	for i := 0; i < c.Warmup+c.Repeats; i++ {
+		st, err := run.Stream(ctx, all, releaseAtOnce)
+		if err != nil {
+			return measurement{}, fmt.Errorf("gpubench: %s: streaming: %w", res.label, err)
+		}
+		if i >= c.Warmup {
+			streams = append(streams, st)
+		}
 	}
-	res.download = time.Since(start)
+	slices.SortFunc(streams, func(a, b gpu.StreamStats) int { return cmp.Compare(a.Wall, b.Wall) })
+	res.stream = streams[len(streams)/2]
+
+	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
+	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
+	start = time.Now()
+	if err := b.Run(ctx, req, releaseAtOnce); err != nil {
+		return measurement{}, fmt.Errorf("gpubench: %s: Run: %w", res.label, err)
+	}
+	res.run = time.Since(start)
 	return res, nil
 }
 
-// checkRows compares the sampled rows with CPU Dijkstra (when the weights
-// allow it) and checks them as shortest-path trees.
-func checkRows(g *graph.CSR, m *paths.Matrix, rows []int32, withParents bool) error {
-	lo, _ := g.WeightRange()
-	for _, s := range rows {
-		if lo >= 0 {
-			if err := gputest.CompareRow(m, s, gputest.Dijkstra(g, s)); err != nil {
-				return fmt.Errorf("against CPU Dijkstra: %w", err)
-			}
+// releaseAtOnce is a sink that hands every block straight back.
+func releaseAtOnce(r *backend.Rows) error {
+	r.Release()
+	return nil
+}
+
+func allVertices(n int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}
+
+// validator checks streamed rows: sampled rows against CPU Dijkstra (when
+// the weights allow it) and as shortest-path trees, and every row's hash
+// against the reference variant's.
+type validator struct {
+	g    *graph.CSR
+	rows []int32
+	want map[int32][]int64
+	// hashes are the reference's row hashes by source, nil before it ran.
+	hashes []uint64
+}
+
+func newValidator(g *graph.CSR, rows []int32) *validator {
+	v := &validator{g: g, rows: rows, want: map[int32][]int64{}}
+	if lo, _ := g.WeightRange(); lo >= 0 {
+		for _, s := range rows {
+			v.want[s] = gputest.Dijkstra(g, s)
 		}
-		if withParents {
-			if err := gputest.CheckRow(g, m, s); err != nil {
-				return err
+	}
+	return v
+}
+
+// validate computes variant and streams every row through the checks;
+// the reference run (reference true) records the row hashes the later
+// runs must match.
+func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool,
+	v *validator, reference bool) error {
+	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	if _, err := run.Compute(ctx); err != nil {
+		return err
+	}
+	if reference {
+		v.hashes = make([]uint64, e.N)
+	}
+	sampled := map[int32]bool{}
+	for _, s := range v.rows {
+		sampled[s] = true
+	}
+	var mu sync.Mutex
+	seen := 0
+	sink := func(r *backend.Rows) error {
+		defer r.Release()
+		err := gputest.ForEach(r.Len(), func(i int) error {
+			s := r.Sources[i]
+			h := gputest.RowHash(r, i)
+			switch {
+			case reference:
+				v.hashes[s] = h
+			case v.hashes != nil && v.hashes[s] != h:
+				return fmt.Errorf("row %d differs from the reference variant's", s)
 			}
-		}
+			if !sampled[s] {
+				return nil
+			}
+			t := r.Tree(i)
+			if want, ok := v.want[s]; ok {
+				if err := gputest.CompareDistances(t, want); err != nil {
+					return fmt.Errorf("against CPU Dijkstra: %w", err)
+				}
+			}
+			if withParents {
+				return gputest.CheckTree(v.g, t)
+			}
+			return nil
+		})
+		mu.Lock()
+		seen += r.Len()
+		mu.Unlock()
+		return err
+	}
+	if _, err := run.Stream(ctx, allVertices(e.N), sink); err != nil {
+		return err
+	}
+	if seen != int(e.N) {
+		return fmt.Errorf("%d rows streamed, want %d", seen, e.N)
 	}
 	return nil
 }

@@ -1,11 +1,13 @@
 package gputest
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -16,20 +18,7 @@ func seeds(t *testing.T) []uint64 {
 	return []uint64{1, fresh}
 }
 
-// matrixFrom packs a reference into a Matrix, as a backend would.
-func matrixFrom(n int32, dist []int64) *paths.Matrix {
-	m := &paths.Matrix{N: n, Dist32: make([]int32, len(dist))}
-	for i, d := range dist {
-		if d == paths.Unreachable {
-			m.Dist32[i] = graph.Inf32
-		} else {
-			m.Dist32[i] = int32(d)
-		}
-	}
-	return m
-}
-
-func TestFloydWarshallMatchesDijkstra(t *testing.T) {
+func TestReferencesAgree(t *testing.T) {
 	for _, seed := range seeds(t) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		for _, n := range []int32{1, 2, 9, 40} {
@@ -38,9 +27,20 @@ func TestFloydWarshallMatchesDijkstra(t *testing.T) {
 			if neg != -1 {
 				t.Fatalf("seed %d n %d: negative cycle at %d in a non-negative graph", seed, n, neg)
 			}
-			got := DijkstraMatrix(graph.BuildCSR(e))
-			if err := CompareMatrix(got, want); err != nil {
-				t.Fatalf("seed %d n %d: %v", seed, n, err)
+			g := graph.BuildCSR(e)
+			row := MatrixRows(n, want)
+			for s := range n {
+				tree := &paths.Tree{Source: s, Dist: Dijkstra(g, s)}
+				if err := CompareDistances(tree, row(s)); err != nil {
+					t.Fatalf("seed %d n %d Dijkstra: %v", seed, n, err)
+				}
+				bf, ok := BellmanFord(g, s)
+				if !ok {
+					t.Fatalf("seed %d n %d: Bellman-Ford found a negative cycle", seed, n)
+				}
+				if err := CompareDistances(&paths.Tree{Source: s, Dist: bf}, row(s)); err != nil {
+					t.Fatalf("seed %d n %d Bellman-Ford: %v", seed, n, err)
+				}
 			}
 		}
 	}
@@ -56,10 +56,15 @@ func TestRandomGraphShiftKeepsCyclesNonNegative(t *testing.T) {
 		if _, neg := FloydWarshall(e); neg != -1 {
 			t.Fatalf("seed %d: negative cycle through %d", seed, neg)
 		}
+		want, _ := FloydWarshall(e)
+		bf, ok := BellmanFord(graph.BuildCSR(e), 3)
+		if !ok || CompareDistances(&paths.Tree{Source: 3, Dist: bf}, MatrixRows(30, want)(3)) != nil {
+			t.Fatalf("seed %d: Bellman-Ford disagrees with Floyd-Warshall on negative weights", seed)
+		}
 	}
 }
 
-func TestFloydWarshallFindsNegativeCycle(t *testing.T) {
+func TestNegativeCycles(t *testing.T) {
 	e := graph.NewEdgeList(4, 4)
 	e.Add(0, 1, 2)
 	e.Add(1, 2, -3)
@@ -68,9 +73,15 @@ func TestFloydWarshallFindsNegativeCycle(t *testing.T) {
 	if _, neg := FloydWarshall(e); neg != 1 && neg != 2 {
 		t.Fatalf("negative vertex %d, want 1 or 2", neg)
 	}
+	if _, ok := BellmanFord(graph.BuildCSR(e), 0); ok {
+		t.Fatal("Bellman-Ford missed the negative cycle")
+	}
+	if _, ok := BellmanFord(graph.BuildCSR(e), 3); !ok {
+		t.Fatal("Bellman-Ford from a vertex that reaches no cycle failed")
+	}
 }
 
-func TestCheckRowCatchesParentLoop(t *testing.T) {
+func TestCheckTreeCatchesParentLoop(t *testing.T) {
 	// 0 -> 1 -> 2 -> 1 with zero weights: parents 2 -> 1 -> 2 loop but
 	// each is an arc of the right weight.
 	e := graph.NewEdgeList(3, 3)
@@ -78,30 +89,93 @@ func TestCheckRowCatchesParentLoop(t *testing.T) {
 	e.Add(1, 2, 0)
 	e.Add(2, 1, 0)
 	g := graph.BuildCSR(e)
-	m := &paths.Matrix{N: 3, Dist32: []int32{0, 0, 0, graph.Inf32, 0, 0, graph.Inf32, 0, 0},
-		Parent: []int32{-1, 2, 1, -1, -1, 1, -1, 2, -1}}
-	err := CheckRow(g, m, 0)
+	tree := &paths.Tree{Source: 0, Dist: []int64{0, 0, 0}, Parent: []int32{-1, 2, 1}}
+	err := CheckTree(g, tree)
 	if err == nil || !strings.Contains(err.Error(), "loop") {
-		t.Fatalf("CheckRow = %v, want a loop error", err)
+		t.Fatalf("CheckTree = %v, want a loop error", err)
 	}
-	m.Parent[1] = 0
-	if err := CheckRows(g, m); err != nil {
-		t.Fatalf("CheckRows on good parents: %v", err)
+	tree.Parent[1] = 0
+	if err := CheckRow(g, tree, []int64{0, 0, 0}, true); err != nil {
+		t.Fatalf("CheckRow on good parents: %v", err)
+	}
+	if err := CheckRow(g, tree, []int64{0, 0, 1}, true); err == nil {
+		t.Fatal("CheckRow missed a wrong distance")
+	}
+	if err := CheckRow(g, tree, []int64{0, 0, 0}, false); err == nil {
+		t.Fatal("CheckRow accepted parents that were not asked for")
 	}
 }
 
-func TestCompareFindsDifference(t *testing.T) {
+// block builds a Rows block of int32 distances from reference rows, as a
+// backend would, with a release that counts.
+func block(req *backend.Request, first, count int, rows func(s int32) []int64, released *int) *backend.Rows {
+	n := int(req.Edges.N)
+	b := &backend.Rows{First: first, Sources: req.Sources[first : first+count], Width: n, Dist32: make([]int32, count*n)}
+	for i, s := range b.Sources {
+		for v, d := range rows(s) {
+			b.Dist32[i*n+v] = graph.Inf32
+			if d != paths.Unreachable {
+				b.Dist32[i*n+v] = int32(d)
+			}
+		}
+	}
+	b.OnRelease(func(*backend.Rows) { *released++ })
+	return b
+}
+
+func TestCollectorChecksAndKeepsRows(t *testing.T) {
 	e := RandomGraph(rand.New(rand.NewPCG(3, 3)), 10, 30, 1, 9, 0)
+	g := graph.BuildCSR(e)
 	want, _ := FloydWarshall(e)
-	m := matrixFrom(10, want)
-	if err := CompareMatrix(m, want); err != nil {
+	rows := MatrixRows(10, want)
+	req := &backend.Request{Edges: e, CSR: g, Sources: []int32{7, 2, 9, 0}}
+	c := NewCollector(req, true)
+	c.Check = func(b *backend.Rows) error { return CheckBlock(g, b, rows, false) }
+	released := 0
+	if err := c.Sink(block(req, 2, 2, rows, &released)); err != nil {
 		t.Fatal(err)
 	}
-	m.Dist32[0] = 5 // dist[0][0] is 0
-	if CompareMatrix(m, want) == nil {
-		t.Fatal("CompareMatrix missed a changed cell")
+	if _, err := c.Done(); err == nil {
+		t.Fatal("Done with rows missing")
 	}
-	if SameDistances(m, matrixFrom(10, want)) == nil {
-		t.Fatal("SameDistances missed a changed cell")
+	if err := c.Sink(block(req, 0, 2, rows, &released)); err != nil {
+		t.Fatal(err)
+	}
+	trees, err := c.Done()
+	if err != nil || len(trees) != 4 || trees[1].Source != 2 {
+		t.Fatalf("Done: %v, %d trees", err, len(trees))
+	}
+	if err := c.Sink(block(req, 1, 1, rows, &released)); err == nil {
+		t.Fatal("a row arriving twice was accepted")
+	}
+	bad := block(req, 0, 1, rows, &released)
+	bad.Dist32[3]++
+	strict := NewCollector(req, false)
+	strict.Check = c.Check
+	if err := strict.Sink(bad); err == nil {
+		t.Fatal("a wrong distance was accepted")
+	}
+	if released != 4 {
+		t.Fatalf("%d blocks released, want every one of 4", released)
+	}
+	b := block(req, 0, 2, rows, &released)
+	if RowHash(b, 0) == RowHash(b, 1) || RowHash(b, 0) != RowHash(block(req, 0, 1, rows, &released), 0) {
+		t.Fatal("RowHash does not tell rows apart or differs for equal rows")
+	}
+}
+
+func TestForEachStopsAtTheFirstError(t *testing.T) {
+	stop := errors.New("stop")
+	err := ForEach(1000, func(i int) error {
+		if i == 10 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("ForEach = %v", err)
+	}
+	if err := ForEach(0, func(int) error { return stop }); err != nil {
+		t.Fatalf("ForEach over nothing = %v", err)
 	}
 }

@@ -46,6 +46,12 @@ func FloydWarshall(e *graph.EdgeList) (dist []int64, negative int32) {
 	return dist, -1
 }
 
+// MatrixRows returns a reference function for CheckRow and CheckBlock that
+// serves the rows of an n x n matrix such as FloydWarshall's.
+func MatrixRows(n int32, dist []int64) func(s int32) []int64 {
+	return func(s int32) []int64 { return dist[int64(s)*int64(n) : int64(s+1)*int64(n)] }
+}
+
 // Dijkstra returns the distances from source in g, whose weights must be
 // non-negative; paths.Unreachable for vertices it cannot reach.
 // O((n + m) log n).
@@ -72,6 +78,34 @@ func Dijkstra(g *graph.CSR, source int32) []int64 {
 	return dist
 }
 
+// BellmanFord returns the distances from source in g, any weights;
+// paths.Unreachable for vertices it cannot reach. ok is false, and dist
+// nil, when a negative cycle is reachable from source. O(n * m).
+func BellmanFord(g *graph.CSR, source int32) (dist []int64, ok bool) {
+	dist = make([]int64, g.N)
+	for i := range dist {
+		dist[i] = paths.Unreachable
+	}
+	dist[source] = 0
+	for round := int32(0); round <= g.N; round++ {
+		changed := false
+		for u := int32(0); u < g.N; u++ {
+			if dist[u] == paths.Unreachable {
+				continue
+			}
+			for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+				if v, d := g.Targets[i], dist[u]+int64(g.Weights[i]); d < dist[v] {
+					dist[v], changed = d, true
+				}
+			}
+		}
+		if !changed {
+			return dist, true
+		}
+	}
+	return nil, false
+}
+
 type item struct {
 	v int32
 	d int64
@@ -90,41 +124,15 @@ func (q *queue) Pop() any {
 	return it
 }
 
-// CompareRow checks row s of m against want (int64 distances with
+// CompareDistances checks t's distances against want (int64 with
 // paths.Unreachable) and reports the first difference.
-func CompareRow(m *paths.Matrix, s int32, want []int64) error {
-	for v := int32(0); v < m.N; v++ {
-		if got := m.Distance(s, v); got != want[v] {
-			return fmt.Errorf("dist[%d][%d] = %s, want %s", s, v, show(got), show(want[v]))
-		}
+func CompareDistances(t *paths.Tree, want []int64) error {
+	if len(t.Dist) != len(want) {
+		return fmt.Errorf("row %d: %d distances, want %d", t.Source, len(t.Dist), len(want))
 	}
-	return nil
-}
-
-// CompareMatrix checks every row of m against want, an n x n row-major
-// int64 matrix.
-func CompareMatrix(m *paths.Matrix, want []int64) error {
-	if int64(len(want)) != int64(m.N)*int64(m.N) {
-		return fmt.Errorf("reference has %d cells for %d vertices", len(want), m.N)
-	}
-	for s := int32(0); s < m.N; s++ {
-		if err := CompareRow(m, s, want[int64(s)*int64(m.N):int64(s+1)*int64(m.N)]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// SameDistances checks that a and b hold the same distances.
-func SameDistances(a, b *paths.Matrix) error {
-	if a.N != b.N {
-		return fmt.Errorf("matrices of %d and %d vertices", a.N, b.N)
-	}
-	for s := int32(0); s < a.N; s++ {
-		for v := int32(0); v < a.N; v++ {
-			if x, y := a.Distance(s, v), b.Distance(s, v); x != y {
-				return fmt.Errorf("dist[%d][%d]: %s vs %s", s, v, show(x), show(y))
-			}
+	for v := range want {
+		if t.Dist[v] != want[v] {
+			return fmt.Errorf("dist[%d][%d] = %s, want %s", t.Source, v, show(t.Dist[v]), show(want[v]))
 		}
 	}
 	return nil

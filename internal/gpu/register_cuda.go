@@ -1,0 +1,21 @@
+//go:build cuda
+
+package gpu
+
+import "github.com/pathflow/pathflow/internal/backend"
+
+// Name is the name the GPU backend registers under.
+const Name = "gpu"
+
+// A cuda build registers the GPU backend; programs link it with a blank
+// import of this package.
+func init() {
+	backend.Register(backend.Factory{
+		Name:      Name,
+		Available: Available,
+		Choose:    choose,
+		Open: func(o backend.Options) (backend.Backend, error) {
+			return New(WithWorkers(o.Workers))
+		},
+	})
+}

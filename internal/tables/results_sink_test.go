@@ -1,0 +1,621 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// randomTargets returns count vertices of 0..n-1 in a random order.
+func randomTargets(rng *rand.Rand, n, count int) []int32 {
+	targets := make([]int32, count)
+	for i, v := range rng.Perm(n)[:count] {
+		targets[i] = int32(v)
+	}
+	return targets
+}
+
+// randomCutoff returns the distance of a random cell, so that the cutoff
+// itself occurs, or 0 when that cell has none.
+func randomCutoff(rng *rand.Rand, trees []*paths.Tree) int64 {
+	tr := trees[rng.IntN(len(trees))]
+	if d := tr.Dist[rng.IntN(len(tr.Dist))]; d != paths.Unreachable && d >= 0 {
+		return d
+	}
+	return 0
+}
+
+// randomTrees returns 1 to count random trees over n vertices from random
+// sources, with int32-sized distances when narrow.
+func randomTrees(rng *rand.Rand, n, count int, narrow bool) []*paths.Tree {
+	trees := make([]*paths.Tree, 1+rng.IntN(count))
+	for i := range trees {
+		trees[i] = randomTree(rng, n, int32(rng.IntN(n)), true, rng.Float64())
+	}
+	if narrow {
+		narrowTrees(trees)
+	}
+	return trees
+}
+
+// The files depend on the shape, the rows and the options only: not on the
+// worker count, the block sizes, the order blocks arrive in or the width
+// of their distances.
+func TestResultSinkByteIdentical(t *testing.T) {
+	t.Parallel()
+	rng := newRand(3)
+	var trees []*paths.Tree
+	for s := range 7 {
+		trees = append(trees, randomTree(rng, 300, int32(s), true, 0.2))
+	}
+	narrowTrees(trees)
+	targets := randomTargets(rng, 300, 120)
+	cutoff := int64(1 << 27)
+	shapes := map[string]ResultShape{}
+	for _, layout := range []Layout{Long, Wide} {
+		shape := longShape(trees, true)
+		shape.Layout = layout
+		shapes[layout.String()] = shape
+		shape.Targets, shape.MaxDistance = targets, cutoff
+		shapes[layout.String()+" filtered"] = shape
+	}
+	runs := []struct {
+		workers, per int
+		narrow       bool
+	}{{1, 1, false}, {2, 3, true}, {5, 7, false}, {5, 2, true}}
+	for _, format := range formats {
+		for name, shape := range shapes {
+			var ref []FileInfo
+			for i, r := range runs {
+				s := writeTrees(t, resultDir(t), shape, trees, r.narrow, r.per, newRand(uint64(i)),
+					WithFormat(format), WithBatchRows(100), WithPartRows(700), WithConcurrency(r.workers))
+				files := s.Files()
+				if i == 0 {
+					ref = files
+					if len(ref) < 2 {
+						t.Fatalf("%v %s: %d parts, want several", format, name, len(ref))
+					}
+					continue
+				}
+				if len(files) != len(ref) {
+					t.Fatalf("%v %s: %d parts with %d workers, %d with 1", format, name, len(files), r.workers, len(ref))
+				}
+				for k := range files {
+					sameBytes(t, ref[k].Path, files[k].Path)
+					if files[k].SHA256 != ref[k].SHA256 || files[k].Rows != ref[k].Rows {
+						t.Errorf("%v %s part %d: FileInfo differs", format, name, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Targets pick and order the vertices of every source; a cutoff drops the
+// cells beyond it and the unreachable ones.
+func TestResultSinkTargetsCutoff(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds(t) {
+		rng := newRand(seed)
+		n := 1 + rng.IntN(300)
+		narrow := rng.IntN(2) == 0
+		trees := randomTrees(rng, n, 10, narrow)
+		targets := randomTargets(rng, n, rng.IntN(n+1))
+		cutoff := randomCutoff(rng, trees)
+		cases := map[string]struct {
+			targets []int32
+			cutoff  int64
+		}{
+			"targets":     {targets, backend.NoCutoff},
+			"cutoff":      {nil, cutoff},
+			"both":        {targets, cutoff},
+			"zero cutoff": {nil, 0},
+		}
+		for name, c := range cases {
+			for _, format := range formats {
+				for _, withParents := range []bool{true, false} {
+					t.Run(fmt.Sprintf("%d/%s/%v/parents=%v", seed, name, format, withParents), func(t *testing.T) {
+						shape := longShape(trees, withParents)
+						shape.Targets, shape.MaxDistance = c.targets, c.cutoff
+						batch, part := 1+rng.IntN(n+20), int64(1+n/3+rng.IntN(2*n))
+						t.Logf("%d vertices, %d trees, %d targets, cutoff %d, batch %d, part %d",
+							n, len(trees), len(shapeTargets(shape)), c.cutoff, batch, part)
+						mem := checkedAllocator(t)
+						dir := resultDir(t)
+						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, WithFormat(format),
+							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(1+rng.IntN(4)))
+						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
+						got, hasParents := readCells(t, dir, WithAllocator(mem))
+						if hasParents != withParents {
+							t.Errorf("parents %v, want %v", hasParents, withParents)
+						}
+						for _, r := range got {
+							if c.cutoff != backend.NoCutoff && (r.dist == paths.Unreachable || r.dist > c.cutoff) {
+								t.Fatalf("row %+v is beyond the cutoff %d", r, c.cutoff)
+							}
+						}
+						want := wantCells(trees, shape)
+						if len(got) != len(want) {
+							t.Fatalf("read %d rows, want %d", len(got), len(want))
+						}
+						for i := range want {
+							if got[i] != want[i] {
+								t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// The wide layout has one row per source, row groups and parts cut at
+// whole sources, and null list entries for unreachable cells and those
+// beyond the cutoff.
+func TestResultSinkWide(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds(t) {
+		rng := newRand(seed)
+		n := 1 + rng.IntN(200)
+		narrow := rng.IntN(2) == 0
+		trees := randomTrees(rng, n, 8, narrow)
+		targets := randomTargets(rng, n, rng.IntN(n+1))
+		cutoff := randomCutoff(rng, trees)
+		cases := map[string]struct {
+			targets []int32
+			cutoff  int64
+		}{
+			"all":     {nil, backend.NoCutoff},
+			"targets": {targets, backend.NoCutoff},
+			"cutoff":  {nil, cutoff},
+			"both":    {targets, cutoff},
+		}
+		for name, c := range cases {
+			for _, format := range formats {
+				for _, withParents := range []bool{true, false} {
+					t.Run(fmt.Sprintf("%d/%s/%v/parents=%v", seed, name, format, withParents), func(t *testing.T) {
+						shape := longShape(trees, withParents)
+						shape.Layout, shape.Targets, shape.MaxDistance = Wide, c.targets, c.cutoff
+						batch, part := 1+rng.IntN(3*n), int64(1+rng.IntN(4*n))
+						t.Logf("%d vertices, %d trees, %d targets, cutoff %d, batch %d, part %d",
+							n, len(trees), len(shapeTargets(shape)), c.cutoff, batch, part)
+						mem := checkedAllocator(t)
+						dir := resultDir(t)
+						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, WithFormat(format),
+							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(1+rng.IntN(4)))
+						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
+						got, want := readWide(t, dir, withParents, WithAllocator(mem)), wantWide(trees, shape)
+						if len(got) != len(want) {
+							t.Fatalf("read %d rows, want one per source: %d", len(got), len(want))
+						}
+						for i := range want {
+							if !sameWideRow(got[i], want[i]) {
+								t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// A wide result without targets still has a row, of empty lists, per
+// source.
+func TestResultSinkWideNoTargets(t *testing.T) {
+	t.Parallel()
+	trees := randomTrees(newRand(4), 5, 3, false)
+	shape := longShape(trees, true)
+	shape.Layout, shape.Targets = Wide, []int32{}
+	for _, format := range formats {
+		mem := checkedAllocator(t)
+		dir := resultDir(t)
+		s := writeTrees(t, dir, shape, trees, false, 2, newRand(1), WithFormat(format), WithAllocator(mem))
+		checkFiles(t, s, dir, format, wantGroups(trees, shape, DefaultPartRows, DefaultBatchRows))
+		if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+			t.Errorf("%v: read %+v", format, got)
+		}
+	}
+}
+
+func sameSummary(t *testing.T, what string, got, want SummaryRow) {
+	t.Helper()
+	if got.Source != want.Source || got.Reachable != want.Reachable || got.Eccentricity != want.Eccentricity ||
+		math.Float64bits(got.Closeness) != math.Float64bits(want.Closeness) {
+		t.Errorf("%s: summary %+v, want %+v", what, got, want)
+	}
+}
+
+// Without targets or cutoff the sink's summary rows are Summarize's, bit
+// for bit, however the rows were cut into blocks and parts.
+func TestResultSinkSummary(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds(t) {
+		rng := newRand(seed)
+		n := 1 + rng.IntN(400)
+		narrow := rng.IntN(2) == 0
+		trees := randomTrees(rng, n, 10, narrow)
+		for _, layout := range []Layout{Long, Wide} {
+			shape := longShape(trees, false)
+			shape.Layout = layout
+			s := writeTrees(t, resultDir(t), shape, trees, narrow, 1+rng.IntN(4), rng, WithBatchRows(1+rng.IntN(n+10)),
+				WithPartRows(int64(1+n/2+rng.IntN(3*n))), WithConcurrency(1+rng.IntN(4)))
+			got := s.Summary()
+			if len(got) != len(trees) {
+				t.Fatalf("%d summary rows for %d sources", len(got), len(trees))
+			}
+			for i, tr := range trees {
+				sameSummary(t, fmt.Sprintf("seed %d, %v, source %d", seed, layout, i), got[i], Summarize(tr))
+			}
+		}
+	}
+}
+
+// With targets and a cutoff the summary covers the cells written; worked
+// out by hand.
+func TestResultSinkSummaryFiltered(t *testing.T) {
+	t.Parallel()
+	const u = paths.Unreachable
+	trees := []*paths.Tree{
+		{Source: 2, Dist: []int64{5, -1, 0, 3, 10, u}},
+		{Source: 0, Dist: []int64{0, 2, 7, u, 1, 4}},
+		{Source: 5, Dist: []int64{9, 8, u, u, 12, 0}},
+	}
+	shape := longShape(trees, false)
+	shape.Targets, shape.MaxDistance = []int32{4, 2, 0, 1}, 6
+	want := []SummaryRow{
+		// Vertices 2 (itself), 0 (5) and 1 (-1); 4 is beyond the cutoff.
+		{Source: 2, Reachable: 3, Eccentricity: 5, Closeness: 2.0 / 3 * 2 / 4},
+		// Vertices 4 (1), 0 (itself) and 1 (2); 2 is beyond the cutoff.
+		{Source: 0, Reachable: 3, Eccentricity: 2, Closeness: 2.0 / 3 * 2 / 3},
+		// Nothing within the cutoff, itself not a target.
+		{Source: 5, Reachable: 0, Eccentricity: NoEccentricity, Closeness: math.NaN()},
+	}
+	// Three vertices at 2^62: the distance sum overflows an int64.
+	far := []*paths.Tree{{Source: 0, Dist: []int64{0, 1 << 62, 1 << 62, 1 << 62}}}
+	for _, layout := range []Layout{Long, Wide} {
+		shape.Layout = layout
+		s := writeTrees(t, resultDir(t), shape, trees, false, 2, newRand(1), WithPartRows(3), WithBatchRows(2))
+		for i, got := range s.Summary() {
+			w := want[i]
+			if got.Source != w.Source || got.Reachable != w.Reachable || got.Eccentricity != w.Eccentricity ||
+				math.IsNaN(got.Closeness) != math.IsNaN(w.Closeness) || math.Abs(got.Closeness-w.Closeness) > 1e-15 {
+				t.Errorf("%v: summary %+v, want %+v", layout, got, w)
+			}
+		}
+		farShape := longShape(far, false)
+		farShape.Layout = layout
+		s = writeTrees(t, resultDir(t), farShape, far, false, 1, newRand(1))
+		sameSummary(t, layout.String()+", far", s.Summary()[0], SummaryRow{Source: 0, Reachable: 4, Eccentricity: 1 << 62, Closeness: 0x1p-62})
+	}
+}
+
+// A malformed block fails Put and Close, and every block the sink took is
+// released once, the held ones included.
+func TestResultSinkPutErrors(t *testing.T) {
+	t.Parallel()
+	rng := newRand(7)
+	var trees []*paths.Tree
+	for s := range 4 {
+		trees = append(trees, randomTree(rng, 5, int32(s), true, 0.2))
+	}
+	wider := []*paths.Tree{randomTree(rng, 6, 0, true, 0.2)}
+	// Each returns a bad block for rows 0..1.
+	bad := map[string]func() *backend.Rows{
+		"wrong width": func() *backend.Rows { return treeBlocks(wider, 1, false, true)[0] },
+		"wrong sources": func() *backend.Rows {
+			b := treeBlocks(trees[1:], 2, false, true)[0]
+			b.First = 0
+			return b
+		},
+		"rows beyond the sources": func() *backend.Rows {
+			b := treeBlocks(trees[2:], 2, false, true)[0]
+			b.First = 3
+			return b
+		},
+		"missing parents": func() *backend.Rows { return treeBlocks(trees[:2], 2, false, false)[0] },
+		"short parents": func() *backend.Rows {
+			b := treeBlocks(trees[:2], 2, false, true)[0]
+			b.Parent = b.Parent[:9]
+			return b
+		},
+		"no distances": func() *backend.Rows {
+			b := treeBlocks(trees[:2], 2, false, true)[0]
+			b.Dist64 = nil
+			return b
+		},
+		"both distances": func() *backend.Rows {
+			b := treeBlocks(trees[:2], 2, false, true)[0]
+			b.Dist32 = make([]int32, 10)
+			return b
+		},
+		"short distances": func() *backend.Rows {
+			b := treeBlocks(trees[:2], 2, true, true)[0]
+			b.Dist32 = b.Dist32[:9]
+			return b
+		},
+	}
+	for name, mk := range bad {
+		mem := checkedAllocator(t)
+		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithConcurrency(1), WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		good := treeBlocks(trees, 2, false, true)
+		b := mk()
+		rel := countReleases(good[0], good[1], b)
+		// Held: the only part waits for row 0.
+		if err := s.Put(good[1]); err != nil {
+			t.Fatal(err)
+		}
+		putErr := s.Put(b)
+		if putErr == nil {
+			t.Errorf("%s: Put accepted the block", name)
+		}
+		if err := s.Put(good[0]); err == nil {
+			t.Errorf("%s: Put after a failure succeeded", name)
+		}
+		if err := s.Close(); err == nil || putErr == nil || err.Error() != putErr.Error() {
+			t.Errorf("%s: Close returned %v, want Put's error %v", name, err, putErr)
+		}
+		rel.check(t, good[0], good[1], b)
+	}
+}
+
+// A part that cannot be written fails Close with an error naming it, and
+// every block is released.
+func TestResultSinkWriteError(t *testing.T) {
+	t.Parallel()
+	rng := newRand(9)
+	var trees []*paths.Tree
+	for s := range 6 {
+		trees = append(trees, randomTree(rng, 50, int32(s), true, 0.2))
+	}
+	for _, format := range formats {
+		for _, how := range []string{"folder removed", "device full"} {
+			mem := checkedAllocator(t)
+			dir := resultDir(t)
+			// One worker: it opens part 0 and waits for the first block.
+			s, err := NewResultSink(dir, longShape(trees, true), nil, nil, WithFormat(format), WithAllocator(mem),
+				WithConcurrency(1), WithPartRows(50), WithBatchRows(20))
+			if err != nil {
+				t.Fatal(err)
+			}
+			part := ""
+			switch how {
+			case "folder removed":
+				waitForFile(t, filepath.Join(dir, "part-00000"+format.Ext()))
+				if err := os.RemoveAll(dir); err != nil {
+					t.Fatal(err)
+				}
+				part = filepath.Join(dir, "part-00001"+format.Ext())
+			case "device full":
+				part = filepath.Join(dir, "part-00002"+format.Ext())
+				if err := os.Symlink("/dev/full", part); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := os.Stat("/dev/full"); err != nil {
+					s.Abort()
+					t.Logf("no /dev/full: %v", err)
+					continue
+				}
+			}
+			blocks := treeBlocks(trees, 2, false, true)
+			rel := countReleases(blocks...)
+			putShuffled(s, blocks, rng)
+			err = s.Close()
+			if err == nil || !strings.Contains(err.Error(), part) {
+				t.Errorf("%v, %s: Close returned %v, want an error naming %s", format, how, err, part)
+			}
+			rel.check(t, blocks...)
+		}
+	}
+}
+
+// waitForFile waits up to 10 s for path to appear.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	for range 1000 {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s did not appear", path)
+}
+
+// Abort hands back every block the sink holds and stops its goroutines.
+// Not parallel: it counts the process's goroutines.
+func TestResultSinkAbort(t *testing.T) {
+	before := runtime.NumGoroutine()
+	rng := newRand(10)
+	var trees []*paths.Tree
+	for s := range 8 {
+		trees = append(trees, randomTree(rng, 100, int32(s), true, 0.2))
+	}
+	for _, format := range formats {
+		for _, started := range []bool{false, true} {
+			mem := checkedAllocator(t)
+			s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithFormat(format), WithAllocator(mem),
+				WithConcurrency(4), WithPartRows(150), WithBatchRows(60))
+			if err != nil {
+				t.Fatal(err)
+			}
+			blocks := treeBlocks(trees, 2, false, true)
+			rel := countReleases(blocks...)
+			// Without the first block the first parts wait while the
+			// store holds the rest; with it the writers are busy.
+			first := 1
+			if started {
+				first = 0
+			}
+			for _, b := range blocks[first:] {
+				if err := s.Put(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.Abort()
+			rel.check(t, blocks[first:]...)
+			if err := s.Close(); err == nil {
+				t.Errorf("%v: Close after Abort succeeded", format)
+			}
+			if !started {
+				if err := s.Put(blocks[0]); err == nil {
+					t.Errorf("%v: Put after Abort succeeded", format)
+				}
+				rel.check(t, blocks...)
+			}
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines after Abort, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Close names a row no block brought, and releases the others.
+func TestResultSinkMissingBlock(t *testing.T) {
+	t.Parallel()
+	rng := newRand(11)
+	var trees []*paths.Tree
+	for s := range 6 {
+		trees = append(trees, randomTree(rng, 20, int32(s), true, 0.2))
+	}
+	for _, workers := range []int{1, 3} {
+		mem := checkedAllocator(t)
+		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithAllocator(mem),
+			WithConcurrency(workers), WithPartRows(30), WithBatchRows(7))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := treeBlocks(trees, 1, false, true)
+		rel := countReleases(blocks...)
+		put := slices.Delete(slices.Clone(blocks), 3, 4)
+		if err := putShuffled(s, put, rng); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err == nil || !strings.Contains(err.Error(), "row 3") {
+			t.Errorf("%d workers: Close returned %v, want an error naming row 3", workers, err)
+		}
+		rel.check(t, put...)
+	}
+}
+
+// A block handed over twice is an error, and both copies are released.
+func TestResultSinkRepeatedBlock(t *testing.T) {
+	t.Parallel()
+	rng := newRand(12)
+	var trees []*paths.Tree
+	for s := range 6 {
+		trees = append(trees, randomTree(rng, 20, int32(s), true, 0.2))
+	}
+	for _, workers := range []int{1, 3} {
+		mem := checkedAllocator(t)
+		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithAllocator(mem),
+			WithConcurrency(workers), WithPartRows(30), WithBatchRows(7))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := append(treeBlocks(trees, 2, false, true), treeBlocks(trees, 2, false, true)[1])
+		rel := countReleases(blocks...)
+		if err := putShuffled(s, blocks, rng); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err == nil {
+			t.Errorf("%d workers: Close accepted rows handed over twice", workers)
+		}
+		rel.check(t, blocks...)
+	}
+}
+
+// With a producer limited to a pool of two blocks the sink must release
+// blocks as parts consume them, not at the end, or the run cannot finish.
+func TestResultSinkBackPressure(t *testing.T) {
+	t.Parallel()
+	rng := newRand(19)
+	const n, per = 100, 2
+	var trees []*paths.Tree
+	for s := range 40 {
+		trees = append(trees, randomTree(rng, n, int32(s%n), true, 0.2))
+	}
+	blocks := treeBlocks(trees, per, false, true) // 20 blocks
+	for _, layout := range []Layout{Long, Wide} {
+		for _, workers := range []int{1, 4} {
+			// Parts smaller and larger than a block of per*n cells.
+			for _, part := range []int64{150, 1000} {
+				t.Run(fmt.Sprintf("%v/workers=%d/part=%d", layout, workers, part), func(t *testing.T) {
+					mem := checkedAllocator(t)
+					dir := resultDir(t)
+					shape := longShape(trees, true)
+					shape.Layout = layout
+					s, err := NewResultSink(dir, shape, testMeta, nil, WithAllocator(mem), WithCompression(Uncompressed),
+						WithConcurrency(workers), WithPartRows(part), WithBatchRows(70))
+					if err != nil {
+						t.Fatal(err)
+					}
+					pool := backend.NewPool([]*backend.Rows{{Width: n}, {Width: n}})
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					produced := make(chan error, 1)
+					go func() { produced <- produce(ctx, pool, s, blocks) }()
+					if err := <-produced; err != nil {
+						s.Abort()
+						t.Fatalf("producer: %v (the sink kept the blocks)", err)
+					}
+					if err := s.Close(); err != nil {
+						t.Fatal(err)
+					}
+					if back, err := pool.Drain(ctx, 2); err != nil || len(back) != 2 {
+						t.Fatalf("%d blocks back in the pool (%v), want 2", len(back), err)
+					}
+					checkFiles(t, s, dir, Parquet, wantGroups(trees, shape, part, 70))
+					if layout == Wide {
+						if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+							t.Error("wide rows differ")
+						}
+						return
+					}
+					got, err := ReadResults(dir, WithAllocator(mem))
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameTrees(t, got.Trees, trees, true)
+				})
+			}
+		}
+	}
+}
+
+// produce copies the blocks src into the pool's blocks in order and hands
+// them to s, as a backend would.
+func produce(ctx context.Context, pool *backend.Pool, s *ResultSink, src []*backend.Rows) error {
+	for range src {
+		rows, k, err := pool.Next(ctx)
+		if err != nil {
+			return err
+		}
+		rows.First, rows.Sources = src[k].First, src[k].Sources
+		rows.Dist64 = append(rows.Dist64[:0], src[k].Dist64...)
+		rows.Parent = append(rows.Parent[:0], src[k].Parent...)
+		if err := s.Put(rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
