@@ -50,10 +50,15 @@ func TestComputeFromIngestOutput(t *testing.T) {
 				fromRaw := runCompute(t, loadCompute(t, "", append(append([]string{"-input", raw, "-out", filepath.Join(dir, "raw")}, tc.ingest...), common...)...))
 				fromTables := runCompute(t, loadCompute(t, "", append([]string{"-input", graphDir, "-out", filepath.Join(dir, "tables")}, common...)...))
 
+				// The edges file itself, with the vertices table beside it, is
+				// an ingest output too.
+				runCompute(t, loadCompute(t, "", append([]string{"-input", filepath.Join(graphDir, "edges."+format), "-out", filepath.Join(dir, "edges")}, common...)...))
+
 				a, metaA, _ := readLong(t, filepath.Join(dir, "raw", DistancesDir))
 				b, metaB, _ := readLong(t, filepath.Join(dir, "tables", DistancesDir))
-				if len(a) == 0 || !slices.Equal(a, b) {
-					t.Fatalf("%d rows from the raw file, %d from the ingest output, or they differ", len(a), len(b))
+				c, _, _ := readLong(t, filepath.Join(dir, "edges", DistancesDir))
+				if len(a) == 0 || !slices.Equal(a, b) || !slices.Equal(a, c) {
+					t.Fatalf("%d rows from the raw file, %d from the ingest output, %d from its edges file, or they differ", len(a), len(b), len(c))
 				}
 				for _, k := range []string{MetaInputFile, MetaInputSHA256, MetaInputFormat, MetaN, MetaM, MetaDirected, MetaWeighting} {
 					if metaA[k] != metaB[k] {

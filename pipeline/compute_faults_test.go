@@ -40,7 +40,9 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	inner := req
 	inner.Choice = f.cpuChoice
 	return f.cpu.Run(ctx, inner, func(rows *backend.Rows) error {
-		out := &backend.Rows{First: rows.First, Sources: rows.Sources, Width: rows.Width,
+		// Sources from the request: the block's own may be reused once
+		// released.
+		out := &backend.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
 			Dist32: make([]int32, rows.Len()*rows.Width)}
 		for i := range rows.Len() {
 			for v := range rows.Width {
@@ -62,9 +64,9 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	})
 }
 
-// fakeGPUFactory registers as "gpu": Choose is the CPU's with int32 rows
-// (ErrNeedsInt64 where int32 might overflow, as on the GPU), open is what
-// Open does.
+// fakeGPUFactory is a "gpu" factory: Choose is the CPU's with int32 rows
+// (ErrNeedsInt64 where int32 might overflow, as on the GPU); Open opens a
+// fakeGPU, or calls open when it is not nil.
 func fakeGPUFactory(open func(o backend.Options) (backend.Backend, error)) backend.Factory {
 	var cpuChoice backend.Choice
 	return backend.Factory{
@@ -337,5 +339,35 @@ func TestComputeWriteErrorMidStream(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines before the run, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestComputeAutoRunsOnTheCPUWhatTheGPULacks: auto takes the CPU for an
+// algorithm the GPU does not implement; a requested GPU reports it as a
+// configuration error naming the key.
+func TestComputeAutoRunsOnTheCPUWhatTheGPULacks(t *testing.T) {
+	f := fakeGPUFactory(nil)
+	f.Choose = func(p backend.Problem) (backend.Choice, error) {
+		return backend.Choice{}, fmt.Errorf("fake gpu: algorithm %q: %w", p.Algorithm.Name, backend.ErrUnsupported)
+	}
+	registerFake(t, f)
+	const spec = "grid:side=6,seed=4"
+	out := filepath.Join(t.TempDir(), "out")
+	res, logs, err := computeLogged(t, loadCompute(t, "", "-generate", spec, "-backend", "auto", "-algorithm", "johnson", "-sources", "0,35", "-out", out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRanOnCPU(t, res, out, spec, []int32{0, 35})
+	if w := logs.warnings(); len(w) != 1 || !strings.Contains(w[0], "not supported") {
+		t.Errorf("warnings %q, want one saying the GPU lacks the algorithm", w)
+	}
+	if res.Manifest.Algorithm != AlgorithmJohnson || !strings.Contains(res.Manifest.BackendReason, "johnson") {
+		t.Errorf("ran %s; backend_reason %q does not say why not the GPU", res.Manifest.Algorithm, res.Manifest.BackendReason)
+	}
+
+	out = filepath.Join(t.TempDir(), "out")
+	_, err = Compute(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "gpu", "-algorithm", "johnson", "-out", out), quietLog, io.Discard)
+	if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), KeyAlgorithm) {
+		t.Fatalf("err = %v (exit %d), want exit %d naming %s", err, ExitCode(err), ExitConfig, KeyAlgorithm)
 	}
 }

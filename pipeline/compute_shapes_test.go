@@ -337,3 +337,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// TestComputeMaxDistanceWithNegativeArcs: with negative arcs a path may
+// come back within the cutoff after leaving it, so no search may prune on
+// partial distances (Johnson's reduced weights included).
+func TestComputeMaxDistanceWithNegativeArcs(t *testing.T) {
+	e := reweighted(t)
+	g := graph.BuildCSR(e)
+	input := writeGR(t, "negative.gr", e)
+	ref := refDists(g, seq(g.N))
+	const cutoff = 15
+	want := expectLong(ref, seq(g.N), nil, g.N, cutoff)
+	negative := slices.ContainsFunc(want, func(r longRow) bool { return r.Dist < 0 })
+	if !negative || len(want) == int(g.N*g.N) {
+		t.Fatalf("%d of %d cells within the cutoff, negative ones %t: the test wants some of each", len(want), g.N*g.N, negative)
+	}
+	for _, alg := range []string{"bellman-ford", "johnson", "floyd-warshall"} {
+		t.Run(alg, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			runCompute(t, loadCompute(t, "", "-input", input, "-backend", "cpu", "-algorithm", alg, "-sources", "all",
+				"-max-distance", "15", "-out", out))
+			rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
+			compareLong(t, g, ref, rows, want)
+		})
+	}
+}

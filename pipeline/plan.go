@@ -46,6 +46,13 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 	if registered {
 		var ok bool
 		if ok, why = gpu.Available(); ok {
+			// auto runs on the CPU what only the CPU implements (johnson,
+			// its variants). Asked before choose, which turns the error
+			// into a configuration error.
+			if _, err := gpu.Choose(problem); cfg.Backend == BackendAuto && errors.Is(err, backend.ErrUnsupported) {
+				log.Warn("using the CPU backend", "why", err)
+				return choose(cpu, problem, fmt.Sprintf("auto: the GPU does not implement this request (%v)", err))
+			}
 			plan, err := choose(gpu, problem, "GPU "+why)
 			if errors.Is(err, backend.ErrNeedsInt64) {
 				log.Warn("using the CPU backend", "why", err)

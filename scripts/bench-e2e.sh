@@ -24,7 +24,7 @@ run() { # name, then compute's arguments
   "$compute" -out "$out" -quiet "$@" 2>"$work/err.txt"
   rc=$?
   t1=$(date +%s.%N)
-  wall=$(echo "$t1 - $t0" | bc -l)
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
   if [ $rc -ne 0 ]; then
     echo "$name: exit $rc"; tail -5 "$work/err.txt"; return
   fi
@@ -34,7 +34,7 @@ run() { # name, then compute's arguments
   stages=$(tr -d '\n ' <"$out/manifest.json" | grep -o '"stages_seconds":{[^}]*}')
   rss=$(grep -o '"peak_rss_bytes": *[0-9]*' "$out/manifest.json" | grep -o '[0-9]*$')
   printf '%-30s wall %6.2f s  rss %6.2f GB  rows %12d  bytes %11d  %s\n' \
-    "$name" "$wall" "$(echo "$rss/1073741824" | bc -l)" "$rows" "$bytes" "$stages"
+    "$name" "$wall" "$(awk -v r="${rss:-0}" 'BEGIN {print r / 1073741824}')" "$rows" "$bytes" "$stages"
   rm -rf "$out"
 }
 

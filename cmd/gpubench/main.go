@@ -14,6 +14,9 @@ import (
 	"os"
 	"os/signal"
 
+	// The CPU backend registers itself: the sssp subcommand times it for
+	// comparison through the backend registry.
+	_ "github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/gpu/gpubench"
 )
 

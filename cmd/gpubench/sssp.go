@@ -101,7 +101,7 @@ func (c *ssspConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Int(ssspFlagWarmup, 1, "untimed solves before timing")
 	fs.Int(ssspFlagRepeats, 5, "timed solves; the median is reported")
 	fs.Bool(ssspFlagValidate, true, "check every timed result against CPU Dijkstra (Bellman-Ford for negative weights)")
-	fs.Bool(ssspFlagCPU, true, "time CPU Dijkstra from the same sources for the ratio")
+	fs.Bool(ssspFlagCPU, true, "time the CPU from the same sources for the ratio (the CPU backend when linked, else the plain reference)")
 	fs.Int(ssspFlagDevice, 0, "GPU ordinal")
 }
 

@@ -28,7 +28,7 @@ import (
 // combination times single-source solves (CUDA events around the kernels,
 // and wall time including the copy back and conversion; median of the
 // repeats after warm-up) and the multi-source run, checking results against
-// the CPU.
+// CPU references (see reference).
 func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())

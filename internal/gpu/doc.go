@@ -1,11 +1,14 @@
 // Package gpu is pathflow's CUDA backend, built on gorgonia.org/cu and the
 // kernels of package kernels.
 //
-// Build tags: everything that links libcuda builds only with -tags cuda.
-// Without the tag the package still compiles (no cgo): Available reports
-// false and New returns ErrNoCUDA, so the rest of pathflow picks the CPU.
-// A cuda build needs the NVIDIA driver at run time: gorgonia.org/cu
-// initialises the driver when the program starts and exits if it cannot.
+// Build tags: everything that links libcuda builds only with -tags cuda,
+// and such a build registers the backend as "gpu" (register_cuda.go;
+// programs link it with a blank import of this package). Without the tag
+// the package compiles without cgo and registers nothing; its host-side
+// planning (Choose's decisions, the staging shapes, parent repair) is still
+// built and tested. A cuda build needs the NVIDIA driver at run time:
+// gorgonia.org/cu initialises the driver when the program starts and exits
+// if it cannot.
 //
 // Layers, bottom up (cuda builds):
 //
@@ -19,6 +22,14 @@
 //     Reserve (the same check for several buffers at once), typed
 //     host/device copies, FillInt32, Sync, event timers (NewTimer) and
 //     streams ordered by Mark and WaitFor (NewStream).
+//   - Pinned staging (pinned.go, staging_cuda.go, staging.go): page-locked
+//     host memory (cuMemHostAlloc, portable to every context), 1D and 2D
+//     asynchronous device-to-host copies on a copy stream that does not
+//     wait for the kernels' default stream, and Backend.stream, which hands
+//     a run's rows to a backend.Sink in blocks of a bounded backend.Pool:
+//     the copy engine fills one block while the consumer encodes others,
+//     and the next batch's kernels run meanwhile. Go memory is never the
+//     target of an asynchronous copy.
 //   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
 //   - Launch wrappers: package kernels, one typed function per kernel
@@ -26,25 +37,28 @@
 //     launch.go holds the shape helpers. With PATHFLOW_GPU_SYNC=1 every
 //     launch synchronises, is timed, and is logged to stderr, so a fault
 //     names its kernel (SetLaunchDebug does the same from code).
-//   - Backend (backend.go): the backend.Backend of the pipeline. AllPairs
-//     runs the floyd-warshall family (floyd_warshall.go, plan.go);
-//     SingleSource and MultiSource run the sssp, bellman-ford and dijkstra
-//     families (sssp_*.go, devicegraph.go; see docs/gpu-sssp.md), and
-//     PrepareSSSP keeps one uploaded graph for many solves;
-//     PrepareAllPairs splits a run into upload, Compute (event-timed) and
-//     Matrix (download) for benchmarks. AddMinCeiling (ceiling.go)
+//   - Backend (backend.go): the backend.Backend. Run takes a Choice made by
+//     the Factory's Choose (choose.go, plan.go, sssp_plan.go: decided on the
+//     host from the graph's size and weight range) and runs the
+//     floyd-warshall family (floyd_warshall.go: the matrix stays on the
+//     device, requested rows stream out) or the sssp, bellman-ford and
+//     dijkstra families (sssp_*.go, devicegraph.go; see docs/gpu-sssp.md:
+//     batches of sources into double-buffered device rows, then staging).
+//     PrepareAllPairs (Compute, event-timed; Stream) and PrepareSSSP
+//     (Solve) split a run for benchmarks. AddMinCeiling (ceiling.go)
 //     measures the int32 add-min rate the kernels are compared with.
 //
 // Adding a GPU algorithm: write kernels/<name>.cu and run
 // go generate ./kernels; in a new file here, inside Device.Do, upload the
 // graph (Ctx.UploadCSR), allocate outputs (Ctx.Alloc), launch the generated
-// wrappers with shapes from launch.go, time with Ctx.NewTimer and copy
-// results back (Ctx.CopyInt32FromDevice). Plan and validate on the host
-// first, in a file without the cuda tag, so that CI tests that part.
+// wrappers with shapes from launch.go, time with Ctx.NewTimer, and hand the
+// rows to Backend.stream with the copies that fill a block. Plan and
+// validate on the host first, in a file without the cuda tag, so that CI
+// tests that part, and teach choose the new name.
 //
 // Distances on the GPU are int32 with graph.Inf32 as infinity. A graph
 // whose distances might not fit (graph.FitsInt32Distances, and with negative
 // arcs twice the distance bound, see ErrNeedsInt64) is refused with an error
-// wrapping ErrNeedsInt64, which callers answer by running on the CPU: the
-// backend never returns a wrong answer.
+// wrapping ErrNeedsInt64 (and backend.ErrNeedsInt64), which callers answer
+// by running on the CPU: the backend never returns a wrong answer.
 package gpu

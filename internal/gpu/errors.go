@@ -33,6 +33,7 @@ type NegativeCycleError struct {
 	Vertex int32
 }
 
+// Error names the vertex.
 func (e *NegativeCycleError) Error() string {
 	return fmt.Sprintf("gpu: negative cycle through vertex %d", e.Vertex)
 }
@@ -46,6 +47,7 @@ type OutOfMemoryError struct {
 	Need, Free, Total int64
 }
 
+// Error names the allocation and the sizes.
 func (e *OutOfMemoryError) Error() string {
 	return fmt.Sprintf("gpu: %s needs %s of device memory, only %s of %s is free",
 		e.What, formatBytes(e.Need), formatBytes(e.Free), formatBytes(e.Total))

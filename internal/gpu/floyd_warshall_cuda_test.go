@@ -176,7 +176,10 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 	slices.Reverse(reversed)
 	runs := []int32{250, 251, 252, 0, 1, 2, 3, 4, 299, 100, 102, 101, 103, 104, 105, 106, 107, 7}
 	for _, staging := range []struct{ blocks, rows int }{{2, 1}, {3, 7}, {4, 64}, {4, 1000}} {
-		b := openBackend(t, WithStaging(staging.blocks, int64(staging.rows)*300*4))
+		b, err := New(WithStaging(staging.blocks, int64(staging.rows)*300*4))
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range []config{
 			{alg: backend.Algorithm{Variant: VariantFast}},
 			{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 7}},
@@ -201,6 +204,9 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 					}
 				}
 			}
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -30,6 +30,7 @@ const (
 // 6 ns per arc and source.
 const RecoverMaxDensity = 32
 
+// String is the strategy's flag value: auto, track or recover.
 func (s ParentStrategy) String() string {
 	switch s {
 	case ParentsAuto:

@@ -158,18 +158,24 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 	}
 	n, o, so := s.plan.n, s.b.opts, s.plan.opts
 	// Rows per block: what the staging bytes hold, and for near-far what
-	// one launch solves.
-	shape := shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, 0)
+	// one launch solves. The variants that search one source at a time
+	// cut a run into at least two blocks per pinned block, so that the
+	// host encodes some while the device searches on.
+	var shape stagingShape
 	if s.plan.variant == VariantNearFar {
 		slotInts := int64(2)
 		if withParents {
 			slotInts = 4
 		}
-		s.blocks, s.batch = nearFarShape(n, shape.rows, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+		fit := shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, 0).rows
+		s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
 			so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
 		shape = shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, s.batch)
 		stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
 		stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
+	} else {
+		few := (len(sources) + 2*o.stagingBlocks - 1) / (2 * o.stagingBlocks)
+		shape = shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, few)
 	}
 	err := s.dev.Do(func(c *Ctx) error {
 		if s.plan.variant == VariantNearFar {

@@ -79,6 +79,7 @@ func (s StreamStats) Rate() float64 { return gbPerSecond(s.Bytes, s.Wall) }
 // CopyRate is Bytes per second of Copy, in GB/s.
 func (s StreamStats) CopyRate() float64 { return gbPerSecond(s.Bytes, s.Copy) }
 
+// String summarises the stats on one line.
 func (s StreamStats) String() string {
 	return fmt.Sprintf("%d rows in %d blocks, %s in %.3f s: %.1f GB/s (copy stream %.3f s, %.1f GB/s)",
 		s.Rows, s.Blocks, formatBytes(s.Bytes), s.Wall.Seconds(), s.Rate(), s.Copy.Seconds(), s.CopyRate())

@@ -17,18 +17,23 @@ import (
 
 // Results reach the host through a run's staging: a backend.Pool of pinned
 // blocks, a copy stream, and one event per block. The producer (the
-// goroutine that called Run) loops over the blocks:
+// goroutine that called Run) loops over the blocks. With device work per
+// block (SSSP):
 //
-//	compute k   device work into result buffer k%2 (SSSP; none for a matrix),
-//	            overlapping the copy of block k-1
+//	compute k   kernels into result buffer k%2, while the copy engine
+//	            moves block k-1 to the host
+//	hand k-1    wait for block k-1's copy, pass it to the hand-over goroutine
 //	Next        take block k's pinned buffer from the pool
 //	copy k      enqueue the copies into it on the copy stream, then its event
-//	hand k-1    wait for block k-1's event, pass it to the hand-over goroutine
 //
-// so the copy engine fills block k while the host encodes block k-1, and at
-// most two blocks (k-1 copied, k being copied) are held by the producer.
-// The hand-over goroutine runs host work on the block (parent repair) and
-// calls the sink, so that neither delays the next batch's kernels.
+// and without (a matrix already on the device), so that the copy engine
+// never waits for the host:
+//
+//	Next, copy k, then hand k-1
+//
+// so the copy engine fills block k while the host encodes block k-1. The
+// hand-over goroutine runs host work on the block (parent repair) and
+// calls the sink, so that neither delays the device.
 
 // stagedBlock is one pinned block of a run's pool: its rows as handed to
 // the sink, the pinned memory they point into, and the event recorded
@@ -130,7 +135,7 @@ func (b *Backend) stream(ctx context.Context, width int64, sources []int32, pare
 	}()
 
 	// held are the blocks taken from the pool and not handed over, oldest
-	// first: at most two.
+	// first: at most two (one with device work).
 	var held []*stagedBlock
 	handOldest := func() error {
 		blk := held[0]
@@ -163,6 +168,13 @@ func (b *Backend) stream(ctx context.Context, width int64, sources []int32, pare
 				if err := b.dev.Do(func(c *Ctx) error { return f.compute(c, k, rowSources) }); err != nil {
 					return err
 				}
+				// Block k-1's copy ran beside those kernels: hand it over
+				// before waiting for the pool.
+				if len(held) > 0 {
+					if err := handOldest(); err != nil {
+						return err
+					}
+				}
 			}
 			rows, seq, err := st.pool.Next(runCtx)
 			if err != nil {
@@ -189,6 +201,8 @@ func (b *Backend) stream(ctx context.Context, width int64, sources []int32, pare
 			if err != nil {
 				return err
 			}
+			// Without device work, block k's copy is queued behind block
+			// k-1's: hand k-1 over while k copies.
 			if len(held) == 2 {
 				if err := handOldest(); err != nil {
 					return err

@@ -6,15 +6,16 @@
 //
 // Parquet (default) is written with zstd and DELTA_BINARY_PACKED integer
 // columns; Arrow IPC is the file format ("ARROW1" magic, also called
-// Feather v2) with zstd-compressed buffers. WithCompression picks LZ4 or no
-// compression instead. Readers tell the formats apart by their leading
-// magic bytes, never by file name. Files carry no timestamp and schema
-// metadata is written in key order, so the same input and options give
-// byte-identical files (with the same arrow-go version, which Parquet
-// files name in their footer); FileInfo reports each file's rows, size and SHA-256
-// for run manifests. Every file, and every result directory, is written
-// under a temporary name and renamed into place only when complete (see
-// package atomicfile).
+// Feather v2) with zstd-compressed buffers. WithCompression picks LZ4,
+// Snappy (Parquet only) or no compression instead. Readers tell the formats
+// apart by their leading magic bytes, never by file name. Files carry no
+// timestamp and schema metadata is written in key order, so the same input
+// and options give byte-identical files (with the same arrow-go version,
+// which Parquet files name in their footer); FileInfo reports each file's
+// rows, size and SHA-256 for run manifests. Single files are written under
+// a temporary name and renamed into place only when complete (see package
+// atomicfile); a result directory is the caller's to commit (see
+// ResultSink).
 //
 // Schema metadata is the caller's map[string]string (keys such as
 // "pathflow.input_file" or "pathflow.input_sha256"), stored on every file
@@ -31,24 +32,43 @@
 // had none). The x and y columns exist only when coordinates are known;
 // unknown coordinates are absent columns, not nulls.
 //
-// # Result tables (ResultWriter, ReadResults, ScanResults)
+// # Result tables (ResultSink, ScanRows, ReadResults, ScanResults)
 //
 // A result is a directory of part files part-00000.parquet,
-// part-00001.parquet, ... (.arrow for Arrow IPC), read in name order, in
-// the long layout:
+// part-00001.parquet, ... (.arrow for Arrow IPC), read in name order. A
+// ResultShape says what it holds: the sources in order, the targets (nil:
+// every vertex, in id order; else those vertices, in the given order), an
+// optional cutoff MaxDistance, whether parents are kept, and the layout.
+// The long layout (ResultSchema) has a row per (source, target):
 //
 //	source int32, vertex int32, distance int64 (nullable) [, parent int32 (nullable)]
 //
-// with one row for every (source, vertex) pair: trees follow one another in
-// the order they were written, each listing vertices 0..N-1, and every tree
-// of a result has the same N. All rows are
-// kept: distance is null when the source does not reach the vertex, and
-// parent, the vertex before it on a shortest path, is null for the source
-// itself and for unreachable vertices. Analysts filter on "distance IS NOT
-// NULL" rather than guess which rows are missing. The parent column is
-// absent when the run computed distances only. Parts hold at most
-// WithPartRows rows in record batches (row groups) of at most WithBatchRows
-// rows, so an all-pairs result streams out without ever being held twice.
+// sources in order, each followed by its targets in order. Without a
+// cutoff every row is kept: distance is null when the source does not
+// reach the vertex, and parent, the vertex before it on a shortest path, is
+// null for the source itself and for unreachable vertices, so analysts
+// filter on "distance IS NOT NULL" rather than guess which rows are
+// missing. With a cutoff the unreachable rows and those farther than it
+// are left out. The wide layout (WideResultSchema) has a row per source,
+// the target cells as lists in target order:
+//
+//	source int32, distance list<element: int64 (nullable)> [, parent list<element: int32 (nullable)>]
+//
+// where unreachable entries and those beyond the cutoff are null. The
+// parent column is absent when the run computed distances only.
+//
+// A ResultSink takes the blocks of result rows a backend hands over
+// (backend.Rows, from any goroutine, in any order) and encodes several
+// part files at once, releasing each block as soon as the parts that read
+// it are done, so memory stays bounded by the producer's pool. Parts hold
+// WithPartRows candidate cells (source x target pairs before the cutoff)
+// and row groups WithBatchRows of them, both rounded down to whole sources
+// (at least one) in the wide layout, so the files depend only on the
+// shape, the rows and the options, never on the worker count, the block
+// sizes or timing. Summary gives the
+// summary row of every source over the cells written. ScanRows reads any
+// long-layout result batch by batch; ScanResults and ReadResults rebuild
+// the trees of one with every vertex and no cutoff.
 //
 // # Paths table (WritePaths, ReadPaths)
 //
@@ -71,6 +91,8 @@
 //
 // Writers build Arrow arrays straight from flat slices (arc columns are
 // passed without a copy) and hold one batch at a time; readers copy column
-// values out in bulk, batch by batch. Every writer and reader is owned by
-// one goroutine. WithAllocator sets the Arrow allocator.
+// values out in bulk, batch by batch. A ResultSink's Put may be called from
+// any goroutine and its part writers (WithConcurrency of them) hold a row
+// group each; every other writer and reader is owned by one goroutine.
+// WithAllocator sets the Arrow allocator.
 package tables

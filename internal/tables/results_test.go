@@ -58,7 +58,7 @@ func TestResultsRoundTrip(t *testing.T) {
 					mem := checkedAllocator(t)
 					dir := resultDir(t)
 					batch := 1 + n/4 + rng.IntN(n+50)
-					part := int64(1 + n/3 + rng.IntN(2*n))
+					part := int64(1 + n*len(trees)/8 + rng.IntN(2*n))
 					workers := 1 + rng.IntN(4)
 					shape := longShape(trees, withParents)
 					var (
@@ -223,7 +223,9 @@ func TestResultSchemaGolden(t *testing.T) {
 // An empty result still has one part holding the schema.
 func TestResultSinkEmpty(t *testing.T) {
 	t.Parallel()
-	tree := randomTree(newRand(1), 6, 2, true, 0.2)
+	const u = paths.Unreachable
+	// No distance is 0, the source's own included: cutoff 0 drops them all.
+	tree := &paths.Tree{Source: 2, Dist: []int64{4, u, 1, 7, u, 3}, Parent: []int32{2, -1, -1, 0, -1, 0}}
 	cases := map[string]ResultShape{
 		"long, no sources":  {Width: 6, MaxDistance: backend.NoCutoff, Parents: true},
 		"wide, no sources":  {Width: 6, MaxDistance: backend.NoCutoff, Parents: true, Layout: Wide},
@@ -241,11 +243,6 @@ func TestResultSinkEmpty(t *testing.T) {
 			trees := []*paths.Tree{tree, tree, tree}[:len(shape.Sources)]
 			var blocks []*backend.Rows
 			if len(trees) > 0 {
-				// Drop the source's own cell, the only one within cutoff 0.
-				cut := *tree
-				cut.Dist = slices.Clone(tree.Dist)
-				cut.Dist[2] = 1
-				trees = []*paths.Tree{&cut, &cut, &cut}
 				blocks = treeBlocks(trees, 2, false, true)
 			}
 			rel := countReleases(blocks...)

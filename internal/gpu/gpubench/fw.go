@@ -183,6 +183,10 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	slices.SortFunc(streams, func(a, b gpu.StreamStats) int { return cmp.Compare(a.Wall, b.Wall) })
 	res.stream = streams[len(streams)/2]
 
+	// The whole Run allocates its own matrix.
+	if err := run.Close(); err != nil {
+		return measurement{}, err
+	}
 	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
 	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
 	start = time.Now()
