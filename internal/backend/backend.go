@@ -47,8 +47,11 @@ type Backend interface {
 	// Device describes the hardware, e.g. "NVIDIA H200 (sm_90, 139 GiB)".
 	Device() string
 	// Run computes every row of req and hands them to sink in blocks, each
-	// exactly once. It returns when every block has been handed over (not
-	// necessarily released), or at the first error from the computation,
+	// exactly once. It returns when every block has been handed over; a
+	// backend whose blocks live in memory it must free (pinned staging)
+	// also waits for them to be released, so a consumer must release
+	// blocks while Run runs, never only after it returns. It stops at the
+	// first error from the computation,
 	// from sink or from ctx; then no block is handed over after it
 	// returns. Run validates its input and returns an error rather than a
 	// wrong answer: negative cycles, possible overflow, lack of memory.
