@@ -75,24 +75,35 @@ func (r *Rows) OnRelease(fn func(*Rows)) { r.release = fn }
 // Check reports a block whose shape does not match its request: wrong
 // sources, sizes, or both or neither distance slice.
 func (r *Rows) Check(req *Request) error {
+	width := r.Width
+	if req.Edges != nil {
+		width = int(req.Edges.N)
+	}
+	return r.CheckShape(req.Sources, width, req.Parents)
+}
+
+// CheckShape reports a block that is not rows First.. of sources over
+// width vertices, with parents exactly when parents is true: the check
+// every consumer runs before reading a block.
+func (r *Rows) CheckShape(sources []int32, width int, parents bool) error {
 	n, rows := r.Width, r.Len()
 	switch {
-	case req.Edges != nil && n != int(req.Edges.N):
-		return fmt.Errorf("backend: block of width %d for %d vertices", n, req.Edges.N)
-	case r.First < 0 || r.First+rows > len(req.Sources):
-		return fmt.Errorf("backend: block of rows %d..%d for %d sources", r.First, r.First+rows-1, len(req.Sources))
-	case (r.Dist32 == nil) == (r.Dist64 == nil):
+	case n != width:
+		return fmt.Errorf("backend: block of width %d for %d vertices", n, width)
+	case r.First < 0 || r.First+rows > len(sources):
+		return fmt.Errorf("backend: block of rows %d..%d for %d sources", r.First, r.First+rows-1, len(sources))
+	case rows > 0 && (r.Dist32 == nil) == (r.Dist64 == nil):
 		return fmt.Errorf("backend: block at row %d needs exactly one of int32 and int64 distances", r.First)
 	case r.Dist32 != nil && len(r.Dist32) != rows*n, r.Dist64 != nil && len(r.Dist64) != rows*n:
 		return fmt.Errorf("backend: block at row %d has distances for other than %d x %d", r.First, rows, n)
-	case req.Parents != (r.Parent != nil):
-		return fmt.Errorf("backend: block at row %d: parents present %t, requested %t", r.First, r.Parent != nil, req.Parents)
-	case r.Parent != nil && len(r.Parent) != rows*n:
-		return fmt.Errorf("backend: block at row %d has parents for other than %d x %d", r.First, rows, n)
+	case parents && len(r.Parent) != rows*n:
+		return fmt.Errorf("backend: block at row %d has %d parents for %d x %d", r.First, len(r.Parent), rows, n)
+	case !parents && r.Parent != nil:
+		return fmt.Errorf("backend: block at row %d has parents that were not requested", r.First)
 	}
 	for i, s := range r.Sources {
-		if s != req.Sources[r.First+i] {
-			return fmt.Errorf("backend: block row %d is source %d, request has %d", r.First+i, s, req.Sources[r.First+i])
+		if s != sources[r.First+i] {
+			return fmt.Errorf("backend: block row %d is source %d, want %d", r.First+i, s, sources[r.First+i])
 		}
 	}
 	return nil

@@ -180,6 +180,17 @@ func (b columnBuffers) release() {
 	}
 }
 
+// parentCell writes parent p at j, valid unless it is paths.NoParent, and
+// returns 1 for a null.
+func parentCell(par []int32, bits []byte, j int, p int32) int {
+	par[j] = p
+	if p == paths.NoParent {
+		return 1
+	}
+	bitSet(bits, j)
+	return 0
+}
+
 // bitSet marks value j valid.
 func bitSet(bits []byte, j int) { bits[j>>3] |= 1 << (j & 7) }
 
@@ -357,13 +368,7 @@ func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, 
 			}
 		}
 		if b.par != nil {
-			p := rows.Parent[base+v]
-			b.par[at] = p
-			if p != paths.NoParent {
-				bitSet(b.parBits, at)
-			} else {
-				b.parNulls++
-			}
+			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+v])
 		}
 		b.n++
 	}

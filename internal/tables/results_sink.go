@@ -122,24 +122,13 @@ func (s *ResultSink) readers(rows *backend.Rows) int {
 	return int((hi-1)/s.part.partUnits - lo/s.part.partUnits + 1)
 }
 
+// checkBlock is the shared block check, with parents the sink ignores
+// allowed: a table without the parent column may be fed blocks that have
+// them.
 func (s *ResultSink) checkBlock(rows *backend.Rows) error {
-	n, r := s.shape.Width, rows.Len()
-	switch {
-	case rows.Width != n:
-		return fmt.Errorf("tables: block of width %d for %d vertices", rows.Width, n)
-	case rows.First < 0 || rows.First+r > len(s.shape.Sources):
-		return fmt.Errorf("tables: block of rows %d..%d for %d sources", rows.First, rows.First+r-1, len(s.shape.Sources))
-	case (rows.Dist32 == nil) == (rows.Dist64 == nil) && r > 0:
-		return fmt.Errorf("tables: block at row %d needs exactly one of int32 and int64 distances", rows.First)
-	case rows.Dist32 != nil && len(rows.Dist32) != r*n, rows.Dist64 != nil && len(rows.Dist64) != r*n:
-		return fmt.Errorf("tables: block at row %d has distances for other than %d x %d", rows.First, r, n)
-	case s.shape.Parents && len(rows.Parent) != r*n:
-		return fmt.Errorf("tables: block at row %d has %d parents for %d x %d", rows.First, len(rows.Parent), r, n)
-	}
-	for i, src := range rows.Sources {
-		if src != s.shape.Sources[rows.First+i] {
-			return fmt.Errorf("tables: block row %d is source %d, want %d", rows.First+i, src, s.shape.Sources[rows.First+i])
-		}
+	parents := s.shape.Parents || rows.Parent != nil
+	if err := rows.CheckShape(s.shape.Sources, s.shape.Width, parents); err != nil {
+		return fmt.Errorf("tables: %w", err)
 	}
 	return nil
 }

@@ -109,13 +109,7 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 			acc.addDistance(d)
 		}
 		if b.parents {
-			p := rows.Parent[base+v]
-			b.par[k] = p
-			if p != paths.NoParent {
-				bitSet(b.parBits, k)
-			} else {
-				b.parNulls++
-			}
+			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[base+v])
 		}
 	}
 	b.n++
