@@ -76,3 +76,27 @@ func TestDownloadCachesAndVerifiesChecksum(t *testing.T) {
 		t.Error("a file that failed its checksum was left under its final name")
 	}
 }
+
+func TestMissingFileSaysHowToFetchIt(t *testing.T) {
+	mirror, cache := t.TempDir(), t.TempDir()
+	ny, _ := Lookup("NY")
+	f := &Fetcher{Mirror: mirror, CacheDir: cache, Offline: true}
+	_, err := f.Locate(context.Background(), ny.Graph)
+	if err == nil {
+		t.Fatal("offline fetch of a missing file succeeded")
+	}
+	for _, want := range []string{"USA-road-d.NY.gr.gz", mirror, cache, "input.offline", "input.mirror", MirrorEnv,
+		"curl -fL -o " + filepath.Join(mirror, "USA-road-d.NY.gr.gz") + " " + ny.Graph.URL} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q:\n%v", want, err)
+		}
+	}
+
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }))
+	defer srv.Close()
+	online := &Fetcher{Mirror: mirror, CacheDir: cache}
+	_, err = online.Locate(context.Background(), File{Name: "gone.gr", URL: srv.URL + "/gone.gr"})
+	if err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "input.offline") || !strings.Contains(err.Error(), mirror) {
+		t.Errorf("a failed download: err = %v, want the status and how to fetch the file", err)
+	}
+}

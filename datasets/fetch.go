@@ -51,9 +51,26 @@ func (f *Fetcher) Locate(ctx context.Context, file File) (string, error) {
 		}
 	}
 	if f.Offline || file.URL == "" {
-		return "", fmt.Errorf("datasets: %s is in neither the mirror %s nor the cache %s, and downloads are off", file.Name, mirror, cache)
+		return "", fmt.Errorf("datasets: %s is in neither the mirror folder %s nor the cache %s, and downloads are off (input.offline: true). %s",
+			file.Name, mirror, cache, howToFetch(file, mirror))
 	}
-	return f.download(ctx, file, cache)
+	path, err := f.download(ctx, file, cache)
+	if err != nil {
+		return "", fmt.Errorf("%w. %s", err, howToFetch(file, mirror))
+	}
+	return path, nil
+}
+
+// howToFetch tells a user without a network (or with a failed download)
+// how to provide file once, so that later runs need no network.
+func howToFetch(file File, mirror string) string {
+	if file.URL == "" {
+		return fmt.Sprintf("Put %s in the mirror folder %s (input.mirror, or $%s).", file.Name, mirror, MirrorEnv)
+	}
+	return fmt.Sprintf("Fetch it once on a machine with network, into the mirror folder %s (input.mirror, or $%s): "+
+		"curl -fL -o %s %s, or run once with input.offline: false (flag -offline=false) to download it into the cache; "+
+		"then input.offline: true (flag -offline) runs without network.",
+		mirror, MirrorEnv, filepath.Join(mirror, path.Base(file.URL)), file.URL)
 }
 
 func (f *Fetcher) cacheDir() (string, error) {

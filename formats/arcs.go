@@ -1,9 +1,10 @@
 package formats
 
 import (
-	"compress/gzip"
 	"io"
 	"io/fs"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // defaultPrealloc bounds how many arcs (or entries) a header may make a
@@ -95,6 +96,25 @@ func (a *arcArrays) add(u, v, w int32) {
 	}
 	a.src[a.k], a.dst[a.k], a.wt[a.k] = u, v, w
 	a.k++
+}
+
+// reset empties a, making room for at least c arcs with no growth limit.
+func (a *arcArrays) reset(c int) {
+	if len(a.src) < c {
+		a.src, a.dst, a.wt = make([]int32, c), make([]int32, c), make([]int32, c)
+	}
+	a.k, a.declared = 0, -1
+}
+
+// appendArcs appends the arcs of b to a, growing a as needed.
+func (a *arcArrays) appendArcs(b *arcArrays) {
+	for a.k+b.k > len(a.src) {
+		a.grow()
+	}
+	copy(a.src[a.k:], b.src[:b.k])
+	copy(a.dst[a.k:], b.dst[:b.k])
+	copy(a.wt[a.k:], b.wt[:b.k])
+	a.k += b.k
 }
 
 // trimmed returns the used part of the three arrays. When the arrays are

@@ -68,3 +68,53 @@ func BenchmarkReadDIMACS(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadDIMACSParallel is BenchmarkReadDIMACS on every core
+// (GOMAXPROCS), the way the ingest command reads.
+func BenchmarkReadDIMACSParallel(b *testing.B) {
+	text := benchDIMACS()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		e, err := ReadDIMACS(bytes.NewReader(text), "bench.gr")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if e.M() != 4_000_000 {
+			b.Fatalf("read %d arcs", e.M())
+		}
+	}
+}
+
+// benchSNAP is a SNAP edge list of 2,000,000 lines (about 27 MB) over ids
+// below 2,000,000, about as dense as the real SNAP files, built once.
+var benchSNAP = sync.OnceValue(func() []byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var buf bytes.Buffer
+	buf.WriteString("# Directed graph\n# FromNodeId\tToNodeId\n")
+	line := make([]byte, 0, 32)
+	for range 2_000_000 {
+		line = strconv.AppendInt(line[:0], int64(rng.IntN(2_000_000)), 10)
+		line = append(line, '\t')
+		line = strconv.AppendInt(line, int64(rng.IntN(2_000_000)), 10)
+		line = append(line, '\n')
+		buf.Write(line)
+	}
+	return buf.Bytes()
+})
+
+// BenchmarkReadSNAP measures SNAP text to EdgeList (renumbering included)
+// on one core.
+func BenchmarkReadSNAP(b *testing.B) {
+	text := benchSNAP()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := ReadSNAP(bytes.NewReader(text), "bench.txt", SNAPOptions{Directed: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bytes"
 	"io"
 	"math"
 	"slices"
@@ -26,29 +25,17 @@ import (
 // A repeated id is reported at its second line, after the whole input is
 // read.
 func ReadCoordinates(r io.Reader, name string) (*graph.Vertices, error) {
-	in, err := openMaybeGzip(r)
-	if err != nil {
-		return nil, &ParseError{File: name, Msg: err.Error()}
-	}
 	// The shortest vertex line, "v 1 0 0\n", has 8 bytes.
-	c := &coReader{name: name, limit: preallocLimit(r, in, 8)}
-	chunks := newLineChunks(in)
-	for {
-		b, err := chunks.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, lineErr(name, c.line+1, "%v", err)
-		}
-		for i := 0; i < len(b); {
-			end := i + bytes.IndexByte(b[i:], '\n')
-			c.line++
-			if err := c.parseLine(trimLine(b[i:end])); err != nil {
-				return nil, err
-			}
-			i = end + 1
-		}
+	in, limit, err := openText(r, name, 8)
+	if err != nil {
+		return nil, err
+	}
+	c := &coReader{name: name, limit: limit}
+	err = scanLines(newLineChunks(in, chunkSize), name, &c.line, func(chunk []byte) error {
+		return eachLine(chunk, &c.line, c.parseLine)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if c.pLine == 0 {
 		return nil, &ParseError{File: name, Msg: `no "p aux sp co N" line`}

@@ -296,6 +296,8 @@ func FuzzReadDIMACS(f *testing.F) {
 	f.Add([]byte("p sp 2 1\na 1 2 99999999999\n"))
 	f.Add(gzipBytes(f, []byte("p sp 2 1\na 1 2 3\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Small chunks on three goroutines must agree with one goroutine.
+		readBoth(t, data, 3, 16)
 		e, err := ReadDIMACS(bytes.NewReader(data), "fuzz.gr")
 		if err != nil {
 			var pe *ParseError

@@ -32,14 +32,24 @@
 // then m triples (source, target, weight) of int32 with 0-based endpoints,
 // and nothing after.
 //
-// Distance matrix (ReadDistanceMatrix, WriteDistanceMatrix,
-// WriteDistanceRows): n*n little-endian int32 in row-major order, no
+// Distance matrix (ReadDistanceMatrix, the reader of the compute command's
+// distmatrix output): n*n little-endian int32 in row-major order, no
 // header; row s holds the distances from s and graph.Inf32 (2^30-1) means
 // "no path". n is given or inferred from the size.
 //
+// WriteDIMACS and WriteBinary write a graph for other tools (the ingest
+// command's dimacs and binary conversions).
+//
 // The text formats are gzip-decompressed when their first bytes are the
-// gzip magic 1f 8b, whatever the file is called (OpenMaybeGzip). The binary
-// formats are read as they are.
+// gzip magic 1f 8b, whatever the file is called. The binary formats are
+// read as they are.
+//
+// # Detecting the format
+//
+// Detect tells the format of an input from its bytes first (gzip and the
+// Arrow and Parquet magic, a binary header that matches the file's size,
+// the first data line of a text) and from its name only when the content
+// leaves it open; Detection.Rule says which rule decided.
 //
 // # Weights of unweighted inputs
 //
@@ -70,8 +80,11 @@
 //
 // # Cost
 //
-// The DIMACS reader is a hand-written byte scanner over a 256 KiB buffer with
-// no per-line allocation. Result arrays are preallocated from the header's
+// The text readers share one reading loop (lines.go) that hands parsers
+// 256 KiB runs of whole lines to scan in place. The DIMACS reader is a
+// hand-written byte scanner with no per-line allocation; after the p line
+// it parses chunks on every core and joins their arcs in file order, so
+// the result, line numbers in errors included, is that of one core. Result arrays are preallocated from the header's
 // counts, but never beyond what the input's size (when the reader can tell
 // it, as files can) or 64 Ki entries (when it cannot) allows; past that they
 // grow with the data actually read. A header that lies cannot make a reader

@@ -2,30 +2,23 @@ package formats
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // gzipMagic starts every gzip member (RFC 1952).
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// OpenMaybeGzip returns a reader of the decompressed bytes of r when r starts
-// with the gzip magic bytes 1f 8b, and a reader of r's bytes unchanged
-// otherwise. The decision is made from the content, never from a file name,
-// so "graph.gr" holding gzip data and "graph.gr.gz" holding text both work.
-// Concatenated gzip members are read as one stream. No text format read by
-// this package can start with 1f 8b, so the check is unambiguous.
-func OpenMaybeGzip(r io.Reader) (io.Reader, error) {
-	in, err := openMaybeGzip(r)
-	if err != nil {
-		return nil, fmt.Errorf("formats: %w", err)
-	}
-	return in, nil
-}
-
-// openMaybeGzip is OpenMaybeGzip with errors left for the caller to place.
+// openMaybeGzip returns a reader of the decompressed bytes of r when r
+// starts with the gzip magic bytes 1f 8b, and a reader of r's bytes
+// unchanged otherwise. The decision is made from the content, never from a
+// file name, so "graph.gr" holding gzip data and "graph.gr.gz" holding text
+// both work. Concatenated gzip members are read as one stream. No text
+// format read by this package can start with 1f 8b, so the check is
+// unambiguous. Errors are left for the caller to place.
 func openMaybeGzip(r io.Reader) (io.Reader, error) {
 	var head [2]byte
 	n, err := io.ReadFull(r, head[:])

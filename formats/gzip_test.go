@@ -22,7 +22,7 @@ func TestOpenMaybeGzip(t *testing.T) {
 		{"one byte", []byte{0x1f}, []byte{0x1f}},
 		{"magic lookalike", []byte{0x1f, 0x8a, 'x'}, []byte{0x1f, 0x8a, 'x'}},
 	} {
-		r, err := OpenMaybeGzip(iotest.OneByteReader(bytes.NewReader(tc.in)))
+		r, err := openMaybeGzip(iotest.OneByteReader(bytes.NewReader(tc.in)))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -34,8 +34,8 @@ func TestOpenMaybeGzip(t *testing.T) {
 			t.Errorf("%s: read %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	_, err := OpenMaybeGzip(bytes.NewReader([]byte{0x1f, 0x8b, 0}))
-	if err == nil || !strings.HasPrefix(err.Error(), "formats: gzip header") {
+	_, err := openMaybeGzip(bytes.NewReader([]byte{0x1f, 0x8b, 0}))
+	if err == nil || !strings.HasPrefix(err.Error(), "gzip header") {
 		t.Errorf("broken gzip header: %v", err)
 	}
 }

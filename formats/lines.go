@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math"
 )
 
 // chunkSize is how much text is read at once: large enough that Read calls
@@ -20,27 +19,82 @@ const maxLineLen = 64 << 20
 // errLineTooLong is returned by lineChunks.next for a line over maxLineLen.
 var errLineTooLong = errors.New("line longer than 64 MiB")
 
+// openText is the common start of every text reader: it decompresses r when
+// it is gzip and bounds preallocation by the input's size (see
+// preallocLimit), minLine being the length of the shortest data line.
+func openText(r io.Reader, name string, minLine int64) (in io.Reader, limit int64, err error) {
+	in, err = openMaybeGzip(r)
+	if err != nil {
+		return nil, 0, &ParseError{File: name, Msg: err.Error()}
+	}
+	return in, preallocLimit(r, in, minLine), nil
+}
+
+// scanLines is the reading loop of the text formats: it hands parse the
+// text of c one run of whole lines at a time, until the input ends. *line
+// is the number of lines parse has consumed, which places a read error.
+func scanLines(c *lineChunks, name string, line *int64, parse func(chunk []byte) error) error {
+	for {
+		b, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return lineErr(name, *line+1, "%v", err)
+		}
+		if err := parse(b); err != nil {
+			return err
+		}
+	}
+}
+
+// eachLine calls fn on every line of chunk (whole lines, each ending in
+// '\n'), trimmed by trimLine, counting them in *line first so fn can name
+// the line. It stops at fn's first error.
+func eachLine(chunk []byte, line *int64, fn func(line []byte) error) error {
+	for i := 0; i < len(chunk); {
+		end := i + bytes.IndexByte(chunk[i:], '\n')
+		*line++
+		if err := fn(trimLine(chunk[i:end])); err != nil {
+			return err
+		}
+		i = end + 1
+	}
+	return nil
+}
+
 // lineChunks reads text in large blocks and hands out runs of whole lines,
 // so parsers can scan bytes in place with no per-line call or allocation.
 type lineChunks struct {
 	r   io.Reader
 	buf []byte
 	// tail is buf[tailStart:tailEnd]: the unfinished line after the last
-	// chunk handed out, moved to the front on the next call.
+	// chunk handed out, moved to the next buffer on the next call.
 	tailStart, tailEnd int
 	eof                bool
 	err                error
+	// spare, when set, supplies a buffer of at least the given size for
+	// each chunk, so chunks handed out earlier stay valid while other
+	// goroutines parse them. Unset, one buffer is reused and a chunk is
+	// valid until the next call.
+	spare func(size int) []byte
 }
 
-func newLineChunks(r io.Reader) *lineChunks {
-	return &lineChunks{r: r, buf: make([]byte, chunkSize)}
+func newLineChunks(r io.Reader, size int) *lineChunks {
+	return &lineChunks{r: r, buf: make([]byte, size)}
 }
 
 // next returns the next run of complete lines, every one ending in '\n' (a
-// last line without one is given one). The slice is valid until the next
-// call. At the end of the input it returns io.EOF; a read error is returned
-// as is.
+// last line without one is given one). At the end of the input it returns
+// io.EOF; a read error is returned as is, after the lines before it.
 func (c *lineChunks) next() ([]byte, error) {
+	if c.spare != nil {
+		// The old buffer's tail is never part of a chunk handed out, so
+		// reading it here races with no parser.
+		fresh := c.spare(len(c.buf))
+		c.tailEnd = copy(fresh, c.buf[c.tailStart:c.tailEnd])
+		c.buf, c.tailStart = fresh, 0
+	}
 	keep := copy(c.buf, c.buf[c.tailStart:c.tailEnd])
 	c.tailStart, c.tailEnd = 0, 0
 	for {
@@ -48,18 +102,7 @@ func (c *lineChunks) next() ([]byte, error) {
 			return nil, c.err
 		}
 		if c.eof {
-			if keep == 0 {
-				return nil, io.EOF
-			}
-			if keep == len(c.buf) {
-				c.buf = append(c.buf, '\n')
-			} else {
-				c.buf[keep] = '\n'
-			}
-			c.tailStart, c.tailEnd = 0, 0
-			out := c.buf[:keep+1]
-			keep = 0
-			return out, nil
+			return c.last(keep)
 		}
 		if keep == len(c.buf) {
 			if len(c.buf) >= maxLineLen {
@@ -79,6 +122,21 @@ func (c *lineChunks) next() ([]byte, error) {
 		c.tailStart, c.tailEnd = end, filled
 		return c.buf[:end], nil
 	}
+}
+
+// last hands out the keep bytes left at the end of the input, given the
+// final newline they lack, or io.EOF when there are none.
+func (c *lineChunks) last(keep int) ([]byte, error) {
+	if keep == 0 {
+		return nil, io.EOF
+	}
+	if keep == len(c.buf) {
+		c.buf = append(c.buf, '\n')
+	} else {
+		c.buf[keep] = '\n'
+	}
+	c.tailStart, c.tailEnd = 0, 0
+	return c.buf[:keep+1], nil
 }
 
 // fill reads into c.buf[from:] until it is full, the input ends (c.eof) or
@@ -108,103 +166,4 @@ func (c *lineChunks) fill(from int) int {
 		}
 	}
 	return from
-}
-
-// isBlank reports whether b is a field separator: space or tab.
-func isBlank(c byte) bool { return c == ' ' || c == '\t' }
-
-// trimLine drops the trailing spaces, tabs and carriage returns of a line
-// (CRLF files are accepted) and its leading spaces and tabs.
-func trimLine(line []byte) []byte {
-	end := len(line)
-	for end > 0 && (isBlank(line[end-1]) || line[end-1] == '\r') {
-		end--
-	}
-	start := 0
-	for start < end && isBlank(line[start]) {
-		start++
-	}
-	return line[start:end]
-}
-
-// splitFields splits a trimmed line on runs of spaces and tabs into out,
-// without allocating. It returns false when the line has more than cap(out)
-// fields.
-func splitFields(line []byte, out [][]byte) ([][]byte, bool) {
-	out = out[:0]
-	i := 0
-	for i < len(line) {
-		for i < len(line) && isBlank(line[i]) {
-			i++
-		}
-		if i == len(line) {
-			break
-		}
-		start := i
-		for i < len(line) && !isBlank(line[i]) {
-			i++
-		}
-		if len(out) == cap(out) {
-			return out, false
-		}
-		out = append(out, line[start:i])
-	}
-	return out, true
-}
-
-// intStatus says why parseInt refused a token.
-type intStatus int
-
-const (
-	intOK intStatus = iota
-	intSyntax
-	intRange
-)
-
-// parseInt reads a decimal integer with an optional leading '-': the
-// grammar of every integer field in this package. It refuses a '+' sign,
-// spaces, and anything outside int64.
-func parseInt(tok []byte) (int64, intStatus) {
-	neg := false
-	if len(tok) > 0 && tok[0] == '-' {
-		neg = true
-		tok = tok[1:]
-	}
-	if len(tok) == 0 {
-		return 0, intSyntax
-	}
-	var v uint64
-	overflow := false
-	for _, c := range tok {
-		d := c - '0'
-		if d > 9 {
-			return 0, intSyntax
-		}
-		if v > (math.MaxUint64-uint64(d))/10 {
-			overflow = true
-			continue
-		}
-		v = v*10 + uint64(d)
-	}
-	switch {
-	case overflow:
-		return 0, intRange
-	case neg && v <= 1<<63:
-		return int64(-v), intOK
-	case !neg && v <= math.MaxInt64:
-		return int64(v), intOK
-	}
-	return 0, intRange
-}
-
-// parseInt32 is parseInt limited to the int32 range.
-func parseInt32(tok []byte) (int32, intStatus) {
-	v, st := parseInt(tok)
-	if st != intOK {
-		return 0, st
-	}
-	if v < math.MinInt32 || v > math.MaxInt32 {
-		return 0, intRange
-	}
-	return int32(v), intOK
 }

@@ -54,29 +54,17 @@ func ReadSNAP(r io.Reader, name string, opts SNAPOptions) (*graph.EdgeList, *gra
 	if opts.Weighting == WeightHash && opts.Lo > opts.Hi {
 		return nil, nil, fmt.Errorf("formats: %s: hash weighting needs lo <= hi, have %d > %d", name, opts.Lo, opts.Hi)
 	}
-	in, err := openMaybeGzip(r)
-	if err != nil {
-		return nil, nil, &ParseError{File: name, Msg: err.Error()}
-	}
 	// The shortest edge line, "0 1\n", has 4 bytes.
-	s := &snapReader{name: name, readWeights: opts.Weighting == WeightFromFile, limit: preallocLimit(r, in, 4)}
-	chunks := newLineChunks(in)
-	for {
-		b, err := chunks.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, lineErr(name, s.line+1, "%v", err)
-		}
-		for i := 0; i < len(b); {
-			end := i + bytes.IndexByte(b[i:], '\n')
-			s.line++
-			if err := s.parseLine(trimLine(b[i:end])); err != nil {
-				return nil, nil, err
-			}
-			i = end + 1
-		}
+	in, limit, err := openText(r, name, 4)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &snapReader{name: name, readWeights: opts.Weighting == WeightFromFile, limit: limit}
+	err = scanLines(newLineChunks(in, chunkSize), name, &s.line, func(chunk []byte) error {
+		return eachLine(chunk, &s.line, s.parseLine)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return s.build(opts)
 }

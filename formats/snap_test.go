@@ -96,23 +96,32 @@ func TestReadSNAPGnutella(t *testing.T) {
 			if und.M() != 2*len(lines)-loops {
 				t.Fatalf("undirected: %d arcs, want %d", und.M(), 2*len(lines)-loops)
 			}
-			// Line by line: the arc, its reverse, both with the hash of the
-			// line's ids in file order.
+			// Line by line: the arc, then its reverse with the same weight.
 			at := 0
+			weights := map[[2]int64]int64{}
 			for _, l := range lines {
 				u, _ := strconv.ParseInt(l[0], 10, 64)
 				v, _ := strconv.ParseInt(l[1], 10, 64)
-				w := HashWeight(u, v, 1, 100, 42)
-				want := [][3]int64{{u, v, int64(w)}}
+				want := [][2]int64{{u, v}}
 				if u != v {
-					want = append(want, [3]int64{v, u, int64(w)})
+					want = append(want, [2]int64{v, u})
 				}
-				for _, arc := range want {
-					got := [3]int64{uvs.Original(und.Src[at]), uvs.Original(und.Dst[at]), int64(und.Weight[at])}
-					if got != arc {
-						t.Fatalf("undirected arc %d: %v, want %v", at, got, arc)
+				for k, arc := range want {
+					got := [2]int64{uvs.Original(und.Src[at]), uvs.Original(und.Dst[at])}
+					if got != arc || und.Weight[at] != und.Weight[at-k] {
+						t.Fatalf("undirected arc %d: %v weight %d, want %v with the weight of its line", at, got, und.Weight[at], arc)
 					}
 					at++
+				}
+				weights[[2]int64{u, v}] = int64(und.Weight[at-1])
+			}
+			// Known weights of the rule (the test vectors of the datasets
+			// README) on the lines Gnutella04 has.
+			if name == "p2p-Gnutella04.txt" {
+				for line, w := range map[[2]int64]int64{{0, 1}: 61, {0, 2}: 99} {
+					if weights[line] != w {
+						t.Errorf("the line %d %d has weight %d, want %d", line[0], line[1], weights[line], w)
+					}
 				}
 			}
 		})
@@ -174,11 +183,31 @@ func TestReadSNAPWeights(t *testing.T) {
 	}{
 		{SNAPOptions{Directed: true}, []int32{5, -7, math.MaxInt32}},
 		{SNAPOptions{Directed: true, Weighting: WeightUnit}, []int32{1, 1, 1}},
-		{SNAPOptions{Directed: true, Weighting: WeightHash, Lo: -5, Hi: 5, Seed: 9},
-			[]int32{HashWeight(10, 20, -5, 5, 9), HashWeight(20, 30, -5, 5, 9), HashWeight(30, 30, -5, 5, 9)}},
 		{SNAPOptions{}, []int32{5, 5, -7, -7, math.MaxInt32}},
 	} {
 		e, _, err := ReadSNAP(strings.NewReader(text), "w.txt", tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(e.Weight, tc.want) {
+			t.Errorf("%+v: weights %v, want %v", tc.opts, e.Weight, tc.want)
+		}
+	}
+	// Hash weights: the published test vectors of the rule (seed 42, lo 1,
+	// hi 100: w(0,1) = 61, w(0,2) = 99, w(1,0) = 48, w(10875,10878) = 60,
+	// w(123456,7) = 84, in shared/datasets/README.md), and the same hashes
+	// over [-50, 49], a range of the same width: each weight moves by -51.
+	// The weight column, when present, is ignored.
+	vectors := "0 1 1000\n0 2 1000\n1 0 1000\n10875 10878 1000\n123456 7 1000\n"
+	for _, tc := range []struct {
+		opts SNAPOptions
+		want []int32
+	}{
+		{SNAPOptions{Directed: true, Weighting: WeightHash, Lo: 1, Hi: 100, Seed: 42}, []int32{61, 99, 48, 60, 84}},
+		{SNAPOptions{Directed: true, Weighting: WeightHash, Lo: -50, Hi: 49, Seed: 42}, []int32{10, 48, -3, 9, 33}},
+		{SNAPOptions{Weighting: WeightHash, Lo: 1, Hi: 100, Seed: 42}, []int32{61, 61, 99, 99, 48, 48, 60, 60, 84, 84}},
+	} {
+		e, _, err := ReadSNAP(strings.NewReader(vectors), "vectors.txt", tc.opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 //go:embed add_min_peak.ptx
 var addMinPeakPTX string
 
-// addMinPeakKernel is add_min_peak, loaded on first use in each context.
+// addMinPeakKernel is add_min_peak, loaded into each context by Load.
 var addMinPeakKernel = newKernel("add_min_peak", addMinPeakPTX)
 
 // AddMinPeak launches add_min_peak (add_min_peak.cu) with cfg.
@@ -25,8 +25,8 @@ var addMinPeakKernel = newKernel("add_min_peak", addMinPeakPTX)
 // 3 * PEAK_CHAINS add-mins per iteration; iterations is rounded down to a
 // multiple of 4. Values start in [0, 1023] and never
 // grow, so nothing overflows; the sum is stored so nothing is optimised away.
-func AddMinPeak(cfg Config, out cu.DevicePtr, iterations int64, seed int64) error {
-	return addMinPeakKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) AddMinPeak(cfg Config, out cu.DevicePtr, iterations int64, seed int64) error {
+	return m.launch(addMinPeakKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&out),
 		unsafe.Pointer(&iterations),
 		unsafe.Pointer(&seed),

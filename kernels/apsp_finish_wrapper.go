@@ -14,7 +14,7 @@ import (
 //go:embed apsp_finish.ptx
 var apspFinishPTX string
 
-// apspFinishKernel is apsp_finish, loaded on first use in each context.
+// apspFinishKernel is apsp_finish, loaded into each context by Load.
 var apspFinishKernel = newKernel("apsp_finish", apspFinishPTX)
 
 // APSPFinish launches apsp_finish (apsp_finish.cu) with cfg.
@@ -24,8 +24,8 @@ var apspFinishKernel = newKernel("apsp_finish", apspFinishPTX)
 // vertex yields INF32 + w < INF32; the host only runs the GPU path when such
 // values stay above every real distance (threshold = the distance bound), so
 // this pass restores exact results.
-func APSPFinish(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, threshold int64) error {
-	return apspFinishKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPFinish(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, threshold int64) error {
+	return m.launch(apspFinishKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

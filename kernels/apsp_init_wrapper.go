@@ -14,7 +14,7 @@ import (
 //go:embed apsp_init.ptx
 var apspInitPTX string
 
-// apspInitKernel is apsp_init, loaded on first use in each context.
+// apspInitKernel is apsp_init, loaded into each context by Load.
 var apspInitKernel = newKernel("apsp_init", apspInitPTX)
 
 // APSPInit launches apsp_init (apsp_init.cu) with cfg.
@@ -22,8 +22,8 @@ var apspInitKernel = newKernel("apsp_init", apspInitPTX)
 // apsp_init fills a pitch x pitch distance matrix with INF32 off the diagonal
 // and 0 on it, and the parent matrix (when not null) with -1. Padding rows and
 // columns become isolated vertices. 2-D grid-stride loop.
-func APSPInit(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64) error {
-	return apspInitKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPInit(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64) error {
+	return m.launch(apspInitKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_load_arcs.ptx
 var apspLoadArcsPTX string
 
-// apspLoadArcsKernel is apsp_load_arcs, loaded on first use in each context.
+// apspLoadArcsKernel is apsp_load_arcs, loaded into each context by Load.
 var apspLoadArcsKernel = newKernel("apsp_load_arcs", apspLoadArcsPTX)
 
 // APSPLoadArcs launches apsp_load_arcs (apsp_load_arcs.cu) with cfg.
@@ -23,14 +23,14 @@ var apspLoadArcsKernel = newKernel("apsp_load_arcs", apspLoadArcsPTX)
 // keep the smallest weight (atomicMin); a negative self-loop leaves a negative
 // diagonal, which the Floyd-Warshall kernels report as a negative cycle. The
 // parent of an arc u -> v (u != v) is u whichever parallel arc wins.
-func APSPLoadArcs(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, src cu.DevicePtr, dst cu.DevicePtr, weight cu.DevicePtr, m int64, pitch int64) error {
-	return apspLoadArcsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPLoadArcs(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, src cu.DevicePtr, dst cu.DevicePtr, weight cu.DevicePtr, mArg int64, pitch int64) error {
+	return m.launch(apspLoadArcsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&src),
 		unsafe.Pointer(&dst),
 		unsafe.Pointer(&weight),
-		unsafe.Pointer(&m),
+		unsafe.Pointer(&mArg),
 		unsafe.Pointer(&pitch),
 	})
 }

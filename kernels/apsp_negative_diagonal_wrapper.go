@@ -14,7 +14,7 @@ import (
 //go:embed apsp_negative_diagonal.ptx
 var apspNegativeDiagonalPTX string
 
-// apspNegativeDiagonalKernel is apsp_negative_diagonal, loaded on first use in each context.
+// apspNegativeDiagonalKernel is apsp_negative_diagonal, loaded into each context by Load.
 var apspNegativeDiagonalKernel = newKernel("apsp_negative_diagonal", apspNegativeDiagonalPTX)
 
 // APSPNegativeDiagonal launches apsp_negative_diagonal (apsp_negative_diagonal.cu) with cfg.
@@ -23,8 +23,8 @@ var apspNegativeDiagonalKernel = newKernel("apsp_negative_diagonal", apspNegativ
 // negative, a vertex on or reaching a negative cycle. The Floyd-Warshall
 // kernels already report a vertex on a negative cycle when it first closes
 // (before values can wrap); this final scan is a second, independent check.
-func APSPNegativeDiagonal(cfg Config, dist cu.DevicePtr, n int64, pitch int64, negative cu.DevicePtr) error {
-	return apspNegativeDiagonalKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPNegativeDiagonal(cfg Config, dist cu.DevicePtr, n int64, pitch int64, negative cu.DevicePtr) error {
+	return m.launch(apspNegativeDiagonalKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&pitch),

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_recover_parents.ptx
 var apspRecoverParentsPTX string
 
-// apspRecoverParentsKernel is apsp_recover_parents, loaded on first use in each context.
+// apspRecoverParentsKernel is apsp_recover_parents, loaded into each context by Load.
 var apspRecoverParentsKernel = newKernel("apsp_recover_parents", apspRecoverParentsPTX)
 
 // APSPRecoverParents launches apsp_recover_parents (apsp_recover_parents.cu) with cfg.
@@ -25,8 +25,8 @@ var apspRecoverParentsKernel = newKernel("apsp_recover_parents", apspRecoverPare
 // dist strictly increase along such arcs, so the parents form a tree (with
 // zero weights they might not: see apsp_search_parents). One
 // thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
-func APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
-	return apspRecoverParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
+	return m.launch(apspRecoverParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

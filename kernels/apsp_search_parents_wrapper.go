@@ -14,7 +14,7 @@ import (
 //go:embed apsp_search_parents.ptx
 var apspSearchParentsPTX string
 
-// apspSearchParentsKernel is apsp_search_parents, loaded on first use in each context.
+// apspSearchParentsKernel is apsp_search_parents, loaded into each context by Load.
 var apspSearchParentsKernel = newKernel("apsp_search_parents", apspSearchParentsPTX)
 
 // APSPSearchParents launches apsp_search_parents (apsp_search_parents.cu) with cfg.
@@ -29,8 +29,8 @@ var apspSearchParentsKernel = newKernel("apsp_search_parents", apspSearchParents
 // child, so the parents form a tree. One block per source (grid-stride),
 // sweeping until nothing settles; O(depth * (n + m)) per source, where
 // depth is the number of arcs on the longest shortest path needed.
-func APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
-	return apspSearchParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
+	return m.launch(apspSearchParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

@@ -7,9 +7,10 @@
 // with-parents kernel file). `go generate ./kernels` runs
 // internal/kernelgen, which compiles each kernel with nvcc to <name>.ptx
 // (PTX for compute_70, JIT-compiled by the driver for the actual GPU) and
-// writes <name>_wrapper.go: a typed function <GoName>(cfg Config, args...)
-// that packs the arguments and launches the kernel, loading the embedded
-// PTX into the current CUDA context on first use. Generated files are
+// writes <name>_wrapper.go: a typed method (*Module).<GoName>(cfg Config,
+// args...) that packs the arguments and launches the kernel. Load loads
+// every embedded PTX into the current CUDA context once and resolves the
+// functions, so a launch takes no lock. Generated files are
 // committed; each PTX records the SHA-256 of its sources, and a test
 // (which needs no nvcc) fails when a kernel changed without regeneration.
 //

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_cross_parents.ptx
 var floydWarshallBlockedCrossParentsPTX string
 
-// floydWarshallBlockedCrossParentsKernel is floyd_warshall_blocked_cross_parents, loaded on first use in each context.
+// floydWarshallBlockedCrossParentsKernel is floyd_warshall_blocked_cross_parents, loaded into each context by Load.
 var floydWarshallBlockedCrossParentsKernel = newKernel("floyd_warshall_blocked_cross_parents", floydWarshallBlockedCrossParentsPTX)
 
 // FloydWarshallBlockedCrossParents launches floyd_warshall_blocked_cross_parents (floyd_warshall_blocked_cross_parents.cu) with cfg.
 //
 // floyd_warshall_blocked_cross_parents is phase 2 of round r: the pivot row and column tiles, distances and parents;
 // launched as grid (tiles-1, 2) of b x b blocks.
-func FloydWarshallBlockedCrossParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallBlockedCrossParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedCrossParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallBlockedCrossParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

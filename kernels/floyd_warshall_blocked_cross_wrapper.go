@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_cross.ptx
 var floydWarshallBlockedCrossPTX string
 
-// floydWarshallBlockedCrossKernel is floyd_warshall_blocked_cross, loaded on first use in each context.
+// floydWarshallBlockedCrossKernel is floyd_warshall_blocked_cross, loaded into each context by Load.
 var floydWarshallBlockedCrossKernel = newKernel("floyd_warshall_blocked_cross", floydWarshallBlockedCrossPTX)
 
 // FloydWarshallBlockedCross launches floyd_warshall_blocked_cross (floyd_warshall_blocked_cross.cu) with cfg.
 //
 // floyd_warshall_blocked_cross is phase 2 of round r: the pivot row and column tiles, distances only;
 // launched as grid (tiles-1, 2) of b x b blocks.
-func FloydWarshallBlockedCross(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallBlockedCrossKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedCross(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallBlockedCrossKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

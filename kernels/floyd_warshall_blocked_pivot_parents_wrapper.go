@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_pivot_parents.ptx
 var floydWarshallBlockedPivotParentsPTX string
 
-// floydWarshallBlockedPivotParentsKernel is floyd_warshall_blocked_pivot_parents, loaded on first use in each context.
+// floydWarshallBlockedPivotParentsKernel is floyd_warshall_blocked_pivot_parents, loaded into each context by Load.
 var floydWarshallBlockedPivotParentsKernel = newKernel("floyd_warshall_blocked_pivot_parents", floydWarshallBlockedPivotParentsPTX)
 
 // FloydWarshallBlockedPivotParents launches floyd_warshall_blocked_pivot_parents (floyd_warshall_blocked_pivot_parents.cu) with cfg.
 //
 // floyd_warshall_blocked_pivot_parents is phase 1 of round r: the pivot tile, distances and parents;
 // launched as one b x b block.
-func FloydWarshallBlockedPivotParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
-	return floydWarshallBlockedPivotParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedPivotParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallBlockedPivotParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_pivot.ptx
 var floydWarshallBlockedPivotPTX string
 
-// floydWarshallBlockedPivotKernel is floyd_warshall_blocked_pivot, loaded on first use in each context.
+// floydWarshallBlockedPivotKernel is floyd_warshall_blocked_pivot, loaded into each context by Load.
 var floydWarshallBlockedPivotKernel = newKernel("floyd_warshall_blocked_pivot", floydWarshallBlockedPivotPTX)
 
 // FloydWarshallBlockedPivot launches floyd_warshall_blocked_pivot (floyd_warshall_blocked_pivot.cu) with cfg.
 //
 // floyd_warshall_blocked_pivot is phase 1 of round r: the pivot tile, distances only;
 // launched as one b x b block.
-func FloydWarshallBlockedPivot(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
-	return floydWarshallBlockedPivotKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedPivot(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallBlockedPivotKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_rest_parents.ptx
 var floydWarshallBlockedRestParentsPTX string
 
-// floydWarshallBlockedRestParentsKernel is floyd_warshall_blocked_rest_parents, loaded on first use in each context.
+// floydWarshallBlockedRestParentsKernel is floyd_warshall_blocked_rest_parents, loaded into each context by Load.
 var floydWarshallBlockedRestParentsKernel = newKernel("floyd_warshall_blocked_rest_parents", floydWarshallBlockedRestParentsPTX)
 
 // FloydWarshallBlockedRestParents launches floyd_warshall_blocked_rest_parents (floyd_warshall_blocked_rest_parents.cu) with cfg.
 //
 // floyd_warshall_blocked_rest_parents is phase 3 of round r: all other tiles, distances and parents;
 // launched as grid (tiles-1, tiles-1) of b x b blocks.
-func FloydWarshallBlockedRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallBlockedRestParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallBlockedRestParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_blocked_rest.ptx
 var floydWarshallBlockedRestPTX string
 
-// floydWarshallBlockedRestKernel is floyd_warshall_blocked_rest, loaded on first use in each context.
+// floydWarshallBlockedRestKernel is floyd_warshall_blocked_rest, loaded into each context by Load.
 var floydWarshallBlockedRestKernel = newKernel("floyd_warshall_blocked_rest", floydWarshallBlockedRestPTX)
 
 // FloydWarshallBlockedRest launches floyd_warshall_blocked_rest (floyd_warshall_blocked_rest.cu) with cfg.
 //
 // floyd_warshall_blocked_rest is phase 3 of round r: all other tiles, distances only;
 // launched as grid (tiles-1, tiles-1) of b x b blocks.
-func FloydWarshallBlockedRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallBlockedRestKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallBlockedRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallBlockedRestKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead_packed.ptx
 var floydWarshallFastAheadPackedPTX string
 
-// floydWarshallFastAheadPackedKernel is floyd_warshall_fast_ahead_packed, loaded on first use in each context.
+// floydWarshallFastAheadPackedKernel is floyd_warshall_fast_ahead_packed, loaded into each context by Load.
 var floydWarshallFastAheadPackedKernel = newKernel("floyd_warshall_fast_ahead_packed", floydWarshallFastAheadPackedPTX)
 
 // FloydWarshallFastAheadPacked launches floyd_warshall_fast_ahead_packed (floyd_warshall_fast_ahead_packed.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastAheadPackedKernel = newKernel("floyd_warshall_fast_ahead_pa
 // variant for the tiles of row and column ahead = r + 1, with parents carried in the
 // distances' low bits (see PACK_SHIFT: positive weights, distances below
 // 2^22 - 1); launched like floyd_warshall_fast_ahead.
-func FloydWarshallFastAheadPacked(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
-	return floydWarshallFastAheadPackedKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastAheadPacked(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
+	return m.launch(floydWarshallFastAheadPackedKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead_parents.ptx
 var floydWarshallFastAheadParentsPTX string
 
-// floydWarshallFastAheadParentsKernel is floyd_warshall_fast_ahead_parents, loaded on first use in each context.
+// floydWarshallFastAheadParentsKernel is floyd_warshall_fast_ahead_parents, loaded into each context by Load.
 var floydWarshallFastAheadParentsKernel = newKernel("floyd_warshall_fast_ahead_parents", floydWarshallFastAheadParentsPTX)
 
 // FloydWarshallFastAheadParents launches floyd_warshall_fast_ahead_parents (floyd_warshall_fast_ahead_parents.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastAheadParentsKernel = newKernel("floyd_warshall_fast_ahead_p
 // for the tiles of row and column ahead = r + 1, distances and parents; launched
 // as 2 * tiles - 3 blocks of 256 threads, ahead of the rest of phase 3 so
 // that round r + 1 can start.
-func FloydWarshallFastAheadParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
-	return floydWarshallFastAheadParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastAheadParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
+	return m.launch(floydWarshallFastAheadParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

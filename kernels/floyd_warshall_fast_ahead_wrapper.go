@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead.ptx
 var floydWarshallFastAheadPTX string
 
-// floydWarshallFastAheadKernel is floyd_warshall_fast_ahead, loaded on first use in each context.
+// floydWarshallFastAheadKernel is floyd_warshall_fast_ahead, loaded into each context by Load.
 var floydWarshallFastAheadKernel = newKernel("floyd_warshall_fast_ahead", floydWarshallFastAheadPTX)
 
 // FloydWarshallFastAhead launches floyd_warshall_fast_ahead (floyd_warshall_fast_ahead.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastAheadKernel = newKernel("floyd_warshall_fast_ahead", floydW
 // for the tiles of row and column ahead = r + 1, distances only; launched
 // as 2 * tiles - 3 blocks of 256 threads, ahead of the rest of phase 3 so
 // that round r + 1 can start.
-func FloydWarshallFastAhead(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
-	return floydWarshallFastAheadKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastAhead(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, ahead int64, tiles int64) error {
+	return m.launch(floydWarshallFastAheadKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_fast_cross_parents.ptx
 var floydWarshallFastCrossParentsPTX string
 
-// floydWarshallFastCrossParentsKernel is floyd_warshall_fast_cross_parents, loaded on first use in each context.
+// floydWarshallFastCrossParentsKernel is floyd_warshall_fast_cross_parents, loaded into each context by Load.
 var floydWarshallFastCrossParentsKernel = newKernel("floyd_warshall_fast_cross_parents", floydWarshallFastCrossParentsPTX)
 
 // FloydWarshallFastCrossParents launches floyd_warshall_fast_cross_parents (floyd_warshall_fast_cross_parents.cu) with cfg.
 //
 // floyd_warshall_fast_cross_parents is phase 2 of round r: the pivot row and column tiles of the fast
 // variant, distances and parents; launched as grid (tiles-1, 2) of 32 x 32 blocks.
-func FloydWarshallFastCrossParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallFastCrossParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastCrossParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallFastCrossParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_fast_cross.ptx
 var floydWarshallFastCrossPTX string
 
-// floydWarshallFastCrossKernel is floyd_warshall_fast_cross, loaded on first use in each context.
+// floydWarshallFastCrossKernel is floyd_warshall_fast_cross, loaded into each context by Load.
 var floydWarshallFastCrossKernel = newKernel("floyd_warshall_fast_cross", floydWarshallFastCrossPTX)
 
 // FloydWarshallFastCross launches floyd_warshall_fast_cross (floyd_warshall_fast_cross.cu) with cfg.
 //
 // floyd_warshall_fast_cross is phase 2 of round r: the pivot row and column tiles of the fast
 // variant, distances only; launched as grid (tiles-1, 2) of 32 x 32 blocks.
-func FloydWarshallFastCross(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
-	return floydWarshallFastCrossKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastCross(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64) error {
+	return m.launch(floydWarshallFastCrossKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

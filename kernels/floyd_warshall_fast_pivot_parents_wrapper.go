@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_fast_pivot_parents.ptx
 var floydWarshallFastPivotParentsPTX string
 
-// floydWarshallFastPivotParentsKernel is floyd_warshall_fast_pivot_parents, loaded on first use in each context.
+// floydWarshallFastPivotParentsKernel is floyd_warshall_fast_pivot_parents, loaded into each context by Load.
 var floydWarshallFastPivotParentsKernel = newKernel("floyd_warshall_fast_pivot_parents", floydWarshallFastPivotParentsPTX)
 
 // FloydWarshallFastPivotParents launches floyd_warshall_fast_pivot_parents (floyd_warshall_fast_pivot_parents.cu) with cfg.
 //
 // floyd_warshall_fast_pivot_parents is phase 1 of round r: the pivot tile of the fast
 // variant, distances and parents; launched as one 32 x 32 block.
-func FloydWarshallFastPivotParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
-	return floydWarshallFastPivotParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastPivotParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallFastPivotParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

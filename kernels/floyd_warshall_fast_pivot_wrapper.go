@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_fast_pivot.ptx
 var floydWarshallFastPivotPTX string
 
-// floydWarshallFastPivotKernel is floyd_warshall_fast_pivot, loaded on first use in each context.
+// floydWarshallFastPivotKernel is floyd_warshall_fast_pivot, loaded into each context by Load.
 var floydWarshallFastPivotKernel = newKernel("floyd_warshall_fast_pivot", floydWarshallFastPivotPTX)
 
 // FloydWarshallFastPivot launches floyd_warshall_fast_pivot (floyd_warshall_fast_pivot.cu) with cfg.
 //
 // floyd_warshall_fast_pivot is phase 1 of round r: the pivot tile of the fast
 // variant, distances only; launched as one 32 x 32 block.
-func FloydWarshallFastPivot(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
-	return floydWarshallFastPivotKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastPivot(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallFastPivotKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

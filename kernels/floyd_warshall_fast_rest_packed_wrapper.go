@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest_packed.ptx
 var floydWarshallFastRestPackedPTX string
 
-// floydWarshallFastRestPackedKernel is floyd_warshall_fast_rest_packed, loaded on first use in each context.
+// floydWarshallFastRestPackedKernel is floyd_warshall_fast_rest_packed, loaded into each context by Load.
 var floydWarshallFastRestPackedKernel = newKernel("floyd_warshall_fast_rest_packed", floydWarshallFastRestPackedPTX)
 
 // FloydWarshallFastRestPacked launches floyd_warshall_fast_rest_packed (floyd_warshall_fast_rest_packed.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastRestPackedKernel = newKernel("floyd_warshall_fast_rest_pack
 // variant for every tile outside row and column r (and skip, unless -1), with parents carried in the
 // distances' low bits (see PACK_SHIFT: positive weights, distances below
 // 2^22 - 1); launched like floyd_warshall_fast_rest.
-func FloydWarshallFastRestPacked(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
-	return floydWarshallFastRestPackedKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastRestPacked(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
+	return m.launch(floydWarshallFastRestPackedKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

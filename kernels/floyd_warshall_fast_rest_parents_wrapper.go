@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest_parents.ptx
 var floydWarshallFastRestParentsPTX string
 
-// floydWarshallFastRestParentsKernel is floyd_warshall_fast_rest_parents, loaded on first use in each context.
+// floydWarshallFastRestParentsKernel is floyd_warshall_fast_rest_parents, loaded into each context by Load.
 var floydWarshallFastRestParentsKernel = newKernel("floyd_warshall_fast_rest_parents", floydWarshallFastRestParentsPTX)
 
 // FloydWarshallFastRestParents launches floyd_warshall_fast_rest_parents (floyd_warshall_fast_rest_parents.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastRestParentsKernel = newKernel("floyd_warshall_fast_rest_par
 // distances and parents: every tile outside row and column r (and outside row and
 // column skip, unless skip is -1); launched as a square grid of 256-thread
 // blocks, one per tile.
-func FloydWarshallFastRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
-	return floydWarshallFastRestParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastRestParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
+	return m.launch(floydWarshallFastRestParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

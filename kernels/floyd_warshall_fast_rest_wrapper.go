@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest.ptx
 var floydWarshallFastRestPTX string
 
-// floydWarshallFastRestKernel is floyd_warshall_fast_rest, loaded on first use in each context.
+// floydWarshallFastRestKernel is floyd_warshall_fast_rest, loaded into each context by Load.
 var floydWarshallFastRestKernel = newKernel("floyd_warshall_fast_rest", floydWarshallFastRestPTX)
 
 // FloydWarshallFastRest launches floyd_warshall_fast_rest (floyd_warshall_fast_rest.cu) with cfg.
@@ -23,8 +23,8 @@ var floydWarshallFastRestKernel = newKernel("floyd_warshall_fast_rest", floydWar
 // distances only: every tile outside row and column r (and outside row and
 // column skip, unless skip is -1); launched as a square grid of 256-thread
 // blocks, one per tile.
-func FloydWarshallFastRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
-	return floydWarshallFastRestKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallFastRest(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, r int64, skip int64) error {
+	return m.launch(floydWarshallFastRestKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),

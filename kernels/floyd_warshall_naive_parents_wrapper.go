@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_naive_parents.ptx
 var floydWarshallNaiveParentsPTX string
 
-// floydWarshallNaiveParentsKernel is floyd_warshall_naive_parents, loaded on first use in each context.
+// floydWarshallNaiveParentsKernel is floyd_warshall_naive_parents, loaded into each context by Load.
 var floydWarshallNaiveParentsKernel = newKernel("floyd_warshall_naive_parents", floydWarshallNaiveParentsPTX)
 
 // FloydWarshallNaiveParents launches floyd_warshall_naive_parents (floyd_warshall_naive_parents.cu) with cfg.
 //
 // floyd_warshall_naive_parents is step k of Floyd-Warshall, one thread per cell (2-D grid over the n x n matrix), distances and parents.
 // The host launches it once per k.
-func FloydWarshallNaiveParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
-	return floydWarshallNaiveParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallNaiveParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallNaiveParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

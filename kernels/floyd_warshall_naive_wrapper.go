@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_naive.ptx
 var floydWarshallNaivePTX string
 
-// floydWarshallNaiveKernel is floyd_warshall_naive, loaded on first use in each context.
+// floydWarshallNaiveKernel is floyd_warshall_naive, loaded into each context by Load.
 var floydWarshallNaiveKernel = newKernel("floyd_warshall_naive", floydWarshallNaivePTX)
 
 // FloydWarshallNaive launches floyd_warshall_naive (floyd_warshall_naive.cu) with cfg.
 //
 // floyd_warshall_naive is step k of Floyd-Warshall, one thread per cell (2-D grid over the n x n matrix), distances only.
 // The host launches it once per k.
-func FloydWarshallNaive(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
-	return floydWarshallNaiveKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallNaive(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallNaiveKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

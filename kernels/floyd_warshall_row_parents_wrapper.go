@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_row_parents.ptx
 var floydWarshallRowParentsPTX string
 
-// floydWarshallRowParentsKernel is floyd_warshall_row_parents, loaded on first use in each context.
+// floydWarshallRowParentsKernel is floyd_warshall_row_parents, loaded into each context by Load.
 var floydWarshallRowParentsKernel = newKernel("floyd_warshall_row_parents", floydWarshallRowParentsPTX)
 
 // FloydWarshallRowParents launches floyd_warshall_row_parents (floyd_warshall_row_parents.cu) with cfg.
 //
 // floyd_warshall_row_parents is step k of Floyd-Warshall, one thread per row, distances and parents.
 // The host launches it once per k.
-func FloydWarshallRowParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
-	return floydWarshallRowParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallRowParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallRowParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

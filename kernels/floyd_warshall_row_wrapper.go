@@ -14,15 +14,15 @@ import (
 //go:embed floyd_warshall_row.ptx
 var floydWarshallRowPTX string
 
-// floydWarshallRowKernel is floyd_warshall_row, loaded on first use in each context.
+// floydWarshallRowKernel is floyd_warshall_row, loaded into each context by Load.
 var floydWarshallRowKernel = newKernel("floyd_warshall_row", floydWarshallRowPTX)
 
 // FloydWarshallRow launches floyd_warshall_row (floyd_warshall_row.cu) with cfg.
 //
 // floyd_warshall_row is step k of Floyd-Warshall, one thread per row, distances only.
 // The host launches it once per k.
-func FloydWarshallRow(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
-	return floydWarshallRowKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) FloydWarshallRow(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, k int64, negative cu.DevicePtr) error {
+	return m.launch(floydWarshallRowKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),

@@ -35,63 +35,67 @@ func (c Config) String() string {
 	return fmt.Sprintf("grid (%d,%d,%d) block (%d,%d,%d)", g.X, g.Y, g.Z, b.X, b.Y, b.Z)
 }
 
-// Kernel is one compiled kernel: its name and PTX, and the module loaded
-// from that PTX in each CUDA context that used it.
+// Kernel is one compiled kernel: its C name and its PTX.
 type Kernel struct {
 	name string
 	ptx  string
-
-	mu  sync.Mutex
-	fns map[cu.CUContext]cu.Function
 }
 
-func newKernel(name, ptx string) *Kernel {
-	return &Kernel{name: name, ptx: ptx, fns: map[cu.CUContext]cu.Function{}}
-}
+func newKernel(name, ptx string) *Kernel { return &Kernel{name: name, ptx: ptx} }
 
 // Name is the kernel's C name.
 func (k *Kernel) Name() string { return k.name }
 
-// Function returns the kernel's function in the CUDA context current on the
-// calling OS thread, loading its module (a JIT compile of the PTX by the
-// driver) on first use.
-func (k *Kernel) Function() (cu.Function, error) {
+// PTX is the kernel's PTX, for callers that load it themselves (a
+// cooperative launch needs the driver's own function handle).
+func (k *Kernel) PTX() string { return k.ptx }
+
+// All returns every kernel, in file-name order.
+func All() []*Kernel { return append([]*Kernel(nil), all...) }
+
+// Module is every kernel loaded into one CUDA context, each function
+// resolved once by Load, so a launch costs a lookup in a map that is never
+// written again. A Module belongs to its context: use it only on the
+// thread where that context is current (gpu.Device.Do). The generated
+// launch wrappers are its methods.
+type Module struct {
+	fns map[*Kernel]cu.Function
+}
+
+// Load loads every kernel's PTX into the CUDA context current on the
+// calling OS thread (the driver compiles it for the GPU, or takes it from
+// its cache) and resolves the functions. Destroying the context unloads
+// them.
+func Load() (*Module, error) {
 	ctx, err := cu.CurrentContext()
 	if err != nil {
-		return cu.Function{}, fmt.Errorf("kernels: %s: no current CUDA context: %w", k.name, err)
+		return nil, fmt.Errorf("kernels: no current CUDA context: %w", err)
 	}
 	if ctx == (cu.CUContext{}) {
-		return cu.Function{}, fmt.Errorf("kernels: %s: no CUDA context is current on this thread (launch inside gpu.Device.Do)", k.name)
+		return nil, fmt.Errorf("kernels: no CUDA context is current on this thread (load inside gpu.Device.Do)")
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if fn, ok := k.fns[ctx]; ok {
-		return fn, nil
+	m := &Module{fns: make(map[*Kernel]cu.Function, len(all))}
+	for _, k := range all {
+		mod, err := cu.LoadData(k.ptx)
+		if err != nil {
+			return nil, fmt.Errorf("kernels: loading %s: %w", k.name, err)
+		}
+		if m.fns[k], err = mod.Function(k.name); err != nil {
+			return nil, fmt.Errorf("kernels: finding %s in its module: %w", k.name, err)
+		}
 	}
-	mod, err := cu.LoadData(k.ptx)
-	if err != nil {
-		return cu.Function{}, fmt.Errorf("kernels: loading %s: %w", k.name, err)
-	}
-	fn, err := mod.Function(k.name)
-	if err != nil {
-		return cu.Function{}, fmt.Errorf("kernels: finding %s in its module: %w", k.name, err)
-	}
-	k.fns[ctx] = fn
-	return fn, nil
+	return m, nil
 }
 
-func (k *Kernel) forget(ctx cu.CUContext) {
-	k.mu.Lock()
-	delete(k.fns, ctx)
-	k.mu.Unlock()
-}
+// Function returns k's function in the module's context.
+func (m *Module) Function(k *Kernel) cu.Function { return m.fns[k] }
 
-// launch checks the launch's own error and, in debug mode, synchronises and
-// reports the kernel's duration.
-func (k *Kernel) launch(cfg Config, args []unsafe.Pointer) error {
-	fn, err := k.Function()
-	if err != nil {
-		return err
+// launch launches k with cfg, checks the launch's own error and, in debug
+// mode, synchronises and reports the kernel's duration.
+func (m *Module) launch(k *Kernel, cfg Config, args []unsafe.Pointer) error {
+	fn, ok := m.fns[k]
+	if !ok {
+		return fmt.Errorf("kernels: %s is not in the module (load it with Load)", k.name)
 	}
 	g, b := cfg.Grid.norm(), cfg.Block.norm()
 	obs := observer()
@@ -107,7 +111,7 @@ func (k *Kernel) launch(cfg Config, args []unsafe.Pointer) error {
 		return fmt.Errorf("kernels: before %s: %w", k.name, err)
 	}
 	start := time.Now()
-	err = fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args)
+	err := fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args)
 	if err == nil {
 		err = cu.Synchronize()
 	}
@@ -116,17 +120,6 @@ func (k *Kernel) launch(cfg Config, args []unsafe.Pointer) error {
 	}
 	obs(LaunchReport{Kernel: k.name, Config: cfg, Elapsed: time.Since(start), Err: err})
 	return err
-}
-
-// All returns every kernel, in file-name order.
-func All() []*Kernel { return append([]*Kernel(nil), all...) }
-
-// Forget drops the functions loaded in ctx; call it before destroying the
-// context (which unloads its modules).
-func Forget(ctx cu.CUContext) {
-	for _, k := range all {
-		k.forget(ctx)
-	}
 }
 
 // LaunchReport describes one launch in debug mode.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_flags.ptx
 var ssspBfRelaxFlagsPTX string
 
-// ssspBfRelaxFlagsKernel is sssp_bf_relax_flags, loaded on first use in each context.
+// ssspBfRelaxFlagsKernel is sssp_bf_relax_flags, loaded into each context by Load.
 var ssspBfRelaxFlagsKernel = newKernel("sssp_bf_relax_flags", ssspBfRelaxFlagsPTX)
 
 // SSSPBfRelaxFlags launches sssp_bf_relax_flags (sssp_bf_relax_flags.cu) with cfg.
@@ -23,8 +23,8 @@ var ssspBfRelaxFlagsKernel = newKernel("sssp_bf_relax_flags", ssspBfRelaxFlagsPT
 // vertices (Bodra's bellmanFordRelaxStrideFlag): only a vertex whose
 // distance dropped in the previous round can improve its out-neighbours, so
 // the others skip their arcs. The flag is cleared as the vertex is taken.
-func SSSPBfRelaxFlags(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr, flags cu.DevicePtr) error {
-	return ssspBfRelaxFlagsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPBfRelaxFlags(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr, flags cu.DevicePtr) error {
+	return m.launch(ssspBfRelaxFlagsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_naive.ptx
 var ssspBfRelaxNaivePTX string
 
-// ssspBfRelaxNaiveKernel is sssp_bf_relax_naive, loaded on first use in each context.
+// ssspBfRelaxNaiveKernel is sssp_bf_relax_naive, loaded into each context by Load.
 var ssspBfRelaxNaiveKernel = newKernel("sssp_bf_relax_naive", ssspBfRelaxNaivePTX)
 
 // SSSPBfRelaxNaive launches sssp_bf_relax_naive (sssp_bf_relax_naive.cu) with cfg.
@@ -25,8 +25,8 @@ var ssspBfRelaxNaiveKernel = newKernel("sssp_bf_relax_naive", ssspBfRelaxNaivePT
 // concurrent relaxations of one vertex keep the smallest. Reading prev
 // rather than dist makes the round a Jacobi step: after round r, dist holds
 // the shortest walks of at most r arcs.
-func SSSPBfRelaxNaive(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr) error {
-	return ssspBfRelaxNaiveKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPBfRelaxNaive(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr) error {
+	return m.launch(ssspBfRelaxNaiveKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

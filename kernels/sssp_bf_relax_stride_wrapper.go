@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_stride.ptx
 var ssspBfRelaxStridePTX string
 
-// ssspBfRelaxStrideKernel is sssp_bf_relax_stride, loaded on first use in each context.
+// ssspBfRelaxStrideKernel is sssp_bf_relax_stride, loaded into each context by Load.
 var ssspBfRelaxStrideKernel = newKernel("sssp_bf_relax_stride", ssspBfRelaxStridePTX)
 
 // SSSPBfRelaxStride launches sssp_bf_relax_stride (sssp_bf_relax_stride.cu) with cfg.
@@ -22,8 +22,8 @@ var ssspBfRelaxStrideKernel = newKernel("sssp_bf_relax_stride", ssspBfRelaxStrid
 // sssp_bf_relax_stride is sssp_bf_relax_naive with a grid-stride loop
 // (Bodra's bellmanFordRelaxStride): a grid smaller than n, each thread
 // relaxing vertices u, u + stride, u + 2 stride, ...
-func SSSPBfRelaxStride(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr) error {
-	return ssspBfRelaxStrideKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPBfRelaxStride(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, prev cu.DevicePtr, dist cu.DevicePtr) error {
+	return m.launch(ssspBfRelaxStrideKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

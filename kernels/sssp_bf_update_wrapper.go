@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_update.ptx
 var ssspBfUpdatePTX string
 
-// ssspBfUpdateKernel is sssp_bf_update, loaded on first use in each context.
+// ssspBfUpdateKernel is sssp_bf_update, loaded into each context by Load.
 var ssspBfUpdateKernel = newKernel("sssp_bf_update", ssspBfUpdatePTX)
 
 // SSSPBfUpdate launches sssp_bf_update (sssp_bf_update.cu) with cfg.
@@ -23,8 +23,8 @@ var ssspBfUpdateKernel = newKernel("sssp_bf_update", ssspBfUpdatePTX)
 // bellmanFordUpdateDistance*): prev takes dist's values, and a vertex whose
 // distance dropped sets its flag (when flags is not null) and *changed, the
 // round's entry of the host's early-exit array. Grid-stride loop.
-func SSSPBfUpdate(cfg Config, prev cu.DevicePtr, dist cu.DevicePtr, n int64, flags cu.DevicePtr, changed cu.DevicePtr) error {
-	return ssspBfUpdateKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPBfUpdate(cfg Config, prev cu.DevicePtr, dist cu.DevicePtr, n int64, flags cu.DevicePtr, changed cu.DevicePtr) error {
+	return m.launch(ssspBfUpdateKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&prev),
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&n),

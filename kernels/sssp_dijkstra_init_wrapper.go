@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_init.ptx
 var ssspDijkstraInitPTX string
 
-// ssspDijkstraInitKernel is sssp_dijkstra_init, loaded on first use in each context.
+// ssspDijkstraInitKernel is sssp_dijkstra_init, loaded into each context by Load.
 var ssspDijkstraInitKernel = newKernel("sssp_dijkstra_init", ssspDijkstraInitPTX)
 
 // SSSPDijkstraInit launches sssp_dijkstra_init (sssp_dijkstra_init.cu) with cfg.
@@ -22,8 +22,8 @@ var ssspDijkstraInitKernel = newKernel("sssp_dijkstra_init", ssspDijkstraInitPTX
 // sssp_dijkstra_init starts the GPU Dijkstra of Martin, Torres and
 // Gavilanes from source: distance 0 and in the frontier set F there,
 // INF32 and in the unsettled set U everywhere else. Grid-stride loop.
-func SSSPDijkstraInit(cfg Config, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr, n int64, source int64) error {
-	return ssspDijkstraInitKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPDijkstraInit(cfg Config, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr, n int64, source int64) error {
+	return m.launch(ssspDijkstraInitKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&frontier),
 		unsafe.Pointer(&unsettled),

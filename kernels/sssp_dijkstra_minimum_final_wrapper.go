@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_minimum_final.ptx
 var ssspDijkstraMinimumFinalPTX string
 
-// ssspDijkstraMinimumFinalKernel is sssp_dijkstra_minimum_final, loaded on first use in each context.
+// ssspDijkstraMinimumFinalKernel is sssp_dijkstra_minimum_final, loaded into each context by Load.
 var ssspDijkstraMinimumFinalKernel = newKernel("sssp_dijkstra_minimum_final", ssspDijkstraMinimumFinalPTX)
 
 // SSSPDijkstraMinimumFinal launches sssp_dijkstra_minimum_final (sssp_dijkstra_minimum_final.cu) with cfg.
@@ -23,8 +23,8 @@ var ssspDijkstraMinimumFinalKernel = newKernel("sssp_dijkstra_minimum_final", ss
 // block: the minimum of the blocks' partial minima, written to *mssp (the
 // thesis reduces the partials on the CPU; doing it here keeps the loop free
 // of host round trips). Blocks of at most 1024 threads.
-func SSSPDijkstraMinimumFinal(cfg Config, partial cu.DevicePtr, parts int64, mssp cu.DevicePtr) error {
-	return ssspDijkstraMinimumFinalKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPDijkstraMinimumFinal(cfg Config, partial cu.DevicePtr, parts int64, mssp cu.DevicePtr) error {
+	return m.launch(ssspDijkstraMinimumFinalKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&partial),
 		unsafe.Pointer(&parts),
 		unsafe.Pointer(&mssp),

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_minimum.ptx
 var ssspDijkstraMinimumPTX string
 
-// ssspDijkstraMinimumKernel is sssp_dijkstra_minimum, loaded on first use in each context.
+// ssspDijkstraMinimumKernel is sssp_dijkstra_minimum, loaded into each context by Load.
 var ssspDijkstraMinimumKernel = newKernel("sssp_dijkstra_minimum", ssspDijkstraMinimumPTX)
 
 // SSSPDijkstraMinimum launches sssp_dijkstra_minimum (sssp_dijkstra_minimum.cu) with cfg.
@@ -23,8 +23,8 @@ var ssspDijkstraMinimumKernel = newKernel("sssp_dijkstra_minimum", ssspDijkstraM
 // reduces the distances of the unsettled vertices it covers (grid-stride)
 // to one minimum, partial[blockIdx.x], through a shuffle reduction within
 // warps and shared memory across them. Blocks of at most 1024 threads.
-func SSSPDijkstraMinimum(cfg Config, dist cu.DevicePtr, unsettled cu.DevicePtr, n int64, partial cu.DevicePtr) error {
-	return ssspDijkstraMinimumKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPDijkstraMinimum(cfg Config, dist cu.DevicePtr, unsettled cu.DevicePtr, n int64, partial cu.DevicePtr) error {
+	return m.launch(ssspDijkstraMinimumKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&unsettled),
 		unsafe.Pointer(&n),

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_relax.ptx
 var ssspDijkstraRelaxPTX string
 
-// ssspDijkstraRelaxKernel is sssp_dijkstra_relax, loaded on first use in each context.
+// ssspDijkstraRelaxKernel is sssp_dijkstra_relax, loaded into each context by Load.
 var ssspDijkstraRelaxKernel = newKernel("sssp_dijkstra_relax", ssspDijkstraRelaxPTX)
 
 // SSSPDijkstraRelax launches sssp_dijkstra_relax (sssp_dijkstra_relax.cu) with cfg.
@@ -24,8 +24,8 @@ var ssspDijkstraRelaxKernel = newKernel("sssp_dijkstra_relax", ssspDijkstraRelax
 // successor j to dist[f] + w(f, j). Several frontier vertices may reach the
 // same j at once, so the update is an atomicMin: a plain read-compare-write
 // could keep the larger of two racing values. Grid-stride loop.
-func SSSPDijkstraRelax(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr) error {
-	return ssspDijkstraRelaxKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPDijkstraRelax(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr) error {
+	return m.launch(ssspDijkstraRelaxKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

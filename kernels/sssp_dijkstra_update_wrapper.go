@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_update.ptx
 var ssspDijkstraUpdatePTX string
 
-// ssspDijkstraUpdateKernel is sssp_dijkstra_update, loaded on first use in each context.
+// ssspDijkstraUpdateKernel is sssp_dijkstra_update, loaded into each context by Load.
 var ssspDijkstraUpdateKernel = newKernel("sssp_dijkstra_update", ssspDijkstraUpdatePTX)
 
 // SSSPDijkstraUpdate launches sssp_dijkstra_update (sssp_dijkstra_update.cu) with cfg.
@@ -25,8 +25,8 @@ var ssspDijkstraUpdateKernel = newKernel("sssp_dijkstra_update", ssspDijkstraUpd
 // them). When *mssp is INF32 no unsettled vertex is reachable and the search
 // is over: F empties, U stays, and *done is set for the host, which checks
 // it once per batch of steps. Grid-stride loop.
-func SSSPDijkstraUpdate(cfg Config, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr, n int64, mssp cu.DevicePtr, done cu.DevicePtr) error {
-	return ssspDijkstraUpdateKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPDijkstraUpdate(cfg Config, dist cu.DevicePtr, frontier cu.DevicePtr, unsettled cu.DevicePtr, n int64, mssp cu.DevicePtr, done cu.DevicePtr) error {
+	return m.launch(ssspDijkstraUpdateKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&frontier),
 		unsafe.Pointer(&unsettled),

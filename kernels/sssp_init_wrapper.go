@@ -14,7 +14,7 @@ import (
 //go:embed sssp_init.ptx
 var ssspInitPTX string
 
-// ssspInitKernel is sssp_init, loaded on first use in each context.
+// ssspInitKernel is sssp_init, loaded into each context by Load.
 var ssspInitKernel = newKernel("sssp_init", ssspInitPTX)
 
 // SSSPInit launches sssp_init (sssp_init.cu) with cfg.
@@ -22,8 +22,8 @@ var ssspInitKernel = newKernel("sssp_init", ssspInitPTX)
 // sssp_init starts one search per row of the [k][n] distance array: INF32
 // everywhere except 0 at row g's source, sources[g]. Grid-stride loop over
 // the k * n cells.
-func SSSPInit(cfg Config, dist cu.DevicePtr, sources cu.DevicePtr, n int64, k int64) error {
-	return ssspInitKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPInit(cfg Config, dist cu.DevicePtr, sources cu.DevicePtr, n int64, k int64) error {
+	return m.launch(ssspInitKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&sources),
 		unsafe.Pointer(&n),

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far_finish.ptx
 var ssspNearFarFinishPTX string
 
-// ssspNearFarFinishKernel is sssp_near_far_finish, loaded on first use in each context.
+// ssspNearFarFinishKernel is sssp_near_far_finish, loaded into each context by Load.
 var ssspNearFarFinishKernel = newKernel("sssp_near_far_finish", ssspNearFarFinishPTX)
 
 // SSSPNearFarFinish launches sssp_near_far_finish (sssp_near_far_finish.cu) with cfg.
@@ -22,8 +22,8 @@ var ssspNearFarFinishKernel = newKernel("sssp_near_far_finish", ssspNearFarFinis
 // sssp_near_far_finish extracts the int32 distances of finished near-far
 // searches from their words (distance in the high half). Grid-stride loop
 // over the cells.
-func SSSPNearFarFinish(cfg Config, words cu.DevicePtr, dist cu.DevicePtr, cells int64) error {
-	return ssspNearFarFinishKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPNearFarFinish(cfg Config, words cu.DevicePtr, dist cu.DevicePtr, cells int64) error {
+	return m.launch(ssspNearFarFinishKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&words),
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&cells),

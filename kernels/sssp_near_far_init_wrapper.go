@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far_init.ptx
 var ssspNearFarInitPTX string
 
-// ssspNearFarInitKernel is sssp_near_far_init, loaded on first use in each context.
+// ssspNearFarInitKernel is sssp_near_far_init, loaded into each context by Load.
 var ssspNearFarInitKernel = newKernel("sssp_near_far_init", ssspNearFarInitPTX)
 
 // SSSPNearFarInit launches sssp_near_far_init (sssp_near_far_init.cu) with cfg.
@@ -25,8 +25,8 @@ var ssspNearFarInitKernel = newKernel("sssp_near_far_init", ssspNearFarInitPTX)
 // No vertex is on the far pile, the threshold is delta and the far piles
 // are empty. Grid-stride loop over the k * n cells; threads 0..k-1 also
 // reset a source's state.
-func SSSPNearFarInit(cfg Config, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, sources cu.DevicePtr, n int64, k int64, delta int64) error {
-	return ssspNearFarInitKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPNearFarInit(cfg Config, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, sources cu.DevicePtr, n int64, k int64, delta int64) error {
+	return m.launch(ssspNearFarInitKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&words),
 		unsafe.Pointer(&onFar),
 		unsafe.Pointer(&nearQueue),

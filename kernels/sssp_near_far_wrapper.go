@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far.ptx
 var ssspNearFarPTX string
 
-// ssspNearFarKernel is sssp_near_far, loaded on first use in each context.
+// ssspNearFarKernel is sssp_near_far, loaded into each context by Load.
 var ssspNearFarKernel = newKernel("sssp_near_far", ssspNearFarPTX)
 
 // SSSPNearFar launches sssp_near_far (sssp_near_far.cu) with cfg.
@@ -57,8 +57,8 @@ var ssspNearFarKernel = newKernel("sssp_near_far", ssspNearFarPTX)
 // and weights are the CSR graph. delta is the threshold step; timeout_ns
 // bounds the launch (see group_barrier). The state row records steps,
 // splits, arcs scanned and successful relaxations.
-func SSSPNearFar(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, farPile cu.DevicePtr, state cu.DevicePtr, delta int64, timeoutNs int64, localRounds int64) error {
-	return ssspNearFarKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPNearFar(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, farPile cu.DevicePtr, state cu.DevicePtr, delta int64, timeoutNs int64, localRounds int64) error {
+	return m.launch(ssspNearFarKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

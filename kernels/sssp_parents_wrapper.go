@@ -14,7 +14,7 @@ import (
 //go:embed sssp_parents.ptx
 var ssspParentsPTX string
 
-// ssspParentsKernel is sssp_parents, loaded on first use in each context.
+// ssspParentsKernel is sssp_parents, loaded into each context by Load.
 var ssspParentsKernel = newKernel("sssp_parents", ssspParentsPTX)
 
 // SSSPParents launches sssp_parents (sssp_parents.cu) with cfg.
@@ -26,8 +26,8 @@ var ssspParentsKernel = newKernel("sssp_parents", ssspParentsPTX)
 // rweights) with dist[u] + w(u, v) == dist[v], so the result does not depend
 // on thread timing; the source and unreached vertices get -1. Rows are
 // blockIdx.y (grid-stride over rows too); vertices grid-stride over x.
-func SSSPParents(cfg Config, roffsets cu.DevicePtr, rsources cu.DevicePtr, rweights cu.DevicePtr, n int64, dist cu.DevicePtr, parent cu.DevicePtr, sources cu.DevicePtr, k int64) error {
-	return ssspParentsKernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) SSSPParents(cfg Config, roffsets cu.DevicePtr, rsources cu.DevicePtr, rweights cu.DevicePtr, n int64, dist cu.DevicePtr, parent cu.DevicePtr, sources cu.DevicePtr, k int64) error {
+	return m.launch(ssspParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&roffsets),
 		unsafe.Pointer(&rsources),
 		unsafe.Pointer(&rweights),

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -23,7 +21,6 @@ const (
 	MetaAlgorithm    = "pathflow.algorithm"
 	MetaVariant      = "pathflow.variant"
 	MetaBackend      = "pathflow.backend"
-	MetaDevice       = "pathflow.device"
 	MetaConfigSHA256 = "pathflow.config_sha256"
 	MetaVertexIDBase = "pathflow.vertex_id_base"
 	MetaLayout       = "pathflow.layout"
@@ -37,6 +34,7 @@ const (
 	MatrixName   = "distances.bin"
 	PathsName    = "paths"
 	SummaryName  = "summary"
+	VerticesName = "vertices"
 )
 
 // ComputeResult summarises a compute run.
@@ -61,6 +59,9 @@ type rowConsumer interface {
 // file is written inside a temporary folder beside it, and one rename
 // commits them all.
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	if cfg.Finalize {
+		return Finalize(ctx, cfg, log, progressOut)
+	}
 	stages := map[string]float64{}
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
@@ -69,11 +70,10 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	stages["load"] = g.Elapsed.Seconds()
 	log.Info("graph loaded", "file", g.File, "n", g.Edges.N, "m", g.Edges.M(), "load_s", round3(g.Elapsed.Seconds()))
 
-	if cfg.SkipIfSame && upToDate(cfg.OutDir, g.SHA256, cfg.ConfigSHA256) {
-		log.Info("outputs are up to date; nothing to do", "out", cfg.OutDir, "key", KeySkipIfUnchanged)
-		m, _ := ReadManifest(cfg.OutDir)
+	if m, ok := currentOutput(cfg, g.SHA256, log); ok {
 		return &ComputeResult{Skipped: true, Manifest: m}, nil
 	}
+	cfg = shardPlanConfig(cfg, g.Edges)
 
 	run, err := newComputeRun(cfg, g, log)
 	if err != nil {
@@ -93,27 +93,21 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	alg := plan.Choice.Algorithm
 	log.Info("plan", "backend", be.Name(), "device", be.Device(), "why", plan.Why,
 		"algorithm", alg.Name, "variant", alg.Variant, "all_pairs", plan.Choice.AllPairs,
-		"reason", plan.Choice.Reason, "sources", sourcesSummary(run.sources))
+		"reason", plan.Choice.Reason, "sources", sourcesSummary(run.sources, run.ids))
 
 	meta := graphMetadata(g)
 	meta[MetaAlgorithm] = alg.Name
 	meta[MetaVariant] = alg.Variant
 	meta[MetaBackend] = be.Name()
-	meta[MetaDevice] = deviceMeta(be.Device(), cfg.Workers)
 	meta[MetaConfigSHA256] = cfg.ConfigSHA256
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()
 	meta[MetaTargets] = targetsMeta(run.targets)
 	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
 
-	if parent := filepath.Dir(filepath.Clean(cfg.OutDir)); parent != "" {
-		if err := os.MkdirAll(parent, 0o755); err != nil {
-			return nil, &OutputError{err}
-		}
-	}
-	out, err := atomicfile.CreateDir(cfg.OutDir)
+	out, err := openOutput(cfg, log)
 	if err != nil {
-		return nil, &OutputError{err}
+		return nil, err
 	}
 	defer out.Abort()
 
@@ -137,12 +131,9 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 			m.Reachable = append(m.Reachable, row.Reachable)
 		}
 	}
-	if err := writeManifest(out.Path(), m); err != nil {
-		return nil, &OutputError{err}
-	}
 	begin := time.Now()
-	if err := out.Commit(); err != nil {
-		return nil, &OutputError{err}
+	if err := commitOutput(cfg, out, m); err != nil {
+		return nil, err
 	}
 	log.Info("computed", "out", cfg.OutDir, "sources", len(run.sources), "rows", run.rows,
 		"compute_s", round3(stages["compute"]), "write_tail_s", round3(stages["write_tail"]),
@@ -154,6 +145,8 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 type computeRun struct {
 	cfg     *ComputeConfig
 	log     *slog.Logger
+	graph   *LoadedGraph
+	ids     *VertexIDs
 	sources []int32
 	targets []int32 // nil: every vertex
 	pairs   [][2]int32
@@ -166,27 +159,30 @@ type computeRun struct {
 
 func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	n := g.Edges.N
-	sources, err := ParseSources(KeySources, cfg.Sources, n)
+	names := VertexNames{IDs: NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
+	sources, err := names.Sources(KeySources, cfg.Sources)
 	if err != nil {
 		return nil, err
 	}
-	targets, err := ParseTargets(KeyTargets, cfg.Targets, n)
+	targets, err := names.Targets(KeyTargets, cfg.Targets)
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := ParsePairs(KeyPaths, cfg.Pairs, n)
+	pairs, err := names.Pairs(KeyPaths, cfg.Pairs)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range pairs {
 		if !slices.Contains(sources, p[0]) {
-			return nil, config.Errorf(KeyPaths, "the source of pair %d-%d is not among %s", p[0], p[1], KeySources)
+			return nil, config.Errorf(KeyPaths, "the source of the pair from %s to %s is not among %s",
+				names.IDs.Describe(p[0]), names.IDs.Describe(p[1]), KeySources)
 		}
 	}
 	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
 		return nil, config.Errorf(KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
 	}
-	return &computeRun{cfg: cfg, log: log, sources: sources, targets: targets, pairs: pairs}, nil
+	sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
+	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets, pairs: pairs}, nil
 }
 
 func isIdentity(sources []int32) bool {
@@ -211,6 +207,11 @@ func (r *computeRun) tableOptions() []tables.Option {
 // tables into dir.
 func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
 	progress := NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "sources", int64(len(r.sources)))
+	if req.Choice.AllPairs { // rows arrive only once the whole matrix is done
+		pivots := NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "all pairs", backend.ProgressUnit(req.Choice), 0)
+		defer pivots.Finish()
+		req.Progress = pivots.Report
+	}
 	consumer, err := r.consumer(req, dir, meta, progress)
 	if err != nil {
 		return &OutputError{err}
@@ -231,7 +232,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	if err != nil {
 		consumer.Abort()
 		progress.Finish()
-		return classifyRunError(err)
+		return classifyRunError(nameCycleVertex(err, r.ids))
 	}
 	begin := time.Now()
 	err = consumer.Close()
@@ -269,9 +270,15 @@ func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]s
 	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
 }
 
-// writeExtras writes the optional paths and summary tables.
+// writeExtras writes the vertices table and the optional paths and
+// summary tables.
 func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
+	fi, err := r.writeVertices(dir, meta)
+	if err != nil {
+		return err
+	}
+	r.files = append(r.files, fi)
 	if len(r.pairs) > 0 {
 		fi, err := tables.WritePaths(filepath.Join(dir, PathsName+ext), r.pathRows, meta, r.tableOptions()...)
 		if err != nil {

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -22,6 +24,7 @@ const (
 	KeyVariant         = "compute.variant"
 	KeyBackend         = "compute.backend"
 	KeySources         = "compute.sources"
+	KeyIDs             = "compute.ids"
 	KeyParents         = "compute.parents"
 	KeyBlockSize       = "compute.block_size"
 	KeyWorkers         = "compute.workers"
@@ -64,11 +67,12 @@ const (
 
 // ComputeKeys declares every key the compute command reads.
 func ComputeKeys() []config.Key {
-	return append(InputKeys(),
+	return append(append(InputKeys(),
 		config.Key{Name: KeyAlgorithm, Default: AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers)"},
-		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (0-based dense ids): ids, ranges lo-hi, or all"},
+		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
+		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (ids as compute.ids says): ids, ranges lo-hi, or all"},
 		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},
 		config.Key{Name: KeyMaxDistance, Default: -1, Flag: "max-distance", Usage: "write only vertices within this distance (and stop searching beyond it where the algorithm allows); -1 for no cutoff"},
 		config.Key{Name: KeyParents, Default: true, Flag: "parents", Usage: "compute and write parents (predecessors)"},
@@ -84,7 +88,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
 		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
-	)
+	), shardKeys()...)
 }
 
 // ComputeConfig is a validated compute run.
@@ -93,8 +97,11 @@ type ComputeConfig struct {
 	Algorithm string
 	Variant   string
 	Backend   string
-	Sources   []string // resolved against the graph once it is loaded
-	Targets   []string // likewise
+	// OriginalIDs is true when Sources, Targets and Pairs name vertices by
+	// the input's ids (compute.ids: original) rather than dense ids.
+	OriginalIDs bool
+	Sources     []string // resolved against the graph once it is loaded
+	Targets     []string // likewise
 	// MaxDistance is the cutoff, backend.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
@@ -114,8 +121,13 @@ type ComputeConfig struct {
 	SkipIfSame       bool
 	Log              LogSettings
 	// ConfigSHA256 is the checksum of every setting that shapes the
-	// results, however they were given (see settingsChecksum).
+	// results, however they were given (see settingsChecksum); for a
+	// sharded run it covers the number of shards (shardedChecksum).
 	ConfigSHA256 string
+	// Shard is this task's shard of a sharded run (zero: unsharded);
+	// Finalize asks to complete the dataset instead (see shard_config.go).
+	Shard    Shard
+	Finalize bool
 }
 
 // ComputeConfigFrom reads and validates the compute keys.
@@ -126,6 +138,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson),
 		Variant:          vs.String(KeyVariant),
 		Backend:          vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
+		OriginalIDs:      vs.OneOf(KeyIDs, IDsDense, IDsOriginal) == IDsOriginal,
 		Sources:          vs.StringList(KeySources),
 		Targets:          vs.StringList(KeyTargets),
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
@@ -144,45 +157,12 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	formatName := vs.OneOf(KeyOutputFormat, "parquet", "arrow", FormatDistMatrix)
 	layoutName := vs.OneOf(KeyLayout, "long", "wide")
 	codecName := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
-	if len(cfg.Sources) == 0 {
-		vs.Fail(KeySources, "needs at least one source (an id, a range lo-hi, or all)")
-	}
-	if len(cfg.Targets) == 0 {
-		vs.Fail(KeyTargets, "needs at least one target (an id, a range lo-hi, or all)")
-	}
-	if formatName == "arrow" && codecName == "snappy" {
-		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
-	}
-	if formatName == FormatDistMatrix {
-		if vs.Bool(KeyParents) {
-			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
-		}
-		if vs.Int64(KeyMaxDistance, -1, math.MaxInt64) != -1 || layoutName != "long" {
-			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
-		}
-		if vs.Bool(KeySummary) || len(vs.StringList(KeyPaths)) > 0 {
-			vs.Fail(KeyOutputFormat, "distmatrix writes the matrix alone: it takes no %s or %s", KeySummary, KeyPaths)
-		}
-	}
-	if len(cfg.Pairs) > 0 && !cfg.Parents {
-		vs.Fail(KeyPaths, "needs %s: true (paths are read off the parents)", KeyParents)
-	}
+	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}
-	cfg.Matrix = formatName == FormatDistMatrix
-	if !cfg.Matrix {
-		cfg.OutFormat, _ = tables.ParseFormat(formatName)
-	}
-	cfg.Layout, _ = tables.ParseLayout(layoutName)
-	switch codecName {
-	case "default":
-		cfg.Compression = tables.Snappy
-		if cfg.OutFormat == tables.Arrow {
-			cfg.Compression = tables.Uncompressed
-		}
-	default:
-		cfg.Compression, _ = tables.ParseCompression(codecName)
+	if err := cfg.setEncoding(formatName, layoutName, codecName); err != nil {
+		return nil, err
 	}
 	if cfg.CompressionLevel == 0 {
 		cfg.CompressionLevel = tables.DefaultZstdLevel
@@ -193,21 +173,91 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	cfg.ConfigSHA256 = settingsChecksum(l)
+	sum, err := settingsChecksum(l)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConfigSHA256 = sum
+	if err := cfg.applyShard(vs, os.LookupEnv); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// checkComputeShape records in vs the problems of key combinations: empty
+// vertex lists, codecs a format lacks, what a distance matrix cannot hold,
+// paths without parents.
+func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layoutName, codecName string) {
+	if len(cfg.Sources) == 0 {
+		vs.Fail(KeySources, "needs at least one source (an id, a range lo-hi, or all)")
+	}
+	if len(cfg.Targets) == 0 {
+		vs.Fail(KeyTargets, "needs at least one target (an id, a range lo-hi, or all)")
+	}
+	if formatName == "arrow" && codecName == "snappy" {
+		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
+	}
+	if formatName == FormatDistMatrix {
+		if cfg.Parents {
+			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
+		}
+		if cfg.MaxDistance != -1 || layoutName != "long" {
+			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
+		}
+		if cfg.Summary || len(cfg.Pairs) > 0 {
+			vs.Fail(KeyOutputFormat, "distmatrix writes the matrix alone: it takes no %s or %s", KeySummary, KeyPaths)
+		}
+	}
+	if len(cfg.Pairs) > 0 && !cfg.Parents {
+		vs.Fail(KeyPaths, "needs %s: true (paths are read off the parents)", KeyParents)
+	}
+}
+
+// setEncoding sets the output format, layout and codec from their
+// validated names; "default" compression is snappy for Parquet and none
+// for Arrow IPC, which every reader opens without a plugin.
+func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) error {
+	var err error
+	c.Matrix = formatName == FormatDistMatrix
+	if !c.Matrix {
+		if c.OutFormat, err = tables.ParseFormat(formatName); err != nil {
+			return config.Errorf(KeyOutputFormat, "%v", err)
+		}
+	}
+	if c.Layout, err = tables.ParseLayout(layoutName); err != nil {
+		return config.Errorf(KeyLayout, "%v", err)
+	}
+	switch {
+	case codecName != "default":
+		if c.Compression, err = tables.ParseCompression(codecName); err != nil {
+			return config.Errorf(KeyCompression, "%v", err)
+		}
+	case c.OutFormat == tables.Arrow:
+		c.Compression = tables.Uncompressed
+	default:
+		c.Compression = tables.Snappy
+	}
+	return nil
 }
 
 // runOnlyKeys change how a run goes (where it writes, how it logs, how
 // many goroutines it uses, where it looks for inputs), never a byte of its
-// results, so the settings checksum leaves them out.
-var runOnlyKeys = []string{KeyOutputDir, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline}
+// results, so the settings checksum leaves them out. The keys that select
+// the input (path, dataset, generator spec) are left out too: the input's
+// own checksum, recorded beside the settings', stands for them, so the
+// same file read from another folder gives the same bytes.
+var runOnlyKeys = []string{
+	KeyOutputDir, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline,
+	KeyInputPath, KeyInputDataset, KeyInputGenerate,
+	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
+}
 
 // settingsChecksum hashes the merged settings that shape the results, in a
 // canonical JSON form, so a flag or environment override changes it just as
 // an edit of the file does. The run-only keys and log.* do not count: the
 // same computation run elsewhere, on any number of cores, is
 // byte-identical.
-func settingsChecksum(l *config.Loaded) string {
+func settingsChecksum(l *config.Loaded) (string, error) {
 	keys := l.V.AllKeys()
 	sort.Strings(keys)
 	settings := make([][2]any, 0, len(keys))
@@ -217,12 +267,16 @@ func settingsChecksum(l *config.Loaded) string {
 		}
 		settings = append(settings, [2]any{k, l.V.Get(k)})
 	}
-	b, _ := json.Marshal(settings)
+	b, err := json.Marshal(settings)
+	if err != nil {
+		return "", fmt.Errorf("pipeline: the settings checksum: %w", err)
+	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // allSources reports whether the sources key asks for every vertex.
+// One of several shards computes only its block of rows.
 func (c *ComputeConfig) allSources() bool {
-	return len(c.Sources) == 1 && strings.TrimSpace(c.Sources[0]) == "all"
+	return len(c.Sources) == 1 && strings.TrimSpace(c.Sources[0]) == "all" && !c.Shard.Split()
 }

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"cmp"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -154,9 +157,52 @@ func TestDuckDBReadsWideOutputs(t *testing.T) {
 }
 
 // TestDuckDBRunsTheREADMEQuery runs the README's DuckDB snippet, as
-// written there, on the demo config's output.
+// written there, on the demo config's output and on a DIMACS output, whose
+// original ids differ from the dense ones, and checks what it returns
+// against the reference distances.
 func TestDuckDBRunsTheREADMEQuery(t *testing.T) {
 	duckdbtest.Require(t)
+	query := readmeQuery(t)
+	co := writeFile(t, "five.co", "p aux sp co 5\nv 1 10 -10\nv 2 20 -20\nv 3 30 -30\nv 4 40 -40\nv 5 50 -50\n")
+	gr := writeFile(t, "five.gr", "p sp 5 6\na 1 2 4\na 2 3 1\na 1 3 7\na 3 4 2\na 4 2 1\na 5 1 1\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"demo", []string{"-config=../configs/demo.yaml"}},
+		{"DIMACS", []string{"-input", gr, "-coordinates", co, "-sources", "0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "demo")
+			cfg := loadCompute(t, "", append(tc.args, "-out", out, "-backend", "cpu")...)
+			runCompute(t, cfg)
+			g, err := LoadGraph(context.Background(), cfg.Input, quietLog, io.Discard, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := duckdbtest.Query(t, strings.ReplaceAll(query, readmeOut, filepath.ToSlash(out)+"/"))[0]
+			if !slices.Equal(res.Columns, []string{"source_id", "vertex_id", "x", "y", "distance"}) {
+				t.Fatalf("the README query returns columns %v", res.Columns)
+			}
+			want := farthestFromZero(g, 5)
+			if len(res.Rows) != len(want) {
+				t.Fatalf("the README query returns %d rows, want %d", len(res.Rows), len(want))
+			}
+			for i := range want {
+				if !slices.Equal(res.Rows[i], want[i]) {
+					t.Errorf("row %d: %v, want %v", i, res.Rows[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// readmeOut is the output folder the README's snippets read.
+const readmeOut = "out/demo/"
+
+// readmeQuery returns the README's DuckDB snippet without its semicolon.
+func readmeQuery(t *testing.T) string {
+	t.Helper()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -165,33 +211,35 @@ func TestDuckDBRunsTheREADMEQuery(t *testing.T) {
 	if m == nil {
 		t.Fatal("README.md has no ```sql block after \"DuckDB:\"")
 	}
-	const demoOut = "out/demo/"
 	query := string(m[1])
-	if !strings.Contains(query, demoOut) {
-		t.Fatalf("the README query reads no %s:\n%s", demoOut, query)
+	if !strings.Contains(query, readmeOut) || !strings.Contains(query, VerticesName) {
+		t.Fatalf("the README query reads no %s or no vertices table:\n%s", readmeOut, query)
 	}
-	out := filepath.Join(t.TempDir(), "demo")
-	cfg := loadCompute(t, "", "-config=../configs/demo.yaml", "-out", out, "-backend", "cpu")
-	runCompute(t, cfg)
-	query = strings.ReplaceAll(query, demoOut, filepath.ToSlash(out)+"/")
-	res := duckdbtest.Query(t, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(query), ";")))[0]
+	return strings.TrimSuffix(strings.TrimSpace(query), ";")
+}
 
-	g := graph.BuildCSR(mustGenerate(t, cfg.Input.Generate))
-	sources, _ := ParseSources(KeySources, cfg.Sources, g.N)
-	if len(res.Rows) != len(sources) || !slices.Equal(res.Columns, []string{"source", "reachable", "eccentricity"}) {
-		t.Fatalf("the README query returns columns %v and %d rows, want 3 columns and %d rows", res.Columns, len(res.Rows), len(sources))
-	}
-	for i, s := range sources {
-		tree := refTree(g, s)
-		var ecc int64
-		for _, d := range tree.Dist {
-			if d != paths.Unreachable {
-				ecc = max(ecc, d)
-			}
+// farthestFromZero is what the README query returns, computed from the
+// reference: the k vertices farthest from dense vertex 0 (unreachable ones
+// last, ties by original id) as source_id, vertex_id, x, y, distance.
+func farthestFromZero(g *LoadedGraph, k int) [][]any {
+	dist := refTree(graph.BuildCSR(g.Edges), 0).Dist
+	ids := NewVertexIDs(g.Edges.N, g.Vertices)
+	order := seq(g.Edges.N)
+	key := func(v int32) int64 {
+		if dist[v] == paths.Unreachable {
+			return -1 << 62
 		}
-		want := []any{int64(s), int64(tree.ReachableCount()), ecc}
-		if !slices.Equal(res.Rows[i], want) {
-			t.Errorf("row %d: %v, want %v", i, res.Rows[i], want)
-		}
+		return dist[v]
 	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if key(a) != key(b) {
+			return cmp.Compare(key(b), key(a))
+		}
+		return cmp.Compare(ids.Original(a), ids.Original(b))
+	})
+	var rows [][]any
+	for _, v := range order[:min(k, len(order))] {
+		rows = append(rows, []any{ids.Original(0), ids.Original(v), int64(g.Vertices.X[v]), int64(g.Vertices.Y[v]), distValue(dist[v])})
+	}
+	return rows
 }

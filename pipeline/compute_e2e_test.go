@@ -70,7 +70,7 @@ func TestComputeFromIngestOutput(t *testing.T) {
 						fromRaw.Manifest.InputSHA256, fromRaw.Manifest.M, fromTables.Manifest.InputSHA256, fromTables.Manifest.M)
 				}
 				g := graph.BuildCSR(loadInput(t, InputSpec{Path: graphDir}))
-				sources, _ := ParseSources(KeySources, strings.Split(tc.sources, ","), g.N)
+				sources, _ := DenseNames(g.N).Sources(KeySources, strings.Split(tc.sources, ","))
 				ref := refDists(g, sources)
 				compareLong(t, g, ref, b, expectLong(ref, sources, nil, g.N, backend.NoCutoff))
 			})
@@ -133,7 +133,7 @@ func TestComputeEveryCPUAlgorithmAgrees(t *testing.T) {
 				e = loadInput(t, InputSpec{Path: input[1]})
 			}
 			g := graph.BuildCSR(e)
-			sources, _ := ParseSources(KeySources, strings.Split(tc.sources, ","), g.N)
+			sources, _ := DenseNames(g.N).Sources(KeySources, strings.Split(tc.sources, ","))
 			ref := refDists(g, sources)
 			for _, alg := range tc.algorithms {
 				t.Run(alg, func(t *testing.T) {

@@ -108,8 +108,8 @@ func checkRanOnCPU(t *testing.T, res *ComputeResult, out, spec string, sources [
 	g := graph.BuildCSR(mustGenerate(t, spec))
 	ref := refDists(g, sources)
 	rows, meta, _ := readLong(t, filepath.Join(out, DistancesDir))
-	if meta[MetaBackend] != BackendCPU || !strings.Contains(meta[MetaDevice], "CPU") {
-		t.Errorf("data files say backend %q, device %q", meta[MetaBackend], meta[MetaDevice])
+	if meta[MetaBackend] != BackendCPU || !strings.Contains(res.Manifest.Device, "CPU") {
+		t.Errorf("data files say backend %q, the manifest device %q", meta[MetaBackend], res.Manifest.Device)
 	}
 	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, backend.NoCutoff))
 }
@@ -211,7 +211,7 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			outs := map[string]string{}
+			outs, devices := map[string]string{}, map[string]string{}
 			for _, be := range []string{BackendCPU, BackendGPU} {
 				outs[be] = filepath.Join(dir, be)
 				args := append([]string{"-generate", shapeSpec, "-backend", be, "-out", outs[be]}, tc.args...)
@@ -219,14 +219,15 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 				if res.Manifest.Backend != be {
 					t.Fatalf("-backend %s ran on %s", be, res.Manifest.Backend)
 				}
+				devices[be] = res.Manifest.Device
 			}
 			cpuRows, _, _ := readLong(t, filepath.Join(outs[BackendCPU], DistancesDir))
 			gpuRows, gpuMeta, _ := readLong(t, filepath.Join(outs[BackendGPU], DistancesDir))
 			if len(cpuRows) == 0 || !slices.Equal(cpuRows, gpuRows) {
 				t.Fatalf("the GPU wrote %d rows, the CPU %d, or they differ", len(gpuRows), len(cpuRows))
 			}
-			if gpuMeta[MetaBackend] != BackendGPU || gpuMeta[MetaDevice] != "fake GPU" {
-				t.Errorf("GPU run's metadata: backend %q, device %q", gpuMeta[MetaBackend], gpuMeta[MetaDevice])
+			if gpuMeta[MetaBackend] != BackendGPU || devices[BackendGPU] != "fake GPU" {
+				t.Errorf("GPU run: metadata backend %q, manifest device %q", gpuMeta[MetaBackend], devices[BackendGPU])
 			}
 			cpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[BackendCPU], SummaryName+".parquet"))
 			if err != nil {

@@ -90,8 +90,8 @@ func TestComputeMaxDistanceKeepsOnlyCellsWithinTheCutoff(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			args := append(shapeArgs(out, "-algorithm", tc.algorithm, "-max-distance", "60", "-targets", tc.targets), tc.sources...)
 			runCompute(t, loadCompute(t, "", args...))
-			cfgSources, _ := ParseSources(KeySources, strings.Split(tc.sources[1], ","), shapeN)
-			cfgTargets, _ := ParseTargets(KeyTargets, strings.Split(tc.targets, ","), shapeN)
+			cfgSources, _ := DenseNames(shapeN).Sources(KeySources, strings.Split(tc.sources[1], ","))
+			cfgTargets, _ := DenseNames(shapeN).Targets(KeyTargets, strings.Split(tc.targets, ","))
 			rows, meta, _ := readLong(t, filepath.Join(out, DistancesDir))
 			want := expectLong(ref, cfgSources, cfgTargets, shapeN, cutoff)
 			compareLong(t, g, ref, rows, want)
@@ -132,7 +132,7 @@ func TestComputeWideLayout(t *testing.T) {
 			// Small parts and row groups: a list row must never be split.
 			cfg := loadCompute(t, "output:\n  part_rows: 100\n  batch_rows: 70\n", shapeArgs(out, append(tc.args, "-layout", "wide")...)...)
 			runCompute(t, cfg)
-			sources, _ := ParseSources(KeySources, cfg.Sources, shapeN)
+			sources, _ := DenseNames(shapeN).Sources(KeySources, cfg.Sources)
 			rows, meta := readWide(t, filepath.Join(out, DistancesDir))
 			if len(rows) != len(sources) {
 				t.Fatalf("%d rows for %d sources", len(rows), len(sources))
@@ -201,9 +201,9 @@ func TestComputeDistanceMatrix(t *testing.T) {
 					}
 				}
 			}
-			if len(res.Manifest.Files) != 1 || res.Manifest.Files[0].Path != MatrixName ||
-				res.Manifest.Files[0].Bytes != 4*shapeN*shapeN {
-				t.Errorf("manifest files %+v", res.Manifest.Files)
+			if files := res.Manifest.Files; len(files) != 2 || files[0].Path != MatrixName ||
+				files[0].Bytes != 4*shapeN*shapeN || files[1].Path != VerticesName+".parquet" || files[1].Rows != shapeN {
+				t.Errorf("manifest files %+v, want the matrix and the vertices table", files)
 			}
 		})
 	}

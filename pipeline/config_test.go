@@ -2,15 +2,19 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/viper"
 
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestReferenceConfigListsEveryKey keeps configs/reference.yaml complete:
@@ -35,37 +39,130 @@ func TestReferenceConfigListsEveryKey(t *testing.T) {
 	}
 }
 
-// TestShippedConfigsValidate loads every config in configs/ as compute
-// does.
-func TestShippedConfigsValidate(t *testing.T) {
-	files, _ := filepath.Glob("../configs/*.yaml")
-	if len(files) < 4 {
-		t.Fatalf("found %v", files)
+// TestShippedConfigs loads every config in configs/ as compute does and
+// checks the values each one is there to show.
+func TestShippedConfigs(t *testing.T) {
+	files, err := filepath.Glob("../configs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]func(c *ComputeConfig) bool{
+		"demo.yaml": func(c *ComputeConfig) bool {
+			return c.Input.Generate == "grid:side=64,lo=1,hi=1000,seed=1" && slices.Equal(c.Sources, []string{"0-3"}) &&
+				slices.Equal(c.Pairs, []string{"0-4095"}) && c.Summary && c.OutDir == "out/demo" && c.OutFormat == tables.Parquet
+		},
+		"nyc.yaml": func(c *ComputeConfig) bool {
+			return c.Input.Dataset == "NY" && slices.Equal(c.Sources, []string{"1"}) && c.OriginalIDs &&
+				c.Parents && c.SkipIfSame && c.OutDir == "out/nyc"
+		},
+		"rome99.yaml": func(c *ComputeConfig) bool {
+			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == "out/rome99"
+		},
+		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
+			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == AlgorithmFloydWarshall
+		},
+		"reference.yaml": func(c *ComputeConfig) bool {
+			return c.Algorithm == AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == DefaultPartRows
+		},
+	}
+	if len(files) != len(want) {
+		t.Errorf("configs/ holds %v; the test knows %d configs", files, len(want))
 	}
 	for _, f := range files {
-		l, err := config.Load("compute", ComputeKeys(), []string{"-config=" + f, "-input", "x.gr"}, io.Discard)
+		check, ok := want[filepath.Base(f)]
+		if !ok {
+			t.Errorf("%s: no expected values", f)
+			continue
+		}
+		l, err := config.Read("compute", ComputeKeys(), config.Source{Args: []string{"-config=" + f}})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if _, err := ComputeConfigFrom(l); err != nil {
+		if filepath.Base(f) == "reference.yaml" {
+			l.V.Set(KeyInputPath, "x.gr") // it names no input
+		}
+		cfg, err := ComputeConfigFrom(l)
+		if err != nil {
 			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if !check(cfg) {
+			t.Errorf("%s: unexpected values %+v", f, cfg)
 		}
 	}
 }
 
-func TestParseSources(t *testing.T) {
-	got, err := ParseSources(KeySources, []string{"3", "0-2", "2", "all"}, 5)
+// TestReferenceConfigHoldsTheDefaults checks that every value written in
+// configs/reference.yaml is the key's default.
+func TestReferenceConfigHoldsTheDefaults(t *testing.T) {
+	l, err := config.Read("compute", ComputeKeys(), config.Source{Args: []string{"-config=../configs/reference.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []int32{3, 0, 1, 2, 4}; len(got) != len(want) || got[0] != 3 || got[4] != 4 {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	for _, bad := range [][]string{{"5"}, {"-1"}, {"2-1"}, {"x"}, {}} {
-		if _, err := ParseSources(KeySources, bad, 5); err == nil || !strings.Contains(err.Error(), KeySources) {
-			t.Errorf("%v: err = %v", bad, err)
+	for _, k := range ComputeKeys() {
+		got, want := fmt.Sprint(l.V.Get(k.Name)), fmt.Sprint(k.Default)
+		if got != want {
+			t.Errorf("configs/reference.yaml sets %s to %s; its default is %s", k.Name, got, want)
 		}
+	}
+}
+
+func TestVertexNames(t *testing.T) {
+	sparse := NewVertexIDs(5, &graph.Vertices{OriginalID: []int64{10, 20, 35, 36, 40}})
+	shuffled := NewVertexIDs(3, &graph.Vertices{OriginalID: []int64{7, 3, 9}})
+	for _, tc := range []struct {
+		name  string
+		names VertexNames
+		items []string
+		want  []int32
+		err   string // a part of the error; "" for none
+	}{
+		{"dense ids, ranges, all", DenseNames(5), []string{"3", "0-2", "2", "all"}, []int32{3, 0, 1, 2, 4}, ""},
+		{"dense id out of range", DenseNames(5), []string{"5"}, nil, "source 5 is outside 0..4"},
+		{"negative", DenseNames(5), []string{"-1"}, nil, "not a vertex id"},
+		{"reversed range", DenseNames(5), []string{"2-1"}, nil, "lo <= hi"},
+		{"not a number", DenseNames(5), []string{"x"}, nil, "not a vertex id"},
+		{"empty", DenseNames(5), []string{}, nil, "at least one"},
+		{"original ids", VertexNames{IDs: sparse, Original: true}, []string{"35", "10"}, []int32{2, 0}, ""},
+		{"original range", VertexNames{IDs: sparse, Original: true}, []string{"20-36"}, []int32{1, 2, 3}, ""},
+		{"unknown original id", VertexNames{IDs: sparse, Original: true}, []string{"21"}, nil, "source 21: no vertex has that original id"},
+		{"range to an unknown id", VertexNames{IDs: sparse, Original: true}, []string{"10-37"}, nil, "source 37: no vertex"},
+		{"original all", VertexNames{IDs: sparse, Original: true}, []string{"all"}, []int32{0, 1, 2, 3, 4}, ""},
+		{"shuffled ids", VertexNames{IDs: shuffled, Original: true}, []string{"9", "7"}, []int32{2, 0}, ""},
+		{"shuffled range", VertexNames{IDs: shuffled, Original: true}, []string{"3-9"}, nil, "not defined"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.names.Sources(KeySources, tc.items)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatal(err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), KeySources)):
+				t.Fatalf("err = %v, want one naming %s and saying %q", err, KeySources, tc.err)
+			case !slices.Equal(got, tc.want):
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestVertexNamesPairsAndTargets(t *testing.T) {
+	names := VertexNames{IDs: NewVertexIDs(4, &graph.Vertices{OriginalID: []int64{1, 2, 3, 4}}), Original: true}
+	pairs, err := names.Pairs(KeyPaths, []string{"1-4", "3-2"})
+	if err != nil || !slices.Equal(pairs, [][2]int32{{0, 3}, {2, 1}}) {
+		t.Errorf("pairs %v, %v", pairs, err)
+	}
+	if _, err := names.Pairs(KeyPaths, []string{"1-5"}); err == nil || !strings.Contains(err.Error(), "pair 1-5: target 5") {
+		t.Errorf("unknown target: err = %v", err)
+	}
+	if _, err := DenseNames(4).Pairs(KeyPaths, []string{"1:2"}); err == nil || !strings.Contains(err.Error(), KeyPaths) {
+		t.Errorf("malformed pair: err = %v", err)
+	}
+	if all, err := names.Targets(KeyTargets, []string{"all"}); all != nil || err != nil {
+		t.Errorf("all targets: %v, %v; want nil", all, err)
+	}
+	if got := names.IDs.Describe(2); got != "vertex 3 (dense id 2)" {
+		t.Errorf("Describe(2) = %q", got)
 	}
 }
 

@@ -43,6 +43,7 @@ func ExitCode(err error) int {
 		inErr  *InputError
 		cmpErr *ComputeError
 		outErr *OutputError
+		incErr *IncompleteError
 	)
 	switch {
 	case err == nil:
@@ -57,6 +58,8 @@ func ExitCode(err error) int {
 		return ExitCompute
 	case errors.As(err, &outErr):
 		return ExitOutput
+	case errors.As(err, &incErr):
+		return ExitIncomplete // finalize.go
 	default:
 		return ExitInternal
 	}

@@ -48,8 +48,11 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 	}
 	p := paramReader{kind: kind, params: params}
 	lo, hi, seed := int32(p.int("lo")), int32(p.int("hi")), uint64(p.int("seed"))
-	var e *graph.EdgeList
-	var err error
+	var (
+		e        *graph.EdgeList
+		vertices *graph.Vertices
+		err      error
+	)
 	switch kind {
 	case "grid":
 		side := p.int("side")
@@ -58,6 +61,7 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 		}
 		if p.err == nil {
 			e, err = generate.Grid(int32(side), lo, hi, seed)
+			vertices = gridCoordinates(int32(side))
 		}
 	case "random-degree":
 		n := p.int("n")
@@ -79,9 +83,20 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 	canonical := canonicalSpec(kind, params)
 	sum := sha256.Sum256([]byte(canonical))
 	return &LoadedGraph{
-		Edges: e, File: canonical, Name: canonical, SHA256: hex.EncodeToString(sum[:]),
+		Edges: e, Vertices: vertices, File: canonical, Name: canonical, SHA256: hex.EncodeToString(sum[:]),
 		Format: FormatGenerated, Directed: true, Weighting: "generated", Elapsed: time.Since(start),
 	}, nil
+}
+
+// gridCoordinates places vertex r*side + c of a generated grid at x = c,
+// y = r; its original id is its dense id.
+func gridCoordinates(side int32) *graph.Vertices {
+	n := int(side) * int(side)
+	vs := &graph.Vertices{X: make([]int32, n), Y: make([]int32, n)}
+	for v := range n {
+		vs.X[v], vs.Y[v] = int32(v%int(side)), int32(v/int(side))
+	}
+	return vs
 }
 
 func paramNames(m map[string]string) string {

@@ -10,33 +10,50 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
-// Ingest output keys.
+// Ingest output keys (output.compression is shared with compute).
 const (
 	KeyOutputDir       = "output.dir"
 	KeyOutputFormat    = "output.format"
 	KeyOutputBatchRows = "output.batch_rows"
 )
 
+// Ingest output formats: the two tables formats, and conversions that
+// write the graph as one file for other tools.
+const (
+	IngestParquet = "parquet"
+	IngestArrow   = "arrow"
+	IngestBinary  = string(formats.KindBinary)
+	IngestDIMACS  = string(formats.KindDIMACS)
+)
+
 // IngestKeys declares every key the ingest command reads.
 func IngestKeys() []config.Key {
 	return append(InputKeys(),
-		config.Key{Name: KeyOutputDir, Default: "", Flag: "out", Usage: "output folder for edges.<ext> and vertices.<ext> (default out/<input name>)"},
-		config.Key{Name: KeyOutputFormat, Default: "arrow", Flag: "output-format", Usage: "arrow (IPC file, zstd) or parquet (zstd)"},
+		config.Key{Name: KeyOutputDir, Default: "", Flag: "out", Usage: "output folder (default out/<input name>)"},
+		config.Key{Name: KeyOutputFormat, Default: IngestParquet, Flag: "output-format",
+			Usage: "parquet (edges.parquet, vertices.parquet), arrow (IPC files .arrow), or a conversion to one file: binary (graph.bin) or dimacs (graph.gr)"},
+		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
+			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
 	)
 }
 
 // IngestConfig is a validated ingest run.
 type IngestConfig struct {
-	Input     InputSpec
-	OutDir    string
-	OutFormat tables.Format
-	BatchRows int
-	Log       LogSettings
+	Input  InputSpec
+	OutDir string
+	// Output is one of the Ingest* formats; for the two table formats,
+	// Tables and Compression say how to write them.
+	Output      string
+	Tables      tables.Format
+	Compression tables.Compression
+	BatchRows   int
+	Log         LogSettings
 }
 
 // IngestConfigFrom reads and validates the ingest keys.
@@ -45,17 +62,31 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 	cfg := &IngestConfig{
 		Input:     readInputSpec(vs),
 		OutDir:    vs.String(KeyOutputDir),
+		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
 		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
 		Log:       readLogSettings(vs),
 	}
-	format, err := tables.ParseFormat(vs.OneOf(KeyOutputFormat, "arrow", "parquet"))
-	if vs.Err() != nil {
-		return nil, vs.Err()
+	codec := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
+	switch {
+	case cfg.Output == IngestArrow && codec == "snappy":
+		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
+	case (cfg.Output == IngestBinary || cfg.Output == IngestDIMACS) && codec != "default":
+		vs.Fail(KeyCompression, "applies to parquet and arrow tables, not to a %s file", cfg.Output)
 	}
-	if err != nil {
-		return nil, config.Errorf(KeyOutputFormat, "%v", err)
+	if err := vs.Err(); err != nil {
+		return nil, err
 	}
-	cfg.OutFormat = format
+	cfg.Tables, cfg.Compression = tables.Parquet, tables.Snappy
+	if cfg.Output == IngestArrow {
+		cfg.Tables, cfg.Compression = tables.Arrow, tables.Uncompressed
+	}
+	if codec != "default" {
+		c, err := tables.ParseCompression(codec)
+		if err != nil {
+			return nil, config.Errorf(KeyCompression, "%v", err)
+		}
+		cfg.Compression = c
+	}
 	if cfg.OutDir == "" {
 		cfg.OutDir = filepath.Join("out", inputStem(cfg.Input))
 	}
@@ -87,19 +118,18 @@ type IngestResult struct {
 }
 
 // Ingest reads the configured input and writes its edges and vertices
-// tables. Both tables appear only when both are complete.
+// tables (both appear only when both are complete), or converts it to one
+// binary or DIMACS file for other tools.
 func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOut io.Writer) (*IngestResult, error) {
 	start := time.Now()
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}
-	meta := graphMetadata(g)
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, &OutputError{err}
 	}
-	files, err := tables.WriteGraph(tables.GraphFilesIn(cfg.OutDir, cfg.OutFormat), g.Edges, g.Vertices, meta,
-		tables.WithFormat(cfg.OutFormat), tables.WithBatchRows(cfg.BatchRows))
+	files, err := writeIngestOutput(cfg, g)
 	if err != nil {
 		return nil, &OutputError{err}
 	}
@@ -110,6 +140,20 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		"parse_s", round3(g.Elapsed.Seconds()), "total_s", round3(res.Elapsed.Seconds()),
 		"mb_per_s", round2(mbps), "out", cfg.OutDir)
 	return res, nil
+}
+
+// writeIngestOutput writes g in the configured output format.
+func writeIngestOutput(cfg *IngestConfig, g *LoadedGraph) ([]tables.FileInfo, error) {
+	switch cfg.Output {
+	case IngestBinary, IngestDIMACS:
+		info, err := writeConversion(cfg.OutDir, cfg.Output, g.Edges)
+		if err != nil {
+			return nil, err
+		}
+		return []tables.FileInfo{info}, nil
+	}
+	return tables.WriteGraph(tables.GraphFilesIn(cfg.OutDir, cfg.Tables), g.Edges, g.Vertices, graphMetadata(g),
+		tables.WithFormat(cfg.Tables), tables.WithCompression(cfg.Compression), tables.WithBatchRows(cfg.BatchRows))
 }
 
 // graphMetadata is the schema metadata of tables derived from g. It holds

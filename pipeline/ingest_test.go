@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"compress/gzip"
 	"context"
 	"io"
 	"os"
@@ -11,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -32,21 +33,28 @@ func TestIngestRoundTripsThroughBothFormats(t *testing.T) {
 	text := "c tiny\np sp 4 5\na 1 2 7\na 2 3 1\na 3 4 2\na 4 1 9\na 1 3 3\n"
 	plain := writeFile(t, "tiny.gr", text)
 	// A gzip copy under a name that does not say so: detection is by bytes.
-	zipped := filepath.Join(t.TempDir(), "tiny-copy.gr")
-	f, _ := os.Create(zipped)
-	zw := gzip.NewWriter(f)
-	zw.Write([]byte(text))
-	zw.Close()
-	f.Close()
+	zipped := writeFile(t, "tiny-copy.txt", string(gzipText(t, text)))
 
-	for _, format := range []string{"arrow", "parquet"} {
+	for _, format := range []string{"", "arrow", "parquet"} {
 		for _, input := range []string{plain, zipped} {
 			out := filepath.Join(t.TempDir(), "g")
-			res, err := Ingest(context.Background(), loadIngest(t, "-input", input, "-out", out, "-output-format", format), quietLog, io.Discard)
+			args := []string{"-input", input, "-out", out}
+			if format != "" {
+				args = append(args, "-output-format", format)
+			}
+			res, err := Ingest(context.Background(), loadIngest(t, args...), quietLog, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ft, _ := tables.ParseFormat(format)
+			// Parquet by default; each file with its readers' extension.
+			ext := ".parquet"
+			if format == "arrow" {
+				ext = ".arrow"
+			}
+			if len(res.Files) != 2 || res.Files[0].Path != filepath.Join(out, "edges"+ext) || res.Files[1].Path != filepath.Join(out, "vertices"+ext) {
+				t.Fatalf("%q: wrote %+v", format, res.Files)
+			}
+			ft, _ := tables.ParseFormat(strings.TrimPrefix(ext, "."))
 			e, vs, meta, err := tables.ReadGraph(tables.GraphFilesIn(out, ft))
 			if err != nil {
 				t.Fatal(err)
@@ -57,9 +65,43 @@ func TestIngestRoundTripsThroughBothFormats(t *testing.T) {
 			if vs.Original(3) != 4 {
 				t.Errorf("DIMACS vertex 4 is dense 3, original id %d", vs.Original(3))
 			}
-			if meta[MetaInputSHA256] != res.Graph.SHA256 || meta[MetaN] != "4" || meta[MetaM] != "5" || meta[MetaVersion] != Version {
+			if meta[MetaInputSHA256] != fileSHA256(t, input) || meta[MetaN] != "4" || meta[MetaM] != "5" || meta[MetaVersion] != Version {
 				t.Errorf("metadata %v", meta)
 			}
+		}
+	}
+}
+
+// TestIngestOutputDefaults checks the codecs every reader opens without a
+// plugin: snappy Parquet, uncompressed Arrow IPC, and zstd or lz4 only
+// when asked.
+func TestIngestOutputDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		format tables.Format
+		codec  tables.Compression
+	}{
+		{nil, tables.Parquet, tables.Snappy},
+		{[]string{"-output-format", "arrow"}, tables.Arrow, tables.Uncompressed},
+		{[]string{"-output-format", "arrow", "-compression", "lz4"}, tables.Arrow, tables.LZ4},
+		{[]string{"-compression", "zstd"}, tables.Parquet, tables.Zstd},
+	} {
+		cfg := loadIngest(t, append([]string{"-input", "x.gr"}, tc.args...)...)
+		if cfg.Tables != tc.format || cfg.Compression != tc.codec {
+			t.Errorf("%v: %v with %v, want %v with %v", tc.args, cfg.Tables, cfg.Compression, tc.format, tc.codec)
+		}
+	}
+	for _, bad := range [][]string{
+		{"-output-format", "arrow", "-compression", "snappy"},
+		{"-output-format", "dimacs", "-compression", "zstd"},
+		{"-output-format", "csv"},
+	} {
+		l, err := config.Load("ingest", IngestKeys(), append([]string{"-input", "x.gr"}, bad...), io.Discard)
+		if err == nil {
+			_, err = IngestConfigFrom(l)
+		}
+		if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), "output.") {
+			t.Errorf("%v: err = %v, want a config error naming the key", bad, err)
 		}
 	}
 }
@@ -104,7 +146,7 @@ func TestIngestSharedDatasets(t *testing.T) {
 		if res.Graph.Edges.N != d.n || int32(res.Graph.Edges.M()) != d.m {
 			t.Errorf("%s: n=%d m=%d, want %d %d", d.name, res.Graph.Edges.N, res.Graph.Edges.M(), d.n, d.m)
 		}
-		e, _, _, err := tables.ReadGraph(tables.GraphFilesIn(out, tables.Arrow))
+		e, _, _, err := tables.ReadGraph(tables.GraphFilesIn(out, tables.Parquet))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,5 +166,50 @@ func TestIngestDatasetChecksManifestCounts(t *testing.T) {
 	_, err := Ingest(context.Background(), loadIngest(t, "-dataset", "rome99", "-mirror", mirror, "-offline", "-out", out), quietLog, io.Discard)
 	if ExitCode(err) != ExitInput || !strings.Contains(err.Error(), "3353") {
 		t.Fatalf("err = %v, want an input error citing the manifest's counts", err)
+	}
+}
+
+// TestIngestConversions converts graphs to the binary and DIMACS formats
+// and reads the files back with the formats' readers: the arcs are those
+// of the input, and ingesting the converted file again gives the same
+// graph.
+func TestIngestConversions(t *testing.T) {
+	inputs := map[string][]string{
+		"tiny.gr":   {"-input", writeFile(t, "tiny.gr", "p sp 5 4\na 1 2 7\na 2 3 -1\na 5 5 0\na 4 1 2147483647\n")},
+		"peers.txt": {"-input", writeFile(t, "peers.txt", "# Nodes: 3 Edges: 2\n10 20\n30 10\n"), "-weights", "hash", "-directed=false"},
+	}
+	for name, args := range inputs {
+		for _, format := range []string{IngestBinary, IngestDIMACS} {
+			out := filepath.Join(t.TempDir(), "g")
+			res, err := Ingest(context.Background(), loadIngest(t, append(args, "-out", out, "-output-format", format)...), quietLog, io.Discard)
+			if err != nil {
+				t.Fatalf("%s to %s: %v", name, format, err)
+			}
+			file := filepath.Join(out, map[string]string{IngestBinary: ConvertedBinary, IngestDIMACS: ConvertedDIMACS}[format])
+			if len(res.Files) != 1 || res.Files[0].Path != file || res.Files[0].SHA256 != fileSHA256(t, file) {
+				t.Fatalf("%s to %s: files %+v", name, format, res.Files)
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := map[string]func(io.Reader, string) (*graph.EdgeList, error){IngestBinary: formats.ReadBinary, IngestDIMACS: formats.ReadDIMACS}[format]
+			back, err := read(f, file)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s to %s: reading back: %v", name, format, err)
+			}
+			want := res.Graph.Edges
+			if back.N != want.N || !slices.Equal(back.Src, want.Src) || !slices.Equal(back.Dst, want.Dst) || !slices.Equal(back.Weight, want.Weight) {
+				t.Errorf("%s to %s: read back %+v, want %+v", name, format, back, want)
+			}
+			again, err := Ingest(context.Background(), loadIngest(t, "-input", file, "-out", filepath.Join(out, "again")), quietLog, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Graph.Format != format || !slices.Equal(again.Graph.Edges.Weight, want.Weight) {
+				t.Errorf("%s to %s: ingested again as %s with weights %v", name, format, again.Graph.Format, again.Graph.Edges.Weight)
+			}
+		}
 	}
 }

@@ -2,17 +2,12 @@ package pipeline
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/pathflow/pathflow/datasets"
@@ -25,10 +20,10 @@ import (
 // Input formats accepted by LoadGraph (the input.format key).
 const (
 	FormatAuto   = "auto"
-	FormatDIMACS = "dimacs"
-	FormatSNAP   = "snap"
-	FormatBinary = "binary"
-	FormatTable  = "table" // an ingest output: Arrow IPC or Parquet edges table
+	FormatDIMACS = string(formats.KindDIMACS)
+	FormatSNAP   = string(formats.KindSNAP)
+	FormatBinary = string(formats.KindBinary)
+	FormatTable  = string(formats.KindTable) // an ingest output: Arrow IPC or Parquet edges table
 )
 
 // InputSpec says which graph to load and how to read it.
@@ -98,15 +93,18 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 		}
 		path, manifestEntry = located, d
 	}
-	format := spec.Format
+	format, rule := spec.Format, "set by "+KeyInputFormat
+	if manifestEntry != nil {
+		rule = "the dataset manifest"
+	}
 	if format == "" || format == FormatAuto {
-		detected, err := detectFormat(path)
+		detected, why, err := detectFormat(path)
 		if err != nil {
 			return nil, &InputError{err}
 		}
-		format = detected
+		format, rule = detected, why
 	}
-	log.Info("reading input", "file", path, "format", format)
+	log.Info(fmt.Sprintf("format %s (%s)", format, rule), "file", path)
 
 	var loaded *LoadedGraph
 	var err error
@@ -186,52 +184,35 @@ func checkCounts(d *datasets.Dataset, path string, g *LoadedGraph) error {
 	return nil
 }
 
-// detectFormat picks a reader from the file name, then from its first bytes.
-func detectFormat(path string) (string, error) {
+// detectFormat picks a reader for path by its content first and its name
+// only to break ties (see formats.Detect). It returns the format and the
+// rule that decided it, for the log.
+func detectFormat(path string) (format, rule string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if st.IsDir() {
-		return FormatTable, nil
-	}
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
-	switch filepath.Ext(name) {
-	case ".gr":
-		return FormatDIMACS, nil
-	case ".txt", ".tsv", ".edges", ".el":
-		return FormatSNAP, nil
-	case ".bin":
-		return FormatBinary, nil
-	case ".arrow", ".parquet", ".feather":
-		return FormatTable, nil
+		return FormatTable, "a folder: an ingest output", nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
-	text, err := formats.OpenMaybeGzip(bufio.NewReader(f))
+	det, err := formats.Detect(f, st.Size(), path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+		return "", "", fmt.Errorf("%s: %w", path, err)
 	}
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(text, head)
-	head = head[:n]
 	switch {
-	case bytes.HasPrefix(head, []byte("ARROW1")), bytes.HasPrefix(head, []byte("PAR1")):
-		return FormatTable, nil
+	case det.Kind == "":
+		return "", "", fmt.Errorf("%s: cannot tell the format (%s); set %s (dimacs, snap, binary, table)", path, det.Rule, KeyInputFormat)
+	case det.Kind == formats.KindCoordinates:
+		return "", "", fmt.Errorf("%s: a DIMACS coordinates file (%s), not a graph: pass it as %s", path, det.Rule, KeyInputCoordinates)
+	case det.Kind == formats.KindTable && det.Gzip:
+		return "", "", fmt.Errorf("%s: a gzip-compressed table (%s): decompress it first", path, det.Rule)
 	}
-	trimmed := bytes.TrimLeft(head, " \t\r\n")
-	if len(trimmed) > 0 {
-		switch c := trimmed[0]; {
-		case c == 'c' || c == 'p' || c == 'a':
-			return FormatDIMACS, nil
-		case c == '#' || (c >= '0' && c <= '9'):
-			return FormatSNAP, nil
-		}
-	}
-	return "", fmt.Errorf("%s: cannot tell the format from the name or the first bytes; set input.format (dimacs, snap, binary, table)", path)
+	return string(det.Kind), det.Rule, nil
 }
 
 // loadRaw parses a text or binary input file, hashing its bytes as they are
@@ -248,7 +229,8 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 	}
 	progress := NewProgress(log, progressOut, quiet, "read "+filepath.Base(path), "bytes", st.Size())
 	defer progress.Finish()
-	r := &hashingReader{r: f, hash: sha256.New(), progress: progress, remaining: st.Size()}
+	r := newHashedReader(f, st.Size(), progress)
+	defer r.Close()
 
 	loaded := &LoadedGraph{File: path, Name: filepath.Base(path), Format: format, Bytes: st.Size(), Directed: true, Weighting: "file"}
 	switch format {
@@ -276,11 +258,9 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 	if err != nil {
 		return nil, err
 	}
-	// The parsers stop at the end of their data; hash whatever trails it.
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	if loaded.SHA256, err = r.Sum(); err != nil {
 		return nil, err
 	}
-	loaded.SHA256 = hex.EncodeToString(r.hash.Sum(nil))
 	return loaded, nil
 }
 
@@ -320,12 +300,16 @@ const (
 // loadTable reads an ingest output: a folder holding edges.<ext> and
 // vertices.<ext>, or the edges file itself with vertices.<ext> beside it.
 func loadTable(path string) (*LoadedGraph, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
 	dir, edgesFile := path, ""
-	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+	if !st.IsDir() {
 		dir, edgesFile = filepath.Dir(path), path
 	}
 	var files tables.GraphFiles
-	for _, f := range []tables.Format{tables.Arrow, tables.Parquet} {
+	for _, f := range []tables.Format{tables.Parquet, tables.Arrow} {
 		candidate := tables.GraphFilesIn(dir, f)
 		if edgesFile != "" && candidate.Edges != edgesFile {
 			continue
@@ -345,7 +329,10 @@ func loadTable(path string) (*LoadedGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, _ := os.Stat(files.Edges)
+	edges, err := os.Stat(files.Edges)
+	if err != nil {
+		return nil, err
+	}
 	return &LoadedGraph{
 		Edges:     e,
 		Vertices:  vs,
@@ -353,29 +340,8 @@ func loadTable(path string) (*LoadedGraph, error) {
 		Name:      meta[MetaInputFile],
 		SHA256:    meta[MetaInputSHA256],
 		Format:    meta[MetaInputFormat],
-		Bytes:     st.Size(),
+		Bytes:     edges.Size(),
 		Directed:  meta[MetaDirected] != "false",
 		Weighting: meta[MetaWeighting],
 	}, nil
 }
-
-// hashingReader hashes and counts the bytes of an input file as a parser
-// reads them, so the checksum costs no second pass. Len reports the bytes
-// left, which lets the parsers size their arrays exactly.
-type hashingReader struct {
-	r         io.Reader
-	hash      hash.Hash
-	progress  *Progress
-	remaining int64
-}
-
-func (h *hashingReader) Read(b []byte) (int, error) {
-	n, err := h.r.Read(b)
-	h.hash.Write(b[:n])
-	h.progress.Add(int64(n))
-	h.remaining -= int64(n)
-	return n, err
-}
-
-// Len returns the number of bytes not yet read.
-func (h *hashingReader) Len() int { return int(max(h.remaining, 0)) }

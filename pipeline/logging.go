@@ -75,11 +75,30 @@ func (p *Progress) Add(n int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
+	p.reportDue()
+}
+
+// reportDue reports unless quiet or reported less than an interval ago;
+// the caller holds p.mu.
+func (p *Progress) reportDue() {
 	if p.quiet || time.Since(p.last) < p.interval {
 		return
 	}
 	p.last = time.Now()
 	p.report()
+}
+
+// Report records that done of total units are done, for producers that
+// count themselves (backend.Request.Progress): safe from several
+// goroutines, it keeps the largest done and rate-limits like Add.
+func (p *Progress) Report(done, total int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.done = total, max(p.done, done)
+	p.reportDue()
 }
 
 // Written records the rows and file bytes the writers have finished so far;
@@ -108,7 +127,7 @@ func (p *Progress) report() {
 			frac := float64(p.done) / float64(p.total)
 			width := 30
 			filled := min(width, int(frac*float64(width)))
-			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs%s", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed, p.rates(elapsed))
+			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs%s%s", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed, p.eta(elapsed), p.rates(elapsed))
 		} else {
 			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs%s", p.stage, p.done, p.unit, elapsed, p.rates(elapsed))
 		}
@@ -117,12 +136,23 @@ func (p *Progress) report() {
 	attrs := []any{"stage", p.stage, "done", p.done, "unit", p.unit, "elapsed_s", round2(elapsed)}
 	if p.total > 0 {
 		attrs = append(attrs, "total", p.total, "percent", round2(100*float64(p.done)/float64(p.total)))
+		if p.done > 0 && elapsed > 0 {
+			attrs = append(attrs, "per_s", round2(float64(p.done)/elapsed), "eta_s", round2(elapsed*float64(p.total-p.done)/float64(p.done)))
+		}
 	}
 	if p.rows > 0 && elapsed > 0 {
 		attrs = append(attrs, "rows_written", p.rows, "rows_per_s", int64(float64(p.rows)/elapsed),
 			"mb_per_s", round2(float64(p.bytes)/1e6/elapsed))
 	}
 	p.log.Info("progress", attrs...)
+}
+
+// eta formats the rate and the estimated time left for the bar.
+func (p *Progress) eta(elapsed float64) string {
+	if p.done <= 0 || elapsed <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %.1f %s/s, %.0fs left", float64(p.done)/elapsed, p.unit, elapsed*float64(p.total-p.done)/float64(p.done))
 }
 
 // rates formats the writers' rates for the bar.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -40,7 +41,7 @@ type matrixWriter struct {
 }
 
 func newMatrixWriter(path string, n int) (*matrixWriter, error) {
-	f, err := os.Create(path)
+	f, err := atomicfile.CreateIn(path) // *.partial until the output commits
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -29,12 +28,4 @@ func maxDistanceMeta(cutoff int64) string {
 		return "none"
 	}
 	return strconv.FormatInt(cutoff, 10)
-}
-
-// deviceMeta is the pathflow.device metadata value: the backend's device
-// without the host worker count the CPU backend's description ends with.
-// The worker count changes no result, and the data files must be
-// byte-identical whatever it is; the manifest keeps the full description.
-func deviceMeta(device string, workers int) string {
-	return strings.TrimSuffix(device, fmt.Sprintf(", %d workers", workers))
 }

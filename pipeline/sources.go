@@ -8,92 +8,137 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 )
 
-// ParseSources turns the compute.sources key into dense vertex ids of a
-// graph with n vertices. Each item is a vertex ("17"), an inclusive range
-// ("0-99") or "all". Duplicates are kept once, in first-seen order.
-func ParseSources(key string, items []string, n int32) ([]int32, error) {
-	return parseVertices(key, "source", items, n)
+// VertexNames reads the vertices compute.sources, compute.targets and
+// compute.paths name: dense ids, or with compute.ids: original the input's
+// own ids (DIMACS ids, SNAP original ids), and returns dense ids.
+type VertexNames struct {
+	IDs *VertexIDs
+	// Original is true when the keys hold input ids.
+	Original bool
 }
 
-// ParseTargets turns the compute.targets key into dense vertex ids, as
-// ParseSources does; nil stands for "all" (every vertex in id order), the
-// common case, which needs no list.
-func ParseTargets(key string, items []string, n int32) ([]int32, error) {
+// DenseNames reads dense ids of a graph of n vertices.
+func DenseNames(n int32) VertexNames { return VertexNames{IDs: NewVertexIDs(n, nil)} }
+
+// Sources turns a sources key into dense vertex ids. Each item is a vertex
+// ("17"), an inclusive range ("0-99") or "all". Duplicates are kept once,
+// in first-seen order. O(n) for "all", else O(items log n) plus ranges.
+func (vn VertexNames) Sources(key string, items []string) ([]int32, error) {
+	return vn.list(key, "source", items)
+}
+
+// Targets reads a targets key as Sources does; nil stands for "all"
+// (every vertex in id order), the common case, which needs no list.
+func (vn VertexNames) Targets(key string, items []string) ([]int32, error) {
 	if len(items) == 1 && strings.TrimSpace(items[0]) == "all" {
 		return nil, nil
 	}
-	return parseVertices(key, "target", items, n)
+	return vn.list(key, "target", items)
 }
 
-func parseVertices(key, noun string, items []string, n int32) ([]int32, error) {
+// Pairs reads a paths key, items written "source-target", into pairs of
+// dense vertex ids.
+func (vn VertexNames) Pairs(key string, items []string) ([][2]int32, error) {
+	var out [][2]int32
+	for _, item := range items {
+		sText, tText, ok := strings.Cut(strings.TrimSpace(item), "-")
+		s, err1 := strconv.ParseInt(sText, 10, 64)
+		t, err2 := strconv.ParseInt(tText, 10, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, config.Errorf(key, "%q is not a pair source-target", item)
+		}
+		sv, err := vn.vertex(key, "pair "+item+": source", s)
+		if err != nil {
+			return nil, err
+		}
+		tv, err := vn.vertex(key, "pair "+item+": target", t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, [2]int32{sv, tv})
+	}
+	return out, nil
+}
+
+// vertex resolves one id as the keys name vertices.
+func (vn VertexNames) vertex(key, noun string, id int64) (int32, error) {
+	if vn.Original {
+		v, ok := vn.IDs.Dense(id)
+		if !ok {
+			return 0, config.Errorf(key, "%s %d: no vertex has that original id (%s: %s)", noun, id, KeyIDs, IDsOriginal)
+		}
+		return v, nil
+	}
+	n := vn.IDs.N()
+	if id < 0 || id >= int64(n) {
+		return 0, config.Errorf(key, "%s %d is outside 0..%d (the graph has %d dense ids; set %s: %s to name vertices by the input's ids)",
+			noun, id, n-1, n, KeyIDs, IDsOriginal)
+	}
+	return int32(id), nil
+}
+
+// list reads ids, ranges and "all" into dense ids.
+func (vn VertexNames) list(key, noun string, items []string) ([]int32, error) {
 	if len(items) == 0 {
 		return nil, config.Errorf(key, "needs at least one %s", noun)
 	}
 	seen := make(map[int32]bool)
 	var out []int32
-	add := func(v int64) error {
-		if v < 0 || v >= int64(n) {
-			return config.Errorf(key, "%s %d is outside 0..%d (the graph has %d vertices)", noun, v, n-1, n)
+	add := func(v int32) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
-		if !seen[int32(v)] {
-			seen[int32(v)] = true
-			out = append(out, int32(v))
-		}
-		return nil
 	}
 	for _, item := range items {
-		item = strings.TrimSpace(item)
-		if item == "all" {
-			for v := int64(0); v < int64(n); v++ {
-				if err := add(v); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		loText, hiText, isRange := strings.Cut(item, "-")
-		lo, err := strconv.ParseInt(loText, 10, 64)
+		lo, hi, err := vn.item(key, noun, strings.TrimSpace(item))
 		if err != nil {
-			return nil, config.Errorf(key, "%q is not a vertex id, a range lo-hi or all", item)
-		}
-		hi := lo
-		if isRange {
-			if hi, err = strconv.ParseInt(hiText, 10, 64); err != nil || hi < lo {
-				return nil, config.Errorf(key, "%q is not a range lo-hi with lo <= hi", item)
-			}
+			return nil, err
 		}
 		for v := lo; v <= hi; v++ {
-			if err := add(v); err != nil {
-				return nil, err
-			}
+			add(v)
 		}
 	}
 	return out, nil
 }
 
-// ParsePairs turns the compute.paths key, items written "source-target",
-// into pairs of dense vertex ids.
-func ParsePairs(key string, items []string, n int32) ([][2]int32, error) {
-	var out [][2]int32
-	for _, item := range items {
-		sText, tText, ok := strings.Cut(strings.TrimSpace(item), "-")
-		s, err1 := strconv.ParseInt(sText, 10, 32)
-		t, err2 := strconv.ParseInt(tText, 10, 32)
-		if !ok || err1 != nil || err2 != nil {
-			return nil, config.Errorf(key, "%q is not a pair source-target", item)
-		}
-		if s < 0 || s >= int64(n) || t < 0 || t >= int64(n) {
-			return nil, config.Errorf(key, "pair %q is outside 0..%d", item, n-1)
-		}
-		out = append(out, [2]int32{int32(s), int32(t)})
+// item reads one item of a vertex list as the dense range lo..hi.
+func (vn VertexNames) item(key, noun, item string) (lo, hi int32, err error) {
+	if item == "all" {
+		return 0, vn.IDs.N() - 1, nil
 	}
-	return out, nil
+	loText, hiText, isRange := strings.Cut(item, "-")
+	first, err := strconv.ParseInt(loText, 10, 64)
+	if err != nil {
+		return 0, 0, config.Errorf(key, "%q is not a vertex id, a range lo-hi or all", item)
+	}
+	last := first
+	if isRange {
+		if last, err = strconv.ParseInt(hiText, 10, 64); err != nil || last < first {
+			return 0, 0, config.Errorf(key, "%q is not a range lo-hi with lo <= hi", item)
+		}
+		if vn.Original && !vn.IDs.increasing {
+			return 0, 0, config.Errorf(key, "range %q: this input's original ids do not grow with the dense ids, so a range of them is not defined; list the ids", item)
+		}
+	}
+	if lo, err = vn.vertex(key, noun, first); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = vn.vertex(key, noun, last); err != nil {
+		return 0, 0, err
+	}
+	return lo, hi, nil
 }
 
-// sourcesSummary describes a source list briefly for logs.
-func sourcesSummary(sources []int32) string {
+// sourcesSummary describes a source list briefly for logs, in the input's
+// ids.
+func sourcesSummary(sources []int32, ids *VertexIDs) string {
 	if len(sources) <= 4 {
-		return fmt.Sprint(sources)
+		names := make([]int64, len(sources))
+		for i, s := range sources {
+			names[i] = ids.Original(s)
+		}
+		return fmt.Sprint(names)
 	}
-	return fmt.Sprintf("%d sources (%d..%d)", len(sources), sources[0], sources[len(sources)-1])
+	return fmt.Sprintf("%d sources (%d..%d)", len(sources), ids.Original(sources[0]), ids.Original(sources[len(sources)-1]))
 }

@@ -45,6 +45,7 @@ if [ "$which" != cpu ]; then
   g30=(-input "$data/p2p-Gnutella30.txt" -weights hash -algorithm floyd-warshall -sources all)
   run g30-apsp-parents-parquet "${g30[@]}" -backend gpu
   run g30-apsp-parents-arrow "${g30[@]}" -backend gpu -output-format arrow
+  run g30-apsp-parents-arrow-lz4 "${g30[@]}" -backend gpu -output-format arrow -compression lz4
   run g30-apsp-parquet-zstd "${g30[@]}" -backend gpu -compression zstd
   run g30-apsp-wide "${g30[@]}" -backend gpu -layout wide -parents=false
   run g30-apsp-distmatrix "${g30[@]}" -backend gpu -output-format distmatrix -parents=false
@@ -53,6 +54,7 @@ if [ "$which" != cpu ]; then
   run grid4900-1src-arrow "${grid4900[@]}" -backend gpu -output-format arrow
   run grid512-1024src-parquet "${grid512[@]}" -backend gpu
   run grid512-1024src-arrow "${grid512[@]}" -backend gpu -output-format arrow
+  run grid512-1024src-arrow-lz4 "${grid512[@]}" -backend gpu -output-format arrow -compression lz4
   run grid512-1024src-cutoff "${grid512[@]}" -backend gpu -max-distance 50000
 fi
 if [ "$which" != gpu ]; then

@@ -4,6 +4,7 @@
 //	gpubench fw --n=16384 --p=0.001 --variants=fast,blocked --parents=both
 //	gpubench fw --graph=p2p-Gnutella04.txt --parents=with
 //	gpubench ceiling
+//	gpubench sssp --graph=grid --side=512 --sources=corner,center --multi=1024
 //
 // It needs a CUDA build: go build -tags cuda ./cmd/gpubench. Built without
 // the tag, every subcommand reports that.

@@ -1,6 +1,8 @@
 // Command ingest reads a graph (DIMACS, SNAP, binary n/m/triple, or a
-// dataset from the manifest) and writes its edges and vertices tables as
-// Arrow IPC or Parquet. See the README for flags, keys and exit codes.
+// dataset from the manifest; the format is told from the bytes) and writes
+// its edges and vertices tables as Parquet (the default) or Arrow IPC, or
+// converts it to one binary or DIMACS file for other tools. See the README
+// for flags, keys and exit codes.
 package main
 
 import (

@@ -10,14 +10,18 @@ import (
 )
 
 // Dir is a temporary directory that becomes the directory at Name() on
-// Commit. Callers write whatever files they like under Path(); one goroutine
-// owns it, while Abort (through AbortAll) may come from another.
+// Commit. Callers write files under Path(), through Create (or CreateIn)
+// so that no uncommitted file carries its final name; one goroutine owns
+// it, while Abort (through AbortAll) may come from another.
 type Dir struct {
-	tmp   string
-	final string
+	tmp      string
+	abs      string // tmp as an absolute path, the registry's key
+	final    string
+	filePerm fs.FileMode
 
-	mu    sync.Mutex
-	state state
+	mu       sync.Mutex
+	state    state
+	partials map[string]string // file being written -> its final path
 }
 
 // CreateDir makes a temporary directory in the folder of path, to be moved to
@@ -33,15 +37,19 @@ func CreateDir(path string, opts ...Option) (*Dir, error) {
 	if parent == "" {
 		parent = "."
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
+	tmp, err := os.MkdirTemp(parent, tempPattern(base, kindTemp))
 	if err != nil {
 		return nil, fmt.Errorf("atomicfile: %w", err)
 	}
-	if err := os.Chmod(tmp, cfg.dirPerm); err != nil {
+	abs, err := filepath.Abs(tmp)
+	if err == nil {
+		err = os.Chmod(tmp, cfg.dirPerm)
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("atomicfile: %w", err)
 	}
-	d := &Dir{tmp: tmp, final: path}
+	d := &Dir{tmp: tmp, abs: abs, final: path, filePerm: cfg.filePerm, partials: map[string]string{}}
 	register(d)
 	return d, nil
 }
@@ -52,6 +60,42 @@ func (d *Dir) Name() string { return d.final }
 // Path returns the temporary directory to write into.
 func (d *Dir) Path() string { return d.tmp }
 
+// Create creates (or truncates) the file path, which must lie under
+// Path(), making its folders. The file is written as path+PartialSuffix and
+// takes its own name at Commit, so a reader's glob for the final extension
+// never finds a file of an uncommitted output. The caller closes it; Commit
+// syncs it (once).
+func (d *Dir) Create(path string) (*os.File, error) {
+	abs, err := d.inside(path)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.state != open {
+		return nil, fmt.Errorf("%w: %s", ErrAborted, d.final)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("atomicfile: %w", err)
+	}
+	f, err := os.OpenFile(abs+PartialSuffix, os.O_RDWR|os.O_CREATE|os.O_TRUNC, d.filePerm)
+	if err != nil {
+		return nil, fmt.Errorf("atomicfile: %w", err)
+	}
+	d.partials[abs+PartialSuffix] = abs
+	return f, nil
+}
+
+// CreateIn creates the file path through the open Dir whose temporary
+// holds it (see Dir.Create). A path in no open Dir is created as os.Create
+// does, under its own name: its writer commits nothing as a whole.
+func CreateIn(path string) (*os.File, error) {
+	if d := dirOf(path); d != nil {
+		return d.Create(path)
+	}
+	return os.Create(path)
+}
+
 // Commit syncs every file and directory under Path() and moves Path() to
 // Name(). An existing directory at Name() is replaced: it is renamed aside,
 // the new one renamed in, then the old one removed; if the second rename
@@ -59,6 +103,21 @@ func (d *Dir) Path() string { return d.tmp }
 // error. On failure the temporary is removed. Committing twice is a no-op;
 // committing after Abort returns ErrAborted.
 func (d *Dir) Commit() error {
+	return d.finish(d.commitLocked)
+}
+
+// CommitInto commits an attempt that fills part of a folder it shares with
+// other attempts (one partition of a dataset): each of subdirs, a path
+// relative to Path(), moves to the same path under root, replacing what is
+// there as Commit replaces Name(), in the order given; then the temporary
+// is removed. Name() is not created. Each move is atomic, the set is not:
+// the caller orders subdirs so that the last one marks the others complete.
+func (d *Dir) CommitInto(root string, subdirs ...string) error {
+	return d.finish(func() error { return d.commitIntoLocked(root, subdirs) })
+}
+
+// finish runs a commit once, under the lock, and settles the state.
+func (d *Dir) finish(commit func() error) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch d.state {
@@ -67,7 +126,7 @@ func (d *Dir) Commit() error {
 	case aborted:
 		return fmt.Errorf("%w: %s", ErrAborted, d.final)
 	}
-	err := d.commitLocked()
+	err := commit()
 	if err != nil {
 		os.RemoveAll(d.tmp)
 		d.state = aborted
@@ -78,47 +137,92 @@ func (d *Dir) Commit() error {
 	return err
 }
 
+// prepareLocked gives every file made by Create its own name, then syncs
+// the whole tree: each file once, each directory after its contents.
+func (d *Dir) prepareLocked() error {
+	for partial, final := range d.partials {
+		if err := os.Rename(partial, final); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("atomicfile: %w", err)
+		}
+	}
+	return syncTree(d.tmp)
+}
+
 func (d *Dir) commitLocked() error {
-	if err := syncTree(d.tmp); err != nil {
+	if err := d.prepareLocked(); err != nil {
 		return err
 	}
 	parent := filepath.Dir(d.final)
-	info, err := os.Lstat(d.final)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Rename(d.tmp, d.final); err != nil {
+	// A fresh directory beside the output reserves a unique name for the
+	// old output, named so that RemoveStale finds it if this process dies.
+	aside := func() (string, error) {
+		return os.MkdirTemp(parent, tempPattern(filepath.Base(d.final), kindOld))
+	}
+	return replaceDir(d.tmp, d.final, aside)
+}
+
+func (d *Dir) commitIntoLocked(root string, subdirs []string) error {
+	if err := d.prepareLocked(); err != nil {
+		return err
+	}
+	for i, sub := range subdirs {
+		src, dst := filepath.Join(d.tmp, sub), filepath.Join(root, sub)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fmt.Errorf("atomicfile: %w", err)
 		}
-		return syncDir(parent)
+		// What is replaced moves into the temporary, which goes last.
+		aside := func() (string, error) {
+			dir := filepath.Join(d.tmp, fmt.Sprintf(".replaced-%d", i))
+			return dir, os.Mkdir(dir, 0o700)
+		}
+		if err := replaceDir(src, dst, aside); err != nil {
+			return err
+		}
+	}
+	if err := os.RemoveAll(d.tmp); err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	return nil
+}
+
+// replaceDir renames the directory src to dst and syncs dst's folder. An
+// existing directory at dst is first moved into a fresh folder from aside,
+// and removed once src is in place; if that rename fails the old one is put
+// back. An existing non-directory at dst is an error.
+func replaceDir(src, dst string, aside func() (string, error)) error {
+	info, err := os.Lstat(dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Rename(src, dst); err != nil {
+			return fmt.Errorf("atomicfile: %w", err)
+		}
+		return syncDir(filepath.Dir(dst))
 	case err != nil:
 		return fmt.Errorf("atomicfile: %w", err)
 	case !info.IsDir():
-		return fmt.Errorf("atomicfile: %s exists and is not a directory", d.final)
+		return fmt.Errorf("atomicfile: %s exists and is not a directory", dst)
 	}
-
-	// A fresh directory beside the output reserves a unique name; the old
-	// output moves inside it, so it never collides with anything.
-	aside, err := os.MkdirTemp(parent, "."+filepath.Base(d.final)+".old-*")
+	holder, err := aside()
 	if err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
-	old := filepath.Join(aside, filepath.Base(d.final))
-	if err := os.Rename(d.final, old); err != nil {
-		os.Remove(aside)
-		return fmt.Errorf("atomicfile: move old %s aside: %w", d.final, err)
+	old := filepath.Join(holder, filepath.Base(dst))
+	if err := os.Rename(dst, old); err != nil {
+		os.Remove(holder)
+		return fmt.Errorf("atomicfile: move old %s aside: %w", dst, err)
 	}
-	if err := os.Rename(d.tmp, d.final); err != nil {
-		if rerr := os.Rename(old, d.final); rerr != nil {
+	if err := os.Rename(src, dst); err != nil {
+		if rerr := os.Rename(old, dst); rerr != nil {
 			return fmt.Errorf("atomicfile: %w (and the old directory stays at %s: %v)", err, old, rerr)
 		}
-		os.Remove(aside)
+		os.Remove(holder)
 		return fmt.Errorf("atomicfile: %w", err)
 	}
-	if err := syncDir(parent); err != nil {
+	if err := syncDir(filepath.Dir(dst)); err != nil {
 		return err
 	}
-	if err := os.RemoveAll(aside); err != nil {
-		return fmt.Errorf("atomicfile: remove old %s: %w", aside, err)
+	if err := os.RemoveAll(holder); err != nil {
+		return fmt.Errorf("atomicfile: remove old %s: %w", holder, err)
 	}
 	return nil
 }

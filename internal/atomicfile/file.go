@@ -26,6 +26,8 @@ var ErrAborted = errors.New("atomicfile: aborted")
 type File struct {
 	f     *os.File
 	final string
+	// inDir is true for a file inside an open Dir, whose Commit syncs it.
+	inDir bool
 
 	mu    sync.Mutex
 	state state
@@ -42,7 +44,7 @@ func Create(path string, opts ...Option) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPattern(base, kindTemp))
 	if err != nil {
 		return nil, fmt.Errorf("atomicfile: %w", err)
 	}
@@ -51,7 +53,7 @@ func Create(path string, opts ...Option) (*File, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("atomicfile: %w", err)
 	}
-	af := &File{f: f, final: path}
+	af := &File{f: f, final: path, inDir: dirOf(path) != nil}
 	register(af)
 	return af, nil
 }
@@ -72,7 +74,8 @@ func (f *File) Write(p []byte) (int, error) {
 }
 
 // Commit syncs and closes the temporary and renames it to Name(), replacing
-// any file there. On failure the temporary is removed and nothing under
+// any file there. Inside an open Dir it leaves the syncing to the Dir's
+// Commit, so every file is synced once. On failure the temporary is removed and nothing under
 // Name() changes. Committing twice is a no-op; committing after Abort
 // returns ErrAborted.
 func (f *File) Commit() error {
@@ -96,15 +99,20 @@ func (f *File) Commit() error {
 }
 
 func (f *File) commitLocked() error {
-	if err := f.f.Sync(); err != nil {
-		f.f.Close()
-		return fmt.Errorf("atomicfile: sync %s: %w", f.f.Name(), err)
+	if !f.inDir {
+		if err := f.f.Sync(); err != nil {
+			f.f.Close()
+			return fmt.Errorf("atomicfile: sync %s: %w", f.f.Name(), err)
+		}
 	}
 	if err := f.f.Close(); err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
 	if err := os.Rename(f.f.Name(), f.final); err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
+	}
+	if f.inDir {
+		return nil
 	}
 	return syncDir(filepath.Dir(f.final))
 }

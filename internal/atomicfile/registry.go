@@ -1,6 +1,9 @@
 package atomicfile
 
-import "sync"
+import (
+	"path/filepath"
+	"sync"
+)
 
 // aborter is an in-flight temporary: a File or a Dir.
 type aborter interface {
@@ -14,16 +17,51 @@ var inFlight = struct {
 	set map[aborter]struct{}
 }{set: make(map[aborter]struct{})}
 
+// openDirs maps the absolute temporary path of every open Dir to it, so
+// CreateIn can find the Dir a file is created in.
+var openDirs = struct {
+	sync.Mutex
+	byPath map[string]*Dir
+}{byPath: make(map[string]*Dir)}
+
 func register(a aborter) {
 	inFlight.Lock()
 	inFlight.set[a] = struct{}{}
 	inFlight.Unlock()
+	if d, ok := a.(*Dir); ok {
+		openDirs.Lock()
+		openDirs.byPath[d.abs] = d
+		openDirs.Unlock()
+	}
 }
 
 func unregister(a aborter) {
 	inFlight.Lock()
 	delete(inFlight.set, a)
 	inFlight.Unlock()
+	if d, ok := a.(*Dir); ok {
+		openDirs.Lock()
+		delete(openDirs.byPath, d.abs)
+		openDirs.Unlock()
+	}
+}
+
+// dirOf returns the open Dir whose temporary holds path, or nil.
+func dirOf(path string) *Dir {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	openDirs.Lock()
+	defer openDirs.Unlock()
+	for p := filepath.Dir(abs); ; p = filepath.Dir(p) {
+		if d := openDirs.byPath[p]; d != nil {
+			return d
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }
 
 // AbortAll aborts every temporary file and directory of this process that is

@@ -38,6 +38,32 @@ type Request struct {
 	// this distance: a vertex farther away may be reported unreachable or
 	// with its true distance. Consumers filter either way.
 	MaxDistance int64
+	// Progress, when not nil, is told how far the computation has come:
+	// done of total units, in the unit ProgressUnit names for the Choice
+	// (pivots for all-pairs algorithms, sources for searches). Backends
+	// call it from any goroutine, several at once and often, so it must be
+	// safe for concurrent use and cheap, and rate-limit any output itself;
+	// calls may arrive out of order (keep the largest done). done reaches
+	// total when the computation completes.
+	Progress func(done, total int64)
+}
+
+// ReportProgress calls r.Progress when it is set.
+func (r *Request) ReportProgress(done, total int64) {
+	if r.Progress != nil {
+		r.Progress(done, total)
+	}
+}
+
+// ProgressUnit names the unit of Request.Progress for a choice: "pivots"
+// for an all-pairs algorithm (Floyd-Warshall's vertices k whose round has
+// run, out of n), "sources" for searches (rows computed, out of the
+// request's sources).
+func ProgressUnit(c Choice) string {
+	if c.AllPairs {
+		return "pivots"
+	}
+	return "sources"
 }
 
 // Backend computes requests on one kind of hardware.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
@@ -39,10 +38,7 @@ func (r *Rows) Len() int { return len(r.Sources) }
 func (r *Rows) Distance(i, v int) int64 {
 	at := i*r.Width + v
 	if r.Dist32 != nil {
-		if d := r.Dist32[at]; d < graph.Inf32 {
-			return int64(d)
-		}
-		return paths.Unreachable
+		return paths.Widen(r.Dist32[at])
 	}
 	return r.Dist64[at]
 }

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,11 +18,26 @@ import (
 	"github.com/pathflow/pathflow/pipeline"
 )
 
-var keys = []config.Key{{Name: "output.dir", Default: "", Flag: "out", Usage: "out"}}
+var keys = []config.Key{
+	{Name: "output.dir", Default: "", Flag: "out", Usage: "out"},
+	{Name: "compute.sources", Default: []string{"0"}, Flag: "sources", Usage: "sources"},
+}
+
+// echo is a command whose stage prints output.dir on stdout and then
+// returns err.
+func echo(err error) Command {
+	return Command{Name: "compute", Keys: keys, Stage: func(_ context.Context, l *config.Loaded, out Streams) error {
+		if _, werr := fmt.Fprintln(out.Stdout, l.Values().String("output.dir")); werr != nil {
+			return werr
+		}
+		return err
+	}}
+}
 
 func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
 	final := filepath.Join(t.TempDir(), "result.txt")
-	code := Main("compute", keys, nil, io.Discard, func(ctx context.Context, l *config.Loaded) error {
+	var stderr bytes.Buffer
+	code := Main("compute", keys, nil, &stderr, func(ctx context.Context, l *config.Loaded) error {
 		f, err := atomicfile.Create(final)
 		if err != nil {
 			return err
@@ -41,35 +59,74 @@ func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
 	if code != pipeline.ExitInterrupted {
 		t.Fatalf("exit code %d, want %d", code, pipeline.ExitInterrupted)
 	}
-	entries, _ := os.ReadDir(filepath.Dir(final))
+	if !strings.Contains(stderr.String(), "compute: interrupt: stopping and removing temporaries") {
+		t.Errorf("stderr %q", &stderr)
+	}
+	entries, err := os.ReadDir(filepath.Dir(final))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(entries) != 0 {
 		t.Errorf("left behind: %v", entries)
 	}
 }
 
-func TestExitCodes(t *testing.T) {
-	if code := Main("compute", keys, []string{"-nosuchflag"}, io.Discard, nil); code != pipeline.ExitConfig {
-		t.Errorf("bad flag: exit %d, want %d", code, pipeline.ExitConfig)
-	}
-	if code := Main("compute", keys, []string{"-help"}, io.Discard, nil); code != pipeline.ExitOK {
-		t.Errorf("-help: exit %d, want 0", code)
-	}
-	stage := func(err error) Stage {
-		return func(context.Context, *config.Loaded) error { return err }
-	}
+func TestRun(t *testing.T) {
 	for _, tc := range []struct {
-		err  error
-		want int
+		name   string
+		args   []string
+		env    []string
+		err    error // the stage's
+		code   int
+		stdout string
+		stderr string // "" for nothing
 	}{
-		{nil, pipeline.ExitOK},
-		{config.Errorf("compute.sources", "bad"), pipeline.ExitConfig},
-		{&pipeline.InputError{Err: errors.New("x.gr:3: bad arc")}, pipeline.ExitInput},
-		{&pipeline.ComputeError{Err: errors.New("negative cycle")}, pipeline.ExitCompute},
-		{&pipeline.OutputError{Err: errors.New("disk full")}, pipeline.ExitOutput},
-		{errors.New("surprise"), pipeline.ExitInternal},
+		{name: "defaults", code: pipeline.ExitOK, stdout: "\n"},
+		{name: "flag over environment", args: []string{"-out", "flag"}, env: []string{"PATHFLOW_OUTPUT_DIR=env"}, code: pipeline.ExitOK, stdout: "flag\n"},
+		{name: "environment", env: []string{"PATHFLOW_OUTPUT_DIR=env"}, code: pipeline.ExitOK, stdout: "env\n"},
+		{name: "misspelled variable", env: []string{"PATHFLOW_OUTPUT_DIRS=x", "PATHFLOW_DATASETS=/d", "PATHFLOW_GPU_SYNC=1"}, code: pipeline.ExitOK, stdout: "\n",
+			stderr: "compute: warning: environment variable PATHFLOW_OUTPUT_DIRS matches no key and is ignored; did you mean PATHFLOW_OUTPUT_DIR (key output.dir)?\n"},
+		{name: "bad flag", args: []string{"-nosuchflag"}, code: pipeline.ExitConfig,
+			stderr: "compute: error: config key \"flags\": flag provided but not defined: -nosuchflag (-help lists the flags) (exit 2)\n"},
+		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK},
+		{name: "config error", err: config.Errorf("compute.sources", "bad"), code: pipeline.ExitConfig, stdout: "\n",
+			stderr: "compute: error: config key \"compute.sources\": bad (exit 2)\n"},
+		{name: "input error", err: &pipeline.InputError{Err: errors.New("x.gr:3: bad arc")}, code: pipeline.ExitInput, stdout: "\n",
+			stderr: "compute: error: x.gr:3: bad arc (exit 3)\n"},
+		{name: "compute error", err: &pipeline.ComputeError{Err: errors.New("negative cycle")}, code: pipeline.ExitCompute, stdout: "\n",
+			stderr: "compute: error: negative cycle (exit 4)\n"},
+		{name: "output error", err: &pipeline.OutputError{Err: errors.New("disk full")}, code: pipeline.ExitOutput, stdout: "\n",
+			stderr: "compute: error: disk full (exit 5)\n"},
+		{name: "internal error", err: errors.New("surprise"), code: pipeline.ExitInternal, stdout: "\n",
+			stderr: "compute: error: surprise (exit 1)\n"},
 	} {
-		if code := Main("compute", keys, nil, io.Discard, stage(tc.err)); code != tc.want {
-			t.Errorf("%v: exit %d, want %d", tc.err, code, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(echo(tc.err), tc.args, tc.env, &stdout, &stderr)
+			if code != tc.code || stdout.String() != tc.stdout {
+				t.Errorf("exit %d, stdout %q; want %d, %q", code, &stdout, tc.code, tc.stdout)
+			}
+			if tc.name == "help" {
+				if !strings.Contains(stderr.String(), "-sources") {
+					t.Errorf("help: %q", &stderr)
+				}
+				return
+			}
+			if stderr.String() != tc.stderr {
+				t.Errorf("stderr:\n%q\nwant:\n%q", &stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestMainPassesTheProcessEnvironment(t *testing.T) {
+	t.Setenv("PATHFLOW_OUTPUT_DIR", "from-env")
+	var got string
+	code := Main("compute", keys, nil, io.Discard, func(_ context.Context, l *config.Loaded) error {
+		got = l.Values().String("output.dir")
+		return nil
+	})
+	if code != pipeline.ExitOK || got != "from-env" {
+		t.Errorf("exit %d, output.dir %q", code, got)
 	}
 }

@@ -25,15 +25,43 @@ type Loaded struct {
 	File string
 	// Raw is the config file's bytes (for the run's config checksum).
 	Raw []byte
+	// Warnings are problems that do not stop the run, such as a PATHFLOW_*
+	// variable that matches no key; the command prints them.
+	Warnings []string
 }
 
-// Load parses args for a command named name that accepts keys, reads the
-// config file given by -config (or --config), and merges defaults, file,
-// environment and the flags the user set. It returns flag.ErrHelp when the
-// user asked for -help (usage has then been printed to usage).
+// Source is what a command reads its configuration from besides the
+// defaults and the config file.
+type Source struct {
+	// Args are the command-line arguments, without the program name.
+	Args []string
+	// Env is the environment as os.Environ returns it: "NAME=value".
+	Env []string
+	// OtherVariables are PATHFLOW_* variables the program reads that are
+	// not keys (such as PATHFLOW_DATASETS): they draw no warning.
+	OtherVariables []string
+	// Usage receives the -help text and flag errors.
+	Usage io.Writer
+}
+
+// Load is Read with args and the process environment.
 func Load(name string, keys []Key, args []string, usage io.Writer) (*Loaded, error) {
+	return Read(name, keys, Source{Args: args, Env: os.Environ(), Usage: usage})
+}
+
+// Read parses src.Args for a command named name that accepts keys, reads
+// the config file given by -config (or --config), and merges defaults,
+// file, environment and the flags the user set. It returns flag.ErrHelp
+// when the user asked for -help (usage has then been printed to
+// src.Usage).
+func Read(name string, keys []Key, src Source) (*Loaded, error) {
+	args, usage := src.Args, src.Usage
+	if usage == nil {
+		usage = io.Discard
+	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(usage)
+	// Parse errors come back as one error line; only -help prints usage.
+	fs.SetOutput(io.Discard)
 	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml)")
 	flagKeys := map[string]Key{}
 	for _, k := range keys {
@@ -50,9 +78,12 @@ func Load(name string, keys []Key, args []string, usage io.Writer) (*Loaded, err
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(usage)
+			fmt.Fprintf(usage, "Usage of %s:\n", name)
+			fs.PrintDefaults()
 			return nil, err
 		}
-		return nil, &Error{Key: "flags", Msg: err.Error()}
+		return nil, &Error{Key: "flags", Msg: err.Error() + " (-help lists the flags)"}
 	}
 	if fs.NArg() > 0 {
 		return nil, &Error{Key: "flags", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -78,13 +109,11 @@ func Load(name string, keys []Key, args []string, usage io.Writer) (*Loaded, err
 		}
 	}
 
-	for _, k := range keys {
-		if value, ok := os.LookupEnv(k.EnvName()); ok {
-			if err := set(v, k, value, "environment variable "+k.EnvName()); err != nil {
-				return nil, err
-			}
-		}
+	warnings, err := applyEnv(v, keys, src.Env, src.OtherVariables)
+	if err != nil {
+		return nil, err
 	}
+	loaded.Warnings = warnings
 	var flagErr error
 	fs.Visit(func(f *flag.Flag) {
 		if k, ok := flagKeys[f.Name]; ok && flagErr == nil {

@@ -122,3 +122,45 @@ func TestBareBooleanFlag(t *testing.T) {
 		t.Errorf("quiet=%v backend=%q", vs.Bool("log.quiet"), vs.String("compute.backend"))
 	}
 }
+
+func TestMisspelledVariableWarnsWithTheNearestKey(t *testing.T) {
+	l, err := Read("compute", testKeys, Source{
+		Env: []string{"HOME=/root", "PATHFLOW_COMPUTE_BACKNED=gpu", "PATHFLOW_DATASETS=/data",
+			"PATHFLOW_COMPUTE_WORKERS=2", "PATHFLOW_OUTPUTDIR=x"},
+		OtherVariables: []string{"PATHFLOW_DATASETS"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"environment variable PATHFLOW_COMPUTE_BACKNED matches no key and is ignored; did you mean PATHFLOW_COMPUTE_BACKEND (key compute.backend)?",
+		"environment variable PATHFLOW_OUTPUTDIR matches no key and is ignored; did you mean PATHFLOW_OUTPUT_DIR (key output.dir)?",
+	}
+	if strings.Join(l.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(l.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	vs := l.Values()
+	if vs.String("compute.backend") != "auto" || vs.Int("compute.workers", 0, 64) != 2 {
+		t.Errorf("backend %q workers %d, want the default auto and the variable's 2",
+			vs.String("compute.backend"), vs.Int("compute.workers", 0, 64))
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"", "abc", 3},
+		{"kitten", "sitting", 3},
+		{"BACKNED", "BACKEND", 2},
+		{"OUTPUTDIR", "OUTPUT_DIR", 1},
+		{"same", "same", 0},
+	} {
+		if got := editDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

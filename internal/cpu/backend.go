@@ -99,38 +99,46 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
+	if alg.Name == AlgorithmJohnson && len(req.Sources) == 0 {
+		return nil // no need for the potentials
+	}
+	newSearch, err := searches(ctx, g, alg.Name, req.MaxDistance)
+	if err != nil {
+		return err
+	}
+	return b.stream(ctx, &req, int(g.N), newSearch, sink)
+}
+
+// searches checks g for the single-source algorithm name and returns what
+// makes one search per worker, with the cutoff maxDistance as Run
+// describes it. For Johnson it first computes the potentials.
+func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64) (func() rowSearch, error) {
 	// A negative cutoff other than NoCutoff matters only with negative
 	// weights; taking it as none computes more than asked, which is
 	// always allowed.
 	limit := int64(math.MaxInt64)
-	if req.MaxDistance >= 0 {
-		limit = req.MaxDistance
+	if maxDistance >= 0 {
+		limit = maxDistance
 	}
-	var newSearch func() rowSearch
-	switch alg.Name {
+	switch name {
 	case AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
-			return err
+			return nil, err
 		}
-		newSearch = dijkstraSearches(g, limit)
+		return dijkstraSearches(g, limit), nil
 	case AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
-			return err
+			return nil, err
 		}
 		if lo, _ := g.WeightRange(); lo < 0 {
 			// A path may return below the cutoff after leaving it.
 			limit = math.MaxInt64
 		}
-		newSearch = bellmanFordSearches(g, limit)
+		return bellmanFordSearches(g, limit), nil
 	case AlgorithmJohnson:
-		if len(req.Sources) == 0 {
-			return nil // no need for the potentials
-		}
-		if newSearch, err = johnsonSearches(ctx, g, limit); err != nil {
-			return err
-		}
+		return johnsonSearches(ctx, g, limit)
 	}
-	return b.stream(ctx, &req, int(g.N), newSearch, sink)
+	return nil, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,

@@ -81,14 +81,14 @@ func bellmanFordSearches(g *graph.CSR, limit int64) func() rowSearch {
 type bellmanFordSearch struct {
 	queue   []int32 // circular, never more than n entries
 	inQueue []bool
-	mark    []int32
+	repair  *paths.TreeRepair
 }
 
 func newBellmanFordSearch(n int32) *bellmanFordSearch {
 	return &bellmanFordSearch{
 		queue:   make([]int32, n),
 		inQueue: make([]bool, n),
-		mark:    make([]int32, n),
+		repair:  paths.NewTreeRepair(int(n)),
 	}
 }
 
@@ -157,23 +157,10 @@ func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64,
 }
 
 // parentCycle returns the cycle of the parent graph (arcs parent[v] -> v)
-// if it has one, else nil. Each vertex is walked at most once: a walk
-// stops at a vertex an earlier walk marked, and a walk that meets its own
-// mark has closed a cycle. O(n).
+// if it has one, else nil. O(n).
 func (s *bellmanFordSearch) parentCycle(parent []int32) *NegativeCycleError {
-	mark := s.mark
-	for i := range mark {
-		mark[i] = -1
-	}
-	for start := range int32(len(mark)) {
-		u := start
-		for u != paths.NoParent && mark[u] == -1 {
-			mark[u] = start
-			u = parent[u]
-		}
-		if u != paths.NoParent && mark[u] == start {
-			return cycleThrough(parent, u)
-		}
+	if v := s.repair.ParentCycle(parent); v >= 0 {
+		return cycleThrough(parent, v)
 	}
 	return nil
 }

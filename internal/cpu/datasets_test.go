@@ -37,7 +37,11 @@ func readLines(t testing.TB, path string, comments string, line func(fields []st
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() {
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	s := bufio.NewScanner(f)
 	for no := 1; s.Scan(); no++ {
 		text := s.Text()

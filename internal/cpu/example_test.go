@@ -36,7 +36,7 @@ func Example() {
 		return
 	}
 	b := cpu.New(0)
-	defer b.Close()
+	defer b.Close() // the CPU backend holds no resources: Close cannot fail
 	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
 	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
 		defer rows.Release()

@@ -48,6 +48,12 @@ const inf64 = int64(maxExactBound)
 // O(n^3) time, O(n^2) space (twice that with predecessors); the context is
 // checked between rounds.
 func BlockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, workers int, withParents bool) (*paths.Matrix, error) {
+	return blockedFloydWarshall(ctx, e, blockSize, workers, withParents, nil)
+}
+
+// blockedFloydWarshall is BlockedFloydWarshall telling progress (when not
+// nil) the pivots done after every round.
+func blockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, workers int, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
 	if blockSize < 0 {
 		return nil, fmt.Errorf("cpu: negative block size %d", blockSize)
 	}
@@ -56,8 +62,8 @@ func BlockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, wor
 	}
 	workers = workerCount(workers)
 	return floydWarshall(ctx, e, withParents,
-		func(m *fwMatrix[int32]) (int32, error) { return blockedFW(ctx, m, blockSize, workers) },
-		func(m *fwMatrix[int64]) (int32, error) { return blockedFW(ctx, m, blockSize, workers) },
+		func(m *fwMatrix[int32]) (int32, error) { return blockedFW(ctx, m, blockSize, workers, progress) },
+		func(m *fwMatrix[int64]) (int32, error) { return blockedFW(ctx, m, blockSize, workers, progress) },
 		blockSize, workers)
 }
 
@@ -66,9 +72,15 @@ func BlockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, wor
 // input rules and results as BlockedFloydWarshall. O(n^3) time, O(n^2)
 // space.
 func NaiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
+	return naiveFloydWarshall(ctx, e, withParents, nil)
+}
+
+// naiveFloydWarshall is NaiveFloydWarshall telling progress (when not nil)
+// the pivots done after every pivot.
+func naiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
 	return floydWarshall(ctx, e, withParents,
-		func(m *fwMatrix[int32]) (int32, error) { return naiveFW(ctx, m) },
-		func(m *fwMatrix[int64]) (int32, error) { return naiveFW(ctx, m) },
+		func(m *fwMatrix[int32]) (int32, error) { return naiveFW(ctx, m, progress) },
+		func(m *fwMatrix[int64]) (int32, error) { return naiveFW(ctx, m, progress) },
 		1, 1)
 }
 
@@ -97,9 +109,9 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	}
 	var m *paths.Matrix
 	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
-		m, err = NaiveFloydWarshall(ctx, e, req.Parents)
+		m, err = naiveFloydWarshall(ctx, e, req.Parents, req.Progress)
 	} else {
-		m, err = BlockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, req.Parents)
+		m, err = blockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, req.Parents, req.Progress)
 	}
 	if err != nil {
 		return err
@@ -284,7 +296,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, v int32) error {
 
 // naiveFW is the triple loop over k, i, j. It returns a vertex with a
 // negative diagonal entry (checked after every k) or -1.
-func naiveFW[D distance](ctx context.Context, m *fwMatrix[D]) (int32, error) {
+func naiveFW[D distance](ctx context.Context, m *fwMatrix[D], progress func(done, total int64)) (int32, error) {
 	n, d, p, inf := m.n, m.d, m.p, m.inf
 	for k := range n {
 		if k%64 == 0 {
@@ -313,71 +325,90 @@ func naiveFW[D distance](ctx context.Context, m *fwMatrix[D]) (int32, error) {
 		if v := m.negativeDiagonal(); v >= 0 {
 			return v, nil
 		}
+		reportPivots(progress, k+1, n)
 	}
 	return -1, nil
+}
+
+// reportPivots tells progress, when not nil, that done of n pivots have
+// run.
+func reportPivots(progress func(done, total int64), done, n int) {
+	if progress != nil {
+		progress(int64(min(done, n)), int64(n))
+	}
 }
 
 // blockedFW runs the rounds of the blocked algorithm on a matrix padded to
 // whole tiles of edge bs. It returns a vertex with a negative diagonal
 // entry (checked after every round) or -1.
-func blockedFW[D distance](ctx context.Context, m *fwMatrix[D], bs, workers int) (int32, error) {
+func blockedFW[D distance](ctx context.Context, m *fwMatrix[D], bs, workers int, progress func(done, total int64)) (int32, error) {
 	tiles := m.stride / bs
-	stride, d, p, inf := m.stride, m.d, m.p, m.inf
-	// tile returns the distance and predecessor slices starting at tile
-	// (r, c).
-	tile := func(r, c int) ([]D, []int32) {
-		at := r*bs*stride + c*bs
-		if p == nil {
-			return d[at:], nil
-		}
-		return d[at:], p[at:]
-	}
 	for k := range tiles {
 		if err := ctx.Err(); err != nil {
 			return -1, fmt.Errorf("cpu: floyd-warshall: %w", err)
 		}
 		// Phase 1: the diagonal tile on its own.
-		dkk, pkk := tile(k, k)
-		relaxTileInPlace(dkk, dkk, dkk, pkk, pkk, stride, bs, inf)
-
-		// Phase 2: row k and column k, each tile using the diagonal one.
-		parallelTiles(2*(tiles-1), workers, func(t int) {
-			other := t / 2
-			if other >= k {
-				other++
-			}
-			if t%2 == 0 { // tile (k, other) of the row
-				c, pc := tile(k, other)
-				relaxTileInPlace(c, dkk, c, pc, pc, stride, bs, inf)
-			} else { // tile (other, k) of the column
-				c, pc := tile(other, k)
-				relaxTileInPlace(c, c, dkk, pc, pkk, stride, bs, inf)
-			}
-		})
-
-		// Phase 3: every other tile, from its row's column-k tile and its
-		// column's row-k tile. A worker takes a whole tile row, so it
-		// reuses the column-k tile across the row.
-		parallelTiles(tiles-1, workers, func(t int) {
-			r := t
-			if r >= k {
-				r++
-			}
-			a, _ := tile(r, k)
-			for col := range tiles {
-				if col == k {
-					continue
-				}
-				c, pc := tile(r, col)
-				b, pb := tile(k, col)
-				relaxTileIndependent(c, a, b, pc, pb, stride, bs, inf)
-			}
-		})
+		dkk, pkk := m.tile(k, k, bs)
+		relaxTileInPlace(dkk, dkk, dkk, pkk, pkk, m.stride, bs, m.inf)
+		m.relaxPivotCross(k, tiles, bs, workers)
+		m.relaxRest(k, tiles, bs, workers)
 		if v := m.negativeDiagonal(); v >= 0 {
 			return v, nil
 		}
+		reportPivots(progress, (k+1)*bs, m.n)
 	}
 	return -1, nil
+}
+
+// tile returns the distance and predecessor slices starting at tile (r, c)
+// of edge bs.
+func (m *fwMatrix[D]) tile(r, c, bs int) ([]D, []int32) {
+	at := r*bs*m.stride + c*bs
+	if m.p == nil {
+		return m.d[at:], nil
+	}
+	return m.d[at:], m.p[at:]
+}
+
+// relaxPivotCross is phase 2 of round k: the other tiles of row k and
+// column k, each using the diagonal tile.
+func (m *fwMatrix[D]) relaxPivotCross(k, tiles, bs, workers int) {
+	dkk, pkk := m.tile(k, k, bs)
+	parallelTiles(2*(tiles-1), workers, func(t int) {
+		other := t / 2
+		if other >= k {
+			other++
+		}
+		if t%2 == 0 { // tile (k, other) of the row
+			c, pc := m.tile(k, other, bs)
+			relaxTileInPlace(c, dkk, c, pc, pc, m.stride, bs, m.inf)
+		} else { // tile (other, k) of the column
+			c, pc := m.tile(other, k, bs)
+			relaxTileInPlace(c, c, dkk, pc, pkk, m.stride, bs, m.inf)
+		}
+	})
+}
+
+// relaxRest is phase 3 of round k: every tile off row and column k, from
+// its row's column-k tile and its column's row-k tile. A worker takes a
+// whole tile row, so it reuses the column-k tile across the row.
+func (m *fwMatrix[D]) relaxRest(k, tiles, bs, workers int) {
+	parallelTiles(tiles-1, workers, func(t int) {
+		r := t
+		if r >= k {
+			r++
+		}
+		// The column-k tile is only read: its predecessors are not needed.
+		a, _ := m.tile(r, k, bs)
+		for col := range tiles {
+			if col == k {
+				continue
+			}
+			c, pc := m.tile(r, col, bs)
+			b, pb := m.tile(k, col, bs)
+			relaxTileIndependent(c, a, b, pc, pb, m.stride, bs, m.inf)
+		}
+	})
 }
 
 // parallelTiles runs work(t) for t = 0..count-1 on up to workers

@@ -27,7 +27,7 @@ const blocksPerWorker = 2
 // sources of batch k; a worker takes a block from the pool before it
 // computes the batch (see backend.Pool). The first error (from a search,
 // from sink or from ctx) stops every worker; stream returns it after all
-// of them have ended.
+// of them have ended. req.Progress hears of every batch computed.
 func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink backend.Sink) error {
 	count := len(req.Sources)
 	if count == 0 {
@@ -51,52 +51,64 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 	for i := range blocks {
 		blocks[i] = &backend.Rows{Width: width}
 	}
-	pool := backend.NewPool(blocks)
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		once     sync.Once
-		firstErr error
-		// claimed counts the pool.Next calls made or about to be made:
-		// exactly one per batch, so that no worker waits for a block it
-		// would not fill.
-		claimed atomic.Int64
-		wg      sync.WaitGroup
-	)
-	fail := func(err error) {
-		once.Do(func() { firstErr = err })
-		cancel()
-	}
+	run := &streamRun{req: req, pool: backend.NewPool(blocks), batch: batch, batches: batches, sink: sink, cancel: cancel}
+	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() {
-			search := newSearch()
-			for claimed.Add(1) <= int64(batches) {
-				rows, k, err := pool.Next(ctx)
-				if err != nil {
-					fail(fmt.Errorf("cpu: %w", err))
-					return
-				}
-				if err := fillBlock(ctx, rows, req, k*batch, batch, search); err != nil {
-					rows.Release()
-					fail(err)
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					// Another worker failed meanwhile: the run is over.
-					rows.Release()
-					fail(fmt.Errorf("cpu: %w", err))
-					return
-				}
-				if err := sink(rows); err != nil {
-					fail(err)
-					return
-				}
-			}
-		})
+		wg.Go(func() { run.work(ctx, newSearch()) })
 	}
 	wg.Wait()
-	return firstErr
+	return run.firstErr
+}
+
+// streamRun is the state stream's workers share.
+type streamRun struct {
+	req            *backend.Request
+	pool           *backend.Pool
+	batch, batches int
+	sink           backend.Sink
+	cancel         context.CancelFunc
+	// claimed counts the pool.Next calls made or about to be made:
+	// exactly one per batch, so that no worker waits for a block it would
+	// not fill. done counts the rows computed, for req.Progress.
+	claimed, done atomic.Int64
+	once          sync.Once
+	firstErr      error
+}
+
+// fail records the run's first error and stops the other workers.
+func (r *streamRun) fail(err error) {
+	r.once.Do(func() { r.firstErr = err })
+	r.cancel()
+}
+
+// work is one worker: it claims batches until none is left or the run
+// fails, computes each into a block of the pool and hands it to the sink.
+func (r *streamRun) work(ctx context.Context, search rowSearch) {
+	for r.claimed.Add(1) <= int64(r.batches) {
+		rows, k, err := r.pool.Next(ctx)
+		if err != nil {
+			r.fail(fmt.Errorf("cpu: %w", err))
+			return
+		}
+		if err := fillBlock(ctx, rows, r.req, k*r.batch, r.batch, search); err != nil {
+			rows.Release()
+			r.fail(err)
+			return
+		}
+		if err := ctx.Err(); err != nil {
+			// Another worker failed meanwhile: the run is over.
+			rows.Release()
+			r.fail(fmt.Errorf("cpu: %w", err))
+			return
+		}
+		r.req.ReportProgress(r.done.Add(int64(rows.Len())), int64(len(r.req.Sources)))
+		if err := r.sink(rows); err != nil {
+			r.fail(err)
+			return
+		}
+	}
 }
 
 // fillBlock computes the rows of sources req.Sources[first:first+batch]

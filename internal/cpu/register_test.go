@@ -19,7 +19,11 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer be.Close()
+	defer func() {
+		if err := be.Close(); err != nil {
+			t.Errorf("closing the backend: %v", err)
+		}
+	}()
 	if b, ok := be.(*Backend); !ok || b.Workers() != 3 || be.Name() != "cpu" {
 		t.Errorf("Open gave %T %v", be, be.Device())
 	}

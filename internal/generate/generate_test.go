@@ -133,7 +133,7 @@ func TestErdosRenyiShape(t *testing.T) {
 		for _, c := range []struct {
 			n int32
 			p float64
-		}{{0, 0.5}, {1, 1}, {2, 1}, {50, 0}, {50, 1}, {300, 0.05}, {2000, 0.001}, {1000, 0.5}} {
+		}{{0, 0.5}, {1, 1}, {2, 1}, {50, 0}, {50, 1}, {300, 0.05}, {2000, 0.001}, {1000, 0.5}, {1100, 1}, {4000, 0.01}} {
 			e, err := ErdosRenyi(c.n, c.p, 1, 100, seed)
 			if err != nil {
 				t.Fatal(err)
@@ -229,11 +229,12 @@ func TestRandomDegreeShape(t *testing.T) {
 }
 
 // TestDeterminism checks that a seed fixes the graph, whatever the number
-// of threads, and that another seed changes it.
+// of threads, and that another seed changes it. The graphs are large enough
+// to be cut into several independently drawn pieces.
 func TestDeterminism(t *testing.T) {
 	seed := freshSeed(t)
 	build := map[string]func(seed uint64) (*graph.EdgeList, error){
-		"erdos-renyi": func(s uint64) (*graph.EdgeList, error) { return ErdosRenyi(500, 0.02, 1, 1000, s) },
+		"erdos-renyi": func(s uint64) (*graph.EdgeList, error) { return ErdosRenyi(3000, 0.01, 1, 1000, s) },
 		"degree":      func(s uint64) (*graph.EdgeList, error) { return RandomDegree(degreeChunk*3, 4, 1, 1000, s) },
 		"grid":        func(s uint64) (*graph.EdgeList, error) { return Grid(300, 1, 1000, s) },
 	}
@@ -242,14 +243,16 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prev := runtime.GOMAXPROCS(1)
-		b, err := f(seed)
-		runtime.GOMAXPROCS(prev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !equalEdgeLists(a, b) {
-			t.Errorf("%s: two runs with seed %d differ", name, seed)
+		for _, procs := range []int{1, 3, 8} {
+			prev := runtime.GOMAXPROCS(procs)
+			b, err := f(seed)
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalEdgeLists(a, b) {
+				t.Errorf("%s: runs with seed %d at GOMAXPROCS %d and %d differ", name, seed, prev, procs)
+			}
 		}
 		c, err := f(seed + 1)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -97,11 +98,25 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	if err != nil {
 		return err
 	}
-	_, err = s.Solve(ctx, req.Sources, req.Parents, sink)
+	_, err = s.Solve(ctx, req.Sources, req.Parents, countRows(&req, sink))
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
 	return err
+}
+
+// countRows wraps sink so that req.Progress hears of every block's rows
+// (sources) before the block is handed on.
+func countRows(req *backend.Request, sink backend.Sink) backend.Sink {
+	if req.Progress == nil {
+		return sink
+	}
+	var done atomic.Int64
+	total := int64(len(req.Sources))
+	return func(rows *backend.Rows) error {
+		req.Progress(done.Add(int64(rows.Len())), total)
+		return sink(rows)
+	}
 }
 
 // runAllPairs computes the matrix and streams the requested rows.
@@ -121,6 +136,7 @@ func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink bac
 	if err != nil {
 		return err
 	}
+	run.SetProgress(req.Progress)
 	_, err = run.Compute(ctx)
 	if err == nil {
 		_, err = run.Stream(ctx, req.Sources, sink)

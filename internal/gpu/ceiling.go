@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/pathflow/pathflow/kernels"
 )
 
 // addMinPerIteration is add_min_peak's add-mins per thread per iteration
@@ -23,22 +21,22 @@ func (d *Device) AddMinCeiling(target time.Duration, repeats int) (float64, erro
 	threads := int64(d.sms) * 2048
 	cfg := d.linear(threads, 256, false)
 	var rates []float64
-	err := d.Do(func(c *Ctx) error {
+	err := d.Do(func(c *Ctx) (err error) {
 		out, err := c.Alloc(threads*4, "add-min ceiling output")
 		if err != nil {
 			return err
 		}
-		defer c.Free(&out)
+		defer releaseInto(&err, func() error { return c.Free(&out) })
 		timer, err := c.NewTimer()
 		if err != nil {
 			return err
 		}
-		defer timer.Close()
+		defer releaseInto(&err, timer.Close)
 		run := func(iterations int64) (time.Duration, error) {
 			if err := timer.Start(); err != nil {
 				return 0, err
 			}
-			if err := kernels.AddMinPeak(cfg, out.Ptr, iterations, time.Now().UnixNano()); err != nil {
+			if err := c.kernels.AddMinPeak(cfg, out.Ptr, iterations, time.Now().UnixNano()); err != nil {
 				return 0, err
 			}
 			if err := timer.Stop(); err != nil {

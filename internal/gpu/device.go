@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -79,12 +80,16 @@ func (d *Device) loop(dev cu.Device, ready chan<- error) {
 		ready <- fmt.Errorf("gpu: creating a context on device %d: %w", d.ordinal, err)
 		return
 	}
-	d.c = &Ctx{dev: d, ctx: ctx}
+	mod, err := kernels.Load()
+	if err != nil {
+		ready <- errors.Join(fmt.Errorf("gpu: device %d: %w", d.ordinal, err), ctx.Destroy())
+		return
+	}
+	d.c = &Ctx{dev: d, ctx: ctx, kernels: mod}
 	ready <- nil
 	for fn := range d.work {
 		fn()
 	}
-	kernels.Forget(ctx)
 	if err := ctx.Destroy(); err != nil {
 		d.done <- fmt.Errorf("gpu: destroying the context of device %d: %w", d.ordinal, err)
 	}
@@ -114,6 +119,15 @@ func (d *Device) run(fn func(c *Ctx) error) (err error) {
 		}
 	}()
 	return fn(d.c)
+}
+
+// releaseInto runs release (a Close or Free) and joins its error, if any,
+// to *err. Deferred as defer releaseInto(&err, timer.Close), it reports a
+// failed release without hiding the error being returned.
+func releaseInto(err *error, release func() error) {
+	if rerr := release(); rerr != nil {
+		*err = errors.Join(*err, rerr)
+	}
 }
 
 // Close waits for work handed over so far, then destroys the context.

@@ -5,11 +5,15 @@ package gpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
@@ -36,8 +40,8 @@ func TestDeviceDescribes(t *testing.T) {
 func TestEveryKernelLoads(t *testing.T) {
 	err := defaultBackend().GPU().Do(func(c *Ctx) error {
 		for _, k := range kernels.All() {
-			if _, err := k.Function(); err != nil {
-				return err
+			if c.kernels.Function(k) == (cu.Function{}) {
+				return fmt.Errorf("kernel %s is not loaded", k.Name())
 			}
 		}
 		return nil
@@ -47,9 +51,11 @@ func TestEveryKernelLoads(t *testing.T) {
 	}
 }
 
-func TestKernelOutsideDoFails(t *testing.T) {
-	if _, err := kernels.All()[0].Function(); err == nil {
-		t.Fatal("loading a kernel on a goroutine without a context succeeded")
+func TestKernelsOutsideDoFail(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, err := kernels.Load(); err == nil {
+		t.Fatal("loading the kernels on a thread without a context succeeded")
 	}
 }
 
@@ -71,12 +77,12 @@ func TestAllocBeyondFreeMemory(t *testing.T) {
 func TestCopiesRoundTrip(t *testing.T) {
 	want := []int32{3, -1, 1 << 30, 7, 0}
 	got := make([]int32, len(want))
-	err := defaultBackend().GPU().Do(func(c *Ctx) error {
+	err := defaultBackend().GPU().Do(func(c *Ctx) (err error) {
 		b, err := c.Alloc(int64(len(want))*4, "round trip")
 		if err != nil {
 			return err
 		}
-		defer c.Free(&b)
+		defer releaseInto(&err, func() error { return c.Free(&b) })
 		if err := c.FillInt32(b, -7); err != nil {
 			return err
 		}
@@ -172,12 +178,12 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 			matrix[i*pitch+j] = int32(100*i + j)
 		}
 	}
-	err := defaultBackend().GPU().Do(func(c *Ctx) error {
+	err := defaultBackend().GPU().Do(func(c *Ctx) (err error) {
 		dev, err := c.Alloc(rows*pitch*4, "pitched matrix")
 		if err != nil {
 			return err
 		}
-		defer c.Free(&dev)
+		defer releaseInto(&err, func() error { return c.Free(&dev) })
 		if err := c.CopyInt32ToDevice(dev, matrix); err != nil {
 			return err
 		}
@@ -185,7 +191,7 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer host.free()
+		defer releaseInto(&err, host.free)
 		out := host.int32s(5 * n)
 		for i := range out {
 			out[i] = poison
@@ -194,7 +200,7 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer cs.close()
+		defer releaseInto(&err, cs.close)
 		// Matrix rows 2..4 packed to host rows 1..3, then row 0 to host
 		// row 4 by a linear copy of its first n values.
 		if err := host.copyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.s); err != nil {
@@ -251,7 +257,7 @@ func TestRegisteredFactory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer be.Close()
+	defer closeChecked(t, "the backend", be)
 	if be.Name() != Name || !strings.Contains(be.Device(), "sm_") {
 		t.Fatalf("Name %q, Device %q", be.Name(), be.Device())
 	}

@@ -30,7 +30,7 @@ func (g *DeviceGraph) Forward() *DeviceCSR { return g.forward }
 // building and uploading them on the first call.
 func (g *DeviceGraph) Reverse(c *Ctx) (*DeviceCSR, error) {
 	if g.reverse == nil {
-		rev, err := c.UploadCSR(reverseCSR(g.host))
+		rev, err := c.UploadCSR(g.host.Reverse())
 		if err != nil {
 			return nil, err
 		}

@@ -32,8 +32,9 @@
 //     target of an asynchronous copy.
 //   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
-//   - Launch wrappers: package kernels, one typed function per kernel
-//     (kernels.FloydWarshallFastRest(cfg, ...)); call them inside Do.
+//   - Launch wrappers: package kernels, one typed method per kernel on the
+//     kernels.Module each context loads when the Device opens
+//     (c.kernels.FloydWarshallFastRest(cfg, ...)); call them inside Do.
 //     launch.go holds the shape helpers. With PATHFLOW_GPU_SYNC=1 every
 //     launch synchronises, is timed, and is logged to stderr, so a fault
 //     names its kernel (SetLaunchDebug does the same from code).

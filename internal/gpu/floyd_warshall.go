@@ -34,6 +34,20 @@ type AllPairsRun struct {
 	computed bool
 	// lookahead overlaps the fast variant's rounds on two streams.
 	lookahead bool
+	// progress hears of the pivots done (see SetProgress); marks tracks
+	// them during Compute.
+	progress func(done, total int64)
+	marks    *launchProgress
+}
+
+// SetProgress makes Compute tell fn how many of the n pivots the device
+// has finished, as backend.Request.Progress describes.
+func (r *AllPairsRun) SetProgress(fn func(done, total int64)) { r.progress = fn }
+
+// markPivots records that the rounds up to pivot vertex done (exclusive)
+// are enqueued on s.
+func (r *AllPairsRun) markPivots(done int64, s cu.Stream) error {
+	return r.marks.mark(min(done, r.plan.n), s)
 }
 
 // PrepareAllPairs validates the request (errors: ErrNeedsInt64 (wrapped)
@@ -77,8 +91,7 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 		return nil
 	})
 	if err != nil {
-		r.Close()
-		return nil, err
+		return nil, errors.Join(err, r.Close())
 	}
 	return r, nil
 }
@@ -107,44 +120,63 @@ func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
 		return 0, nil
 	}
 	var elapsed time.Duration
-	err := r.dev.Do(func(c *Ctx) error {
+	err := r.dev.Do(func(c *Ctx) (err error) {
 		timer, err := c.NewTimer()
 		if err != nil {
 			return err
 		}
-		defer timer.Close()
-		if err := timer.Start(); err != nil {
+		defer releaseInto(&err, timer.Close)
+		if elapsed, err = r.launchTimed(ctx, c, timer); err != nil {
 			return err
 		}
-		if err := r.launchAll(ctx, c); err != nil {
-			// Let launched work drain before the buffers can be reused.
-			return errors.Join(err, c.Sync())
-		}
-		if err := timer.Stop(); err != nil {
-			return err
-		}
-		if elapsed, err = timer.Elapsed(); err != nil {
-			return err
-		}
-		if err := c.Sync(); err != nil {
-			return err
-		}
-		flags := make([]int32, 2)
-		if err := c.CopyInt32FromDevice(flags, r.negative); err != nil {
-			return err
-		}
-		for _, v := range flags {
-			if v != math.MaxInt32 {
-				return &NegativeCycleError{Vertex: v}
-			}
-		}
-		return nil
+		return r.checkNegative(c)
 	})
 	if err != nil {
 		return 0, err
 	}
 	r.computed = true
 	return elapsed, nil
+}
+
+// launchTimed enqueues every kernel of the run between timer's events,
+// waits for them and returns their device time. After a failed launch it
+// still waits for the work already launched.
+func (r *AllPairsRun) launchTimed(ctx context.Context, c *Ctx, timer *Timer) (time.Duration, error) {
+	if err := timer.Start(); err != nil {
+		return 0, err
+	}
+	r.marks = &launchProgress{report: r.progress, total: r.plan.n}
+	if err := r.launchAll(ctx, c); err != nil {
+		// Let launched work drain before the buffers can be reused.
+		return 0, errors.Join(err, c.Sync(), r.marks.finish(false))
+	}
+	if err := timer.Stop(); err != nil {
+		return 0, err
+	}
+	elapsed, err := timer.Elapsed()
+	if err != nil {
+		return 0, err
+	}
+	if err := errors.Join(c.Sync(), r.marks.finish(true)); err != nil {
+		return 0, err
+	}
+	return elapsed, nil
+}
+
+// checkNegative reads the negative-cycle flags of the finished run: a
+// vertex reported by the rounds or by the final diagonal scan gives a
+// *NegativeCycleError.
+func (r *AllPairsRun) checkNegative(c *Ctx) error {
+	flags := make([]int32, 2)
+	if err := c.CopyInt32FromDevice(flags, r.negative); err != nil {
+		return err
+	}
+	for _, v := range flags {
+		if v != math.MaxInt32 {
+			return &NegativeCycleError{Vertex: v}
+		}
+	}
+	return nil
 }
 
 // launchAll enqueues every kernel of one run.
@@ -157,12 +189,12 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if p.method != parentsTracked && p.method != parentsPacked {
 		track = Buffer{}
 	}
-	if err := kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch); err != nil {
+	if err := c.kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch); err != nil {
 		return err
 	}
 	if p.m > 0 {
 		e := r.edges
-		if err := kernels.APSPLoadArcs(d.linear(p.m, 256, true), r.dist.Ptr, track.Ptr,
+		if err := c.kernels.APSPLoadArcs(d.linear(p.m, 256, true), r.dist.Ptr, track.Ptr,
 			e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch); err != nil {
 			return err
 		}
@@ -170,9 +202,9 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	var err error
 	switch p.variant {
 	case VariantNaive, VariantRow:
-		err = r.launchPerVertex(ctx, track)
+		err = r.launchPerVertex(ctx, c, track)
 	case VariantBlocked:
-		err = r.launchBlocked(ctx, track)
+		err = r.launchBlocked(ctx, c, track)
 	case VariantFast:
 		err = r.launchFast(ctx, c, track)
 	}
@@ -180,26 +212,32 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 		return err
 	}
 	if p.negative {
-		if err := kernels.APSPFinish(d.rows(p.n, p.n, 256), r.dist.Ptr, r.parent.Ptr, p.n, p.pitch, p.threshold); err != nil {
+		if err := c.kernels.APSPFinish(d.rows(p.n, p.n, 256), r.dist.Ptr, r.parent.Ptr, p.n, p.pitch, p.threshold); err != nil {
 			return err
 		}
 	}
 	negFinal := r.negative.Ptr + 4
-	if err := kernels.APSPNegativeDiagonal(d.linear(p.n, 256, true), r.dist.Ptr, p.n, p.pitch, negFinal); err != nil {
+	if err := c.kernels.APSPNegativeDiagonal(d.linear(p.n, 256, true), r.dist.Ptr, p.n, p.pitch, negFinal); err != nil {
 		return err
 	}
-	in := r.in
+	return r.launchDeriveParents(c)
+}
+
+// launchDeriveParents enqueues the kernel that derives the parents from
+// the final distances, for the methods that do not track them.
+func (r *AllPairsRun) launchDeriveParents(c *Ctx) error {
+	p, d, in := r.plan, r.dev, r.in
 	switch p.method {
 	case parentsFirstTight:
 		cfg := d.linear(p.n, 128, false)
 		cfg.Grid.Y = int(min(p.n, 65535))
-		if err := kernels.APSPRecoverParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
+		if err := c.kernels.APSPRecoverParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
 			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
 			return err
 		}
 	case parentsSearch:
 		cfg := d.linear(min(p.n, int64(d.sms)*8)*256, 256, false)
-		if err := kernels.APSPSearchParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
+		if err := c.kernels.APSPSearchParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
 			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
 			return err
 		}
@@ -210,16 +248,16 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 // cancelEvery is how many single-vertex steps run between context checks.
 const cancelEvery = 256
 
-func (r *AllPairsRun) launchPerVertex(ctx context.Context, parent Buffer) error {
+func (r *AllPairsRun) launchPerVertex(ctx context.Context, c *Ctx, parent Buffer) error {
 	p := r.plan
-	step, cfg := kernels.FloydWarshallNaive, cells(p.n, 32, 8)
+	step, cfg := c.kernels.FloydWarshallNaive, cells(p.n, 32, 8)
 	if p.parents {
-		step = kernels.FloydWarshallNaiveParents
+		step = c.kernels.FloydWarshallNaiveParents
 	}
 	if p.variant == VariantRow {
-		step, cfg = kernels.FloydWarshallRow, r.dev.linear(p.n, 128, false)
+		step, cfg = c.kernels.FloydWarshallRow, r.dev.linear(p.n, 128, false)
 		if p.parents {
-			step = kernels.FloydWarshallRowParents
+			step = c.kernels.FloydWarshallRowParents
 		}
 	}
 	for k := int64(0); k < p.n; k++ {
@@ -231,6 +269,11 @@ func (r *AllPairsRun) launchPerVertex(ctx context.Context, parent Buffer) error 
 		if err := step(cfg, r.dist.Ptr, parent.Ptr, p.n, p.pitch, k, r.negative.Ptr); err != nil {
 			return err
 		}
+		if (k+1)%cancelEvery == 0 {
+			if err := r.markPivots(k+1, cu.Stream{}); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -241,11 +284,11 @@ type phaseKernels struct {
 	cross, rest func(kernels.Config, cu.DevicePtr, cu.DevicePtr, int64, int64) error
 }
 
-func (r *AllPairsRun) launchBlocked(ctx context.Context, parent Buffer) error {
+func (r *AllPairsRun) launchBlocked(ctx context.Context, c *Ctx, parent Buffer) error {
 	p := r.plan
-	k := phaseKernels{kernels.FloydWarshallBlockedPivot, kernels.FloydWarshallBlockedCross, kernels.FloydWarshallBlockedRest}
+	k := phaseKernels{c.kernels.FloydWarshallBlockedPivot, c.kernels.FloydWarshallBlockedCross, c.kernels.FloydWarshallBlockedRest}
 	if p.method == parentsTracked {
-		k = phaseKernels{kernels.FloydWarshallBlockedPivotParents, kernels.FloydWarshallBlockedCrossParents, kernels.FloydWarshallBlockedRestParents}
+		k = phaseKernels{c.kernels.FloydWarshallBlockedPivotParents, c.kernels.FloydWarshallBlockedCrossParents, c.kernels.FloydWarshallBlockedRestParents}
 	}
 	b := int(p.tile)
 	tiles := p.pitch / p.tile
@@ -264,109 +307,161 @@ func (r *AllPairsRun) launchBlocked(ctx context.Context, parent Buffer) error {
 //	side: ahead(r) pivot(r+1) cross(r+1) | waits for bulk's rest(r)  ...
 //	bulk: rest(r, skipping r+1)          | waits for side's cross(r+1) ...
 func (r *AllPairsRun) launchFast(ctx context.Context, c *Ctx, parent Buffer) error {
+	f := newFastRounds(r, c, parent)
+	if !r.lookahead || f.tiles < 3 {
+		return f.serial(ctx)
+	}
+	return f.overlapped(ctx, c)
+}
+
+// fastRounds holds the fast variant's kernels, as the parent method picks
+// them, and the arguments every launch of them shares.
+type fastRounds struct {
+	r     *AllPairsRun
+	tiles int64
+	pivot func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round int64, negative cu.DevicePtr) error
+	cross func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round int64) error
+	// rest is phase 3 but for row and column skip (none when -1).
+	rest func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round, skip int64) error
+	// ahead is phase 3 for row and column next only.
+	ahead func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round, next, tiles int64) error
+
+	dist, par, neg cu.DevicePtr
+	pitch          int64
+}
+
+// newFastRounds picks r's fast kernels for its parent method.
+func newFastRounds(r *AllPairsRun, c *Ctx, parent Buffer) *fastRounds {
 	p := r.plan
-	tiles := p.pitch / p.tile
-	pivot, cross := kernels.FloydWarshallFastPivot, kernels.FloydWarshallFastCross
-	rest, ahead := kernels.FloydWarshallFastRest, kernels.FloydWarshallFastAhead
+	f := &fastRounds{r: r, tiles: p.pitch / p.tile, dist: r.dist.Ptr, par: parent.Ptr, neg: r.negative.Ptr, pitch: p.pitch}
+	f.pivot, f.cross = c.kernels.FloydWarshallFastPivot, c.kernels.FloydWarshallFastCross
+	f.rest, f.ahead = c.kernels.FloydWarshallFastRest, c.kernels.FloydWarshallFastAhead
 	switch p.method {
 	case parentsTracked:
-		pivot, cross = kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents
-		rest, ahead = kernels.FloydWarshallFastRestParents, kernels.FloydWarshallFastAheadParents
+		f.pivot, f.cross = c.kernels.FloydWarshallFastPivotParents, c.kernels.FloydWarshallFastCrossParents
+		f.rest, f.ahead = c.kernels.FloydWarshallFastRestParents, c.kernels.FloydWarshallFastAheadParents
 	case parentsPacked:
-		pivot, cross = kernels.FloydWarshallFastPivotParents, kernels.FloydWarshallFastCrossParents
-		rest, ahead = kernels.FloydWarshallFastRestPacked, kernels.FloydWarshallFastAheadPacked
+		f.pivot, f.cross = c.kernels.FloydWarshallFastPivotParents, c.kernels.FloydWarshallFastCrossParents
+		f.rest, f.ahead = c.kernels.FloydWarshallFastRestPacked, c.kernels.FloydWarshallFastAheadPacked
 	}
-	dist, par, pitch, neg := r.dist.Ptr, parent.Ptr, p.pitch, r.negative.Ptr
-	restCfg := func(side int64, s *Stream) kernels.Config {
-		cfg := kernels.Config{Grid: kernels.Dim3{X: int(side), Y: int(side)}, Block: kernels.Dim3{X: 256}}
-		if s != nil {
-			cfg.Stream = s.CUDA()
-		}
-		return cfg
-	}
-	on := func(cfg kernels.Config, s *Stream) kernels.Config {
-		if s != nil {
-			cfg.Stream = s.CUDA()
-		}
-		return cfg
-	}
-	if !r.lookahead || tiles < 3 {
-		for round := int64(0); round < tiles; round++ {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
-			}
-			if err := pivot(square(1, 1, 32), dist, par, pitch, round, neg); err != nil {
-				return err
-			}
-			if tiles == 1 {
-				continue
-			}
-			if err := cross(square(tiles-1, 2, 32), dist, par, pitch, round); err != nil {
-				return err
-			}
-			if err := rest(restCfg(tiles-1, nil), dist, par, pitch, round, -1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	return f
+}
 
+// onStream puts cfg on s; a nil s leaves it on the default stream.
+func onStream(cfg kernels.Config, s *Stream) kernels.Config {
+	if s != nil {
+		cfg.Stream = s.CUDA()
+	}
+	return cfg
+}
+
+// restConfig is phase 3's launch over side x side tiles, on s.
+func restConfig(side int64, s *Stream) kernels.Config {
+	return onStream(kernels.Config{Grid: kernels.Dim3{X: int(side), Y: int(side)}, Block: kernels.Dim3{X: 256}}, s)
+}
+
+// cancelled checks ctx before a round.
+func (f *fastRounds) cancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("gpu: %s cancelled: %w", f.r.plan.describe(), err)
+	}
+	return nil
+}
+
+// serial runs the rounds one after the other on the default stream.
+func (f *fastRounds) serial(ctx context.Context) error {
+	for round := int64(0); round < f.tiles; round++ {
+		if err := f.cancelled(ctx); err != nil {
+			return err
+		}
+		if err := f.pivot(square(1, 1, 32), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+			return err
+		}
+		if f.tiles == 1 {
+			continue
+		}
+		if err := f.cross(square(f.tiles-1, 2, 32), f.dist, f.par, f.pitch, round); err != nil {
+			return err
+		}
+		if err := f.rest(restConfig(f.tiles-1, nil), f.dist, f.par, f.pitch, round, -1); err != nil {
+			return err
+		}
+		if err := f.r.markPivots((round+1)*f.r.plan.tile, cu.Stream{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overlapped runs the rounds on an urgent side stream and a bulk stream,
+// as launchFast describes.
+func (f *fastRounds) overlapped(ctx context.Context, c *Ctx) (err error) {
 	side, err := c.NewStream(true)
 	if err != nil {
 		return err
 	}
-	defer side.Close()
+	defer releaseInto(&err, side.Close)
 	bulk, err := c.NewStream(false)
 	if err != nil {
 		return err
 	}
-	defer bulk.Close()
-	if err := pivot(on(square(1, 1, 32), side), dist, par, pitch, 0, neg); err != nil {
+	defer releaseInto(&err, bulk.Close)
+	if err := f.pivotAndCross(side, 0); err != nil {
 		return err
 	}
-	if err := cross(on(square(tiles-1, 2, 32), side), dist, par, pitch, 0); err != nil {
-		return err
-	}
-	if err := side.Mark(); err != nil {
-		return err
-	}
-	for round := int64(0); round < tiles; round++ {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("gpu: %s cancelled: %w", p.describe(), err)
+	for round := int64(0); round < f.tiles; round++ {
+		if err := f.cancelled(ctx); err != nil {
+			return err
 		}
 		// Phase 3 of round needs phase 2 of round.
 		if err := bulk.WaitFor(side); err != nil {
 			return err
 		}
-		if round+1 == tiles {
-			return rest(restCfg(tiles-1, bulk), dist, par, pitch, round, -1)
+		if round+1 == f.tiles {
+			return f.rest(restConfig(f.tiles-1, bulk), f.dist, f.par, f.pitch, round, -1)
 		}
-		next := round + 1
-		// Row and column next were last updated by bulk's previous rest.
-		if err := side.WaitFor(bulk); err != nil {
-			return err
-		}
-		aheadCfg := kernels.Config{Grid: kernels.Dim3{X: int(2*tiles - 3)}, Block: kernels.Dim3{X: 256}, Stream: side.CUDA()}
-		if err := ahead(aheadCfg, dist, par, pitch, round, next, tiles); err != nil {
-			return err
-		}
-		if err := pivot(on(square(1, 1, 32), side), dist, par, pitch, next, neg); err != nil {
-			return err
-		}
-		if err := cross(on(square(tiles-1, 2, 32), side), dist, par, pitch, next); err != nil {
-			return err
-		}
-		if err := side.Mark(); err != nil {
-			return err
-		}
-		if err := rest(restCfg(tiles-2, bulk), dist, par, pitch, round, next); err != nil {
-			return err
-		}
-		if err := bulk.Mark(); err != nil {
+		if err := f.aheadRound(round, side, bulk); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pivotAndCross enqueues phases 1 and 2 of round on side, then marks it.
+func (f *fastRounds) pivotAndCross(side *Stream, round int64) error {
+	if err := f.pivot(onStream(square(1, 1, 32), side), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+		return err
+	}
+	if err := f.cross(onStream(square(f.tiles-1, 2, 32), side), f.dist, f.par, f.pitch, round); err != nil {
+		return err
+	}
+	return side.Mark()
+}
+
+// aheadRound enqueues round's phase 3 but for its last round: row and
+// column round+1 and that round's phases 1 and 2 on side, every other
+// tile on bulk.
+func (f *fastRounds) aheadRound(round int64, side, bulk *Stream) error {
+	next := round + 1
+	// Row and column next were last updated by bulk's previous rest.
+	if err := side.WaitFor(bulk); err != nil {
+		return err
+	}
+	aheadCfg := kernels.Config{Grid: kernels.Dim3{X: int(2*f.tiles - 3)}, Block: kernels.Dim3{X: 256}, Stream: side.CUDA()}
+	if err := f.ahead(aheadCfg, f.dist, f.par, f.pitch, round, next, f.tiles); err != nil {
+		return err
+	}
+	if err := f.pivotAndCross(side, next); err != nil {
+		return err
+	}
+	if err := f.rest(restConfig(f.tiles-2, bulk), f.dist, f.par, f.pitch, round, next); err != nil {
+		return err
+	}
+	if err := bulk.Mark(); err != nil {
+		return err
+	}
+	// Round's bulk ends it: the side stream only runs ahead.
+	return f.r.markPivots((round+1)*f.r.plan.tile, bulk.CUDA())
 }
 
 // rounds launches the three phases for every pivot tile.
@@ -386,6 +481,9 @@ func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, p
 			return err
 		}
 		if err := k.rest(rest, r.dist.Ptr, parent.Ptr, p.pitch, round); err != nil {
+			return err
+		}
+		if err := r.markPivots((round+1)*p.tile, cu.Stream{}); err != nil {
 			return err
 		}
 	}

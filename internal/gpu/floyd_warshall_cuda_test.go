@@ -79,7 +79,7 @@ func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList
 	if err != nil {
 		return col, StreamStats{}, err
 	}
-	defer r.Close()
+	defer closeChecked(t, "the run", r)
 	err = r.dev.Do(func(c *Ctx) error {
 		return errors.Join(c.FillInt32(r.dist, poison), c.FillInt32(r.parent, poison))
 	})
@@ -223,8 +223,14 @@ func TestAllPairsIsRepeatable(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
-		a, _ := first.Done()
-		b, _ := second.Done()
+		a, err := first.Done()
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		b, err := second.Done()
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
 		for i := range a {
 			if !slices.Equal(a[i].Dist, b[i].Dist) || !slices.Equal(a[i].Parent, b[i].Parent) {
 				t.Fatalf("%v: two runs on the same graph differ in row %d", c, i)
@@ -371,7 +377,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	defer closeChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -34,8 +35,7 @@ func (c *Ctx) UploadEdgeList(e *graph.EdgeList) (*DeviceEdgeList, error) {
 			err = c.CopyInt32ToDevice(*part.buf, part.host)
 		}
 		if err != nil {
-			g.Free(c)
-			return nil, err
+			return nil, errors.Join(err, g.Free(c))
 		}
 	}
 	return g, nil
@@ -82,8 +82,7 @@ func (c *Ctx) UploadCSR(g *graph.CSR) (*DeviceCSR, error) {
 		}
 	}
 	if err != nil {
-		d.Free(c)
-		return nil, err
+		return nil, errors.Join(err, d.Free(c))
 	}
 	return d, nil
 }

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"testing"
@@ -40,13 +41,24 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	for _, b := range testBackends {
-		b.Close()
-	}
-	for _, b := range oneStreamBackends {
-		b.Close()
+	for _, backends := range []map[ParentStrategy]*Backend{testBackends, oneStreamBackends} {
+		for _, b := range backends {
+			if err := b.Close(); err != nil {
+				fmt.Println("closing a backend:", err)
+				code = max(code, 1)
+			}
+		}
 	}
 	os.Exit(code)
+}
+
+// closeChecked closes c and fails t if that fails; deferred, it frees
+// what a test used as soon as the test function returns.
+func closeChecked(t testing.TB, what string, c io.Closer) {
+	t.Helper()
+	if err := c.Close(); err != nil {
+		t.Errorf("closing %s: %v", what, err)
+	}
 }
 
 // defaultBackend is the backend with default options.

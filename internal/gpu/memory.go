@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/kernels"
 )
 
 // Ctx is a Device's CUDA context as seen from its own thread: valid only
@@ -14,6 +16,8 @@ import (
 type Ctx struct {
 	dev *Device
 	ctx cu.CUContext
+	// kernels are the kernels loaded into this context.
+	kernels *kernels.Module
 }
 
 // Device is the device the context belongs to.

@@ -58,21 +58,29 @@ type options struct {
 	stagingBytes  int64
 }
 
-// Staging defaults: four blocks, so that the copy engine fills one while
-// the consumer encodes up to two and the producer hands one over, each of
-// about 64 MiB of distances (and as much again of parents): large enough
-// that a copy runs at the bus rate, small enough that pinning them is
-// cheap.
+// Staging defaults: at least four blocks, so that the copy engine fills
+// one while the consumer encodes up to two and the producer hands one over,
+// each of about 64 MiB of distances (and as much again of parents): large
+// enough that a copy runs at the bus rate, small enough that pinning them
+// is cheap.
 const (
 	DefaultStagingBlocks = 4
 	DefaultStagingBytes  = 64 << 20
 )
 
+// stagingBlocksFor is the default pool for a host of workers cores. A block
+// goes back to the pool only when every part file over its rows is
+// encoded, so with few blocks most writers of a large host wait for one:
+// on 16 cores, four blocks kept about ten of them busy. One block per two
+// cores keeps them all encoding.
+func stagingBlocksFor(workers int) int { return max(DefaultStagingBlocks, workers/2) }
+
 func defaultOptions() options {
+	workers := runtime.GOMAXPROCS(0)
 	return options{
 		device: 0, parents: ParentsAuto, lookahead: true,
-		workers:       runtime.GOMAXPROCS(0),
-		stagingBlocks: DefaultStagingBlocks, stagingBytes: DefaultStagingBytes,
+		workers:       workers,
+		stagingBlocks: stagingBlocksFor(workers), stagingBytes: DefaultStagingBytes,
 	}
 }
 

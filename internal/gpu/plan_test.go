@@ -2,8 +2,10 @@ package gpu
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -139,15 +141,33 @@ func TestPlanRejectsInvalidGraph(t *testing.T) {
 	}
 }
 
-func TestPlanDeviceBytes(t *testing.T) {
-	e := lineGraph(16384, 1)
-	p, err := planAllPairs(e, backend.Algorithm{}, true, ParentsTrack)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := int64(16384*16384*8 + 16383*12 + 8)
-	if got := p.deviceBytes(); got != want {
-		t.Fatalf("deviceBytes = %d, want %d", got, want)
+// TestPlanCoversAndCountsTheMatrix checks the plan's arithmetic on random
+// sizes: the tiles cover the n vertices with less than one tile of
+// padding, and the device memory counted holds the pitched matrices and
+// the arcs.
+func TestPlanCoversAndCountsTheMatrix(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 6))
+	for range 200 {
+		n := 1 + r.Int32N(3000)
+		e := lineGraph(n, 1+r.Int32N(100))
+		variant := Variants[r.IntN(len(Variants))]
+		parents := r.IntN(2) == 0
+		p, err := planAllPairs(e, backend.Algorithm{Variant: variant}, parents, ParentStrategy(r.IntN(3)))
+		if err != nil {
+			t.Fatalf("%s on %d vertices: %v", variant, n, err)
+		}
+		if p.pitch < p.n || p.pitch-p.n >= p.tile || p.pitch%p.tile != 0 {
+			t.Fatalf("%s on %d vertices: pitch %d with tile %d", variant, n, p.pitch, p.tile)
+		}
+		matrices := int64(1)
+		if parents {
+			matrices = 2
+		}
+		if need := matrices*4*p.pitch*p.pitch + 12*p.m; p.deviceBytes() < need {
+			t.Fatalf("%s on %d vertices, parents %t: %d bytes counted, the buffers take %d", variant, n, parents, p.deviceBytes(), need)
+		}
 	}
 }
 

@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/pathflow/pathflow/kernels"
 )
@@ -22,73 +21,21 @@ import (
 // O(rounds * n) work for bf-naive and bf-stride, O(rounds * n +
 // relaxations) for bf-flags; rounds <= n.
 func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
-	b := s.single
-	n := s.plan.n
-	bs := s.plan.opts.BlockSize
-	full := s.dev.linear(n, bs, false) // one thread per vertex
-	capped := s.dev.linear(n, bs, true)
-	g := s.graph.Forward()
-	flags := b.second
-	if s.plan.variant != VariantBFFlags {
-		flags = Buffer{}
-	}
-	err := timed(c, st, func() error {
-		st.Launches += 2
-		if err := kernels.SSSPInit(capped, b.dist.Ptr, b.source.Ptr, n, 1); err != nil {
-			return err
-		}
-		if err := kernels.SSSPInit(capped, b.first.Ptr, b.source.Ptr, n, 1); err != nil {
-			return err
-		}
-		if flags.Ptr != 0 {
-			if err := c.FillInt32(flags, 0); err != nil {
-				return err
-			}
-			return c.CopyInt32ToDevice(Buffer{Ptr: flags.Ptr + cuPtr(4*int64(source)), Bytes: 4}, []int32{1})
-		}
-		return nil
-	})
-	if err != nil {
+	l := s.bellmanFordLaunch()
+	if err := timed(c, st, func() error { return s.bellmanFordInit(c, l, source, st) }); err != nil {
 		return err
 	}
+	n := s.plan.n
 	check := make([]int32, s.plan.opts.StepsPerCheck)
 	for rounds := int64(0); ; {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		chunk := int(min(int64(len(check)), n-rounds))
-		err := timed(c, st, func() error {
-			if err := c.FillInt32(b.steps, 0); err != nil {
-				return err
-			}
-			for r := range chunk {
-				var err error
-				switch s.plan.variant {
-				case VariantBFNaive:
-					err = kernels.SSSPBfRelaxNaive(full, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
-				case VariantBFStride:
-					err = kernels.SSSPBfRelaxStride(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
-				default:
-					err = kernels.SSSPBfRelaxFlags(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr, flags.Ptr)
-				}
-				if err == nil {
-					upd := capped
-					if s.plan.variant == VariantBFNaive {
-						upd = full
-					}
-					err = kernels.SSSPBfUpdate(upd, b.first.Ptr, b.dist.Ptr, n, flags.Ptr, b.stepFlag(r).Ptr)
-				}
-				if err != nil {
-					return err
-				}
-				st.Launches += 2
-			}
-			return nil
-		})
-		if err != nil {
+		if err := timed(c, st, func() error { return s.bellmanFordRounds(c, l, chunk, st) }); err != nil {
 			return err
 		}
-		if err := c.CopyInt32FromDevice(check[:chunk], b.steps); err != nil {
+		if err := c.CopyInt32FromDevice(check[:chunk], s.single.steps); err != nil {
 			return err
 		}
 		st.HostSyncs++
@@ -99,16 +46,88 @@ func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *
 		rounds += int64(chunk)
 		if rounds >= n {
 			st.Steps += rounds
-			return s.negativeCycle(source)
+			return s.negativeCycle(ctx, source)
 		}
 	}
 }
 
-// negativeCycle locates the negative cycle that kept the device's
-// Bellman-Ford relaxing after n rounds, on the host (negativeCycleFrom).
-func (s *SSSPSolver) negativeCycle(source int32) error {
-	if v := negativeCycleFrom(s.host, source); v >= 0 {
-		return &NegativeCycleError{Vertex: v}
+// bellmanFordLaunch is what every Bellman-Ford launch of a search shares.
+type bellmanFordLaunch struct {
+	// full has one thread per vertex; capped a grid capped to the device.
+	full, capped kernels.Config
+	g            *DeviceCSR
+	// flags marks the changed vertices (bf-flags only; zero otherwise).
+	flags Buffer
+}
+
+func (s *SSSPSolver) bellmanFordLaunch() bellmanFordLaunch {
+	bs := s.plan.opts.BlockSize
+	l := bellmanFordLaunch{
+		full:   s.dev.linear(s.plan.n, bs, false),
+		capped: s.dev.linear(s.plan.n, bs, true),
+		g:      s.graph.Forward(),
+		flags:  s.single.second,
 	}
-	return fmt.Errorf("gpu: Bellman-Ford from %d still relaxing after %d rounds, but the host finds no negative cycle", source, s.plan.n)
+	if s.plan.variant != VariantBFFlags {
+		l.flags = Buffer{}
+	}
+	return l
+}
+
+// bellmanFordInit sets both distance buffers to the search from source
+// and, for bf-flags, flags the source alone as changed.
+func (s *SSSPSolver) bellmanFordInit(c *Ctx, l bellmanFordLaunch, source int32, st *SSSPStats) error {
+	b, n := s.single, s.plan.n
+	st.Launches += 2
+	if err := c.kernels.SSSPInit(l.capped, b.dist.Ptr, b.source.Ptr, n, 1); err != nil {
+		return err
+	}
+	if err := c.kernels.SSSPInit(l.capped, b.first.Ptr, b.source.Ptr, n, 1); err != nil {
+		return err
+	}
+	if l.flags.Ptr != 0 {
+		if err := c.FillInt32(l.flags, 0); err != nil {
+			return err
+		}
+		return c.CopyInt32ToDevice(Buffer{Ptr: l.flags.Ptr + cuPtr(4*int64(source)), Bytes: 4}, []int32{1})
+	}
+	return nil
+}
+
+// bellmanFordRounds clears the step flags and launches chunk rounds, each
+// a relax and an update kernel that sets round r's step flag on a change.
+func (s *SSSPSolver) bellmanFordRounds(c *Ctx, l bellmanFordLaunch, chunk int, st *SSSPStats) error {
+	b, n, g := s.single, s.plan.n, l.g
+	if err := c.FillInt32(b.steps, 0); err != nil {
+		return err
+	}
+	for r := range chunk {
+		var err error
+		switch s.plan.variant {
+		case VariantBFNaive:
+			err = c.kernels.SSSPBfRelaxNaive(l.full, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
+		case VariantBFStride:
+			err = c.kernels.SSSPBfRelaxStride(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
+		default:
+			err = c.kernels.SSSPBfRelaxFlags(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr, l.flags.Ptr)
+		}
+		if err == nil {
+			upd := l.capped
+			if s.plan.variant == VariantBFNaive {
+				upd = l.full
+			}
+			err = c.kernels.SSSPBfUpdate(upd, b.first.Ptr, b.dist.Ptr, n, l.flags.Ptr, b.stepFlag(r).Ptr)
+		}
+		if err != nil {
+			return err
+		}
+		st.Launches += 2
+	}
+	return nil
+}
+
+// negativeCycle locates the negative cycle that kept the device's
+// Bellman-Ford relaxing after n rounds, on the host.
+func (s *SSSPSolver) negativeCycle(ctx context.Context, source int32) error {
+	return negativeCycleFrom(ctx, s.host, source)
 }

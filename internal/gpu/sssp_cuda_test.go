@@ -48,8 +48,7 @@ func ssspCases(t *testing.T, seed uint64) []ssspCase {
 			t.Fatal(err)
 		}
 		e, err := formats.ReadDIMACS(f, path)
-		f.Close()
-		add("rome99", e, err, true)
+		add("rome99", e, errors.Join(err, f.Close()), true)
 	} else {
 		t.Logf("rome99.gr not in %s: skipped", datasets.MirrorDir())
 	}
@@ -101,7 +100,7 @@ func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts SSSP
 	if err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
-	defer s.Close()
+	defer closeChecked(t, "the solver", s)
 	// A first solve allocates the buffers (near-far sizes them per solve);
 	// poison them before the solve that is checked.
 	release := func(r *backend.Rows) error { r.Release(); return nil }

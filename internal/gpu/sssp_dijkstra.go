@@ -4,8 +4,6 @@ package gpu
 
 import (
 	"context"
-
-	"github.com/pathflow/pathflow/kernels"
 )
 
 // dijkstra runs the GPU Dijkstra of Martin, Torres and Gavilanes as the
@@ -29,7 +27,7 @@ func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSS
 	g := s.graph.Forward()
 	err := timed(c, st, func() error {
 		st.Launches++
-		return kernels.SSSPDijkstraInit(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n, int64(source))
+		return c.kernels.SSSPDijkstraInit(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n, int64(source))
 	})
 	if err != nil {
 		return err
@@ -44,17 +42,17 @@ func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSS
 				return err
 			}
 			for i := range check {
-				if err := kernels.SSSPDijkstraRelax(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
+				if err := c.kernels.SSSPDijkstraRelax(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
 					b.dist.Ptr, b.first.Ptr, b.second.Ptr); err != nil {
 					return err
 				}
-				if err := kernels.SSSPDijkstraMinimum(minimum, b.dist.Ptr, b.second.Ptr, n, b.partial.Ptr); err != nil {
+				if err := c.kernels.SSSPDijkstraMinimum(minimum, b.dist.Ptr, b.second.Ptr, n, b.partial.Ptr); err != nil {
 					return err
 				}
-				if err := kernels.SSSPDijkstraMinimumFinal(final, b.partial.Ptr, int64(b.minBlocks), b.scalar.Ptr); err != nil {
+				if err := c.kernels.SSSPDijkstraMinimumFinal(final, b.partial.Ptr, int64(b.minBlocks), b.scalar.Ptr); err != nil {
 					return err
 				}
-				if err := kernels.SSSPDijkstraUpdate(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n,
+				if err := c.kernels.SSSPDijkstraUpdate(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n,
 					b.scalar.Ptr, b.stepFlag(i).Ptr); err != nil {
 					return err
 				}

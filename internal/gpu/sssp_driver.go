@@ -17,21 +17,64 @@ import (
 	"fmt"
 	"unsafe"
 
-	"gorgonia.org/cu"
+	"github.com/pathflow/pathflow/kernels"
 )
 
 // A driver call that gorgonia.org/cu does not wrap: cooperative launches,
 // which guarantee that every block of a grid is resident at once (the
-// near-far search's blocks wait for each other). See pinned.go for the
-// others.
+// near-far search's blocks wait for each other). The kernel is loaded
+// here, through the driver API, so that its function handle is ours rather
+// than read out of gorgonia.org/cu's private types. See pinned.go for the
+// other driver calls.
 
-// launchCooperative launches fn on a gx x gy grid of bx-thread blocks on the
+// cooperativeKernel is a kernel loaded into the current context for
+// cooperative launches. Unload it on the same context's thread.
+type cooperativeKernel struct {
+	name string
+	mod  C.CUmodule
+	fn   C.CUfunction
+}
+
+// loadCooperative loads k's PTX into the context current on the calling
+// thread.
+func loadCooperative(k *kernels.Kernel) (*cooperativeKernel, error) {
+	ptx := C.CString(k.PTX())
+	defer C.free(unsafe.Pointer(ptx))
+	name := C.CString(k.Name())
+	defer C.free(unsafe.Pointer(name))
+	ck := &cooperativeKernel{name: k.Name()}
+	if r := C.cuModuleLoadData(&ck.mod, unsafe.Pointer(ptx)); r != C.CUDA_SUCCESS {
+		return nil, driverError("loading "+k.Name(), r)
+	}
+	if r := C.cuModuleGetFunction(&ck.fn, ck.mod, name); r != C.CUDA_SUCCESS {
+		return nil, driverError("finding "+k.Name()+" in its module", r)
+	}
+	return ck, nil
+}
+
+// maxActiveBlocksPerSM is how many blocks of blockSize threads can be
+// resident on one multiprocessor at once.
+func (k *cooperativeKernel) maxActiveBlocksPerSM(blockSize int) (int, error) {
+	var blocks C.int
+	if r := C.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, C.int(blockSize), 0); r != C.CUDA_SUCCESS {
+		return 0, driverError("occupancy of "+k.name, r)
+	}
+	return int(blocks), nil
+}
+
+// unload releases the module.
+func (k *cooperativeKernel) unload() error {
+	if r := C.cuModuleUnload(k.mod); r != C.CUDA_SUCCESS {
+		return driverError("unloading "+k.name, r)
+	}
+	return nil
+}
+
+// launch launches the kernel on a gx x gy grid of bx-thread blocks on the
 // default stream, every argument passed as 64 bits. It fails (with
 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) rather than start a grid whose
 // blocks cannot all be resident.
-func launchCooperative(fn cu.Function, gx, gy, bx int, args ...uint64) error {
-	// cu.Function holds the driver's CUfunction as its only field.
-	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
+func (k *cooperativeKernel) launch(gx, gy, bx int, args ...uint64) error {
 	// The parameter array and the values it points to live in C memory:
 	// cgo forbids passing Go pointers to Go pointers.
 	values := (*[1 << 20]C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
@@ -42,8 +85,8 @@ func launchCooperative(fn cu.Function, gx, gy, bx int, args ...uint64) error {
 		values[i] = C.ulonglong(a)
 		params[i] = unsafe.Pointer(&values[i])
 	}
-	if r := C.launch_cooperative(f, C.uint(gx), C.uint(gy), C.uint(bx), &params[0]); r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("cooperative launch of %d x %d blocks of %d threads", gx, gy, bx), r)
+	if r := C.launch_cooperative(k.fn, C.uint(gx), C.uint(gy), C.uint(bx), &params[0]); r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("cooperative launch of %s on %d x %d blocks of %d threads", k.name, gx, gy, bx), r)
 	}
 	return nil
 }

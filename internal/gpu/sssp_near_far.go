@@ -7,22 +7,8 @@ import (
 	"errors"
 	"fmt"
 
-	"gorgonia.org/cu"
-
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/kernels"
-)
-
-// Per-source state of the near-far kernel, mirroring
-// kernels/sssp_near_far_state.cuh.
-const (
-	nfAbort    = 11
-	nfSteps    = 12
-	nfSplits   = 13
-	nfOverflow = 14
-	nfRelaxed  = 16 // uint64
-	nfImproved = 18 // uint64
-	nfState    = nearFarStateInts
 )
 
 // nearFarBlocksPerSM caps the blocks of one source at this many per
@@ -38,7 +24,7 @@ type nearFarBuffers struct {
 	rows                             int
 	words, onFar, nearQueue, farPile Buffer
 	state, sources                   Buffer
-	search                           cu.Function
+	search                           *cooperativeKernel
 }
 
 func (b *nearFarBuffers) free(c *Ctx) error {
@@ -49,16 +35,25 @@ func (b *nearFarBuffers) free(c *Ctx) error {
 	return errors.Join(errs...)
 }
 
-// nearFarKernel returns the sssp_near_far function loaded in the current
-// context, for a cooperative launch (the generated wrapper launches
-// plainly).
-func nearFarKernel() (cu.Function, error) {
+// close frees the buffers and unloads the kernel.
+func (b *nearFarBuffers) close(c *Ctx) error {
+	err := b.free(c)
+	if b.search != nil {
+		err = errors.Join(err, b.search.unload())
+		b.search = nil
+	}
+	return err
+}
+
+// nearFarKernel loads sssp_near_far into the current context for
+// cooperative launches (the generated wrapper launches plainly).
+func nearFarKernel() (*cooperativeKernel, error) {
 	for _, k := range kernels.All() {
 		if k.Name() == "sssp_near_far" {
-			return k.Function()
+			return loadCooperative(k)
 		}
 	}
-	return cu.Function{}, fmt.Errorf("gpu: kernel sssp_near_far is missing (run go generate ./kernels)")
+	return nil, fmt.Errorf("gpu: kernel sssp_near_far is missing (run go generate ./kernels)")
 }
 
 // prepareNearFar loads the kernel and counts how many of its blocks can be
@@ -68,14 +63,14 @@ func (s *SSSPSolver) prepareNearFar(c *Ctx) error {
 	if err != nil {
 		return err
 	}
-	perSM, err := fn.MaxActiveBlocksPerMultiProcessor(s.plan.opts.BlockSize, 0)
+	s.nf = &nearFarBuffers{search: fn}
+	perSM, err := fn.maxActiveBlocksPerSM(s.plan.opts.BlockSize)
 	if err != nil {
-		return fmt.Errorf("gpu: occupancy of sssp_near_far: %w", err)
+		return err
 	}
 	if perSM < 1 {
 		return fmt.Errorf("gpu: sssp_near_far cannot run blocks of %d threads", s.plan.opts.BlockSize)
 	}
-	s.nf = &nearFarBuffers{search: fn}
 	s.resident = perSM * s.dev.sms
 	return nil
 }
@@ -128,12 +123,12 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 	bs := s.plan.opts.BlockSize
 	err := timed(c, st, func() error {
 		cells := s.dev.linear(k*n, bs, true)
-		if err := kernels.SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,
+		if err := c.kernels.SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,
 			b.sources.Ptr, n, k, s.plan.delta); err != nil {
 			return err
 		}
 		g := s.graph.Forward()
-		err := launchCooperative(b.search, s.blocks, int(k), bs,
+		err := b.search.launch(s.blocks, int(k), bs,
 			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
 			uint64(b.words.Ptr), uint64(b.onFar.Ptr), uint64(b.nearQueue.Ptr), uint64(b.farPile.Ptr),
 			uint64(b.state.Ptr), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
@@ -141,7 +136,7 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 		if err != nil {
 			return err
 		}
-		if err := kernels.SSSPNearFarFinish(cells, b.words.Ptr, slot.dist.Ptr, k*n); err != nil {
+		if err := c.kernels.SSSPNearFarFinish(cells, b.words.Ptr, slot.dist.Ptr, k*n); err != nil {
 			return err
 		}
 		st.Launches += 3

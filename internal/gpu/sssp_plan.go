@@ -303,6 +303,19 @@ const (
 	nearFarStateInts = 64
 )
 
+// Per-source state of the near-far kernel, mirroring
+// kernels/sssp_near_far_state.cuh (TestConstantsMatchTheKernels compares
+// them).
+const (
+	nfAbort    = 11
+	nfSteps    = 12
+	nfSplits   = 13
+	nfOverflow = 14
+	nfRelaxed  = 16 // uint64
+	nfImproved = 18 // uint64
+	nfState    = nearFarStateInts
+)
+
 func isSSSPVariant(v string) bool {
 	for _, s := range SSSPVariants {
 		if s == v {

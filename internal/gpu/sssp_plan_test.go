@@ -1,7 +1,9 @@
 package gpu
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -9,7 +11,6 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -136,64 +137,6 @@ func TestDefaultDeltaScalesTheMeanWeight(t *testing.T) {
 	}
 }
 
-func TestReverseCSRListsEveryArcOnce(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 1))
-	e := gputest.RandomGraph(r, 300, 2000, -5, 50, 0)
-	g := graph.BuildCSR(e)
-	rev := reverseCSR(g)
-	want := graph.BuildReverseCSR(e)
-	if !slices.Equal(rev.Offsets, want.Offsets) {
-		t.Fatal("offsets differ from graph.BuildReverseCSR")
-	}
-	// Same arcs per row; within a row, sources ascend.
-	for v := int32(0); v < g.N; v++ {
-		got, exp := rowArcs(rev, v), rowArcs(want, v)
-		slices.SortStableFunc(exp, func(a, b [2]int32) int { return int(a[0] - b[0]) })
-		if !slices.Equal(got, exp) {
-			t.Fatalf("row %d: %v, want %v", v, got, exp)
-		}
-	}
-}
-
-func rowArcs(g *graph.CSR, v int32) [][2]int32 {
-	var arcs [][2]int32
-	for i := g.Offsets[v]; i < g.Offsets[v+1]; i++ {
-		arcs = append(arcs, [2]int32{g.Targets[i], g.Weights[i]})
-	}
-	return arcs
-}
-
-func TestTightTreeParentsMendsZeroWeightLoops(t *testing.T) {
-	// 0 -> 1 (w 1), 1 <-> 2 (w 0 both ways), 2 -> 3 (w 2): vertices 1 and 2
-	// are each other's smallest tight in-neighbour candidates.
-	e := graph.NewEdgeList(5, 5)
-	e.Add(0, 1, 1)
-	e.Add(1, 2, 0)
-	e.Add(2, 1, 0)
-	e.Add(2, 3, 2)
-	e.Add(4, 0, 1)
-	g := graph.BuildCSR(e)
-	s := newParentScratch(5)
-	dist := []int32{0, 1, 1, 3, graph.Inf32}
-	looping := []int32{-1, 2, 1, 2, -1}
-	if !s.parentsLoop(0, dist, looping) {
-		t.Fatal("loop 1 <-> 2 not found")
-	}
-	parent := slices.Clone(looping)
-	s.tightTreeParents(g, 0, dist, parent)
-	if s.parentsLoop(0, dist, parent) {
-		t.Fatalf("mended parents %v still loop", parent)
-	}
-	if want := []int32{-1, 0, 1, 2, -1}; !slices.Equal(parent, want) {
-		t.Fatalf("parents %v, want %v", parent, want)
-	}
-	if s.parentsLoop(0, dist, []int32{-1, 0, 1, 2, -1}) {
-		t.Fatal("a tree reported as looping")
-	}
-}
-
 func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
 	// Rows from 0 (looping parents) and from 4 (a good tree) of the graph
 	// above, in one block, mended on two goroutines.
@@ -208,7 +151,7 @@ func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
 		Dist32: []int32{0, 1, 1, 3, graph.Inf32, 1, 2, 2, 4, 0},
 		Parent: []int32{-1, 2, 1, 2, -1, 4, 0, 1, 2, -1}}
 	good := slices.Clone(b.Parent[5:])
-	repairParents(g, b, []*parentScratch{newParentScratch(5), newParentScratch(5)})
+	repairParents(g, b, []*paths.TreeRepair{paths.NewTreeRepair(5), paths.NewTreeRepair(5)})
 	for i := range b.Len() {
 		if err := paths.CheckTree(g, b.Tree(i)); err != nil {
 			t.Fatalf("row %d: %v", i, err)
@@ -218,72 +161,72 @@ func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
 		t.Fatalf("parents %v", b.Parent)
 	}
 	b.Parent = nil
-	repairParents(g, b, []*parentScratch{newParentScratch(5)}) // nothing to do
+	repairParents(g, b, []*paths.TreeRepair{paths.NewTreeRepair(5)}) // nothing to do
 }
 
-func TestNegativeCycleFrom(t *testing.T) {
+func TestNegativeCycleFromNamesAVertexOnTheCycle(t *testing.T) {
+	e := graph.NewEdgeList(5, 5)
+	e.Add(0, 1, 1)
+	e.Add(1, 2, -3)
+	e.Add(2, 3, 1)
+	e.Add(3, 1, 1)
+	e.Add(0, 4, 1)
+	err := negativeCycleFrom(context.Background(), graph.BuildCSR(e), 0)
+	var cycle *NegativeCycleError
+	if !errors.As(err, &cycle) || cycle.Vertex < 1 || cycle.Vertex > 3 {
+		t.Fatalf("cycle 1 -> 2 -> 3 -> 1 of weight -1: %v", err)
+	}
+	// From 4 nothing is reachable: the device would not have reported a
+	// cycle, and the host says so.
+	if err := negativeCycleFrom(context.Background(), graph.BuildCSR(e), 4); err == nil || errors.As(err, &cycle) {
+		t.Fatalf("from 4, which reaches no cycle: %v", err)
+	}
+}
+
+// TestNearFarShapeProperties checks nearFarShape's promises on random
+// devices and requests rather than one GPU's numbers: every block of a
+// batch can be resident, the batch's state fits the memory it was given
+// (or is one source), no batch exceeds the sources or the grid, and
+// explicit choices are kept where the device allows them.
+func TestNearFarShapeProperties(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 3))
-	e := gputest.RandomGraph(r, 300, 1200, 0, 30, 20)
-	g := graph.BuildCSR(e)
-	if v := negativeCycleFrom(g, 0); v != -1 {
-		t.Fatalf("graph without negative cycles: vertex %d", v)
-	}
-	cycle := []int32{101, 202, 250, 57}
-	e.Add(0, cycle[0], 1)
-	for i, u := range cycle {
-		e.Add(u, cycle[(i+1)%len(cycle)], -100)
-	}
-	g = graph.BuildCSR(e)
-	v := negativeCycleFrom(g, 0)
-	if v < 0 {
-		t.Fatal("planted negative cycle not found")
-	}
-	// The vertex returned must reach itself at negative cost.
-	if _, ok := gputest.BellmanFord(g, v); ok {
-		t.Fatalf("vertex %d: Bellman-Ford from it converges", v)
-	}
-	self := graph.NewEdgeList(3, 2)
-	self.Add(0, 1, 1)
-	self.Add(1, 1, -1)
-	if v := negativeCycleFrom(graph.BuildCSR(self), 0); v != 1 {
-		t.Fatalf("negative self-loop at 1: vertex %d", v)
-	}
-	if v := negativeCycleFrom(graph.BuildCSR(self), 2); v != -1 {
-		t.Fatalf("from a vertex that reaches no cycle: vertex %d", v)
-	}
-}
-
-func TestNearFarShape(t *testing.T) {
-	for _, c := range []struct {
-		n                                int64
-		sources, resident, blocks, batch int
-		maxBytes, extra                  int64
-		wantBlocks, wantRows             int
-	}{
-		{n: 262144, sources: 1, resident: 396, wantBlocks: 64, wantRows: 1},
-		{n: 24_010_000, sources: 1, resident: 396, wantBlocks: 264, wantRows: 1},
-		{n: 262144, sources: 1024, resident: 396, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 396},
-		{n: 262144, sources: 1024, resident: 660, maxBytes: 2 << 30, wantBlocks: 2, wantRows: 292},
-		// Result rows (two slots of distances and parents) count too.
-		{n: 262144, sources: 1024, resident: 660, maxBytes: 2 << 30, extra: 4, wantBlocks: 3, wantRows: 186},
-		{n: 262144, sources: 20, resident: 660, maxBytes: 1 << 40, wantBlocks: 33, wantRows: 20},
-		{n: 1000, sources: 50, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 50},
-		{n: 1000, sources: 500, resident: 660, blocks: 8, batch: 500, maxBytes: 1 << 40, wantBlocks: 8, wantRows: 82},
-		{n: 1000, sources: 5, resident: 660, blocks: 5000, maxBytes: 1 << 40, wantBlocks: 660, wantRows: 1},
-		{n: 1000, sources: 7, resident: 660, batch: 2, maxBytes: 1 << 40, wantBlocks: 1, wantRows: 2},
-	} {
-		maxBytes := c.maxBytes
-		if maxBytes == 0 {
-			maxBytes = DefaultMaxBatchBytes
+	r := rand.New(rand.NewPCG(seed, 5))
+	for range 2000 {
+		n := 1 + r.Int64N(1<<25)
+		sources := 1 + r.IntN(5000)
+		resident := 1 + r.IntN(2000)
+		maxPerSource := 1 + r.IntN(300)
+		blocksPerSource, batch := 0, 0
+		if r.IntN(3) == 0 {
+			blocksPerSource = 1 + r.IntN(500)
 		}
-		blocks, rows := nearFarShape(c.n, c.sources, 256, c.resident, 264, c.blocks, c.batch, maxBytes, c.extra)
-		if blocks != c.wantBlocks || rows != c.wantRows {
-			t.Errorf("%+v: %d blocks x %d rows, want %d x %d", c, blocks, rows, c.wantBlocks, c.wantRows)
+		if r.IntN(3) == 0 {
+			batch = 1 + r.IntN(1000)
 		}
-		if blocks*rows > c.resident {
-			t.Errorf("%+v: %d blocks cannot all be resident", c, blocks*rows)
+		maxBytes := 1 + r.Int64N(8<<30)
+		extra := r.Int64N(5)
+		blocks, rows := nearFarShape(n, sources, 256, resident, maxPerSource, blocksPerSource, batch, maxBytes, extra)
+		rowBytes := (nearFarRowInts+extra)*4*n + nearFarStateInts*4
+		what := fmt.Sprintf("n %d, %d sources, %d resident, %d per source max, blocks %d, batch %d, %d bytes, extra %d: %d blocks x %d rows",
+			n, sources, resident, maxPerSource, blocksPerSource, batch, maxBytes, extra, blocks, rows)
+		switch {
+		case blocks < 1 || rows < 1:
+			t.Fatalf("%s: empty shape", what)
+		case blocks*rows > resident && rows > 1:
+			t.Fatalf("%s: the blocks cannot all be resident", what)
+		case blocks > resident:
+			t.Fatalf("%s: more blocks per source than resident", what)
+		case rows > sources || rows > 65535:
+			t.Fatalf("%s: more rows than sources or grid rows", what)
+		case rows > 1 && int64(rows)*rowBytes > maxBytes:
+			t.Fatalf("%s: %d bytes of state for %d", what, int64(rows)*rowBytes, maxBytes)
+		case blocksPerSource == 0 && blocks > max(maxPerSource, 1):
+			t.Fatalf("%s: more blocks per source than allowed", what)
+		case blocksPerSource > 0 && blocks != min(blocksPerSource, resident):
+			t.Fatalf("%s: explicit blocks per source not kept", what)
+		case batch > 0 && rows > batch:
+			t.Fatalf("%s: more rows than the explicit batch", what)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // SSSPStats counts what one Solve did, summed over its sources.
@@ -109,8 +110,7 @@ func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOpti
 		return s.allocSingle(c)
 	})
 	if err != nil {
-		s.Close()
-		return nil, err
+		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
 }
@@ -126,7 +126,7 @@ func (s *SSSPSolver) Close() error {
 			errs = append(errs, s.graph.Free(c))
 		}
 		if s.nf != nil {
-			errs = append(errs, s.nf.free(c))
+			errs = append(errs, s.nf.close(c))
 		}
 		if s.single != nil {
 			errs = append(errs, s.single.free(c))
@@ -156,28 +156,47 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 	if len(sources) == 0 {
 		return stats, nil
 	}
-	n, o, so := s.plan.n, s.b.opts, s.plan.opts
-	// Rows per block: what the staging bytes hold, and for near-far what
-	// one launch solves. The variants that search one source at a time
-	// cut a run into at least two blocks per pinned block, so that the
-	// host encodes some while the device searches on.
-	var shape stagingShape
-	if s.plan.variant == VariantNearFar {
-		slotInts := int64(2)
-		if withParents {
-			slotInts = 4
-		}
-		fit := shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, 0).rows
-		s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
-			so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
-		shape = shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, s.batch)
-		stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
-		stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
-	} else {
-		few := (len(sources) + 2*o.stagingBlocks - 1) / (2 * o.stagingBlocks)
-		shape = shapeStaging(n, len(sources), o.stagingBytes, o.stagingBlocks, few)
+	shape := s.blockShape(len(sources), withParents, &stats)
+	if err := s.prepareBlocks(shape, withParents); err != nil {
+		return stats, err
 	}
-	err := s.dev.Do(func(c *Ctx) error {
+	// produced is written by compute, on the calling goroutine only.
+	var produced SSSPStats
+	var err error
+	stats.Stream, err = s.b.stream(ctx, s.plan.n, sources, withParents, shape, s.stageFuncs(ctx, withParents, &produced), sink)
+	stats.add(produced)
+	return stats, err
+}
+
+// blockShape cuts total sources into blocks. Rows per block: what the
+// staging bytes hold, and for near-far what one launch solves (it sets
+// the solver's batch and blocks per source, and records them in stats).
+// The variants that search one source at a time cut a run into at least
+// two blocks per pinned block, so that the host encodes some while the
+// device searches on.
+func (s *SSSPSolver) blockShape(total int, withParents bool, stats *SSSPStats) stagingShape {
+	n, o, so := s.plan.n, s.b.opts, s.plan.opts
+	if s.plan.variant != VariantNearFar {
+		few := (total + 2*o.stagingBlocks - 1) / (2 * o.stagingBlocks)
+		return shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, few)
+	}
+	slotInts := int64(2)
+	if withParents {
+		slotInts = 4
+	}
+	fit := shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, 0).rows
+	s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+		so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
+	stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
+	stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
+	return shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, s.batch)
+}
+
+// prepareBlocks makes the device buffers fit blocks of shape: the
+// near-far buffers for its batch, the result slots, and with parents the
+// reverse arcs.
+func (s *SSSPSolver) prepareBlocks(shape stagingShape, withParents bool) error {
+	return s.dev.Do(func(c *Ctx) error {
 		if s.plan.variant == VariantNearFar {
 			if err := s.ensureNearFar(c); err != nil {
 				return err
@@ -193,15 +212,17 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 		}
 		return nil
 	})
-	if err != nil {
-		return stats, err
-	}
+}
 
-	// produced is written by compute, on the calling goroutine only.
-	var produced SSSPStats
+// stageFuncs are Solve's part of the staging: block k's searches into
+// result slot k%2, counted in produced, and its rows copied from that
+// slot; with parents and weights <= 0, the repair of parent rows that
+// loop.
+func (s *SSSPSolver) stageFuncs(ctx context.Context, withParents bool, produced *SSSPStats) stageFuncs {
+	n := s.plan.n
 	f := stageFuncs{
 		compute: func(c *Ctx, k int, rows []int32) error {
-			return s.computeBlock(ctx, c, &s.slots[k%2], rows, withParents, &produced)
+			return s.computeBlock(ctx, c, &s.slots[k%2], rows, withParents, produced)
 		},
 		copy: func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
 			slot := &s.slots[k%2]
@@ -219,15 +240,13 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 		},
 	}
 	if withParents && s.plan.lo <= 0 {
-		scratch := make([]*parentScratch, o.workers)
+		scratch := make([]*paths.TreeRepair, s.b.opts.workers)
 		for i := range scratch {
-			scratch[i] = newParentScratch(int(n))
+			scratch[i] = paths.NewTreeRepair(int(n))
 		}
 		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
 	}
-	stats.Stream, err = s.b.stream(ctx, n, sources, withParents, shape, f, sink)
-	stats.add(produced)
-	return stats, err
+	return f
 }
 
 // ensureSlots makes both result slots hold rows rows, with parents when
@@ -286,12 +305,12 @@ func (s *SSSPSolver) computeBlock(ctx context.Context, c *Ctx, slot *resultSlot,
 
 // timed runs launch between a pair of CUDA events and adds the device time
 // to st.
-func timed(c *Ctx, st *SSSPStats, launch func() error) error {
+func timed(c *Ctx, st *SSSPStats, launch func() error) (err error) {
 	timer, err := c.NewTimer()
 	if err != nil {
 		return err
 	}
-	defer timer.Close()
+	defer releaseInto(&err, timer.Close)
 	if err := timer.Start(); err != nil {
 		return err
 	}

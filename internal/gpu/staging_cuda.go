@@ -98,155 +98,207 @@ func (f *firstError) get() error {
 // can be reused.
 func (b *Backend) stream(ctx context.Context, width int64, sources []int32, parents bool,
 	shape stagingShape, f stageFuncs, sink backend.Sink) (StreamStats, error) {
-	var stats StreamStats
 	if shape.blocks == 0 {
-		return stats, ctx.Err()
+		return StreamStats{}, ctx.Err()
 	}
 	st, err := b.openStaging(width, parents, shape)
 	if err != nil {
-		return stats, err
+		return StreamStats{}, err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var first firstError
-	fail := func(err error) {
-		first.set(err)
-		cancel()
+	r := &streamRun{b: b, st: st, f: f, ctx: runCtx, cancel: cancel,
+		handoff: make(chan *stagedBlock), handed: make(chan struct{})}
+	go r.handOver(sink)
+	begin := time.Now()
+	if err := r.produce(sources); err != nil {
+		r.fail(err)
 	}
+	close(r.handoff)
+	<-r.handed
+	r.stats.Wall = time.Since(begin)
+	err = r.finish()
+	return r.stats, err
+}
 
-	// The hand-over goroutine: blocks arrive in order, each copied.
-	handoff := make(chan *stagedBlock)
-	handed := make(chan struct{})
-	go func() {
-		defer close(handed)
-		for blk := range handoff {
-			if first.get() != nil {
-				blk.rows.Release() // never handed over: the producer's to return
-				continue
-			}
-			if f.prepare != nil {
-				f.prepare(blk.rows)
-			}
-			// The sink owns the block from here, error or not.
-			if err := sink(blk.rows); err != nil {
-				fail(err)
-			}
-		}
-	}()
-
+// streamRun is one call of Backend.stream: the producer's state (the
+// blocks it holds, the stats) and what it shares with the hand-over
+// goroutine (the channel, the first error, the cancellation).
+type streamRun struct {
+	b  *Backend
+	st *staging
+	f  stageFuncs
+	// ctx is cancelled by the first error.
+	ctx    context.Context
+	cancel context.CancelFunc
+	first  firstError
+	// handoff carries the copied blocks, in order, to the hand-over
+	// goroutine, which closes handed when it ends.
+	handoff chan *stagedBlock
+	handed  chan struct{}
 	// held are the blocks taken from the pool and not handed over, oldest
 	// first: at most two (one with device work).
-	var held []*stagedBlock
-	handOldest := func() error {
-		blk := held[0]
-		if err := b.dev.Do(func(*Ctx) error { return blk.waitCopied() }); err != nil {
-			return err
-		}
-		if err := runCtx.Err(); err != nil {
-			return err
-		}
-		select {
-		case handoff <- blk:
-		case <-runCtx.Done():
-			return runCtx.Err()
-		}
-		held = held[1:]
-		stats.Rows += blk.rows.Len()
-		stats.Blocks++
-		stats.Bytes += blk.bytes()
-		return nil
-	}
-	begin := time.Now()
-	err = func() error {
-		for k := range shape.blocks {
-			if err := runCtx.Err(); err != nil {
-				return err
-			}
-			at, count := shape.span(k, len(sources))
-			rowSources := sources[at : at+count]
-			if f.compute != nil {
-				if err := b.dev.Do(func(c *Ctx) error { return f.compute(c, k, rowSources) }); err != nil {
-					return err
-				}
-				// Block k-1's copy ran beside those kernels: hand it over
-				// before waiting for the pool.
-				if len(held) > 0 {
-					if err := handOldest(); err != nil {
-						return err
-					}
-				}
-			}
-			rows, seq, err := st.pool.Next(runCtx)
-			if err != nil {
-				return err
-			}
-			blk := st.byRows[rows]
-			held = append(held, blk)
-			if seq != k {
-				return fmt.Errorf("gpu: block %d came from the pool as number %d", k, seq)
-			}
-			st.setRows(blk, at, rowSources)
-			err = b.dev.Do(func(c *Ctx) error {
-				if err := st.cs.markStart(); err != nil {
-					return err
-				}
-				if err := f.copy(c, k, blk, st.cs); err != nil {
-					return err
-				}
-				if err := blk.copied.Record(st.cs.s); err != nil {
-					return fmt.Errorf("gpu: recording an event: %w", err)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			// Without device work, block k's copy is queued behind block
-			// k-1's: hand k-1 over while k copies.
-			if len(held) == 2 {
-				if err := handOldest(); err != nil {
-					return err
-				}
-			}
-		}
-		for len(held) > 0 {
-			if err := handOldest(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}()
-	if err != nil {
-		fail(err)
-	}
-	close(handoff)
-	<-handed
-	stats.Wall = time.Since(begin)
+	held  []*stagedBlock
+	stats StreamStats
+}
 
+// fail records err, if it is the first, and stops the run.
+func (r *streamRun) fail(err error) {
+	r.first.set(err)
+	r.cancel()
+}
+
+// handOver is the hand-over goroutine: blocks arrive in order, each
+// copied; it prepares each and passes it to sink.
+func (r *streamRun) handOver(sink backend.Sink) {
+	defer close(r.handed)
+	for blk := range r.handoff {
+		if r.first.get() != nil {
+			blk.rows.Release() // never handed over: the producer's to return
+			continue
+		}
+		if r.f.prepare != nil {
+			r.f.prepare(blk.rows)
+		}
+		// The sink owns the block from here, error or not.
+		if err := sink(blk.rows); err != nil {
+			r.fail(err)
+		}
+	}
+}
+
+// produce runs the device work of every block of sources, copies each
+// into a pinned block and hands it over, in the order the top of this
+// file describes.
+func (r *streamRun) produce(sources []int32) error {
+	for k := range r.st.shape.blocks {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		at, count := r.st.shape.span(k, len(sources))
+		rowSources := sources[at : at+count]
+		if r.f.compute != nil {
+			if err := r.b.dev.Do(func(c *Ctx) error { return r.f.compute(c, k, rowSources) }); err != nil {
+				return err
+			}
+			// Block k-1's copy ran beside those kernels: hand it over
+			// before waiting for the pool.
+			if len(r.held) > 0 {
+				if err := r.handOldest(); err != nil {
+					return err
+				}
+			}
+		}
+		blk, err := r.nextBlock(k)
+		if err != nil {
+			return err
+		}
+		r.st.setRows(blk, at, rowSources)
+		if err := r.copyBlock(k, blk); err != nil {
+			return err
+		}
+		// Without device work, block k's copy is queued behind block
+		// k-1's: hand k-1 over while k copies.
+		if len(r.held) == 2 {
+			if err := r.handOldest(); err != nil {
+				return err
+			}
+		}
+	}
+	for len(r.held) > 0 {
+		if err := r.handOldest(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextBlock takes block k's pinned block from the pool and holds it.
+func (r *streamRun) nextBlock(k int) (*stagedBlock, error) {
+	rows, seq, err := r.st.pool.Next(r.ctx)
+	if err != nil {
+		return nil, err
+	}
+	blk := r.st.byRows[rows]
+	r.held = append(r.held, blk)
+	if seq != k {
+		return nil, fmt.Errorf("gpu: block %d came from the pool as number %d", k, seq)
+	}
+	return blk, nil
+}
+
+// copyBlock enqueues block k's copies into blk on the copy stream, then
+// its event.
+func (r *streamRun) copyBlock(k int, blk *stagedBlock) error {
+	cs := r.st.cs
+	return r.b.dev.Do(func(c *Ctx) error {
+		if err := cs.markStart(); err != nil {
+			return err
+		}
+		if err := r.f.copy(c, k, blk, cs); err != nil {
+			return err
+		}
+		if err := blk.copied.Record(cs.s); err != nil {
+			return fmt.Errorf("gpu: recording an event: %w", err)
+		}
+		return nil
+	})
+}
+
+// handOldest waits for the oldest held block's copy and passes it to the
+// hand-over goroutine.
+func (r *streamRun) handOldest() error {
+	blk := r.held[0]
+	if err := r.b.dev.Do(func(*Ctx) error { return blk.waitCopied() }); err != nil {
+		return err
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case r.handoff <- blk:
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+	r.held = r.held[1:]
+	r.stats.Rows += blk.rows.Len()
+	r.stats.Blocks++
+	r.stats.Bytes += blk.bytes()
+	return nil
+}
+
+// finish ends a run whose hand-over goroutine has ended: it waits until
+// nothing copies into a block, returns the blocks still held, waits for
+// the consumer to release the others, and closes the staging. It sets
+// stats.Copy after a run without error.
+func (r *streamRun) finish() error {
+	st := r.st
 	// Nothing may copy into a block once it is back in the pool: wait for
 	// the copy stream (and, after an error, for every kernel too, so that
 	// the caller can free or reuse its device buffers).
-	syncErr := b.dev.Do(func(c *Ctx) error {
-		if first.get() != nil {
+	syncErr := r.b.dev.Do(func(c *Ctx) error {
+		if r.first.get() != nil {
 			return errors.Join(st.cs.sync(), c.Sync())
 		}
 		var err error
-		stats.Copy, err = st.cs.elapsed()
+		r.stats.Copy, err = st.cs.elapsed()
 		return err
 	})
-	for _, blk := range held {
+	for _, blk := range r.held {
 		blk.rows.Release()
 	}
 	// The consumer releases every block it was handed, also after an
 	// error; the pinned memory must outlive its last reader.
-	if _, err := st.pool.Drain(context.Background(), shape.pool); err != nil {
-		return stats, err
+	if _, err := st.pool.Drain(context.Background(), st.shape.pool); err != nil {
+		return err
 	}
-	closeErr := b.closeStaging(st)
-	if err := first.get(); err != nil {
-		return stats, err
+	closeErr := r.b.closeStaging(st)
+	// After a failure the first error is the one to report: waiting and
+	// closing then mostly fail with the same cause.
+	if err := r.first.get(); err != nil {
+		return err
 	}
-	return stats, errors.Join(syncErr, closeErr)
+	return errors.Join(syncErr, closeErr)
 }
 
 // openStaging allocates the pinned blocks of shape (from the backend's

@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 
 	"gorgonia.org/cu"
@@ -36,8 +37,7 @@ func (c *Ctx) NewStream(urgent bool) (*Stream, error) {
 	}
 	mark, err := cu.MakeEvent(cu.DisableTiming)
 	if err != nil {
-		s.Destroy()
-		return nil, fmt.Errorf("gpu: creating an event: %w", err)
+		return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), s.Destroy())
 	}
 	return &Stream{s: s, mark: mark}, nil
 }

@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,8 +24,7 @@ func (c *Ctx) NewTimer() (*Timer, error) {
 	}
 	stop, err := cu.MakeEvent(cu.DefaultEvent)
 	if err != nil {
-		cu.DestroyEvent(&start)
-		return nil, fmt.Errorf("gpu: creating an event: %w", err)
+		return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), cu.DestroyEvent(&start))
 	}
 	return &Timer{start: start, stop: stop}, nil
 }

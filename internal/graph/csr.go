@@ -21,17 +21,29 @@ func (c *CSR) M() int { return len(c.Targets) }
 func (c *CSR) Degree(u int32) int { return int(c.Offsets[u+1] - c.Offsets[u]) }
 
 // BuildCSR groups the arcs of e by source with a stable counting sort,
-// O(N + M) time. e must be valid (see EdgeList.Validate).
+// O(N + M) work. Large graphs are sorted on every core (see
+// buildCSRParallel) with the same result. e must be valid (see
+// EdgeList.Validate).
 func BuildCSR(e *EdgeList) *CSR {
-	return buildCSR(e.N, e.Src, e.Dst, e.Weight)
+	return buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Weight})
 }
 
 // BuildReverseCSR is BuildCSR of the graph with every arc reversed: row v
 // lists the arcs that enter v, with their sources as Targets.
 func BuildReverseCSR(e *EdgeList) *CSR {
-	return buildCSR(e.N, e.Dst, e.Src, e.Weight)
+	return buildCSRFor(e.N, arcSet{key: e.Dst, to: e.Src, weight: e.Weight})
 }
 
+// Reverse returns c with every arc reversed: row v lists the arcs that
+// enter v, their sources as Targets, in increasing source order. O(n + m)
+// work, on every core for large graphs, like BuildCSR.
+func (c *CSR) Reverse() *CSR {
+	return buildCSRFor(c.N, arcSet{key: c.Targets, weight: c.Weights, rows: c.Offsets})
+}
+
+// buildCSR is the sequential stable counting sort: arc i goes to row
+// from[i] with target to[i] and weight weight[i]. It is the reference the
+// parallel sort must match byte for byte.
 func buildCSR(n int32, from, to, weight []int32) *CSR {
 	c := &CSR{
 		N:       n,

@@ -97,3 +97,35 @@ func TestDistanceBound(t *testing.T) {
 		t.Errorf("WeightRange = %d, %d", lo, hi)
 	}
 }
+
+func TestReverseListsEveryArcOnceBySource(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	n := int32(1 + rng.IntN(40))
+	e := NewEdgeList(n, 0)
+	for range rng.IntN(200) {
+		e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(100)-20)
+	}
+	rev := BuildCSR(e).Reverse()
+	want := BuildReverseCSR(e)
+	if !slices.Equal(rev.Offsets, want.Offsets) {
+		t.Fatalf("offsets %v, want %v", rev.Offsets, want.Offsets)
+	}
+	// Same arcs per row; within a row, sources ascend.
+	for v := range n {
+		got, exp := rowArcs(rev, v), rowArcs(want, v)
+		slices.SortStableFunc(exp, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+		if !slices.Equal(got, exp) {
+			t.Fatalf("row %d: %v, want %v", v, got, exp)
+		}
+	}
+}
+
+func rowArcs(g *CSR, v int32) [][2]int32 {
+	var arcs [][2]int32
+	for i := g.Offsets[v]; i < g.Offsets[v+1]; i++ {
+		arcs = append(arcs, [2]int32{g.Targets[i], g.Weights[i]})
+	}
+	return arcs
+}

@@ -40,7 +40,7 @@ func localName(c string) string {
 		i++
 	}
 	name := strings.ToLower(g[:i]) + g[i:]
-	if token.IsKeyword(name) || name == "cfg" || name == "cu" || name == "unsafe" {
+	if token.IsKeyword(name) || name == "cfg" || name == "m" || name == "cu" || name == "unsafe" {
 		name += "Arg"
 	}
 	return name
@@ -62,14 +62,14 @@ import (
 //go:embed {{.K.Name}}.ptx
 var {{.Local}}PTX string
 
-// {{.Local}}Kernel is {{.K.Name}}, loaded on first use in each context.
+// {{.Local}}Kernel is {{.K.Name}}, loaded into each context by Load.
 var {{.Local}}Kernel = newKernel("{{.K.Name}}", {{.Local}}PTX)
 
 // {{.Go}} launches {{.K.Name}} ({{.K.File}}) with cfg.
 {{- range .DocLines}}
 //{{if .}} {{.}}{{end}}{{end}}
-func {{.Go}}(cfg Config{{range .Params}}, {{.Local}} {{.GoType}}{{end}}) error {
-	return {{.Local}}Kernel.launch(cfg, []unsafe.Pointer{
+func (m *Module) {{.Go}}(cfg Config{{range .Params}}, {{.Local}} {{.GoType}}{{end}}) error {
+	return m.launch({{.Local}}Kernel, cfg, []unsafe.Pointer{
 {{- range .Params}}
 		unsafe.Pointer(&{{.Local}}),{{end}}
 	})

@@ -1,7 +1,5 @@
 package paths
 
-import "github.com/pathflow/pathflow/internal/graph"
-
 // Matrix is an all-pairs result stored row-major: row s holds the distances
 // from source s. Distances are kept as int32 (Dist32, with graph.Inf32 for
 // "no path") when they provably fit, which halves the memory of large
@@ -22,10 +20,7 @@ type Matrix struct {
 func (m *Matrix) Distance(s, t int32) int64 {
 	i := int64(s)*int64(m.N) + int64(t)
 	if m.Dist32 != nil {
-		if d := m.Dist32[i]; d < graph.Inf32 {
-			return int64(d)
-		}
-		return Unreachable
+		return Widen(m.Dist32[i])
 	}
 	return m.Dist64[i]
 }

@@ -72,3 +72,52 @@ func TestMatrixRowsAndInfinity(t *testing.T) {
 		t.Error("int64 matrix without parents")
 	}
 }
+
+// zeroLoop: 0 -> 1 (1), 1 <-> 2 (0 both ways), 2 -> 3 (2), 4 -> 0 (1):
+// 1 and 2 are each other's tight in-neighbours.
+func zeroLoop() *graph.CSR {
+	return graph.BuildCSR(&graph.EdgeList{N: 5,
+		Src: []int32{0, 1, 2, 2, 4}, Dst: []int32{1, 2, 1, 3, 0}, Weight: []int32{1, 0, 0, 2, 1}})
+}
+
+func TestRepairMendsZeroWeightLoops(t *testing.T) {
+	r := NewTreeRepair(5)
+	dist := []int32{0, 1, 1, 3, graph.Inf32}
+	parent := []int32{NoParent, 2, 1, 2, NoParent}
+	if v := r.ParentCycle(parent); v != 1 && v != 2 {
+		t.Fatalf("ParentCycle = %d, want 1 or 2", v)
+	}
+	if !Repair(r, zeroLoop(), 0, dist, graph.Inf32, parent) {
+		t.Fatal("looping row not rebuilt")
+	}
+	if want := []int32{NoParent, 0, 1, 2, NoParent}; !slices.Equal(parent, want) {
+		t.Fatalf("parents %v, want %v", parent, want)
+	}
+	if Repair(r, zeroLoop(), 0, dist, graph.Inf32, parent) {
+		t.Fatal("a tree rebuilt")
+	}
+	tree := &Tree{Source: 0, Dist: []int64{0, 1, 1, 3, Unreachable}, Parent: parent}
+	if err := CheckTree(zeroLoop(), tree); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRepairWithInt64Distances(t *testing.T) {
+	r := NewTreeRepair(5)
+	inf := int64(1) << 62
+	parent := []int32{NoParent, 2, 1, 2, NoParent}
+	if !Repair(r, zeroLoop(), 0, []int64{0, 1, 1, 3, inf}, inf, parent) {
+		t.Fatal("looping row not rebuilt")
+	}
+	if want := []int32{NoParent, 0, 1, 2, NoParent}; !slices.Equal(parent, want) {
+		t.Fatalf("parents %v, want %v", parent, want)
+	}
+}
+
+func TestWiden(t *testing.T) {
+	for d, want := range map[int32]int64{0: 0, -7: -7, graph.Inf32 - 1: int64(graph.Inf32) - 1, graph.Inf32: Unreachable} {
+		if got := Widen(d); got != want {
+			t.Errorf("Widen(%d) = %d, want %d", d, got, want)
+		}
+	}
+}

@@ -1,12 +1,25 @@
 package paths
 
-import "math"
+import (
+	"math"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
 
 // NoParent marks the source and unreachable vertices in parent arrays.
 const NoParent int32 = -1
 
 // Unreachable is the distance of a vertex the source cannot reach.
 const Unreachable int64 = math.MaxInt64
+
+// Widen converts an int32 distance, with graph.Inf32 (or more) for "no
+// path", into an int64 one with Unreachable.
+func Widen(d int32) int64 {
+	if d < graph.Inf32 {
+		return int64(d)
+	}
+	return Unreachable
+}
 
 // Tree is the result of a single-source search: distances and the
 // shortest-path tree as a parent array.

@@ -176,3 +176,42 @@ func BenchmarkGraph(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResultSinkCores writes 512 trees of 262,144 vertices (134M rows,
+// 32 parts) as Parquet with the default codec, int32 distances as the
+// all-pairs backends emit them: enough parts to keep every core of a large
+// host encoding, so `-cpu 1,4,8,16` shows how the writers scale.
+func BenchmarkResultSinkCores(b *testing.B) {
+	trees := gridTrees(512, 64)
+	base := treeBlocks(trees, 4, true, true)
+	const copies = 8
+	var blocks []*backend.Rows
+	var sources []int32
+	for c := range copies {
+		for _, blk := range base {
+			cp := *blk
+			cp.First += c * len(trees)
+			blocks = append(blocks, &cp)
+		}
+		sources = append(sources, treeSources(trees)...)
+	}
+	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
+	rows := int64(len(sources)) * int64(shape.Width)
+	cpu := cpuSeconds()
+	for b.Loop() {
+		s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil, WithPartRows(4<<20))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, blk := range blocks {
+			if err := s.Put(blk); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}

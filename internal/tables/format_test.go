@@ -83,7 +83,7 @@ func TestParquetEncodings(t *testing.T) {
 		files.Edges:    {"src": delta, "dst": delta, "weight": delta},
 		files.Vertices: {"id": delta, "original_id": delta, "x": delta, "y": delta},
 		filepath.Join(dir, "result", "part-00000.parquet"): {
-			"source": delta, "vertex": delta, "distance": delta, "parent": delta},
+			"source": parquet.Encodings.Plain, "vertex": delta, "distance": delta, "parent": delta},
 		pathsFile:   {"source": delta, "target": delta, "cost": delta, "vertices.list.element": delta},
 		summaryFile: {"source": delta, "reachable": delta, "eccentricity": delta, "closeness": parquet.Encodings.Plain},
 	}

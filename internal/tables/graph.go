@@ -76,6 +76,38 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	return []FileInfo{edges.info, vertices.info}, nil
 }
 
+// GraphRecords returns the record batches WriteGraph would write for e and
+// vs, in memory: the edges table's, then the vertices table's, each with
+// meta as schema metadata, for callers that hand the graph to Arrow
+// consumers in the same process. The arc columns share e's arrays (no
+// copy). The caller releases every batch. O(N) for the vertex columns.
+func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) (edges, vertices []arrow.RecordBatch, err error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return nil, nil, err
+	}
+	if err := checkVertices(e.N, vs); err != nil {
+		return nil, nil, err
+	}
+	keep := func(into *[]arrow.RecordBatch) func(arrow.RecordBatch) error {
+		return func(rec arrow.RecordBatch) error {
+			rec.Retain()
+			*into = append(*into, rec)
+			return nil
+		}
+	}
+	if err := emitEdges(e, EdgesSchema(meta), cfg, keep(&edges)); err != nil {
+		return nil, nil, err
+	}
+	if err := emitVertices(e.N, vs, VerticesSchema(vs.HasCoordinates(), meta), cfg, keep(&vertices)); err != nil {
+		return nil, nil, err
+	}
+	return edges, vertices, nil
+}
+
 // Delta encoding suits every graph column: arcs are usually grouped by
 // source, heads and input ids of neighbouring rows tend to be close, and
 // even random weights pack into fewer bits than PLAIN leaves to the codec

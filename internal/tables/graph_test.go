@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -228,5 +230,49 @@ func TestReadGraphErrors(t *testing.T) {
 	}
 	if _, _, _, err := ReadGraph(GraphFiles{Edges: files.Edges, Vertices: filepath.Join(dir, "nope")}); err == nil {
 		t.Error("ReadGraph of a missing file succeeded")
+	}
+}
+
+// TestGraphRecords checks the in-memory batches against the graph: the
+// arcs in order, identity ids, the original ids and coordinates, the
+// metadata, and that releasing them frees everything.
+func TestGraphRecords(t *testing.T) {
+	t.Parallel()
+	mem := checkedAllocator(t)
+	e := randomGraph(newRand(3), 50, 700)
+	vs := &graph.Vertices{OriginalID: make([]int64, 50), X: make([]int32, 50), Y: make([]int32, 50)}
+	for v := range vs.OriginalID {
+		vs.OriginalID[v], vs.X[v], vs.Y[v] = int64(1000+v), int32(v), -int32(v)
+	}
+	edges, vertices, err := GraphRecords(e, vs, testMeta, WithAllocator(mem), WithBatchRows(300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src, dst, wt, ids, x []int32
+	var orig []int64
+	for _, rec := range edges {
+		src = append(src, rec.Column(0).(*array.Int32).Int32Values()...)
+		dst = append(dst, rec.Column(1).(*array.Int32).Int32Values()...)
+		wt = append(wt, rec.Column(2).(*array.Int32).Int32Values()...)
+		sameMeta(t, userMeta(rec.Schema()), testMeta)
+		rec.Release()
+	}
+	for _, rec := range vertices {
+		ids = append(ids, rec.Column(0).(*array.Int32).Int32Values()...)
+		orig = append(orig, rec.Column(1).(*array.Int64).Int64Values()...)
+		x = append(x, rec.Column(2).(*array.Int32).Int32Values()...)
+		rec.Release()
+	}
+	if len(edges) != 3 || len(vertices) != 1 {
+		t.Errorf("%d edge batches, %d vertex batches; want 3 and 1", len(edges), len(vertices))
+	}
+	if !slices.Equal(src, e.Src) || !slices.Equal(dst, e.Dst) || !slices.Equal(wt, e.Weight) {
+		t.Error("edge columns differ from the graph")
+	}
+	if len(ids) != 50 || ids[49] != 49 || !slices.Equal(orig, vs.OriginalID) || !slices.Equal(x, vs.X) {
+		t.Error("vertex columns differ from the graph")
+	}
+	if _, _, err := GraphRecords(e, &graph.Vertices{OriginalID: []int64{1}}, nil); err == nil {
+		t.Error("short original ids accepted")
 	}
 }

@@ -2,13 +2,13 @@ package tables
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -65,7 +65,8 @@ func (w *partWriter) block(i int) (*backend.Rows, error) {
 func (w *partWriter) write(i int) (info FileInfo, err error) {
 	s := w.sink
 	name := partFileName(i, s.cfg.format)
-	f, err := os.Create(filepath.Join(s.dir, name))
+	// Inside an uncommitted output the part is named *.partial until then.
+	f, err := atomicfile.CreateIn(filepath.Join(s.dir, name))
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
@@ -153,12 +154,15 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 	return b.record(s.schema), nil
 }
 
-// resultEncoding: a source is constant over many rows and vertices count
-// up, so DELTA_BINARY_PACKED stores them in a few bits; distances and
-// parents of neighbouring vertex ids tend to be close, so it shrinks them
-// too and leaves the codec little to do.
+// resultEncoding: vertices count up, so DELTA_BINARY_PACKED stores them in
+// a few bits; distances and parents of neighbouring vertex ids tend to be
+// close, so it shrinks them too and leaves the codec little to do. The
+// source, constant over whole rows, stays PLAIN: arrow-go's delta encoder
+// spends a bit-writer call on every value even when the steps need no bits,
+// which made this one column a fifth of an all-pairs run's encoding, while
+// the codec turns a run of one value into a few bytes at memory speed.
 var resultEncoding = parquetEncoding{
-	delta: []string{ColSource, ColVertex, ColDistance, ColParent},
+	delta: []string{ColVertex, ColDistance, ColParent},
 }
 
 // wideEncoding is resultEncoding for the list columns of the wide layout.

@@ -98,6 +98,7 @@ func parquetProperties(enc parquetEncoding, cfg config) *parquet.WriterPropertie
 	case LZ4:
 		props = append(props, parquet.WithCompression(compress.Codecs.Lz4Raw))
 	case Snappy:
+		useFastSnappy()
 		props = append(props, parquet.WithCompression(compress.Codecs.Snappy))
 	default:
 		props = append(props, parquet.WithCompression(compress.Codecs.Uncompressed))
@@ -167,7 +168,7 @@ func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 // folder that its owner commits as a whole (which syncs every file once);
 // on failure the file is removed.
 func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (info FileInfo, err error) {
-	f, err := os.Create(path)
+	f, err := atomicfile.CreateIn(path) // *.partial until its folder commits
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
@@ -176,7 +177,7 @@ func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 			err = fmt.Errorf("tables: %w (writing %s)", cerr, path)
 		}
 		if err != nil {
-			os.Remove(path)
+			os.Remove(f.Name())
 		}
 	}()
 	tw, err := newTableWriter(f, schema, enc, cfg)

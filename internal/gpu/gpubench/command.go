@@ -31,10 +31,13 @@ type Config interface {
 var Commands = map[string]Command{
 	"fw":      {Summary: "time the floyd-warshall variants", New: func() Config { return &FWConfig{} }},
 	"ceiling": {Summary: "measure the int32 add-min ceiling", New: func() Config { return &CeilingConfig{} }},
+	"sssp":    {Summary: "time the single-source variants (near-far, Bellman-Ford, Dijkstra)", New: func() Config { return &SSSPConfig{} }},
 }
 
 // Main runs gpubench with args (without the program name), writing results
-// to out and usage or errors to errOut; it returns the exit code.
+// to out and usage or errors to errOut; it returns the exit code: 2 for a
+// usage error, 1 when the run or writing its results fails. Writes to
+// errOut are not checked: nothing would be left to report their failure.
 func Main(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(errOut)
@@ -51,11 +54,34 @@ func Main(ctx context.Context, args []string, out, errOut io.Writer) int {
 		fmt.Fprintln(errOut, err)
 		return 2
 	}
-	if err := cfg.Run(ctx, out); err != nil {
+	results := &resultWriter{w: out}
+	err = cfg.Run(ctx, results)
+	if err == nil && results.err != nil {
+		err = fmt.Errorf("gpubench %s: writing results: %w", args[0], results.err)
+	}
+	if err != nil {
 		fmt.Fprintln(errOut, err)
 		return 1
 	}
 	return 0
+}
+
+// resultWriter keeps the first error writing results, so that the many
+// prints of a run need not check theirs one by one; later writes fail
+// with it too.
+type resultWriter struct {
+	w   io.Writer
+	err error
+}
+
+// Write writes p unless an earlier write failed.
+func (r *resultWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
 }
 
 // Parse reads a subcommand's flags into its configuration and validates it.
@@ -63,7 +89,7 @@ func Parse(cmd Command, name string, args []string) (Config, error) {
 	cfg := cmd.New()
 	fs := pflag.NewFlagSet("gpubench "+name, pflag.ContinueOnError)
 	cfg.AddFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(longFlags(args)); err != nil {
 		return nil, fmt.Errorf("gpubench %s: %w", name, err)
 	}
 	if fs.NArg() > 0 {
@@ -77,6 +103,26 @@ func Parse(cmd Command, name string, args []string) (Config, error) {
 		return nil, fmt.Errorf("gpubench %s: %w", name, err)
 	}
 	return cfg, nil
+}
+
+// longFlags rewrites single-dash long flags (-n=5, -parents) into pflag's
+// double-dash form, so gpubench takes flags as the other commands do.
+// The subcommands define no one-letter shorthands, and "--" ends the
+// flags.
+func longFlags(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "--" {
+			copy(out[i:], args[i:])
+			break
+		}
+		// A dash before a digit is a negative value, not a flag.
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && (a[1] < '0' || a[1] > '9') {
+			a = "-" + a
+		}
+		out[i] = a
+	}
+	return out
 }
 
 func usage(w io.Writer) {

@@ -3,6 +3,8 @@ package gpubench
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,5 +64,36 @@ func TestMainUsage(t *testing.T) {
 	errOut.Reset()
 	if code := Main(context.Background(), []string{"sort"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `unknown subcommand "sort"`) {
 		t.Fatalf("unknown subcommand: code %d, %q", code, errOut.String())
+	}
+}
+
+// failAfter is a writer that takes n bytes, then fails.
+type failAfter struct {
+	n      int
+	writes int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	f.writes++
+	if len(p) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestResultWriterKeepsFirstError(t *testing.T) {
+	w := &failAfter{n: 4}
+	r := &resultWriter{w: w}
+	if _, err := fmt.Fprint(r, "ok\n"); err != nil || r.err != nil {
+		t.Fatalf("first write: %v, kept %v", err, r.err)
+	}
+	if _, err := fmt.Fprint(r, "too long\n"); err == nil || r.err == nil {
+		t.Fatalf("failing write: %v, kept %v", err, r.err)
+	}
+	if _, err := fmt.Fprint(r, "x"); !errors.Is(err, r.err) || w.writes != 2 {
+		t.Fatalf("write after the failure: %v, %d writes reached the writer", err, w.writes)
 	}
 }

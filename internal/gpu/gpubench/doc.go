@@ -6,9 +6,9 @@
 // own add-min ceiling measured by a register-only kernel (the ceiling
 // subcommand alone), and measures how fast the rows stream to the host
 // through pinned blocks to a sink that releases them at once (GB/s, to
-// compare with the bus's page-locked device-to-host rate).
+// compare with the bus's page-locked device-to-host rate). The sssp
+// subcommand times the single-source variants (see SSSPConfig).
 //
-// cmd/gpubench wires it. New subcommands (an sssp one, say) add a Command
-// to Commands. Without the cuda build tag every subcommand returns
-// gpu.ErrNoCUDA.
+// cmd/gpubench wires it. New subcommands add a Command to Commands.
+// Without the cuda build tag every subcommand returns gpu.ErrNoCUDA.
 package gpubench

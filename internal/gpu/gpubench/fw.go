@@ -5,6 +5,7 @@ package gpubench
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,13 +25,13 @@ import (
 // block at once (GB/s by the wall clock and by the copy stream's events),
 // and one whole Backend.Run. It prints one line per measurement followed
 // by a summary table.
-func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
+func (c *FWConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead),
 		gpu.WithStaging(c.StagingBlocks, int64(c.StagingMiB)<<20))
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer closeInto(&err, b)
 	dev := b.GPU()
 	fmt.Fprintf(out, "device: %s, %d SMs, %s\n", dev, dev.Multiprocessors(), time.Now().UTC().Format("2006-01-02"))
 
@@ -38,9 +39,8 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	n := int64(e.N)
 	lo, hi := e.WeightRange()
-	fmt.Fprintf(out, "graph: %s: n=%d m=%d weights [%d, %d]\n", name, n, e.M(), lo, hi)
+	fmt.Fprintf(out, "graph: %s: n=%d m=%d weights [%d, %d]\n", name, e.N, e.M(), lo, hi)
 	fmt.Fprintf(out, "staging: %d pinned blocks of %d MiB of distances\n", c.StagingBlocks, c.StagingMiB)
 
 	var ceiling float64
@@ -60,17 +60,33 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "reference: %s distances in %.2f s, %d rows equal CPU Dijkstra\n",
 			c.Validate, time.Since(start).Seconds(), len(v.rows))
 	}
+	table, err := c.measureAll(ctx, out, b, e, v, ceiling)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\n%-26s %7s %10s %10s %12s %8s %9s %9s\n", "variant", "n", "median s", "min s", "relax/s", "ceiling", "D2H GB/s", "copy GB/s")
+	for _, line := range table {
+		fmt.Fprintln(out, line)
+	}
+	return nil
+}
 
+// measureAll measures and validates every variant with and without
+// parents, printing a line for each with the upload, stream and Run
+// figures, and returns the lines of the summary table. ceiling is the
+// add-min ceiling, 0 when not measured.
+func (c *FWConfig) measureAll(ctx context.Context, out io.Writer, b *gpu.Backend, e *graph.EdgeList, v *validator, ceiling float64) ([]string, error) {
+	n := int64(e.N)
 	cube := float64(n) * float64(n) * float64(n)
 	var table []string
 	for _, variant := range c.Variants {
 		for _, withParents := range c.Parents {
 			res, err := c.measure(ctx, b, e, variant, withParents)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := c.validate(ctx, b, e, variant, withParents, v, false); err != nil {
-				return fmt.Errorf("gpubench: %s: %w", res.label, err)
+				return nil, fmt.Errorf("gpubench: %s: %w", res.label, err)
 			}
 			rate := cube / res.median.Seconds()
 			share := "-"
@@ -83,11 +99,16 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) error {
 			table = append(table, line)
 		}
 	}
-	fmt.Fprintf(out, "\n%-26s %7s %10s %10s %12s %8s %9s %9s\n", "variant", "n", "median s", "min s", "relax/s", "ceiling", "D2H GB/s", "copy GB/s")
-	for _, line := range table {
-		fmt.Fprintln(out, line)
+	return table, nil
+}
+
+// closeInto closes c and joins its error, if any, to *err. Deferred as
+// defer closeInto(&err, b), it reports a failed close without hiding the
+// error being returned.
+func closeInto(err *error, c io.Closer) {
+	if cerr := c.Close(); cerr != nil {
+		*err = errors.Join(*err, cerr)
 	}
-	return nil
 }
 
 func (c *FWConfig) algorithm(variant string) backend.Algorithm {
@@ -137,13 +158,15 @@ type measurement struct {
 // measure prepares one run, times Warmup + Repeats computes, then Warmup
 // + Repeats streams of every row to a sink that releases at once, then one
 // whole Backend.Run with that sink.
-func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (measurement, error) {
+func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (_ measurement, err error) {
 	start := time.Now()
 	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
 	if err != nil {
 		return measurement{}, err
 	}
-	defer run.Close()
+	// Frees the run's memory on the error paths; after the explicit Close
+	// below it does nothing.
+	defer closeInto(&err, run)
 	res := measurement{upload: time.Since(start), label: variant}
 	if variant == gpu.VariantBlocked && c.BlockSize != 0 {
 		res.label += fmt.Sprintf("/b%d", c.BlockSize)
@@ -236,12 +259,12 @@ func newValidator(g *graph.CSR, rows []int32) *validator {
 // the reference run (reference true) records the row hashes the later
 // runs must match.
 func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool,
-	v *validator, reference bool) error {
+	v *validator, reference bool) (err error) {
 	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
 	if err != nil {
 		return err
 	}
-	defer run.Close()
+	defer closeInto(&err, run)
 	if _, err := run.Compute(ctx); err != nil {
 		return err
 	}
@@ -294,12 +317,12 @@ func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeLi
 }
 
 // Run measures and prints the add-min ceiling.
-func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) error {
+func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	dev, err := gpu.Open(c.Device)
 	if err != nil {
 		return err
 	}
-	defer dev.Close()
+	defer closeInto(&err, dev)
 	rate, err := dev.AddMinCeiling(c.Duration, c.Repeats)
 	if err != nil {
 		return err

@@ -14,3 +14,6 @@ func (c *FWConfig) Run(context.Context, io.Writer) error { return gpu.ErrNoCUDA 
 
 // Run returns gpu.ErrNoCUDA: timing needs a CUDA build.
 func (c *CeilingConfig) Run(context.Context, io.Writer) error { return gpu.ErrNoCUDA }
+
+// Run returns gpu.ErrNoCUDA: timing needs a CUDA build.
+func (c *SSSPConfig) Run(context.Context, io.Writer) error { return gpu.ErrNoCUDA }

@@ -1,6 +1,7 @@
 package gputest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -43,12 +44,16 @@ const (
 
 // ReadSNAP reads a directed SNAP edge list with the hash weights (seed 42,
 // weights 1..100).
-func ReadSNAP(path string) (*graph.EdgeList, error) {
+func ReadSNAP(path string) (_ *graph.EdgeList, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("gputest: %w", err)
 	}
-	defer f.Close()
+	defer func() {
+		if cerr := f.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("gputest: %w", cerr))
+		}
+	}()
 	e, _, err := formats.ReadSNAP(f, path, formats.SNAPOptions{
 		Directed: true, Weighting: formats.WeightHash, Lo: HashLo, Hi: HashHi, Seed: HashSeed,
 	})

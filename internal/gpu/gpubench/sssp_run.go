@@ -1,6 +1,6 @@
 //go:build cuda
 
-package main
+package gpubench
 
 import (
 	"context"
@@ -29,7 +29,7 @@ import (
 // and wall time including the copy back and conversion; median of the
 // repeats after warm-up) and the multi-source run, checking results against
 // CPU references (see reference).
-func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
+func (c *SSSPConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())
 	}
@@ -45,11 +45,14 @@ func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer closeInto(&err, b)
 	fmt.Fprintf(out, "device %s, %s\n", b.Device(), time.Now().Format("2006-01-02"))
 
 	r := rand.New(rand.NewPCG(c.Seed, 77))
-	sources := c.sources(g.N, r)
+	sources, err := c.sources(g.N, r)
+	if err != nil {
+		return err
+	}
 	multiSources := make([]int32, c.Multi)
 	for i := range multiSources {
 		multiSources[i] = r.Int32N(g.N)
@@ -81,7 +84,7 @@ func (c *ssspConfig) Run(ctx context.Context, out io.Writer) error {
 }
 
 // load builds or reads the graph and names it.
-func (c *ssspConfig) load() (*graph.CSR, string, error) {
+func (c *SSSPConfig) load() (*graph.CSR, string, error) {
 	var e *graph.EdgeList
 	var err error
 	var name string
@@ -95,11 +98,7 @@ func (c *ssspConfig) load() (*graph.CSR, string, error) {
 	default:
 		name = c.Graph
 		if strings.HasSuffix(c.Graph, ".gr") || strings.HasSuffix(c.Graph, ".gr.gz") {
-			var f *os.File
-			if f, err = os.Open(c.Graph); err == nil {
-				e, err = formats.ReadDIMACS(f, c.Graph)
-				f.Close()
-			}
+			e, err = readDIMACS(c.Graph)
 		} else {
 			e, err = gputest.ReadSNAP(c.Graph)
 		}
@@ -110,8 +109,19 @@ func (c *ssspConfig) load() (*graph.CSR, string, error) {
 	return graph.BuildCSR(e), name, nil
 }
 
-// sources resolves the --sources words.
-func (c *ssspConfig) sources(n int32, r *rand.Rand) []int32 {
+// readDIMACS reads a DIMACS .gr file, gzip-compressed or not.
+func readDIMACS(path string) (_ *graph.EdgeList, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeInto(&err, f)
+	return formats.ReadDIMACS(f, path)
+}
+
+// sources resolves the --sources words; ids beyond the graph are clamped
+// to it.
+func (c *SSSPConfig) sources(n int32, r *rand.Rand) ([]int32, error) {
 	var out []int32
 	for _, s := range c.Sources {
 		switch s {
@@ -126,21 +136,25 @@ func (c *ssspConfig) sources(n int32, r *rand.Rand) []int32 {
 		case "random":
 			out = append(out, r.Int32N(n))
 		default:
-			v, _ := strconv.ParseInt(s, 10, 32)
+			v, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				// InitFromViper rejects such words; a Config built in code may not.
+				return nil, fmt.Errorf("gpubench sssp: --%s %q: want vertex ids, corner, center or random", ssspFlagSources, s)
+			}
 			out = append(out, int32(min(max(v, 0), int64(n-1))))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // single times one solver over the single sources.
-func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
-	opts gpu.SSSPOptions, sources []int32, ref *reference) error {
+func (c *SSSPConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
+	opts gpu.SSSPOptions, sources []int32, ref *reference) (err error) {
 	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer closeInto(&err, s)
 	for _, src := range sources {
 		var kernel, wall []time.Duration
 		var stats gpu.SSSPStats
@@ -183,55 +197,24 @@ func (c *ssspConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 	return nil
 }
 
+// multiSampleEvery is how often the multi-source run's rows are checked:
+// every multiSampleEvery-th request row.
+const multiSampleEvery = 97
+
 // multi times one multi-source run of the random sources: wall time
 // from the call to the last block handed over (copies included), the
 // device time of the kernels, and the rate rows reached the host.
-func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
-	opts gpu.SSSPOptions, sources []int32, ref *reference) error {
+func (c *SSSPConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
+	opts gpu.SSSPOptions, sources []int32, ref *reference) (err error) {
 	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	const sampleEvery = 97
-	req := &backend.Request{CSR: g, Sources: sources, Parents: c.Parents}
-	var walls, kernels []time.Duration
-	var stats gpu.SSSPStats
-	for i := range c.Warmup + max(c.Repeats/2, 1) {
-		var mu sync.Mutex
-		var sample []*paths.Tree
-		begin := time.Now()
-		st, err := s.Solve(ctx, sources, c.Parents, func(r *backend.Rows) error {
-			defer r.Release()
-			if err := r.Check(req); err != nil {
-				return err
-			}
-			for i := range r.Len() {
-				if (r.First+i)%sampleEvery == 0 {
-					t := r.Tree(i)
-					mu.Lock()
-					sample = append(sample, t)
-					mu.Unlock()
-				}
-			}
-			return nil
-		})
-		took := time.Since(begin)
-		if err != nil {
-			return fmt.Errorf("%s multi-source: %w", variant, err)
-		}
-		if c.Validate {
-			for _, t := range sample {
-				if err := ref.check(ctx, t, c.Parents); err != nil {
-					return fmt.Errorf("%s multi-source from %d: %w", variant, t.Source, err)
-				}
-			}
-		}
-		if i >= c.Warmup {
-			walls, kernels, stats = append(walls, took), append(kernels, st.Kernel), st
-		}
+	defer closeInto(&err, s)
+	w, k, stats, err := c.timeMulti(ctx, s, g, variant, sources, ref)
+	if err != nil {
+		return err
 	}
-	w, k := median(walls), median(kernels)
 	line := fmt.Sprintf("%-9s multi %d sources, parents %v: wall %9.1f ms (%.3f ms/source) kernel %9.1f ms | %d batches of %d, %d blocks each, delta %d, local %d | steps/source %.0f launches %d syncs %d | %d blocks to the host at %.1f GB/s",
 		variant, len(sources), c.Parents, ms(w), ms(w)/float64(len(sources)), ms(k), stats.Batches, stats.BatchSize,
 		stats.BlocksPerSource, stats.Delta, stats.LocalRounds, float64(stats.Steps)/float64(len(sources)), stats.Launches, stats.HostSyncs,
@@ -248,10 +231,55 @@ func (c *ssspConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 		line += fmt.Sprintf(" | %s %.1f ms on %d workers, x%.1f", ref.name, ms(ref.multi), ref.workers, ref.multi.Seconds()/w.Seconds())
 	}
 	if c.Validate {
-		line += fmt.Sprintf(" | %d sampled trees ok", (len(sources)+sampleEvery-1)/sampleEvery)
+		line += fmt.Sprintf(" | %d sampled trees ok", (len(sources)+multiSampleEvery-1)/multiSampleEvery)
 	}
 	fmt.Fprintln(out, line)
 	return nil
+}
+
+// timeMulti solves sources with s, Warmup times untimed and then half the
+// Repeats (at least once), checking the sampled rows of each run when
+// validating. It returns the median wall and kernel times and the stats
+// of the last run.
+func (c *SSSPConfig) timeMulti(ctx context.Context, s *gpu.SSSPSolver, g *graph.CSR, variant string, sources []int32,
+	ref *reference) (wall, kernel time.Duration, stats gpu.SSSPStats, err error) {
+	req := &backend.Request{CSR: g, Sources: sources, Parents: c.Parents}
+	var walls, kernels []time.Duration
+	for i := range c.Warmup + max(c.Repeats/2, 1) {
+		var mu sync.Mutex
+		var sample []*paths.Tree
+		begin := time.Now()
+		st, err := s.Solve(ctx, sources, c.Parents, func(r *backend.Rows) error {
+			defer r.Release()
+			if err := r.Check(req); err != nil {
+				return err
+			}
+			for i := range r.Len() {
+				if (r.First+i)%multiSampleEvery == 0 {
+					t := r.Tree(i)
+					mu.Lock()
+					sample = append(sample, t)
+					mu.Unlock()
+				}
+			}
+			return nil
+		})
+		took := time.Since(begin)
+		if err != nil {
+			return 0, 0, stats, fmt.Errorf("%s multi-source: %w", variant, err)
+		}
+		if c.Validate {
+			for _, t := range sample {
+				if err := ref.check(ctx, t, c.Parents); err != nil {
+					return 0, 0, stats, fmt.Errorf("%s multi-source from %d: %w", variant, t.Source, err)
+				}
+			}
+		}
+		if i >= c.Warmup {
+			walls, kernels, stats = append(walls, took), append(kernels, st.Kernel), st
+		}
+	}
+	return median(walls), median(kernels), stats, nil
 }
 
 // reference computes and caches the distances the GPU is checked against,
@@ -285,7 +313,7 @@ func newReference(g *graph.CSR, negative bool) *reference {
 }
 
 // runCPU runs sources on the CPU backend with workers goroutines.
-func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink backend.Sink) error {
+func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink backend.Sink) (err error) {
 	lo, hi := r.g.WeightRange()
 	choice, err := r.cpu.Choose(backend.Problem{N: r.g.N, M: int64(r.g.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), Algorithm: backend.Algorithm{Name: r.algorithm}, Parents: parents})
@@ -296,7 +324,7 @@ func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, w
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer closeInto(&err, b)
 	return b.Run(ctx, backend.Request{CSR: r.g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: backend.NoCutoff}, sink)
 }
 

@@ -1,4 +1,4 @@
-package main
+package gpubench
 
 import (
 	"errors"
@@ -11,20 +11,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/pathflow/pathflow/internal/gpu"
-	"github.com/pathflow/pathflow/internal/gpu/gpubench"
 )
-
-// The sssp subcommand times the single-source variants:
-//
-//	gpubench sssp --graph=grid --side=512 --sources=corner,center --multi=1024
-//	gpubench sssp --graph=degree --n=1000000 --variants=near-far,bf-flags
-//	gpubench sssp --graph=rome99.gr --variants=near-far,dijkstra --parents
-func init() {
-	gpubench.Commands["sssp"] = gpubench.Command{
-		Summary: "time the single-source variants (near-far, Bellman-Ford, Dijkstra)",
-		New:     func() gpubench.Config { return &ssspConfig{} },
-	}
-}
 
 // Flag names of the sssp subcommand.
 const (
@@ -52,8 +39,13 @@ const (
 	ssspFlagDevice      = "device"
 )
 
-// ssspConfig configures the sssp subcommand.
-type ssspConfig struct {
+// SSSPConfig configures the sssp subcommand, which times the
+// single-source variants:
+//
+//	gpubench sssp --graph=grid --side=512 --sources=corner,center --multi=1024
+//	gpubench sssp --graph=degree --n=1000000 --variants=near-far,bf-flags
+//	gpubench sssp --graph=rome99.gr --variants=near-far,dijkstra --parents
+type SSSPConfig struct {
 	// Graph is "grid" (Side x Side, road-like), "degree" (N vertices of
 	// out-degree Degree) or the path of a DIMACS .gr or SNAP file (SNAP
 	// with the hash weights, seed 42, 1..100).
@@ -80,7 +72,7 @@ type ssspConfig struct {
 }
 
 // AddFlags registers the sssp flags.
-func (c *ssspConfig) AddFlags(fs *pflag.FlagSet) {
+func (c *SSSPConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.String(ssspFlagGraph, "grid", "grid, degree, or a DIMACS .gr / SNAP edge-list file")
 	fs.Int32(ssspFlagSide, 512, "side of the generated grid")
 	fs.Int32(ssspFlagN, 1_000_000, "vertices of the generated degree graph")
@@ -106,7 +98,7 @@ func (c *ssspConfig) AddFlags(fs *pflag.FlagSet) {
 }
 
 // InitFromViper reads and validates the sssp flags.
-func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
+func (c *SSSPConfig) InitFromViper(v *viper.Viper) error {
 	c.Graph = v.GetString(ssspFlagGraph)
 	c.Side, c.N, c.Degree = v.GetInt32(ssspFlagSide), v.GetInt32(ssspFlagN), v.GetInt(ssspFlagDegree)
 	c.Lo, c.Hi = v.GetInt32(ssspFlagLo), v.GetInt32(ssspFlagHi)
@@ -140,6 +132,17 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 		}
 		c.Variants = append(c.Variants, name)
 	}
+	errs = append(errs, c.readSources(v)...)
+	errs = append(errs, c.readLists(v)...)
+	if c.Repeats < 1 || c.Warmup < 0 || c.Multi < 0 {
+		errs = append(errs, errors.New("need repeats >= 1, warmup >= 0, multi >= 0"))
+	}
+	return errors.Join(errs...)
+}
+
+// readSources reads the --sources words, checking the vertex ids.
+func (c *SSSPConfig) readSources(v *viper.Viper) []error {
+	var errs []error
 	c.Sources = nil
 	for _, s := range strings.Split(v.GetString(ssspFlagSources), ",") {
 		switch s = strings.TrimSpace(s); s {
@@ -153,6 +156,13 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 			c.Sources = append(c.Sources, s)
 		}
 	}
+	return errs
+}
+
+// readLists reads the comma-separated parameter lists of the near-far
+// options.
+func (c *SSSPConfig) readLists(v *viper.Viper) []error {
+	var errs []error
 	var err error
 	if c.Deltas, err = parseList(v.GetString(ssspFlagDelta), func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }, 0); err != nil {
 		errs = append(errs, fmt.Errorf("--delta: %w", err))
@@ -172,14 +182,11 @@ func (c *ssspConfig) InitFromViper(v *viper.Viper) error {
 	if c.Batches, err = parseList(v.GetString(ssspFlagBatch), strconv.Atoi, 0); err != nil {
 		errs = append(errs, fmt.Errorf("--batch: %w", err))
 	}
-	if c.Repeats < 1 || c.Warmup < 0 || c.Multi < 0 {
-		errs = append(errs, errors.New("need repeats >= 1, warmup >= 0, multi >= 0"))
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // options lists the parameter combinations to time for a variant.
-func (c *ssspConfig) options(variant string) []gpu.SSSPOptions {
+func (c *SSSPConfig) options(variant string) []gpu.SSSPOptions {
 	var all []gpu.SSSPOptions
 	for _, bs := range c.BlockSizes {
 		base := gpu.SSSPOptions{BlockSize: bs}
@@ -208,7 +215,7 @@ func (c *ssspConfig) options(variant string) []gpu.SSSPOptions {
 
 // multiOptions lists the combinations for the multi-source run: the delta
 // options with every batch size.
-func (c *ssspConfig) multiOptions(variant string) []gpu.SSSPOptions {
+func (c *SSSPConfig) multiOptions(variant string) []gpu.SSSPOptions {
 	var all []gpu.SSSPOptions
 	for _, o := range c.options(variant) {
 		for _, batch := range c.Batches {

@@ -1,15 +1,14 @@
-package main
+package gpubench
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/gpu"
-	"github.com/pathflow/pathflow/internal/gpu/gpubench"
 )
 
 func TestSSSPFlagsParse(t *testing.T) {
-	cfg, err := gpubench.Parse(gpubench.Commands["sssp"], "sssp", []string{
+	cfg, err := Parse(Commands["sssp"], "sssp", []string{
 		"--graph=degree", "--n=5000", "--variants=near-far,bf-flags", "--sources=corner,17,random",
 		"--delta-factor=4,16", "--blocks=0,64", "--local-rounds=-1,8", "--batch=32", "--multi=100", "--parents",
 		"--block-size=128,256",
@@ -17,7 +16,7 @@ func TestSSSPFlagsParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := cfg.(*ssspConfig)
+	c := cfg.(*SSSPConfig)
 	if c.Graph != "degree" || c.N != 5000 || c.Multi != 100 || !c.Parents ||
 		!slices.Equal(c.Variants, []string{gpu.VariantNearFar, gpu.VariantBFFlags}) ||
 		!slices.Equal(c.Sources, []string{"corner", "17", "random"}) ||
@@ -44,8 +43,21 @@ func TestSSSPFlagsRejectNonsense(t *testing.T) {
 		{"--lo=5", "--hi=1"},
 		{"--repeats=0"},
 	} {
-		if _, err := gpubench.Parse(gpubench.Commands["sssp"], "sssp", args); err == nil {
+		if _, err := Parse(Commands["sssp"], "sssp", args); err == nil {
 			t.Errorf("%v accepted", args)
 		}
+	}
+}
+
+func TestSingleDashLongFlags(t *testing.T) {
+	cfg, err := Parse(Commands["sssp"], "sssp", []string{"-graph=grid", "-side", "64", "-parents", "-repeats=3", "-local-rounds", "-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cfg.(*SSSPConfig); c.Graph != "grid" || c.Side != 64 || !c.Parents || c.Repeats != 3 || !slices.Equal(c.LocalRounds, []int{-1}) {
+		t.Fatalf("parsed %+v", c)
+	}
+	if _, err := Parse(Commands["sssp"], "sssp", []string{"-graph=grid", "--", "-side"}); err == nil {
+		t.Fatal("an argument after -- accepted")
 	}
 }

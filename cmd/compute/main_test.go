@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/cli"
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/pipeline"
+)
+
+// tiny is a generated graph small enough that a whole run takes
+// milliseconds.
+const tiny = "grid:side=4,lo=1,hi=9,seed=2"
+
+// commandCase is one run of the command as a scheduler would start it.
+// In args, env and file, {tmp} stands for a fresh temporary folder.
+type commandCase struct {
+	name string
+	args []string
+	env  []string
+	file string // the -config file's text; "" for no file
+	code int
+	// out is the folder the run must write and print, "" for none.
+	out string
+	// stderr lists what the messages must say.
+	stderr []string
+}
+
+func TestCommand(t *testing.T) {
+	cycle := "p sp 3 3\na 1 2 1\na 2 3 -2\na 3 2 1\n"
+	for _, tc := range []commandCase{
+		{name: "file over defaults", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
+			code: pipeline.ExitOK, out: "{tmp}/file"},
+		{name: "environment over file", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
+			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, code: pipeline.ExitOK, out: "{tmp}/env"},
+		{name: "flag over environment", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
+			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, args: []string{"-out", "{tmp}/flag"}, code: pipeline.ExitOK, out: "{tmp}/flag"},
+		{name: "flags alone", args: []string{"-generate", tiny, "-out={tmp}/flags", "-backend", "cpu", "-quiet"},
+			code: pipeline.ExitOK, out: "{tmp}/flags"},
+		{name: "misspelled variable", args: []string{"-generate", tiny, "-out", "{tmp}/o"},
+			env: []string{"PATHFLOW_COMPUTE_SOURCE=3", "PATHFLOW_DATASETS=/nowhere"}, code: pipeline.ExitOK, out: "{tmp}/o",
+			stderr: []string{"compute: warning: environment variable PATHFLOW_COMPUTE_SOURCE matches no key", "did you mean PATHFLOW_COMPUTE_SOURCES (key compute.sources)?"}},
+		{name: "unknown key", file: "compute:\n  backnd: gpu\n", code: pipeline.ExitConfig,
+			stderr: []string{`compute: error: config key "compute.backnd": unknown key in`, "(exit 2)"}},
+		{name: "unknown flag", args: []string{"-backnd", "gpu"}, code: pipeline.ExitConfig,
+			stderr: []string{"flag provided but not defined: -backnd", "(exit 2)"}},
+		{name: "stray argument", args: []string{"-generate", tiny, "extra"}, code: pipeline.ExitConfig,
+			stderr: []string{`unexpected argument "extra" (exit 2)`}},
+		{name: "missing config file", args: []string{"-config={tmp}/none.yaml"}, code: pipeline.ExitConfig,
+			stderr: []string{"none.yaml", "(exit 2)"}},
+		{name: "bad variable value", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_COMPUTE_WORKERS=many"},
+			code: pipeline.ExitConfig, stderr: []string{"PATHFLOW_COMPUTE_WORKERS", `"many" is not an integer (exit 2)`}},
+		{name: "bad value", args: []string{"-generate", tiny, "-backend", "tpu"}, code: pipeline.ExitConfig,
+			stderr: []string{`config key "compute.backend": "tpu" is not one of`}},
+		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK, stderr: []string{"-sources", "PATHFLOW_COMPUTE_SOURCES"}},
+		{name: "unknown original id", args: []string{"-input", "{tmp}/cycle.gr", "-ids", "original", "-sources", "0", "-out", "{tmp}/o"},
+			code: pipeline.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
+		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: pipeline.ExitInput,
+			stderr: []string{"none.gr", "(exit 3)"}},
+		{name: "negative cycle", args: []string{"-input", "{tmp}/cycle.gr", "-algorithm", "bellman-ford", "-backend", "cpu", "-out", "{tmp}/o"},
+			code: pipeline.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
+		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: pipeline.ExitOutput,
+			stderr: []string{"cycle.gr", "(exit 5)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			if err := os.WriteFile(filepath.Join(tmp, "cycle.gr"), []byte(cycle), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fill := func(list []string) []string {
+				out := make([]string, len(list))
+				for i, s := range list {
+					out[i] = strings.ReplaceAll(s, "{tmp}", tmp)
+				}
+				return out
+			}
+			args := fill(tc.args)
+			if tc.file != "" {
+				path := filepath.Join(tmp, "c.yaml")
+				if err := os.WriteFile(path, []byte(fill([]string{tc.file})[0]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append([]string{"-config=" + path}, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(args, fill(tc.env), &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, &stderr)
+			}
+			for _, want := range fill(tc.stderr) {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr does not say %q:\n%s", want, &stderr)
+				}
+			}
+			checkOutput(t, fill([]string{tc.out})[0], stdout.String())
+		})
+	}
+}
+
+// checkOutput checks that a run printed and committed out, or printed
+// nothing when out is "".
+func checkOutput(t *testing.T, out, stdout string) {
+	t.Helper()
+	if out == "" {
+		if stdout != "" {
+			t.Errorf("stdout %q, want nothing", stdout)
+		}
+		return
+	}
+	if stdout != out+"\n" {
+		t.Errorf("stdout %q, want the output folder %s", stdout, out)
+	}
+	m, err := pipeline.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range m.Files {
+		names = append(names, f.Path)
+	}
+	if !slices.Contains(names, "vertices.parquet") || !slices.Contains(names, "distances/part-00000.parquet") {
+		t.Errorf("manifest lists %v", names)
+	}
+}
+
+func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-generate", tiny, "-algorithm", "dijkstra"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+		t.Fatalf("exit %d: %s", code, &stderr)
+	}
+	checkOutput(t, filepath.Join("out", "grid-dijkstra"), stdout.String())
+}
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestUnwritableStdoutIsAnOutputError(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run([]string{"-generate", tiny, "-out", filepath.Join(t.TempDir(), "o")}, nil, failingWriter{}, &stderr)
+	if code != pipeline.ExitOutput || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("exit %d, stderr %q; want exit %d naming the write error", code, &stderr, pipeline.ExitOutput)
+	}
+}
+
+// TestFlagsToConfig parses real arguments, variables and files into the
+// compute configuration and checks the values, flags over environment
+// over file over defaults, key by key.
+func TestFlagsToConfig(t *testing.T) {
+	file := "input:\n  generate: " + tiny + "\ncompute:\n  sources: [1, 2]\n  workers: 3\n  summary: true\n  ids: original\n"
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		env   []string
+		check func(c *pipeline.ComputeConfig) bool
+	}{
+		{"defaults", nil, nil, func(c *pipeline.ComputeConfig) bool {
+			return c.Backend == pipeline.BackendAuto && c.Algorithm == pipeline.AlgorithmAuto && c.Parents && !c.SkipIfSame
+		}},
+		{"file", nil, nil, func(c *pipeline.ComputeConfig) bool {
+			return slices.Equal(c.Sources, []string{"1", "2"}) && c.Workers == 3 && c.Summary && c.OriginalIDs
+		}},
+		{"environment over file", nil, []string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_IDS=dense"},
+			func(c *pipeline.ComputeConfig) bool {
+				return c.Workers == 5 && slices.Equal(c.Sources, []string{"4", "5"}) && !c.OriginalIDs && c.Summary
+			}},
+		{"flags over environment", []string{"-workers", "7", "-sources", "6", "-summary=false", "-parents=false"},
+			[]string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5"},
+			func(c *pipeline.ComputeConfig) bool {
+				return c.Workers == 7 && slices.Equal(c.Sources, []string{"6"}) && !c.Summary && !c.Parents
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if tc.name != "defaults" {
+				path := filepath.Join(t.TempDir(), "c.yaml")
+				if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append([]string{"-config=" + path}, args...)
+			} else {
+				args = []string{"-generate", tiny}
+			}
+			l, err := config.Read("compute", pipeline.ComputeKeys(), config.Source{Args: args, Env: tc.env, OtherVariables: cli.OtherVariables})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := pipeline.ComputeConfigFrom(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(cfg) {
+				t.Errorf("unexpected configuration %+v", cfg)
+			}
+		})
+	}
+}

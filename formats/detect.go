@@ -1,0 +1,227 @@
+package formats
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Kind names a file format Detect recognises.
+type Kind string
+
+// The kinds Detect tells apart.
+const (
+	KindDIMACS      Kind = "dimacs"      // DIMACS ".gr" graph
+	KindCoordinates Kind = "coordinates" // DIMACS ".co" coordinates
+	KindSNAP        Kind = "snap"        // SNAP edge list
+	KindBinary      Kind = "binary"      // binary n/m/triple graph
+	KindTable       Kind = "table"       // Arrow IPC or Parquet table
+)
+
+// Detection is what Detect concluded about an input.
+type Detection struct {
+	// Kind is the format; "" when nothing decided.
+	Kind Kind
+	// Gzip is true when the bytes are gzip-compressed (by their magic).
+	Gzip bool
+	// Rule says which rule decided, for logs: "content: 'p sp' line",
+	// "name: .gr (content: no data line)".
+	Rule string
+}
+
+// detectHead is how much (decompressed) text Detect looks at: many lines of
+// any graph format, however long its comment block.
+const detectHead = 64 << 10
+
+// Detect tells the format of an input from its content first and its name
+// only to break ties. r is read from the start (up to 64 KiB of text),
+// size is the input's size in bytes (-1 when unknown) and name its file
+// name. The rules, in order:
+//
+//  1. gzip by its magic bytes 1f 8b: the rest looks at the decompressed text;
+//  2. Arrow IPC ("ARROW1") and Parquet ("PAR1") by their magic;
+//  3. binary n/m/triple when the header's n and m are non-negative and
+//     8 + 12m is exactly size (never for gzip, whose size says nothing);
+//  4. text by its first line that is not blank: "p sp" (DIMACS), "p aux sp
+//     co" (coordinates), an "a" arc line (DIMACS), "U V [W]" integers or a
+//     "# Nodes:" header (SNAP);
+//  5. the name's extension, when the content left it open: .gr, .co, .txt,
+//     .tsv, .edges, .el, .bin, .arrow, .parquet, .feather;
+//  6. comment lines only: 'c' says DIMACS, '#' says SNAP.
+//
+// A Detection with Kind "" and a nil error means no rule decided. Errors
+// are those of reading r.
+func Detect(r io.Reader, size int64, name string) (Detection, error) {
+	head, zipped, err := readHead(r)
+	if err != nil {
+		return Detection{}, err
+	}
+	det := sniff(head, size, zipped)
+	if det.Kind == "" || det.weak {
+		if kind, ext := kindByName(name); kind != "" {
+			det.Kind, det.Rule = kind, fmt.Sprintf("name: %s (%s)", ext, det.Rule)
+		}
+	}
+	if zipped {
+		det.Rule += ", gzip by magic bytes"
+	}
+	return Detection{Kind: det.Kind, Gzip: zipped, Rule: det.Rule}, nil
+}
+
+// readHead returns the first detectHead bytes of r's content, decompressed
+// when r is gzip.
+func readHead(r io.Reader) (head []byte, zipped bool, err error) {
+	raw := make([]byte, detectHead)
+	n, err := io.ReadFull(r, raw)
+	if err != nil && !isShort(err) {
+		return nil, false, fmt.Errorf("formats: reading the first bytes: %w", err)
+	}
+	raw = raw[:n]
+	if !bytes.HasPrefix(raw, gzipMagic) {
+		return raw, false, nil
+	}
+	zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(raw), r))
+	if err != nil {
+		return nil, true, fmt.Errorf("formats: gzip header: %w", err)
+	}
+	head = make([]byte, detectHead)
+	n, err = io.ReadFull(zr, head)
+	if err != nil && !isShort(err) && !errors.Is(err, gzip.ErrChecksum) {
+		return nil, true, fmt.Errorf("formats: gzip data: %w", err)
+	}
+	return head[:n], true, nil
+}
+
+// sniffed is a verdict of the content rules; weak verdicts (comment lines
+// only, or nothing) give way to the name.
+type sniffed struct {
+	Kind Kind
+	Rule string
+	weak bool
+}
+
+// sniff applies the content rules 2 to 4 and 6 to head.
+func sniff(head []byte, size int64, zipped bool) sniffed {
+	switch {
+	case bytes.HasPrefix(head, []byte("ARROW1")):
+		return sniffed{Kind: KindTable, Rule: "content: Arrow IPC magic"}
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return sniffed{Kind: KindTable, Rule: "content: Parquet magic"}
+	}
+	if !zipped {
+		if rule, ok := binaryHeaderFits(head, size); ok {
+			return sniffed{Kind: KindBinary, Rule: rule}
+		}
+	}
+	return sniffText(head)
+}
+
+// binaryHeaderFits reports whether head starts with a binary graph header
+// whose arc count gives exactly size bytes, and whose first triple, if any,
+// has endpoints in 0..n-1.
+func binaryHeaderFits(head []byte, size int64) (string, bool) {
+	if len(head) < binaryHeaderSize || size < binaryHeaderSize {
+		return "", false
+	}
+	n := int32(binary.LittleEndian.Uint32(head))
+	m := int32(binary.LittleEndian.Uint32(head[4:]))
+	if n < 0 || m < 0 || binaryHeaderSize+int64(m)*tripleSize != size {
+		return "", false
+	}
+	if m > 0 && len(head) >= binaryHeaderSize+8 {
+		u := int32(binary.LittleEndian.Uint32(head[8:]))
+		v := int32(binary.LittleEndian.Uint32(head[12:]))
+		if u < 0 || u >= n || v < 0 || v >= n {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("content: binary header n=%d m=%d matches the size %d", n, m, size), true
+}
+
+// sniffText decides by the first line that is neither blank nor a comment.
+// Only whole lines count: the last line of head may be cut short.
+func sniffText(head []byte) sniffed {
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && i < len(head)-1 && len(head) == detectHead {
+		head = head[:i+1]
+	}
+	comment := byte(0)
+	for len(head) > 0 {
+		end := bytes.IndexByte(head, '\n')
+		if end < 0 {
+			end = len(head)
+		}
+		line := trimLine(head[:end])
+		head = head[min(end+1, len(head)):]
+		switch {
+		case len(line) == 0:
+			continue
+		case line[0] == '#' && bytes.Contains(line, []byte("Nodes:")):
+			return sniffed{Kind: KindSNAP, Rule: "content: '# Nodes:' header"}
+		case line[0] == 'c' || line[0] == '#':
+			if comment == 0 {
+				comment = line[0]
+			}
+			continue
+		}
+		return sniffLine(line)
+	}
+	switch comment {
+	case 'c':
+		return sniffed{Kind: KindDIMACS, Rule: "content: comment lines only ('c')", weak: true}
+	case '#':
+		return sniffed{Kind: KindSNAP, Rule: "content: comment lines only ('#')", weak: true}
+	}
+	return sniffed{Rule: "content: no data line", weak: true}
+}
+
+// sniffLine decides by the first data line of a text.
+func sniffLine(line []byte) sniffed {
+	// Only the first fields matter: a longer line is judged by them.
+	var store [6][]byte
+	f, _ := splitFields(line, store[:])
+	switch {
+	case len(f) >= 2 && string(f[0]) == "p" && string(f[1]) == "sp":
+		return sniffed{Kind: KindDIMACS, Rule: "content: 'p sp' line"}
+	case len(f) >= 4 && string(f[0]) == "p" && string(f[1]) == "aux" && string(f[3]) == "co":
+		return sniffed{Kind: KindCoordinates, Rule: "content: 'p aux sp co' line"}
+	case string(f[0]) == "a":
+		return sniffed{Kind: KindDIMACS, Rule: "content: 'a' arc line"}
+	case (len(f) == 2 || len(f) == 3) && allIntegers(f):
+		return sniffed{Kind: KindSNAP, Rule: "content: 'U V' edge line"}
+	}
+	return sniffed{Rule: fmt.Sprintf("content: first line %s fits no format", quote(line)), weak: true}
+}
+
+func allIntegers(f [][]byte) bool {
+	for _, tok := range f {
+		if _, st := parseInt(tok); st == intSyntax {
+			return false
+		}
+	}
+	return true
+}
+
+// kindByName maps a file name's extension (after any .gz) to a kind.
+func kindByName(name string) (Kind, string) {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
+	ext := filepath.Ext(base)
+	switch ext {
+	case ".gr":
+		return KindDIMACS, ext
+	case ".co":
+		return KindCoordinates, ext
+	case ".txt", ".tsv", ".edges", ".el":
+		return KindSNAP, ext
+	case ".bin":
+		return KindBinary, ext
+	case ".arrow", ".parquet", ".feather":
+		return KindTable, ext
+	}
+	return "", ext
+}

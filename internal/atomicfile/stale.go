@@ -1,0 +1,41 @@
+package atomicfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// RemoveStale removes what earlier attempts to write path left behind
+// when their process died without cleaning up (SIGKILL, a node lost): the
+// ".<base>.tmp-*" and ".<base>.old-*" entries beside path that were made
+// on this host by a process that no longer runs. Entries of live processes
+// are left alone, and so are those of other hosts (on a shared file system
+// this host cannot tell whether their writer still runs). It returns the
+// paths it removed.
+func RemoveStale(path string) ([]string, error) {
+	dir, base := filepath.Split(filepath.Clean(path))
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("atomicfile: %w", err)
+	}
+	var removed []string
+	for _, e := range entries {
+		o, ok := parseTemp(e.Name(), base)
+		if !ok || o.host != hostTag() || o.pid == os.Getpid() || !processGone(o.pid) {
+			continue
+		}
+		stale := filepath.Join(dir, e.Name())
+		if err := os.RemoveAll(stale); err != nil {
+			return removed, fmt.Errorf("atomicfile: removing stale %s: %w", stale, err)
+		}
+		removed = append(removed, stale)
+	}
+	return removed, nil
+}

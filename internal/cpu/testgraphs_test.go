@@ -1,0 +1,126 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/paths/testgraphs"
+)
+
+// cpuAlgorithms are every algorithm and variant Run implements.
+var cpuAlgorithms = []backend.Algorithm{
+	{Name: AlgorithmDijkstra},
+	{Name: AlgorithmBellmanFord},
+	{Name: AlgorithmJohnson},
+	{Name: AlgorithmFloydWarshall, Variant: VariantBlocked},
+	{Name: AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 2},
+	{Name: AlgorithmFloydWarshall, Variant: VariantNaive},
+}
+
+// progressRecorder keeps the largest done and the total of the Progress
+// calls of one run.
+type progressRecorder struct {
+	mu          sync.Mutex
+	done, total int64
+	calls       int
+}
+
+func (p *progressRecorder) report(done, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.total, p.calls = max(p.done, done), total, p.calls+1
+}
+
+func (p *progressRecorder) check(req *backend.Request) error {
+	want := int64(len(req.Sources))
+	if req.Choice.AllPairs {
+		want = int64(req.Edges.N)
+	}
+	if p.calls == 0 || p.done != p.total || p.total != want {
+		return fmt.Errorf("progress: %d calls, done %d of %d, want %d of %d %s", p.calls, p.done, p.total, want, want, backend.ProgressUnit(req.Choice))
+	}
+	return nil
+}
+
+// TestRunOnTestGraphs runs every algorithm and variant, with and without
+// parents, on the hand-checked graphs, and checks that progress reaches
+// its total.
+func TestRunOnTestGraphs(t *testing.T) {
+	b := New(2)
+	for _, g := range testgraphs.Graphs {
+		for _, alg := range cpuAlgorithms {
+			for _, parents := range []bool{false, true} {
+				name := fmt.Sprintf("%s/%s-%s-%d/parents=%t", g.Name, alg.Name, alg.Variant, alg.BlockSize, parents)
+				t.Run(name, func(t *testing.T) { runTestGraph(t, b, &g, alg, parents) })
+			}
+		}
+	}
+}
+
+func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Algorithm, parents bool) {
+	req, err := requestFor(g.EdgeList(), alg, g.Sources, parents)
+	if alg.Name == AlgorithmDijkstra && g.Negative() {
+		if !errors.Is(err, ErrNegativeWeight) {
+			t.Fatalf("negative weights: %v, want ErrNegativeWeight", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress progressRecorder
+	req.Progress = progress.report
+	trees, err := collect(context.Background(), t, b, req)
+	if g.NegativeCycle {
+		var cycle *NegativeCycleError
+		if !errors.As(err, &cycle) {
+			t.Fatalf("negative cycle: %v, want a *NegativeCycleError", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tree := range trees {
+		if err := g.Check(i, tree.Dist, tree.Parent); err != nil {
+			t.Error(err)
+		}
+	}
+	if err := progress.check(&req); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSearchesOnTestGraphs runs the single-source functions themselves.
+func TestSearchesOnTestGraphs(t *testing.T) {
+	ctx := context.Background()
+	for _, g := range testgraphs.Graphs {
+		csr := g.CSR()
+		for i, s := range g.Sources {
+			bf, err := BellmanFord(ctx, csr, s, true)
+			var cycle *NegativeCycleError
+			if g.NegativeCycle != errors.As(err, &cycle) || (err != nil && !g.NegativeCycle) {
+				t.Errorf("%s: bellman-ford from %d: %v", g.Name, s, err)
+			}
+			if err == nil {
+				if err := g.Check(i, bf.Dist, bf.Parent); err != nil {
+					t.Errorf("bellman-ford: %v", err)
+				}
+			}
+			if g.Negative() {
+				continue
+			}
+			d, err := Dijkstra(ctx, csr, s, true)
+			if err != nil {
+				t.Fatalf("%s: dijkstra from %d: %v", g.Name, s, err)
+			}
+			if err := g.Check(i, d.Dist, d.Parent); err != nil {
+				t.Errorf("dijkstra: %v", err)
+			}
+		}
+	}
+}

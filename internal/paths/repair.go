@@ -1,0 +1,78 @@
+package paths
+
+import "github.com/pathflow/pathflow/internal/graph"
+
+// Parent arrays built from exact distances are not always trees: where
+// arcs of weight zero (or below) close a cycle of tight arcs, two vertices
+// can each pick the other as parent. Every backend mends such rows the
+// same way, with a TreeRepair.
+
+// Distance is the type of a distance row: int32 (with graph.Inf32 as "no
+// path") or int64.
+type Distance interface{ ~int32 | ~int64 }
+
+// TreeRepair is one goroutine's scratch space for checking and mending
+// parent rows, reused for every row so that checking allocates nothing.
+type TreeRepair struct {
+	mark  []int32
+	queue []int32
+}
+
+// NewTreeRepair returns scratch space for rows of n vertices.
+func NewTreeRepair(n int) *TreeRepair {
+	return &TreeRepair{mark: make([]int32, n), queue: make([]int32, 0, n)}
+}
+
+// ParentCycle returns a vertex on a cycle of parent pointers (arcs
+// parent[v] -> v), or -1 when following parents from every vertex ends at
+// NoParent. Each vertex is walked once: a walk stops at a vertex an
+// earlier walk marked, and a walk that meets its own mark has closed a
+// cycle. O(n).
+func (r *TreeRepair) ParentCycle(parent []int32) int32 {
+	mark := r.mark[:len(parent)]
+	for i := range mark {
+		mark[i] = -1
+	}
+	for start := range int32(len(parent)) {
+		u := start
+		for u != NoParent && mark[u] == -1 {
+			mark[u] = start
+			u = parent[u]
+		}
+		if u != NoParent && mark[u] == start {
+			return u
+		}
+	}
+	return -1
+}
+
+// Repair makes parent a tree rooted at source when it is not one: if the
+// parents close a cycle, it rebuilds them as a breadth-first tree over the
+// tight arcs (dist[u] + w == dist[v]) from source, which reaches every
+// reachable vertex because shortest paths consist of tight arcs. dist must
+// be exact, with values >= inf for "no path". It reports whether the row
+// was rebuilt. O(n) to check, O(n + m) to rebuild.
+func Repair[D Distance](r *TreeRepair, g *graph.CSR, source int32, dist []D, inf D, parent []int32) bool {
+	if r.ParentCycle(parent) < 0 {
+		return false
+	}
+	for v := range parent {
+		parent[v] = NoParent
+	}
+	queue := append(r.queue[:0], source)
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
+		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+			v := g.Targets[a]
+			if v == source || parent[v] != NoParent || dist[v] >= inf {
+				continue
+			}
+			if int64(dist[u])+int64(g.Weights[a]) == int64(dist[v]) {
+				parent[v] = u
+				queue = append(queue, v)
+			}
+		}
+	}
+	r.queue = queue[:0]
+	return true
+}

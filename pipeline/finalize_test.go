@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var finalizeArgs = []string{"-generate", "grid:side=8,lo=1,hi=50,seed=3", "-backend", "cpu", "-sources", "0-9"}
+
+// finalizeError runs finalize over dataset for 3 shards and returns its
+// error, which must be an *IncompleteError with exit code ExitIncomplete
+// when not nil.
+func finalizeError(t *testing.T, dataset string) *IncompleteError {
+	t.Helper()
+	_, err := configThenCompute(t, append(finalizeArgs, "-out", dataset, "-finalize", "-shards", "3")...)
+	if err == nil {
+		return nil
+	}
+	var inc *IncompleteError
+	if !errors.As(err, &inc) || ExitCode(err) != ExitIncomplete {
+		t.Fatalf("finalize failed with %v (exit %d), want an incomplete dataset (exit %d)", err, ExitCode(err), ExitIncomplete)
+	}
+	return inc
+}
+
+func runShard(t *testing.T, dataset, shard string, extra ...string) {
+	t.Helper()
+	args := append(append(finalizeArgs, "-out", dataset, "-shard", shard), extra...)
+	if _, err := configThenCompute(t, args...); err != nil {
+		t.Fatalf("shard %s: %v", shard, err)
+	}
+}
+
+// wantProblems checks that finalize failed naming exactly these problems
+// (each a substring of one line, in order).
+func wantProblems(t *testing.T, dataset string, want ...string) {
+	t.Helper()
+	inc := finalizeError(t, dataset)
+	if inc == nil {
+		t.Fatalf("finalize succeeded; want it to report %q", want)
+	}
+	if len(inc.Problems) != len(want) {
+		t.Fatalf("finalize reports %q, want %d problems like %q", inc.Problems, len(want), want)
+	}
+	for i, w := range want {
+		if !strings.Contains(inc.Problems[i], w) {
+			t.Errorf("problem %d is %q, want it to say %q", i, inc.Problems[i], w)
+		}
+	}
+	if msg := inc.Error(); !strings.Contains(msg, dataset) || !strings.Contains(msg, "rerun") {
+		t.Errorf("message %q names neither the folder nor what to do", msg)
+	}
+}
+
+func TestFinalizeReportsMissingStaleAndDamagedShards(t *testing.T) {
+	dataset := filepath.Join(t.TempDir(), "dataset")
+	runShard(t, dataset, "0/3")
+	runShard(t, dataset, "2/3")
+	wantProblems(t, dataset, "shard=0001 missing (no _shards/shard=0001/_SUCCESS)")
+
+	runShard(t, dataset, "1/3", "-max-distance", "40") // other settings
+	wantProblems(t, dataset, "shard=0001 stale (settings checksum")
+
+	runShard(t, dataset, "1/3") // not skipped: it is stale
+	if inc := finalizeError(t, dataset); inc != nil {
+		t.Fatalf("finalize after the rerun: %v", inc)
+	}
+
+	part := filepath.Join(dataset, DistancesDir, shardName(0), "part-00000.parquet")
+	if err := os.Remove(part); err != nil {
+		t.Fatal(err)
+	}
+	extra := filepath.Join(dataset, DistancesDir, shardName(2), "part-00009.parquet")
+	if err := os.WriteFile(extra, []byte("not ours"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(dataset, DistancesDir, shardName(7))
+	if err := os.Mkdir(stray, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wantProblems(t, dataset,
+		"shard=0000 damaged (distances/shard=0000/part-00000.parquet is missing)",
+		"shard=0002 damaged (distances/shard=0002/part-00009.parquet is not in the shard's manifest)",
+		"distances/shard=0007 is beyond the 3 shards")
+
+	// Rewriting a shard withdraws the dataset's _SUCCESS until finalize.
+	runShard(t, dataset, "0/3")
+	if _, err := os.Stat(filepath.Join(dataset, SuccessName)); !os.IsNotExist(err) {
+		t.Errorf("after a shard was rewritten the dataset's _SUCCESS is still there (%v)", err)
+	}
+	os.Remove(extra)
+	os.Remove(stray)
+	if inc := finalizeError(t, dataset); inc != nil {
+		t.Fatalf("finalize after the repairs: %v", inc)
+	}
+}
+
+func TestShardsRefuseAnUnshardedOutputFolder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := configThenCompute(t, append(finalizeArgs, "-out", out)...); err != nil {
+		t.Fatal(err)
+	}
+	_, err := configThenCompute(t, append(finalizeArgs, "-out", out, "-shard", "0/2")...)
+	if ExitCode(err) != ExitOutput || !strings.Contains(err.Error(), KeyOutputDir) {
+		t.Errorf("a shard into an unsharded output: %v (exit %d), want an output error naming %s", err, ExitCode(err), KeyOutputDir)
+	}
+}

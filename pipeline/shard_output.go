@@ -1,0 +1,245 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// openOutput removes what killed earlier attempts left beside the run's
+// output, then opens the temporary folder the run writes into: beside
+// output.dir for an unsharded run, inside it (".shard=NNNN.tmp-...") for a
+// shard, whose partitions are moved into the dataset at commit.
+func openOutput(cfg *ComputeConfig, log *slog.Logger) (*atomicfile.Dir, error) {
+	final := filepath.Clean(cfg.OutDir)
+	if cfg.Shard.Sharded() {
+		if err := datasetFolderCheck(final); err != nil {
+			return nil, err
+		}
+		final = filepath.Join(final, cfg.Shard.Name())
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return nil, &OutputError{err}
+	}
+	removed, err := atomicfile.RemoveStale(final)
+	for _, path := range removed {
+		log.Warn("removed the temporary of an attempt whose process is gone", "path", path)
+	}
+	if err != nil {
+		return nil, &OutputError{err}
+	}
+	out, err := atomicfile.CreateDir(final)
+	if err != nil {
+		return nil, &OutputError{err}
+	}
+	return out, nil
+}
+
+// commitOutput writes the manifest and commits the run's folder: one
+// rename for an unsharded run, the shard's partitions for a shard.
+func commitOutput(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+	if cfg.Shard.Sharded() {
+		return commitShard(cfg, out, m)
+	}
+	if err := writeManifest(out.Path(), m); err != nil {
+		return &OutputError{err}
+	}
+	if err := out.Commit(); err != nil {
+		return &OutputError{err}
+	}
+	return nil
+}
+
+// currentOutput returns the manifest of the output already in place when
+// nothing needs doing: a shard that is complete with the same input,
+// settings and version (always: a retried task must not redo a committed
+// shard), or an unsharded output under skip_if_unchanged.
+func currentOutput(cfg *ComputeConfig, inputSHA string, log *slog.Logger) (*Manifest, bool) {
+	if cfg.Shard.Sharded() {
+		m, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, inputSHA, cfg.ConfigSHA256)
+		if problem != "" {
+			return nil, false
+		}
+		log.Info("shard is complete with the same input, settings and version; nothing to do",
+			"out", cfg.OutDir, "shard", cfg.Shard.Name())
+		return &m.Manifest, true
+	}
+	if !cfg.SkipIfSame || !upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256) {
+		return nil, false
+	}
+	log.Info("outputs are up to date; nothing to do", "out", cfg.OutDir, "key", KeySkipIfUnchanged)
+	m, _ := ReadManifest(cfg.OutDir)
+	return m, true
+}
+
+// shardPlanConfig adapts an all-pairs run split into shards: each shard
+// computes only its rows, with the multi-source family that auto picks for
+// many sources (Dijkstra), or Johnson when a weight is negative (auto
+// would take Bellman-Ford from each source). A one-shard run is left to
+// plan as an all-pairs run, Floyd-Warshall included.
+func shardPlanConfig(cfg *ComputeConfig, e *graph.EdgeList) *ComputeConfig {
+	if !cfg.Shard.Split() || cfg.Algorithm != AlgorithmAuto || !sourcesKeyAll(cfg.Sources) {
+		return cfg
+	}
+	if lo, _ := e.WeightRange(); lo >= 0 {
+		return cfg
+	}
+	johnson := *cfg
+	johnson.Algorithm = AlgorithmJohnson
+	return &johnson
+}
+
+// sourcesKeyAll reports whether compute.sources asks for every vertex.
+func sourcesKeyAll(sources []string) bool {
+	return len(sources) == 1 && strings.TrimSpace(sources[0]) == "all"
+}
+
+// commitShard reshapes the run's folder into the dataset's partitions
+// (distances/shard=NNNN/part-*, summary/shard=NNNN/part-00000, ...),
+// writes the shard's manifest and marker, and moves the partitions into
+// the dataset, the marker's folder last. The dataset's own _SUCCESS and
+// this shard's old marker are removed first: the dataset is not complete
+// again until finalize.
+func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+	root, name := out.Path(), cfg.Shard.Name()
+	parts, files, err := partitionFiles(out, m.Files, name)
+	if err != nil {
+		return &OutputError{err}
+	}
+	sm := &ShardManifest{Manifest: *m, Shard: cfg.Shard.Index, Shards: cfg.Shard.Count}
+	sm.Files = files
+	marker := filepath.Join(ShardsDir, name)
+	if err := writeShardMarker(out, filepath.Join(root, marker), sm); err != nil {
+		return &OutputError{err}
+	}
+	for _, stale := range []string{filepath.Join(cfg.OutDir, SuccessName), filepath.Join(cfg.OutDir, marker, SuccessName)} {
+		if err := os.Remove(stale); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return &OutputError{err}
+		}
+	}
+	if err := removeOtherPartitions(cfg.OutDir, name, parts); err != nil {
+		return &OutputError{err}
+	}
+	if err := out.CommitInto(cfg.OutDir, append(parts, marker)...); err != nil {
+		return &OutputError{err}
+	}
+	return nil
+}
+
+// partitionFiles moves the files of an unsharded layout inside out into
+// shard name's partitions and returns the partition folders made and the
+// files' new paths (relative to the dataset): a folder X becomes
+// X/shard=NNNN, a table X.ext becomes X/shard=NNNN/part-00000.ext, and the
+// vertices table, the same in every shard, goes to the shard's _shards
+// folder, from which finalize takes one.
+func partitionFiles(out *atomicfile.Dir, files []ManifestFile, name string) (parts []string, moved []ManifestFile, err error) {
+	root := out.Path()
+	done := map[string]bool{}
+	for _, f := range files {
+		top, rest, inFolder := strings.Cut(f.Path, "/")
+		base, ext, _ := strings.Cut(top, ".")
+		var from, to string
+		switch {
+		case inFolder:
+			from, to = top, top+"/"+name
+			f.Path = to + "/" + rest
+		case base == VerticesName:
+			from, to = top, ShardsDir+"/"+name+"/"+top
+			f.Path = to
+		default:
+			from, to = top, base+"/"+name+"/part-00000."+ext
+			f.Path = to
+		}
+		moved = append(moved, f)
+		if done[from] {
+			continue
+		}
+		done[from] = true
+		if err := movePartition(out, root, from, to, inFolder); err != nil {
+			return nil, nil, err
+		}
+		if !strings.HasPrefix(to, ShardsDir+"/") {
+			parts = append(parts, filepath.FromSlash(base+"/"+name))
+		}
+	}
+	return parts, moved, nil
+}
+
+// movePartition moves from to to inside out. A folder goes by way of a
+// hidden name, since its new place is inside its old one.
+func movePartition(out *atomicfile.Dir, root, from, to string, folder bool) error {
+	src, dst := filepath.Join(root, from), filepath.Join(root, filepath.FromSlash(to))
+	if !folder {
+		return out.Move(src, dst)
+	}
+	hidden := filepath.Join(root, "."+from)
+	if err := out.Move(src, hidden); err != nil {
+		return err
+	}
+	return out.Move(hidden, dst)
+}
+
+// writeShardMarker writes the shard's manifest and its _SUCCESS marker
+// into dir, inside the uncommitted folder.
+func writeShardMarker(out *atomicfile.Dir, dir string, sm *ShardManifest) error {
+	f, err := out.Create(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return err
+	}
+	err = encodeJSON(f, sm)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing the manifest of %s: %w", dir, err)
+	}
+	marker, err := out.Create(filepath.Join(dir, SuccessName))
+	if err != nil {
+		return err
+	}
+	return marker.Close()
+}
+
+// removeOtherPartitions removes shard name's partitions of tables this
+// attempt does not write (left by a run with other settings), so the
+// dataset holds only what the new manifest lists.
+func removeOtherPartitions(root, name string, parts []string) error {
+	tables, err := datasetTables(root)
+	if err != nil {
+		return err
+	}
+	for _, table := range tables {
+		part := filepath.Join(table, name)
+		if slices.Contains(parts, part) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(root, part)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// datasetTables lists the table folders of a dataset: every folder whose
+// name starts with neither '_' nor '.'.
+func datasetTables(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), "_") && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
