@@ -13,17 +13,25 @@ import (
 // a header claiming 2^31 arcs over a short input costs nothing.
 const defaultPrealloc = 1 << 16
 
+// maxDeflateRatio bounds how many bytes one byte of a DEFLATE (gzip) stream
+// can decompress to.
+const maxDeflateRatio = 1032
+
 // preallocLimit returns how many items of at least minBytes bytes each the
 // input r can hold: its remaining size divided by minBytes when r can tell
 // (files, in-memory readers), else defaultPrealloc. in is the reader the
-// data is parsed from; when it is a gzip stream, r's size says nothing.
+// data is parsed from; when it is a gzip stream, r's size bounds the text
+// only through DEFLATE's largest ratio, which still keeps a short input
+// from claiming gigabytes while letting a truthful header size the arrays.
 func preallocLimit(r, in io.Reader, minBytes int64) int64 {
-	if _, compressed := in.(*gzip.Reader); !compressed {
-		if size, ok := sizeHint(r); ok {
-			return size/minBytes + 1
-		}
+	size, ok := sizeHint(r)
+	if !ok {
+		return defaultPrealloc
 	}
-	return defaultPrealloc
+	if _, compressed := in.(*gzip.Reader); compressed {
+		return max(size/minBytes*maxDeflateRatio, defaultPrealloc)
+	}
+	return size/minBytes + 1
 }
 
 // sizeHint returns the bytes left in r when r can tell.
@@ -63,12 +71,16 @@ type arcArrays struct {
 // limit arcs (see preallocLimit).
 func newArcArrays(declared, limit int64) arcArrays {
 	c := int(min(max(declared, 0), limit))
-	return arcArrays{
+	a := arcArrays{
 		src:      make([]int32, c),
 		dst:      make([]int32, c),
 		wt:       make([]int32, c),
 		declared: declared,
 	}
+	adviseHugePages(a.src)
+	adviseHugePages(a.dst)
+	adviseHugePages(a.wt)
+	return a
 }
 
 // grow makes room for at least one more arc: the capacity doubles, but not
@@ -85,6 +97,7 @@ func (a *arcArrays) grow() {
 
 func growTo(s []int32, used, size int) []int32 {
 	grown := make([]int32, size)
+	adviseHugePages(grown)
 	copy(grown, s[:used])
 	return grown
 }
@@ -106,7 +119,22 @@ func (a *arcArrays) reset(c int) {
 	a.k, a.declared = 0, -1
 }
 
-// appendArcs appends the arcs of b to a, growing a as needed.
+// window returns the arrays [start, start+n) of a as an empty arcArrays that
+// cannot grow beyond them (declared is its length), for a writer that fills
+// that part of a in place.
+func (a *arcArrays) window(start, n int) arcArrays {
+	end := start + n
+	return arcArrays{src: a.src[start:end:end], dst: a.dst[start:end:end], wt: a.wt[start:end:end], declared: int64(n)}
+}
+
+// holds reports whether w's arrays begin at index start of a's, that is,
+// w is a window of a's current arrays.
+func (a *arcArrays) holds(w *arcArrays, start int) bool {
+	return len(w.src) > 0 && start < len(a.src) && &a.src[start] == &w.src[0]
+}
+
+// appendArcs appends the arcs of b to a, growing a as needed. b may be a
+// window of a at or after a's end (the copy moves the arcs down).
 func (a *arcArrays) appendArcs(b *arcArrays) {
 	for a.k+b.k > len(a.src) {
 		a.grow()

@@ -65,6 +65,7 @@ func readDIMACS(r io.Reader, name string, workers, chunk int) (*graph.EdgeList, 
 // since most callers never need the 8 bytes per vertex.
 func DIMACSVertices(n int32) *graph.Vertices {
 	ids := make([]int64, max(n, 0))
+	adviseHugePages(ids)
 	for v := range ids {
 		ids[v] = int64(v) + 1
 	}

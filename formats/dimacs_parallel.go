@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"sync"
@@ -9,19 +10,24 @@ import (
 // dimacsPart is one chunk of arc lines on its way through scanParallel:
 // cut by the feeder, parsed by a worker, joined by the collector.
 type dimacsPart struct {
-	text  []byte
-	arcs  arcArrays
-	lines int64 // lines in text, once parsed
-	err   error // a read error (from the feeder) or a parse error
-	done  chan struct{}
+	text []byte
+	// arcs receives the part's arcs. When window is set it is the slice
+	// [start, start+lines of text) of the result arrays as the feeder found
+	// them, so that in a file of arc lines only the arcs land in place and
+	// the collector copies nothing; otherwise arrays of the worker's own.
+	arcs   arcArrays
+	window bool
+	start  int
+	lines  int64 // lines in text, once parsed
+	err    error // a read error (from the feeder) or a parse error
+	done   chan struct{}
 }
 
 // scanParallel parses the text of c like scanLines(c, ..., d.scanChunk),
-// but once the p line is read, chunks go to workers goroutines, each into
-// its own arc arrays, and are joined in file order: the arcs, the line
-// numbers and the first error (the one earliest in the file) are those of
-// the sequential scan. Up to 2 x workers chunks are in flight, which bounds
-// memory.
+// but once the p line is read, chunks go to workers goroutines and are
+// joined in file order: the arcs, the line numbers and the first error
+// (the one earliest in the file) are those of the sequential scan. Up to
+// 2 x workers chunks are in flight, which bounds memory.
 func (d *dimacsReader) scanParallel(c *lineChunks, workers int) error {
 	for d.pLine == 0 {
 		b, err := c.next()
@@ -50,10 +56,10 @@ func (d *dimacsReader) scanParallel(c *lineChunks, workers int) error {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1 + workers)
-	go func() {
+	go func(result arcArrays) {
 		defer wg.Done()
-		feedParts(c, ordered, jobs, stop)
-	}()
+		feedParts(c, result, ordered, jobs, stop)
+	}(d.arcs)
 	for range workers {
 		go func() {
 			defer wg.Done()
@@ -70,12 +76,20 @@ func (d *dimacsReader) scanParallel(c *lineChunks, workers int) error {
 }
 
 // feedParts cuts c into parts and sends each, in file order, to ordered
-// (for joinParts) and to jobs (for a worker). A read error ends the input:
-// it travels as a part of its own, already done.
-func feedParts(c *lineChunks, ordered, jobs chan<- *dimacsPart, stop <-chan struct{}) {
+// (for joinParts) and to jobs (for a worker). Each part whose lines, were
+// they all arcs, fit in result after the arcs before it gets that window
+// of result. A read error ends the input: it travels as a part of its own,
+// already done.
+func feedParts(c *lineChunks, result arcArrays, ordered, jobs chan<- *dimacsPart, stop <-chan struct{}) {
 	defer close(ordered)
 	defer close(jobs)
+	next := result.k
 	for {
+		select {
+		case <-stop: // an error ended the read: read no further
+			return
+		default:
+		}
 		b, err := c.next()
 		if errors.Is(err, io.EOF) {
 			return
@@ -83,6 +97,12 @@ func feedParts(c *lineChunks, ordered, jobs chan<- *dimacsPart, stop <-chan stru
 		p := &dimacsPart{text: b, err: err, done: make(chan struct{})}
 		if err != nil {
 			close(p.done)
+		} else if lines := bytes.Count(b, []byte{'\n'}); next+lines <= len(result.src) {
+			p.arcs = result.window(next, lines)
+			p.window, p.start = true, next
+			next += lines
+		} else {
+			next = len(result.src) // no later part fits either
 		}
 		select {
 		case ordered <- p:
@@ -101,14 +121,16 @@ func feedParts(c *lineChunks, ordered, jobs chan<- *dimacsPart, stop <-chan stru
 // numbers in its errors count from the part's first line.
 func (d *dimacsReader) parseParts(jobs <-chan *dimacsPart, spareArcs <-chan arcArrays) {
 	for p := range jobs {
-		w := &dimacsReader{name: d.name, pLine: d.pLine, n: d.n, m: d.m}
-		// A part of len(text) bytes holds at most len(text)/8 arc lines, so
-		// the fast path never finds the arrays full.
-		select {
-		case w.arcs = <-spareArcs:
-		default:
+		w := &dimacsReader{name: d.name, pLine: d.pLine, n: d.n, m: d.m, arcs: p.arcs}
+		if !p.window {
+			select {
+			case w.arcs = <-spareArcs:
+			default:
+			}
+			// A part of len(text) bytes holds at most len(text)/8 arc
+			// lines, so the fast path never finds the arrays full.
+			w.arcs.reset(len(p.text)/8 + 1)
 		}
-		w.arcs.reset(len(p.text)/8 + 1)
 		p.err = w.scanChunk(p.text)
 		p.arcs, p.lines = w.arcs, w.line
 		close(p.done)
@@ -116,8 +138,10 @@ func (d *dimacsReader) parseParts(jobs <-chan *dimacsPart, spareArcs <-chan arcA
 }
 
 // joinParts appends the parts' arcs to d in file order, counting lines,
-// and returns the first error with its line number made absolute. Each
-// part's text buffer goes back to free for the feeder, its arc arrays to
+// and returns the first error with its line number made absolute. Arcs
+// already in place (a window that starts where the arcs so far end, in the
+// current result arrays) are only counted; others are copied. Each part's
+// text buffer goes back to free for the feeder, its own arc arrays to
 // spareArcs for the workers.
 func (d *dimacsReader) joinParts(ordered <-chan *dimacsPart, free chan<- []byte, spareArcs chan<- arcArrays) error {
 	for p := range ordered {
@@ -130,15 +154,21 @@ func (d *dimacsReader) joinParts(ordered <-chan *dimacsPart, free chan<- []byte,
 			}
 			return d.chunkErr(p.err)
 		}
-		d.arcs.appendArcs(&p.arcs)
+		if p.window && p.start == d.arcs.k && d.arcs.holds(&p.arcs, p.start) {
+			d.arcs.k += p.arcs.k
+		} else {
+			d.arcs.appendArcs(&p.arcs)
+		}
 		d.line += p.lines
 		select {
 		case free <- p.text[:cap(p.text)]:
 		default:
 		}
-		select {
-		case spareArcs <- p.arcs:
-		default:
+		if !p.window {
+			select {
+			case spareArcs <- p.arcs:
+			default:
+			}
 		}
 	}
 	return nil

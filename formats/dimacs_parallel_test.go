@@ -47,10 +47,17 @@ func TestReadDIMACSParallelAgrees(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 21))
 		e := randomEdgeList(rng, 1+rng.Int32N(1000), 2000+rng.IntN(3000), -50, 1_000_000)
 		text := noisyDIMACS(rng, e)
+		// Headers that lie both ways: the result arrays are too short (they
+		// grow while workers fill windows of the old ones) or too long.
+		liars := [][]byte{
+			bytes.Replace(text, []byte(fmt.Sprintf("%d", e.M())), []byte(fmt.Sprintf("%d", e.M()-7)), 1),
+			bytes.Replace(text, []byte(fmt.Sprintf("%d", e.M())), []byte(fmt.Sprintf("%d", e.M()+7)), 1),
+		}
 		for _, chunk := range []int{7, 64, 1000, 1 << 14} {
 			for _, workers := range []int{2, 3} {
 				readBoth(t, text, workers, chunk)
 				readBoth(t, corrupt(rng, text, bads[rng.IntN(len(bads))]), workers, chunk)
+				readBoth(t, liars[rng.IntN(2)], workers, chunk)
 			}
 		}
 	}

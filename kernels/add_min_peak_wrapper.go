@@ -14,7 +14,7 @@ import (
 //go:embed add_min_peak.ptx
 var addMinPeakPTX string
 
-// addMinPeakKernel is add_min_peak, loaded into each context by Load.
+// addMinPeakKernel is add_min_peak, loaded into a context on its first launch there.
 var addMinPeakKernel = newKernel("add_min_peak", addMinPeakPTX)
 
 // AddMinPeak launches add_min_peak (add_min_peak.cu) with cfg.

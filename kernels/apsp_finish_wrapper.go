@@ -14,7 +14,7 @@ import (
 //go:embed apsp_finish.ptx
 var apspFinishPTX string
 
-// apspFinishKernel is apsp_finish, loaded into each context by Load.
+// apspFinishKernel is apsp_finish, loaded into a context on its first launch there.
 var apspFinishKernel = newKernel("apsp_finish", apspFinishPTX)
 
 // APSPFinish launches apsp_finish (apsp_finish.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_init.ptx
 var apspInitPTX string
 
-// apspInitKernel is apsp_init, loaded into each context by Load.
+// apspInitKernel is apsp_init, loaded into a context on its first launch there.
 var apspInitKernel = newKernel("apsp_init", apspInitPTX)
 
 // APSPInit launches apsp_init (apsp_init.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_load_arcs.ptx
 var apspLoadArcsPTX string
 
-// apspLoadArcsKernel is apsp_load_arcs, loaded into each context by Load.
+// apspLoadArcsKernel is apsp_load_arcs, loaded into a context on its first launch there.
 var apspLoadArcsKernel = newKernel("apsp_load_arcs", apspLoadArcsPTX)
 
 // APSPLoadArcs launches apsp_load_arcs (apsp_load_arcs.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_negative_diagonal.ptx
 var apspNegativeDiagonalPTX string
 
-// apspNegativeDiagonalKernel is apsp_negative_diagonal, loaded into each context by Load.
+// apspNegativeDiagonalKernel is apsp_negative_diagonal, loaded into a context on its first launch there.
 var apspNegativeDiagonalKernel = newKernel("apsp_negative_diagonal", apspNegativeDiagonalPTX)
 
 // APSPNegativeDiagonal launches apsp_negative_diagonal (apsp_negative_diagonal.cu) with cfg.

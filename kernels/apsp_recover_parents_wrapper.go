@@ -14,7 +14,7 @@ import (
 //go:embed apsp_recover_parents.ptx
 var apspRecoverParentsPTX string
 
-// apspRecoverParentsKernel is apsp_recover_parents, loaded into each context by Load.
+// apspRecoverParentsKernel is apsp_recover_parents, loaded into a context on its first launch there.
 var apspRecoverParentsKernel = newKernel("apsp_recover_parents", apspRecoverParentsPTX)
 
 // APSPRecoverParents launches apsp_recover_parents (apsp_recover_parents.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed apsp_search_parents.ptx
 var apspSearchParentsPTX string
 
-// apspSearchParentsKernel is apsp_search_parents, loaded into each context by Load.
+// apspSearchParentsKernel is apsp_search_parents, loaded into a context on its first launch there.
 var apspSearchParentsKernel = newKernel("apsp_search_parents", apspSearchParentsPTX)
 
 // APSPSearchParents launches apsp_search_parents (apsp_search_parents.cu) with cfg.

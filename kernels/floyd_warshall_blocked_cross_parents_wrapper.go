@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_cross_parents.ptx
 var floydWarshallBlockedCrossParentsPTX string
 
-// floydWarshallBlockedCrossParentsKernel is floyd_warshall_blocked_cross_parents, loaded into each context by Load.
+// floydWarshallBlockedCrossParentsKernel is floyd_warshall_blocked_cross_parents, loaded into a context on its first launch there.
 var floydWarshallBlockedCrossParentsKernel = newKernel("floyd_warshall_blocked_cross_parents", floydWarshallBlockedCrossParentsPTX)
 
 // FloydWarshallBlockedCrossParents launches floyd_warshall_blocked_cross_parents (floyd_warshall_blocked_cross_parents.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_cross.ptx
 var floydWarshallBlockedCrossPTX string
 
-// floydWarshallBlockedCrossKernel is floyd_warshall_blocked_cross, loaded into each context by Load.
+// floydWarshallBlockedCrossKernel is floyd_warshall_blocked_cross, loaded into a context on its first launch there.
 var floydWarshallBlockedCrossKernel = newKernel("floyd_warshall_blocked_cross", floydWarshallBlockedCrossPTX)
 
 // FloydWarshallBlockedCross launches floyd_warshall_blocked_cross (floyd_warshall_blocked_cross.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_pivot_parents.ptx
 var floydWarshallBlockedPivotParentsPTX string
 
-// floydWarshallBlockedPivotParentsKernel is floyd_warshall_blocked_pivot_parents, loaded into each context by Load.
+// floydWarshallBlockedPivotParentsKernel is floyd_warshall_blocked_pivot_parents, loaded into a context on its first launch there.
 var floydWarshallBlockedPivotParentsKernel = newKernel("floyd_warshall_blocked_pivot_parents", floydWarshallBlockedPivotParentsPTX)
 
 // FloydWarshallBlockedPivotParents launches floyd_warshall_blocked_pivot_parents (floyd_warshall_blocked_pivot_parents.cu) with cfg.

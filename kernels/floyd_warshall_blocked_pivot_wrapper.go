@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_pivot.ptx
 var floydWarshallBlockedPivotPTX string
 
-// floydWarshallBlockedPivotKernel is floyd_warshall_blocked_pivot, loaded into each context by Load.
+// floydWarshallBlockedPivotKernel is floyd_warshall_blocked_pivot, loaded into a context on its first launch there.
 var floydWarshallBlockedPivotKernel = newKernel("floyd_warshall_blocked_pivot", floydWarshallBlockedPivotPTX)
 
 // FloydWarshallBlockedPivot launches floyd_warshall_blocked_pivot (floyd_warshall_blocked_pivot.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_rest_parents.ptx
 var floydWarshallBlockedRestParentsPTX string
 
-// floydWarshallBlockedRestParentsKernel is floyd_warshall_blocked_rest_parents, loaded into each context by Load.
+// floydWarshallBlockedRestParentsKernel is floyd_warshall_blocked_rest_parents, loaded into a context on its first launch there.
 var floydWarshallBlockedRestParentsKernel = newKernel("floyd_warshall_blocked_rest_parents", floydWarshallBlockedRestParentsPTX)
 
 // FloydWarshallBlockedRestParents launches floyd_warshall_blocked_rest_parents (floyd_warshall_blocked_rest_parents.cu) with cfg.

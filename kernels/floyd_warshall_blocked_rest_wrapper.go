@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_blocked_rest.ptx
 var floydWarshallBlockedRestPTX string
 
-// floydWarshallBlockedRestKernel is floyd_warshall_blocked_rest, loaded into each context by Load.
+// floydWarshallBlockedRestKernel is floyd_warshall_blocked_rest, loaded into a context on its first launch there.
 var floydWarshallBlockedRestKernel = newKernel("floyd_warshall_blocked_rest", floydWarshallBlockedRestPTX)
 
 // FloydWarshallBlockedRest launches floyd_warshall_blocked_rest (floyd_warshall_blocked_rest.cu) with cfg.

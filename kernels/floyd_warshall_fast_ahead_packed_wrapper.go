@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead_packed.ptx
 var floydWarshallFastAheadPackedPTX string
 
-// floydWarshallFastAheadPackedKernel is floyd_warshall_fast_ahead_packed, loaded into each context by Load.
+// floydWarshallFastAheadPackedKernel is floyd_warshall_fast_ahead_packed, loaded into a context on its first launch there.
 var floydWarshallFastAheadPackedKernel = newKernel("floyd_warshall_fast_ahead_packed", floydWarshallFastAheadPackedPTX)
 
 // FloydWarshallFastAheadPacked launches floyd_warshall_fast_ahead_packed (floyd_warshall_fast_ahead_packed.cu) with cfg.

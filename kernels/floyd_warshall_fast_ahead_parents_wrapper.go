@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead_parents.ptx
 var floydWarshallFastAheadParentsPTX string
 
-// floydWarshallFastAheadParentsKernel is floyd_warshall_fast_ahead_parents, loaded into each context by Load.
+// floydWarshallFastAheadParentsKernel is floyd_warshall_fast_ahead_parents, loaded into a context on its first launch there.
 var floydWarshallFastAheadParentsKernel = newKernel("floyd_warshall_fast_ahead_parents", floydWarshallFastAheadParentsPTX)
 
 // FloydWarshallFastAheadParents launches floyd_warshall_fast_ahead_parents (floyd_warshall_fast_ahead_parents.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_ahead.ptx
 var floydWarshallFastAheadPTX string
 
-// floydWarshallFastAheadKernel is floyd_warshall_fast_ahead, loaded into each context by Load.
+// floydWarshallFastAheadKernel is floyd_warshall_fast_ahead, loaded into a context on its first launch there.
 var floydWarshallFastAheadKernel = newKernel("floyd_warshall_fast_ahead", floydWarshallFastAheadPTX)
 
 // FloydWarshallFastAhead launches floyd_warshall_fast_ahead (floyd_warshall_fast_ahead.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_cross_parents.ptx
 var floydWarshallFastCrossParentsPTX string
 
-// floydWarshallFastCrossParentsKernel is floyd_warshall_fast_cross_parents, loaded into each context by Load.
+// floydWarshallFastCrossParentsKernel is floyd_warshall_fast_cross_parents, loaded into a context on its first launch there.
 var floydWarshallFastCrossParentsKernel = newKernel("floyd_warshall_fast_cross_parents", floydWarshallFastCrossParentsPTX)
 
 // FloydWarshallFastCrossParents launches floyd_warshall_fast_cross_parents (floyd_warshall_fast_cross_parents.cu) with cfg.

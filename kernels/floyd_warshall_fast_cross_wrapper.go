@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_cross.ptx
 var floydWarshallFastCrossPTX string
 
-// floydWarshallFastCrossKernel is floyd_warshall_fast_cross, loaded into each context by Load.
+// floydWarshallFastCrossKernel is floyd_warshall_fast_cross, loaded into a context on its first launch there.
 var floydWarshallFastCrossKernel = newKernel("floyd_warshall_fast_cross", floydWarshallFastCrossPTX)
 
 // FloydWarshallFastCross launches floyd_warshall_fast_cross (floyd_warshall_fast_cross.cu) with cfg.

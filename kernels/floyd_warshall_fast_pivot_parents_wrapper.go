@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_pivot_parents.ptx
 var floydWarshallFastPivotParentsPTX string
 
-// floydWarshallFastPivotParentsKernel is floyd_warshall_fast_pivot_parents, loaded into each context by Load.
+// floydWarshallFastPivotParentsKernel is floyd_warshall_fast_pivot_parents, loaded into a context on its first launch there.
 var floydWarshallFastPivotParentsKernel = newKernel("floyd_warshall_fast_pivot_parents", floydWarshallFastPivotParentsPTX)
 
 // FloydWarshallFastPivotParents launches floyd_warshall_fast_pivot_parents (floyd_warshall_fast_pivot_parents.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_pivot.ptx
 var floydWarshallFastPivotPTX string
 
-// floydWarshallFastPivotKernel is floyd_warshall_fast_pivot, loaded into each context by Load.
+// floydWarshallFastPivotKernel is floyd_warshall_fast_pivot, loaded into a context on its first launch there.
 var floydWarshallFastPivotKernel = newKernel("floyd_warshall_fast_pivot", floydWarshallFastPivotPTX)
 
 // FloydWarshallFastPivot launches floyd_warshall_fast_pivot (floyd_warshall_fast_pivot.cu) with cfg.

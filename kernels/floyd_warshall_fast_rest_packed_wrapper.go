@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest_packed.ptx
 var floydWarshallFastRestPackedPTX string
 
-// floydWarshallFastRestPackedKernel is floyd_warshall_fast_rest_packed, loaded into each context by Load.
+// floydWarshallFastRestPackedKernel is floyd_warshall_fast_rest_packed, loaded into a context on its first launch there.
 var floydWarshallFastRestPackedKernel = newKernel("floyd_warshall_fast_rest_packed", floydWarshallFastRestPackedPTX)
 
 // FloydWarshallFastRestPacked launches floyd_warshall_fast_rest_packed (floyd_warshall_fast_rest_packed.cu) with cfg.

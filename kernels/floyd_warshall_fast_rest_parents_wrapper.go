@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest_parents.ptx
 var floydWarshallFastRestParentsPTX string
 
-// floydWarshallFastRestParentsKernel is floyd_warshall_fast_rest_parents, loaded into each context by Load.
+// floydWarshallFastRestParentsKernel is floyd_warshall_fast_rest_parents, loaded into a context on its first launch there.
 var floydWarshallFastRestParentsKernel = newKernel("floyd_warshall_fast_rest_parents", floydWarshallFastRestParentsPTX)
 
 // FloydWarshallFastRestParents launches floyd_warshall_fast_rest_parents (floyd_warshall_fast_rest_parents.cu) with cfg.

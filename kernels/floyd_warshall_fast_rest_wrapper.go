@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_fast_rest.ptx
 var floydWarshallFastRestPTX string
 
-// floydWarshallFastRestKernel is floyd_warshall_fast_rest, loaded into each context by Load.
+// floydWarshallFastRestKernel is floyd_warshall_fast_rest, loaded into a context on its first launch there.
 var floydWarshallFastRestKernel = newKernel("floyd_warshall_fast_rest", floydWarshallFastRestPTX)
 
 // FloydWarshallFastRest launches floyd_warshall_fast_rest (floyd_warshall_fast_rest.cu) with cfg.

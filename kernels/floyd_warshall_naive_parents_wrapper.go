@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_naive_parents.ptx
 var floydWarshallNaiveParentsPTX string
 
-// floydWarshallNaiveParentsKernel is floyd_warshall_naive_parents, loaded into each context by Load.
+// floydWarshallNaiveParentsKernel is floyd_warshall_naive_parents, loaded into a context on its first launch there.
 var floydWarshallNaiveParentsKernel = newKernel("floyd_warshall_naive_parents", floydWarshallNaiveParentsPTX)
 
 // FloydWarshallNaiveParents launches floyd_warshall_naive_parents (floyd_warshall_naive_parents.cu) with cfg.

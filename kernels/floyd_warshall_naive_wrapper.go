@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_naive.ptx
 var floydWarshallNaivePTX string
 
-// floydWarshallNaiveKernel is floyd_warshall_naive, loaded into each context by Load.
+// floydWarshallNaiveKernel is floyd_warshall_naive, loaded into a context on its first launch there.
 var floydWarshallNaiveKernel = newKernel("floyd_warshall_naive", floydWarshallNaivePTX)
 
 // FloydWarshallNaive launches floyd_warshall_naive (floyd_warshall_naive.cu) with cfg.

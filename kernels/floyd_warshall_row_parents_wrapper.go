@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_row_parents.ptx
 var floydWarshallRowParentsPTX string
 
-// floydWarshallRowParentsKernel is floyd_warshall_row_parents, loaded into each context by Load.
+// floydWarshallRowParentsKernel is floyd_warshall_row_parents, loaded into a context on its first launch there.
 var floydWarshallRowParentsKernel = newKernel("floyd_warshall_row_parents", floydWarshallRowParentsPTX)
 
 // FloydWarshallRowParents launches floyd_warshall_row_parents (floyd_warshall_row_parents.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed floyd_warshall_row.ptx
 var floydWarshallRowPTX string
 
-// floydWarshallRowKernel is floyd_warshall_row, loaded into each context by Load.
+// floydWarshallRowKernel is floyd_warshall_row, loaded into a context on its first launch there.
 var floydWarshallRowKernel = newKernel("floyd_warshall_row", floydWarshallRowPTX)
 
 // FloydWarshallRow launches floyd_warshall_row (floyd_warshall_row.cu) with cfg.

@@ -53,19 +53,21 @@ func (k *Kernel) PTX() string { return k.ptx }
 // All returns every kernel, in file-name order.
 func All() []*Kernel { return append([]*Kernel(nil), all...) }
 
-// Module is every kernel loaded into one CUDA context, each function
-// resolved once by Load, so a launch costs a lookup in a map that is never
-// written again. A Module belongs to its context: use it only on the
-// thread where that context is current (gpu.Device.Do). The generated
-// launch wrappers are its methods.
+// Module holds the kernels loaded into one CUDA context. Each kernel is
+// loaded and its function resolved once, on its first launch: a process
+// that runs one algorithm compiles only that algorithm's PTX (the driver
+// compiles every module it loads, which for all of them takes more than a
+// second on a cold cache), and later launches read the function without a
+// lock. A Module belongs to its context: use it only on the thread where
+// that context is current (gpu.Device.Do). The generated launch wrappers
+// are its methods.
 type Module struct {
-	fns map[*Kernel]cu.Function
+	fns sync.Map   // *Kernel -> cu.Function, written once per kernel
+	mu  sync.Mutex // serialises first loads
 }
 
-// Load loads every kernel's PTX into the CUDA context current on the
-// calling OS thread (the driver compiles it for the GPU, or takes it from
-// its cache) and resolves the functions. Destroying the context unloads
-// them.
+// Load returns the Module of the CUDA context current on the calling OS
+// thread. Destroying the context unloads its kernels.
 func Load() (*Module, error) {
 	ctx, err := cu.CurrentContext()
 	if err != nil {
@@ -74,28 +76,39 @@ func Load() (*Module, error) {
 	if ctx == (cu.CUContext{}) {
 		return nil, fmt.Errorf("kernels: no CUDA context is current on this thread (load inside gpu.Device.Do)")
 	}
-	m := &Module{fns: make(map[*Kernel]cu.Function, len(all))}
-	for _, k := range all {
-		mod, err := cu.LoadData(k.ptx)
-		if err != nil {
-			return nil, fmt.Errorf("kernels: loading %s: %w", k.name, err)
-		}
-		if m.fns[k], err = mod.Function(k.name); err != nil {
-			return nil, fmt.Errorf("kernels: finding %s in its module: %w", k.name, err)
-		}
-	}
-	return m, nil
+	return &Module{}, nil
 }
 
-// Function returns k's function in the module's context.
-func (m *Module) Function(k *Kernel) cu.Function { return m.fns[k] }
+// Function returns k's function in the module's context, loading k on
+// first use (the driver compiles its PTX for the GPU, or takes it from its
+// cache).
+func (m *Module) Function(k *Kernel) (cu.Function, error) {
+	if fn, ok := m.fns.Load(k); ok {
+		return fn.(cu.Function), nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if fn, ok := m.fns.Load(k); ok {
+		return fn.(cu.Function), nil
+	}
+	mod, err := cu.LoadData(k.ptx)
+	if err != nil {
+		return cu.Function{}, fmt.Errorf("kernels: loading %s: %w", k.name, err)
+	}
+	fn, err := mod.Function(k.name)
+	if err != nil {
+		return cu.Function{}, fmt.Errorf("kernels: finding %s in its module: %w", k.name, err)
+	}
+	m.fns.Store(k, fn)
+	return fn, nil
+}
 
 // launch launches k with cfg, checks the launch's own error and, in debug
 // mode, synchronises and reports the kernel's duration.
 func (m *Module) launch(k *Kernel, cfg Config, args []unsafe.Pointer) error {
-	fn, ok := m.fns[k]
-	if !ok {
-		return fmt.Errorf("kernels: %s is not in the module (load it with Load)", k.name)
+	fn, err := m.Function(k)
+	if err != nil {
+		return err
 	}
 	g, b := cfg.Grid.norm(), cfg.Block.norm()
 	obs := observer()
@@ -111,7 +124,7 @@ func (m *Module) launch(k *Kernel, cfg Config, args []unsafe.Pointer) error {
 		return fmt.Errorf("kernels: before %s: %w", k.name, err)
 	}
 	start := time.Now()
-	err := fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args)
+	err = fn.Launch(g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, cfg.Stream, args)
 	if err == nil {
 		err = cu.Synchronize()
 	}

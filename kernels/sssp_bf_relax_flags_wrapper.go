@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_flags.ptx
 var ssspBfRelaxFlagsPTX string
 
-// ssspBfRelaxFlagsKernel is sssp_bf_relax_flags, loaded into each context by Load.
+// ssspBfRelaxFlagsKernel is sssp_bf_relax_flags, loaded into a context on its first launch there.
 var ssspBfRelaxFlagsKernel = newKernel("sssp_bf_relax_flags", ssspBfRelaxFlagsPTX)
 
 // SSSPBfRelaxFlags launches sssp_bf_relax_flags (sssp_bf_relax_flags.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_naive.ptx
 var ssspBfRelaxNaivePTX string
 
-// ssspBfRelaxNaiveKernel is sssp_bf_relax_naive, loaded into each context by Load.
+// ssspBfRelaxNaiveKernel is sssp_bf_relax_naive, loaded into a context on its first launch there.
 var ssspBfRelaxNaiveKernel = newKernel("sssp_bf_relax_naive", ssspBfRelaxNaivePTX)
 
 // SSSPBfRelaxNaive launches sssp_bf_relax_naive (sssp_bf_relax_naive.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_relax_stride.ptx
 var ssspBfRelaxStridePTX string
 
-// ssspBfRelaxStrideKernel is sssp_bf_relax_stride, loaded into each context by Load.
+// ssspBfRelaxStrideKernel is sssp_bf_relax_stride, loaded into a context on its first launch there.
 var ssspBfRelaxStrideKernel = newKernel("sssp_bf_relax_stride", ssspBfRelaxStridePTX)
 
 // SSSPBfRelaxStride launches sssp_bf_relax_stride (sssp_bf_relax_stride.cu) with cfg.

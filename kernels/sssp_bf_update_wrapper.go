@@ -14,7 +14,7 @@ import (
 //go:embed sssp_bf_update.ptx
 var ssspBfUpdatePTX string
 
-// ssspBfUpdateKernel is sssp_bf_update, loaded into each context by Load.
+// ssspBfUpdateKernel is sssp_bf_update, loaded into a context on its first launch there.
 var ssspBfUpdateKernel = newKernel("sssp_bf_update", ssspBfUpdatePTX)
 
 // SSSPBfUpdate launches sssp_bf_update (sssp_bf_update.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_init.ptx
 var ssspDijkstraInitPTX string
 
-// ssspDijkstraInitKernel is sssp_dijkstra_init, loaded into each context by Load.
+// ssspDijkstraInitKernel is sssp_dijkstra_init, loaded into a context on its first launch there.
 var ssspDijkstraInitKernel = newKernel("sssp_dijkstra_init", ssspDijkstraInitPTX)
 
 // SSSPDijkstraInit launches sssp_dijkstra_init (sssp_dijkstra_init.cu) with cfg.

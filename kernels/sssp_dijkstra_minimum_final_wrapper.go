@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_minimum_final.ptx
 var ssspDijkstraMinimumFinalPTX string
 
-// ssspDijkstraMinimumFinalKernel is sssp_dijkstra_minimum_final, loaded into each context by Load.
+// ssspDijkstraMinimumFinalKernel is sssp_dijkstra_minimum_final, loaded into a context on its first launch there.
 var ssspDijkstraMinimumFinalKernel = newKernel("sssp_dijkstra_minimum_final", ssspDijkstraMinimumFinalPTX)
 
 // SSSPDijkstraMinimumFinal launches sssp_dijkstra_minimum_final (sssp_dijkstra_minimum_final.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_minimum.ptx
 var ssspDijkstraMinimumPTX string
 
-// ssspDijkstraMinimumKernel is sssp_dijkstra_minimum, loaded into each context by Load.
+// ssspDijkstraMinimumKernel is sssp_dijkstra_minimum, loaded into a context on its first launch there.
 var ssspDijkstraMinimumKernel = newKernel("sssp_dijkstra_minimum", ssspDijkstraMinimumPTX)
 
 // SSSPDijkstraMinimum launches sssp_dijkstra_minimum (sssp_dijkstra_minimum.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_relax.ptx
 var ssspDijkstraRelaxPTX string
 
-// ssspDijkstraRelaxKernel is sssp_dijkstra_relax, loaded into each context by Load.
+// ssspDijkstraRelaxKernel is sssp_dijkstra_relax, loaded into a context on its first launch there.
 var ssspDijkstraRelaxKernel = newKernel("sssp_dijkstra_relax", ssspDijkstraRelaxPTX)
 
 // SSSPDijkstraRelax launches sssp_dijkstra_relax (sssp_dijkstra_relax.cu) with cfg.

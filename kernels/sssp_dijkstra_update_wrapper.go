@@ -14,7 +14,7 @@ import (
 //go:embed sssp_dijkstra_update.ptx
 var ssspDijkstraUpdatePTX string
 
-// ssspDijkstraUpdateKernel is sssp_dijkstra_update, loaded into each context by Load.
+// ssspDijkstraUpdateKernel is sssp_dijkstra_update, loaded into a context on its first launch there.
 var ssspDijkstraUpdateKernel = newKernel("sssp_dijkstra_update", ssspDijkstraUpdatePTX)
 
 // SSSPDijkstraUpdate launches sssp_dijkstra_update (sssp_dijkstra_update.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_init.ptx
 var ssspInitPTX string
 
-// ssspInitKernel is sssp_init, loaded into each context by Load.
+// ssspInitKernel is sssp_init, loaded into a context on its first launch there.
 var ssspInitKernel = newKernel("sssp_init", ssspInitPTX)
 
 // SSSPInit launches sssp_init (sssp_init.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far_finish.ptx
 var ssspNearFarFinishPTX string
 
-// ssspNearFarFinishKernel is sssp_near_far_finish, loaded into each context by Load.
+// ssspNearFarFinishKernel is sssp_near_far_finish, loaded into a context on its first launch there.
 var ssspNearFarFinishKernel = newKernel("sssp_near_far_finish", ssspNearFarFinishPTX)
 
 // SSSPNearFarFinish launches sssp_near_far_finish (sssp_near_far_finish.cu) with cfg.

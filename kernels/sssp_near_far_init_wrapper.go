@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far_init.ptx
 var ssspNearFarInitPTX string
 
-// ssspNearFarInitKernel is sssp_near_far_init, loaded into each context by Load.
+// ssspNearFarInitKernel is sssp_near_far_init, loaded into a context on its first launch there.
 var ssspNearFarInitKernel = newKernel("sssp_near_far_init", ssspNearFarInitPTX)
 
 // SSSPNearFarInit launches sssp_near_far_init (sssp_near_far_init.cu) with cfg.

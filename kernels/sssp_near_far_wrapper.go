@@ -14,7 +14,7 @@ import (
 //go:embed sssp_near_far.ptx
 var ssspNearFarPTX string
 
-// ssspNearFarKernel is sssp_near_far, loaded into each context by Load.
+// ssspNearFarKernel is sssp_near_far, loaded into a context on its first launch there.
 var ssspNearFarKernel = newKernel("sssp_near_far", ssspNearFarPTX)
 
 // SSSPNearFar launches sssp_near_far (sssp_near_far.cu) with cfg.

@@ -14,7 +14,7 @@ import (
 //go:embed sssp_parents.ptx
 var ssspParentsPTX string
 
-// ssspParentsKernel is sssp_parents, loaded into each context by Load.
+// ssspParentsKernel is sssp_parents, loaded into a context on its first launch there.
 var ssspParentsKernel = newKernel("sssp_parents", ssspParentsPTX)
 
 // SSSPParents launches sssp_parents (sssp_parents.cu) with cfg.

@@ -216,6 +216,10 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	if err != nil {
 		return &OutputError{err}
 	}
+	// The vertices table depends on the graph alone: it is written while
+	// the backend computes, and waited for on every path out.
+	vertices := r.startVertices(dir, meta)
+	defer vertices.wait()
 	paths := newPathCollector(r.pairs, req.Parents)
 	sink := func(rows *backend.Rows) error {
 		paths.collect(rows)
@@ -240,8 +244,12 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	if err != nil {
 		return &OutputError{err}
 	}
+	fi, err := vertices.wait()
+	if err != nil {
+		return &OutputError{err}
+	}
 	stages["write_tail"] = time.Since(begin).Seconds()
-	r.files = consumer.Files()
+	r.files = append(consumer.Files(), fi)
 	for _, f := range r.files {
 		r.rows += f.Rows
 	}
@@ -270,15 +278,9 @@ func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]s
 	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
 }
 
-// writeExtras writes the vertices table and the optional paths and
-// summary tables.
+// writeExtras writes the optional paths and summary tables.
 func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
-	fi, err := r.writeVertices(dir, meta)
-	if err != nil {
-		return err
-	}
-	r.files = append(r.files, fi)
 	if len(r.pairs) > 0 {
 		fi, err := tables.WritePaths(filepath.Join(dir, PathsName+ext), r.pathRows, meta, r.tableOptions()...)
 		if err != nil {

@@ -87,7 +87,7 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	path := spec.Path
 	var manifestEntry *datasets.Dataset
 	if path == "" {
-		located, d, err := locateDataset(ctx, &spec, progressOut)
+		located, d, err := locateDataset(ctx, &spec, log, progressOut)
 		if err != nil {
 			return nil, &InputError{err}
 		}
@@ -148,8 +148,10 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 }
 
 // locateDataset resolves spec.Dataset through the manifest and the fetcher,
-// filling in the dataset's coordinates file and format.
-func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) (string, *datasets.Dataset, error) {
+// filling in the dataset's coordinates file and format. Coordinates are
+// optional: when they cannot be had, a warning says why and the graph is
+// read without them.
+func locateDataset(ctx context.Context, spec *InputSpec, log *slog.Logger, progressOut io.Writer) (string, *datasets.Dataset, error) {
 	d, err := datasets.Lookup(spec.Dataset)
 	if err != nil {
 		return "", nil, err
@@ -160,7 +162,10 @@ func locateDataset(ctx context.Context, spec *InputSpec, progressOut io.Writer) 
 		return "", nil, err
 	}
 	if d.Coordinates != nil && spec.Coordinates == "" {
-		if co, err := fetcher.Locate(ctx, *d.Coordinates); err == nil {
+		co, err := fetcher.Locate(ctx, *d.Coordinates)
+		if err != nil {
+			log.Warn("dataset coordinates not available; the vertices table has no x and y", "dataset", d.Name, "error", err)
+		} else {
 			spec.Coordinates = co
 		}
 	}
@@ -320,7 +325,7 @@ func loadTable(path string) (*LoadedGraph, error) {
 		}
 	}
 	if files.Edges == "" {
-		return nil, fmt.Errorf("%s: no edges.arrow or edges.parquet (an ingest output) found", path)
+		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
 	}
 	if _, err := os.Stat(files.Vertices); err != nil {
 		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)

@@ -33,7 +33,7 @@ func TestBlockBoundsSplitEvenlyAndCoverEverything(t *testing.T) {
 	}
 	for _, tc := range []struct{ n, i, count, lo, hi int }{
 		{50, 0, 3, 0, 16}, {50, 1, 3, 16, 33}, {50, 2, 3, 33, 50}, // uneven
-		{5, 0, 1, 0, 5}, // one shard
+		{5, 0, 1, 0, 5},                                                    // one shard
 		{2, 0, 4, 0, 0}, {2, 1, 4, 0, 1}, {2, 2, 4, 1, 1}, {2, 3, 4, 1, 2}, // more shards than sources
 	} {
 		if lo, hi := blockBounds(tc.n, tc.i, tc.count); lo != tc.lo || hi != tc.hi {
@@ -53,7 +53,6 @@ func TestShardBlockKeepsItsPairs(t *testing.T) {
 		t.Errorf("pairs %v, want [[7 5]]", mine)
 	}
 }
-
 
 // env is a fake environment.
 type env map[string]string

@@ -190,6 +190,9 @@ func movePartition(out *atomicfile.Dir, root, from, to string, folder bool) erro
 // writeShardMarker writes the shard's manifest and its _SUCCESS marker
 // into dir, inside the uncommitted folder.
 func writeShardMarker(out *atomicfile.Dir, dir string, sm *ShardManifest) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	f, err := out.Create(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return err

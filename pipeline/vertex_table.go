@@ -14,3 +14,28 @@ func (r *computeRun) writeVertices(dir string, meta map[string]string) (tables.F
 	path := filepath.Join(dir, VerticesName+r.cfg.OutFormat.Ext())
 	return tables.WriteVertices(path, r.graph.Edges.N, r.graph.Vertices, meta, r.tableOptions()...)
 }
+
+// pendingTable is a table being written on its own goroutine.
+type pendingTable struct {
+	done chan struct{}
+	info tables.FileInfo
+	err  error
+}
+
+// startVertices writes the vertices table (writeVertices) on a goroutine of
+// its own.
+func (r *computeRun) startVertices(dir string, meta map[string]string) *pendingTable {
+	p := &pendingTable{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.info, p.err = r.writeVertices(dir, meta)
+	}()
+	return p
+}
+
+// wait returns the table's file once it is written; it may be called more
+// than once.
+func (p *pendingTable) wait() (tables.FileInfo, error) {
+	<-p.done
+	return p.info, p.err
+}

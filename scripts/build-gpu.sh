@@ -85,7 +85,9 @@ case "$mode" in
   e2e|tests) tests=${GPU_TESTS:-.} ;;
   bandwidth) tests=${GPU_TESTS:-'^Test(Pinned|Stream|RunAllPairs|AllPairsStreamsRequestedRows|SSSPRun|SSSPStops|Registered)'} ;;
 esac
-"$here/gpu.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests" > "$OUT/test.log" 2>&1
+# From the package folder, as go test runs them (some tests read the kernel
+# sources beside it).
+(cd "$here/../internal/gpu" && "$here/gpu.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests") > "$OUT/test.log" 2>&1
 echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
 grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 [ "$mode" = tests ] && exit 0

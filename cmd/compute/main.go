@@ -10,14 +10,9 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/pathflow/pathflow/internal/cli"
-	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/pipeline"
 
 	// The CUDA backend registers itself in builds with -tags cuda; other
 	// builds register nothing and run on the CPU.
@@ -25,30 +20,5 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
-}
-
-// run is the whole command: args without the program name, the
-// environment as "NAME=value" pairs, and the streams it writes to. It
-// returns the exit code.
-func run(args, env []string, stdout, stderr io.Writer) int {
-	cmd := cli.Command{Name: "compute", Keys: pipeline.ComputeKeys(), Stage: compute}
-	return cli.Run(cmd, args, env, stdout, stderr)
-}
-
-// compute validates the configuration, runs the stage and prints the
-// output folder.
-func compute(ctx context.Context, l *config.Loaded, out cli.Streams) error {
-	cfg, err := pipeline.ComputeConfigFrom(l)
-	if err != nil {
-		return err
-	}
-	log := pipeline.NewLogger(out.Stderr, cfg.Log.Format, cfg.Log.Quiet)
-	if _, err := pipeline.Compute(ctx, cfg, log, out.Stderr); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(out.Stdout, cfg.OutDir); err != nil {
-		return &pipeline.OutputError{Err: fmt.Errorf("printing the output folder: %w", err)}
-	}
-	return nil
+	os.Exit(cli.Run(cli.Compute(), os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
 }

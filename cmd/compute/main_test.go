@@ -89,7 +89,7 @@ func TestCommand(t *testing.T) {
 				args = append([]string{"-config=" + path}, args...)
 			}
 			var stdout, stderr bytes.Buffer
-			code := run(args, fill(tc.env), &stdout, &stderr)
+			code := cli.Run(cli.Compute(), args, fill(tc.env), &stdout, &stderr)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, &stderr)
 			}
@@ -132,7 +132,7 @@ func checkOutput(t *testing.T, out, stdout string) {
 func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-generate", tiny, "-algorithm", "dijkstra"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+	if code := cli.Run(cli.Compute(), []string{"-generate", tiny, "-algorithm", "dijkstra"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
 		t.Fatalf("exit %d: %s", code, &stderr)
 	}
 	checkOutput(t, filepath.Join("out", "grid-dijkstra"), stdout.String())
@@ -145,7 +145,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 func TestUnwritableStdoutIsAnOutputError(t *testing.T) {
 	var stderr bytes.Buffer
-	code := run([]string{"-generate", tiny, "-out", filepath.Join(t.TempDir(), "o")}, nil, failingWriter{}, &stderr)
+	code := cli.Run(cli.Compute(), []string{"-generate", tiny, "-out", filepath.Join(t.TempDir(), "o")}, nil, failingWriter{}, &stderr)
 	if code != pipeline.ExitOutput || !strings.Contains(stderr.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want exit %d naming the write error", code, &stderr, pipeline.ExitOutput)
 	}

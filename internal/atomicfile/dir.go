@@ -61,7 +61,7 @@ func (d *Dir) Name() string { return d.final }
 func (d *Dir) Path() string { return d.tmp }
 
 // Create creates (or truncates) the file path, which must lie under
-// Path(), making its folders. The file is written as path+PartialSuffix and
+// Path(), in a folder that exists (as for os.Create). The file is written as path+PartialSuffix and
 // takes its own name at Commit, so a reader's glob for the final extension
 // never finds a file of an uncommitted output. The caller closes it; Commit
 // syncs it (once).
@@ -74,9 +74,6 @@ func (d *Dir) Create(path string) (*os.File, error) {
 	defer d.mu.Unlock()
 	if d.state != open {
 		return nil, fmt.Errorf("%w: %s", ErrAborted, d.final)
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, fmt.Errorf("atomicfile: %w", err)
 	}
 	f, err := os.OpenFile(abs+PartialSuffix, os.O_RDWR|os.O_CREATE|os.O_TRUNC, d.filePerm)
 	if err != nil {

@@ -38,6 +38,9 @@ func TestCreateInWritesPartialsUntilCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Abort()
+	if err := os.Mkdir(filepath.Join(d.Path(), "distances"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"distances/part-00000.parquet", "summary.parquet"} {
 		f, err := CreateIn(filepath.Join(d.Path(), name))
 		if err != nil {
@@ -91,6 +94,9 @@ func TestDirCreateRejectsPathsOutside(t *testing.T) {
 	if _, err := d.Create(filepath.Join(parent, "elsewhere.parquet")); err == nil {
 		t.Error("Create outside the temporary succeeded")
 	}
+	if _, err := d.Create(filepath.Join(d.Path(), "missing", "part.parquet")); err == nil {
+		t.Error("Create in a missing folder succeeded (a folder removed under a writer must fail it)")
+	}
 	d.Abort()
 	if _, err := d.Create(filepath.Join(d.Path(), "late.parquet")); err == nil {
 		t.Error("Create after Abort succeeded")
@@ -137,6 +143,9 @@ func TestCommitIntoReplacesPartitions(t *testing.T) {
 		"distances/shard=0001/part-00000.parquet": "new0",
 		"_shards/shard=0001/_SUCCESS":             "",
 	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(d.Path(), name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		f, err := d.Create(filepath.Join(d.Path(), name))
 		if err != nil {
 			t.Fatal(err)
@@ -166,6 +175,9 @@ func TestMoveKeepsPendingNames(t *testing.T) {
 	root := t.TempDir()
 	d, err := CreateDir(filepath.Join(root, "attempt"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(d.Path(), "distances"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"distances/part-00000.parquet", "summary.parquet"} {

@@ -29,6 +29,7 @@ func TestKilledWriterChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	os.Mkdir(filepath.Join(d.Path(), "distances"), 0o755)
 	f, err := d.Create(filepath.Join(d.Path(), "distances", "part-00000.parquet"))
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestKilledWriterLeavesNothingReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	os.Mkdir(filepath.Join(first.Path(), "distances"), 0o755)
 	f, _ := first.Create(filepath.Join(first.Path(), "distances", "part-00000.parquet"))
 	f.WriteString("committed")
 	f.Close()

@@ -40,19 +40,6 @@ type Command struct {
 	Stage func(ctx context.Context, l *config.Loaded, out Streams) error
 }
 
-// Stage runs one command's work with a context that is cancelled on
-// SIGINT or SIGTERM; see Main.
-type Stage func(ctx context.Context, l *config.Loaded) error
-
-// Main runs a command that writes to the process's own streams: Run with
-// the process environment, os.Stdout and stderr.
-func Main(name string, keys []config.Key, args []string, stderr io.Writer, stage Stage) int {
-	cmd := Command{Name: name, Keys: keys, Stage: func(ctx context.Context, l *config.Loaded, _ Streams) error {
-		return stage(ctx, l)
-	}}
-	return Run(cmd, args, os.Environ(), os.Stdout, stderr)
-}
-
 // Run loads cmd's configuration from args (without the program name) and
 // env ("NAME=value" pairs), runs its stage and returns the exit code
 // documented in the README. A signal cancels the stage's context; whatever

@@ -37,7 +37,7 @@ func echo(err error) Command {
 func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
 	final := filepath.Join(t.TempDir(), "result.txt")
 	var stderr bytes.Buffer
-	code := Main("compute", keys, nil, &stderr, func(ctx context.Context, l *config.Loaded) error {
+	stage := func(ctx context.Context, _ *config.Loaded, _ Streams) error {
 		f, err := atomicfile.Create(final)
 		if err != nil {
 			return err
@@ -55,7 +55,8 @@ func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			return errors.New("the stage was not cancelled")
 		}
-	})
+	}
+	code := Run(Command{Name: "compute", Keys: keys, Stage: stage}, nil, nil, io.Discard, &stderr)
 	if code != pipeline.ExitInterrupted {
 		t.Fatalf("exit code %d, want %d", code, pipeline.ExitInterrupted)
 	}
@@ -116,17 +117,5 @@ func TestRun(t *testing.T) {
 				t.Errorf("stderr:\n%q\nwant:\n%q", &stderr, tc.stderr)
 			}
 		})
-	}
-}
-
-func TestMainPassesTheProcessEnvironment(t *testing.T) {
-	t.Setenv("PATHFLOW_OUTPUT_DIR", "from-env")
-	var got string
-	code := Main("compute", keys, nil, io.Discard, func(_ context.Context, l *config.Loaded) error {
-		got = l.Values().String("output.dir")
-		return nil
-	})
-	if code != pipeline.ExitOK || got != "from-env" {
-		t.Errorf("exit %d, output.dir %q", code, got)
 	}
 }

@@ -94,6 +94,10 @@ func TestBadValuesNameTheKey(t *testing.T) {
 		t.Errorf("non-integer workers: err = %v", err)
 	}
 	vs = l.Values()
+	if n := vs.Int64("compute.workers", 0, 64); vs.Err() == nil {
+		t.Errorf("non-integer workers as int64: got %d and no error", n)
+	}
+	vs = l.Values()
 	vs.OneOf("compute.backend", "cpu", "gpu", "auto")
 	if err := vs.Err(); err == nil || !strings.Contains(err.Error(), "compute.backend") {
 		t.Errorf("bad backend: err = %v", err)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -31,12 +32,37 @@ func (vs *Values) fail(key, format string, args ...any) {
 	}
 }
 
+// convert returns key converted by conv; when it does not convert, it
+// fails with "want WANT, got VALUE" and returns the zero value and false.
+func convert[T any](vs *Values, key, want string, conv func(any) (T, error)) (T, bool) {
+	raw := vs.l.V.Get(key)
+	v, err := conv(raw)
+	if err != nil {
+		vs.fail(key, "want %s, got %v", want, raw)
+		var zero T
+		return zero, false
+	}
+	return v, true
+}
+
+// integer returns key as an integer within [lo, hi], converted by conv.
+func integer[T int | int64](vs *Values, key string, lo, hi T, conv func(any) (T, error)) T {
+	// cast truncates a fractional YAML number; a setting of 2.5 is a
+	// mistake to report, not a 2.
+	if f, ok := vs.l.V.Get(key).(float64); ok && f != math.Trunc(f) {
+		vs.fail(key, "want an integer, got %v", f)
+		return 0
+	}
+	n, ok := convert(vs, key, "an integer", conv)
+	if ok && (n < lo || n > hi) {
+		vs.fail(key, "%d is outside [%d, %d]", n, lo, hi)
+	}
+	return n
+}
+
 // String returns key as a string.
 func (vs *Values) String(key string) string {
-	s, err := cast.ToStringE(vs.l.V.Get(key))
-	if err != nil {
-		vs.fail(key, "want a string, got %v", vs.l.V.Get(key))
-	}
+	s, _ := convert(vs, key, "a string", cast.ToStringE)
 	return s
 }
 
@@ -51,53 +77,23 @@ func (vs *Values) OneOf(key string, allowed ...string) string {
 
 // Int returns key as an integer within [lo, hi].
 func (vs *Values) Int(key string, lo, hi int) int {
-	raw := vs.l.V.Get(key)
-	if f, ok := raw.(float64); ok && f != float64(int(f)) {
-		vs.fail(key, "want an integer, got %v", f)
-		return 0
-	}
-	n, err := cast.ToIntE(raw)
-	if err != nil {
-		vs.fail(key, "want an integer, got %v", raw)
-		return 0
-	}
-	if n < lo || n > hi {
-		vs.fail(key, "%d is outside [%d, %d]", n, lo, hi)
-	}
-	return n
+	return integer(vs, key, lo, hi, cast.ToIntE)
 }
 
 // Int64 returns key as a 64-bit integer within [lo, hi].
 func (vs *Values) Int64(key string, lo, hi int64) int64 {
-	raw := vs.l.V.Get(key)
-	n, err := cast.ToInt64E(raw)
-	if err != nil {
-		vs.fail(key, "want an integer, got %v", raw)
-		return 0
-	}
-	if n < lo || n > hi {
-		vs.fail(key, "%d is outside [%d, %d]", n, lo, hi)
-	}
-	return n
+	return integer(vs, key, lo, hi, cast.ToInt64E)
 }
 
 // Uint64 returns key as an unsigned 64-bit integer.
 func (vs *Values) Uint64(key string) uint64 {
-	raw := vs.l.V.Get(key)
-	n, err := cast.ToUint64E(raw)
-	if err != nil {
-		vs.fail(key, "want a non-negative integer, got %v", raw)
-	}
+	n, _ := convert(vs, key, "a non-negative integer", cast.ToUint64E)
 	return n
 }
 
 // Bool returns key as a boolean.
 func (vs *Values) Bool(key string) bool {
-	raw := vs.l.V.Get(key)
-	b, err := cast.ToBoolE(raw)
-	if err != nil {
-		vs.fail(key, "want true or false, got %v", raw)
-	}
+	b, _ := convert(vs, key, "true or false", cast.ToBoolE)
 	return b
 }
 

@@ -57,7 +57,8 @@ func ErdosRenyi(n int32, p float64, lo, hi int32, seed uint64) (*graph.EdgeList,
 }
 
 // erdosRenyiBand draws the arcs of G(n, p) that leave sources u0..u1-1.
-func erdosRenyiBand(n int32, u0, u1 int64, p float64, w weightDrawer, r *rand.Rand) *graph.EdgeList {
+func erdosRenyiBand(n int32, u0, u1 int64, p float64, w weightDrawer, src *rand.PCG) *graph.EdgeList {
+	r := rand.New(src)
 	perRow := int64(n) - 1
 	pairs := (u1 - u0) * perRow
 	expected := p * float64(pairs)
@@ -66,7 +67,7 @@ func erdosRenyiBand(n int32, u0, u1 int64, p float64, w weightDrawer, r *rand.Ra
 		for u := int32(u0); u < int32(u1); u++ {
 			for v := int32(0); v < n; v++ {
 				if v != u {
-					e.Add(u, v, w.draw(r))
+					e.Add(u, v, w.draw(src))
 				}
 			}
 		}
@@ -93,7 +94,7 @@ func erdosRenyiBand(n int32, u0, u1 int64, p float64, w weightDrawer, r *rand.Ra
 		if v >= u {
 			v++
 		}
-		e.Add(int32(u), int32(v), w.draw(r))
+		e.Add(int32(u), int32(v), w.draw(src))
 	}
 	return e
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // Grid returns a road-like side x side grid: vertex r*side + c sits at row r
@@ -52,35 +52,28 @@ func Grid(side int32, lo, hi int32, seed uint64) (*graph.EdgeList, error) {
 		return start
 	}
 	w := newWeightDrawer(lo, hi)
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), s)
-	for worker := range workers {
-		wg.Go(func() {
-			for r := worker; r < s; r += workers {
-				rng := stream(seed, uint64(r))
-				at := rowStart(r)
-				add := func(u, v int) {
-					e.Src[at], e.Dst[at], e.Weight[at] = int32(u), int32(v), w.draw(rng)
-					at++
-				}
-				for c := range s {
-					u := r*s + c
-					if c+1 < s {
-						add(u, u+1)
-					}
-					if c > 0 {
-						add(u, u-1)
-					}
-					if r+1 < s {
-						add(u, u+s)
-					}
-					if r > 0 {
-						add(u, u-s)
-					}
-				}
+	parallel.For(s, runtime.GOMAXPROCS(0), func(r int) {
+		rng := stream(seed, uint64(r))
+		at := rowStart(r)
+		add := func(u, v int) {
+			e.Src[at], e.Dst[at], e.Weight[at] = int32(u), int32(v), w.draw(rng)
+			at++
+		}
+		for c := range s {
+			u := r*s + c
+			if c+1 < s {
+				add(u, u+1)
 			}
-		})
-	}
-	wg.Wait()
+			if c > 0 {
+				add(u, u-1)
+			}
+			if r+1 < s {
+				add(u, u+s)
+			}
+			if r > 0 {
+				add(u, u-s)
+			}
+		}
+	})
 	return e, nil
 }

@@ -1,8 +1,10 @@
 package generate
 
 import (
+	"math/rand/v2"
 	"runtime"
-	"sync"
+
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // Stream namespaces: each parallel piece of work draws from its own stream,
@@ -32,46 +34,25 @@ func randomPermutation(n int, seed uint64) []int32 {
 	buckets := max(1, n/permChunk)
 	chunks := (n + permChunk - 1) / permChunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)
-	parallel := func(count int, body func(i int)) {
-		var wg sync.WaitGroup
-		for w := range min(workers, count) {
-			wg.Go(func() {
-				for i := w; i < count; i += workers {
-					body(i)
-				}
-			})
-		}
-		wg.Wait()
-	}
 	chunkRange := func(c int) (lo, hi int) { return c * permChunk, min((c+1)*permChunk, n) }
 
 	// Count labels per chunk and bucket.
 	counts := make([][]int, chunks)
-	parallel(chunks, func(c int) {
+	parallel.For(chunks, workers, func(c int) {
 		counts[c] = make([]int, buckets)
-		r := stream(seed, labelStreams+uint64(c))
+		r := rand.New(stream(seed, labelStreams+uint64(c)))
 		lo, hi := chunkRange(c)
 		for range hi - lo {
 			counts[c][r.Uint32N(uint32(buckets))]++
 		}
 	})
 	// Turn counts into each chunk's write position in each bucket.
-	bucketStart := make([]int, buckets+1)
-	at := 0
-	for b := range buckets {
-		bucketStart[b] = at
-		for c := range chunks {
-			count := counts[c][b]
-			counts[c][b] = at
-			at += count
-		}
-	}
-	bucketStart[buckets] = n
+	bucketStart := parallel.Places(counts, buckets)
 	// Scatter: each chunk redraws the same labels from a fresh copy of its
 	// stream.
-	parallel(chunks, func(c int) {
+	parallel.For(chunks, workers, func(c int) {
 		next := counts[c]
-		r := stream(seed, labelStreams+uint64(c))
+		r := rand.New(stream(seed, labelStreams+uint64(c)))
 		lo, hi := chunkRange(c)
 		for v := lo; v < hi; v++ {
 			b := r.Uint32N(uint32(buckets))
@@ -79,8 +60,8 @@ func randomPermutation(n int, seed uint64) []int32 {
 			next[b]++
 		}
 	})
-	parallel(buckets, func(b int) {
-		r := stream(seed, shuffleStreams+uint64(b))
+	parallel.For(buckets, workers, func(b int) {
+		r := rand.New(stream(seed, shuffleStreams+uint64(b)))
 		part := out[bucketStart[b]:bucketStart[b+1]]
 		for i := len(part) - 1; i > 0; i-- {
 			j := r.Uint32N(uint32(i + 1))

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
-	"sync"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // degreeChunk is how many vertices share one random stream in RandomDegree.
@@ -69,31 +70,25 @@ func RandomDegree(n int32, k int, lo, hi int32, seed uint64) (*graph.EdgeList, e
 
 	w := newWeightDrawer(lo, hi)
 	chunks := (int(n) + degreeChunk - 1) / degreeChunk
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	var wg sync.WaitGroup
-	for worker := range workers {
-		wg.Go(func() {
-			for c := worker; c < chunks; c += workers {
-				r := stream(seed, degreeStreams+uint64(c))
-				for u := c * degreeChunk; u < min((c+1)*degreeChunk, int(n)); u++ {
-					arcs := u * k
-					for j := range k {
-						e.Src[arcs+j] = int32(u)
-						if j == 0 {
-							e.Dst[arcs] = succ[u]
-						} else {
-							v := r.Uint32N(uint32(n) - 1) // any vertex but u
-							if v >= uint32(u) {
-								v++
-							}
-							e.Dst[arcs+j] = int32(v)
-						}
-						e.Weight[arcs+j] = w.draw(r)
+	parallel.For(chunks, runtime.GOMAXPROCS(0), func(c int) {
+		src := stream(seed, degreeStreams+uint64(c))
+		r := rand.New(src)
+		for u := c * degreeChunk; u < min((c+1)*degreeChunk, int(n)); u++ {
+			arcs := u * k
+			for j := range k {
+				e.Src[arcs+j] = int32(u)
+				if j == 0 {
+					e.Dst[arcs] = succ[u]
+				} else {
+					v := r.Uint32N(uint32(n) - 1) // any vertex but u
+					if v >= uint32(u) {
+						v++
 					}
+					e.Dst[arcs+j] = int32(v)
 				}
+				e.Weight[arcs+j] = w.draw(src)
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	return e, nil
 }

@@ -40,8 +40,12 @@ func TestDeviceDescribes(t *testing.T) {
 func TestEveryKernelLoads(t *testing.T) {
 	err := defaultBackend().GPU().Do(func(c *Ctx) error {
 		for _, k := range kernels.All() {
-			if c.kernels.Function(k) == (cu.Function{}) {
-				return fmt.Errorf("kernel %s is not loaded", k.Name())
+			fn, err := c.kernels.Function(k)
+			if err != nil {
+				return err
+			}
+			if fn == (cu.Function{}) {
+				return fmt.Errorf("kernel %s resolved to no function", k.Name())
 			}
 		}
 		return nil

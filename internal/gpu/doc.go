@@ -33,7 +33,7 @@
 //   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
 //   - Launch wrappers: package kernels, one typed method per kernel on the
-//     kernels.Module each context loads when the Device opens
+//     kernels.Module of each context, loading each kernel on its first launch
 //     (c.kernels.FloydWarshallFastRest(cfg, ...)); call them inside Do.
 //     launch.go holds the shape helpers. With PATHFLOW_GPU_SYNC=1 every
 //     launch synchronises, is timed, and is logged to stderr, so a fault

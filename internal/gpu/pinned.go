@@ -19,6 +19,28 @@ static CUresult host_alloc(void **p, size_t bytes) {
 	return cuMemHostAlloc(p, bytes, CU_MEMHOSTALLOC_PORTABLE);
 }
 
+static CUresult copy_dtoh_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
+	return cuMemcpyDtoHAsync(dst, src, bytes, s);
+}
+
+// copy_rows_dtoh_async copies height rows of width bytes from a device
+// matrix whose rows are src_pitch bytes apart to host rows dst_pitch bytes
+// apart: one copy packs pitched rows.
+static CUresult copy_rows_dtoh_async(void *dst, size_t dst_pitch, CUdeviceptr src, size_t src_pitch,
+                                     size_t width, size_t height, CUstream s) {
+	CUDA_MEMCPY2D c;
+	memset(&c, 0, sizeof c);
+	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = src;
+	c.srcPitch = src_pitch;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = dst;
+	c.dstPitch = dst_pitch;
+	c.WidthInBytes = width;
+	c.Height = height;
+	return cuMemcpy2DAsync(&c, s);
+}
+
 */
 import "C"
 
@@ -40,6 +62,19 @@ import (
 func driverError(what string, r C.CUresult) error {
 	return fmt.Errorf("gpu: %s: %s", what, C.GoString(C.error_name(r)))
 }
+
+// cStream is the driver's handle of s. gorgonia.org/cu v0.9.6 cannot make
+// these copies itself (its Memcpy2DAsync dereferences the unset array
+// handles of a host or device copy and panics) and does not export a
+// stream's handle, which is a cu.Stream's only field; streamHandleSize
+// below stops the build if that layout changes.
+func cStream(s cu.Stream) C.CUstream { return *(*C.CUstream)(unsafe.Pointer(&s)) }
+
+// streamHandleSize fails to compile unless a cu.Stream is exactly one
+// driver handle wide, the layout cStream relies on.
+var streamHandleSize [unsafe.Sizeof(cu.Stream{}) - unsafe.Sizeof(C.CUstream(nil))]struct{}
+
+var _ [unsafe.Sizeof(C.CUstream(nil)) - unsafe.Sizeof(cu.Stream{})]struct{} = streamHandleSize
 
 // pinned is page-locked host memory, usable from every context. Allocate
 // and free it on a device's thread (inside Device.Do).
@@ -97,8 +132,8 @@ func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.S
 	if err != nil {
 		return err
 	}
-	if err := cu.MemcpyDtoHAsync(dst, src, bytes, s); err != nil {
-		return fmt.Errorf("gpu: copying %s to the host: %w", formatBytes(bytes), err)
+	if r := C.copy_dtoh_async(dst, C.CUdeviceptr(src), C.size_t(bytes), cStream(s)); r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("copying %s to the host", formatBytes(bytes)), r)
 	}
 	return nil
 }
@@ -121,13 +156,10 @@ func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPi
 	if width > srcPitch || width > dstPitch {
 		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, srcPitch, dstPitch)
 	}
-	copy2D := cu.Memcpy2dParam{
-		Height: height, WidthInBytes: width,
-		SrcMemoryType: cu.DeviceMemory, SrcDevice: src, SrcPitch: srcPitch,
-		DstMemoryType: cu.HostMemory, DstHost: dst, DstPitch: dstPitch,
-	}
-	if err := cu.Memcpy2DAsync(copy2D, s); err != nil {
-		return fmt.Errorf("gpu: copying %d rows of %s to the host: %w", height, formatBytes(width), err)
+	r := C.copy_rows_dtoh_async(dst, C.size_t(dstPitch), C.CUdeviceptr(src), C.size_t(srcPitch),
+		C.size_t(width), C.size_t(height), cStream(s))
+	if r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("copying %d rows of %s to the host", height, formatBytes(width)), r)
 	}
 	return nil
 }

@@ -5,8 +5,9 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 	"sync/atomic"
+
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // parallelMinArcs is the arc count from which BuildCSR, BuildReverseCSR and
@@ -96,7 +97,7 @@ func buildCSRParallel(n int32, a arcSet, workers int, shift uint) *CSR {
 
 	// 1. Count per chunk and range.
 	place := make([][]int, workers)
-	parallelFor(workers, workers, func(w int) {
+	parallel.For(workers, workers, func(w int) {
 		count := make([]int, buckets)
 		lo, hi := chunk(w)
 		for _, k := range a.key[lo:hi] {
@@ -104,23 +105,13 @@ func buildCSRParallel(n int32, a arcSet, workers int, shift uint) *CSR {
 		}
 		place[w] = count
 	})
-	bucketStart := make([]int, buckets+1)
-	at := 0
-	for b := range buckets {
-		bucketStart[b] = at
-		for w := range workers {
-			count := place[w][b]
-			place[w][b] = at
-			at += count
-		}
-	}
-	bucketStart[buckets] = at
+	bucketStart := parallel.Places(place, buckets)
 
 	// 2. Scatter into ranges: keys to a scratch array, targets and weights
 	// straight to their range's part of the output, which step 3 then
 	// permutes in place.
 	keys := make([]int32, m)
-	parallelFor(workers, workers, func(w int) {
+	parallel.For(workers, workers, func(w int) {
 		next := place[w]
 		lo, hi := chunk(w)
 		if a.to != nil {
@@ -151,7 +142,7 @@ func buildCSRParallel(n int32, a arcSet, workers int, shift uint) *CSR {
 	// 3. Sort each range by vertex. Ranges vary in size, so workers take
 	// the next one as they finish.
 	var nextBucket atomic.Int64
-	parallelFor(workers, workers, func(int) {
+	parallel.For(workers, workers, func(int) {
 		var next []int64
 		var to, weight []int32
 		for {
@@ -199,7 +190,7 @@ func sortedCSR(n int32, a arcSet, workers int) *CSR {
 		Targets: make([]int32, m),
 		Weights: make([]int32, m),
 	}
-	parallelFor(workers, workers, func(w int) {
+	parallel.For(workers, workers, func(w int) {
 		lo, hi := m*w/workers, m*(w+1)/workers
 		copy(c.Weights[lo:hi], a.weight[lo:hi])
 		if a.to != nil {
@@ -237,7 +228,7 @@ func sortedCSR(n int32, a arcSet, workers int) *CSR {
 func isSortedParallel(keys []int32, workers int) bool {
 	var unsorted atomic.Bool
 	m := len(keys)
-	parallelFor(workers, workers, func(w int) {
+	parallel.For(workers, workers, func(w int) {
 		lo, hi := max(m*w/workers, 1), m*(w+1)/workers
 		for i := lo; i < hi; i++ {
 			if keys[i] < keys[i-1] {
@@ -247,18 +238,4 @@ func isSortedParallel(keys []int32, workers int) bool {
 		}
 	})
 	return !unsorted.Load()
-}
-
-// parallelFor runs body(0..count-1) on up to workers goroutines.
-func parallelFor(count, workers int, body func(i int)) {
-	workers = min(workers, count)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < count; i += workers {
-				body(i)
-			}
-		})
-	}
-	wg.Wait()
 }

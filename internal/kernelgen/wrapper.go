@@ -62,7 +62,7 @@ import (
 //go:embed {{.K.Name}}.ptx
 var {{.Local}}PTX string
 
-// {{.Local}}Kernel is {{.K.Name}}, loaded into each context by Load.
+// {{.Local}}Kernel is {{.K.Name}}, loaded into a context on its first launch there.
 var {{.Local}}Kernel = newKernel("{{.K.Name}}", {{.Local}}PTX)
 
 // {{.Go}} launches {{.K.Name}} ({{.K.File}}) with cfg.

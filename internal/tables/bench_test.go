@@ -178,9 +178,10 @@ func BenchmarkGraph(b *testing.B) {
 }
 
 // BenchmarkResultSinkCores writes 512 trees of 262,144 vertices (134M rows,
-// 32 parts) as Parquet with the default codec, int32 distances as the
-// all-pairs backends emit them: enough parts to keep every core of a large
-// host encoding, so `-cpu 1,4,8,16` shows how the writers scale.
+// 32 parts) as Parquet with the default codec (Snappy), int32 distances as
+// the all-pairs backends emit them, with 1 to 16 part writers: enough parts
+// to keep every core of a large host encoding, to show how the writers
+// scale.
 func BenchmarkResultSinkCores(b *testing.B) {
 	trees := gridTrees(512, 64)
 	base := treeBlocks(trees, 4, true, true)
@@ -197,21 +198,26 @@ func BenchmarkResultSinkCores(b *testing.B) {
 	}
 	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
 	rows := int64(len(sources)) * int64(shape.Width)
-	cpu := cpuSeconds()
-	for b.Loop() {
-		s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil, WithPartRows(4<<20))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, blk := range blocks {
-			if err := s.Put(blk); err != nil {
-				b.Fatal(err)
+	for _, writers := range []int{1, 4, 8, 16} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			cpu := cpuSeconds()
+			for b.Loop() {
+				s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil,
+					WithPartRows(4<<20), WithCompression(Snappy), WithConcurrency(writers))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, blk := range blocks {
+					if err := s.Put(blk); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
+			reportCPU(b, cpu)
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+		})
 	}
-	reportCPU(b, cpu)
-	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }

@@ -184,6 +184,58 @@ func (b columnBuffers) release() {
 	}
 }
 
+// cellColumns are the distance and parent cells of a batch, what the long
+// and the wide layouts share: values, validity bitmaps, null counts and
+// the buffers behind them. The parent fields stay nil without parents.
+type cellColumns struct {
+	dist                []int64
+	par                 []int32
+	distBits, parBits   []byte
+	distNulls, parNulls int
+	distBuf, distValid  *memory.Buffer
+	parBuf, parValid    *memory.Buffer
+}
+
+// alloc makes room for cells cells and adds the buffers to bufs.
+func (c *cellColumns) alloc(mem memory.Allocator, bufs *columnBuffers, cells int, withParents bool) {
+	var buf *memory.Buffer
+	buf, c.dist = int64Buffer(mem, cells)
+	c.distBuf = bufs.add(buf)
+	buf, c.distBits = bitmapBuffer(mem, cells)
+	c.distValid = bufs.add(buf)
+	if withParents {
+		buf, c.par = int32Buffer(mem, cells)
+		c.parBuf = bufs.add(buf)
+		buf, c.parBits = bitmapBuffer(mem, cells)
+		c.parValid = bufs.add(buf)
+	}
+}
+
+// reset marks the first used cells invalid again and zeroes the null
+// counts, ready for the next batch.
+func (c *cellColumns) reset(used int) {
+	n := int(bitutil.BytesForBits(int64(used)))
+	clear(c.distBits[:n])
+	if c.parBits != nil {
+		clear(c.parBits[:n])
+	}
+	c.distNulls, c.parNulls = 0, 0
+}
+
+// distArray returns the first n distance cells as an array sharing the
+// batch's buffers.
+func (c *cellColumns) distArray(n int) arrow.Array {
+	return primitive(int64Type, n, bitmapView(c.distValid, n, c.distNulls), c.distNulls,
+		prefix(c.distBuf, arrow.Int64Traits.BytesRequired(n)))
+}
+
+// parArray returns the first n parent cells as an array sharing the
+// batch's buffers.
+func (c *cellColumns) parArray(n int) arrow.Array {
+	return primitive(int32Type, n, bitmapView(c.parValid, n, c.parNulls), c.parNulls,
+		prefix(c.parBuf, arrow.Int32Traits.BytesRequired(n)))
+}
+
 // parentCell writes parent p at j, valid unless it is paths.NoParent, and
 // returns 1 for a null.
 func parentCell(par []int32, bits []byte, j int, p int32) int {
@@ -215,15 +267,11 @@ func bitmapView(bits *memory.Buffer, n, nulls int) *memory.Buffer {
 
 // longBatch gathers the rows of one long-layout record batch.
 type longBatch struct {
-	n                   int
-	src, vtx, par       []int32
-	dist                []int64
-	distBits, parBits   []byte
-	distNulls, parNulls int
-	bufs                columnBuffers
-	srcBuf, vtxBuf      *memory.Buffer
-	distBuf, distValid  *memory.Buffer
-	parBuf, parValid    *memory.Buffer
+	n              int
+	src, vtx       []int32
+	cellColumns    // one cell per row
+	bufs           columnBuffers
+	srcBuf, vtxBuf *memory.Buffer
 }
 
 func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBatch {
@@ -233,26 +281,13 @@ func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBat
 	b.srcBuf = b.bufs.add(buf)
 	buf, b.vtx = int32Buffer(mem, capacity)
 	b.vtxBuf = b.bufs.add(buf)
-	buf, b.dist = int64Buffer(mem, capacity)
-	b.distBuf = b.bufs.add(buf)
-	buf, b.distBits = bitmapBuffer(mem, capacity)
-	b.distValid = b.bufs.add(buf)
-	if withParents {
-		buf, b.par = int32Buffer(mem, capacity)
-		b.parBuf = b.bufs.add(buf)
-		buf, b.parBits = bitmapBuffer(mem, capacity)
-		b.parValid = b.bufs.add(buf)
-	}
+	b.alloc(mem, &b.bufs, capacity, withParents)
 	return b
 }
 
 func (b *longBatch) reset() {
-	used := int(bitutil.BytesForBits(int64(b.n)))
-	clear(b.distBits[:used])
-	if b.parBits != nil {
-		clear(b.parBits[:used])
-	}
-	b.n, b.distNulls, b.parNulls = 0, 0, 0
+	b.cellColumns.reset(b.n)
+	b.n = 0
 }
 
 // addRun appends every vertex v0..v1-1 of row r: the bulk path, one tight
@@ -385,12 +420,10 @@ func (b *longBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	cols := []arrow.Array{
 		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
 		primitive(int32Type, n, nil, 0, prefix(b.vtxBuf, arrow.Int32Traits.BytesRequired(n))),
-		primitive(int64Type, n, bitmapView(b.distValid, n, b.distNulls), b.distNulls,
-			prefix(b.distBuf, arrow.Int64Traits.BytesRequired(n))),
+		b.distArray(n),
 	}
 	if b.par != nil {
-		cols = append(cols, primitive(int32Type, n, bitmapView(b.parValid, n, b.parNulls), b.parNulls,
-			prefix(b.parBuf, arrow.Int32Traits.BytesRequired(n))))
+		cols = append(cols, b.parArray(n))
 	}
 	return newRecord(schema, n, cols...)
 }

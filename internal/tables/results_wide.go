@@ -3,7 +3,6 @@ package tables
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -34,17 +33,12 @@ func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
 // wideBatch gathers the rows of one wide-layout record batch: up to
 // capacity sources of width list entries each.
 type wideBatch struct {
-	n, width            int
-	parents             bool // b.par is nil when no list has entries
-	src, par            []int32
-	offsets             []int32
-	dist                []int64
-	distBits, parBits   []byte
-	distNulls, parNulls int
-	bufs                columnBuffers
-	srcBuf, offBuf      *memory.Buffer
-	distBuf, distValid  *memory.Buffer
-	parBuf, parValid    *memory.Buffer
+	n, width       int
+	parents        bool // b.par is nil when no list has entries
+	src, offsets   []int32
+	cellColumns    // width cells per row
+	bufs           columnBuffers
+	srcBuf, offBuf *memory.Buffer
 }
 
 func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *wideBatch {
@@ -58,26 +52,13 @@ func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *
 	for i := range b.offsets {
 		b.offsets[i] = int32(i * width)
 	}
-	buf, b.dist = int64Buffer(mem, cells)
-	b.distBuf = b.bufs.add(buf)
-	buf, b.distBits = bitmapBuffer(mem, cells)
-	b.distValid = b.bufs.add(buf)
-	if withParents {
-		buf, b.par = int32Buffer(mem, cells)
-		b.parBuf = b.bufs.add(buf)
-		buf, b.parBits = bitmapBuffer(mem, cells)
-		b.parValid = b.bufs.add(buf)
-	}
+	b.alloc(mem, &b.bufs, cells, withParents)
 	return b
 }
 
 func (b *wideBatch) reset() {
-	used := int(bitutil.BytesForBits(int64(b.n * b.width)))
-	clear(b.distBits[:used])
-	if b.parBits != nil {
-		clear(b.parBits[:used])
-	}
-	b.n, b.distNulls, b.parNulls = 0, 0, 0
+	b.cellColumns.reset(b.n * b.width)
+	b.n = 0
 }
 
 // addRow appends row r: its cells at the targets (nil: every vertex), null
@@ -122,12 +103,10 @@ func (b *wideBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	offsets := prefix(b.offBuf, arrow.Int32Traits.BytesRequired(n+1))
 	cols := []arrow.Array{
 		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
-		listArray(int64List, n, offsets, primitive(int64Type, cells, bitmapView(b.distValid, cells, b.distNulls), b.distNulls,
-			prefix(b.distBuf, arrow.Int64Traits.BytesRequired(cells)))),
+		listArray(int64List, n, offsets, b.distArray(cells)),
 	}
 	if b.parents {
-		cols = append(cols, listArray(nullableInt32List, n, offsets, primitive(int32Type, cells,
-			bitmapView(b.parValid, cells, b.parNulls), b.parNulls, prefix(b.parBuf, arrow.Int32Traits.BytesRequired(cells)))))
+		cols = append(cols, listArray(nullableInt32List, n, offsets, b.parArray(cells)))
 	}
 	return newRecord(schema, n, cols...)
 }

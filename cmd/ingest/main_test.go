@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/cli"
+	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/pipeline"
+)
+
+const roads = "c three roads\np sp 3 3\na 1 2 5\na 2 3 1\na 3 1 2\n"
+
+// write puts data in a file called name under dir.
+func write(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gzipped(t *testing.T, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestCommand runs the command as a scheduler would and checks the exit
+// code, what it prints and what it writes.
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	plain := write(t, dir, "roads.gr", []byte(roads))
+	misnamed := write(t, dir, "roads.txt", gzipped(t, roads))
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		env    []string
+		code   int
+		files  []string // written under the output folder
+		stderr []string
+	}{
+		{name: "parquet by default", args: []string{"-input", plain}, code: pipeline.ExitOK,
+			files: []string{"edges.parquet", "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
+		{name: "gzip under another name", args: []string{"-input", misnamed}, code: pipeline.ExitOK,
+			files: []string{"edges.parquet", "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
+		{name: "arrow from the environment", args: []string{"-input", plain}, env: []string{"PATHFLOW_OUTPUT_FORMAT=arrow"},
+			code: pipeline.ExitOK, files: []string{"edges.arrow", "vertices.arrow"}},
+		{name: "dimacs conversion", args: []string{"-input", plain, "-output-format", "dimacs"}, code: pipeline.ExitOK,
+			files: []string{pipeline.ConvertedDIMACS}},
+		{name: "binary conversion", args: []string{"-input", plain, "-output-format=binary", "-quiet"}, code: pipeline.ExitOK,
+			files: []string{pipeline.ConvertedBinary}},
+		{name: "input error", args: []string{"-input", write(t, dir, "bad.gr", []byte("p sp 2 1\na 1 3 5\n"))},
+			code: pipeline.ExitInput, stderr: []string{"ingest: error: formats: " + filepath.Join(dir, "bad.gr") + ":2: target \"3\" outside 1..2 (exit 3)"}},
+		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: pipeline.ExitConfig,
+			stderr: []string{`config key "output.format"`, "(exit 2)"}},
+		{name: "no input", code: pipeline.ExitConfig, stderr: []string{`config key "input.path"`, "(exit 2)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "g")
+			var stdout, stderr bytes.Buffer
+			env := append([]string{"PATHFLOW_DATASETS=/nowhere"}, tc.env...)
+			code := cli.Run(cli.Ingest(), append(tc.args, "-out", out), env, &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+			}
+			for _, want := range tc.stderr {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+				}
+			}
+			if tc.code != pipeline.ExitOK {
+				if entries, _ := os.ReadDir(out); len(entries) != 0 {
+					t.Errorf("a failed run left %v", entries)
+				}
+				return
+			}
+			if got := strings.TrimSpace(stdout.String()); got != out {
+				t.Errorf("printed %q, want the output folder %q", got, out)
+			}
+			entries, err := os.ReadDir(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if !slices.Equal(names, tc.files) {
+				t.Errorf("wrote %v, want %v", names, tc.files)
+			}
+			checkGraph(t, out, tc.files[0])
+		})
+	}
+}
+
+// checkGraph reads back the written graph and compares it with roads.
+func checkGraph(t *testing.T, dir, first string) {
+	t.Helper()
+	path := filepath.Join(dir, first)
+	var src, dst, wt []int32
+	switch first {
+	case pipeline.ConvertedDIMACS, pipeline.ConvertedBinary:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		read := formats.ReadDIMACS
+		if first == pipeline.ConvertedBinary {
+			read = formats.ReadBinary
+		}
+		e, err := read(f, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst, wt = e.Src, e.Dst, e.Weight
+	default:
+		format, err := tables.DetectFileFormat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _, _, err := tables.ReadGraph(tables.GraphFilesIn(dir, format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst, wt = e.Src, e.Dst, e.Weight
+	}
+	if !slices.Equal(src, []int32{0, 1, 2}) || !slices.Equal(dst, []int32{1, 2, 0}) || !slices.Equal(wt, []int32{5, 1, 2}) {
+		t.Errorf("%s holds %v %v %v", first, src, dst, wt)
+	}
+}

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/pipeline"
+)
+
+// Compute is the compute command: it runs the shortest-path algorithm the
+// configuration names and prints the output folder.
+func Compute() Command {
+	return Command{Name: "compute", Keys: pipeline.ComputeKeys(), Stage: printingOutDir(pipeline.ComputeConfigFrom,
+		func(c *pipeline.ComputeConfig) (pipeline.LogSettings, string) { return c.Log, c.OutDir }, pipeline.Compute)}
+}
+
+// Ingest is the ingest command: it reads a graph, writes its tables (or
+// converts it) and prints the output folder.
+func Ingest() Command {
+	return Command{Name: "ingest", Keys: pipeline.IngestKeys(), Stage: printingOutDir(pipeline.IngestConfigFrom,
+		func(c *pipeline.IngestConfig) (pipeline.LogSettings, string) { return c.Log, c.OutDir }, pipeline.Ingest)}
+}
+
+// printingOutDir turns a pipeline stage into a command's Stage: it reads
+// the stage's configuration with configFrom, runs it with a logger on
+// stderr that follows the configuration's log settings, and prints the
+// output folder on stdout, the one line a script reads. settings gives a
+// configuration's log settings and output folder.
+func printingOutDir[C, R any](
+	configFrom func(*config.Loaded) (C, error),
+	settings func(C) (pipeline.LogSettings, string),
+	run func(ctx context.Context, cfg C, log *slog.Logger, progressOut io.Writer) (R, error),
+) func(context.Context, *config.Loaded, Streams) error {
+	return func(ctx context.Context, l *config.Loaded, out Streams) error {
+		cfg, err := configFrom(l)
+		if err != nil {
+			return err
+		}
+		logSettings, outDir := settings(cfg)
+		log := pipeline.NewLogger(out.Stderr, logSettings.Format, logSettings.Quiet)
+		if _, err := run(ctx, cfg, log, out.Stderr); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintln(out.Stdout, outDir); err != nil {
+			return &pipeline.OutputError{Err: fmt.Errorf("printing the output folder: %w", err)}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,41 @@
+package parallel
+
+import "sync"
+
+// For runs body(i) for every i in 0..count-1 on up to workers goroutines,
+// goroutine w taking w, w+workers, w+2*workers, ..., and returns when every
+// call has. The calls must not depend on one another.
+func For(count, workers int, body func(i int)) {
+	workers = min(workers, count)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < count; i += workers {
+				body(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Places turns counts[c][b], how many items chunk c sends to bucket b,
+// into the place of chunk c's first item in bucket b, for a scatter that
+// lays out the buckets in order and, within a bucket, the chunks in order:
+// each chunk then writes its items of a bucket from there on, in its own
+// order, and the result is that of one sequential stable pass. It
+// overwrites counts and returns where each of the buckets starts, followed
+// by the total. O(chunks * buckets).
+func Places(counts [][]int, buckets int) []int {
+	start := make([]int, buckets+1)
+	at := 0
+	for b := range buckets {
+		start[b] = at
+		for c := range counts {
+			count := counts[c][b]
+			counts[c][b] = at
+			at += count
+		}
+	}
+	start[buckets] = at
+	return start
+}
