@@ -80,26 +80,66 @@ type tableRows struct {
 	source, vertex, parent []int32
 	distance               []int64
 	hasParents             bool
-	at                     map[[2]int32]int64 // (source, vertex) -> distance
+	bySource               map[int32]sourceRows
+}
+
+// sourceRows are the rows of one source: count rows from first, full when
+// they are every vertex in id order (so vertex v is row first + v).
+type sourceRows struct {
+	first, count int
+	full         bool
+}
+
+// distanceTo returns the distance from s to v, if the table has that row.
+// A map over every row would cost more than the run it checks on
+// all-pairs results.
+func (r *tableRows) distanceTo(s, v int32) (int64, bool) {
+	sr, ok := r.bySource[s]
+	switch {
+	case !ok:
+		return 0, false
+	case sr.full:
+		if int(v) < sr.count {
+			return r.distance[sr.first+int(v)], true
+		}
+		return 0, false
+	}
+	for i := sr.first; i < sr.first+sr.count; i++ {
+		if r.vertex[i] == v {
+			return r.distance[i], true
+		}
+	}
+	return 0, false
+}
+
+// index fills bySource from the rows, which come source by source.
+func (r *tableRows) index() {
+	r.bySource = map[int32]sourceRows{}
+	for i := 0; i < len(r.source); {
+		j, full := i, true
+		for ; j < len(r.source) && r.source[j] == r.source[i]; j++ {
+			full = full && int(r.vertex[j]) == j-i
+		}
+		r.bySource[r.source[i]] = sourceRows{first: i, count: j - i, full: full}
+		i = j
+	}
 }
 
 func readRows(t *testing.T, dir string) *tableRows {
 	t.Helper()
-	r := &tableRows{at: map[[2]int32]int64{}}
+	r := &tableRows{}
 	_, hasParents, err := tables.ScanRows(filepath.Join(dir, DistancesDir), func(rows *tables.ResultRows) error {
 		r.source = append(r.source, rows.Source...)
 		r.vertex = append(r.vertex, rows.Vertex...)
 		r.distance = append(r.distance, rows.Distance...)
 		r.parent = append(r.parent, rows.Parent...)
-		for i := range rows.Len() {
-			r.at[[2]int32{rows.Source[i], rows.Vertex[i]}] = rows.Distance[i]
-		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.hasParents = hasParents
+	r.index()
 	return r
 }
 
@@ -133,7 +173,7 @@ func compareRows(t *testing.T, gotDir, wantDir string, g *graph.CSR) {
 		if p < 0 || p >= g.N {
 			t.Fatalf("row %d: reachable vertex %d has parent %d", i, v, p)
 		}
-		dp, known := got.at[[2]int32{s, p}]
+		dp, known := got.distanceTo(s, p)
 		tight := false
 		for k := g.Offsets[p]; k < g.Offsets[p+1] && !tight; k++ {
 			tight = g.Targets[k] == v && (!known || dp+int64(g.Weights[k]) == d)
