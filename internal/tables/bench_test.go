@@ -66,9 +66,14 @@ func reportCPU(b *testing.B, start float64) {
 }
 
 func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...Option) {
-	rows := int64(len(trees) * len(trees[0].Dist))
-	blocks := treeBlocks(trees, 4, true, true)
 	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
+	benchmarkBlocks(b, shape, treeBlocks(trees, 4, true, true), opts...)
+}
+
+// benchmarkBlocks writes blocks, the rows of shape, once per iteration and
+// reports rows/s, CPU seconds and the bytes of the files per row.
+func benchmarkBlocks(b *testing.B, shape ResultShape, blocks []*backend.Rows, opts ...Option) {
+	rows := int64(len(shape.Sources)) * int64(shape.Width)
 	var bytes int64
 	cpu := cpuSeconds()
 	for b.Loop() {
@@ -197,27 +202,9 @@ func BenchmarkResultSinkCores(b *testing.B) {
 		sources = append(sources, treeSources(trees)...)
 	}
 	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
-	rows := int64(len(sources)) * int64(shape.Width)
 	for _, writers := range []int{1, 4, 8, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			cpu := cpuSeconds()
-			for b.Loop() {
-				s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil,
-					WithPartRows(4<<20), WithCompression(Snappy), WithConcurrency(writers))
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, blk := range blocks {
-					if err := s.Put(blk); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := s.Close(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			benchmarkBlocks(b, shape, blocks, WithPartRows(4<<20), WithCompression(Snappy), WithConcurrency(writers))
 		})
 	}
 }
