@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -231,20 +232,16 @@ func otherValue(d any) any {
 	panic("no other value for a key of this type")
 }
 
-// NegativeCycleError has the shape of the GPU backend's error of that name,
-// which the pipeline cannot import: a Vertex and no Cycle.
-type NegativeCycleError struct{ Vertex int32 }
-
-func (e *NegativeCycleError) Error() string { return "gpu: negative cycle" }
-
-func TestGPUNegativeCycleNamesTheOriginalID(t *testing.T) {
+// An all-pairs backend (the GPU's Floyd-Warshall) names a vertex on the cycle
+// but traces no cycle.
+func TestUntracedNegativeCycleNamesTheOriginalID(t *testing.T) {
 	ids := NewVertexIDs(3, &graph.Vertices{OriginalID: []int64{10, 20, 35}})
-	inner := &NegativeCycleError{Vertex: 2}
+	inner := &backend.NegativeCycleError{Backend: "gpu", Vertex: 2} // traces no cycle
 	err := nameCycleVertex(fmt.Errorf("running: %w", inner), ids)
 	if want := "negative cycle through vertex 35 (dense id 2): shortest paths are undefined"; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
 	}
-	var got *NegativeCycleError
+	var got *backend.NegativeCycleError
 	if !errors.As(err, &got) || got != inner {
 		t.Error("the backend's error is no longer in the chain")
 	}

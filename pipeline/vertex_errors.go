@@ -3,8 +3,9 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
+
+	"github.com/pathflow/pathflow/internal/backend"
 )
 
 // cycleError is a backend's negative-cycle error restated in the input's
@@ -28,17 +29,16 @@ func (e *cycleError) Unwrap() error { return e.err }
 // maxCycleShown bounds the vertices a cycle message lists.
 const maxCycleShown = 8
 
-// nameCycleVertex wraps a negative-cycle error from a backend so that its
+// nameCycleVertex wraps a backend's negative-cycle error so that its
 // message names the vertices by their input ids; other errors pass
 // unchanged.
 func nameCycleVertex(err error, ids *VertexIDs) error {
-	cycleErr, ok := findCycleError(err)
-	if !ok {
+	var cycleErr *backend.NegativeCycleError
+	if !errors.As(err, &cycleErr) {
 		return err
 	}
-	out := &cycleError{vertex: ids.Describe(int32(cycleErr.FieldByName("Vertex").Int())), err: err}
-	if c := cycleErr.FieldByName("Cycle"); c.IsValid() && c.Type() == reflect.TypeFor[[]int32]() && c.Len() > 0 {
-		cycle := c.Interface().([]int32)
+	out := &cycleError{vertex: ids.Describe(cycleErr.Vertex), err: err}
+	if cycle := cycleErr.Cycle; len(cycle) > 0 {
 		var b strings.Builder
 		for i, v := range cycle[:min(len(cycle), maxCycleShown)] {
 			fmt.Fprintf(&b, "%d -> ", ids.Original(v))
@@ -50,23 +50,4 @@ func nameCycleVertex(err error, ids *VertexIDs) error {
 		out.cycle = b.String()
 	}
 	return out
-}
-
-// findCycleError finds a negative-cycle error in err's chain and returns
-// its struct. The CPU and GPU backends each declare a NegativeCycleError
-// with an int32 Vertex field (the CPU's also lists the Cycle); the
-// pipeline matches them by that shape because importing the GPU package
-// would link CUDA into every command that imports the pipeline.
-func findCycleError(err error) (reflect.Value, bool) {
-	for ; err != nil; err = errors.Unwrap(err) {
-		rv := reflect.ValueOf(err)
-		if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-			continue
-		}
-		s := rv.Elem()
-		if f := s.FieldByName("Vertex"); s.Type().Name() == "NegativeCycleError" && f.IsValid() && f.Kind() == reflect.Int32 {
-			return s, true
-		}
-	}
-	return reflect.Value{}, false
 }

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -91,6 +92,30 @@ type Backend interface {
 // option a backend does not implement, so callers can report it as a
 // configuration problem rather than a failed computation.
 var ErrUnsupported = errors.New("not supported by this backend")
+
+// NegativeCycleError reports a cycle of negative total weight, which leaves
+// shortest paths undefined. Every backend reports it with this type, in
+// dense ids; the pipeline restates it in the input's ids.
+type NegativeCycleError struct {
+	// Backend is the name of the backend that found the cycle.
+	Backend string
+	// Vertex lies on the cycle.
+	Vertex int32
+	// Cycle lists the cycle's vertices in arc order, starting at Vertex,
+	// when the backend traced it (nil otherwise): arcs Cycle[i] ->
+	// Cycle[i+1] and Cycle[len-1] -> Cycle[0] exist and their weights sum
+	// to a negative number. A negative self-loop is a cycle of one vertex.
+	Cycle []int32
+}
+
+// Error names the backend, the vertex and, when traced, the cycle's length.
+func (e *NegativeCycleError) Error() string {
+	msg := fmt.Sprintf("%s: negative cycle through vertex %d", e.Backend, e.Vertex)
+	if len(e.Cycle) > 0 {
+		msg += fmt.Sprintf(" (%d vertices)", len(e.Cycle))
+	}
+	return msg
+}
 
 // ErrNeedsInt64 is wrapped by Choose errors for graphs whose distances might
 // not fit a backend's int32 arithmetic; another backend with int64

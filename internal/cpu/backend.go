@@ -42,8 +42,11 @@ func workerCount(workers int) int {
 	return workers
 }
 
+// Name is the name the CPU backend registers under.
+const Name = "cpu"
+
 // Name returns "cpu".
-func (b *Backend) Name() string { return "cpu" }
+func (b *Backend) Name() string { return Name }
 
 // Device describes the processor, e.g. "amd64 CPU, 2 workers".
 func (b *Backend) Device() string {

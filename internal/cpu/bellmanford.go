@@ -177,5 +177,5 @@ func cycleThrough(parent []int32, x int32) *NegativeCycleError {
 	// first, and parent[x] -> x closes the cycle.
 	cycle := append([]int32{x}, backwards[1:]...)
 	slices.Reverse(cycle[1:])
-	return &NegativeCycleError{Vertex: x, Cycle: cycle}
+	return &NegativeCycleError{Backend: Name, Vertex: x, Cycle: cycle}
 }

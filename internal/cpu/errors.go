@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -17,21 +18,8 @@ var ErrNegativeWeight = errors.New("cpu: negative arc weight")
 var ErrDistanceOverflow = errors.New("cpu: distances could overflow int64")
 
 // NegativeCycleError reports a cycle of negative total weight, which leaves
-// shortest paths undefined.
-type NegativeCycleError struct {
-	// Vertex lies on the cycle.
-	Vertex int32
-	// Cycle lists the cycle's vertices in arc order, starting at Vertex:
-	// arcs Cycle[i] -> Cycle[i+1] and Cycle[len-1] -> Cycle[0] exist and
-	// their weights sum to a negative number. A negative self-loop is a
-	// cycle of one vertex.
-	Cycle []int32
-}
-
-// Error names the vertex and the length of the cycle.
-func (e *NegativeCycleError) Error() string {
-	return fmt.Sprintf("cpu: negative cycle through vertex %d (%d vertices)", e.Vertex, len(e.Cycle))
-}
+// shortest paths undefined; Bellman-Ford and Johnson trace the cycle.
+type NegativeCycleError = backend.NegativeCycleError
 
 // maxExactBound is the largest distance bound int64 searches accept: sums
 // of two distances stay exact, and Inf64 + Inf64 fits.

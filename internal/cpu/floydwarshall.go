@@ -289,7 +289,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, v int32) error {
 	dist[v] = 0
 	err := newBellmanFordSearch(g.N).run(ctx, g, dist, parent, []int32{v}, math.MaxInt64)
 	if err == nil { // cannot happen: a negative closed walk from v exists
-		err = &NegativeCycleError{Vertex: v}
+		err = &NegativeCycleError{Backend: Name, Vertex: v}
 	}
 	return err
 }

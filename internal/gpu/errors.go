@@ -27,16 +27,11 @@ var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeeds
 // ErrClosed is returned by Device.Do after Close.
 var ErrClosed = errors.New("gpu: device is closed")
 
-// NegativeCycleError reports a negative cycle found by an all-pairs run.
-type NegativeCycleError struct {
-	// Vertex lies on a negative cycle.
-	Vertex int32
-}
+// Name is the name the GPU backend registers under.
+const Name = "gpu"
 
-// Error names the vertex.
-func (e *NegativeCycleError) Error() string {
-	return fmt.Sprintf("gpu: negative cycle through vertex %d", e.Vertex)
-}
+// NegativeCycleError reports a negative cycle, naming a vertex on it.
+type NegativeCycleError = backend.NegativeCycleError
 
 // OutOfMemoryError reports an allocation larger than the device's free
 // memory.

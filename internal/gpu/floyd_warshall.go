@@ -173,7 +173,7 @@ func (r *AllPairsRun) checkNegative(c *Ctx) error {
 	}
 	for _, v := range flags {
 		if v != math.MaxInt32 {
-			return &NegativeCycleError{Vertex: v}
+			return &NegativeCycleError{Backend: Name, Vertex: v}
 		}
 	}
 	return nil

@@ -4,9 +4,6 @@ package gpu
 
 import "github.com/pathflow/pathflow/internal/backend"
 
-// Name is the name the GPU backend registers under.
-const Name = "gpu"
-
 // A cuda build registers the GPU backend; programs link it with a blank
 // import of this package.
 func init() {

@@ -46,7 +46,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, source int32) error {
 	var cycle *cpu.NegativeCycleError
 	switch {
 	case errors.As(err, &cycle):
-		return &NegativeCycleError{Vertex: cycle.Vertex}
+		return &NegativeCycleError{Backend: Name, Vertex: cycle.Vertex, Cycle: cycle.Cycle}
 	case err != nil:
 		return fmt.Errorf("gpu: locating a negative cycle from %d: %w", source, err)
 	}
