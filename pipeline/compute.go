@@ -249,10 +249,10 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		return &OutputError{err}
 	}
 	stages["write_tail"] = time.Since(begin).Seconds()
-	r.files = append(consumer.Files(), fi)
-	for _, f := range r.files {
-		r.rows += f.Rows
+	for _, f := range consumer.Files() {
+		r.rows += f.Rows // the result's rows, not the vertices table's
 	}
+	r.files = append(consumer.Files(), fi)
 	if s, ok := consumer.(*tables.ResultSink); ok {
 		r.summary = s.Summary()
 	}

@@ -290,3 +290,16 @@ func TestRome99ConfigEndToEnd(t *testing.T) {
 	}
 	checkOutputs(t, out, graph.BuildCSR(g.Edges), []int32{0})
 }
+
+// TestComputedLineCountsResultRows: the closing log line counts the rows of
+// the result (sources x targets), not those of the tables beside it.
+func TestComputedLineCountsResultRows(t *testing.T) {
+	cfg := loadCompute(t, "", "-generate", "grid:side=8", "-sources", "0-2", "-summary", "-out", filepath.Join(t.TempDir(), "out"))
+	logs := &logBuffer{}
+	if _, err := Compute(context.Background(), cfg, logs.logger(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if want := "rows=192"; !strings.Contains(logs.String(), want) { // 3 sources x 64 vertices
+		t.Errorf("log lacks %s:\n%s", want, logs)
+	}
+}
