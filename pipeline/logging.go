@@ -47,6 +47,7 @@ type Progress struct {
 	total    int64
 	done     int64
 	start    time.Time
+	first    time.Time // when the first unit was done: rates count from it
 	last     time.Time
 	interval time.Duration
 	quiet    bool
@@ -74,6 +75,7 @@ func (p *Progress) Add(n int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.markFirst(n)
 	p.done += n
 	p.reportDue()
 }
@@ -97,6 +99,7 @@ func (p *Progress) Report(done, total int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.markFirst(done)
 	p.total, p.done = total, max(p.done, done)
 	p.reportDue()
 }
@@ -120,47 +123,66 @@ func (p *Progress) Finish() {
 	fmt.Fprint(p.bar, "\r\033[K")
 }
 
+// markFirst notes when the first units arrive: a stage that waits before
+// its first unit (rows of an all-pairs result come only once the matrix is
+// done) would otherwise report a rate diluted by the wait; the caller
+// holds p.mu.
+func (p *Progress) markFirst(n int64) {
+	if p.first.IsZero() && n > 0 {
+		p.first = time.Now()
+	}
+}
+
+// active is the time since the first unit arrived, in seconds.
+func (p *Progress) active() float64 {
+	if p.first.IsZero() {
+		return 0
+	}
+	return time.Since(p.first).Seconds()
+}
+
 func (p *Progress) report() {
-	elapsed := time.Since(p.start).Seconds()
+	elapsed, active := time.Since(p.start).Seconds(), p.active()
 	if p.bar != nil {
 		if p.total > 0 {
 			frac := float64(p.done) / float64(p.total)
 			width := 30
 			filled := min(width, int(frac*float64(width)))
-			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs%s%s", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed, p.eta(elapsed), p.rates(elapsed))
+			fmt.Fprintf(p.bar, "\r%s [%-*s] %5.1f%% %.1fs%s%s", p.stage, width, strings.Repeat("=", filled), 100*frac, elapsed, p.eta(active), p.rates(active))
 		} else {
-			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs%s", p.stage, p.done, p.unit, elapsed, p.rates(elapsed))
+			fmt.Fprintf(p.bar, "\r%s %d %s %.1fs%s", p.stage, p.done, p.unit, elapsed, p.rates(active))
 		}
 		return
 	}
 	attrs := []any{"stage", p.stage, "done", p.done, "unit", p.unit, "elapsed_s", round2(elapsed)}
 	if p.total > 0 {
 		attrs = append(attrs, "total", p.total, "percent", round2(100*float64(p.done)/float64(p.total)))
-		if p.done > 0 && elapsed > 0 {
-			attrs = append(attrs, "per_s", round2(float64(p.done)/elapsed), "eta_s", round2(elapsed*float64(p.total-p.done)/float64(p.done)))
+		if p.done > 0 && active > 0 {
+			attrs = append(attrs, "per_s", round2(float64(p.done)/active), "eta_s", round2(active*float64(p.total-p.done)/float64(p.done)))
 		}
 	}
-	if p.rows > 0 && elapsed > 0 {
-		attrs = append(attrs, "rows_written", p.rows, "rows_per_s", int64(float64(p.rows)/elapsed),
-			"mb_per_s", round2(float64(p.bytes)/1e6/elapsed))
+	if p.rows > 0 && active > 0 {
+		attrs = append(attrs, "rows_written", p.rows, "rows_per_s", int64(float64(p.rows)/active),
+			"mb_per_s", round2(float64(p.bytes)/1e6/active))
 	}
 	p.log.Info("progress", attrs...)
 }
 
-// eta formats the rate and the estimated time left for the bar.
-func (p *Progress) eta(elapsed float64) string {
-	if p.done <= 0 || elapsed <= 0 {
+// eta formats the rate and the estimated time left for the bar, over
+// active seconds of work.
+func (p *Progress) eta(active float64) string {
+	if p.done <= 0 || active <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" %.1f %s/s, %.0fs left", float64(p.done)/elapsed, p.unit, elapsed*float64(p.total-p.done)/float64(p.done))
+	return fmt.Sprintf(" %.1f %s/s, %.0fs left", float64(p.done)/active, p.unit, active*float64(p.total-p.done)/float64(p.done))
 }
 
-// rates formats the writers' rates for the bar.
-func (p *Progress) rates(elapsed float64) string {
-	if p.rows == 0 || elapsed <= 0 {
+// rates formats the writers' rates for the bar, over active seconds.
+func (p *Progress) rates(active float64) string {
+	if p.rows == 0 || active <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("  %.1fM rows/s %.0f MB/s", float64(p.rows)/1e6/elapsed, float64(p.bytes)/1e6/elapsed)
+	return fmt.Sprintf("  %.1fM rows/s %.0f MB/s", float64(p.rows)/1e6/active, float64(p.bytes)/1e6/active)
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
