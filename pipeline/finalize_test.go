@@ -108,3 +108,16 @@ func TestShardsRefuseAnUnshardedOutputFolder(t *testing.T) {
 		t.Errorf("a shard into an unsharded output: %v (exit %d), want an output error naming %s", err, ExitCode(err), KeyOutputDir)
 	}
 }
+
+func TestUnshardedRunRefusesAShardedDataset(t *testing.T) {
+	dataset := filepath.Join(t.TempDir(), "dataset")
+	runShard(t, dataset, "0/2")
+	part := filepath.Join(dataset, DistancesDir, shardName(0), "part-00000.parquet")
+	_, err := configThenCompute(t, append(finalizeArgs, "-out", dataset)...)
+	if ExitCode(err) != ExitOutput || !strings.Contains(err.Error(), KeyOutputDir) {
+		t.Errorf("an unsharded run into a sharded dataset: %v (exit %d), want an output error naming %s", err, ExitCode(err), KeyOutputDir)
+	}
+	if _, err := os.Stat(part); err != nil {
+		t.Errorf("the committed shard is gone: %v", err)
+	}
+}

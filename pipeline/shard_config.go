@@ -61,10 +61,6 @@ func resolveShard(spec string, count int, finalize bool, env lookupEnv) (Shard, 
 	if finalize {
 		return finalizeShards(spec, count)
 	}
-	fromEnv, err := shardFromEnv(count, env)
-	if err != nil {
-		return Shard{}, err
-	}
 	if spec = strings.TrimSpace(spec); spec != "" {
 		s, err := parseShardSpec(spec)
 		if err != nil {
@@ -73,11 +69,21 @@ func resolveShard(spec string, count int, finalize bool, env lookupEnv) (Shard, 
 		if count > 0 && count != s.Count {
 			return Shard{}, config.Errorf(KeyShard, "%q says %d shards but %s is %d", spec, s.Count, KeyShards, count)
 		}
+		// The key's N is the number of shards the scheduler's index is
+		// read against, as compute.shards would be.
+		fromEnv, err := shardFromEnv(s.Count, env)
+		if err != nil {
+			return Shard{}, err
+		}
 		if fromEnv.Sharded() && (fromEnv.Index != s.Index || fromEnv.Count != s.Count) {
 			return Shard{}, config.Errorf(KeyShard, "%q conflicts with the scheduler's %s (shard %d/%d): leave %s empty in array jobs",
 				spec, fromEnv.From, fromEnv.Index, fromEnv.Count, KeyShard)
 		}
 		return s, nil
+	}
+	fromEnv, err := shardFromEnv(count, env)
+	if err != nil {
+		return Shard{}, err
 	}
 	if !fromEnv.Sharded() && count > 0 {
 		return Shard{}, config.Errorf(KeyShards, "is %d but no shard index is given: set %s: \"i/%d\" or run as an array task", count, KeyShard, count)
@@ -149,8 +155,9 @@ func (sc scheduler) shard(count int, env lookupEnv) (s Shard, ok bool, err error
 	}
 	from := fmt.Sprintf("%s (%s=%d", sc.name, sc.indexVar, index)
 	n := count
-	if sc.countVar != "" {
-		countText, set := env(sc.countVar)
+	// The scheduler's count variable is needed only when count does not
+	// give the number of shards; when set, it must still be well formed.
+	if countText, set := env(sc.countVar); sc.countVar != "" && (set || n == 0) {
 		size, err := strconv.Atoi(strings.TrimSpace(countText))
 		if !set || err != nil || size < 1 {
 			return Shard{}, false, config.Errorf(sc.countVar, "%q is not an array size (an integer >= 1), with %s set", countText, sc.indexVar)

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -94,4 +96,19 @@ func datasetFolderCheck(root string) error {
 			root, ManifestName, KeyOutputDir)}
 	}
 	return nil
+}
+
+// shardedDatasetCheck refuses to replace a sharded dataset with the output
+// of an unsharded run: its commit would remove every shard's partitions,
+// other tasks' included, and the temporaries of attempts still running.
+func shardedDatasetCheck(root string) error {
+	_, err := os.Stat(filepath.Join(root, ShardsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &OutputError{err}
+	}
+	return &OutputError{fmt.Errorf("%s holds a sharded dataset (%s): an unsharded run would replace every shard; remove it, set another %s, or set %s",
+		root, ShardsDir, KeyOutputDir, KeyShard)}
 }

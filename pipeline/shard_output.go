@@ -25,6 +25,8 @@ func openOutput(cfg *ComputeConfig, log *slog.Logger) (*atomicfile.Dir, error) {
 			return nil, err
 		}
 		final = filepath.Join(final, cfg.Shard.Name())
+	} else if err := shardedDatasetCheck(final); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return nil, &OutputError{err}
