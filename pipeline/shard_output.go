@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -104,6 +105,10 @@ func sourcesKeyAll(sources []string) bool {
 	return len(sources) == 1 && strings.TrimSpace(sources[0]) == "all"
 }
 
+// shardLockWait bounds how long a shard's commit waits for another
+// attempt of the same index to finish its own.
+const shardLockWait = 10 * time.Minute
+
 // commitShard reshapes the run's folder into the dataset's partitions
 // (distances/shard=NNNN/part-*, summary/shard=NNNN/part-00000, ...),
 // writes the shard's manifest and marker, and moves the partitions into
@@ -122,6 +127,13 @@ func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
 	if err := writeShardMarker(out, filepath.Join(root, marker), sm); err != nil {
 		return &OutputError{err}
 	}
+	// Two attempts of one index (Kubernetes may run both) move their
+	// partitions one after the other, never interleaved.
+	release, err := atomicfile.Lock(filepath.Join(cfg.OutDir, "."+name+".lock"), shardLockWait)
+	if err != nil {
+		return &OutputError{err}
+	}
+	defer release()
 	for _, stale := range []string{filepath.Join(cfg.OutDir, SuccessName), filepath.Join(cfg.OutDir, marker, SuccessName)} {
 		if err := os.Remove(stale); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return &OutputError{err}
