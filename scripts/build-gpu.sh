@@ -3,6 +3,7 @@
 # on a machine with an NVIDIA driver but no Go:
 #   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda)
 #   .gpu/gpubench.gz        the benchmark command (-tags cuda)
+#   .gpu/pipeline.test.gz   pipeline tests and BenchmarkComputeRun (-tags cuda)
 #   .gpu/compute.gz         the compute command (-tags cuda), for end-to-end runs
 #   .gpu/ptx/               the kernels' PTX, for SASS checks with ptxas there
 #   .gpu/datasets/          rome99 and p2p-Gnutella04, 25 and 30 from the dataset mirror
@@ -23,8 +24,11 @@ mkdir -p "$out/datasets" "$out/ptx"
 
 flags=(-tags cuda -trimpath -ldflags=-s\ -w)
 go test -c "${flags[@]}" -o "$out/gpu.test" ./internal/gpu
+# The pipeline's GPU tests (whole compute stages on the GPU against the
+# CPU) and its in-process benchmark (BenchmarkComputeRun).
+go test -c "${flags[@]}" -o "$out/pipeline.test" ./pipeline
 go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
-gzip -9 "$out/gpu.test" "$out/gpubench"
+gzip -9 "$out/gpu.test" "$out/gpubench" "$out/pipeline.test"
 # The compute command links the whole pipeline; without it the GPU tests
 # and benchmarks still run, and e2e says it is missing.
 if go build "${flags[@]}" -o "$out/compute" ./cmd/compute; then
@@ -58,7 +62,7 @@ OUT=${OUT:-$here/out}
 mode=${1:-}
 mkdir -p "$OUT"
 for f in "$here"/*.gz; do gunzip -kf "$f"; done
-chmod +x "$here/gpu.test" "$here/gpubench"
+chmod +x "$here/gpu.test" "$here/gpubench" "$here/pipeline.test"
 [ -f "$here/compute" ] && chmod +x "$here/compute"
 export PATHFLOW_DATASETS=$here/datasets
 
@@ -90,7 +94,14 @@ esac
 (cd "$here/../internal/gpu" && "$here/gpu.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests") > "$OUT/test.log" 2>&1
 echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
 grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
-[ "$mode" = tests ] && exit 0
+if [ "$mode" = tests ]; then
+  # Whole compute stages on the GPU against the CPU, from the package
+  # folder as go test runs them.
+  (cd "$here/../pipeline" && "$here/pipeline.test" -test.v -test.count=1 -test.timeout=8m -test.run 'GPU') > "$OUT/pipeline.log" 2>&1
+  echo "pipeline tests: exit $? ($(grep -c -- '--- PASS' "$OUT/pipeline.log") passed, $(grep -c -- '--- FAIL' "$OUT/pipeline.log") failed)"
+  grep -E -- "--- FAIL|^panic" "$OUT/pipeline.log" | head -20
+  exit 0
+fi
 
 bench() { echo "## gpubench $*"; "$here/gpubench" "$@"; echo; }
 # compute NAME ARGS...: one end-to-end run of the compute command; prints
