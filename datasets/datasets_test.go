@@ -79,9 +79,12 @@ func TestDownloadCachesAndVerifiesChecksum(t *testing.T) {
 
 func TestMissingFileSaysHowToFetchIt(t *testing.T) {
 	mirror, cache := t.TempDir(), t.TempDir()
-	ny, _ := Lookup("NY")
+	ny, err := Lookup("NY")
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := &Fetcher{Mirror: mirror, CacheDir: cache, Offline: true}
-	_, err := f.Locate(context.Background(), ny.Graph)
+	_, err = f.Locate(context.Background(), ny.Graph)
 	if err == nil {
 		t.Fatal("offline fetch of a missing file succeeded")
 	}

@@ -86,9 +86,9 @@ func readHead(r io.Reader) (head []byte, zipped bool, err error) {
 	if !bytes.HasPrefix(raw, gzipMagic) {
 		return raw, false, nil
 	}
-	zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(raw), r))
+	zr, err := openMaybeGzip(io.MultiReader(bytes.NewReader(raw), r))
 	if err != nil {
-		return nil, true, fmt.Errorf("formats: gzip header: %w", err)
+		return nil, true, fmt.Errorf("formats: %w", err)
 	}
 	head = make([]byte, detectHead)
 	n, err = io.ReadFull(zr, head)

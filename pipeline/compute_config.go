@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -43,8 +44,10 @@ const (
 // matrix (formats.ReadDistanceMatrix reads it back).
 const FormatDistMatrix = "distmatrix"
 
-// DefaultPartRows is output.part_rows' default: parts of about 10 MB, so a
-// result of tens of millions of rows is already encoded on several cores.
+// DefaultPartRows is output.part_rows' default: parts of 3.6 MB in the
+// Gnutella30 all-pairs run and 12 MB of dense grid rows with parents (2.88
+// bytes per row, docs/performance.md), so a result of tens of millions of
+// rows is already encoded on several cores.
 const DefaultPartRows = 4 << 20
 
 // Algorithm names accepted by compute.algorithm: the names the backends
@@ -201,7 +204,7 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 		if cfg.Parents {
 			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
 		}
-		if cfg.MaxDistance != -1 || layoutName != "long" {
+		if cfg.MaxDistance != backend.NoCutoff || layoutName != "long" {
 			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
 		}
 		if cfg.Summary || len(cfg.Pairs) > 0 {

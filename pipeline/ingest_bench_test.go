@@ -119,7 +119,7 @@ func processCPUSeconds() float64 {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
-// BenchmarkLoadToArrow: an uncompressed .gr of about 110 MB.
+// BenchmarkLoadToArrow: the uncompressed .gr of about 106 MB.
 func BenchmarkLoadToArrow(b *testing.B) { benchLoadToArrow(b, false) }
 
 // BenchmarkLoadToArrowGzip: the same graph gzip-compressed (about 46 MB),

@@ -119,7 +119,12 @@ func TestIngestErrorsNameFileAndLine(t *testing.T) {
 		if ExitCode(err) != ExitInput || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want an input error naming %s", tc.text, err, tc.want)
 		}
-		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		// Nothing is left where the output or its temporary folder would be.
+		entries, err := os.ReadDir(filepath.Dir(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 0 {
 			t.Errorf("%q: a failed ingest left %v", tc.text, entries)
 		}
 	}

@@ -101,12 +101,14 @@ func (w *matrixWriter) loop() {
 func (w *matrixWriter) writeRows(rows *backend.Rows, row []byte) error {
 	for i := range rows.Len() {
 		for v := range w.n {
+			// Inf32 stands for "no path"; every other entry lies in
+			// [-Inf32, Inf32), the range formats.ReadDistanceMatrix reads.
 			d := int64(graph.Inf32)
 			if dist := rows.Distance(i, v); dist != paths.Unreachable {
+				if dist >= int64(graph.Inf32) || dist < -int64(graph.Inf32) {
+					return fmt.Errorf("pipeline: %s: distance %d from %d to %d does not fit the int32 distance matrix", w.path, dist, rows.Sources[i], v)
+				}
 				d = dist
-			}
-			if d != int64(graph.Inf32) && (d >= int64(graph.Inf32) || d <= -int64(graph.Inf32)) {
-				return fmt.Errorf("pipeline: distance %d from %d to %d does not fit the int32 distance matrix", d, rows.Sources[i], v)
 			}
 			binary.LittleEndian.PutUint32(row[4*v:], uint32(int32(d)))
 		}

@@ -13,12 +13,19 @@ import (
 type pathCollector struct {
 	pairs   [][2]int32
 	parents bool
-	mu      sync.Mutex
-	found   map[int]tables.PathRow // by index in pairs
+	// bySource lists, for each source of a pair, the indexes in pairs of
+	// its pairs, so a row costs one lookup however many pairs there are.
+	bySource map[int32][]int
+	mu       sync.Mutex
+	found    map[int]tables.PathRow // by index in pairs
 }
 
 func newPathCollector(pairs [][2]int32, parents bool) *pathCollector {
-	return &pathCollector{pairs: pairs, parents: parents, found: map[int]tables.PathRow{}}
+	bySource := make(map[int32][]int)
+	for k, p := range pairs {
+		bySource[p[0]] = append(bySource[p[0]], k)
+	}
+	return &pathCollector{pairs: pairs, parents: parents, bySource: bySource, found: map[int]tables.PathRow{}}
 }
 
 // collect records the pairs whose source is a row of the block. O(path
@@ -28,12 +35,7 @@ func (c *pathCollector) collect(rows *backend.Rows) {
 		return
 	}
 	for i, s := range rows.Sources {
-		var found []int
-		for k, p := range c.pairs {
-			if p[0] == s {
-				found = append(found, k)
-			}
-		}
+		found := c.bySource[s]
 		if len(found) == 0 {
 			continue
 		}

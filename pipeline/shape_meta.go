@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pathflow/pathflow/internal/backend"
 )
 
 // targetsMeta is the pathflow.targets metadata value: "all", or the
@@ -24,7 +26,7 @@ func targetsMeta(targets []int32) string {
 // maxDistanceMeta is the pathflow.max_distance metadata value: "none" or
 // the cutoff.
 func maxDistanceMeta(cutoff int64) string {
-	if cutoff < 0 {
+	if cutoff == backend.NoCutoff {
 		return "none"
 	}
 	return strconv.FormatInt(cutoff, 10)

@@ -84,7 +84,13 @@ func TestCommand(t *testing.T) {
 				}
 			}
 			if tc.code != pipeline.ExitOK {
-				if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				// The output folder's parent, where its temporary folder
+				// would be, is left as it was: empty.
+				entries, err := os.ReadDir(filepath.Dir(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(entries) != 0 {
 					t.Errorf("a failed run left %v", entries)
 				}
 				return

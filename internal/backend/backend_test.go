@@ -48,6 +48,26 @@ func TestCheckShapeNamesWhatIsWrong(t *testing.T) {
 	}
 }
 
+// Check takes the width from the request's graph, the CSR of a search
+// request included.
+func TestCheckTakesTheWidthFromTheRequest(t *testing.T) {
+	block := &Rows{Sources: []int32{0}, Width: 4, Dist64: make([]int64, 4)}
+	for _, c := range []struct {
+		name string
+		req  *Request
+	}{
+		{"edges", &Request{Edges: &graph.EdgeList{N: 5}, Sources: []int32{0}}},
+		{"csr", &Request{CSR: &graph.CSR{N: 5}, Sources: []int32{0}}},
+	} {
+		if err := block.Check(c.req); err == nil || !strings.Contains(err.Error(), "width 4 for 5") {
+			t.Errorf("%s: err = %v, want a width mismatch", c.name, err)
+		}
+	}
+	if err := block.Check(&Request{CSR: &graph.CSR{N: 4}, Sources: []int32{0}}); err != nil {
+		t.Errorf("a well-formed block: %v", err)
+	}
+}
+
 func TestDistanceAndTreeWidenInt32(t *testing.T) {
 	r := &Rows{Sources: []int32{0}, Width: 3, Dist32: []int32{0, graph.Inf32, 7}, Parent: []int32{paths.NoParent, paths.NoParent, 0}}
 	tree := r.Tree(0)

@@ -2,8 +2,8 @@ package backend
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -98,10 +98,5 @@ func Lookup(name string) (Factory, bool) {
 func Names() []string {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for name := range registry {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return slices.Clip(names)
+	return slices.Sorted(maps.Keys(registry))
 }

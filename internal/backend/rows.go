@@ -69,11 +69,15 @@ func (r *Rows) Release() {
 func (r *Rows) OnRelease(fn func(*Rows)) { r.release = fn }
 
 // Check reports a block whose shape does not match its request: wrong
-// sources, sizes, or both or neither distance slice.
+// sources, sizes, or both or neither distance slice. The width is the
+// vertex count of the request's edge list, or of its CSR when it has none.
 func (r *Rows) Check(req *Request) error {
 	width := r.Width
-	if req.Edges != nil {
+	switch {
+	case req.Edges != nil:
 		width = int(req.Edges.N)
+	case req.CSR != nil:
+		width = int(req.CSR.N)
 	}
 	return r.CheckShape(req.Sources, width, req.Parents)
 }

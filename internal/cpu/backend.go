@@ -34,6 +34,15 @@ func New(workers int) *Backend {
 	return &Backend{workers: workerCount(workers), blockValues: blockValues}
 }
 
+// valuesPerBlock is the size of a block in values: b.blockValues, or
+// blockValues for a Backend not made by New.
+func (b *Backend) valuesPerBlock() int {
+	if b.blockValues <= 0 {
+		return blockValues
+	}
+	return b.blockValues
+}
+
 // workerCount resolves a requested worker count.
 func workerCount(workers int) int {
 	if workers <= 0 {
@@ -160,8 +169,8 @@ func requestCSR(req *backend.Request) (*graph.CSR, error) {
 	if err := validateCSR(g); err != nil {
 		return nil, err
 	}
-	if e != nil && (e.N != g.N || e.M() != g.M()) {
-		return nil, fmt.Errorf("cpu: request's edge list (%d vertices, %d arcs) and CSR (%d, %d) differ", e.N, e.M(), g.N, g.M())
+	if err := checkSameGraph(e, g); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -182,10 +191,19 @@ func requestEdges(req *backend.Request) (*graph.EdgeList, error) {
 	if err := validateEdgeList(e); err != nil {
 		return nil, err
 	}
-	if g != nil && (e.N != g.N || e.M() != g.M()) {
-		return nil, fmt.Errorf("cpu: request's edge list (%d vertices, %d arcs) and CSR (%d, %d) differ", e.N, e.M(), g.N, g.M())
+	if err := checkSameGraph(e, g); err != nil {
+		return nil, err
 	}
 	return e, nil
+}
+
+// checkSameGraph rejects a request whose two forms of the graph, when it
+// has both, differ in size.
+func checkSameGraph(e *graph.EdgeList, g *graph.CSR) error {
+	if e != nil && g != nil && (e.N != g.N || e.M() != g.M()) {
+		return fmt.Errorf("cpu: request's edge list (%d vertices, %d arcs) and CSR (%d, %d) differ", e.N, e.M(), g.N, g.M())
+	}
+	return nil
 }
 
 // edgesOf lists the arcs of a validated CSR. O(n + m).

@@ -20,9 +20,6 @@ import (
 // many cores.
 const DefaultBlockSize = 128
 
-// distance is the entry type of an all-pairs matrix.
-type distance interface{ ~int32 | ~int64 }
-
 // inf64 is "no path" in int64 working matrices: inf64 + inf64 still fits,
 // and every distance accepted (bound < maxExactBound) is below it.
 const inf64 = int64(maxExactBound)
@@ -116,11 +113,7 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if err != nil {
 		return err
 	}
-	values := b.blockValues
-	if values <= 0 {
-		values = blockValues
-	}
-	return matrixRows(ctx, m, req.Sources, max(1, values/max(1, int(m.N))), sink)
+	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
 }
 
 // matrixRows hands the rows of sources to sink as views of m, runs of
@@ -158,7 +151,7 @@ func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows i
 // fwMatrix is a working distance matrix (and predecessor matrix) whose
 // rows are stride entries apart; stride >= n pads the matrix to whole tiles
 // with "no path" entries, which never improve anything.
-type fwMatrix[D distance] struct {
+type fwMatrix[D paths.Distance] struct {
 	n, stride int
 	d         []D
 	p         []int32
@@ -169,7 +162,7 @@ type fwMatrix[D distance] struct {
 // diagonal, the smallest weight of each arc (below 0 for a negative
 // self-loop), inf elsewhere; the predecessor of an arc's head is its tail.
 // O(stride^2 + m).
-func newFWMatrix[D distance](e *graph.EdgeList, stride int, inf D, withParents bool) *fwMatrix[D] {
+func newFWMatrix[D paths.Distance](e *graph.EdgeList, stride int, inf D, withParents bool) *fwMatrix[D] {
 	n := int(e.N)
 	m := &fwMatrix[D]{n: n, stride: stride, d: make([]D, stride*stride), inf: inf}
 	for i := range m.d {
@@ -296,7 +289,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, v int32) error {
 
 // naiveFW is the triple loop over k, i, j. It returns a vertex with a
 // negative diagonal entry (checked after every k) or -1.
-func naiveFW[D distance](ctx context.Context, m *fwMatrix[D], progress func(done, total int64)) (int32, error) {
+func naiveFW[D paths.Distance](ctx context.Context, m *fwMatrix[D], progress func(done, total int64)) (int32, error) {
 	n, d, p, inf := m.n, m.d, m.p, m.inf
 	for k := range n {
 		if k%64 == 0 {
@@ -341,7 +334,7 @@ func reportPivots(progress func(done, total int64), done, n int) {
 // blockedFW runs the rounds of the blocked algorithm on a matrix padded to
 // whole tiles of edge bs. It returns a vertex with a negative diagonal
 // entry (checked after every round) or -1.
-func blockedFW[D distance](ctx context.Context, m *fwMatrix[D], bs, workers int, progress func(done, total int64)) (int32, error) {
+func blockedFW[D paths.Distance](ctx context.Context, m *fwMatrix[D], bs, workers int, progress func(done, total int64)) (int32, error) {
 	tiles := m.stride / bs
 	for k := range tiles {
 		if err := ctx.Err(); err != nil {

@@ -1,5 +1,7 @@
 package cpu
 
+import "github.com/pathflow/pathflow/internal/paths"
+
 // The min-plus tile kernels of the blocked Floyd-Warshall. A tile is bs x bs
 // entries of a row-major matrix with the given stride; c, a and b start at
 // their tile's first entry, and pc, pb are the matching predecessor tiles
@@ -30,7 +32,7 @@ package cpu
 // k must be the outer loop so that row k and column k are final for k's
 // step. The scan re-reads memory after every update, so aliasing between C
 // and B keeps the semantics of the plain sequential loop. O(bs^3).
-func relaxTileInPlace[D distance](c, a, b []D, pc, pb []int32, stride, bs int, inf D) {
+func relaxTileInPlace[D paths.Distance](c, a, b []D, pc, pb []int32, stride, bs int, inf D) {
 	for k := range bs {
 		brow := b[k*stride : k*stride+bs]
 		for i := range bs {
@@ -58,7 +60,7 @@ func relaxTileInPlace[D distance](c, a, b []D, pc, pb []int32, stride, bs int, i
 // B, so the loop order is free: i outer, then k, then j, four rows of C at
 // a time so each load of B[k][j] serves four updates; leftover rows go one
 // at a time. O(bs^3).
-func relaxTileIndependent[D distance](c, a, b []D, pc, pb []int32, stride, bs int, inf D) {
+func relaxTileIndependent[D paths.Distance](c, a, b []D, pc, pb []int32, stride, bs int, inf D) {
 	i := 0
 	for ; i+3 < bs; i += 4 {
 		var rows [4][]D
@@ -116,7 +118,7 @@ func relaxTileIndependent[D distance](c, a, b []D, pc, pb []int32, stride, bs in
 // c[r][j] for some row r, or len(b) when there is none.
 //
 //go:noinline
-func firstImprovement4[D distance](c *[4][]D, b []D, x0, x1, x2, x3 D, from int) int {
+func firstImprovement4[D paths.Distance](c *[4][]D, b []D, x0, x1, x2, x3 D, from int) int {
 	b = b[from:]
 	c0 := c[0][from:][:len(b)]
 	c1 := c[1][from:][:len(b)]
@@ -134,7 +136,7 @@ func firstImprovement4[D distance](c *[4][]D, b []D, x0, x1, x2, x3 D, from int)
 // len(b) when there is none.
 //
 //go:noinline
-func firstImprovement1[D distance](c, b []D, x D, from int) int {
+func firstImprovement1[D paths.Distance](c, b []D, x D, from int) int {
 	b = b[from:]
 	c = c[from:][:len(b)]
 	for j, y := range b {

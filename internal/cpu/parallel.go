@@ -38,11 +38,8 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 	}
 	// About blockValues distances per block, but no fewer blocks than
 	// workers while there are sources for them.
-	workers, values := workerCount(b.workers), b.blockValues
-	if values <= 0 {
-		values = blockValues
-	}
-	batch := max(1, min(values/max(1, width), (count+workers-1)/workers))
+	workers := workerCount(b.workers)
+	batch := max(1, min(b.valuesPerBlock()/max(1, width), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
 	workers = min(workers, batches)
 	// The buffers are allocated on first use, so a short run allocates

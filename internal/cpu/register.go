@@ -6,7 +6,7 @@ import "github.com/pathflow/pathflow/internal/backend"
 // program that imports this package can always fall back to it.
 func init() {
 	backend.Register(backend.Factory{
-		Name:      "cpu",
+		Name:      Name,
 		Available: func() (bool, string) { return true, "the CPU" },
 		Choose:    Choose,
 		Open: func(o backend.Options) (backend.Backend, error) {

@@ -16,7 +16,7 @@ import (
 // repairParentRows mends, with paths.Repair, every row of an n x n
 // predecessor matrix whose parent pointers form a cycle. O(n^2) to check,
 // O(n + m) per repaired row, rows in parallel.
-func repairParentRows[D distance](ctx context.Context, g *graph.CSR, d []D, p []int32, inf D, workers int) error {
+func repairParentRows[D paths.Distance](ctx context.Context, g *graph.CSR, d []D, p []int32, inf D, workers int) error {
 	n := int(g.N)
 	return forEach(ctx, n, workers, func() func(i int) error {
 		repair := paths.NewTreeRepair(n)

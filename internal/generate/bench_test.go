@@ -8,9 +8,8 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// benchProcs runs build once on one thread and once on all of them.
-// GOMAXPROCS is set here rather than with -cpu, which does not reach loops
-// written with b.Loop.
+// benchProcs runs build once on one thread and once on all of them, so one
+// run compares the sequential and the parallel generator.
 func benchProcs(b *testing.B, build func() (*graph.EdgeList, error)) {
 	for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // erBandPairs is about how many candidate pairs one band of ErdosRenyi
@@ -41,14 +43,12 @@ func ErdosRenyi(n int32, p float64, lo, hi int32, seed uint64) (*graph.EdgeList,
 	bands := int((int64(n) + rowsPerBand - 1) / rowsPerBand)
 	parts := make([]*graph.EdgeList, bands)
 	w := newWeightDrawer(lo, hi)
-	parallelRanges(bands, func(first, last int) {
-		for b := first; b < last; b++ {
-			u0 := int64(b) * rowsPerBand
-			u1 := min(u0+rowsPerBand, int64(n))
-			// Band 0 uses stream 0, as the whole graph did before it was
-			// cut into bands: graphs of a single band kept their arcs.
-			parts[b] = erdosRenyiBand(n, u0, u1, p, w, stream(seed, uint64(b)))
-		}
+	parallel.For(bands, runtime.GOMAXPROCS(0), func(b int) {
+		u0 := int64(b) * rowsPerBand
+		u1 := min(u0+rowsPerBand, int64(n))
+		// Band 0 uses stream 0, as the whole graph did before it was cut
+		// into bands: graphs of a single band kept their arcs.
+		parts[b] = erdosRenyiBand(n, u0, u1, p, w, stream(seed, uint64(b)))
 	})
 	if bands == 1 {
 		return parts[0], nil
@@ -108,12 +108,10 @@ func concatEdgeLists(n int32, parts []*graph.EdgeList) *graph.EdgeList {
 	}
 	m := start[len(parts)]
 	e := &graph.EdgeList{N: n, Src: make([]int32, m), Dst: make([]int32, m), Weight: make([]int32, m)}
-	parallelRanges(len(parts), func(first, last int) {
-		for i := first; i < last; i++ {
-			copy(e.Src[start[i]:], parts[i].Src)
-			copy(e.Dst[start[i]:], parts[i].Dst)
-			copy(e.Weight[start[i]:], parts[i].Weight)
-		}
+	parallel.For(len(parts), runtime.GOMAXPROCS(0), func(i int) {
+		copy(e.Src[start[i]:], parts[i].Src)
+		copy(e.Dst[start[i]:], parts[i].Dst)
+		copy(e.Weight[start[i]:], parts[i].Weight)
 	})
 	return e
 }

@@ -31,8 +31,8 @@ func init() {
 }
 
 // benchOnGrids runs f on every benchmark grid, once on one thread (the
-// sequential sort) and once on all of them. GOMAXPROCS is set here rather
-// than with -cpu, which does not reach loops written with b.Loop.
+// sequential sort) and once on all of them, so one run compares the two
+// paths.
 func benchOnGrids(b *testing.B, f func(e *graph.EdgeList, c *graph.CSR)) {
 	for _, side := range benchSides {
 		for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {

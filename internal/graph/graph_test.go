@@ -22,15 +22,25 @@ func TestBuildCSRGroupsArcsBySourceStably(t *testing.T) {
 	}
 }
 
-func TestBuildCSRKeepsEveryArcOnRandomGraphs(t *testing.T) {
+// randomEdgeList draws, from a fresh logged seed and the given PCG stream,
+// a graph of 1..maxN vertices and fewer than maxArcs arcs (self-loops and
+// parallel arcs included) with weights in [minWeight, minWeight+99].
+func randomEdgeList(t *testing.T, stream uint64, maxN, maxArcs int, minWeight int32) *EdgeList {
+	t.Helper()
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
-	n := int32(1 + rng.IntN(50))
+	rng := rand.New(rand.NewPCG(seed, stream))
+	n := int32(1 + rng.IntN(maxN))
 	e := NewEdgeList(n, 0)
-	for range rng.IntN(300) {
-		e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(100)-50)
+	for range rng.IntN(maxArcs) {
+		e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(100)+minWeight)
 	}
+	return e
+}
+
+func TestBuildCSRKeepsEveryArcOnRandomGraphs(t *testing.T) {
+	e := randomEdgeList(t, 1, 50, 300, -50)
+	n := e.N
 	c := BuildCSR(e)
 	type arc struct{ u, v, w int32 }
 	var fromEdges, fromCSR []arc
@@ -99,14 +109,8 @@ func TestDistanceBound(t *testing.T) {
 }
 
 func TestReverseListsEveryArcOnceBySource(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 2))
-	n := int32(1 + rng.IntN(40))
-	e := NewEdgeList(n, 0)
-	for range rng.IntN(200) {
-		e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(100)-20)
-	}
+	e := randomEdgeList(t, 2, 40, 200, -20)
+	n := e.N
 	rev := BuildCSR(e).Reverse()
 	want := BuildReverseCSR(e)
 	if !slices.Equal(rev.Offsets, want.Offsets) {

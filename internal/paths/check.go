@@ -31,6 +31,15 @@ func CheckTree(g *graph.CSR, t *Tree) error {
 			}
 		}
 	}
+	return CheckParents(g, t)
+}
+
+// CheckParents verifies the parent array of t, unless it is nil, against
+// g and t's distances: the source and unreachable vertices have no parent,
+// and every other vertex v has an arc parent[v] -> v with dist[v] ==
+// dist[parent[v]] + w. It does not check that the distances are shortest,
+// so it also fits rows cut short by a distance cutoff. O(N + M).
+func CheckParents(g *graph.CSR, t *Tree) error {
 	if t.Parent == nil {
 		return nil
 	}

@@ -54,6 +54,24 @@ func TestCheckTreeRejectsEachKindOfError(t *testing.T) {
 	}
 }
 
+// TestCheckParentsAcceptsACutShortTree checks that CheckParents, unlike
+// CheckTree, accepts a row whose far vertices a cutoff left unreachable,
+// and still rejects a parent that is no tight arc.
+func TestCheckParentsAcceptsACutShortTree(t *testing.T) {
+	cut := goodTree()
+	cut.Dist[3], cut.Parent[3] = Unreachable, NoParent
+	if err := CheckParents(diamond(), cut); err != nil {
+		t.Errorf("cut-short tree: %v", err)
+	}
+	if err := CheckTree(diamond(), cut); err == nil {
+		t.Error("CheckTree accepted a tree missing vertex 3")
+	}
+	cut.Parent[2] = 0
+	if err := CheckParents(diamond(), cut); err == nil || !strings.Contains(err.Error(), "no arc") {
+		t.Errorf("parent 0 of 2 at distance 3: err = %v, want it to mention %q", err, "no arc")
+	}
+}
+
 func TestMatrixRowsAndInfinity(t *testing.T) {
 	m := &Matrix{N: 2, Dist32: []int32{0, 5, graph.Inf32, 0}, Parent: []int32{NoParent, 0, NoParent, NoParent}}
 	if m.Distance(0, 1) != 5 || m.Distance(1, 0) != Unreachable {

@@ -183,7 +183,7 @@ func BenchmarkGraph(b *testing.B) {
 }
 
 // BenchmarkResultSinkCores writes 512 trees of 262,144 vertices (134M rows,
-// 32 parts) as Parquet with the default codec (Snappy), int32 distances as
+// 32 parts) as Parquet with the pipeline's default codec (Snappy), int32 distances as
 // the all-pairs backends emit them, with 1 to 16 part writers: enough parts
 // to keep every core of a large host encoding, to show how the writers
 // scale.

@@ -8,10 +8,12 @@ import (
 )
 
 // fastSnappy is Parquet's SNAPPY codec with Snappy's fast block encoder.
-// arrow-go's own codec encodes with klauspost's "better" mode, which on the
-// delta-encoded pages of a result table costs about as much CPU as all the
-// rest of the encoding for a file a few percent smaller. The output is
-// standard Snappy: every reader decodes it, and it is deterministic.
+// arrow-go's own codec encodes with klauspost's "better" mode: on 16.8M
+// rows of result table (BenchmarkResultSink, 2 cores) Snappy took 0.53
+// CPU-s that way and 0.32 with the fast encoder, for files 2% larger (2.62
+// against 2.68 bytes per row). The output is standard Snappy: every reader
+// decodes it, and it is deterministic. Registering it replaces arrow-go's
+// Snappy encoder for the whole process, which only ever changes speed.
 type fastSnappy struct {
 	compress.Codec // decoding and streams: arrow-go's codec
 }

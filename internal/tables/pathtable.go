@@ -84,13 +84,13 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 	for i, r := range rows {
 		src[i], dst[i], cost[i] = r.Source, r.Target, r.Cost
 		if r.Cost != paths.Unreachable {
-			costBits[i>>3] |= 1 << (i & 7)
+			bitSet(costBits, i)
 		} else {
 			costNulls++
 		}
 		offsets[i] = int32(at)
 		if r.Vertices != nil {
-			listBits[i>>3] |= 1 << (i & 7)
+			bitSet(listBits, i)
 			at += copy(vals[at:], r.Vertices)
 		} else {
 			listNulls++

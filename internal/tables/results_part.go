@@ -159,8 +159,9 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 // close, so it shrinks them too and leaves the codec little to do. The
 // source, constant over whole rows, stays PLAIN: arrow-go's delta encoder
 // spends a bit-writer call on every value even when the steps need no bits,
-// which made this one column a fifth of an all-pairs run's encoding, while
-// the codec turns a run of one value into a few bytes at memory speed.
+// while the codec turns a run of one value into a few bytes at memory
+// speed. On 16.8M rows (BenchmarkResultSink, Snappy, 2 cores): 1.34 CPU-s
+// with the source delta-encoded, 1.18 PLAIN, 2.68 against 2.88 bytes/row.
 var resultEncoding = parquetEncoding{
 	delta: []string{ColVertex, ColDistance, ColParent},
 }

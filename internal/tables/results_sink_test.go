@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -36,6 +38,16 @@ func randomCutoff(rng *rand.Rand, trees []*paths.Tree) int64 {
 	return 0
 }
 
+// sourceTrees returns count random trees over n vertices from the sources
+// 0, 1, 2, ... (count <= n).
+func sourceTrees(rng *rand.Rand, count, n int) []*paths.Tree {
+	trees := make([]*paths.Tree, count)
+	for s := range trees {
+		trees[s] = randomTree(rng, n, int32(s), true, 0.2)
+	}
+	return trees
+}
+
 // randomTrees returns 1 to count random trees over n vertices from random
 // sources, with int32-sized distances when narrow.
 func randomTrees(rng *rand.Rand, n, count int, narrow bool) []*paths.Tree {
@@ -55,10 +67,7 @@ func randomTrees(rng *rand.Rand, n, count int, narrow bool) []*paths.Tree {
 func TestResultSinkByteIdentical(t *testing.T) {
 	t.Parallel()
 	rng := newRand(3)
-	var trees []*paths.Tree
-	for s := range 7 {
-		trees = append(trees, randomTree(rng, 300, int32(s), true, 0.2))
-	}
+	trees := sourceTrees(rng, 7, 300)
 	narrowTrees(trees)
 	targets := randomTargets(rng, 300, 120)
 	cutoff := int64(1 << 27)
@@ -102,37 +111,53 @@ func TestResultSinkByteIdentical(t *testing.T) {
 	}
 }
 
-// Targets pick and order the vertices of every source; a cutoff drops the
-// cells beyond it and the unreachable ones.
-func TestResultSinkTargetsCutoff(t *testing.T) {
-	t.Parallel()
+// filterCase is a choice of targets and cutoff for a result.
+type filterCase struct {
+	name    string
+	targets []int32
+	cutoff  int64
+}
+
+// filteredSink is one random result written through a sink by
+// testFilteredSinks, ready to be read back from dir.
+type filteredSink struct {
+	trees       []*paths.Tree
+	shape       ResultShape
+	mem         *memory.CheckedAllocator
+	dir         string
+	withParents bool
+}
+
+// filteredSinkTest describes a test of filtered results: for every seed, a
+// graph of up to maxVertices vertices and up to maxTrees trees, each of
+// cases in every format with and without parents, written in the layout
+// with batches of up to batchSpan(n) rows and parts of about a sixth of the
+// cells plus up to partSpan(n), then handed to check.
+type filteredSinkTest struct {
+	layout                Layout
+	maxVertices, maxTrees int
+	cases                 func(targets []int32, cutoff int64) []filterCase
+	batchSpan, partSpan   func(n int) int
+	check                 func(t *testing.T, w filteredSink)
+}
+
+func testFilteredSinks(t *testing.T, ft filteredSinkTest) {
 	for _, seed := range seeds(t) {
 		rng := newRand(seed)
-		n := 1 + rng.IntN(300)
+		n := 1 + rng.IntN(ft.maxVertices)
 		narrow := rng.IntN(2) == 0
-		trees := randomTrees(rng, n, 10, narrow)
+		trees := randomTrees(rng, n, ft.maxTrees, narrow)
 		targets := randomTargets(rng, n, rng.IntN(n+1))
 		cutoff := randomCutoff(rng, trees)
-		// A slice, not a map: the cases draw from rng in a replayable order.
-		cases := []struct {
-			name    string
-			targets []int32
-			cutoff  int64
-		}{
-			{"targets", targets, backend.NoCutoff},
-			{"cutoff", nil, cutoff},
-			{"both", targets, cutoff},
-			{"zero cutoff", nil, 0},
-		}
-		for _, c := range cases {
+		for _, c := range ft.cases(targets, cutoff) {
 			for _, format := range formats {
 				for _, withParents := range []bool{true, false} {
 					t.Run(fmt.Sprintf("%d/%s/%v/parents=%v", seed, c.name, format, withParents), func(t *testing.T) {
 						shape := longShape(trees, withParents)
-						shape.Targets, shape.MaxDistance = c.targets, c.cutoff
+						shape.Layout, shape.Targets, shape.MaxDistance = ft.layout, c.targets, c.cutoff
 						// At most about six parts: every part costs a codec set-up.
 						cells := len(trees) * len(shapeTargets(shape))
-						batch, part := 1+rng.IntN(n+20), int64(1+cells/6+rng.IntN(2*n))
+						batch, part := 1+rng.IntN(ft.batchSpan(n)), int64(1+cells/6+rng.IntN(ft.partSpan(n)))
 						t.Logf("%d vertices, %d trees, %d targets, cutoff %d, batch %d, part %d",
 							n, len(trees), len(shapeTargets(shape)), c.cutoff, batch, part)
 						mem := checkedAllocator(t)
@@ -141,24 +166,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, WithFormat(format), WithCompression(LZ4),
 							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(1+rng.IntN(4)))
 						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
-						got, hasParents := readCells(t, dir, WithAllocator(mem))
-						if hasParents != withParents {
-							t.Errorf("parents %v, want %v", hasParents, withParents)
-						}
-						for _, r := range got {
-							if c.cutoff != backend.NoCutoff && (r.dist == paths.Unreachable || r.dist > c.cutoff) {
-								t.Fatalf("row %+v is beyond the cutoff %d", r, c.cutoff)
-							}
-						}
-						want := wantCells(trees, shape)
-						if len(got) != len(want) {
-							t.Fatalf("read %d rows, want %d", len(got), len(want))
-						}
-						for i := range want {
-							if got[i] != want[i] {
-								t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
-							}
-						}
+						ft.check(t, filteredSink{trees: trees, shape: shape, mem: mem, dir: dir, withParents: withParents})
 					})
 				}
 			}
@@ -166,58 +174,76 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 	}
 }
 
+// Targets pick and order the vertices of every source; a cutoff drops the
+// cells beyond it and the unreachable ones.
+func TestResultSinkTargetsCutoff(t *testing.T) {
+	t.Parallel()
+	testFilteredSinks(t, filteredSinkTest{
+		layout: Long, maxVertices: 300, maxTrees: 10,
+		// A slice, not a map: the cases draw from rng in a replayable order.
+		cases: func(targets []int32, cutoff int64) []filterCase {
+			return []filterCase{
+				{"targets", targets, backend.NoCutoff},
+				{"cutoff", nil, cutoff},
+				{"both", targets, cutoff},
+				{"zero cutoff", nil, 0},
+			}
+		},
+		batchSpan: func(n int) int { return n + 20 },
+		partSpan:  func(n int) int { return 2 * n },
+		check: func(t *testing.T, w filteredSink) {
+			got, hasParents := readCells(t, w.dir, WithAllocator(w.mem))
+			if hasParents != w.withParents {
+				t.Errorf("parents %v, want %v", hasParents, w.withParents)
+			}
+			cutoff := w.shape.MaxDistance
+			for _, r := range got {
+				if cutoff != backend.NoCutoff && (r.dist == paths.Unreachable || r.dist > cutoff) {
+					t.Fatalf("row %+v is beyond the cutoff %d", r, cutoff)
+				}
+			}
+			want := wantCells(w.trees, w.shape)
+			if len(got) != len(want) {
+				t.Fatalf("read %d rows, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
+				}
+			}
+		},
+	})
+}
+
 // The wide layout has one row per source, row groups and parts cut at
 // whole sources, and null list entries for unreachable cells and those
 // beyond the cutoff.
 func TestResultSinkWide(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
-		n := 1 + rng.IntN(200)
-		narrow := rng.IntN(2) == 0
-		trees := randomTrees(rng, n, 8, narrow)
-		targets := randomTargets(rng, n, rng.IntN(n+1))
-		cutoff := randomCutoff(rng, trees)
-		cases := []struct {
-			name    string
-			targets []int32
-			cutoff  int64
-		}{
-			{"all", nil, backend.NoCutoff},
-			{"targets", targets, backend.NoCutoff},
-			{"cutoff", nil, cutoff},
-			{"both", targets, cutoff},
-		}
-		for _, c := range cases {
-			for _, format := range formats {
-				for _, withParents := range []bool{true, false} {
-					t.Run(fmt.Sprintf("%d/%s/%v/parents=%v", seed, c.name, format, withParents), func(t *testing.T) {
-						shape := longShape(trees, withParents)
-						shape.Layout, shape.Targets, shape.MaxDistance = Wide, c.targets, c.cutoff
-						cells := len(trees) * len(shapeTargets(shape))
-						batch, part := 1+rng.IntN(3*n), int64(1+cells/6+rng.IntN(4*n))
-						t.Logf("%d vertices, %d trees, %d targets, cutoff %d, batch %d, part %d",
-							n, len(trees), len(shapeTargets(shape)), c.cutoff, batch, part)
-						mem := checkedAllocator(t)
-						dir := resultDir(t)
-						// LZ4: zstd's set-up would dominate these small parts.
-						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, WithFormat(format), WithCompression(LZ4),
-							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(1+rng.IntN(4)))
-						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
-						got, want := readWide(t, dir, withParents, WithAllocator(mem)), wantWide(trees, shape)
-						if len(got) != len(want) {
-							t.Fatalf("read %d rows, want one per source: %d", len(got), len(want))
-						}
-						for i := range want {
-							if !sameWideRow(got[i], want[i]) {
-								t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
-							}
-						}
-					})
+	testFilteredSinks(t, filteredSinkTest{
+		layout: Wide, maxVertices: 200, maxTrees: 8,
+		cases: func(targets []int32, cutoff int64) []filterCase {
+			return []filterCase{
+				{"all", nil, backend.NoCutoff},
+				{"targets", targets, backend.NoCutoff},
+				{"cutoff", nil, cutoff},
+				{"both", targets, cutoff},
+			}
+		},
+		batchSpan: func(n int) int { return 3 * n },
+		partSpan:  func(n int) int { return 4 * n },
+		check: func(t *testing.T, w filteredSink) {
+			got, want := readWide(t, w.dir, w.withParents, WithAllocator(w.mem)), wantWide(w.trees, w.shape)
+			if len(got) != len(want) {
+				t.Fatalf("read %d rows, want one per source: %d", len(got), len(want))
+			}
+			for i := range want {
+				if !sameWideRow(got[i], want[i]) {
+					t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
 				}
 			}
-		}
-	}
+		},
+	})
 }
 
 // A wide result without targets still has a row, of empty lists, per
@@ -310,6 +336,9 @@ func TestResultSinkSummaryByHand(t *testing.T) {
 		for _, narrow := range []bool{false, true} {
 			shape.Layout = layout
 			s := writeTrees(t, resultDir(t), shape, trees, narrow, 2, newRand(1), WithPartRows(3), WithBatchRows(2))
+			if got := s.Summary(); len(got) != len(want) {
+				t.Fatalf("%v, int32 %v: %d summary rows, want %d", layout, narrow, len(got), len(want))
+			}
 			for i, got := range s.Summary() {
 				w := want[i]
 				if got.Source != w.Source || got.Reachable != w.Reachable || got.Eccentricity != w.Eccentricity ||
@@ -337,10 +366,7 @@ func TestResultSinkSummaryByHand(t *testing.T) {
 func TestResultSinkPutErrors(t *testing.T) {
 	t.Parallel()
 	rng := newRand(7)
-	var trees []*paths.Tree
-	for s := range 4 {
-		trees = append(trees, randomTree(rng, 5, int32(s), true, 0.2))
-	}
+	trees := sourceTrees(rng, 4, 5)
 	wider := []*paths.Tree{randomTree(rng, 6, 0, true, 0.2)}
 	// Each returns a malformed block.
 	bad := map[string]func() *backend.Rows{
@@ -411,10 +437,7 @@ func TestResultSinkPutErrors(t *testing.T) {
 func TestResultSinkWriteError(t *testing.T) {
 	t.Parallel()
 	rng := newRand(9)
-	var trees []*paths.Tree
-	for s := range 6 {
-		trees = append(trees, randomTree(rng, 50, int32(s), true, 0.2))
-	}
+	trees := sourceTrees(rng, 6, 50)
 	for _, format := range formats {
 		for _, how := range []string{"folder removed", "device full"} {
 			mem := checkedAllocator(t)
@@ -474,10 +497,7 @@ func waitForFile(t *testing.T, path string) {
 func TestResultSinkAbort(t *testing.T) {
 	before := runtime.NumGoroutine()
 	rng := newRand(10)
-	var trees []*paths.Tree
-	for s := range 8 {
-		trees = append(trees, randomTree(rng, 100, int32(s), true, 0.2))
-	}
+	trees := sourceTrees(rng, 8, 100)
 	for _, format := range formats {
 		for _, started := range []bool{false, true} {
 			mem := checkedAllocator(t)
@@ -522,14 +542,14 @@ func TestResultSinkAbort(t *testing.T) {
 	}
 }
 
-// Close names a row no block brought, and releases the others.
-func TestResultSinkMissingBlock(t *testing.T) {
-	t.Parallel()
-	rng := newRand(11)
-	var trees []*paths.Tree
-	for s := range 6 {
-		trees = append(trees, randomTree(rng, 20, int32(s), true, 0.2))
-	}
+// testFaultyHandOver writes 6 trees of 20 vertices from seed through sinks
+// of 1 and 3 workers, handing over the blocks handOver makes of them in a
+// random order; checkClose judges Close's error, and every block handed
+// over must be released once.
+func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*backend.Rows, checkClose func(workers int, err error)) {
+	t.Helper()
+	rng := newRand(seed)
+	trees := sourceTrees(rng, 6, 20)
 	for _, workers := range []int{1, 3} {
 		mem := checkedAllocator(t)
 		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithAllocator(mem),
@@ -537,44 +557,38 @@ func TestResultSinkMissingBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks := treeBlocks(trees, 1, false, true)
+		blocks := handOver(trees)
 		rel := countReleases(blocks...)
-		put := slices.Delete(slices.Clone(blocks), 3, 4)
-		if err := putShuffled(s, put, rng); err != nil {
+		if err := putShuffled(s, blocks, rng); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Close(); err == nil || !strings.Contains(err.Error(), "row 3") {
+		checkClose(workers, s.Close())
+		rel.check(t, blocks...)
+	}
+}
+
+// Close names a row no block brought, and releases the others.
+func TestResultSinkMissingBlock(t *testing.T) {
+	t.Parallel()
+	testFaultyHandOver(t, 11, func(trees []*paths.Tree) []*backend.Rows {
+		return slices.Delete(treeBlocks(trees, 1, false, true), 3, 4)
+	}, func(workers int, err error) {
+		if err == nil || !strings.Contains(err.Error(), "row 3") {
 			t.Errorf("%d workers: Close returned %v, want an error naming row 3", workers, err)
 		}
-		rel.check(t, put...)
-	}
+	})
 }
 
 // A block handed over twice is an error, and both copies are released.
 func TestResultSinkRepeatedBlock(t *testing.T) {
 	t.Parallel()
-	rng := newRand(12)
-	var trees []*paths.Tree
-	for s := range 6 {
-		trees = append(trees, randomTree(rng, 20, int32(s), true, 0.2))
-	}
-	for _, workers := range []int{1, 3} {
-		mem := checkedAllocator(t)
-		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithAllocator(mem),
-			WithCompression(Uncompressed), WithConcurrency(workers), WithPartRows(30), WithBatchRows(7))
-		if err != nil {
-			t.Fatal(err)
-		}
-		blocks := append(treeBlocks(trees, 2, false, true), treeBlocks(trees, 2, false, true)[1])
-		rel := countReleases(blocks...)
-		if err := putShuffled(s, blocks, rng); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Close(); err == nil {
+	testFaultyHandOver(t, 12, func(trees []*paths.Tree) []*backend.Rows {
+		return append(treeBlocks(trees, 2, false, true), treeBlocks(trees, 2, false, true)[1])
+	}, func(workers int, err error) {
+		if err == nil {
 			t.Errorf("%d workers: Close accepted rows handed over twice", workers)
 		}
-		rel.check(t, blocks...)
-	}
+	})
 }
 
 // With a producer limited to a pool of two blocks the sink must release
@@ -583,10 +597,7 @@ func TestResultSinkBackPressure(t *testing.T) {
 	t.Parallel()
 	rng := newRand(19)
 	const n, per = 100, 2
-	var trees []*paths.Tree
-	for s := range 40 {
-		trees = append(trees, randomTree(rng, n, int32(s%n), true, 0.2))
-	}
+	trees := sourceTrees(rng, 40, n)
 	blocks := treeBlocks(trees, per, false, true) // 20 blocks
 	for _, layout := range []Layout{Long, Wide} {
 		for _, workers := range []int{1, 4} {

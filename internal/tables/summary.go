@@ -120,12 +120,12 @@ func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow
 	for i, r := range rows {
 		src[i], reach[i], ecc[i], closeness[i] = r.Source, r.Reachable, r.Eccentricity, r.Closeness
 		if r.Eccentricity != NoEccentricity {
-			eccBits[i>>3] |= 1 << (i & 7)
+			bitSet(eccBits, i)
 		} else {
 			eccNulls++
 		}
 		if !math.IsNaN(r.Closeness) {
-			closeBits[i>>3] |= 1 << (i & 7)
+			bitSet(closeBits, i)
 		} else {
 			closeNulls++
 		}

@@ -10,7 +10,7 @@ import (
 
 func TestWriteVerticesRoundTrip(t *testing.T) {
 	vs := &graph.Vertices{OriginalID: []int64{10, 20, 35}, X: []int32{1, 2, 3}, Y: []int32{-4, -5, -6}}
-	for _, f := range []Format{Parquet, Arrow} {
+	for _, f := range formats {
 		path := filepath.Join(t.TempDir(), "vertices"+f.Ext())
 		fi, err := WriteVertices(path, 3, vs, map[string]string{"k": "v"}, WithFormat(f), WithBatchRows(2))
 		if err != nil {
