@@ -46,14 +46,14 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 	if registered {
 		var ok bool
 		if ok, why = gpu.Available(); ok {
-			// auto runs on the CPU what only the CPU implements (johnson,
-			// its variants). Asked before choose, which turns the error
-			// into a configuration error.
-			if _, err := gpu.Choose(problem); cfg.Backend == BackendAuto && errors.Is(err, backend.ErrUnsupported) {
-				log.Warn("using the CPU backend", "why", err)
-				return choose(cpu, problem, fmt.Sprintf("auto: the GPU does not implement this request (%v)", err))
-			}
 			plan, err := choose(gpu, problem, "GPU "+why)
+			// auto runs on the CPU what only the CPU implements (johnson,
+			// its variants).
+			if cfg.Backend == BackendAuto && errors.Is(err, backend.ErrUnsupported) {
+				cause := errors.Unwrap(err)
+				log.Warn("using the CPU backend", "why", cause)
+				return choose(cpu, problem, fmt.Sprintf("auto: the GPU does not implement this request (%v)", cause))
+			}
 			if errors.Is(err, backend.ErrNeedsInt64) {
 				log.Warn("using the CPU backend", "why", err)
 				return choose(cpu, problem, "the GPU's int32 distances cannot hold this graph's; the CPU's int64 ones can")
@@ -78,9 +78,9 @@ func choose(f backend.Factory, p backend.Problem, why string) (Plan, error) {
 	case errors.Is(err, backend.ErrNeedsInt64):
 		return Plan{}, fmt.Errorf("%w (%s backend)", err, f.Name)
 	case errors.Is(err, backend.ErrUnsupported) && p.Algorithm.Variant != "":
-		return Plan{}, config.Errorf(KeyVariant, "%v", err)
+		return Plan{}, config.Errorf(KeyVariant, "%w", err)
 	case errors.Is(err, backend.ErrUnsupported):
-		return Plan{}, config.Errorf(KeyAlgorithm, "%v", err)
+		return Plan{}, config.Errorf(KeyAlgorithm, "%w", err)
 	case err != nil:
 		return Plan{}, &ComputeError{err}
 	}

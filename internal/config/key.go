@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -33,11 +34,19 @@ type Error struct {
 	Key string
 	// Msg says what is wrong.
 	Msg string
+	// Err is the error Msg reports, when there is one (errors.Is and As
+	// see through to it).
+	Err error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("config key %q: %s", e.Key, e.Msg) }
 
-// Errorf returns an *Error for key.
+// Unwrap returns the error the message reports, or nil.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error for key; a %w verb makes the wrapped error
+// its Err.
 func Errorf(key, format string, args ...any) error {
-	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	return &Error{Key: key, Msg: err.Error(), Err: errors.Unwrap(err)}
 }

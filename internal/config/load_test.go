@@ -168,3 +168,18 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorfWrapsWithW(t *testing.T) {
+	cause := errors.New("not supported")
+	err := Errorf("compute.algorithm", "johnson: %w", cause)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "compute.algorithm" || !errors.Is(err, cause) {
+		t.Fatalf("err = %#v, want a config error wrapping the cause", err)
+	}
+	if got := err.Error(); got != `config key "compute.algorithm": johnson: not supported` {
+		t.Errorf("message %q", got)
+	}
+	if errors.Unwrap(Errorf("k", "%v", cause)) != nil {
+		t.Error("%v wrapped its argument")
+	}
+}
