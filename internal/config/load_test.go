@@ -180,6 +180,6 @@ func TestErrorfWrapsWithW(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 	if errors.Unwrap(Errorf("k", "%v", cause)) != nil {
-		t.Error("%v wrapped its argument")
+		t.Errorf("Errorf with %%v wrapped its argument")
 	}
 }
