@@ -23,13 +23,15 @@ var apspFinishKernel = newKernel("apsp_finish", apspFinishPTX)
 // parent into -1). With negative arcs, a relaxation through an unreachable
 // vertex yields INF32 + w < INF32; the host only runs the GPU path when such
 // values stay above every real distance (threshold = the distance bound), so
-// this pass restores exact results.
-func (m *Module) APSPFinish(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, threshold int64) error {
+// this pass restores exact results. It covers rows rows of n columns
+// (a slab of the matrix, or all of it).
+func (m *Module) APSPFinish(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, threshold int64, rows int64) error {
 	return m.launch(apspFinishKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&pitch),
 		unsafe.Pointer(&threshold),
+		unsafe.Pointer(&rows),
 	})
 }

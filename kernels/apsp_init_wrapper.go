@@ -19,13 +19,17 @@ var apspInitKernel = newKernel("apsp_init", apspInitPTX)
 
 // APSPInit launches apsp_init (apsp_init.cu) with cfg.
 //
-// apsp_init fills a pitch x pitch distance matrix with INF32 off the diagonal
-// and 0 on it, and the parent matrix (when not null) with -1. Padding rows and
-// columns become isolated vertices. 2-D grid-stride loop.
-func (m *Module) APSPInit(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64) error {
+// apsp_init fills rows row0 .. row0+rows-1 of a distance matrix pitch
+// columns wide with INF32 off the diagonal and 0 on it, and the parent
+// matrix (when not null) with -1; dist and parent point at row row0 (a
+// slab of the matrix). Padding rows and columns become isolated vertices.
+// 2-D grid-stride loop.
+func (m *Module) APSPInit(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, pitch int64, row0 int64, rows int64) error {
 	return m.launch(apspInitKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
 		unsafe.Pointer(&pitch),
+		unsafe.Pointer(&row0),
+		unsafe.Pointer(&rows),
 	})
 }

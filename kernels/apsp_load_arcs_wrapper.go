@@ -22,8 +22,10 @@ var apspLoadArcsKernel = newKernel("apsp_load_arcs", apspLoadArcsPTX)
 // apsp_load_arcs writes the m arcs into the initialised matrix. Parallel arcs
 // keep the smallest weight (atomicMin); a negative self-loop leaves a negative
 // diagonal, which the Floyd-Warshall kernels report as a negative cycle. The
-// parent of an arc u -> v (u != v) is u whichever parallel arc wins.
-func (m *Module) APSPLoadArcs(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, src cu.DevicePtr, dst cu.DevicePtr, weight cu.DevicePtr, mArg int64, pitch int64) error {
+// parent of an arc u -> v (u != v) is u whichever parallel arc wins. Only
+// arcs leaving rows row0 .. row0+rows-1 are written; dist and parent point
+// at row row0 (a slab of the matrix).
+func (m *Module) APSPLoadArcs(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, src cu.DevicePtr, dst cu.DevicePtr, weight cu.DevicePtr, mArg int64, pitch int64, row0 int64, rows int64) error {
 	return m.launch(apspLoadArcsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
@@ -32,5 +34,7 @@ func (m *Module) APSPLoadArcs(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr
 		unsafe.Pointer(&weight),
 		unsafe.Pointer(&mArg),
 		unsafe.Pointer(&pitch),
+		unsafe.Pointer(&row0),
+		unsafe.Pointer(&rows),
 	})
 }

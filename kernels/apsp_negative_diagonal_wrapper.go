@@ -23,11 +23,13 @@ var apspNegativeDiagonalKernel = newKernel("apsp_negative_diagonal", apspNegativ
 // negative, a vertex on or reaching a negative cycle. The Floyd-Warshall
 // kernels already report a vertex on a negative cycle when it first closes
 // (before values can wrap); this final scan is a second, independent check.
-func (m *Module) APSPNegativeDiagonal(cfg Config, dist cu.DevicePtr, n int64, pitch int64, negative cu.DevicePtr) error {
+// It scans vertices row0 .. row0+rows-1, dist pointing at row row0.
+func (m *Module) APSPNegativeDiagonal(cfg Config, dist cu.DevicePtr, pitch int64, negative cu.DevicePtr, row0 int64, rows int64) error {
 	return m.launch(apspNegativeDiagonalKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
-		unsafe.Pointer(&n),
 		unsafe.Pointer(&pitch),
 		unsafe.Pointer(&negative),
+		unsafe.Pointer(&row0),
+		unsafe.Pointer(&rows),
 	})
 }

@@ -5,16 +5,19 @@
 // reverse-CSR order) with dist[s][u] + w == dist[s][v]. Positive weights make
 // dist strictly increase along such arcs, so the parents form a tree (with
 // zero weights they might not: see apsp_search_parents). One
-// thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
+// thread per (s, v), O(n * m) work; blockIdx.y strides over the sources
+// row0 .. row0+rows-1, whose rows dist and parent point at.
 extern "C" __global__ void apsp_recover_parents(const int* __restrict__ dist, int* __restrict__ parent, long long n,
                                                 long long pitch, const long long* __restrict__ in_offsets,
                                                 const int* __restrict__ in_sources,
-                                                const int* __restrict__ in_weights) {
+                                                const int* __restrict__ in_weights, long long row0,
+                                                long long rows) {
   const i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x;
   if (v >= n) return;
   const i64 begin = in_offsets[v], end = in_offsets[v + 1];
-  for (i64 s = blockIdx.y; s < n; s += gridDim.y) {
-    const int* row = dist + s * pitch;
+  for (i64 i = blockIdx.y; i < rows; i += gridDim.y) {
+    const i64 s = row0 + i;
+    const int* row = dist + i * pitch;
     const int dv = row[v];
     int best = -1;
     if (s != v && dv < INF32) {
@@ -26,6 +29,6 @@ extern "C" __global__ void apsp_recover_parents(const int* __restrict__ dist, in
         }
       }
     }
-    parent[s * pitch + v] = best;
+    parent[i * pitch + v] = best;
   }
 }

@@ -24,8 +24,9 @@ var apspRecoverParentsKernel = newKernel("apsp_recover_parents", apspRecoverPare
 // reverse-CSR order) with dist[s][u] + w == dist[s][v]. Positive weights make
 // dist strictly increase along such arcs, so the parents form a tree (with
 // zero weights they might not: see apsp_search_parents). One
-// thread per (s, v), O(n * m) work; blockIdx.y strides over sources.
-func (m *Module) APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
+// thread per (s, v), O(n * m) work; blockIdx.y strides over the sources
+// row0 .. row0+rows-1, whose rows dist and parent point at.
+func (m *Module) APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr, row0 int64, rows int64) error {
 	return m.launch(apspRecoverParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
@@ -34,5 +35,7 @@ func (m *Module) APSPRecoverParents(cfg Config, dist cu.DevicePtr, parent cu.Dev
 		unsafe.Pointer(&inOffsets),
 		unsafe.Pointer(&inSources),
 		unsafe.Pointer(&inWeights),
+		unsafe.Pointer(&row0),
+		unsafe.Pointer(&rows),
 	})
 }

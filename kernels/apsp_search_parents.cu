@@ -11,15 +11,18 @@
 // already settled vertex, starting from s: each parent settled before its
 // child, so the parents form a tree. One block per source (grid-stride),
 // sweeping until nothing settles; O(depth * (n + m)) per source, where
-// depth is the number of arcs on the longest shortest path needed.
+// depth is the number of arcs on the longest shortest path needed. The
+// sources are row0 .. row0+rows-1, whose rows dist and parent point at.
 extern "C" __global__ void apsp_search_parents(const int* __restrict__ dist, int* __restrict__ parent, long long n,
                                                long long pitch, const long long* __restrict__ in_offsets,
                                                const int* __restrict__ in_sources,
-                                               const int* __restrict__ in_weights) {
+                                               const int* __restrict__ in_weights, long long row0,
+                                               long long rows) {
   __shared__ int changed;
-  for (i64 s = blockIdx.x; s < n; s += gridDim.x) {
-    const int* row = dist + s * pitch;
-    volatile int* prow = parent + s * pitch;
+  for (i64 i = blockIdx.x; i < rows; i += gridDim.x) {
+    const i64 s = row0 + i;
+    const int* row = dist + i * pitch;
+    volatile int* prow = parent + i * pitch;
     for (i64 v = threadIdx.x; v < n; v += blockDim.x) prow[v] = (v == s || row[v] >= INF32) ? -1 : UNSETTLED;
     for (;;) {
       __syncthreads();

@@ -28,8 +28,9 @@ var apspSearchParentsKernel = newKernel("apsp_search_parents", apspSearchParents
 // already settled vertex, starting from s: each parent settled before its
 // child, so the parents form a tree. One block per source (grid-stride),
 // sweeping until nothing settles; O(depth * (n + m)) per source, where
-// depth is the number of arcs on the longest shortest path needed.
-func (m *Module) APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr) error {
+// depth is the number of arcs on the longest shortest path needed. The
+// sources are row0 .. row0+rows-1, whose rows dist and parent point at.
+func (m *Module) APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr, row0 int64, rows int64) error {
 	return m.launch(apspSearchParentsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),
@@ -38,5 +39,7 @@ func (m *Module) APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.Devi
 		unsafe.Pointer(&inOffsets),
 		unsafe.Pointer(&inSources),
 		unsafe.Pointer(&inWeights),
+		unsafe.Pointer(&row0),
+		unsafe.Pointer(&rows),
 	})
 }

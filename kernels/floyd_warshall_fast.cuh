@@ -41,15 +41,17 @@
 
 __device__ __forceinline__ int pack_dist(int d) { return min(d, PACK_INF) << PACK_SHIFT; }
 
-// fw_fast_pivot closes tile (r, r) over its 128 vertices, clamping sums at
-// -INF32 and reporting pivot vertex k when dist[k][k] is negative at the
-// start of step k (see fw_blocked_pivot).
+// fast_close_tile closes the diagonal tile at dist (row pitch `pitch`)
+// over its 128 vertices, vertex0 being the first one's id: sums are
+// clamped at -INF32, and pivot vertex k is reported when its diagonal
+// value is negative at the start of step k (see fw_blocked_pivot). dist
+// and parent point at the tile's first cell.
 template <bool Parents>
-__device__ __forceinline__ void fw_fast_pivot(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
-                                              int* __restrict__ negative) {
+__device__ __forceinline__ void fast_close_tile(int* __restrict__ dist, int* __restrict__ parent, i64 pitch,
+                                                i64 vertex0, int* __restrict__ negative) {
   __shared__ int rowk[FAST_TILE], colk[FAST_TILE], rowkp[FAST_TILE];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const i64 base = r * FAST_TILE * pitch + r * FAST_TILE;
+  const i64 base = 0;
   int c[4][4], p[4][4];
 #pragma unroll
   for (int a = 0; a < 4; ++a)
@@ -71,7 +73,7 @@ __device__ __forceinline__ void fw_fast_pivot(int* __restrict__ dist, int* __res
       if (tx == kk) {
 #pragma unroll
         for (int a2 = 0; a2 < 4; ++a2) colk[ty + 32 * a2] = c[a2][a];
-        if (ty == kk && c[a][a] < 0) report_negative(negative, r * FAST_TILE + 32 * a + kk);
+        if (ty == kk && c[a][a] < 0) report_negative(negative, vertex0 + 32 * a + kk);
       }
       __syncthreads();
 #pragma unroll
@@ -98,6 +100,14 @@ __device__ __forceinline__ void fw_fast_pivot(int* __restrict__ dist, int* __res
       dist[base + (ty + 32 * a) * pitch + tx + 32 * b] = c[a][b];
       if (Parents) parent[base + (ty + 32 * a) * pitch + tx + 32 * b] = p[a][b];
     }
+}
+
+// fw_fast_pivot closes tile (r, r) of the matrix (see fast_close_tile).
+template <bool Parents>
+__device__ __forceinline__ void fw_fast_pivot(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                              int* __restrict__ negative) {
+  const i64 base = r * FAST_TILE * pitch + r * FAST_TILE;
+  fast_close_tile<Parents>(dist + base, Parents ? parent + base : parent, pitch, r * FAST_TILE, negative);
 }
 
 // fw_fast_cross updates the tiles of pivot row r (blockIdx.y == 0) and pivot
@@ -232,17 +242,19 @@ __device__ __forceinline__ void fast_operands(const int (*colT)[FAST_TILE + 4], 
 // 16-byte pieces of each.
 #define FAST_CHUNK_PIECES (FAST_TILE * FAST_CHUNK / 4 / 256)
 
-// fast_fetch_chunk loads chunk k0 from global memory into registers.
-__device__ __forceinline__ void fast_fetch_chunk(const int* __restrict__ m, i64 colBase, i64 rowBase, i64 pitch,
-                                                 int k0, int tid, int4 (&cv)[FAST_CHUNK_PIECES],
-                                                 int4 (&rv)[FAST_CHUNK_PIECES]) {
+// fast_fetch_chunk loads chunk k0 from global memory into registers: from
+// the column strip at col (row pitch colPitch) and the row strip at row
+// (row pitch rowPitch).
+__device__ __forceinline__ void fast_fetch_chunk(const int* __restrict__ col, i64 colPitch,
+                                                 const int* __restrict__ row, i64 rowPitch, int k0, int tid,
+                                                 int4 (&cv)[FAST_CHUNK_PIECES], int4 (&rv)[FAST_CHUNK_PIECES]) {
 #pragma unroll
   for (int q = 0; q < FAST_CHUNK_PIECES; ++q) {
     const int idx = tid + 256 * q;
     const int i = idx / (FAST_CHUNK / 4), kk4 = (idx % (FAST_CHUNK / 4)) * 4;
-    cv[q] = *reinterpret_cast<const int4*>(m + colBase + i * pitch + k0 + kk4);
+    cv[q] = *reinterpret_cast<const int4*>(col + i * colPitch + k0 + kk4);
     const int kk = idx / (FAST_TILE / 4), j4 = (idx % (FAST_TILE / 4)) * 4;
-    rv[q] = *reinterpret_cast<const int4*>(m + rowBase + (k0 + kk) * pitch + j4);
+    rv[q] = *reinterpret_cast<const int4*>(row + (k0 + kk) * rowPitch + j4);
   }
 }
 
@@ -269,25 +281,30 @@ __device__ __forceinline__ void fast_stage_chunk(int (*colT)[FAST_TILE + 4], int
   }
 }
 
-// fast_rest_distances updates tile (ti, tj) through the pivot vertices of
-// round r: distances only, or with packed parents (Packed, see
-// PACK_SHIFT). Chunks are double-buffered: the next chunk's global loads
-// are in flight while the current one is computed, and one barrier per
-// chunk separates the buffers' uses.
+// fast_min_plus relaxes the 128 x 128 tile at dist (row pitch pitch)
+// through 128 pivots: the tile's column strip at col (its 128 rows by the
+// pivots, row pitch colPitch) and the pivots' row strip at row (the pivots
+// by its 128 columns, row pitch rowPitch), i.e. dist[i][j] = min(dist[i][j],
+// col[i][k] + row[k][j]). Distances only, or with packed parents (Packed,
+// see PACK_SHIFT; parent and rowParent then point at the tile's and the
+// row strip's parents, with the pitches of dist and row). Chunks are
+// double-buffered: the next chunk's global loads are in flight while the
+// current one is computed, and one barrier per chunk separates the
+// buffers' uses. The tile is stored once, after every strip value is
+// read, so a strip may be the tile itself.
 template <bool Packed>
-__device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
-                                                    i64 ti, i64 tj) {
-  // colT[kk][i] = dist[tile row i][pivot vertex kk], padded by 4 so that
-  // the transposing stores spread over banks and rows stay 16-byte aligned.
+__device__ __forceinline__ void fast_min_plus(int* __restrict__ dist, int* __restrict__ parent, i64 pitch,
+                                              const int* __restrict__ col, i64 colPitch, const int* __restrict__ row_,
+                                              i64 rowPitch, const int* __restrict__ rowParent) {
+  // colT[kk][i] = col[tile row i][pivot kk], padded by 4 so that the
+  // transposing stores spread over banks and rows stay 16-byte aligned.
   __shared__ __align__(16) int colT[2][FAST_CHUNK][FAST_TILE + 4];
   __shared__ __align__(16) int row[2][FAST_CHUNK][FAST_TILE];
   const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
-  const i64 base = ti * FAST_TILE * pitch + tj * FAST_TILE;
-  const i64 colBase = ti * FAST_TILE * pitch + r * FAST_TILE;
-  const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
+  const i64 base = 0;
 
   int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
-  fast_fetch_chunk(dist, colBase, rowBase, pitch, 0, tid, cv, rv);
+  fast_fetch_chunk(col, colPitch, row_, rowPitch, 0, tid, cv, rv);
   int c[8][8];
   fast_load_cells(dist, base, pitch, tx, ty, c);
   if (Packed) {
@@ -302,7 +319,7 @@ __device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int*
   for (int chunk = 0; chunk < FAST_TILE / FAST_CHUNK; ++chunk) {
     const int cur = chunk & 1;
     const bool more = chunk + 1 < FAST_TILE / FAST_CHUNK;
-    if (more) fast_fetch_chunk(dist, colBase, rowBase, pitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
+    if (more) fast_fetch_chunk(col, colPitch, row_, rowPitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
     // Not unrolled: unrolling spills at the 128-register cap (measured
     // slower), and the loop's own instructions leave the integer pipe alone.
 #pragma unroll 1
@@ -319,21 +336,32 @@ __device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int*
     __syncthreads();
   }
   if (Packed) {
-    // Unpack; a cell improved through pivot k takes parent[pivot k][j].
-    const i64 pivotRows = r * FAST_TILE * pitch + tj * FAST_TILE;
+    // Unpack; a cell improved through pivot k takes rowParent[k][j].
 #pragma unroll
     for (int x = 0; x < 8; ++x) {
       const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
 #pragma unroll
       for (int y = 0; y < 8; ++y) {
-        const int col = fast_rc(tx, y), k = c[x][y] & PACK_KEEP;
-        if (k != PACK_KEEP) parent[at + (col - 4 * tx)] = parent[pivotRows + k * pitch + col];
+        const int j = fast_rc(tx, y), k = c[x][y] & PACK_KEEP;
+        if (k != PACK_KEEP) parent[at + (j - 4 * tx)] = rowParent[k * rowPitch + j];
         const int d = c[x][y] >> PACK_SHIFT;
         c[x][y] = d >= PACK_INF ? INF32 : d;
       }
     }
   }
   fast_store_cells(dist, base, pitch, tx, ty, c);
+}
+
+// fast_rest_distances updates tile (ti, tj) through the pivot vertices of
+// round r (see fast_min_plus).
+template <bool Packed>
+__device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
+                                                    i64 ti, i64 tj) {
+  const i64 base = ti * FAST_TILE * pitch + tj * FAST_TILE;
+  const i64 colBase = ti * FAST_TILE * pitch + r * FAST_TILE;
+  const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
+  fast_min_plus<Packed>(dist + base, Packed ? parent + base : parent, pitch, dist + colBase, pitch, dist + rowBase,
+                        pitch, Packed ? parent + rowBase : parent);
 }
 
 // fast_rest_parents is fast_rest_distances tracking parents: a cell that
@@ -361,7 +389,7 @@ __device__ __forceinline__ void fast_rest_parents(int* __restrict__ dist, int* _
     __syncthreads();  // the previous chunk is no longer read
     {
       int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
-      fast_fetch_chunk(dist, colBase, rowBase, pitch, k0, tid, cv, rv);
+      fast_fetch_chunk(dist + colBase, pitch, dist + rowBase, pitch, k0, tid, cv, rv);
 #pragma unroll
       for (int q = 0; q < FAST_CHUNK_PIECES; ++q) {
         const int idx = tid + 256 * q, kk = idx / (FAST_TILE / 4), j4 = (idx % (FAST_TILE / 4)) * 4;

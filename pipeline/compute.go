@@ -122,7 +122,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	m := &Manifest{
 		Version: Version, InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
 		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
-		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers,
+		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
 		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files), PeakRSSBytes: peakRSS(),
 	}

@@ -91,7 +91,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
 		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
-	), shardKeys()...)
+	), append(shardKeys(), deviceKeys()...)...)
 }
 
 // ComputeConfig is a validated compute run.
@@ -123,6 +123,9 @@ type ComputeConfig struct {
 	PartRows         int64
 	SkipIfSame       bool
 	Log              LogSettings
+	// Device is which GPUs the run uses and how much of their memory it
+	// may plan on (device_config.go); no result byte depends on it.
+	Device DeviceSettings
 	// ConfigSHA256 is the checksum of every setting that shapes the
 	// results, however they were given (see settingsChecksum); for a
 	// sharded run it covers the number of shards (shardedChecksum).
@@ -149,6 +152,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		Parents:          vs.Bool(KeyParents),
 		BlockSize:        vs.Int(KeyBlockSize, 0, 1024),
 		Workers:          vs.Int(KeyWorkers, 0, 4096),
+		Device:           readDeviceSettings(vs),
 		Pairs:            vs.StringList(KeyPaths),
 		Summary:          vs.Bool(KeySummary),
 		OutDir:           vs.String(KeyOutputDir),
@@ -244,14 +248,16 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 }
 
 // runOnlyKeys change how a run goes (where it writes, how it logs, how
-// many goroutines it uses, where it looks for inputs), never a byte of its
-// results, so the settings checksum leaves them out. The keys that select
-// the input (path, dataset, generator spec) are left out too: the input's
-// own checksum, recorded beside the settings', stands for them, so the
-// same file read from another folder gives the same bytes.
+// many goroutines and which GPUs it uses, where it looks for inputs),
+// never a byte of its results, so the settings checksum leaves them out.
+// The keys that select the input (path, dataset, generator spec) are left
+// out too: the input's own checksum, recorded beside the settings', stands
+// for them, so the same file read from another folder gives the same
+// bytes.
 var runOnlyKeys = []string{
 	KeyOutputDir, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline,
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
+	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
 }
 

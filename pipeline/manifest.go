@@ -31,6 +31,9 @@ type Manifest struct {
 	// Workers is the number of host goroutines: a run fact that changes
 	// no output byte.
 	Workers int `json:"workers"`
+	// Devices are the GPU ordinals compute.devices asked for, absent when
+	// it asked for every visible one: a run fact too.
+	Devices []int `json:"devices,omitempty"`
 	// PeakRSSBytes is the process's peak resident memory when the manifest
 	// was written.
 	PeakRSSBytes int64 `json:"peak_rss_bytes,omitempty"`

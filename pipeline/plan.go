@@ -90,7 +90,7 @@ func choose(f backend.Factory, p backend.Problem, why string) (Plan, error) {
 // open starts the planned backend. When auto picked a GPU that then fails
 // to start, the run goes on on the CPU, re-planned, with a warning.
 func (p *Plan) open(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logger) (backend.Backend, error) {
-	b, err := p.Factory.Open(backend.Options{Workers: cfg.Workers})
+	b, err := p.Factory.Open(cfg.Device.backendOptions(cfg.Workers))
 	if err == nil {
 		return b, nil
 	}

@@ -39,7 +39,7 @@ else
 fi
 cp kernels/*.ptx "$out/ptx/"
 
-for name in rome99.gr p2p-Gnutella04.txt p2p-Gnutella25.txt p2p-Gnutella30.txt; do
+for name in rome99.gr p2p-Gnutella04.txt p2p-Gnutella25.txt p2p-Gnutella30.txt p2p-Gnutella31.txt; do
   if [ -f "$mirror/$name" ]; then
     cp "$mirror/$name" "$out/datasets/"
   else

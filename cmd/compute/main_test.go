@@ -58,7 +58,20 @@ func TestCommand(t *testing.T) {
 			code: pipeline.ExitConfig, stderr: []string{"PATHFLOW_COMPUTE_WORKERS", `"many" is not an integer (exit 2)`}},
 		{name: "bad value", args: []string{"-generate", tiny, "-backend", "tpu"}, code: pipeline.ExitConfig,
 			stderr: []string{`config key "compute.backend": "tpu" is not one of`}},
-		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK, stderr: []string{"-sources", "PATHFLOW_COMPUTE_SOURCES"}},
+		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK, stderr: []string{"-sources", "PATHFLOW_COMPUTE_SOURCES",
+			"-devices", "PATHFLOW_COMPUTE_DEVICES", "-gpu-memory-limit", "PATHFLOW_GPU_MEMORY_LIMIT"}},
+		{name: "device keys on the CPU", file: "input:\n  generate: " + tiny + "\ncompute:\n  devices: [0, 0]\ngpu:\n  memory_limit: 512 MiB\n",
+			args: []string{"-backend", "cpu", "-out", "{tmp}/d"}, code: pipeline.ExitOK, out: "{tmp}/d"},
+		{name: "negative device variable", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_COMPUTE_DEVICES=0,-1"},
+			code: pipeline.ExitConfig, stderr: []string{`config key "compute.devices"`, `"0,-1"`, "(exit 2)"}},
+		{name: "non-integer device flag", args: []string{"-generate", tiny, "-devices", "0,x"}, code: pipeline.ExitConfig,
+			stderr: []string{`config key "compute.devices"`, `"0,x"`, "(exit 2)"}},
+		{name: "empty device list", file: "input:\n  generate: " + tiny + "\ncompute:\n  devices: []\n", code: pipeline.ExitConfig,
+			stderr: []string{`config key "compute.devices": is an empty list`, "(exit 2)"}},
+		{name: "negative memory limit flag", args: []string{"-generate", tiny, "-gpu-memory-limit", "-1GiB"}, code: pipeline.ExitConfig,
+			stderr: []string{`config key "gpu.memory_limit"`, `"-1GiB" is negative`, "(exit 2)"}},
+		{name: "malformed memory limit variable", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_GPU_MEMORY_LIMIT=10XB"},
+			code: pipeline.ExitConfig, stderr: []string{`config key "gpu.memory_limit"`, `"10XB" is not a byte size`, "(exit 2)"}},
 		{name: "unknown original id", args: []string{"-input", "{tmp}/cycle.gr", "-ids", "original", "-sources", "0", "-out", "{tmp}/o"},
 			code: pipeline.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
 		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: pipeline.ExitInput,
@@ -155,7 +168,8 @@ func TestUnwritableStdoutIsAnOutputError(t *testing.T) {
 // compute configuration and checks the values, flags over environment
 // over file over defaults, key by key.
 func TestFlagsToConfig(t *testing.T) {
-	file := "input:\n  generate: " + tiny + "\ncompute:\n  sources: [1, 2]\n  workers: 3\n  summary: true\n  ids: original\n"
+	file := "input:\n  generate: " + tiny + "\ncompute:\n  sources: [1, 2]\n  workers: 3\n  summary: true\n  ids: original\n  devices: [0, 0]\n" +
+		"gpu:\n  memory_limit: 10GiB\n"
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -163,19 +177,24 @@ func TestFlagsToConfig(t *testing.T) {
 		check func(c *pipeline.ComputeConfig) bool
 	}{
 		{"defaults", nil, nil, func(c *pipeline.ComputeConfig) bool {
-			return c.Backend == pipeline.BackendAuto && c.Algorithm == pipeline.AlgorithmAuto && c.Parents && !c.SkipIfSame
+			return c.Backend == pipeline.BackendAuto && c.Algorithm == pipeline.AlgorithmAuto && c.Parents && !c.SkipIfSame &&
+				c.Device.Devices == nil && c.Device.MemoryLimit == 0
 		}},
 		{"file", nil, nil, func(c *pipeline.ComputeConfig) bool {
-			return slices.Equal(c.Sources, []string{"1", "2"}) && c.Workers == 3 && c.Summary && c.OriginalIDs
+			return slices.Equal(c.Sources, []string{"1", "2"}) && c.Workers == 3 && c.Summary && c.OriginalIDs &&
+				slices.Equal(c.Device.Devices, []int{0, 0}) && c.Device.MemoryLimit == 10<<30
 		}},
-		{"environment over file", nil, []string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_IDS=dense"},
+		{"environment over file", nil, []string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_IDS=dense",
+			"PATHFLOW_COMPUTE_DEVICES=1,0", "PATHFLOW_GPU_MEMORY_LIMIT=2GB"},
 			func(c *pipeline.ComputeConfig) bool {
-				return c.Workers == 5 && slices.Equal(c.Sources, []string{"4", "5"}) && !c.OriginalIDs && c.Summary
+				return c.Workers == 5 && slices.Equal(c.Sources, []string{"4", "5"}) && !c.OriginalIDs && c.Summary &&
+					slices.Equal(c.Device.Devices, []int{1, 0}) && c.Device.MemoryLimit == 2e9
 			}},
-		{"flags over environment", []string{"-workers", "7", "-sources", "6", "-summary=false", "-parents=false"},
-			[]string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5"},
+		{"flags over environment", []string{"-workers", "7", "-sources", "6", "-summary=false", "-parents=false", "-devices", "all", "-gpu-memory-limit", "0"},
+			[]string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_DEVICES=1,0", "PATHFLOW_GPU_MEMORY_LIMIT=2GB"},
 			func(c *pipeline.ComputeConfig) bool {
-				return c.Workers == 7 && slices.Equal(c.Sources, []string{"6"}) && !c.Summary && !c.Parents
+				return c.Workers == 7 && slices.Equal(c.Sources, []string{"6"}) && !c.Summary && !c.Parents &&
+					c.Device.Devices == nil && c.Device.MemoryLimit == 0
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,12 @@ type Choice struct {
 type Options struct {
 	// Workers is the number of host goroutines for parallel work.
 	Workers int
+	// Devices are the accelerator ordinals to use (compute.devices); nil
+	// means every visible one. A device may be listed twice.
+	Devices []int
+	// MemoryLimit caps the accelerator memory a run plans to use per
+	// device, in bytes (gpu.memory_limit); 0 means the device's own.
+	MemoryLimit int64
 }
 
 // Factory is a backend as registered: what it is called, whether it can

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -13,37 +15,77 @@ import (
 )
 
 // Backend is the CUDA implementation of backend.Backend. It owns one
-// Device; its methods may be called from several goroutines (work on the
-// device runs one call at a time).
+// Device, the primary, and one Backend per other selected device
+// (WithDevices); its methods may be called from several goroutines (work
+// on a device runs one call at a time).
 type Backend struct {
 	dev    *Device
 	opts   options
 	pinned pinnedCache
+	// others are the backends of the other selected devices, each with its
+	// own context and staging; peers describes the links between them.
+	others []*Backend
+	peers  string
 }
 
 var _ backend.Backend = (*Backend)(nil)
 
-// New opens the GPU (device 0 unless WithDevice says otherwise).
+// New opens the selected GPUs (device 0 unless WithDevice or WithDevices
+// say otherwise), one context each, and enables peer access between
+// distinct GPUs that support it.
 func New(opts ...Option) (*Backend, error) {
 	o := defaultOptions()
 	for _, opt := range opts {
 		opt(&o)
 	}
-	dev, err := Open(o.device)
+	ordinals, err := resolveDevices(o.devices)
 	if err != nil {
 		return nil, err
 	}
-	// Keep one run's worth of pinned blocks (distances and parents)
-	// between runs.
-	limit := 2 * int64(o.stagingBlocks) * o.stagingBytes
-	return &Backend{dev: dev, opts: o, pinned: pinnedCache{limit: limit}}, nil
+	// The staging pool is shared out: each device streams its own rows.
+	o.stagingBlocks = max(2, (o.stagingBlocks+len(ordinals)-1)/len(ordinals))
+	var all []*Backend
+	for _, ordinal := range ordinals {
+		dev, err := Open(ordinal)
+		if err != nil {
+			for _, b := range all {
+				err = errors.Join(err, b.Close())
+			}
+			return nil, err
+		}
+		// Keep one run's worth of pinned blocks (distances and parents)
+		// between runs.
+		limit := 2 * int64(o.stagingBlocks) * o.stagingBytes
+		all = append(all, &Backend{dev: dev, opts: o, pinned: pinnedCache{limit: limit}})
+	}
+	b := all[0]
+	b.others = all[1:]
+	if b.peers, err = enablePeerAccess(all); err != nil {
+		return nil, errors.Join(err, b.Close())
+	}
+	return b, nil
 }
+
+// devices is every device's backend, the primary first.
+func (b *Backend) devices() []*Backend { return append([]*Backend{b}, b.others...) }
 
 // Name is "gpu".
 func (b *Backend) Name() string { return Name }
 
-// Device describes the GPU, e.g. "NVIDIA H200 (sm_90, 139 GiB)".
-func (b *Backend) Device() string { return b.dev.String() }
+// Device describes the GPU, e.g. "NVIDIA H200 (sm_90, 139 GiB)", or
+// with several: "2 devices: [0] NVIDIA H200 (sm_90, 139 GiB), [1] ...;
+// peer access 0<->1".
+func (b *Backend) Device() string {
+	if len(b.others) == 0 {
+		return b.dev.String()
+	}
+	all := b.devices()
+	names := make([]string, len(all))
+	for i, d := range all {
+		names[i] = fmt.Sprintf("[%d] %s", d.dev.Ordinal(), d.dev)
+	}
+	return fmt.Sprintf("%d devices: %s; %s", len(all), strings.Join(names, ", "), b.peers)
+}
 
 // GPU is the backend's device, for algorithms built on this package.
 func (b *Backend) GPU() *Device { return b.dev }
@@ -94,15 +136,53 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 		_, err := planSSSP(g, alg, SSSPOptions{})
 		return err
 	}
+	sink = countRows(&req, sink)
+	if len(b.others) == 0 {
+		return b.runSSSP(ctx, g, alg, req.Sources, req.Parents, sink)
+	}
+	return b.runSSSPSpread(ctx, g, alg, req.Sources, req.Parents, sink)
+}
+
+// runSSSP solves sources on b's device.
+func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, alg backend.Algorithm, sources []int32, parents bool, sink backend.Sink) error {
 	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})
 	if err != nil {
 		return err
 	}
-	_, err = s.Solve(ctx, req.Sources, req.Parents, countRows(&req, sink))
+	_, err = s.Solve(ctx, sources, parents, sink)
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
 	return err
+}
+
+// runSSSPSpread splits sources into one contiguous block per device and
+// solves the blocks at once, each device streaming its rows into sink.
+func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, alg backend.Algorithm, sources []int32, parents bool, sink backend.Sink) error {
+	devs := b.devices()
+	bounds := splitTiles(int64(len(sources)), len(devs))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		first firstError
+	)
+	for d, dev := range devs {
+		lo, hi := bounds[d], bounds[d+1]
+		if lo == hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := dev.runSSSP(ctx, g, alg, sources[lo:hi], parents, shiftRows(sink, int(lo))); err != nil {
+				first.set(fmt.Errorf("gpu: device %d: %w", dev.dev.Ordinal(), err))
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return first.get()
 }
 
 // countRows wraps sink so that req.Progress hears of every block's rows
@@ -147,12 +227,17 @@ func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink bac
 	return err
 }
 
-// Close frees the cached pinned memory and releases the device. Runs must
-// have returned.
+// Close frees the cached pinned memory and releases the devices. Runs
+// must have returned.
 func (b *Backend) Close() error {
+	var errs []error
+	for _, o := range b.others {
+		errs = append(errs, o.Close())
+	}
+	b.others = nil
 	err := b.dev.Do(func(*Ctx) error { return b.pinned.freeAll() })
 	if errors.Is(err, ErrClosed) {
 		err = nil
 	}
-	return errors.Join(err, b.dev.Close())
+	return errors.Join(append(errs, err, b.dev.Close())...)
 }

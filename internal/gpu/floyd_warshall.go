@@ -38,6 +38,20 @@ type AllPairsRun struct {
 	// them during Compute.
 	progress func(done, total int64)
 	marks    *launchProgress
+	// layout places the matrix; spread runs it when that is not on one
+	// device.
+	layout allPairsLayout
+	spread spreadRun
+}
+
+// spreadRun is an all-pairs schedule over several devices or out of
+// core: slabRun or outOfCoreRun.
+type spreadRun interface {
+	setProgress(fn func(done, total int64))
+	compute(ctx context.Context) (time.Duration, error)
+	stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error)
+	moved() Traffic
+	close() error
 }
 
 // SetProgress makes Compute tell fn how many of the n pivots the device
@@ -62,6 +76,19 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 	r := &AllPairsRun{b: b, dev: b.dev, plan: plan, lookahead: b.opts.lookahead}
 	if plan.n == 0 {
 		return r, nil
+	}
+	if r.layout, err = b.layoutAllPairs(plan); err != nil {
+		return nil, err
+	}
+	switch r.layout.place {
+	case inRowSlabs:
+		r.plan = r.layout.allPairsPlan
+		r.spread, err = prepareSlabs(b.devices(), r.layout, g)
+		return r, err
+	case outOfCore:
+		r.plan = r.layout.allPairsPlan
+		r.spread, err = prepareOutOfCore(b, r.layout, g)
+		return r, err
 	}
 	err = b.dev.Do(func(c *Ctx) error {
 		if err := c.Reserve(plan.deviceBytes(), plan.describe()); err != nil {
@@ -96,6 +123,22 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 	return r, nil
 }
 
+// Placement says where the matrix lives: "one device", "row slabs" or
+// "out of core".
+func (r *AllPairsRun) Placement() string { return r.layout.place.String() }
+
+// Describe names the run, its parents and its placement, for logs.
+func (r *AllPairsRun) Describe() string { return r.layout.describe() }
+
+// Traffic is the bytes the last Compute moved between host and device and
+// between devices (zero on one device, where nothing moves).
+func (r *AllPairsRun) Traffic() Traffic {
+	if r.spread == nil {
+		return Traffic{}
+	}
+	return r.spread.moved()
+}
+
 // Variant is the variant the run uses (the default resolved).
 func (r *AllPairsRun) Variant() string { return r.plan.variant }
 
@@ -118,6 +161,12 @@ func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
 	if r.plan.n == 0 {
 		r.computed = true
 		return 0, nil
+	}
+	if r.spread != nil {
+		r.spread.setProgress(r.progress)
+		elapsed, err := r.spread.compute(ctx)
+		r.computed = err == nil
+		return elapsed, err
 	}
 	var elapsed time.Duration
 	err := r.dev.Do(func(c *Ctx) (err error) {
@@ -189,13 +238,13 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if p.method != parentsTracked && p.method != parentsPacked {
 		track = Buffer{}
 	}
-	if err := c.kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch); err != nil {
+	if err := c.kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch, 0, p.pitch); err != nil {
 		return err
 	}
 	if p.m > 0 {
 		e := r.edges
 		if err := c.kernels.APSPLoadArcs(d.linear(p.m, 256, true), r.dist.Ptr, track.Ptr,
-			e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch); err != nil {
+			e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch, 0, p.pitch); err != nil {
 			return err
 		}
 	}
@@ -211,38 +260,7 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if err != nil {
 		return err
 	}
-	if p.negative {
-		if err := c.kernels.APSPFinish(d.rows(p.n, p.n, 256), r.dist.Ptr, r.parent.Ptr, p.n, p.pitch, p.threshold); err != nil {
-			return err
-		}
-	}
-	negFinal := r.negative.Ptr + 4
-	if err := c.kernels.APSPNegativeDiagonal(d.linear(p.n, 256, true), r.dist.Ptr, p.n, p.pitch, negFinal); err != nil {
-		return err
-	}
-	return r.launchDeriveParents(c)
-}
-
-// launchDeriveParents enqueues the kernel that derives the parents from
-// the final distances, for the methods that do not track them.
-func (r *AllPairsRun) launchDeriveParents(c *Ctx) error {
-	p, d, in := r.plan, r.dev, r.in
-	switch p.method {
-	case parentsFirstTight:
-		cfg := d.linear(p.n, 128, false)
-		cfg.Grid.Y = int(min(p.n, 65535))
-		if err := c.kernels.APSPRecoverParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
-			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
-			return err
-		}
-	case parentsSearch:
-		cfg := d.linear(min(p.n, int64(d.sms)*8)*256, 256, false)
-		if err := c.kernels.APSPSearchParents(cfg, r.dist.Ptr, r.parent.Ptr, p.n, p.pitch,
-			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr); err != nil {
-			return err
-		}
-	}
-	return nil
+	return finishRows(c, nil, p, r.dist.Ptr, r.parent.Ptr, r.in, r.negative.Ptr+4, 0, p.n)
 }
 
 // cancelEvery is how many single-vertex steps run between context checks.
@@ -504,28 +522,41 @@ func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.
 	if err := checkSources(int32(r.plan.n), sources); err != nil {
 		return StreamStats{}, err
 	}
-	o := r.b.opts
-	shape := shapeStaging(r.plan.n, len(sources), o.stagingBytes, o.stagingBlocks, 0)
+	if r.spread != nil {
+		return r.spread.stream(ctx, sources, sink)
+	}
+	return r.b.streamMatrixRows(ctx, r.plan, sourceSpan{sources: sources}, r.dist.Ptr, r.parent.Ptr, 0, sink)
+}
+
+// streamMatrixRows hands span's rows of a matrix on b's device to sink
+// through b's staging: the matrices at dist and parent, rows p.pitch
+// values apart, the first being vertex first's (a slab or a stripe of the
+// whole matrix). Blocks' First counts from the start of the request.
+func (b *Backend) streamMatrixRows(ctx context.Context, p allPairsPlan, span sourceSpan, dist, parent cu.DevicePtr, first int64,
+	sink backend.Sink) (StreamStats, error) {
+	o := b.opts
+	shape := shapeStaging(p.n, len(span.sources), o.stagingBytes, o.stagingBlocks, 0)
 	var runs []rowRun
 	copyRows := func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
 		runs = rowRuns(runs, blk.rows.Sources)
-		return r.copyRows(blk, runs, cs)
+		return copyMatrixRows(blk, runs, cs, dist, parent, first, p.n, p.pitch)
 	}
-	return r.b.stream(ctx, r.plan.n, sources, r.plan.parents, shape, stageFuncs{copy: copyRows}, sink)
+	return b.stream(ctx, p.n, span.sources, p.parents, shape, stageFuncs{copy: copyRows}, shiftRows(sink, span.first))
 }
 
-// copyRows enqueues the copies of blk's rows, whose sources form runs,
-// from the pitched matrices into the packed pinned rows.
-func (r *AllPairsRun) copyRows(blk *stagedBlock, runs []rowRun, cs *copyStream) error {
-	n, pitch := r.plan.n, r.plan.pitch
+// copyMatrixRows enqueues on cs the copies of blk's rows, whose sources
+// form runs, from the matrices dist and parent (rows pitch values apart,
+// the first being vertex first's) into blk's packed rows of n values.
+// One 2D copy per run also drops the padding columns.
+func copyMatrixRows(blk *stagedBlock, runs []rowRun, cs *copyStream, dist, parent cu.DevicePtr, first, n, pitch int64) error {
 	for _, run := range runs {
 		off := int64(run.at) * n * 4
-		src := cu.DevicePtr(int64(run.first) * pitch * 4)
-		if err := blk.dist.copyRowsFromDevice(off, n*4, r.dist.Ptr+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+		src := cu.DevicePtr((int64(run.first) - first) * pitch * 4)
+		if err := blk.dist.copyRowsFromDevice(off, n*4, dist+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
 			return err
 		}
 		if blk.rows.Parent != nil {
-			if err := blk.parent.copyRowsFromDevice(off, n*4, r.parent.Ptr+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+			if err := blk.parent.copyRowsFromDevice(off, n*4, parent+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
 				return err
 			}
 		}
@@ -535,6 +566,11 @@ func (r *AllPairsRun) copyRows(blk *stagedBlock, runs []rowRun, cs *copyStream) 
 
 // Close frees the device memory. It is safe to call more than once.
 func (r *AllPairsRun) Close() error {
+	if r.spread != nil {
+		err := r.spread.close()
+		r.spread = nil
+		return err
+	}
 	if r.dist.Ptr == 0 && r.edges == nil && r.in == nil && r.parent.Ptr == 0 && r.negative.Ptr == 0 {
 		return nil
 	}

@@ -47,9 +47,12 @@ func (s ParentStrategy) String() string {
 type Option func(*options)
 
 type options struct {
-	device    int
-	parents   ParentStrategy
-	lookahead bool
+	// devices are the ordinals to open; the first is the primary device.
+	devices []int
+	// memoryLimit caps the device memory a run plans for (0: none).
+	memoryLimit int64
+	parents     ParentStrategy
+	lookahead   bool
 	// workers is the number of host goroutines for parent repairs.
 	workers int
 	// stagingBlocks and stagingBytes shape the pinned blocks results are
@@ -78,14 +81,29 @@ func stagingBlocksFor(workers int) int { return max(DefaultStagingBlocks, worker
 func defaultOptions() options {
 	workers := runtime.GOMAXPROCS(0)
 	return options{
-		device: 0, parents: ParentsAuto, lookahead: true,
+		devices: []int{0}, parents: ParentsAuto, lookahead: true,
 		workers:       workers,
 		stagingBlocks: stagingBlocksFor(workers), stagingBytes: DefaultStagingBytes,
 	}
 }
 
-// WithDevice selects the GPU by ordinal (default 0).
-func WithDevice(ordinal int) Option { return func(o *options) { o.device = ordinal } }
+// WithDevice selects one GPU by ordinal (default 0).
+func WithDevice(ordinal int) Option { return func(o *options) { o.devices = []int{ordinal} } }
+
+// WithDevices selects the GPUs by ordinal, the first being the primary one
+// (where single-device work runs). An ordinal may appear twice: each entry
+// gets a context of its own, which exercises the multi-device code on one
+// GPU. nil or empty selects every visible device (CUDA_VISIBLE_DEVICES
+// applies, as for any CUDA program).
+func WithDevices(ordinals []int) Option {
+	return func(o *options) { o.devices = append([]int(nil), ordinals...) }
+}
+
+// WithMemoryLimit caps the device memory an all-pairs run plans to use on
+// each device, in bytes (0: the device's free memory). A matrix that does
+// not fit under it runs out of core; tests use it to force that path on
+// small graphs.
+func WithMemoryLimit(bytes int64) Option { return func(o *options) { o.memoryLimit = max(bytes, 0) } }
 
 // WithParentStrategy sets how the fast variant builds predecessors
 // (default ParentsAuto).

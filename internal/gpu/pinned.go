@@ -41,6 +41,28 @@ static CUresult copy_rows_dtoh_async(void *dst, size_t dst_pitch, CUdeviceptr sr
 	return cuMemcpy2DAsync(&c, s);
 }
 
+static CUresult copy_htod_async(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
+	return cuMemcpyHtoDAsync(dst, src, bytes, s);
+}
+
+// copy_rows_htod_async is copy_rows_dtoh_async's counterpart: height rows
+// of width bytes from host rows src_pitch bytes apart to device rows
+// dst_pitch bytes apart.
+static CUresult copy_rows_htod_async(CUdeviceptr dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                                     size_t width, size_t height, CUstream s) {
+	CUDA_MEMCPY2D c;
+	memset(&c, 0, sizeof c);
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = src;
+	c.srcPitch = src_pitch;
+	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.dstDevice = dst;
+	c.dstPitch = dst_pitch;
+	c.WidthInBytes = width;
+	c.Height = height;
+	return cuMemcpy2DAsync(&c, s);
+}
+
 */
 import "C"
 
@@ -160,6 +182,33 @@ func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPi
 		C.size_t(width), C.size_t(height), cStream(s))
 	if r != C.CUDA_SUCCESS {
 		return driverError(fmt.Sprintf("copying %d rows of %s to the host", height, formatBytes(width)), r)
+	}
+	return nil
+}
+
+// copyRowsToDevice enqueues on s a copy of height rows of width bytes,
+// srcPitch bytes apart from byte offset off, to device rows dstPitch bytes
+// apart from dst (copyRowsFromDevice's counterpart).
+func (p *pinned) copyRowsToDevice(off, srcPitch int64, dst cu.DevicePtr, dstPitch, width, height int64, s cu.Stream) error {
+	if width == 0 || height == 0 {
+		return nil
+	}
+	src, err := p.at(off, srcPitch*(height-1)+width)
+	if err != nil {
+		return err
+	}
+	if width > srcPitch || width > dstPitch {
+		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, srcPitch, dstPitch)
+	}
+	var r C.CUresult
+	if srcPitch == width && dstPitch == width {
+		r = C.copy_htod_async(C.CUdeviceptr(dst), src, C.size_t(width*height), cStream(s))
+	} else {
+		r = C.copy_rows_htod_async(C.CUdeviceptr(dst), C.size_t(dstPitch), src, C.size_t(srcPitch),
+			C.size_t(width), C.size_t(height), cStream(s))
+	}
+	if r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("copying %d rows of %s to the device", height, formatBytes(width)), r)
 	}
 	return nil
 }

@@ -85,6 +85,9 @@ type allPairsPlan struct {
 	// distance bound) are unreachable sums to reset to Inf32.
 	negative  bool
 	threshold int64
+	// positive: every weight is above zero (or there are no arcs), so a
+	// first tight arc gives loop-free parents.
+	positive bool
 }
 
 // derives reports whether parents are computed after the distances.
@@ -103,6 +106,7 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 		return allPairsPlan{}, err
 	}
 	p.m, p.parents = int64(e.M()), withParents
+	p.positive = p.m == 0 || lo > 0
 	if withParents {
 		p.method = chooseParents(p, lo, hi, strategy)
 	}
@@ -172,11 +176,10 @@ func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan,
 // the first tight arc when the graph is sparse, else packs them into phase 3
 // when distances are small enough, else tracks them (see ParentStrategy).
 func chooseParents(p allPairsPlan, lo, hi int32, strategy ParentStrategy) parentMethod {
-	positive := p.m == 0 || lo > 0
 	switch {
 	case p.variant == VariantNaive || p.variant == VariantRow:
 		return parentsTracked
-	case !positive:
+	case !p.positive:
 		return parentsSearch
 	case p.variant == VariantBlocked || strategy == ParentsTrack:
 		return parentsTracked

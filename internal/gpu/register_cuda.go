@@ -12,7 +12,7 @@ func init() {
 		Available: Available,
 		Choose:    choose,
 		Open: func(o backend.Options) (backend.Backend, error) {
-			return New(WithWorkers(o.Workers))
+			return New(WithWorkers(o.Workers), WithDevices(o.Devices), WithMemoryLimit(o.MemoryLimit))
 		},
 	})
 }

@@ -73,6 +73,16 @@ type StreamStats struct {
 	Wall, Copy time.Duration
 }
 
+// add counts o's rows, blocks and bytes in s; the times are the longer
+// of the two, for streams that ran at the same time.
+func (s StreamStats) add(o StreamStats) StreamStats {
+	s.Rows += o.Rows
+	s.Blocks += o.Blocks
+	s.Bytes += o.Bytes
+	s.Wall, s.Copy = max(s.Wall, o.Wall), max(s.Copy, o.Copy)
+	return s
+}
+
 // Rate is Bytes per second of Wall, in GB/s.
 func (s StreamStats) Rate() float64 { return gbPerSecond(s.Bytes, s.Wall) }
 

@@ -42,6 +42,21 @@ func (c *Ctx) NewStream(urgent bool) (*Stream, error) {
 	return &Stream{s: s, mark: mark}, nil
 }
 
+// newCopyingStream creates a stream that does not synchronise with the
+// default stream, for copies that overlap kernels; order it with
+// Mark and WaitFor.
+func (c *Ctx) newCopyingStream() (*Stream, error) {
+	s, err := cu.MakeStream(cu.NonBlocking)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: creating a stream: %w", err)
+	}
+	mark, err := cu.MakeEvent(cu.DisableTiming)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), s.Destroy())
+	}
+	return &Stream{s: s, mark: mark}, nil
+}
+
 // CUDA is the stream to put in a kernels.Config.
 func (s *Stream) CUDA() cu.Stream { return s.s }
 

@@ -1,6 +1,8 @@
 package gpubench
 
 import (
+	"strconv"
+
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/gpu"
 )
 
@@ -31,6 +34,9 @@ const (
 	flagCheckRows = "check-rows"
 	flagCeiling   = "ceiling"
 	flagDevice    = "device"
+	flagDevices   = "devices"
+	flagMemLimit  = "memory-limit"
+	flagScaling   = "scaling"
 	flagDuration  = "duration"
 	flagLookahead = "lookahead"
 	flagStaging   = "staging-blocks"
@@ -67,6 +73,15 @@ type FWConfig struct {
 	Ceiling bool
 	// Device is the GPU ordinal.
 	Device int
+	// Devices, when set, are the GPUs of a multi-device run
+	// (gpu.WithDevices; an ordinal may repeat), Device being ignored.
+	Devices []int
+	// MemoryLimit caps the device memory per device (gpu.WithMemoryLimit);
+	// a matrix over it runs out of core.
+	MemoryLimit int64
+	// Scaling also times the one-device in-core run of the first device
+	// and reports the ratio, when Devices or MemoryLimit spread the run.
+	Scaling bool
 	// Lookahead: the fast variant's two-stream schedule (gpu.WithLookahead).
 	Lookahead bool
 	// StagingBlocks and StagingMiB shape the pinned blocks rows stream
@@ -92,6 +107,9 @@ func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Int(flagCheckRows, 16, "rows checked against CPU Dijkstra and as shortest-path trees")
 	fs.Bool(flagCeiling, true, "measure the int32 add-min ceiling and report each rate's share of it")
 	fs.Int(flagDevice, 0, "GPU ordinal")
+	fs.String(flagDevices, "", "comma-separated GPU ordinals of a multi-device run (repeats allowed: 0,0), or all; overrides --device")
+	fs.String(flagMemLimit, "0", "device memory per device a run may use, e.g. 4GiB (0: the device's); larger matrices run out of core")
+	fs.Bool(flagScaling, true, "with --devices or --memory-limit, also time one GPU in core and report the ratio")
 	fs.Bool(flagLookahead, true, "overlap the fast variant's rounds on two streams")
 	fs.Int(flagStaging, gpu.DefaultStagingBlocks, "pinned host blocks the rows stream through")
 	fs.Int(flagBlockMiB, gpu.DefaultStagingBytes>>20, "MiB of distances per pinned block (as much again of parents)")
@@ -111,7 +129,15 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	c.Device = v.GetInt(flagDevice)
 	c.Lookahead = v.GetBool(flagLookahead)
 	c.StagingBlocks, c.StagingMiB = v.GetInt(flagStaging), v.GetInt(flagBlockMiB)
+	c.Scaling = v.GetBool(flagScaling)
 	var errs []error
+	var err error
+	if c.Devices, err = parseDevices(v.GetString(flagDevices), c.Device); err != nil {
+		errs = append(errs, err)
+	}
+	if c.MemoryLimit, err = config.ParseByteSize(v.GetString(flagMemLimit)); err != nil {
+		errs = append(errs, fmt.Errorf("--%s: %w", flagMemLimit, err))
+	}
 	if c.Graph == "" && (c.N < 1 || !(c.P >= 0 && c.P <= 1) || c.Lo > c.Hi) {
 		errs = append(errs, fmt.Errorf("need n >= 1, 0 <= p <= 1 and lo <= hi (have %d, %v, %d, %d)", c.N, c.P, c.Lo, c.Hi))
 	}
@@ -157,6 +183,30 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	}
 	return errors.Join(errs...)
 }
+
+// parseDevices reads --devices: "" is just device, "all" every visible
+// one (nil), else comma-separated ordinals.
+func parseDevices(text string, device int) ([]int, error) {
+	switch text = strings.TrimSpace(text); text {
+	case "":
+		return []int{device}, nil
+	case "all":
+		return nil, nil
+	}
+	var ordinals []int
+	for _, f := range strings.Split(text, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("--%s %q: want all or comma-separated ordinals >= 0", flagDevices, text)
+		}
+		ordinals = append(ordinals, d)
+	}
+	return ordinals, nil
+}
+
+// spread reports whether the run may leave one device's memory: several
+// devices or a memory limit.
+func (c *FWConfig) spread() bool { return len(c.Devices) != 1 || c.MemoryLimit > 0 }
 
 // CeilingConfig configures the ceiling subcommand.
 type CeilingConfig struct {

@@ -26,14 +26,16 @@ import (
 // and one whole Backend.Run. It prints one line per measurement followed
 // by a summary table.
 func (c *FWConfig) Run(ctx context.Context, out io.Writer) (err error) {
-	b, err := gpu.New(gpu.WithDevice(c.Device), gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead),
-		gpu.WithStaging(c.StagingBlocks, int64(c.StagingMiB)<<20))
+	b, err := c.open(gpu.WithDevices(c.Devices), gpu.WithMemoryLimit(c.MemoryLimit))
 	if err != nil {
 		return err
 	}
 	defer closeInto(&err, b)
 	dev := b.GPU()
-	fmt.Fprintf(out, "device: %s, %d SMs, %s\n", dev, dev.Multiprocessors(), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(out, "device: %s, %d SMs, %s\n", b.Device(), dev.Multiprocessors(), time.Now().UTC().Format("2006-01-02"))
+	if c.MemoryLimit > 0 {
+		fmt.Fprintf(out, "memory limit: %d bytes per device\n", c.MemoryLimit)
+	}
 
 	e, name, err := c.graph()
 	if err != nil {
@@ -71,6 +73,12 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	return nil
 }
 
+// open opens a backend with the run's options and extra ones.
+func (c *FWConfig) open(extra ...gpu.Option) (*gpu.Backend, error) {
+	return gpu.New(append([]gpu.Option{gpu.WithParentStrategy(c.Strategy), gpu.WithLookahead(c.Lookahead),
+		gpu.WithStaging(c.StagingBlocks, int64(c.StagingMiB)<<20)}, extra...)...)
+}
+
 // measureAll measures and validates every variant with and without
 // parents, printing a line for each with the upload, stream and Run
 // figures, and returns the lines of the summary table. ceiling is the
@@ -96,6 +104,16 @@ func (c *FWConfig) measureAll(ctx context.Context, out io.Writer, b *gpu.Backend
 			line := fmt.Sprintf("%-26s %7d %10.4f %10.4f %10.2fe12 %8s %9.1f %9.1f", res.label, n, res.median.Seconds(),
 				res.min.Seconds(), rate/1e12, share, res.stream.Rate(), res.stream.CopyRate())
 			fmt.Fprintf(out, "%s   (upload %.3f s; stream %s; Run %.3f s; validated)\n", line, res.upload.Seconds(), res.stream, res.run.Seconds())
+			fmt.Fprintf(out, "  placed: %s; per compute: host->device %s, device->host %s, device->device %s\n",
+				res.placement, gigabytes(res.traffic.HostToDevice), gigabytes(res.traffic.DeviceToHost), gigabytes(res.traffic.DeviceToDevice))
+			if c.spread() && c.Scaling {
+				one, err := c.oneDevice(ctx, e, variant, withParents)
+				if err != nil {
+					return nil, err
+				}
+				fmt.Fprintf(out, "  scaling: %.2fx one GPU in core (%.4f s, %.2fe12 relax/s there)\n",
+					one.Seconds()/res.median.Seconds(), one.Seconds(), cube/one.Seconds()/1e12)
+			}
 			table = append(table, line)
 		}
 	}
@@ -146,28 +164,15 @@ func (c *FWConfig) sampleRows(n int32) []int32 {
 	return rows[:min(len(rows), c.CheckRows)]
 }
 
-type measurement struct {
-	label       string
-	median, min time.Duration
-	upload, run time.Duration
-	// stream is the median-rate stream of every row to a sink that
-	// releases at once.
-	stream gpu.StreamStats
-}
-
-// measure prepares one run, times Warmup + Repeats computes, then Warmup
-// + Repeats streams of every row to a sink that releases at once, then one
-// whole Backend.Run with that sink.
-func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (_ measurement, err error) {
+// timeComputes prepares one run and times Warmup + Repeats computes; the
+// run is left open for the caller to close.
+func (c *FWConfig) timeComputes(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (measurement, *gpu.AllPairsRun, error) {
 	start := time.Now()
 	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
 	if err != nil {
-		return measurement{}, err
+		return measurement{}, nil, err
 	}
-	// Frees the run's memory on the error paths; after the explicit Close
-	// below it does nothing.
-	defer closeInto(&err, run)
-	res := measurement{upload: time.Since(start), label: variant}
+	res := measurement{upload: time.Since(start), label: variant, placement: run.Describe()}
 	if variant == gpu.VariantBlocked && c.BlockSize != 0 {
 		res.label += fmt.Sprintf("/b%d", c.BlockSize)
 	}
@@ -183,7 +188,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	for i := 0; i < c.Warmup+c.Repeats; i++ {
 		t, err := run.Compute(ctx)
 		if err != nil {
-			return measurement{}, fmt.Errorf("gpubench: %s: %w", res.label, err)
+			return measurement{}, nil, errors.Join(fmt.Errorf("gpubench: %s: %w", res.label, err), run.Close())
 		}
 		if i >= c.Warmup {
 			times = append(times, t)
@@ -191,7 +196,56 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	}
 	slices.Sort(times)
 	res.median, res.min = times[len(times)/2], times[0]
+	res.traffic = run.Traffic()
+	return res, run, nil
+}
 
+// oneDevice is the median compute time of the same run on the first
+// device alone, in core.
+func (c *FWConfig) oneDevice(ctx context.Context, e *graph.EdgeList, variant string, withParents bool) (_ time.Duration, err error) {
+	first := 0
+	if len(c.Devices) > 0 {
+		first = c.Devices[0]
+	}
+	b, err := c.open(gpu.WithDevice(first))
+	if err != nil {
+		return 0, err
+	}
+	defer closeInto(&err, b)
+	res, run, err := c.timeComputes(ctx, b, e, variant, withParents)
+	if err != nil {
+		return 0, err
+	}
+	return res.median, run.Close()
+}
+
+// gigabytes formats a byte count in GB.
+func gigabytes(b int64) string { return fmt.Sprintf("%.2f GB", float64(b)/1e9) }
+
+type measurement struct {
+	label string
+	// placement describes where the matrix lived; traffic what one
+	// compute moved.
+	placement   string
+	traffic     gpu.Traffic
+	median, min time.Duration
+	upload, run time.Duration
+	// stream is the median-rate stream of every row to a sink that
+	// releases at once.
+	stream gpu.StreamStats
+}
+
+// measure prepares one run, times Warmup + Repeats computes, then Warmup
+// + Repeats streams of every row to a sink that releases at once, then one
+// whole Backend.Run with that sink.
+func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (_ measurement, err error) {
+	res, run, err := c.timeComputes(ctx, b, e, variant, withParents)
+	if err != nil {
+		return measurement{}, err
+	}
+	// Frees the run's memory on the error paths; after the explicit Close
+	// below it does nothing.
+	defer closeInto(&err, run)
 	all := allVertices(e.N)
 	var streams []gpu.StreamStats
 	for i := 0; i < c.Warmup+c.Repeats; i++ {
@@ -212,7 +266,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	}
 	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
 	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
-	start = time.Now()
+	start := time.Now()
 	if err := b.Run(ctx, req, releaseAtOnce); err != nil {
 		return measurement{}, fmt.Errorf("gpubench: %s: Run: %w", res.label, err)
 	}

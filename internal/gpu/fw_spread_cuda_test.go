@@ -1,0 +1,240 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"hash/maphash"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// The row-slab and out-of-core schedules against the one-device run: the
+// same distances and parents, byte for byte, on random graphs (n not a
+// multiple of the tile, negative weights, isolated vertices) and on
+// Gnutella; the same negative cycles. Row slabs run on one GPU listed
+// several times (a context per entry), so they are proven on any GPU
+// machine; out of core is forced by a memory limit.
+
+// rowSeed makes row digests comparable between runs of one test binary.
+var rowSeed = maphash.MakeSeed()
+
+// fwDigests runs all pairs of e on b and returns each row's digest
+// (distances, then parents) and where the matrix was placed; check, when
+// set, sees every block first.
+func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, check func(*backend.Rows) error) ([]uint64, string, error) {
+	t.Helper()
+	r, err := b.PrepareAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents)
+	if err != nil {
+		return nil, "", err
+	}
+	defer closeChecked(t, "the run", r)
+	if _, err := r.Compute(context.Background()); err != nil {
+		return nil, r.Placement(), err
+	}
+	digests := make([]uint64, e.N)
+	_, err = r.Stream(context.Background(), vertices(e.N), func(rows *backend.Rows) error {
+		defer rows.Release()
+		if check != nil {
+			if err := check(rows); err != nil {
+				return err
+			}
+		}
+		w := rows.Width
+		for i := range rows.Len() {
+			var h maphash.Hash
+			h.SetSeed(rowSeed)
+			h.Write(int32Bytes(rows.Dist32[i*w : (i+1)*w]))
+			if rows.Parent != nil {
+				h.Write(int32Bytes(rows.Parent[i*w : (i+1)*w]))
+			}
+			digests[rows.First+i] = h.Sum64()
+		}
+		return nil
+	})
+	return digests, r.Placement(), err
+}
+
+// int32Bytes is s's memory.
+func int32Bytes(s []int32) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
+}
+
+// limitFor is the memory limit that makes e's run out of core with
+// super-tiles of edge super.
+func limitFor(t *testing.T, e *graph.EdgeList, withParents bool, super int64) int64 {
+	t.Helper()
+	p, err := planAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents, ParentsRecover)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return allPairsLayout{allPairsPlan: p.deriving()}.outOfCoreBytes(super)
+}
+
+// sameRows compares two runs' digests and names the first row that
+// differs.
+func sameRows(t *testing.T, what string, got, want []uint64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: row %d differs from the one-device run", what, i)
+			return
+		}
+	}
+}
+
+// TestSpreadRunsEqualOneDevice runs row slabs on two and three contexts
+// of GPU 0, and out of core under a limit that makes 256-vertex
+// super-tiles, against one device and the reference.
+func TestSpreadRunsEqualOneDevice(t *testing.T) {
+	one := testBackends[ParentsRecover]
+	two := openBackend(t, WithDevices([]int{0, 0}))
+	three := openBackend(t, WithDevices([]int{0, 0, 0}))
+	ooc := openBackend(t)
+	cases := append(randomCases(), randomCase{name: "seven tiles", n: 850, arcs: 6000, lo: 1, hi: 90, disconnectedExtras: 30})
+	for _, seed := range []uint64{3, freshSeed(t)} {
+		r := rand.New(rand.NewPCG(seed, 11))
+		for _, rc := range cases {
+			e := rc.graph(r)
+			want, _ := gputest.FloydWarshall(e)
+			for _, withParents := range []bool{false, true} {
+				check := against(e, gputest.MatrixRows(e.N, want), withParents)
+				base, place, err := fwDigests(t, one, e, withParents, check)
+				if err != nil || place != "one device" {
+					t.Fatalf("seed %d %s: one device: %v (%s)", seed, rc.name, err, place)
+				}
+				ooc.opts.memoryLimit = limitFor(t, e, withParents, 256)
+				for _, run := range []struct {
+					name, place string
+					b           *Backend
+				}{{"2 contexts", "row slabs", two}, {"3 contexts", "row slabs", three}, {"out of core", "out of core", ooc}} {
+					got, place, err := fwDigests(t, run.b, e, withParents, check)
+					what := rc.name + " " + run.name
+					if withParents {
+						what += " with parents"
+					}
+					if err != nil {
+						t.Errorf("seed %d %s: %v", seed, what, err)
+						continue
+					}
+					// A graph of one tile fits one device whatever it is given.
+					if place != run.place && e.N > FastTile {
+						t.Errorf("seed %d %s: placed %s, want %s", seed, what, place, run.place)
+					}
+					sameRows(t, what, got, base)
+				}
+			}
+		}
+	}
+}
+
+// TestSpreadRunsReportNegativeCycles plants a negative cycle: every
+// schedule reports a vertex on it and hands over no rows.
+func TestSpreadRunsReportNegativeCycles(t *testing.T) {
+	r := rand.New(rand.NewPCG(freshSeed(t), 13))
+	two := openBackend(t, WithDevices([]int{0, 0}))
+	ooc := openBackend(t)
+	for _, n := range []int32{300, 700} {
+		e, cycle := negativeCycleGraph(r, n)
+		ooc.opts.memoryLimit = limitFor(t, e, false, 256)
+		for name, b := range map[string]*Backend{"row slabs": two, "out of core": ooc} {
+			rows := 0
+			_, _, err := fwDigests(t, b, e, false, func(*backend.Rows) error { rows++; return nil })
+			var neg *NegativeCycleError
+			if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
+				t.Errorf("n %d %s: error %v, want a NegativeCycleError on %v", n, name, err, cycle)
+			}
+			if rows != 0 {
+				t.Errorf("n %d %s: %d blocks handed over before the negative cycle", n, name, rows)
+			}
+		}
+	}
+}
+
+// TestSpreadRunsOnGnutella compares row slabs and out of core (a quarter
+// of the matrix as the limit) with one device on Gnutella04 and 25.
+func TestSpreadRunsOnGnutella(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Gnutella all pairs three ways takes seconds")
+	}
+	two := openBackend(t, WithDevices([]int{0, 0}))
+	for _, name := range []string{"p2p-Gnutella04.txt", "p2p-Gnutella25.txt"} {
+		path, ok := datasets.MirrorFile(name)
+		if !ok {
+			t.Logf("%s not found in %s (set %s)", name, datasets.MirrorDir(), datasets.MirrorEnv)
+			continue
+		}
+		e, err := gputest.ReadSNAP(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pitch := (int64(e.N) + FastTile - 1) / FastTile * FastTile
+		quarter := openBackend(t, WithMemoryLimit(pitch*pitch))
+		base, _, err := fwDigests(t, testBackends[ParentsRecover], e, true, nil)
+		if err != nil {
+			t.Fatalf("%s one device: %v", name, err)
+		}
+		for what, b := range map[string]*Backend{"row slabs": two, "out of core": quarter} {
+			got, place, err := fwDigests(t, b, e, true, nil)
+			if err != nil || place != what {
+				t.Fatalf("%s %s: %v (placed %s)", name, what, err, place)
+			}
+			sameRows(t, name+" "+what, got, base)
+		}
+	}
+}
+
+// TestSSSPSpreadEqualsOneDevice splits sources over two contexts: the
+// distances and their positions are those of one device, the parents a
+// shortest-path tree.
+func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
+	r := rand.New(rand.NewPCG(freshSeed(t), 17))
+	e := gputest.RandomGraph(r, 3000, 15000, 1, 100, 0)
+	g := graph.BuildCSR(e)
+	sources := make([]int32, 101)
+	for i := range sources {
+		sources[i] = int32(r.IntN(int(e.N)))
+	}
+	two := openBackend(t, WithDevices([]int{0, 0}))
+	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
+		digest := func(b *Backend) []uint64 {
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			d := make([]uint64, len(sources))
+			err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
+				defer rows.Release()
+				if err := rows.Check(&req); err != nil {
+					return err
+				}
+				for i := range rows.Len() {
+					if err := gputest.CheckTree(g, rows.Tree(i)); err != nil {
+						return err
+					}
+					var h maphash.Hash
+					h.SetSeed(rowSeed)
+					h.Write(int32Bytes(rows.Dist32[i*rows.Width : (i+1)*rows.Width]))
+					d[rows.First+i] = h.Sum64()
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", alg, err)
+			}
+			return d
+		}
+		sameRows(t, alg+" on 2 contexts", digest(two), digest(defaultBackend()))
+	}
+}
