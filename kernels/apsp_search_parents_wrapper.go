@@ -27,7 +27,11 @@ var apspSearchParentsKernel = newKernel("apsp_search_parents", apspSearchParents
 // Instead, per source, a vertex settles only through a tight arc from an
 // already settled vertex, starting from s: each parent settled before its
 // child, so the parents form a tree. One block per source (grid-stride),
-// sweeping until nothing settles; O(depth * (n + m)) per source, where
+// sweeping until nothing settles. A sweep settles a vertex only through
+// vertices settled in earlier sweeps, and through its first such tight
+// in-arc, so the parents are the same whatever the thread timing (and
+// equal between a whole matrix and its slabs); O(depth * (n + m)) per
+// source, where
 // depth is the number of arcs on the longest shortest path needed. The
 // sources are row0 .. row0+rows-1, whose rows dist and parent point at.
 func (m *Module) APSPSearchParents(cfg Config, dist cu.DevicePtr, parent cu.DevicePtr, n int64, pitch int64, inOffsets cu.DevicePtr, inSources cu.DevicePtr, inWeights cu.DevicePtr, row0 int64, rows int64) error {

@@ -50,6 +50,7 @@ type allPairsLayout struct {
 //     matrix: the whole matrix on the primary device;
 //   - several devices whose slabs fit: row slabs, on every device (listing
 //     several devices asks for them);
+//   - else the primary device alone if the matrix fits it;
 //   - else out of core on the primary device, with the largest super-tile
 //     that fits the budget.
 //
@@ -78,6 +79,11 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 			return l, nil
 		}
 		l.slabs = []int64{0, p.pitch / p.tile}
+	}
+	if one <= budget {
+		// Slabs cost a pivot panel each; one device may still hold it all.
+		l.allPairsPlan, l.deviceBytes = p, one
+		return l, nil
 	}
 	l.place = outOfCore
 	l.super = l.superTileFor(budget)

@@ -451,7 +451,7 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 		}
 		for _, sp := range mine {
 			st, err := r.b.streamMatrixRows(ctx, l.allPairsPlan, sp, r.rowPanel.Ptr, r.colPanel.Ptr, first, sink)
-			total = total.add(st)
+			total = total.then(st)
 			if err != nil {
 				return total, err
 			}

@@ -321,11 +321,15 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Si
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var mineStats StreamStats
+			defer func() {
+				mu.Lock()
+				total = total.add(mineStats)
+				mu.Unlock()
+			}()
 			for _, sp := range mine {
 				st, err := p.b.streamMatrixRows(ctx, l.allPairsPlan, sp, p.dist.Ptr, p.parent.Ptr, p.first, sink)
-				mu.Lock()
-				total = total.add(st)
-				mu.Unlock()
+				mineStats = mineStats.then(st)
 				if err != nil {
 					first.set(err)
 					cancel()

@@ -36,12 +36,37 @@ func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, ch
 	if err != nil {
 		return nil, "", err
 	}
+	return runDigests(t, r, e, check)
+}
+
+// outOfCoreDigests is fwDigests out of core with super-tiles of edge
+// super, whatever the graph's size: small graphs, whose whole matrix
+// takes less memory than the out-of-core buffers, test every super-tile
+// shape too.
+func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, super int64, check func(*backend.Rows) error) ([]uint64, string, error) {
+	t.Helper()
+	p, err := planAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents, ParentsRecover)
+	if err != nil {
+		return nil, "", err
+	}
+	l := allPairsLayout{allPairsPlan: p.deriving(), place: outOfCore, slabs: []int64{0, p.pitch / p.tile}, super: min(super, p.pitch)}
+	l.deviceBytes, l.hostBytes = l.outOfCoreBytes(l.super), p.pitch*p.pitch*4
+	r := &AllPairsRun{b: b, dev: b.dev, plan: l.allPairsPlan, layout: l}
+	if r.spread, err = prepareOutOfCore(b, l, e); err != nil {
+		return nil, "", err
+	}
+	return runDigests(t, r, e, check)
+}
+
+// runDigests computes r and digests its rows (see fwDigests).
+func runDigests(t *testing.T, r *AllPairsRun, e *graph.EdgeList, check func(*backend.Rows) error) ([]uint64, string, error) {
+	t.Helper()
 	defer closeChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
 		return nil, r.Placement(), err
 	}
 	digests := make([]uint64, e.N)
-	_, err = r.Stream(context.Background(), vertices(e.N), func(rows *backend.Rows) error {
+	_, err := r.Stream(context.Background(), vertices(e.N), func(rows *backend.Rows) error {
 		defer rows.Release()
 		if check != nil {
 			if err := check(rows); err != nil {
@@ -71,17 +96,6 @@ func int32Bytes(s []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
 }
 
-// limitFor is the memory limit that makes e's run out of core with
-// super-tiles of edge super.
-func limitFor(t *testing.T, e *graph.EdgeList, withParents bool, super int64) int64 {
-	t.Helper()
-	p, err := planAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents, ParentsRecover)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return allPairsLayout{allPairsPlan: p.deriving()}.outOfCoreBytes(super)
-}
-
 // sameRows compares two runs' digests and names the first row that
 // differs.
 func sameRows(t *testing.T, what string, got, want []uint64) {
@@ -98,13 +112,12 @@ func sameRows(t *testing.T, what string, got, want []uint64) {
 }
 
 // TestSpreadRunsEqualOneDevice runs row slabs on two and three contexts
-// of GPU 0, and out of core under a limit that makes 256-vertex
-// super-tiles, against one device and the reference.
+// of GPU 0, and out of core with 128- and 256-vertex super-tiles, against
+// one device and the reference.
 func TestSpreadRunsEqualOneDevice(t *testing.T) {
 	one := testBackends[ParentsRecover]
-	two := openBackend(t, WithDevices([]int{0, 0}))
-	three := openBackend(t, WithDevices([]int{0, 0, 0}))
-	ooc := openBackend(t)
+	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(ParentsRecover))
+	three := openBackend(t, WithDevices([]int{0, 0, 0}), WithParentStrategy(ParentsRecover))
 	cases := append(randomCases(), randomCase{name: "seven tiles", n: 850, arcs: 6000, lo: 1, hi: 90, disconnectedExtras: 30})
 	for _, seed := range []uint64{3, freshSeed(t)} {
 		r := rand.New(rand.NewPCG(seed, 11))
@@ -117,12 +130,16 @@ func TestSpreadRunsEqualOneDevice(t *testing.T) {
 				if err != nil || place != "one device" {
 					t.Fatalf("seed %d %s: one device: %v (%s)", seed, rc.name, err, place)
 				}
-				ooc.opts.memoryLimit = limitFor(t, e, withParents, 256)
 				for _, run := range []struct {
-					name, place string
-					b           *Backend
-				}{{"2 contexts", "row slabs", two}, {"3 contexts", "row slabs", three}, {"out of core", "out of core", ooc}} {
-					got, place, err := fwDigests(t, run.b, e, withParents, check)
+					name string
+					run  func() ([]uint64, string, error)
+				}{
+					{"2 contexts", func() ([]uint64, string, error) { return fwDigests(t, two, e, withParents, check) }},
+					{"3 contexts", func() ([]uint64, string, error) { return fwDigests(t, three, e, withParents, check) }},
+					{"out of core/128", func() ([]uint64, string, error) { return outOfCoreDigests(t, one, e, withParents, 128, check) }},
+					{"out of core/256", func() ([]uint64, string, error) { return outOfCoreDigests(t, one, e, withParents, 256, check) }},
+				} {
+					got, place, err := run.run()
 					what := rc.name + " " + run.name
 					if withParents {
 						what += " with parents"
@@ -131,9 +148,9 @@ func TestSpreadRunsEqualOneDevice(t *testing.T) {
 						t.Errorf("seed %d %s: %v", seed, what, err)
 						continue
 					}
-					// A graph of one tile fits one device whatever it is given.
-					if place != run.place && e.N > FastTile {
-						t.Errorf("seed %d %s: placed %s, want %s", seed, what, place, run.place)
+					// Slabs of a one-tile graph leave the other devices idle.
+					if want := run.name[:3] == "out"; want != (place == "out of core") {
+						t.Errorf("seed %d %s: placed %s", seed, what, place)
 					}
 					sameRows(t, what, got, base)
 				}
@@ -147,13 +164,20 @@ func TestSpreadRunsEqualOneDevice(t *testing.T) {
 func TestSpreadRunsReportNegativeCycles(t *testing.T) {
 	r := rand.New(rand.NewPCG(freshSeed(t), 13))
 	two := openBackend(t, WithDevices([]int{0, 0}))
-	ooc := openBackend(t)
 	for _, n := range []int32{300, 700} {
 		e, cycle := negativeCycleGraph(r, n)
-		ooc.opts.memoryLimit = limitFor(t, e, false, 256)
-		for name, b := range map[string]*Backend{"row slabs": two, "out of core": ooc} {
+		for name, run := range map[string]func(check func(*backend.Rows) error) error{
+			"row slabs": func(check func(*backend.Rows) error) error {
+				_, _, err := fwDigests(t, two, e, false, check)
+				return err
+			},
+			"out of core": func(check func(*backend.Rows) error) error {
+				_, _, err := outOfCoreDigests(t, defaultBackend(), e, false, 128, check)
+				return err
+			},
+		} {
 			rows := 0
-			_, _, err := fwDigests(t, b, e, false, func(*backend.Rows) error { rows++; return nil })
+			err := run(func(*backend.Rows) error { rows++; return nil })
 			var neg *NegativeCycleError
 			if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
 				t.Errorf("n %d %s: error %v, want a NegativeCycleError on %v", n, name, err, cycle)
@@ -171,7 +195,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Gnutella all pairs three ways takes seconds")
 	}
-	two := openBackend(t, WithDevices([]int{0, 0}))
+	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(ParentsRecover))
 	for _, name := range []string{"p2p-Gnutella04.txt", "p2p-Gnutella25.txt"} {
 		path, ok := datasets.MirrorFile(name)
 		if !ok {
@@ -183,7 +207,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 			t.Fatal(err)
 		}
 		pitch := (int64(e.N) + FastTile - 1) / FastTile * FastTile
-		quarter := openBackend(t, WithMemoryLimit(pitch*pitch))
+		quarter := openBackend(t, WithMemoryLimit(pitch*pitch), WithParentStrategy(ParentsRecover))
 		base, _, err := fwDigests(t, testBackends[ParentsRecover], e, true, nil)
 		if err != nil {
 			t.Fatalf("%s one device: %v", name, err)

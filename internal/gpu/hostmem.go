@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func parseMemAvailable(sc *bufio.Scanner) int64 {
 			return 0
 		}
 		kb, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil {
+		if err != nil || kb < 0 || kb > math.MaxInt64>>10 {
 			return 0
 		}
 		return kb << 10

@@ -83,6 +83,14 @@ func (s StreamStats) add(o StreamStats) StreamStats {
 	return s
 }
 
+// then counts o, which ran after s: the times add up too.
+func (s StreamStats) then(o StreamStats) StreamStats {
+	wall, copied := s.Wall+o.Wall, s.Copy+o.Copy
+	s = s.add(o)
+	s.Wall, s.Copy = wall, copied
+	return s
+}
+
 // Rate is Bytes per second of Wall, in GB/s.
 func (s StreamStats) Rate() float64 { return gbPerSecond(s.Bytes, s.Wall) }
 
