@@ -37,6 +37,7 @@ const (
 	flagDevices   = "devices"
 	flagMemLimit  = "memory-limit"
 	flagScaling   = "scaling"
+	flagWholeRun  = "whole-run"
 	flagDuration  = "duration"
 	flagLookahead = "lookahead"
 	flagStaging   = "staging-blocks"
@@ -82,6 +83,8 @@ type FWConfig struct {
 	// Scaling also times the one-device in-core run of the first device
 	// and reports the ratio, when Devices or MemoryLimit spread the run.
 	Scaling bool
+	// WholeRun also times one whole Backend.Run per measurement.
+	WholeRun bool
 	// Lookahead: the fast variant's two-stream schedule (gpu.WithLookahead).
 	Lookahead bool
 	// StagingBlocks and StagingMiB shape the pinned blocks rows stream
@@ -110,6 +113,7 @@ func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.String(flagDevices, "", "comma-separated GPU ordinals of a multi-device run (repeats allowed: 0,0), or all; overrides --device")
 	fs.String(flagMemLimit, "0", "device memory per device a run may use, e.g. 4GiB (0: the device's); larger matrices run out of core")
 	fs.Bool(flagScaling, true, "with --devices or --memory-limit, also time one GPU in core and report the ratio")
+	fs.Bool(flagWholeRun, true, "also time one whole Backend.Run (a second prepare and compute)")
 	fs.Bool(flagLookahead, true, "overlap the fast variant's rounds on two streams")
 	fs.Int(flagStaging, gpu.DefaultStagingBlocks, "pinned host blocks the rows stream through")
 	fs.Int(flagBlockMiB, gpu.DefaultStagingBytes>>20, "MiB of distances per pinned block (as much again of parents)")
@@ -129,7 +133,7 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	c.Device = v.GetInt(flagDevice)
 	c.Lookahead = v.GetBool(flagLookahead)
 	c.StagingBlocks, c.StagingMiB = v.GetInt(flagStaging), v.GetInt(flagBlockMiB)
-	c.Scaling = v.GetBool(flagScaling)
+	c.Scaling, c.WholeRun = v.GetBool(flagScaling), v.GetBool(flagWholeRun)
 	var errs []error
 	var err error
 	if c.Devices, err = parseDevices(v.GetString(flagDevices), c.Device); err != nil {

@@ -264,6 +264,9 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	if err := run.Close(); err != nil {
 		return measurement{}, err
 	}
+	if !c.WholeRun {
+		return res, nil
+	}
 	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
 	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
 	start := time.Now()
