@@ -160,7 +160,7 @@ func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, alg backend.Algorit
 // solves the blocks at once, each device streaming its rows into sink.
 func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, alg backend.Algorithm, sources []int32, parents bool, sink backend.Sink) error {
 	devs := b.devices()
-	bounds := splitTiles(int64(len(sources)), len(devs))
+	bounds := splitEvenly(int64(len(sources)), len(devs))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (

@@ -26,8 +26,7 @@ type AllPairsRun struct {
 	dev  *Device
 	plan allPairsPlan
 
-	edges    *DeviceEdgeList
-	in       *DeviceCSR // reverse CSR, for parent recovery
+	graph    matrixGraph
 	dist     Buffer
 	parent   Buffer
 	negative Buffer // [0]: vertex reported during the run, [1]: by the final diagonal scan
@@ -83,13 +82,22 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 	switch r.layout.place {
 	case inRowSlabs:
 		r.plan = r.layout.allPairsPlan
-		r.spread, err = prepareSlabs(b.devices(), r.layout, g)
-		return r, err
+		slabs, err := prepareSlabs(b.devices(), r.layout, g)
+		if err != nil {
+			return nil, err
+		}
+		r.spread = slabs
+		return r, nil
 	case outOfCore:
 		r.plan = r.layout.allPairsPlan
-		r.spread, err = prepareOutOfCore(b, r.layout, g)
-		return r, err
+		ooc, err := prepareOutOfCore(b, r.layout, g)
+		if err != nil {
+			return nil, err
+		}
+		r.spread = ooc
+		return r, nil
 	}
+	in := plan.reverseGraph(g)
 	err = b.dev.Do(func(c *Ctx) error {
 		if err := c.Reserve(plan.deviceBytes(), plan.describe()); err != nil {
 			return err
@@ -107,15 +115,8 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 		if r.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 			return err
 		}
-		if r.edges, err = c.UploadEdgeList(g); err != nil {
-			return err
-		}
-		if plan.derives() {
-			if r.in, err = c.UploadCSR(graph.BuildReverseCSR(g)); err != nil {
-				return err
-			}
-		}
-		return nil
+		r.graph, err = c.uploadMatrixGraph(g, in)
+		return err
 	})
 	if err != nil {
 		return nil, errors.Join(err, r.Close())
@@ -230,7 +231,7 @@ func (r *AllPairsRun) checkNegative(c *Ctx) error {
 
 // launchAll enqueues every kernel of one run.
 func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
-	p, d := r.plan, r.dev
+	p := r.plan
 	if err := c.FillInt32(r.negative, math.MaxInt32); err != nil {
 		return err
 	}
@@ -238,15 +239,8 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if p.method != parentsTracked && p.method != parentsPacked {
 		track = Buffer{}
 	}
-	if err := c.kernels.APSPInit(d.rows(p.pitch, p.pitch, 256), r.dist.Ptr, track.Ptr, p.pitch, 0, p.pitch); err != nil {
+	if err := initRows(c, nil, p, r.dist.Ptr, track.Ptr, r.graph, 0, p.pitch); err != nil {
 		return err
-	}
-	if p.m > 0 {
-		e := r.edges
-		if err := c.kernels.APSPLoadArcs(d.linear(p.m, 256, true), r.dist.Ptr, track.Ptr,
-			e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch, 0, p.pitch); err != nil {
-			return err
-		}
 	}
 	var err error
 	switch p.variant {
@@ -260,7 +254,7 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 	if err != nil {
 		return err
 	}
-	return finishRows(c, nil, p, r.dist.Ptr, r.parent.Ptr, r.in, r.negative.Ptr+4, 0, p.n)
+	return finishRows(c, nil, p, r.dist.Ptr, r.parent.Ptr, r.graph, r.negative.Ptr+4, 0, p.n)
 }
 
 // cancelEvery is how many single-vertex steps run between context checks.
@@ -571,19 +565,11 @@ func (r *AllPairsRun) Close() error {
 		r.spread = nil
 		return err
 	}
-	if r.dist.Ptr == 0 && r.edges == nil && r.in == nil && r.parent.Ptr == 0 && r.negative.Ptr == 0 {
+	if r.dist.Ptr == 0 && r.graph == (matrixGraph{}) && r.parent.Ptr == 0 && r.negative.Ptr == 0 {
 		return nil
 	}
 	return r.dev.Do(func(c *Ctx) error {
-		var errs []error
-		if r.edges != nil {
-			errs = append(errs, r.edges.Free(c))
-			r.edges = nil
-		}
-		if r.in != nil {
-			errs = append(errs, r.in.Free(c))
-			r.in = nil
-		}
+		errs := []error{r.graph.free(c)}
 		errs = append(errs, c.Free(&r.dist), c.Free(&r.parent), c.Free(&r.negative))
 		return errors.Join(errs...)
 	})

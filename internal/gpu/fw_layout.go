@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -72,7 +73,7 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 	}
 	l.allPairsPlan = p.deriving()
 	if devices > 1 {
-		l.slabs = splitTiles(p.pitch/p.tile, devices)
+		l.slabs = splitEvenly(p.pitch/p.tile, devices)
 		l.deviceBytes = l.slabBytes(l.slabs)
 		if l.deviceBytes <= budget {
 			l.place = inRowSlabs
@@ -102,7 +103,7 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 
 // errTooLarge is wrapped by layoutAllPairs's errors when a matrix fits
 // nowhere.
-var errTooLarge = fmt.Errorf("gpu: matrix too large")
+var errTooLarge = errors.New("gpu: matrix too large")
 
 // deriving is p with parents derived from the distances, if it has any.
 func (p allPairsPlan) deriving() allPairsPlan {
@@ -115,14 +116,14 @@ func (p allPairsPlan) deriving() allPairsPlan {
 	return p
 }
 
-// splitTiles splits tiles tile rows into parts contiguous blocks whose
-// sizes differ by at most one, larger ones first: the bounds, parts + 1 of
-// them. Parts beyond the tile count are empty.
-func splitTiles(tiles int64, parts int) []int64 {
+// splitEvenly splits count items (tile rows, sources) into parts
+// contiguous blocks whose sizes differ by at most one, larger ones first:
+// the bounds, parts + 1 of them. Parts beyond the count are empty.
+func splitEvenly(count int64, parts int) []int64 {
 	bounds := make([]int64, parts+1)
 	for d := range parts {
-		size := tiles / int64(parts)
-		if int64(d) < tiles%int64(parts) {
+		size := count / int64(parts)
+		if int64(d) < count%int64(parts) {
 			size++
 		}
 		bounds[d+1] = bounds[d] + size

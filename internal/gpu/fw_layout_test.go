@@ -53,8 +53,8 @@ func checkBounds(t *testing.T, what string, bounds []int64, total int64, parts i
 func TestSplitTiles(t *testing.T) {
 	for tiles := int64(0); tiles <= 70; tiles++ {
 		for parts := 1; parts <= 17; parts++ {
-			what := fmt.Sprintf("splitTiles(%d, %d)", tiles, parts)
-			b := splitTiles(tiles, parts)
+			what := fmt.Sprintf("splitEvenly(%d, %d)", tiles, parts)
+			b := splitEvenly(tiles, parts)
 			checkBounds(t, what, b, tiles, parts)
 			lo, hi := tiles, int64(0)
 			for d := range parts {
@@ -77,14 +77,14 @@ func TestSplitTiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for range 500 {
 		tiles, parts := r.Int64N(1<<20), 1+r.IntN(64)
-		b := splitTiles(tiles, parts)
-		checkBounds(t, fmt.Sprintf("splitTiles(%d, %d)", tiles, parts), b, tiles, parts)
+		b := splitEvenly(tiles, parts)
+		checkBounds(t, fmt.Sprintf("splitEvenly(%d, %d)", tiles, parts), b, tiles, parts)
 		if first, last := b[1]-b[0], b[parts]-b[parts-1]; first < last || first-last > 1 {
-			t.Fatalf("splitTiles(%d, %d): first block %d, last %d", tiles, parts, first, last)
+			t.Fatalf("splitEvenly(%d, %d): first block %d, last %d", tiles, parts, first, last)
 		}
 	}
-	if b := splitTiles(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
-		t.Fatalf("splitTiles(3, 5) = %v, want three blocks of one then two empty ones", b)
+	if b := splitEvenly(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
+		t.Fatalf("splitEvenly(3, 5) = %v, want three blocks of one then two empty ones", b)
 	}
 }
 

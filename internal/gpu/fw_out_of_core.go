@@ -45,8 +45,7 @@ type outOfCoreRun struct {
 	rowPanel, colPanel Buffer
 	tiles              [3]Buffer
 	negative           Buffer
-	edges              *DeviceEdgeList
-	in                 *DeviceCSR
+	graph              matrixGraph
 	// comp runs the kernels; up and down the copies to and from the host.
 	comp, up, down *Stream
 	// arrived, relaxed and left are each super-tile buffer's events.
@@ -59,7 +58,8 @@ type outOfCoreRun struct {
 // uploads the graph.
 func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCoreRun, error) {
 	r := &outOfCoreRun{b: b, l: l}
-	err := b.dev.Do(func(c *Ctx) error {
+	in := l.reverseGraph(g)
+	err := r.do(func(c *Ctx) error {
 		if err := c.Reserve(l.deviceBytes, l.describe()); err != nil {
 			return err
 		}
@@ -82,13 +82,8 @@ func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCo
 		if r.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 			return err
 		}
-		if r.edges, err = c.UploadEdgeList(g); err != nil {
+		if r.graph, err = c.uploadMatrixGraph(g, in); err != nil {
 			return err
-		}
-		if l.derives() {
-			if r.in, err = c.UploadCSR(graph.BuildReverseCSR(g)); err != nil {
-				return err
-			}
 		}
 		return r.openStreams(c)
 	})
@@ -96,6 +91,14 @@ func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCo
 		return nil, errors.Join(err, r.close())
 	}
 	return r, nil
+}
+
+// do runs fn on the run's device; its error names the device.
+func (r *outOfCoreRun) do(fn func(c *Ctx) error) error {
+	if err := r.b.dev.Do(fn); err != nil {
+		return fmt.Errorf("gpu: device %d: %w", r.b.dev.Ordinal(), err)
+	}
+	return nil
 }
 
 // openStreams creates the three streams and the buffers' events.
@@ -136,7 +139,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 	begin := time.Now()
 	r.traffic = Traffic{}
 	marks := &launchProgress{report: r.progress, total: r.l.n}
-	err := r.b.dev.Do(func(c *Ctx) error {
+	err := r.do(func(c *Ctx) error {
 		if err := c.FillInt32(r.negative, math.MaxInt32); err != nil {
 			return err
 		}
@@ -147,7 +150,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 			err = fmt.Errorf("gpu: %s cancelled: %w", r.l.describe(), err)
 			break
 		}
-		err = r.b.dev.Do(func(c *Ctx) error {
+		err = r.do(func(c *Ctx) error {
 			if err := r.superRound(c, s); err != nil {
 				return err
 			}
@@ -155,7 +158,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 			return marks.mark(min(first+size, r.l.n), r.comp.CUDA())
 		})
 	}
-	err = errors.Join(err, r.b.dev.Do(func(c *Ctx) error {
+	err = errors.Join(err, r.do(func(c *Ctx) error {
 		serr := c.Sync()
 		return errors.Join(serr, marks.finish(err == nil && serr == nil))
 	}))
@@ -177,15 +180,8 @@ func (r *outOfCoreRun) initialise(c *Ctx) error {
 		if err := r.comp.WaitFor(r.down); err != nil {
 			return err
 		}
-		if err := c.kernels.APSPInit(onStream(c.dev.rows(rows, l.pitch, 256), r.comp), buf.Ptr, 0, l.pitch, first, rows); err != nil {
+		if err := initRows(c, r.comp, l.allPairsPlan, buf.Ptr, 0, r.graph, first, rows); err != nil {
 			return err
-		}
-		if l.m > 0 {
-			e := r.edges
-			if err := c.kernels.APSPLoadArcs(onStream(c.dev.linear(l.m, 256, true), r.comp), buf.Ptr, 0,
-				e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, l.m, l.pitch, first, rows); err != nil {
-				return err
-			}
 		}
 		if err := r.comp.Mark(); err != nil {
 			return err
@@ -396,7 +392,7 @@ func record(ev cu.Event, s *Stream) error {
 // on the host matrix's diagonal.
 func (r *outOfCoreRun) checkNegative() error {
 	flags := make([]int32, 2)
-	if err := r.b.dev.Do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, r.negative) }); err != nil {
+	if err := r.do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, r.negative) }); err != nil {
 		return err
 	}
 	found := flags[0]
@@ -430,7 +426,7 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 			continue
 		}
 		first, size := l.superSpan(s)
-		err := r.b.dev.Do(func(c *Ctx) error {
+		err := r.do(func(c *Ctx) error {
 			if err := r.toDevice(r.rowPanel.Ptr, l.pitch, first, 0, size, l.pitch); err != nil {
 				return err
 			}
@@ -441,7 +437,7 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 				return err
 			}
 			rows := max(0, min(size, l.n-first))
-			if err := finishRows(c, r.comp, l.allPairsPlan, r.rowPanel.Ptr, r.colPanel.Ptr, r.in, r.negative.Ptr+4, first, rows); err != nil {
+			if err := finishRows(c, r.comp, l.allPairsPlan, r.rowPanel.Ptr, r.colPanel.Ptr, r.graph, r.negative.Ptr+4, first, rows); err != nil {
 				return err
 			}
 			return c.Sync()
@@ -462,16 +458,8 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 
 // close frees the device buffers, the streams and the host matrix.
 func (r *outOfCoreRun) close() error {
-	return r.b.dev.Do(func(c *Ctx) error {
-		var errs []error
-		if r.edges != nil {
-			errs = append(errs, r.edges.Free(c))
-			r.edges = nil
-		}
-		if r.in != nil {
-			errs = append(errs, r.in.Free(c))
-			r.in = nil
-		}
+	return r.do(func(c *Ctx) error {
+		errs := []error{r.graph.free(c)}
 		for _, s := range []**Stream{&r.comp, &r.up, &r.down} {
 			if *s != nil {
 				errs = append(errs, (*s).Close())

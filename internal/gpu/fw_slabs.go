@@ -45,8 +45,7 @@ type slabPart struct {
 	pitch           int64
 	dist, parent    Buffer
 	panel, negative Buffer
-	edges           *DeviceEdgeList
-	in              *DeviceCSR
+	graph           matrixGraph
 	s               *Stream
 	// receivers are the devices that copied this one's last panel: its
 	// next launch waits for their copies.
@@ -62,10 +61,7 @@ func (p *slabPart) realRows(n int64) int64 { return max(0, min(p.rows, n-p.first
 // prepareSlabs allocates each device's slab and uploads the graph to it.
 func prepareSlabs(devs []*Backend, l allPairsLayout, g *graph.EdgeList) (*slabRun, error) {
 	run := &slabRun{l: l}
-	var in *graph.CSR
-	if l.derives() {
-		in = graph.BuildReverseCSR(g)
-	}
+	in := l.reverseGraph(g)
 	for d, b := range devs {
 		tile0, tiles := l.slabs[d], l.slabs[d+1]-l.slabs[d]
 		if tiles == 0 {
@@ -73,8 +69,8 @@ func prepareSlabs(devs []*Backend, l allPairsLayout, g *graph.EdgeList) (*slabRu
 		}
 		p := &slabPart{b: b, tile0: tile0, first: tile0 * l.tile, rows: tiles * l.tile, pitch: l.pitch}
 		run.parts = append(run.parts, p)
-		if err := b.dev.Do(func(c *Ctx) error { return p.allocate(c, l, g, in) }); err != nil {
-			return nil, errors.Join(fmt.Errorf("gpu: device %d: %w", b.dev.Ordinal(), err), run.close())
+		if err := p.do(func(c *Ctx) error { return p.allocate(c, l, g, in) }); err != nil {
+			return nil, errors.Join(err, run.close())
 		}
 	}
 	return run, nil
@@ -102,13 +98,8 @@ func (p *slabPart) allocate(c *Ctx, l allPairsLayout, g *graph.EdgeList, in *gra
 	if p.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 		return err
 	}
-	if p.edges, err = c.UploadEdgeList(g); err != nil {
+	if p.graph, err = c.uploadMatrixGraph(g, in); err != nil {
 		return err
-	}
-	if in != nil {
-		if p.in, err = c.UploadCSR(in); err != nil {
-			return err
-		}
 	}
 	p.s, err = c.NewStream(false)
 	return err
@@ -127,7 +118,7 @@ func (run *slabRun) compute(ctx context.Context) (time.Duration, error) {
 	// Wait for every device, also after a failure, before buffers can be
 	// reused; the primary's marks belong to its thread.
 	for i, p := range run.parts {
-		err = errors.Join(err, p.b.dev.Do(func(c *Ctx) error {
+		err = errors.Join(err, p.do(func(c *Ctx) error {
 			serr := c.Sync()
 			if i == 0 {
 				serr = errors.Join(serr, marks.finish(err == nil && serr == nil))
@@ -145,19 +136,11 @@ func (run *slabRun) compute(ctx context.Context) (time.Duration, error) {
 func (run *slabRun) launch(ctx context.Context, marks *launchProgress) error {
 	l := run.l
 	for _, p := range run.parts {
-		err := p.b.dev.Do(func(c *Ctx) error {
+		err := p.do(func(c *Ctx) error {
 			if err := c.FillInt32(p.negative, math.MaxInt32); err != nil {
 				return err
 			}
-			if err := c.kernels.APSPInit(onStream(c.dev.rows(p.rows, l.pitch, 256), p.s), p.dist.Ptr, 0, l.pitch, p.first, p.rows); err != nil {
-				return err
-			}
-			if l.m == 0 {
-				return nil
-			}
-			e := p.edges
-			return c.kernels.APSPLoadArcs(onStream(c.dev.linear(l.m, 256, true), p.s), p.dist.Ptr, 0,
-				e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, l.m, l.pitch, p.first, p.rows)
+			return initRows(c, p.s, l.allPairsPlan, p.dist.Ptr, 0, p.graph, p.first, p.rows)
 		})
 		if err != nil {
 			return err
@@ -177,8 +160,8 @@ func (run *slabRun) launch(ctx context.Context, marks *launchProgress) error {
 		}
 	}
 	for _, p := range run.parts {
-		err := p.b.dev.Do(func(c *Ctx) error {
-			return finishRows(c, p.s, l.allPairsPlan, p.dist.Ptr, p.parent.Ptr, p.in, p.negative.Ptr+4, p.first, p.realRows(l.n))
+		err := p.do(func(c *Ctx) error {
+			return finishRows(c, p.s, l.allPairsPlan, p.dist.Ptr, p.parent.Ptr, p.graph, p.negative.Ptr+4, p.first, p.realRows(l.n))
 		})
 		if err != nil {
 			return err
@@ -200,7 +183,7 @@ func (run *slabRun) round(q int64, owner int, marks *launchProgress) error {
 		}
 		return marks.mark((q+1)*t, p.s.CUDA())
 	}
-	err := o.b.dev.Do(func(c *Ctx) error {
+	err := o.do(func(c *Ctx) error {
 		ops := o.ops(c)
 		if err := o.waitForReceivers(); err != nil {
 			return err
@@ -223,12 +206,11 @@ func (run *slabRun) round(q int64, owner int, marks *launchProgress) error {
 	if err != nil {
 		return err
 	}
-	o.receivers = o.receivers[:0]
 	for i, p := range run.parts {
 		if p == o {
 			continue
 		}
-		err := p.b.dev.Do(func(c *Ctx) error {
+		err := p.do(func(c *Ctx) error {
 			if err := p.waitForReceivers(); err != nil {
 				return err
 			}
@@ -256,12 +238,22 @@ func (run *slabRun) round(q int64, owner int, marks *launchProgress) error {
 }
 
 // waitForReceivers makes the part's stream wait until the devices that
-// copy its last panel are done with it.
+// copied its last panel are done with it; it waits once per panel.
 func (p *slabPart) waitForReceivers() error {
 	for _, r := range p.receivers {
 		if err := p.s.WaitFor(r.s); err != nil {
 			return err
 		}
+	}
+	p.receivers = p.receivers[:0]
+	return nil
+}
+
+// do runs fn on the part's device; its error names the device, so that a
+// device failing mid-run is known by its ordinal.
+func (p *slabPart) do(fn func(c *Ctx) error) error {
+	if err := p.b.dev.Do(fn); err != nil {
+		return fmt.Errorf("gpu: device %d: %w", p.b.dev.Ordinal(), err)
 	}
 	return nil
 }
@@ -285,7 +277,7 @@ func (run *slabRun) checkNegative() error {
 	found := int32(math.MaxInt32)
 	for _, p := range run.parts {
 		flags := make([]int32, 2)
-		if err := p.b.dev.Do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, p.negative) }); err != nil {
+		if err := p.do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, p.negative) }); err != nil {
 			return err
 		}
 		found = min(found, flags[0], flags[1])
@@ -346,16 +338,8 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Si
 func (run *slabRun) close() error {
 	var errs []error
 	for _, p := range run.parts {
-		errs = append(errs, p.b.dev.Do(func(c *Ctx) error {
-			var errs []error
-			if p.edges != nil {
-				errs = append(errs, p.edges.Free(c))
-				p.edges = nil
-			}
-			if p.in != nil {
-				errs = append(errs, p.in.Free(c))
-				p.in = nil
-			}
+		errs = append(errs, p.do(func(c *Ctx) error {
+			errs := []error{p.graph.free(c)}
 			if p.s != nil {
 				errs = append(errs, p.s.Close())
 				p.s = nil

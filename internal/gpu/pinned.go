@@ -23,41 +23,28 @@ static CUresult copy_dtoh_async(void *dst, CUdeviceptr src, size_t bytes, CUstre
 	return cuMemcpyDtoHAsync(dst, src, bytes, s);
 }
 
-// copy_rows_dtoh_async copies height rows of width bytes from a device
-// matrix whose rows are src_pitch bytes apart to host rows dst_pitch bytes
-// apart: one copy packs pitched rows.
-static CUresult copy_rows_dtoh_async(void *dst, size_t dst_pitch, CUdeviceptr src, size_t src_pitch,
-                                     size_t width, size_t height, CUstream s) {
+// copy_rows_async copies height rows of width bytes between pinned host
+// rows and device rows, each side's rows its own pitch apart: one copy
+// packs or spreads pitched rows. to_host chooses the direction.
+static CUresult copy_rows_async(int to_host, void *host, size_t host_pitch, CUdeviceptr dev, size_t dev_pitch,
+                                size_t width, size_t height, CUstream s) {
 	CUDA_MEMCPY2D c;
 	memset(&c, 0, sizeof c);
-	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-	c.srcDevice = src;
-	c.srcPitch = src_pitch;
-	c.dstMemoryType = CU_MEMORYTYPE_HOST;
-	c.dstHost = dst;
-	c.dstPitch = dst_pitch;
-	c.WidthInBytes = width;
-	c.Height = height;
-	return cuMemcpy2DAsync(&c, s);
-}
-
-static CUresult copy_htod_async(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
-	return cuMemcpyHtoDAsync(dst, src, bytes, s);
-}
-
-// copy_rows_htod_async is copy_rows_dtoh_async's counterpart: height rows
-// of width bytes from host rows src_pitch bytes apart to device rows
-// dst_pitch bytes apart.
-static CUresult copy_rows_htod_async(CUdeviceptr dst, size_t dst_pitch, const void *src, size_t src_pitch,
-                                     size_t width, size_t height, CUstream s) {
-	CUDA_MEMCPY2D c;
-	memset(&c, 0, sizeof c);
-	c.srcMemoryType = CU_MEMORYTYPE_HOST;
-	c.srcHost = src;
-	c.srcPitch = src_pitch;
-	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-	c.dstDevice = dst;
-	c.dstPitch = dst_pitch;
+	if (to_host) {
+		c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+		c.srcDevice = dev;
+		c.srcPitch = dev_pitch;
+		c.dstMemoryType = CU_MEMORYTYPE_HOST;
+		c.dstHost = host;
+		c.dstPitch = host_pitch;
+	} else {
+		c.srcMemoryType = CU_MEMORYTYPE_HOST;
+		c.srcHost = host;
+		c.srcPitch = host_pitch;
+		c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+		c.dstDevice = dev;
+		c.dstPitch = dev_pitch;
+	}
 	c.WidthInBytes = width;
 	c.Height = height;
 	return cuMemcpy2DAsync(&c, s);
@@ -165,50 +152,41 @@ func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.S
 // from byte offset off: one 2D copy, which packs pitched rows when dstPitch
 // is width. Equal pitches make it one linear copy.
 func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPitch, width, height int64, s cu.Stream) error {
-	if width == 0 || height == 0 {
-		return nil
-	}
 	if srcPitch == width && dstPitch == width {
 		return p.copyFromDevice(off, src, width*height, s)
 	}
-	dst, err := p.at(off, dstPitch*(height-1)+width)
-	if err != nil {
-		return err
-	}
-	if width > srcPitch || width > dstPitch {
-		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, srcPitch, dstPitch)
-	}
-	r := C.copy_rows_dtoh_async(dst, C.size_t(dstPitch), C.CUdeviceptr(src), C.size_t(srcPitch),
-		C.size_t(width), C.size_t(height), cStream(s))
-	if r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("copying %d rows of %s to the host", height, formatBytes(width)), r)
-	}
-	return nil
+	return p.copyRows(true, off, dstPitch, src, srcPitch, width, height, s)
 }
 
 // copyRowsToDevice enqueues on s a copy of height rows of width bytes,
 // srcPitch bytes apart from byte offset off, to device rows dstPitch bytes
 // apart from dst (copyRowsFromDevice's counterpart).
 func (p *pinned) copyRowsToDevice(off, srcPitch int64, dst cu.DevicePtr, dstPitch, width, height int64, s cu.Stream) error {
+	return p.copyRows(false, off, srcPitch, dst, dstPitch, width, height, s)
+}
+
+// copyRows enqueues on s a 2D copy between height rows of width bytes at
+// byte offset off, hostPitch bytes apart, and device rows devPitch bytes
+// apart at dev, to the host when toHost.
+func (p *pinned) copyRows(toHost bool, off, hostPitch int64, dev cu.DevicePtr, devPitch, width, height int64, s cu.Stream) error {
 	if width == 0 || height == 0 {
 		return nil
 	}
-	src, err := p.at(off, srcPitch*(height-1)+width)
+	host, err := p.at(off, hostPitch*(height-1)+width)
 	if err != nil {
 		return err
 	}
-	if width > srcPitch || width > dstPitch {
-		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, srcPitch, dstPitch)
+	if width > hostPitch || width > devPitch {
+		return fmt.Errorf("gpu: rows of %d bytes with pitches %d and %d", width, hostPitch, devPitch)
 	}
-	var r C.CUresult
-	if srcPitch == width && dstPitch == width {
-		r = C.copy_htod_async(C.CUdeviceptr(dst), src, C.size_t(width*height), cStream(s))
-	} else {
-		r = C.copy_rows_htod_async(C.CUdeviceptr(dst), C.size_t(dstPitch), src, C.size_t(srcPitch),
-			C.size_t(width), C.size_t(height), cStream(s))
+	dir, what := C.int(0), "device"
+	if toHost {
+		dir, what = 1, "host"
 	}
+	r := C.copy_rows_async(dir, host, C.size_t(hostPitch), C.CUdeviceptr(dev), C.size_t(devPitch),
+		C.size_t(width), C.size_t(height), cStream(s))
 	if r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("copying %d rows of %s to the device", height, formatBytes(width)), r)
+		return driverError(fmt.Sprintf("copying %d rows of %s to the %s", height, formatBytes(width), what), r)
 	}
 	return nil
 }
