@@ -31,6 +31,16 @@ type Request struct {
 	// Sources are the dense ids of the rows, in output order; a source may
 	// not repeat.
 	Sources []int32
+	// Targets, when not nil, are the only vertices every row reports, in
+	// this order: a block's rows are len(Targets) wide and column j holds
+	// vertex Targets[j]. A backend may stop a search once every target is
+	// settled. nil: every vertex, in id order (rows are n wide).
+	Targets []int32
+	// SourceTargets, when not nil, gives each source its own targets (a
+	// pair list grouped by source): row i reports vertices
+	// SourceTargets[i], in that order, and blocks are ragged (see
+	// Rows.Offsets). At most one of Targets and SourceTargets is set.
+	SourceTargets [][]int32
 	// Choice is what Factory.Choose decided for this request.
 	Choice Choice
 	// Parents asks for the parent of every vertex beside its distance.
@@ -48,6 +58,22 @@ type Request struct {
 	// total when the computation completes.
 	Progress func(done, total int64)
 }
+
+// RowWidth is the number of values row i reports: len(SourceTargets[i]),
+// len(Targets), or the vertex count n.
+func (r *Request) RowWidth(i int, n int) int {
+	switch {
+	case r.SourceTargets != nil:
+		return len(r.SourceTargets[i])
+	case r.Targets != nil:
+		return len(r.Targets)
+	}
+	return n
+}
+
+// Narrowed reports whether rows hold chosen targets rather than every
+// vertex.
+func (r *Request) Narrowed() bool { return r.Targets != nil || r.SourceTargets != nil }
 
 // ReportProgress calls r.Progress when it is set.
 func (r *Request) ReportProgress(done, total int64) {

@@ -31,7 +31,7 @@ func TestCheckShapeNamesWhatIsWrong(t *testing.T) {
 		{"rows past the sources", func(r *Rows) { r.First = 2 }, 4, true, "rows 2..3 for 3 sources"},
 		{"both widths", func(r *Rows) { r.Dist64 = make([]int64, 8) }, 4, true, "exactly one"},
 		{"no distances", func(r *Rows) { r.Dist32 = nil }, 4, true, "exactly one"},
-		{"short distances", func(r *Rows) { r.Dist32 = r.Dist32[:7] }, 4, true, "other than 2 x 4"},
+		{"short distances", func(r *Rows) { r.Dist32 = r.Dist32[:7] }, 4, true, "other than 8 cells"},
 		{"missing parents", func(r *Rows) { r.Parent = nil }, 4, true, "0 parents"},
 		{"unasked parents", func(*Rows) {}, 4, false, "not requested"},
 		{"wrong source", func(r *Rows) { r.Sources = []int32{3, 6} }, 4, true, "source 6, want 5"},
@@ -45,6 +45,38 @@ func TestCheckShapeNamesWhatIsWrong(t *testing.T) {
 				t.Errorf("err = %v, want it to say %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A ragged block (a pair list grouped by source) must give each row as
+// many values as its source has targets.
+func TestCheckRaggedNamesTheRow(t *testing.T) {
+	sources := []int32{4, 7}
+	targets := [][]int32{{1, 2, 3}, {0}}
+	block := &Rows{Sources: sources, Offsets: []int{0, 3, 4}, Dist32: make([]int32, 4)}
+	req := &Request{CSR: &graph.CSR{N: 9}, Sources: sources, SourceTargets: targets}
+	if err := block.Check(req); err != nil {
+		t.Fatalf("a well-formed ragged block: %v", err)
+	}
+	if lo, hi := block.Span(1); lo != 3 || hi != 4 {
+		t.Errorf("Span(1) = %d, %d, want 3, 4", lo, hi)
+	}
+	block.Offsets = []int{0, 2, 4}
+	if err := block.Check(req); err == nil || !strings.Contains(err.Error(), "row 0 has 2 values for 3 targets") {
+		t.Errorf("err = %v, want it to name row 0", err)
+	}
+}
+
+// A request with targets takes its width from them.
+func TestCheckTakesTheWidthFromTheTargets(t *testing.T) {
+	block := &Rows{Sources: []int32{0}, Width: 2, Dist32: make([]int32, 2)}
+	req := &Request{CSR: &graph.CSR{N: 5}, Sources: []int32{0}, Targets: []int32{4, 1}}
+	if err := block.Check(req); err != nil {
+		t.Fatalf("a block of the targets' width: %v", err)
+	}
+	req.Targets = []int32{4}
+	if err := block.Check(req); err == nil {
+		t.Error("a block wider than the targets passed")
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 )
 
 // Rows is a block of consecutive result rows: row i holds the distances
-// (and parents) from Sources[i] to every vertex, Width values per row,
-// row-major. Distances are in the backend's native width: exactly one of
+// (and parents) from Sources[i] to every vertex, or to the request's
+// targets (Request.Targets: column j is vertex Targets[j]), Width values
+// per row, row-major; or, for a request with SourceTargets, to row i's own
+// targets, ragged (see Offsets). Distances are in the backend's native width: exactly one of
 // Dist32 (graph.Inf32 for "no path") and Dist64 (paths.Unreachable) is
 // set. Parent is nil when the request asked for none; paths.NoParent marks
 // the source and unreachable vertices.
@@ -22,8 +24,13 @@ type Rows struct {
 	First int
 	// Sources are the rows' sources: Request.Sources[First:First+len].
 	Sources []int32
-	// Width is the number of values per row: the graph's vertex count.
-	Width  int
+	// Width is the number of values per row: the graph's vertex count, or
+	// the request's target count; 0 in a ragged block.
+	Width int
+	// Offsets, in a ragged block (a request with SourceTargets), holds
+	// Len()+1 positions: row i's values are at Offsets[i]..Offsets[i+1]-1
+	// of Dist32 (or Dist64) and Parent. nil otherwise.
+	Offsets []int
 	Dist32 []int32
 	Dist64 []int64
 	Parent []int32
@@ -34,9 +41,19 @@ type Rows struct {
 // Len is the number of rows.
 func (r *Rows) Len() int { return len(r.Sources) }
 
-// Distance returns row i's distance to vertex v, or paths.Unreachable.
-func (r *Rows) Distance(i, v int) int64 {
-	at := i*r.Width + v
+// Span returns where row i's values lie in the block's slices: lo..hi-1.
+func (r *Rows) Span(i int) (lo, hi int) {
+	if r.Offsets != nil {
+		return r.Offsets[i], r.Offsets[i+1]
+	}
+	return i * r.Width, (i + 1) * r.Width
+}
+
+// Distance returns row i's value in column j (vertex j of a full row, the
+// j-th target of a narrowed one), or paths.Unreachable.
+func (r *Rows) Distance(i, j int) int64 {
+	lo, _ := r.Span(i)
+	at := lo + j
 	if r.Dist32 != nil {
 		return paths.Widen(r.Dist32[at])
 	}
@@ -70,10 +87,16 @@ func (r *Rows) OnRelease(fn func(*Rows)) { r.release = fn }
 
 // Check reports a block whose shape does not match its request: wrong
 // sources, sizes, or both or neither distance slice. The width is the
-// vertex count of the request's edge list, or of its CSR when it has none.
+// request's target count, or the vertex count of its edge list (of its CSR
+// when it has none).
 func (r *Rows) Check(req *Request) error {
+	if req.SourceTargets != nil {
+		return r.CheckRagged(req.Sources, req.SourceTargets, req.Parents)
+	}
 	width := r.Width
 	switch {
+	case req.Targets != nil:
+		width = len(req.Targets)
 	case req.Edges != nil:
 		width = int(req.Edges.N)
 	case req.CSR != nil:
@@ -82,22 +105,49 @@ func (r *Rows) Check(req *Request) error {
 	return r.CheckShape(req.Sources, width, req.Parents)
 }
 
+// CheckRagged reports a block that is not rows First.. of sources with row
+// i as wide as targets[First+i], parents exactly when parents is true.
+func (r *Rows) CheckRagged(sources []int32, targets [][]int32, parents bool) error {
+	rows := r.Len()
+	if r.First < 0 || r.First+rows > len(sources) {
+		return fmt.Errorf("backend: block of rows %d..%d for %d sources", r.First, r.First+rows-1, len(sources))
+	}
+	if len(r.Offsets) != rows+1 || r.Width != 0 {
+		return fmt.Errorf("backend: ragged block at row %d needs %d offsets and width 0", r.First, rows+1)
+	}
+	for i := range rows {
+		if r.Offsets[i+1]-r.Offsets[i] != len(targets[r.First+i]) {
+			return fmt.Errorf("backend: block row %d has %d values for %d targets", r.First+i, r.Offsets[i+1]-r.Offsets[i], len(targets[r.First+i]))
+		}
+	}
+	return r.checkValues(sources, r.Offsets[rows], parents)
+}
+
 // CheckShape reports a block that is not rows First.. of sources over
 // width vertices, with parents exactly when parents is true: the check
 // every consumer runs before reading a block.
 func (r *Rows) CheckShape(sources []int32, width int, parents bool) error {
 	n, rows := r.Width, r.Len()
 	switch {
-	case n != width:
-		return fmt.Errorf("backend: block of width %d for %d vertices", n, width)
+	case n != width || r.Offsets != nil:
+		return fmt.Errorf("backend: block of width %d for %d columns", n, width)
 	case r.First < 0 || r.First+rows > len(sources):
 		return fmt.Errorf("backend: block of rows %d..%d for %d sources", r.First, r.First+rows-1, len(sources))
+	}
+	return r.checkValues(sources, rows*n, parents)
+}
+
+// checkValues reports slices of other than cells values and sources other
+// than sources[First:].
+func (r *Rows) checkValues(sources []int32, cells int, parents bool) error {
+	rows := r.Len()
+	switch {
 	case rows > 0 && (r.Dist32 == nil) == (r.Dist64 == nil):
 		return fmt.Errorf("backend: block at row %d needs exactly one of int32 and int64 distances", r.First)
-	case r.Dist32 != nil && len(r.Dist32) != rows*n, r.Dist64 != nil && len(r.Dist64) != rows*n:
-		return fmt.Errorf("backend: block at row %d has distances for other than %d x %d", r.First, rows, n)
-	case parents && len(r.Parent) != rows*n:
-		return fmt.Errorf("backend: block at row %d has %d parents for %d x %d", r.First, len(r.Parent), rows, n)
+	case r.Dist32 != nil && len(r.Dist32) != cells, r.Dist64 != nil && len(r.Dist64) != cells:
+		return fmt.Errorf("backend: block at row %d has distances for other than %d cells", r.First, cells)
+	case parents && len(r.Parent) != cells:
+		return fmt.Errorf("backend: block at row %d has %d parents for %d cells", r.First, len(r.Parent), cells)
 	case !parents && r.Parent != nil:
 		return fmt.Errorf("backend: block at row %d has parents that were not requested", r.First)
 	}
