@@ -31,9 +31,9 @@ type Rows struct {
 	// Len()+1 positions: row i's values are at Offsets[i]..Offsets[i+1]-1
 	// of Dist32 (or Dist64) and Parent. nil otherwise.
 	Offsets []int
-	Dist32 []int32
-	Dist64 []int64
-	Parent []int32
+	Dist32  []int32
+	Dist64  []int64
+	Parent  []int32
 
 	release func(*Rows)
 }
