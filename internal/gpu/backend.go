@@ -105,7 +105,8 @@ func (b *Backend) GPU() *Device { return b.dev }
 // O(n^2) device memory) and streams the requested rows, in any order or
 // subset; sssp, bellman-ford and dijkstra solve batches of sources on one
 // upload of the graph (O(n + m) device memory per source of a batch).
-// req.MaxDistance is not used: every row is exact.
+// Searches honour req.Targets and req.SourceTargets (rows narrowed to
+// them) and stop at req.MaxDistance; all-pairs rows are exact and whole.
 //
 // Errors: ErrNotSupported (wrapped) for algorithms, variants and options
 // the GPU does not implement and for int64 distances; ErrNeedsInt64
@@ -138,29 +139,41 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	}
 	sink = countRows(&req, sink)
 	if len(b.others) == 0 {
-		return b.runSSSP(ctx, g, alg, req.Sources, req.Parents, sink)
+		return b.runSSSP(ctx, g, &req, sink)
 	}
-	return b.runSSSPSpread(ctx, g, alg, req.Sources, req.Parents, sink)
+	return b.runSSSPSpread(ctx, g, &req, sink)
 }
 
-// runSSSP solves sources on b's device.
-func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, alg backend.Algorithm, sources []int32, parents bool, sink backend.Sink) error {
+// runSSSP solves req's sources on b's device: near-far requests of several
+// sources, targets or a cutoff through the batched search (SolveBatch),
+// the rest one source at a time with the rows narrowed on the host.
+func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
+	alg := req.Choice.Algorithm
+	plan, err := planSSSP(g, alg, SSSPOptions{})
+	if err != nil {
+		return err
+	}
+	if plan.variant == VariantNearFar && useBatch(req) {
+		_, err := b.SolveBatch(ctx, g, req, SSSPOptions{}, sink)
+		return err
+	}
 	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})
 	if err != nil {
 		return err
 	}
-	_, err = s.Solve(ctx, sources, parents, sink)
+	_, err = s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
 	return err
 }
 
-// runSSSPSpread splits sources into one contiguous block per device and
-// solves the blocks at once, each device streaming its rows into sink.
-func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, alg backend.Algorithm, sources []int32, parents bool, sink backend.Sink) error {
+// runSSSPSpread splits the sources into one contiguous block per device
+// (with their target lists) and solves the blocks at once, each device
+// streaming its rows into sink.
+func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
 	devs := b.devices()
-	bounds := splitEvenly(int64(len(sources)), len(devs))
+	bounds := splitEvenly(int64(len(req.Sources)), len(devs))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -175,7 +188,12 @@ func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, alg backend.A
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := dev.runSSSP(ctx, g, alg, sources[lo:hi], parents, shiftRows(sink, int(lo))); err != nil {
+			part := *req
+			part.Sources = req.Sources[lo:hi]
+			if req.SourceTargets != nil {
+				part.SourceTargets = req.SourceTargets[lo:hi]
+			}
+			if err := dev.runSSSP(ctx, g, &part, shiftRows(sink, int(lo))); err != nil {
 				first.set(fmt.Errorf("gpu: device %d: %w", dev.dev.Ordinal(), err))
 				cancel()
 			}
@@ -219,7 +237,7 @@ func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink bac
 	run.SetProgress(req.Progress)
 	_, err = run.Compute(ctx)
 	if err == nil {
-		_, err = run.Stream(ctx, req.Sources, sink)
+		_, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
 	}
 	if cerr := run.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the matrix: %w", cerr))

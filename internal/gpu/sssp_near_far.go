@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/kernels"
 )
 
 // nearFarBlocksPerSM caps the blocks of one source at this many per
@@ -45,21 +44,10 @@ func (b *nearFarBuffers) close(c *Ctx) error {
 	return err
 }
 
-// nearFarKernel loads sssp_near_far into the current context for
-// cooperative launches (the generated wrapper launches plainly).
-func nearFarKernel() (*cooperativeKernel, error) {
-	for _, k := range kernels.All() {
-		if k.Name() == "sssp_near_far" {
-			return loadCooperative(k)
-		}
-	}
-	return nil, fmt.Errorf("gpu: kernel sssp_near_far is missing (run go generate ./kernels)")
-}
-
 // prepareNearFar loads the kernel and counts how many of its blocks can be
 // resident at once.
 func (s *SSSPSolver) prepareNearFar(c *Ctx) error {
-	fn, err := nearFarKernel()
+	fn, err := loadKernel("sssp_near_far")
 	if err != nil {
 		return err
 	}

@@ -77,6 +77,11 @@ type SSSPOptions struct {
 	// MaxBatchBytes bounds the device memory of one batch's search state
 	// (DefaultMaxBatchBytes when 0).
 	MaxBatchBytes int64
+	// BatchStateBytes bounds the search state of one launch of the batched
+	// search (DefaultBatchStateBytes when 0): past a few GiB the lanes'
+	// random accesses outrun the address translation caches, and a launch
+	// of more groups is slower per source than several launches of fewer.
+	BatchStateBytes int64
 	// StepsPerCheck is how many Bellman-Ford rounds or Dijkstra steps are
 	// launched between two host checks for convergence
 	// (DefaultStepsPerCheck when 0). Rounds after convergence change
@@ -100,8 +105,12 @@ const (
 	DefaultLocalRounds   = 16
 	DefaultSSSPBlockSize = 256
 	DefaultMaxBatchBytes = 2 << 30
-	DefaultStepsPerCheck = 32
-	DefaultSSSPTimeout   = time.Minute
+	// DefaultBatchStateBytes and BatchDeltaFactor: measured on an H100 with
+	// the 4,900 x 4,900 grid (docs/performance.md).
+	DefaultBatchStateBytes = 8 << 30
+	BatchDeltaFactor       = 8
+	DefaultStepsPerCheck   = 32
+	DefaultSSSPTimeout     = time.Minute
 )
 
 // withDefaults fills the zero fields.
@@ -111,6 +120,9 @@ func (o SSSPOptions) withDefaults() SSSPOptions {
 	}
 	if o.BlockSize == 0 {
 		o.BlockSize = DefaultSSSPBlockSize
+	}
+	if o.BatchStateBytes == 0 {
+		o.BatchStateBytes = DefaultBatchStateBytes
 	}
 	if o.MaxBatchBytes == 0 {
 		o.MaxBatchBytes = DefaultMaxBatchBytes
@@ -131,7 +143,7 @@ func (o SSSPOptions) validate() error {
 		return fmt.Errorf("gpu: negative near-far delta %d or factor %v", o.Delta, o.DeltaFactor)
 	case o.BlockSize%32 != 0 || o.BlockSize < 32 || o.BlockSize > 1024:
 		return fmt.Errorf("gpu: block size %d is not a multiple of 32 in 32..1024", o.BlockSize)
-	case o.BlocksPerSource < 0 || o.Batch < 0 || o.MaxBatchBytes < 0 || o.StepsPerCheck < 1:
+	case o.BlocksPerSource < 0 || o.Batch < 0 || o.MaxBatchBytes < 0 || o.BatchStateBytes < 0 || o.StepsPerCheck < 1:
 		return fmt.Errorf("gpu: negative blocks per source, batch or batch bytes, or steps per check below 1")
 	case o.Timeout < 0:
 		return fmt.Errorf("gpu: negative timeout %v", o.Timeout)

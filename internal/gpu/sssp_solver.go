@@ -35,6 +35,9 @@ type SSSPStats struct {
 	// Relaxations and Improvements: near-far arcs scanned and relaxations
 	// that lowered a distance.
 	Relaxations, Improvements int64
+	// Stopped: batched groups that stopped once their targets were
+	// settled, before their searches ran out.
+	Stopped int
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
@@ -55,6 +58,7 @@ func (s *SSSPStats) add(o SSSPStats) {
 	s.HostSyncs += o.HostSyncs
 	s.Relaxations += o.Relaxations
 	s.Improvements += o.Improvements
+	s.Stopped += o.Stopped
 	s.Kernel += o.Kernel
 }
 

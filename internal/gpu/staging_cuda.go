@@ -369,7 +369,7 @@ func (b *Backend) closeStaging(st *staging) error {
 func (st *staging) setRows(blk *stagedBlock, first int, sources []int32) {
 	r := blk.rows
 	cells := int64(len(sources)) * st.width
-	r.First, r.Sources, r.Width = first, sources, int(st.width)
+	r.First, r.Sources, r.Width, r.Offsets = first, sources, int(st.width), nil
 	r.Dist32, r.Parent = blk.dist.int32s(cells), nil
 	if st.parents {
 		r.Parent = blk.parent.int32s(cells)

@@ -1,0 +1,63 @@
+package gpu
+
+import (
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+)
+
+// planBatch fills launches with whole groups within the memory, the
+// staging, the resident blocks and the requested batch, and never plans
+// nothing for a run that has sources.
+func TestPlanBatchSizesLaunches(t *testing.T) {
+	const gib = 1 << 30
+	n := int64(24_010_000)
+	group := batchGroupBytes(n)
+	for _, c := range []struct {
+		name                    string
+		width                   int64
+		total                   int
+		free, staging           int64
+		resident, batch         int
+		rows, groups, perGroups int
+	}{
+		{"targets, memory for two groups", 1000, 1000, 2*group + 2*64*1000*4, gib, 528, 0, 64, 2, 264},
+		{"few sources", 1000, 5, 64 * gib, gib, 528, 0, 5, 1, 528},
+		{"whole rows: the staging holds 11", n, 100, 64 * gib, gib, 528, 0, 11, 1, 528},
+		{"no memory for one group still plans one", 1000, 100, 1, gib, 528, 0, 32, 1, 528},
+		{"a requested batch", 1000, 1000, 64 * gib, gib, 528, 40, 40, 2, 264},
+		{"fewer resident blocks than groups", 10, 10000, 1 << 50, gib, 3, 0, 96, 3, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := planBatch(n, c.width, c.total, false, c.free, c.staging, c.resident, c.batch)
+			want := batchShape{rows: c.rows, groups: c.groups, blocksPerGroup: c.perGroups}
+			if got != want {
+				t.Errorf("planBatch = %+v, want %+v", got, want)
+			}
+		})
+	}
+	if got := planBatch(n, 10, 0, false, gib, gib, 10, 0); got != (batchShape{}) {
+		t.Errorf("no sources: %+v, want nothing", got)
+	}
+}
+
+// The batched search takes requests of several sources, targets or a
+// cutoff; a single whole row keeps the one-source kernel.
+func TestUseBatch(t *testing.T) {
+	for _, c := range []struct {
+		req  backend.Request
+		want bool
+	}{
+		{backend.Request{Sources: []int32{3}, MaxDistance: backend.NoCutoff}, false},
+		{backend.Request{Sources: []int32{3, 4}, MaxDistance: backend.NoCutoff}, true},
+		{backend.Request{Sources: []int32{3}, Targets: []int32{1}, MaxDistance: backend.NoCutoff}, true},
+		{backend.Request{Sources: []int32{3}, MaxDistance: 0}, true},
+	} {
+		if got := useBatch(&c.req); got != c.want {
+			t.Errorf("useBatch(%+v) = %v, want %v", c.req, got, c.want)
+		}
+	}
+	if batchCutoff(backend.NoCutoff, 1<<30-1) != 1<<30-1 || batchCutoff(5, 1<<30-1) != 5 || batchCutoff(1<<40, 1<<30-1) != 1<<30-1 {
+		t.Error("batchCutoff maps cutoffs wrong")
+	}
+}
