@@ -236,7 +236,7 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 	two := openBackend(t, WithDevices([]int{0, 0}))
 	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
 		digest := func(b *Backend) []uint64 {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
 			d := make([]uint64, len(sources))
 			err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
 				defer rows.Release()

@@ -59,6 +59,9 @@ type options struct {
 	// copied into (see WithStaging).
 	stagingBlocks int
 	stagingBytes  int64
+	// stagingFixed: WithStaging set them, so the batched search keeps
+	// them rather than widening its blocks for wide rows.
+	stagingFixed bool
 }
 
 // Staging defaults: at least four blocks, so that the copy engine fills
@@ -133,5 +136,6 @@ func WithWorkers(n int) Option {
 func WithStaging(blocks int, bytes int64) Option {
 	return func(o *options) {
 		o.stagingBlocks, o.stagingBytes = max(blocks, 2), max(bytes, 4)
+		o.stagingFixed = true
 	}
 }

@@ -74,11 +74,11 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-batch-%d", batch), batch: batch,
 			req: backend.Request{Sources: sources[:min(len(sources), max(batch, 64))], Targets: targets, MaxDistance: backend.NoCutoff}})
 	}
-	for _, factor := range []float64{2, 4, 16, 32} {
+	for _, factor := range []float64{8, 32, 64, 128} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-delta-factor-%g", factor), factor: factor,
 			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: backend.NoCutoff}})
 	}
-	for _, gib := range []int64{4, 16, 64} {
+	for _, gib := range []int64{4, 16} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-state-%dGiB", gib), stateBytes: gib << 30,
 			req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff}})
 	}

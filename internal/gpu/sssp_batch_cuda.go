@@ -92,7 +92,7 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.BlockSize = plan.delta, plan.opts.BlockSize
-		staging, pool := batchStagingBytes(s.width, b.opts.stagingBytes), b.opts.stagingBlocks
+		staging, pool := b.batchStaging(s.width), b.opts.stagingBlocks
 		if staging > b.opts.stagingBytes {
 			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
 		}
@@ -105,6 +105,15 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
 	}
 	return stats, err
+}
+
+// batchStaging is the bytes of one pinned block of a batched run: the
+// backend's, widened for wide rows unless WithStaging fixed them.
+func (b *Backend) batchStaging(width int64) int64 {
+	if b.opts.stagingFixed {
+		return b.opts.stagingBytes
+	}
+	return batchStagingBytes(width, b.opts.stagingBytes)
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list
@@ -150,7 +159,7 @@ func (s *batchSolver) prepare(c *Ctx) error {
 	n := s.plan.n
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
-	staging := batchStagingBytes(s.width, s.b.opts.stagingBytes)
+	staging := s.b.batchStaging(s.width)
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
 		perSM*s.b.dev.sms, s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)

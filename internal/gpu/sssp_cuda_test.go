@@ -251,7 +251,7 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
-		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true,
+		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: backend.NoCutoff,
 			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily, Variant: variant}}}
 		col := gputest.NewCollector(&req, false)
 		err := defaultBackend().Run(context.Background(), req, col.Sink)
@@ -371,7 +371,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *backend.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s: cancelled solve: %v", variant, err)
 		}
-		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true}
+		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true, MaxDistance: backend.NoCutoff}
 		col := gputest.NewCollector(req, false)
 		col.Check = func(r *backend.Rows) error {
 			return gputest.CheckBlock(g, r, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)

@@ -108,7 +108,7 @@ const (
 	// DefaultBatchStateBytes and BatchDeltaFactor: measured on an H100 with
 	// the 4,900 x 4,900 grid (docs/performance.md).
 	DefaultBatchStateBytes = 8 << 30
-	BatchDeltaFactor       = 8
+	BatchDeltaFactor       = 32
 	DefaultStepsPerCheck   = 32
 	DefaultSSSPTimeout     = time.Minute
 )
