@@ -34,41 +34,56 @@ func echo(err error) Command {
 	}}
 }
 
-func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
-	final := filepath.Join(t.TempDir(), "result.txt")
-	var stderr bytes.Buffer
-	stage := func(ctx context.Context, _ *config.Loaded, _ Streams) error {
-		f, err := atomicfile.Create(final)
-		if err != nil {
-			return err
-		}
-		defer f.Abort()
-		if _, err := f.Write([]byte("partial")); err != nil {
-			return err
-		}
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(10 * time.Second):
-			return errors.New("the stage was not cancelled")
-		}
-	}
-	code := Run(Command{Name: "compute", Keys: keys, Stage: stage}, nil, nil, io.Discard, &stderr)
-	if code != pipeline.ExitInterrupted {
-		t.Fatalf("exit code %d, want %d", code, pipeline.ExitInterrupted)
-	}
-	if !strings.Contains(stderr.String(), "compute: interrupt: stopping and removing temporaries") {
-		t.Errorf("stderr %q", &stderr)
-	}
-	entries, err := os.ReadDir(filepath.Dir(final))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 0 {
-		t.Errorf("left behind: %v", entries)
+// TestSignalEndsInTheErrorLine sends the process SIGINT and SIGTERM while
+// a stage has a temporary open: the temporary is removed, the code is 130
+// and the last line on stderr is the one error form every failure takes.
+func TestSignalEndsInTheErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		name string
+	}{{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			final := filepath.Join(t.TempDir(), "result.txt")
+			var stderr bytes.Buffer
+			stage := func(ctx context.Context, _ *config.Loaded, _ Streams) error {
+				f, err := atomicfile.Create(final)
+				if err != nil {
+					return err
+				}
+				defer f.Abort()
+				if _, err := f.Write([]byte("partial")); err != nil {
+					return err
+				}
+				if err := syscall.Kill(os.Getpid(), tc.sig); err != nil {
+					return err
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("writing result.txt: %w", ctx.Err())
+				case <-time.After(10 * time.Second):
+					return errors.New("the stage was not cancelled")
+				}
+			}
+			code := Run(Command{Name: "compute", Keys: keys, Stage: stage}, nil, nil, io.Discard, &stderr)
+			if code != pipeline.ExitInterrupted {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, pipeline.ExitInterrupted, &stderr)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			want := []string{
+				"compute: " + tc.name + " received: stopping and removing temporaries",
+				"compute: error: interrupted by " + tc.name + "; temporaries removed (exit 130)",
+			}
+			if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+				t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, strings.Join(want, "\n"))
+			}
+			entries, err := os.ReadDir(filepath.Dir(final))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
 	}
 }
 
