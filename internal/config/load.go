@@ -124,12 +124,15 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 }
 
 // readYAML merges the file into v and rejects keys the command does not
-// declare.
+// declare, syntax errors (at their line) and keys given twice.
 func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) error {
+	if err := checkYAML(path, raw); err != nil {
+		return err
+	}
 	file := viper.New()
 	file.SetConfigType("yaml")
 	if err := file.ReadConfig(bytes.NewReader(raw)); err != nil {
-		return &Error{Key: ConfigFlag, Msg: fmt.Sprintf("%s: %v", path, err)}
+		return &Error{Key: ConfigFlag, Msg: fmt.Sprintf("%s: %s", path, oneLine(err.Error()))}
 	}
 	var unknown []string
 	for _, key := range file.AllKeys() {
