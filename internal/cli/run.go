@@ -20,6 +20,14 @@ import (
 // commands read that are not configuration keys: the dataset mirror, and
 // the GPU backend's launch debugging switch (gpu.SyncEnv, declared only in
 // cuda builds). They draw no "matches no key" warning.
+//
+// The list holds only variables the commands themselves read. Variables
+// that configure the scripts and tests around them (the Slurm scripts'
+// COMPUTE_BIN, the tests' REQUIRE_DUCKDB, BENCH_COMPUTE_ARGS) are named
+// outside the prefix instead of listed here: every name listed is one a
+// misspelled key can no longer be warned about, and a job's environment
+// (exported by a user or a scheduler for the scripts) should not make the
+// command warn on every task about variables it never reads.
 var OtherVariables = []string{datasets.MirrorEnv, "PATHFLOW_GPU_SYNC"}
 
 // Streams are where a command writes: results a script may read on
