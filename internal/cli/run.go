@@ -43,6 +43,13 @@ type Command struct {
 	Name string
 	// Keys are the configuration keys the command reads.
 	Keys []config.Key
+	// Default, when not nil, is the config the command reads when the
+	// arguments name no file and UsesDefault says that the settings from
+	// the environment and flags alone cannot run.
+	Default *config.File
+	// UsesDefault decides, from the settings without a file, whether
+	// Default is read.
+	UsesDefault func(l *config.Loaded) bool
 	// Stage does the work with a context that is cancelled on SIGINT or
 	// SIGTERM.
 	Stage func(ctx context.Context, l *config.Loaded, out Streams) error
@@ -55,7 +62,12 @@ type Command struct {
 // failure, an interruption included, ends with one line on stderr:
 // "NAME: error: MESSAGE (exit N)".
 func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
-	l, err := config.Read(cmd.Name, cmd.Keys, config.Source{Args: args, Env: env, OtherVariables: OtherVariables, Usage: stderr})
+	src := config.Source{Args: args, Env: env, OtherVariables: OtherVariables, Usage: stderr}
+	l, err := config.Read(cmd.Name, cmd.Keys, src)
+	if err == nil && l.File == "" && cmd.Default != nil && cmd.UsesDefault(l) {
+		src.Default = cmd.Default
+		l, err = config.Read(cmd.Name, cmd.Keys, src)
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		return pipeline.ExitOK
 	}

@@ -25,6 +25,9 @@ type Loaded struct {
 	File string
 	// Raw is the config file's bytes (for the run's config checksum).
 	Raw []byte
+	// Default is true when File is the command's default config, read
+	// because the arguments named none (Source.Default).
+	Default bool
 	// Warnings are problems that do not stop the run, such as a PATHFLOW_*
 	// variable that matches no key; the command prints them.
 	Warnings []string
@@ -42,6 +45,15 @@ type Source struct {
 	OtherVariables []string
 	// Usage receives the -help text and flag errors.
 	Usage io.Writer
+	// Default, when not nil, is read as the config file when the
+	// arguments name none.
+	Default *File
+}
+
+// File is a config file's name (for messages) and text.
+type File struct {
+	Name string
+	Raw  []byte
 }
 
 // Load is Read with args and the process environment.
@@ -104,7 +116,11 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 			return nil, &Error{Key: ConfigFlag, Msg: err.Error()}
 		}
 		loaded.Raw = raw
-		if err := readYAML(v, *configPath, raw, known); err != nil {
+	} else if src.Default != nil {
+		loaded.File, loaded.Raw, loaded.Default = src.Default.Name, src.Default.Raw, true
+	}
+	if loaded.File != "" {
+		if err := readYAML(v, loaded.File, loaded.Raw, known); err != nil {
 			return nil, err
 		}
 	}
