@@ -30,6 +30,16 @@ import (
 // command warn on every task about variables it never reads.
 var OtherVariables = []string{datasets.MirrorEnv, "PATHFLOW_GPU_SYNC"}
 
+// RenamedVariables are variables that scripts and tests once read under
+// the PATHFLOW_ prefix, with what replaced them: a job environment that
+// still exports one is told the new name, not a key that merely looks
+// alike (PATHFLOW_COMPUTE is not PATHFLOW_COMPUTE_IDS).
+var RenamedVariables = map[string]string{
+	"PATHFLOW_COMPUTE":        "deploy/slurm reads the compute binary's path from COMPUTE_BIN",
+	"PATHFLOW_REQUIRE_DUCKDB": "the tests read REQUIRE_DUCKDB",
+	"PATHFLOW_BENCH_ARGS":     "BenchmarkComputeRun reads BENCH_COMPUTE_ARGS",
+}
+
 // Streams are where a command writes: results a script may read on
 // Stdout, logs, warnings and errors on Stderr.
 type Streams struct {
@@ -62,7 +72,7 @@ type Command struct {
 // failure, an interruption included, ends with one line on stderr:
 // "NAME: error: MESSAGE (exit N)".
 func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
-	src := config.Source{Args: args, Env: env, OtherVariables: OtherVariables, Usage: stderr}
+	src := config.Source{Args: args, Env: env, OtherVariables: OtherVariables, RenamedVariables: RenamedVariables, Usage: stderr}
 	l, err := config.Read(cmd.Name, cmd.Keys, src)
 	if err == nil && l.File == "" && cmd.Default != nil && cmd.UsesDefault(l) {
 		src.Default = cmd.Default

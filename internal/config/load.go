@@ -43,6 +43,10 @@ type Source struct {
 	// OtherVariables are PATHFLOW_* variables the program reads that are
 	// not keys (such as PATHFLOW_DATASETS): they draw no warning.
 	OtherVariables []string
+	// RenamedVariables maps PATHFLOW_* variables that were renamed to what
+	// replaced them, for a warning that says so rather than naming the
+	// nearest key.
+	RenamedVariables map[string]string
 	// Usage receives the -help text and flag errors.
 	Usage io.Writer
 	// Default, when not nil, is read as the config file when the
@@ -52,8 +56,10 @@ type Source struct {
 
 // File is a config file's name (for messages) and text.
 type File struct {
+	// Name names the file in messages and in Loaded.File.
 	Name string
-	Raw  []byte
+	// Raw is the file's YAML text.
+	Raw []byte
 }
 
 // Load is Read with args and the process environment.
@@ -125,7 +131,7 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 		}
 	}
 
-	warnings, err := applyEnv(v, keys, src.Env, src.OtherVariables)
+	warnings, err := applyEnv(v, keys, src.Env, src.OtherVariables, src.RenamedVariables)
 	if err != nil {
 		return nil, err
 	}
