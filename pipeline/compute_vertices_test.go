@@ -125,7 +125,7 @@ func TestComputeMessagesNameOriginalIDs(t *testing.T) {
 		{"unknown original source", []string{"-ids", "original", "-sources", "11"}, ExitConfig,
 			`config key "compute.sources": source 11: no vertex has that original id`},
 		{"unknown original path end", []string{"-ids", "original", "-sources", "10", "-paths", "10:36"}, ExitConfig,
-			`config key "compute.paths": pair 10-36: target 36: no vertex has that original id`},
+			`config key "compute.paths": pair 10:36: target 36: no vertex has that original id`},
 		{"path source not among sources", []string{"-ids", "original", "-sources", "10", "-paths", "20:35"}, ExitConfig,
 			"the source of the pair from vertex 20 (dense id 1) to vertex 35 (dense id 2) is not among compute.sources"},
 		{"dense id out of range", []string{"-sources", "3"}, ExitConfig, "source 3 is outside 0..2"},
