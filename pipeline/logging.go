@@ -182,16 +182,16 @@ func (p *Progress) advance(done int64) {
 	}
 	p.done = done
 	cur := sample{at: now, done: p.done, rows: p.rows, bytes: p.bytes}
-	if p.first.at.IsZero() {
-		if done <= 0 {
-			return
-		}
+	switch {
+	case p.first.at.IsZero() && done > 0:
 		// The units counted so far were done before now, over an
 		// unknown time (rows of an all-pairs result arrive only once the
 		// matrix is done): rates count from here.
 		p.first = cur
 		p.window = append(p.window, cur)
-	} else if now.Sub(p.window[len(p.window)-1].at) >= sampleEvery {
+	case p.first.at.IsZero():
+		// Nothing done yet: no rate to measure, but a report is still due.
+	case now.Sub(p.window[len(p.window)-1].at) >= sampleEvery:
 		p.window = append(p.window, cur)
 		// Keep one sample at or before the window's start, as the base.
 		drop := 0
@@ -248,7 +248,10 @@ func rates(from, to sample) (units, rows, bytes float64, ok bool) {
 func (p *Progress) report(now time.Time) {
 	elapsed := now.Sub(p.start).Seconds()
 	rate, rows, bytes, ok := p.recentRates(now)
-	left := float64(p.total-p.done) / rate
+	var left float64 // the time left, when ok
+	if ok {
+		left = float64(p.total-p.done) / rate
+	}
 	if p.bar != nil {
 		var eta, written string
 		if ok {
