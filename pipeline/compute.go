@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -171,6 +172,10 @@ func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*compu
 	pairs, err := names.Pairs(KeyPaths, cfg.Pairs)
 	if err != nil {
 		return nil, err
+	}
+	if old := LegacyPairs(cfg.Pairs); len(old) > 0 {
+		log.Warn(fmt.Sprintf("%s: %q: a pair written source-target reads like a range; write source%starget (the old form is still read, as a pair)",
+			KeyPaths, old, PairSeparator))
 	}
 	for _, p := range pairs {
 		if !slices.Contains(sources, p[0]) {

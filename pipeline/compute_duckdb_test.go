@@ -20,7 +20,7 @@ import (
 
 // These tests read compute outputs with DuckDB, as analysts do, and check
 // what it sees against the reference distances. They skip without DuckDB
-// (see internal/duckdbtest) unless PATHFLOW_REQUIRE_DUCKDB=1.
+// (see internal/duckdbtest) unless REQUIRE_DUCKDB=1.
 
 // distancesGlob is the read_parquet argument of every part of a run.
 func distancesGlob(out string) string {

@@ -205,7 +205,7 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"dijkstra", []string{"-algorithm", "dijkstra", "-sources", "0-20", "-paths", "0-59,7-3", "-summary"}},
+		{"dijkstra", []string{"-algorithm", "dijkstra", "-sources", "0-20", "-paths", "0:59,7:3", "-summary"}},
 		{"all pairs", []string{"-algorithm", "floyd-warshall", "-sources", "all", "-summary"}},
 		{"targets and cutoff", []string{"-algorithm", "dijkstra", "-sources", "all", "-targets", "9,1,40-45", "-max-distance", "70", "-summary"}},
 	} {

@@ -245,7 +245,7 @@ func TestComputeOutputsIndependentOfWorkers(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"long", []string{"-algorithm", "dijkstra", "-sources", "0-29", "-summary", "-paths", "0-59,3-7"}},
+		{"long", []string{"-algorithm", "dijkstra", "-sources", "0-29", "-summary", "-paths", "0:59,3:7"}},
 		{"long all pairs", []string{"-algorithm", "floyd-warshall", "-sources", "all"}},
 		{"targets and cutoff", []string{"-algorithm", "johnson", "-sources", "all", "-targets", "59,1,2-20", "-max-distance", "80", "-summary"}},
 		{"wide", []string{"-algorithm", "floyd-warshall", "-sources", "all", "-layout", "wide", "-compression", "zstd"}},

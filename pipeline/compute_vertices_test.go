@@ -84,9 +84,9 @@ func TestComputeOriginalIDsNameTheSameVerticesAsDenseIDs(t *testing.T) {
 	snap := writeFile(t, "sparse.txt", "10 20 3\n20 35 4\n35 10 1\n10 35 9\n35 40 2\n")
 	dir := t.TempDir()
 	original := runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", filepath.Join(dir, "original"),
-		"-ids", "original", "-sources", "20,10-20", "-targets", "40,10", "-paths", "20-40,10-35"))
+		"-ids", "original", "-sources", "20,10-20", "-targets", "40,10", "-paths", "20:40,10:35"))
 	dense := runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", filepath.Join(dir, "dense"),
-		"-sources", "1,0", "-targets", "3,0", "-paths", "1-3,0-2"))
+		"-sources", "1,0", "-targets", "3,0", "-paths", "1:3,0:2"))
 	a, _, _ := readLong(t, filepath.Join(dir, "original", DistancesDir))
 	b, _, _ := readLong(t, filepath.Join(dir, "dense", DistancesDir))
 	want := []longRow{{1, 3, 6, 2}, {1, 0, 5, 2}, {0, 3, 9, 2}, {0, 0, 0, paths.NoParent}}
@@ -124,9 +124,9 @@ func TestComputeMessagesNameOriginalIDs(t *testing.T) {
 			"negative cycle through vertex"},
 		{"unknown original source", []string{"-ids", "original", "-sources", "11"}, ExitConfig,
 			`config key "compute.sources": source 11: no vertex has that original id`},
-		{"unknown original path end", []string{"-ids", "original", "-sources", "10", "-paths", "10-36"}, ExitConfig,
-			`config key "compute.paths": pair 10-36: target 36: no vertex has that original id`},
-		{"path source not among sources", []string{"-ids", "original", "-sources", "10", "-paths", "20-35"}, ExitConfig,
+		{"unknown original path end", []string{"-ids", "original", "-sources", "10", "-paths", "10:36"}, ExitConfig,
+			`config key "compute.paths": pair 10:36: target 36: no vertex has that original id`},
+		{"path source not among sources", []string{"-ids", "original", "-sources", "10", "-paths", "20:35"}, ExitConfig,
 			"the source of the pair from vertex 20 (dense id 1) to vertex 35 (dense id 2) is not among compute.sources"},
 		{"dense id out of range", []string{"-sources", "3"}, ExitConfig, "source 3 is outside 0..2"},
 	} {
@@ -146,7 +146,7 @@ func TestComputeMessagesNameOriginalIDs(t *testing.T) {
 // keys that determine the result.
 func TestComputeFilesDependOnlyOnTheResult(t *testing.T) {
 	dir := t.TempDir()
-	yaml := "compute:\n  backend: cpu\n  sources: [0-20]\n  targets: [all]\n  paths: [0-99, 3-50]\n  summary: true\n" +
+	yaml := "compute:\n  backend: cpu\n  sources: [0-20]\n  targets: [all]\n  paths: [0:99, '3:50']\n  summary: true\n" +
 		"output:\n  part_rows: 700\n  batch_rows: 300\n"
 	spec := "grid:side=10,seed=5"
 	one := runCompute(t, loadCompute(t, yaml, "-generate", spec, "-workers", "1", "-out", filepath.Join(dir, "one")))

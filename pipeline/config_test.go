@@ -49,7 +49,7 @@ func TestShippedConfigs(t *testing.T) {
 	want := map[string]func(c *ComputeConfig) bool{
 		"demo.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Generate == "grid:side=64,lo=1,hi=1000,seed=1" && slices.Equal(c.Sources, []string{"0-3"}) &&
-				slices.Equal(c.Pairs, []string{"0-4095"}) && c.Summary && c.OutDir == "out/demo" && c.OutFormat == tables.Parquet
+				slices.Equal(c.Pairs, []string{"0:4095"}) && c.Summary && c.OutDir == "out/demo" && c.OutFormat == tables.Parquet
 		},
 		"nyc.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Dataset == "NY" && slices.Equal(c.Sources, []string{"1"}) && c.OriginalIDs &&
@@ -148,15 +148,25 @@ func TestVertexNames(t *testing.T) {
 
 func TestVertexNamesPairsAndTargets(t *testing.T) {
 	names := VertexNames{IDs: NewVertexIDs(4, &graph.Vertices{OriginalID: []int64{1, 2, 3, 4}}), Original: true}
-	pairs, err := names.Pairs(KeyPaths, []string{"1-4", "3-2"})
+	pairs, err := names.Pairs(KeyPaths, []string{"1:4", " 3 : 2 "})
 	if err != nil || !slices.Equal(pairs, [][2]int32{{0, 3}, {2, 1}}) {
 		t.Errorf("pairs %v, %v", pairs, err)
 	}
-	if _, err := names.Pairs(KeyPaths, []string{"1-5"}); err == nil || !strings.Contains(err.Error(), "pair 1-5: target 5") {
+	if _, err := names.Pairs(KeyPaths, []string{"1:5"}); err == nil || !strings.Contains(err.Error(), "pair 1:5: target 5") {
 		t.Errorf("unknown target: err = %v", err)
 	}
-	if _, err := DenseNames(4).Pairs(KeyPaths, []string{"1:2"}); err == nil || !strings.Contains(err.Error(), KeyPaths) {
-		t.Errorf("malformed pair: err = %v", err)
+	for _, bad := range []string{"1", "1:", ":2", "1:2:3", "1->2", "a:b", "1-2:3"} {
+		if _, err := DenseNames(4).Pairs(KeyPaths, []string{bad}); err == nil || !strings.Contains(err.Error(), KeyPaths) {
+			t.Errorf("malformed pair %q: err = %v", bad, err)
+		}
+	}
+	// The old form is still read as a pair, and listed for a warning.
+	pairs, err = names.Pairs(KeyPaths, []string{"1-4", "3:2"})
+	if err != nil || !slices.Equal(pairs, [][2]int32{{0, 3}, {2, 1}}) {
+		t.Errorf("old-form pairs %v, %v", pairs, err)
+	}
+	if old := LegacyPairs([]string{"1-4", "3:2", "x"}); !slices.Equal(old, []string{"1-4"}) {
+		t.Errorf("LegacyPairs = %q, want [1-4]", old)
 	}
 	if all, err := names.Targets(KeyTargets, []string{"all"}); all != nil || err != nil {
 		t.Errorf("all targets: %v, %v; want nil", all, err)

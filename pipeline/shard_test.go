@@ -18,7 +18,7 @@ import (
 // shardGridArgs is a small multi-source run with paths and a summary.
 var shardGridArgs = []string{
 	"-generate", "grid:side=16,lo=1,hi=100,seed=1", "-backend", "cpu",
-	"-sources", "0-49", "-summary", "-paths", "3-200,40-7,20-9",
+	"-sources", "0-49", "-summary", "-paths", "3:200,40:7,20:9",
 }
 
 // runShards runs shards 0..count-1 of args into out, then finalize.

@@ -36,16 +36,21 @@ func (vn VertexNames) Targets(key string, items []string) ([]int32, error) {
 	return vn.list(key, "target", items)
 }
 
-// Pairs reads a paths key, items written "source-target", into pairs of
-// dense vertex ids.
+// PairSeparator splits a paths item, "source:target". It is not the "-"
+// of a range ("0-3"), so that an item says which of the two it is; and
+// unlike "->" it needs no quoting on a command line.
+const PairSeparator = ":"
+
+// Pairs reads a paths key, items written "source:target", into pairs of
+// dense vertex ids. The old form "source-target", which reads like a range
+// of sources, is still accepted: LegacyPairs lists such items, for a
+// warning.
 func (vn VertexNames) Pairs(key string, items []string) ([][2]int32, error) {
 	var out [][2]int32
 	for _, item := range items {
-		sText, tText, ok := strings.Cut(strings.TrimSpace(item), "-")
-		s, err1 := strconv.ParseInt(sText, 10, 64)
-		t, err2 := strconv.ParseInt(tText, 10, 64)
-		if !ok || err1 != nil || err2 != nil {
-			return nil, config.Errorf(key, "%q is not a pair source-target", item)
+		s, t, ok := splitPair(item)
+		if !ok {
+			return nil, config.Errorf(key, "%q is not a pair source%starget", item, PairSeparator)
 		}
 		sv, err := vn.vertex(key, "pair "+item+": source", s)
 		if err != nil {
@@ -58,6 +63,33 @@ func (vn VertexNames) Pairs(key string, items []string) ([][2]int32, error) {
 		out = append(out, [2]int32{sv, tv})
 	}
 	return out, nil
+}
+
+// LegacyPairs returns the items of a paths key written in the old form,
+// "source-target".
+func LegacyPairs(items []string) []string {
+	var old []string
+	for _, item := range items {
+		if _, _, ok := splitPair(item); ok && !strings.Contains(item, PairSeparator) {
+			old = append(old, item)
+		}
+	}
+	return old
+}
+
+// splitPair reads "S:T", or the old "S-T", as two ids.
+func splitPair(item string) (s, t int64, ok bool) {
+	item = strings.TrimSpace(item)
+	sText, tText, ok := strings.Cut(item, PairSeparator)
+	if !ok {
+		sText, tText, ok = strings.Cut(item, "-")
+	}
+	if !ok {
+		return 0, 0, false
+	}
+	s, err1 := strconv.ParseInt(strings.TrimSpace(sText), 10, 64)
+	t, err2 := strconv.ParseInt(strings.TrimSpace(tText), 10, 64)
+	return s, t, err1 == nil && err2 == nil
 }
 
 // vertex resolves one id as the keys name vertices.

@@ -105,7 +105,7 @@ sinfo
 
 step "compute built once"
 go build -o "$work/compute" ./cmd/compute
-export PATHFLOW_COMPUTE=$work/compute
+export COMPUTE_BIN=$work/compute
 
 # job_state JOB: the state scontrol reports for a job or array task.
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
@@ -140,7 +140,7 @@ duckdb_equal() {
 sharded_run() {
   local name=$1 config=$2 out=$work/out/$1
   step "$name: one-shot reference"
-  "$PATHFLOW_COMPUTE" -config="$config" -out "$work/out/$name-one" -quiet
+  "$COMPUTE_BIN" -config="$config" -out "$work/out/$name-one" -quiet
 
   step "$name: array of 4 shards, then finalize after them"
   local ids array final

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/config"
@@ -41,6 +45,10 @@ func TestCommand(t *testing.T) {
 			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, code: pipeline.ExitOK, out: "{tmp}/env"},
 		{name: "flag over environment", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
 			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, args: []string{"-out", "{tmp}/flag"}, code: pipeline.ExitOK, out: "{tmp}/flag"},
+		{name: "no config and no input runs the embedded demo", args: []string{"-out", "{tmp}/demo"}, code: pipeline.ExitOK, out: "{tmp}/demo",
+			stderr: []string{"running the embedded demo config", "configs/demo.yaml (embedded)", "n=4096"}},
+		{name: "an input without a config is not the demo", args: []string{"-generate", tiny, "-out", "{tmp}/o"}, code: pipeline.ExitOK, out: "{tmp}/o",
+			stderr: []string{"n=16"}},
 		{name: "flags alone", args: []string{"-generate", tiny, "-out={tmp}/flags", "-backend", "cpu", "-quiet"},
 			code: pipeline.ExitOK, out: "{tmp}/flags"},
 		{name: "misspelled variable", args: []string{"-generate", tiny, "-out", "{tmp}/o"},
@@ -220,5 +228,72 @@ func TestFlagsToConfig(t *testing.T) {
 				t.Errorf("unexpected configuration %+v", cfg)
 			}
 		})
+	}
+}
+
+// asMainEnv makes the test binary run main instead of the tests, so that a
+// test can start the command as a separate process and signal it.
+const asMainEnv = "COMPUTE_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMainEnv) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// TestSIGTERMEndsInTheErrorLine starts the command as its own process on a
+// job that runs for minutes, sends it SIGTERM once it has planned, and
+// checks what a scheduler sees: exit 130, the error form as the last line
+// on stderr, and no output or temporary left behind.
+func TestSIGTERMEndsInTheErrorLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "o")
+	cmd := exec.Command(os.Args[0], "-generate", "grid:side=300,lo=1,hi=9,seed=1", "-sources", "all",
+		"-algorithm", "dijkstra", "-backend", "cpu", "-parents=false", "-out", out)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killer := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
+	defer killer.Stop()
+
+	var lines []string
+	scanner := bufio.NewScanner(stderrPipe)
+	signalled := false
+	for scanner.Scan() {
+		lines = append(lines, scanner.Text())
+		if !signalled && strings.Contains(scanner.Text(), "msg=plan") {
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			signalled = true
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != pipeline.ExitInterrupted {
+		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, pipeline.ExitInterrupted, strings.Join(lines, "\n"))
+	}
+	if !signalled {
+		t.Fatalf("no plan line to signal after; stderr:\n%s", strings.Join(lines, "\n"))
+	}
+	want := "compute: error: interrupted by SIGTERM; temporaries removed (exit 130)"
+	if last := lines[len(lines)-1]; last != want {
+		t.Errorf("last line on stderr %q, want %q; stderr:\n%s", last, want, strings.Join(lines, "\n"))
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind in the output's folder: %s", e.Name())
 	}
 }

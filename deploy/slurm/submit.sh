@@ -4,8 +4,8 @@
 #
 #   deploy/slurm/submit.sh CONFIG OUT N [compute flags...]
 #
-# Prints the array's job id and the finalize job's id. PATHFLOW_COMPUTE
-# names the compute binary the tasks run (default: compute on PATH); it
+# Prints the array's job id and the finalize job's id. COMPUTE_BIN names
+# the compute binary the tasks run (default: compute on PATH); it
 # and OUT must be on a file system every node sees. Extra sbatch options
 # (partition, account, time) go in SBATCH_* environment variables or the
 # .sbatch files.

@@ -6,15 +6,27 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/pathflow/pathflow/configs"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/pipeline"
 )
 
 // Compute is the compute command: it runs the shortest-path algorithm the
-// configuration names and prints the output folder.
+// configuration names and prints the output folder. Given no config file
+// and no input, it runs the embedded demo config (configs/demo.yaml),
+// which is what a first `compute` on a fresh clone should do.
 func Compute() Command {
-	return Command{Name: "compute", Keys: pipeline.ComputeKeys(), Stage: printingOutDir(pipeline.ComputeConfigFrom,
-		func(c *pipeline.ComputeConfig) (pipeline.LogSettings, string) { return c.Log, c.OutDir }, pipeline.Compute)}
+	return Command{Name: "compute", Keys: pipeline.ComputeKeys(),
+		Default: &config.File{Name: configs.DemoName + " (embedded)", Raw: configs.Demo}, UsesDefault: noInput,
+		Stage: printingOutDir(pipeline.ComputeConfigFrom,
+			func(c *pipeline.ComputeConfig) (pipeline.LogSettings, string) { return c.Log, c.OutDir }, pipeline.Compute)}
+}
+
+// noInput reports whether the settings name no input at all.
+func noInput(l *config.Loaded) bool {
+	vs := l.Values()
+	return vs.String(pipeline.KeyInputPath) == "" && vs.String(pipeline.KeyInputDataset) == "" &&
+		vs.String(pipeline.KeyInputGenerate) == ""
 }
 
 // Ingest is the ingest command: it reads a graph, writes its tables (or
@@ -41,6 +53,9 @@ func printingOutDir[C, R any](
 		}
 		logSettings, outDir := settings(cfg)
 		log := pipeline.NewLogger(out.Stderr, logSettings.Format, logSettings.Quiet)
+		if l.Default {
+			log.Info("no config file and no input given: running the embedded demo config", "config", l.File)
+		}
 		if _, err := run(ctx, cfg, log, out.Stderr); err != nil {
 			return err
 		}

@@ -20,7 +20,25 @@ import (
 // commands read that are not configuration keys: the dataset mirror, and
 // the GPU backend's launch debugging switch (gpu.SyncEnv, declared only in
 // cuda builds). They draw no "matches no key" warning.
+//
+// The list holds only variables the commands themselves read. Variables
+// that configure the scripts and tests around them (the Slurm scripts'
+// COMPUTE_BIN, the tests' REQUIRE_DUCKDB, BENCH_COMPUTE_ARGS) are named
+// outside the prefix instead of listed here: every name listed is one a
+// misspelled key can no longer be warned about, and a job's environment
+// (exported by a user or a scheduler for the scripts) should not make the
+// command warn on every task about variables it never reads.
 var OtherVariables = []string{datasets.MirrorEnv, "PATHFLOW_GPU_SYNC"}
+
+// RenamedVariables are variables that scripts and tests once read under
+// the PATHFLOW_ prefix, with what replaced them: a job environment that
+// still exports one is told the new name, not a key that merely looks
+// alike (PATHFLOW_COMPUTE is not PATHFLOW_COMPUTE_IDS).
+var RenamedVariables = map[string]string{
+	"PATHFLOW_COMPUTE":        "deploy/slurm reads the compute binary's path from COMPUTE_BIN",
+	"PATHFLOW_REQUIRE_DUCKDB": "the tests read REQUIRE_DUCKDB",
+	"PATHFLOW_BENCH_ARGS":     "BenchmarkComputeRun reads BENCH_COMPUTE_ARGS",
+}
 
 // Streams are where a command writes: results a script may read on
 // Stdout, logs, warnings and errors on Stderr.
@@ -35,6 +53,13 @@ type Command struct {
 	Name string
 	// Keys are the configuration keys the command reads.
 	Keys []config.Key
+	// Default, when not nil, is the config the command reads when the
+	// arguments name no file and UsesDefault says that the settings from
+	// the environment and flags alone cannot run.
+	Default *config.File
+	// UsesDefault decides, from the settings without a file, whether
+	// Default is read.
+	UsesDefault func(l *config.Loaded) bool
 	// Stage does the work with a context that is cancelled on SIGINT or
 	// SIGTERM.
 	Stage func(ctx context.Context, l *config.Loaded, out Streams) error
@@ -44,9 +69,15 @@ type Command struct {
 // env ("NAME=value" pairs), runs its stage and returns the exit code
 // documented in the README. A signal cancels the stage's context; whatever
 // the stage has not committed is removed and the code is 130. Every
-// failure is one line on stderr: "NAME: error: MESSAGE (exit N)".
+// failure, an interruption included, ends with one line on stderr:
+// "NAME: error: MESSAGE (exit N)".
 func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
-	l, err := config.Read(cmd.Name, cmd.Keys, config.Source{Args: args, Env: env, OtherVariables: OtherVariables, Usage: stderr})
+	src := config.Source{Args: args, Env: env, OtherVariables: OtherVariables, RenamedVariables: RenamedVariables, Usage: stderr}
+	l, err := config.Read(cmd.Name, cmd.Keys, src)
+	if err == nil && l.File == "" && cmd.Default != nil && cmd.UsesDefault(l) {
+		src.Default = cmd.Default
+		l, err = config.Read(cmd.Name, cmd.Keys, src)
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		return pipeline.ExitOK
 	}
@@ -62,36 +93,58 @@ func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 	interrupted := cancelOnSignal(ctx, cancel, stderr, cmd.Name)
 
 	err = cmd.Stage(ctx, l, Streams{Stdout: stdout, Stderr: stderr})
+	if err == nil {
+		// Done and committed, even if a signal came too late to stop it:
+		// the outputs are in place, as exit 0 says.
+		return pipeline.ExitOK
+	}
 	select {
-	case <-interrupted:
+	case sig := <-interrupted:
+		// The stage's own error is a consequence of the cancellation
+		// (context canceled, a half-written file): the signal is the
+		// cause a scheduler's log should show.
 		atomicfile.AbortAll()
-		return pipeline.ExitInterrupted
+		return fail(stderr, cmd.Name, fmt.Errorf("interrupted by %s; temporaries removed", signalName(sig)), pipeline.ExitInterrupted)
 	default:
 	}
-	if err != nil {
-		atomicfile.AbortAll()
-		return fail(stderr, cmd.Name, err, pipeline.ExitCode(err))
-	}
-	return pipeline.ExitOK
+	atomicfile.AbortAll()
+	return fail(stderr, cmd.Name, err, pipeline.ExitCode(err))
 }
 
 // cancelOnSignal cancels ctx on SIGINT or SIGTERM and returns a channel
-// closed when that happened. It stops listening when ctx ends.
-func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, stderr io.Writer, name string) <-chan struct{} {
+// that then delivers the signal. It stops listening when ctx ends, and
+// after the first signal, so that a second one ends a run whose clean-up
+// hangs the way it would end any program.
+func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, stderr io.Writer, name string) <-chan os.Signal {
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	interrupted := make(chan struct{})
+	interrupted := make(chan os.Signal, 1)
 	go func() {
 		defer signal.Stop(signals)
 		select {
 		case sig := <-signals:
-			report(stderr, "%s: %v: stopping and removing temporaries\n", name, sig)
-			close(interrupted)
+			// A notice now, since removing temporaries may take a while;
+			// the error line follows once the stage has returned.
+			report(stderr, "%s: %s received: stopping and removing temporaries\n", name, signalName(sig))
+			interrupted <- sig
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	return interrupted
+}
+
+// signalName names sig as schedulers and kill(1) do ("SIGTERM"), which
+// os.Signal's String ("terminated") does not.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	default:
+		return sig.String()
+	}
 }
 
 // fail prints err in the one form every failure takes and returns code.

@@ -34,41 +34,56 @@ func echo(err error) Command {
 	}}
 }
 
-func TestSignalRemovesTemporariesAndExits130(t *testing.T) {
-	final := filepath.Join(t.TempDir(), "result.txt")
-	var stderr bytes.Buffer
-	stage := func(ctx context.Context, _ *config.Loaded, _ Streams) error {
-		f, err := atomicfile.Create(final)
-		if err != nil {
-			return err
-		}
-		defer f.Abort()
-		if _, err := f.Write([]byte("partial")); err != nil {
-			return err
-		}
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(10 * time.Second):
-			return errors.New("the stage was not cancelled")
-		}
-	}
-	code := Run(Command{Name: "compute", Keys: keys, Stage: stage}, nil, nil, io.Discard, &stderr)
-	if code != pipeline.ExitInterrupted {
-		t.Fatalf("exit code %d, want %d", code, pipeline.ExitInterrupted)
-	}
-	if !strings.Contains(stderr.String(), "compute: interrupt: stopping and removing temporaries") {
-		t.Errorf("stderr %q", &stderr)
-	}
-	entries, err := os.ReadDir(filepath.Dir(final))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 0 {
-		t.Errorf("left behind: %v", entries)
+// TestSignalEndsInTheErrorLine sends the process SIGINT and SIGTERM while
+// a stage has a temporary open: the temporary is removed, the code is 130
+// and the last line on stderr is the one error form every failure takes.
+func TestSignalEndsInTheErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		name string
+	}{{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			final := filepath.Join(t.TempDir(), "result.txt")
+			var stderr bytes.Buffer
+			stage := func(ctx context.Context, _ *config.Loaded, _ Streams) error {
+				f, err := atomicfile.Create(final)
+				if err != nil {
+					return err
+				}
+				defer f.Abort()
+				if _, err := f.Write([]byte("partial")); err != nil {
+					return err
+				}
+				if err := syscall.Kill(os.Getpid(), tc.sig); err != nil {
+					return err
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("writing result.txt: %w", ctx.Err())
+				case <-time.After(10 * time.Second):
+					return errors.New("the stage was not cancelled")
+				}
+			}
+			code := Run(Command{Name: "compute", Keys: keys, Stage: stage}, nil, nil, io.Discard, &stderr)
+			if code != pipeline.ExitInterrupted {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, pipeline.ExitInterrupted, &stderr)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			want := []string{
+				"compute: " + tc.name + " received: stopping and removing temporaries",
+				"compute: error: interrupted by " + tc.name + "; temporaries removed (exit 130)",
+			}
+			if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+				t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, strings.Join(want, "\n"))
+			}
+			entries, err := os.ReadDir(filepath.Dir(final))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
 	}
 }
 
@@ -87,6 +102,10 @@ func TestRun(t *testing.T) {
 		{name: "environment", env: []string{"PATHFLOW_OUTPUT_DIR=env"}, code: pipeline.ExitOK, stdout: "env\n"},
 		{name: "misspelled variable", env: []string{"PATHFLOW_OUTPUT_DIRS=x", "PATHFLOW_DATASETS=/d", "PATHFLOW_GPU_SYNC=1"}, code: pipeline.ExitOK, stdout: "\n",
 			stderr: "compute: warning: environment variable PATHFLOW_OUTPUT_DIRS matches no key and is ignored; did you mean PATHFLOW_OUTPUT_DIR (key output.dir)?\n"},
+		{name: "renamed variable", env: []string{"PATHFLOW_COMPUTE=/opt/bin/compute"}, code: pipeline.ExitOK, stdout: "\n",
+			stderr: "compute: warning: environment variable PATHFLOW_COMPUTE matches no key and is ignored; it was renamed: deploy/slurm reads the compute binary's path from COMPUTE_BIN\n"},
+		{name: "variables of the scripts and tests", env: []string{"COMPUTE_BIN=/opt/bin/compute", "REQUIRE_DUCKDB=1", "BENCH_COMPUTE_ARGS=-sources 0"},
+			code: pipeline.ExitOK, stdout: "\n"},
 		{name: "bad flag", args: []string{"-nosuchflag"}, code: pipeline.ExitConfig,
 			stderr: "compute: error: config key \"flags\": flag provided but not defined: -nosuchflag (-help lists the flags) (exit 2)\n"},
 		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK},

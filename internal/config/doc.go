@@ -5,5 +5,8 @@
 //
 // Precedence, highest first: flags the user set, environment variables, the
 // config file, defaults. Keys the program does not declare are an error, so
-// a typo in a scheduled job's YAML fails loudly instead of being ignored.
+// a typo in a scheduled job's YAML fails loudly instead of being ignored;
+// so is a key given twice in one mapping, in any case (viper folds keys to
+// lower case, and the later one would win). YAML syntax errors name the
+// line of the fault.
 package config

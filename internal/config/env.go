@@ -10,8 +10,9 @@ import (
 
 // applyEnv sets every key whose variable env holds, and returns a warning
 // for each PATHFLOW_* variable that is neither a key's nor one of others:
-// a misspelled variable would otherwise be ignored without a word.
-func applyEnv(v *viper.Viper, keys []Key, env, others []string) ([]string, error) {
+// a misspelled variable would otherwise be ignored without a word. A
+// variable in renamed is told what replaced it instead of the nearest key.
+func applyEnv(v *viper.Viper, keys []Key, env, others []string, renamed map[string]string) ([]string, error) {
 	values := map[string]string{}
 	for _, kv := range env {
 		if name, value, ok := strings.Cut(kv, "="); ok {
@@ -32,7 +33,12 @@ func applyEnv(v *viper.Viper, keys []Key, env, others []string) ([]string, error
 	}
 	var warnings []string
 	for name := range values {
-		if strings.HasPrefix(name, EnvPrefix+"_") && !known[name] {
+		if !strings.HasPrefix(name, EnvPrefix+"_") || known[name] {
+			continue
+		}
+		if now, ok := renamed[name]; ok {
+			warnings = append(warnings, fmt.Sprintf("environment variable %s matches no key and is ignored; it was renamed: %s", name, now))
+		} else {
 			warnings = append(warnings, unknownVariable(name, keys))
 		}
 	}

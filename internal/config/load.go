@@ -25,6 +25,9 @@ type Loaded struct {
 	File string
 	// Raw is the config file's bytes (for the run's config checksum).
 	Raw []byte
+	// Default is true when File is the command's default config, read
+	// because the arguments named none (Source.Default).
+	Default bool
 	// Warnings are problems that do not stop the run, such as a PATHFLOW_*
 	// variable that matches no key; the command prints them.
 	Warnings []string
@@ -40,8 +43,23 @@ type Source struct {
 	// OtherVariables are PATHFLOW_* variables the program reads that are
 	// not keys (such as PATHFLOW_DATASETS): they draw no warning.
 	OtherVariables []string
+	// RenamedVariables maps PATHFLOW_* variables that were renamed to what
+	// replaced them, for a warning that says so rather than naming the
+	// nearest key.
+	RenamedVariables map[string]string
 	// Usage receives the -help text and flag errors.
 	Usage io.Writer
+	// Default, when not nil, is read as the config file when the
+	// arguments name none.
+	Default *File
+}
+
+// File is a config file's name (for messages) and text.
+type File struct {
+	// Name names the file in messages and in Loaded.File.
+	Name string
+	// Raw is the file's YAML text.
+	Raw []byte
 }
 
 // Load is Read with args and the process environment.
@@ -104,12 +122,16 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 			return nil, &Error{Key: ConfigFlag, Msg: err.Error()}
 		}
 		loaded.Raw = raw
-		if err := readYAML(v, *configPath, raw, known); err != nil {
+	} else if src.Default != nil {
+		loaded.File, loaded.Raw, loaded.Default = src.Default.Name, src.Default.Raw, true
+	}
+	if loaded.File != "" {
+		if err := readYAML(v, loaded.File, loaded.Raw, known); err != nil {
 			return nil, err
 		}
 	}
 
-	warnings, err := applyEnv(v, keys, src.Env, src.OtherVariables)
+	warnings, err := applyEnv(v, keys, src.Env, src.OtherVariables, src.RenamedVariables)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +146,15 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 }
 
 // readYAML merges the file into v and rejects keys the command does not
-// declare.
+// declare, syntax errors (at their line) and keys given twice.
 func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) error {
+	if err := checkYAML(path, raw); err != nil {
+		return err
+	}
 	file := viper.New()
 	file.SetConfigType("yaml")
 	if err := file.ReadConfig(bytes.NewReader(raw)); err != nil {
-		return &Error{Key: ConfigFlag, Msg: fmt.Sprintf("%s: %v", path, err)}
+		return &Error{Key: ConfigFlag, Msg: fmt.Sprintf("%s: %s", path, oneLine(err.Error()))}
 	}
 	var unknown []string
 	for _, key := range file.AllKeys() {

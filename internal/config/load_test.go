@@ -183,3 +183,24 @@ func TestErrorfWrapsWithW(t *testing.T) {
 		t.Errorf("Errorf with %%v wrapped its argument")
 	}
 }
+
+func TestDefaultFileWhenNoneIsNamed(t *testing.T) {
+	def := &File{Name: "demo.yaml (embedded)", Raw: []byte("compute:\n  backend: gpu\n  workers: 3\n")}
+	l, err := Read("compute", testKeys, Source{Env: []string{"PATHFLOW_COMPUTE_WORKERS=4"}, Default: def})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := l.Values()
+	if !l.Default || l.File != def.Name || vs.String("compute.backend") != "gpu" || vs.Int("compute.workers", 0, 64) != 4 {
+		t.Errorf("default %v file %q backend %q workers %d; want the default file under the environment",
+			l.Default, l.File, vs.String("compute.backend"), vs.Int("compute.workers", 0, 64))
+	}
+	path := writeConfig(t, "compute:\n  backend: cpu\n")
+	l, err = Read("compute", testKeys, Source{Args: []string{"-config=" + path}, Default: def})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs := l.Values(); l.Default || vs.String("compute.backend") != "cpu" || vs.Int("compute.workers", 0, 64) != 0 {
+		t.Errorf("with -config: default %v backend %q workers %d; want the named file alone", l.Default, vs.String("compute.backend"), vs.Int("compute.workers", 0, 64))
+	}
+}

@@ -23,7 +23,7 @@
 //	for _, row := range res[1].Rows { ... } // row[0] int64, row[1] int64 or *big.Int
 //
 // Without node or that installation, Query and Require skip the test with
-// that hint, unless the environment sets PATHFLOW_REQUIRE_DUCKDB=1 (as CI
+// that hint, unless the environment sets REQUIRE_DUCKDB=1 (as CI
 // does): then they fail it, so a missing DuckDB cannot pass as a skip.
 //
 // Loading DuckDB takes most of a second, so a test binary starts one node
@@ -51,8 +51,10 @@ import (
 )
 
 // RequireEnv names the environment variable that, set to 1, turns a skip
-// for a missing DuckDB into a failure.
-const RequireEnv = "PATHFLOW_REQUIRE_DUCKDB"
+// for a missing DuckDB into a failure. It configures the tests, not the
+// job, so it stays out of the PATHFLOW_ prefix, where every variable is a
+// configuration key's (or one that internal/cli.OtherVariables lists).
+const RequireEnv = "REQUIRE_DUCKDB"
 
 // InstallHint is the command, run from the module root, that installs the
 // pinned DuckDB.
@@ -175,7 +177,7 @@ func SQLString(s string) string {
 
 // Require starts DuckDB if it is not running yet, or ends the test when it
 // cannot run: it skips the test with the install hint, or fails it when
-// PATHFLOW_REQUIRE_DUCKDB=1. Query calls it; a test calls it first to skip
+// REQUIRE_DUCKDB=1. Query calls it; a test calls it first to skip
 // before costly setup.
 func Require(t testing.TB) {
 	t.Helper()
