@@ -6,6 +6,9 @@
 // atomic's latency instead of one per arc.
 #define BT_ARCS 4
 
+// BT_LOCAL is the capacity of each of a block's two shared-memory queues.
+#define BT_LOCAL 1024
+
 // lane_pick returns x[i] for i < BT_ARCS without indexing a register array
 // by a run-time value (which would put it in local memory).
 template <typename T>
@@ -26,15 +29,20 @@ __device__ __forceinline__ T lane_pick(const T (&x)[BT_ARCS], int i) {
 // with a cutoff never looks past it. Lanes 0..BT_ARCS-1 then do the
 // bookkeeping of one arc each, so a vertex's arcs cost one round of
 // atomics.
-__device__ __forceinline__ void relax_lanes(int u, const long long* __restrict__ offsets,
+__device__ __forceinline__ void relax_lanes(int u, bool from_local, const long long* __restrict__ offsets,
                                             const int* __restrict__ targets, const int* __restrict__ weights,
                                             int* dist, unsigned int* pending, unsigned int* queued, int threshold,
-                                            int cutoff, unsigned int out_stamp, int* out, int* out_len,
-                                            int* far_count, int* far_min, u64& relaxed, u64& improved,
-                                            bool& overflow) {
+                                            int cutoff, unsigned int out_stamp, bool to_local, int* local_q,
+                                            int* local_len, int* out, int* out_len, int* far_count, int* far_min,
+                                            u64& relaxed, u64& improved, bool& overflow) {
   const int lane = threadIdx.x & 31;
   unsigned int lanes = 0;
-  if (lane == 0) lanes = atomicExch(pending + u, 0u);
+  if (lane == 0) {
+    // A vertex from the block's own queue still carries out_stamp: clear
+    // it before taking its lanes, so a drop after the take queues it again.
+    if (from_local) atomicExch(queued + u, 0u);
+    lanes = atomicExch(pending + u, 0u);
+  }
   lanes = __shfl_sync(0xFFFFFFFFu, lanes, 0);
   if (lanes == 0) return;
   const bool mine = (lanes >> lane) & 1u;
@@ -80,7 +88,14 @@ __device__ __forceinline__ void relax_lanes(int u, const long long* __restrict__
           atomicMin(far_min, lane_pick(low, lane));
         }
       }
-      if (append) out[warp_append(out_len)] = w;
+      if (append) {
+        const int at = to_local ? atomicAdd(local_len, 1) : BT_LOCAL;
+        if (at < BT_LOCAL) {
+          local_q[at] = w;
+        } else {
+          out[warp_append(out_len)] = w;
+        }
+      }
     }
   }
 }
@@ -117,6 +132,11 @@ __device__ __forceinline__ int min_pending(const int* dist, int v, unsigned int 
 // result is exact for non-negative weights, whatever order the shared
 // threshold imposes.
 //
+// Within a relax step each block first takes its share of the step's
+// queue, then for up to local_rounds rounds, with block barriers only,
+// relaxes the vertices it queued itself in shared memory, so a wave
+// advances several arcs per grid barrier (as in sssp_near_far).
+//
 // Early stop: when the near queue is empty every distance below the
 // threshold is final. With targets (ntargets > 0, targets[] the columns
 // every source reports, or with rows, row_targets[row_starts[r] ..
@@ -136,8 +156,12 @@ extern "C" __global__ void sssp_batch(const long long* __restrict__ offsets, con
                                       unsigned int* pending, unsigned int* queued, int* near_queue, int* state,
                                       long long k, const int* __restrict__ columns,
                                       const long long* __restrict__ row_starts, long long ncolumns,
-                                      long long cutoff64, long long delta, long long timeout_ns) {
+                                      long long cutoff64, long long delta, long long timeout_ns,
+                                      long long local_rounds) {
+  __shared__ int local_q[2][BT_LOCAL];
+  __shared__ int local_len[2];
   const i64 g = blockIdx.y;
+  const int rounds = (int)local_rounds;
   int* d = dist + g * n * BT_LANES;
   unsigned int* pend = pending + g * n;
   unsigned int* inq = queued + g * n;
@@ -153,6 +177,8 @@ extern "C" __global__ void sssp_batch(const long long* __restrict__ offsets, con
   u64 relaxed = 0, improved = 0;
   bool overflow = false, stopped = false;
   int step = 0, split = 0;
+  if (threadIdx.x == 0) local_len[0] = local_len[1] = 0;
+  __syncthreads();
   for (;;) {
     // A raise two steps back (or more) that found every target settled
     // stops the group; every block reads the same slot after a barrier.
@@ -168,10 +194,29 @@ extern "C" __global__ void sssp_batch(const long long* __restrict__ offsets, con
     const unsigned int out_stamp = step + 2;
     if (near_len > 0) {
       const int* in = nq + (step & 1) * n;
+      int* far_count = st + BT_FAR_COUNT + split % 3;
+      int* far_min = st + BT_FAR_MIN + split % 3;
+      int fill = 0;
       for (int i = warp; i < near_len; i += warps) {
-        relax_lanes(load_cg(in + i), offsets, targets, weights, d, pend, inq, threshold, cutoff, out_stamp, out,
-                    out_len, st + BT_FAR_COUNT + split % 3, st + BT_FAR_MIN + split % 3, relaxed, improved,
-                    overflow);
+        relax_lanes(load_cg(in + i), false, offsets, targets, weights, d, pend, inq, threshold, cutoff, out_stamp,
+                    rounds > 0, local_q[fill], &local_len[fill], out, out_len, far_count, far_min, relaxed,
+                    improved, overflow);
+      }
+      // Local rounds: the block relaxes what it queued itself, with block
+      // barriers only; the last round sends its drops to the next step.
+      for (int sub = 1; sub <= rounds; ++sub) {
+        __syncthreads();
+        const int len = min(local_len[fill], BT_LOCAL);
+        __syncthreads();
+        if (len == 0) break;
+        const int take = fill;
+        fill ^= 1;
+        if (threadIdx.x == 0) local_len[take] = 0;  // all have read it; it fills again next round
+        for (int i = threadIdx.x >> 5; i < len; i += blockDim.x >> 5) {
+          relax_lanes(local_q[take][i], true, offsets, targets, weights, d, pend, inq, threshold, cutoff, out_stamp,
+                      sub < rounds, local_q[fill], &local_len[fill], out, out_len, far_count, far_min, relaxed,
+                      improved, overflow);
+        }
       }
     } else {
       const int waiting = load_volatile(st + BT_FAR_COUNT + split % 3);

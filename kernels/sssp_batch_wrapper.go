@@ -39,6 +39,11 @@ var ssspBatchKernel = newKernel("sssp_batch", ssspBatchPTX)
 // result is exact for non-negative weights, whatever order the shared
 // threshold imposes.
 //
+// Within a relax step each block first takes its share of the step's
+// queue, then for up to local_rounds rounds, with block barriers only,
+// relaxes the vertices it queued itself in shared memory, so a wave
+// advances several arcs per grid barrier (as in sssp_near_far).
+//
 // Early stop: when the near queue is empty every distance below the
 // threshold is final. With targets (ntargets > 0, targets[] the columns
 // every source reports, or with rows, row_targets[row_starts[r] ..
@@ -53,7 +58,7 @@ var ssspBatchKernel = newKernel("sssp_batch", ssspBatchPTX)
 // dist [groups][n][BT_LANES]; pending and queued [groups][n]; near_queue
 // two n-slot buffers per group; state BT_STATE ints per group. A queue
 // holds a vertex at most once (queued stamps), so n slots suffice.
-func (m *Module) SSSPBatch(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, pending cu.DevicePtr, queued cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, ncolumns int64, cutoff64 int64, delta int64, timeoutNs int64) error {
+func (m *Module) SSSPBatch(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, pending cu.DevicePtr, queued cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, ncolumns int64, cutoff64 int64, delta int64, timeoutNs int64, localRounds int64) error {
 	return m.launch(ssspBatchKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
@@ -71,5 +76,6 @@ func (m *Module) SSSPBatch(cfg Config, offsets cu.DevicePtr, targets cu.DevicePt
 		unsafe.Pointer(&cutoff64),
 		unsafe.Pointer(&delta),
 		unsafe.Pointer(&timeoutNs),
+		unsafe.Pointer(&localRounds),
 	})
 }

@@ -62,6 +62,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		batch      int
 		factor     float64
 		stateBytes int64
+		rounds     int
 	}
 	shapes := []shape{
 		{name: "od-table", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff}},
@@ -78,6 +79,10 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-delta-factor-%g", factor), factor: factor,
 			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: backend.NoCutoff}})
 	}
+	for _, rounds := range []int{-1, 4} {
+		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-local-rounds-%d", max(rounds, 0)), rounds: rounds,
+			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: backend.NoCutoff}})
+	}
 	for _, gib := range []int64{4, 16} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-state-%dGiB", gib), stateBytes: gib << 30,
 			req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff}})
@@ -86,7 +91,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		b.Run(sh.name, func(b *testing.B) {
 			req := sh.req
 			req.CSR = g
-			opts := SSSPOptions{Batch: sh.batch, DeltaFactor: sh.factor, BatchStateBytes: sh.stateBytes}
+			opts := SSSPOptions{Batch: sh.batch, DeltaFactor: sh.factor, BatchStateBytes: sh.stateBytes, LocalRounds: sh.rounds}
 			var cells int64
 			sink := func(rows *backend.Rows) error {
 				lo, _ := rows.Span(0)

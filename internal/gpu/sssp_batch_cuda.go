@@ -65,11 +65,6 @@ type batchSolver struct {
 // otherwise). O(groups * n) device memory per launch.
 func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink backend.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
-	if opts.Delta == 0 && opts.DeltaFactor == 0 {
-		// Each step carries many sources, so narrower buckets (fewer
-		// repeated relaxations for more steps) pay more than alone.
-		opts.DeltaFactor = BatchDeltaFactor
-	}
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
 		return stats, err
@@ -91,7 +86,7 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	err = b.dev.Do(s.prepare)
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
-		stats.Delta, stats.BlockSize = plan.delta, plan.opts.BlockSize
+		stats.Delta, stats.BlockSize, stats.LocalRounds = plan.delta, plan.opts.BlockSize, plan.localRounds
 		staging, pool := b.batchStaging(s.width), b.opts.stagingBlocks
 		if staging > b.opts.stagingBytes {
 			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
@@ -340,7 +335,8 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
 			uint64(s.dist.Ptr), uint64(s.pending.Ptr), uint64(s.queued.Ptr), uint64(s.nearQueue.Ptr),
 			uint64(s.state.Ptr), uint64(k), uint64(s.columns.Ptr), uint64(rowStarts), uint64(ncolumns),
-			uint64(s.cutoff), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds())); err != nil {
+			uint64(s.cutoff), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
+			uint64(s.plan.localRounds)); err != nil {
 			return err
 		}
 		st.Launches += 3

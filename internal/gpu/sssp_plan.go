@@ -105,10 +105,9 @@ const (
 	DefaultLocalRounds   = 16
 	DefaultSSSPBlockSize = 256
 	DefaultMaxBatchBytes = 2 << 30
-	// DefaultBatchStateBytes and BatchDeltaFactor: measured on an H100 with
-	// the 4,900 x 4,900 grid (docs/performance.md).
+	// DefaultBatchStateBytes: measured on an H100 with the 4,900 x 4,900
+	// grid (docs/performance.md).
 	DefaultBatchStateBytes = 8 << 30
-	BatchDeltaFactor       = 32
 	DefaultStepsPerCheck   = 32
 	DefaultSSSPTimeout     = time.Minute
 )
