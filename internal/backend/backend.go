@@ -57,6 +57,11 @@ type Request struct {
 	// calls may arrive out of order (keep the largest done). done reaches
 	// total when the computation completes.
 	Progress func(done, total int64)
+	// Facts, when not nil, is told what the backend decided and measured
+	// for this run (launch sizes, device busy time), under a key and as a
+	// JSON-encodable value, for the log and the manifest. Backends may call
+	// it from several goroutines at once; it must be safe for that.
+	Facts func(key string, value any)
 }
 
 // RowWidth is the number of values row i reports: len(SourceTargets[i]),
@@ -74,6 +79,13 @@ func (r *Request) RowWidth(i int, n int) int {
 // Narrowed reports whether rows hold chosen targets rather than every
 // vertex.
 func (r *Request) Narrowed() bool { return r.Targets != nil || r.SourceTargets != nil }
+
+// ReportFact calls r.Facts when it is set.
+func (r *Request) ReportFact(key string, value any) {
+	if r.Facts != nil {
+		r.Facts(key, value)
+	}
+}
 
 // ReportProgress calls r.Progress when it is set.
 func (r *Request) ReportProgress(done, total int64) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -154,7 +155,9 @@ func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Reques
 		return err
 	}
 	if plan.variant == VariantNearFar && useBatch(req) {
-		_, err := b.SolveBatch(ctx, g, req, SSSPOptions{}, sink)
+		start := time.Now()
+		stats, err := b.SolveBatch(ctx, g, req, SSSPOptions{}, sink)
+		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 		return err
 	}
 	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})

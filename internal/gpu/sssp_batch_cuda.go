@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -397,3 +398,30 @@ func (s *batchSolver) gather(c *Ctx, slot *resultSlot, k, groups, ncolumns int64
 	return c.kernels.SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)
 }
+
+// BatchFacts is what one device reports of a batched run (see
+// backend.Request.Facts): the sources it searched, the rows per launch it
+// chose and why it could not take more, its launches, the groups that
+// stopped at their targets, and its busy time.
+type BatchFacts struct {
+	Sources        int     `json:"sources"`
+	LaunchRows     int     `json:"launch_rows"`
+	BlocksPerGroup int     `json:"blocks_per_group"`
+	Launches       int     `json:"launches"`
+	StoppedGroups  int     `json:"groups_stopped_at_targets"`
+	Steps          int64   `json:"steps"`
+	KernelSeconds  float64 `json:"kernel_s"`
+	BusySeconds    float64 `json:"busy_s"`
+}
+
+// batchFacts condenses the stats of a batched run that took wall.
+func batchFacts(s SSSPStats, wall time.Duration) BatchFacts {
+	return BatchFacts{
+		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
+		StoppedGroups: s.Stopped, Steps: s.Steps,
+		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()),
+	}
+}
+
+// round3 rounds to milliseconds, for reports.
+func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
