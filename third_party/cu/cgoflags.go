@@ -2,8 +2,6 @@ package cu
 
 // This file provides CGO flags to find CUDA libraries and headers.
 
-//#cgo LDFLAGS:-lcuda
-//
 ////default location:
 //#cgo linux LDFLAGS:-L/usr/local/cuda/lib64 -L/usr/local/cuda/lib
 //#cgo linux CFLAGS: -I/usr/local/cuda/include

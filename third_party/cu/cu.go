@@ -5,21 +5,17 @@ package cu // import "gorgonia.org/cu"
 
 //#include <cuda.h>
 import "C"
-import (
-	"fmt"
-	"os"
-)
 
 const initHtml = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html"
 
 func init() {
 	// Given that the flags must be 0, the CUDA driver is initialized at the package level
 	// http://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html
-	if err := result(C.cuInit(C.uint(0))); err != nil {
-		fmt.Printf("Error in initialization, please refer to %q for details on: %+v\n", initHtml, err)
-		os.Exit(1)
-	}
-
+	//
+	// pathflow: a failure is recorded for InitError (lazy.go) instead of
+	// ending the program, so that a binary built with cu starts on hosts
+	// without a driver or a device.
+	initErr = driverInitError(result(C.cuInit(C.uint(0))))
 }
 
 // Version returns the version of the CUDA driver
