@@ -5,11 +5,14 @@ package main
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/gpu"
@@ -138,4 +141,18 @@ func TestLinksNoCUDALibrary(t *testing.T) {
 			t.Errorf("the cuda build links %s: it would not start on hosts without the NVIDIA driver (imports %q)", lib, libs)
 		}
 	}
+}
+
+// TestTrampolinesReachTheDriver calls the driver through a trampoline
+// wherever its library is installed, with or without a device:
+// cuDriverGetVersion needs no cuInit.
+func TestTrampolinesReachTheDriver(t *testing.T) {
+	if err := cu.InitError(); errors.Is(err, cu.ErrNoDriver) {
+		t.Skip("no driver library here:", err)
+	}
+	v := cu.Version()
+	if v <= 0 {
+		t.Fatalf("cuDriverGetVersion through the loaded driver gave %d", v)
+	}
+	t.Logf("driver API version %d; cuInit: %v", v, cu.InitError())
 }
