@@ -40,3 +40,8 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// A copy of gorgonia.org/cu v0.9.6 that loads the CUDA driver at run time
+// instead of linking it, so that one binary runs on GPU and CPU-only hosts;
+// third_party/cu/NOTICE lists what changed.
+replace gorgonia.org/cu => ./third_party/cu

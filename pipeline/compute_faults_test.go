@@ -181,7 +181,7 @@ func TestComputeRequestedGPUFailures(t *testing.T) {
 			f := fakeGPUFactory(nil)
 			f.Available = func() (bool, string) { return false, "no device answers" }
 			return f
-		}(), ExitConfig, KeyBackend},
+		}(), ExitNoGPU, "no device answers"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			registerFake(t, tc.factory)

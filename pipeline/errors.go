@@ -16,6 +16,7 @@ const (
 	ExitInput       = 3   // an input file is missing, unreadable or malformed
 	ExitCompute     = 4   // the computation cannot give a correct answer (negative cycle, overflow, device)
 	ExitOutput      = 5   // the outputs could not be written
+	ExitNoGPU       = 7   // compute.backend is gpu but no GPU can be used here: no driver library, no device, or a build without CUDA
 	ExitInterrupted = 130 // SIGINT or SIGTERM: temporaries were removed
 )
 
@@ -27,7 +28,15 @@ type (
 	ComputeError struct{ Err error }
 	// OutputError wraps a problem writing results.
 	OutputError struct{ Err error }
+	// NoGPUError says why the GPU that compute.backend: gpu asks for cannot
+	// be used: the NVIDIA driver library is missing, the driver sees no
+	// device, or the build has no GPU backend.
+	NoGPUError struct{ Why string }
 )
+
+func (e *NoGPUError) Error() string {
+	return "compute.backend is gpu but no GPU can be used: " + e.Why
+}
 
 func (e *InputError) Error() string   { return e.Err.Error() }
 func (e *InputError) Unwrap() error   { return e.Err }
@@ -44,6 +53,7 @@ func ExitCode(err error) int {
 		cmpErr *ComputeError
 		outErr *OutputError
 		incErr *IncompleteError
+		gpuErr *NoGPUError
 	)
 	switch {
 	case err == nil:
@@ -58,6 +68,8 @@ func ExitCode(err error) int {
 		return ExitCompute
 	case errors.As(err, &outErr):
 		return ExitOutput
+	case errors.As(err, &gpuErr):
+		return ExitNoGPU
 	case errors.As(err, &incErr):
 		return ExitIncomplete // finalize.go
 	default:

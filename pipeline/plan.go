@@ -23,7 +23,8 @@ type Plan struct {
 // planRun picks the backend compute.backend names and asks it what it would
 // run. "auto" takes the GPU when this build registered one, a device
 // answers and the GPU can compute the problem exactly; else the CPU, with
-// the reason logged. A GPU whose int32 arithmetic is too narrow for the
+// the reason logged. "gpu" without a usable GPU is a *NoGPUError saying
+// what is missing (exit ExitNoGPU). A GPU whose int32 arithmetic is too narrow for the
 // graph gives way to the CPU (with a warning) here, before a context is
 // opened.
 func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logger) (Plan, error) {
@@ -65,7 +66,7 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 		}
 	}
 	if cfg.Backend == BackendGPU {
-		return Plan{}, config.Errorf(KeyBackend, "gpu is not available: %s", why)
+		return Plan{}, &NoGPUError{Why: why}
 	}
 	return choose(cpu, problem, "auto: no GPU ("+why+")")
 }

@@ -13,7 +13,8 @@
 #   scripts/build-gpu.sh            # then run .gpu/run.sh on the GPU machine
 #   OUT=/tmp/out .gpu/run.sh [quick|final|tests|bandwidth|e2e]
 #
-# Needs the CUDA 11.8 headers and libcuda for linking (scripts/setup-cuda.sh).
+# Needs the CUDA 11.8 headers (scripts/setup-cuda.sh); the binaries link no
+# CUDA library and load the driver on the GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

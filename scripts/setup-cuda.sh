@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the CUDA 11.8 toolkit (nvcc, cuda.h, libcuda.so stubs) from Debian's
-# non-free component. Needed only to build with -tags cuda or to regenerate the
-# kernels; the default build needs no CUDA at all.
+# Installs the CUDA 11.8 toolkit (nvcc, cuda.h) from Debian's non-free
+# component. Needed only to build with -tags cuda (cuda.h; the binary links
+# no CUDA library) or to regenerate the kernels; the default build needs no
+# CUDA at all.
 set -euo pipefail
 
 if command -v nvcc >/dev/null 2>&1 && [ -f /usr/include/cuda.h ]; then

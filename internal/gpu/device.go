@@ -35,6 +35,9 @@ type Device struct {
 // Open creates a context on GPU ordinal and starts its thread. Close
 // releases both.
 func Open(ordinal int) (*Device, error) {
+	if err := driverReady(); err != nil {
+		return nil, err
+	}
 	count, err := cu.NumDevices()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: counting devices: %w", err)
@@ -173,9 +176,13 @@ func (d *Device) FreeMemory() (free, total int64, err error) {
 	return free, total, err
 }
 
-// Available reports whether a GPU can be used, and if not why; when it can,
-// reason names device 0.
+// Available reports whether a GPU can be used, and if not why (the NVIDIA
+// driver library is missing, or it sees no device); when it can, reason
+// names device 0.
 func Available() (ok bool, reason string) {
+	if err := driverReady(); err != nil {
+		return false, err.Error()
+	}
 	count, err := cu.NumDevices()
 	if err != nil {
 		return false, fmt.Sprintf("gpu: cannot count CUDA devices: %v", err)

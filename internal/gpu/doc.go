@@ -1,14 +1,17 @@
 // Package gpu is pathflow's CUDA backend, built on gorgonia.org/cu and the
 // kernels of package kernels.
 //
-// Build tags: everything that links libcuda builds only with -tags cuda,
-// and such a build registers the backend as "gpu" (register_cuda.go;
+// Build tags: everything that calls the CUDA driver builds only with -tags
+// cuda, and such a build registers the backend as "gpu" (register_cuda.go;
 // programs link it with a blank import of this package). Without the tag
 // the package compiles without cgo and registers nothing; its host-side
 // planning (Choose's decisions, the staging shapes, parent repair) is still
-// built and tested. A cuda build needs the NVIDIA driver at run time:
-// gorgonia.org/cu initialises the driver when the program starts and exits
-// if it cannot.
+// built and tested. A cuda build links no CUDA library and starts without
+// the NVIDIA driver: gorgonia.org/cu (pathflow's copy in third_party/cu)
+// loads libcuda.so.1 at run time and records a failed initialisation, which
+// Available reports as the reason the GPU cannot be used (driver.go: no
+// driver library, or no device). The driver calls made here rather than
+// through gorgonia.org/cu resolve through the same library (driver.h).
 //
 // Layers, bottom up (cuda builds):
 //

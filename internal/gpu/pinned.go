@@ -3,24 +3,23 @@
 package gpu
 
 /*
-#cgo LDFLAGS: -lcuda
-#include <cuda.h>
 #include <string.h>
+#include "driver.h"
 
 static const char *error_name(CUresult r) {
 	const char *s = 0;
-	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || s == 0) return "unknown CUDA error";
+	if (driver_cuGetErrorName(r, &s) != CUDA_SUCCESS || s == 0) return "unknown CUDA error";
 	return s;
 }
 
 // Portable: the memory counts as pinned in every context, not only the one
 // current when it was allocated.
 static CUresult host_alloc(void **p, size_t bytes) {
-	return cuMemHostAlloc(p, bytes, CU_MEMHOSTALLOC_PORTABLE);
+	return driver_cuMemHostAlloc(p, bytes, CU_MEMHOSTALLOC_PORTABLE);
 }
 
 static CUresult copy_dtoh_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
-	return cuMemcpyDtoHAsync(dst, src, bytes, s);
+	return driver_cuMemcpyDtoHAsync(dst, src, bytes, s);
 }
 
 // copy_rows_async copies height rows of width bytes between pinned host
@@ -47,7 +46,11 @@ static CUresult copy_rows_async(int to_host, void *host, size_t host_pitch, CUde
 	}
 	c.WidthInBytes = width;
 	c.Height = height;
-	return cuMemcpy2DAsync(&c, s);
+	return driver_cuMemcpy2DAsync(&c, s);
+}
+
+static CUresult host_free(void *p) {
+	return driver_cuMemFreeHost(p);
 }
 
 */
@@ -63,7 +66,7 @@ import (
 )
 
 // Page-locked host memory and asynchronous copies into it, through the
-// driver API that gorgonia.org/cu does not wrap. Only pinned memory is
+// driver API that gorgonia.org/cu does not wrap (driver.h). Only pinned memory is
 // handed to an asynchronous copy: the copy engine writes it while the host
 // goes on, which Go memory (movable, and pageable so the driver would stage
 // it synchronously anyway) does not allow.
@@ -107,7 +110,7 @@ func (p *pinned) free() error {
 	if p == nil || p.ptr == nil {
 		return nil
 	}
-	r := C.cuMemFreeHost(p.ptr)
+	r := C.host_free(p.ptr)
 	p.ptr, p.bytes = nil, 0
 	if r != C.CUDA_SUCCESS {
 		return driverError("freeing pinned host memory", r)

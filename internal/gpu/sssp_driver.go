@@ -3,12 +3,18 @@
 package gpu
 
 /*
-#cgo LDFLAGS: -lcuda
-#include <cuda.h>
 #include <stdlib.h>
+#include "driver.h"
 
 static CUresult launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **params) {
-	return cuLaunchCooperativeKernel(f, gx, gy, 1, bx, 1, 1, 0, 0, params);
+	return driver_cuLaunchCooperativeKernel(f, gx, gy, 1, bx, 1, 1, 0, 0, params);
+}
+
+static CUresult module_load_data(CUmodule *m, const void *image) { return driver_cuModuleLoadData(m, image); }
+static CUresult module_get_function(CUfunction *f, CUmodule m, const char *name) { return driver_cuModuleGetFunction(f, m, name); }
+static CUresult module_unload(CUmodule m) { return driver_cuModuleUnload(m); }
+static CUresult max_active_blocks(int *blocks, CUfunction f, int block_size) {
+	return driver_cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block_size, 0);
 }
 */
 import "C"
@@ -43,10 +49,10 @@ func loadCooperative(k *kernels.Kernel) (*cooperativeKernel, error) {
 	name := C.CString(k.Name())
 	defer C.free(unsafe.Pointer(name))
 	ck := &cooperativeKernel{name: k.Name()}
-	if r := C.cuModuleLoadData(&ck.mod, unsafe.Pointer(ptx)); r != C.CUDA_SUCCESS {
+	if r := C.module_load_data(&ck.mod, unsafe.Pointer(ptx)); r != C.CUDA_SUCCESS {
 		return nil, driverError("loading "+k.Name(), r)
 	}
-	if r := C.cuModuleGetFunction(&ck.fn, ck.mod, name); r != C.CUDA_SUCCESS {
+	if r := C.module_get_function(&ck.fn, ck.mod, name); r != C.CUDA_SUCCESS {
 		return nil, driverError("finding "+k.Name()+" in its module", r)
 	}
 	return ck, nil
@@ -56,7 +62,7 @@ func loadCooperative(k *kernels.Kernel) (*cooperativeKernel, error) {
 // resident on one multiprocessor at once.
 func (k *cooperativeKernel) maxActiveBlocksPerSM(blockSize int) (int, error) {
 	var blocks C.int
-	if r := C.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, C.int(blockSize), 0); r != C.CUDA_SUCCESS {
+	if r := C.max_active_blocks(&blocks, k.fn, C.int(blockSize)); r != C.CUDA_SUCCESS {
 		return 0, driverError("occupancy of "+k.name, r)
 	}
 	return int(blocks), nil
@@ -64,7 +70,7 @@ func (k *cooperativeKernel) maxActiveBlocksPerSM(blockSize int) (int, error) {
 
 // unload releases the module.
 func (k *cooperativeKernel) unload() error {
-	if r := C.cuModuleUnload(k.mod); r != C.CUDA_SUCCESS {
+	if r := C.module_unload(k.mod); r != C.CUDA_SUCCESS {
 		return driverError("unloading "+k.name, r)
 	}
 	return nil

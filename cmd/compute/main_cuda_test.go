@@ -1,0 +1,158 @@
+//go:build cuda
+
+package main
+
+import (
+	"bytes"
+	"debug/elf"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/cli"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/pipeline"
+)
+
+// The cuda build is one binary for GPU and CPU hosts: it links no CUDA
+// library, starts without a driver or a device (gorgonia.org/cu is the copy
+// in third_party/cu, which loads the driver at run time), runs auto on the
+// CPU saying why, and fails backend gpu with ExitNoGPU saying what is
+// missing. The published gorgonia.org/cu would end this test binary with
+// exit 1 before any test ran on a host without a device, and would not
+// start it without libcuda.
+
+// childArgs, in the environment, makes the test binary run the compute
+// command with these arguments (one per line) instead of the tests, in a
+// process of its own: the driver is loaded once per process, so each
+// situation needs a fresh one.
+const childArgs = "COMPUTE_TEST_ARGS"
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(childArgs); ok {
+		os.Exit(cli.Run(cli.Compute(), strings.Split(args, "\n"), os.Environ(), os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// runChild runs the demo config with backend in a fresh process with env
+// added, and returns its exit code and stderr.
+func runChild(t *testing.T, backend string, env ...string) (int, string) {
+	t.Helper()
+	args := []string{"-config=" + filepath.Join("..", "..", "configs", "demo.yaml"), "-out", filepath.Join(t.TempDir(), "demo"), "-backend", backend}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), childArgs+"="+strings.Join(args, "\n")), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+// planLine is the log line that says which backend runs and why.
+func planLine(t *testing.T, stderr string) string {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "msg=plan ") {
+			return line
+		}
+	}
+	t.Fatalf("no plan line in:\n%s", stderr)
+	return ""
+}
+
+func TestStartsWithoutTheDriverLibrary(t *testing.T) {
+	const missing = "/nonexistent/libcuda.so.1"
+	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY="+missing)
+	if code != pipeline.ExitOK {
+		t.Fatalf("auto without the driver library: exit %d, want 0:\n%s", code, stderr)
+	}
+	if plan := planLine(t, stderr); !strings.Contains(plan, "backend=cpu") || !strings.Contains(plan, "NVIDIA driver library not found") || !strings.Contains(plan, missing) {
+		t.Errorf("auto without the driver library: plan line %q does not name the CPU and the missing library", plan)
+	}
+	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY="+missing)
+	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, "NVIDIA driver library not found: "+missing) {
+		t.Errorf("gpu without the driver library: exit %d, want %d naming the library:\n%s", code, pipeline.ExitNoGPU, stderr)
+	}
+}
+
+func TestStartsWithoutAVisibleDevice(t *testing.T) {
+	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
+	if code != pipeline.ExitOK {
+		t.Fatalf("auto with no visible device: exit %d, want 0:\n%s", code, stderr)
+	}
+	plan := planLine(t, stderr)
+	if !strings.Contains(plan, "backend=cpu") {
+		t.Errorf("auto with no visible device: plan line %q does not name the CPU", plan)
+	}
+	// With the driver library present the driver reports no device; on a
+	// host without it, the library is what is missing.
+	want := "no CUDA device"
+	if strings.Contains(plan, "NVIDIA driver library not found") {
+		want = "NVIDIA driver library not found"
+	} else if !strings.Contains(plan, want) || !strings.Contains(plan, `CUDA_VISIBLE_DEVICES=\"\"`) {
+		t.Errorf("auto with no visible device: plan line %q does not say %q and name CUDA_VISIBLE_DEVICES", plan, want)
+	}
+	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
+	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, want) || !strings.Contains(stderr, "(exit 7)") {
+		t.Errorf("gpu with no visible device: exit %d, want %d saying %q:\n%s", code, pipeline.ExitNoGPU, want, stderr)
+	}
+}
+
+// TestUsesTheGPUWhenOneAnswers runs only where a GPU is usable.
+func TestUsesTheGPUWhenOneAnswers(t *testing.T) {
+	if ok, why := gpu.Available(); !ok {
+		t.Skip("no usable GPU:", why)
+	}
+	for _, backend := range []string{"auto", "gpu"} {
+		code, stderr := runChild(t, backend, "CU_DRIVER_LIBRARY=")
+		if code != pipeline.ExitOK {
+			t.Fatalf("%s on a GPU host: exit %d:\n%s", backend, code, stderr)
+		}
+		if plan := planLine(t, stderr); !strings.Contains(plan, "backend=gpu") {
+			t.Errorf("%s on a GPU host: plan line %q does not name the GPU", backend, plan)
+		}
+	}
+}
+
+func TestLinksNoCUDALibrary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lib := range libs {
+		if strings.HasPrefix(lib, "libcuda") || strings.HasPrefix(lib, "libnvidia") {
+			t.Errorf("the cuda build links %s: it would not start on hosts without the NVIDIA driver (imports %q)", lib, libs)
+		}
+	}
+}
+
+// TestTrampolinesReachTheDriver calls the driver through a trampoline
+// wherever its library is installed, with or without a device:
+// cuDriverGetVersion needs no cuInit.
+func TestTrampolinesReachTheDriver(t *testing.T) {
+	if err := cu.InitError(); errors.Is(err, cu.ErrNoDriver) {
+		t.Skip("no driver library here:", err)
+	}
+	v := cu.Version()
+	if v <= 0 {
+		t.Fatalf("cuDriverGetVersion through the loaded driver gave %d", v)
+	}
+	t.Logf("driver API version %d; cuInit: %v", v, cu.InitError())
+}
