@@ -16,7 +16,7 @@ const (
 	ExitInput       = 3   // an input file is missing, unreadable or malformed
 	ExitCompute     = 4   // the computation cannot give a correct answer (negative cycle, overflow, device)
 	ExitOutput      = 5   // the outputs could not be written
-	ExitNoGPU       = 7   // compute.backend is gpu but no GPU can be used here: no driver library, no device, or a build without CUDA
+	ExitNoGPU       = 8   // compute.backend is gpu but no GPU can be used here: no driver library, no device, or a build without CUDA
 	ExitInterrupted = 130 // SIGINT or SIGTERM: temporaries were removed
 )
 

@@ -101,7 +101,7 @@ func TestStartsWithoutAVisibleDevice(t *testing.T) {
 		t.Errorf("auto with no visible device: plan line %q does not say %q and name CUDA_VISIBLE_DEVICES", plan, want)
 	}
 	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
-	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, want) || !strings.Contains(stderr, "(exit 7)") {
+	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, want) || !strings.Contains(stderr, "(exit 8)") {
 		t.Errorf("gpu with no visible device: exit %d, want %d saying %q:\n%s", code, pipeline.ExitNoGPU, want, stderr)
 	}
 }
