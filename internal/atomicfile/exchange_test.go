@@ -160,8 +160,8 @@ func TestIsTemporary(t *testing.T) {
 		{".out.old-12-host.example-99", true},
 		{".shard=0003.tmp-7-h-1", true},
 		{"out.tmp-12-host-99", false}, // not hidden
-		{".out.tmp-x-host-99", false},  // no pid
-		{".out.tmp-12-host", false},    // no random part
+		{".out.tmp-x-host-99", false}, // no pid
+		{".out.tmp-12-host", false},   // no random part
 		{".notes.txt", false},
 		{"important.txt", false},
 	} {
