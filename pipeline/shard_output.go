@@ -15,20 +15,27 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// openOutput removes what killed earlier attempts left beside the run's
-// output, then opens the temporary folder the run writes into: beside
-// output.dir for an unsharded run, inside it (".shard=NNNN.tmp-...") for a
-// shard, whose partitions are moved into the dataset at commit.
-func openOutput(cfg *ComputeConfig, log *slog.Logger) (*atomicfile.Dir, error) {
+// openOutput opens the temporary folder the run writes into: beside
+// output.dir for an unsharded run, which replaces the folder at commit
+// (only one that pathflow committed, unless output.overwrite says
+// replace: ownerCheck), or inside it (".shard=NNNN.tmp-...") for a shard,
+// whose partitions are moved into the dataset at commit. What killed
+// earlier attempts left there is removed first.
+func openOutput(cfg *ComputeConfig, log *slog.Logger) (*ownedOutput, error) {
 	final := filepath.Clean(cfg.OutDir)
-	if cfg.Shard.Sharded() {
-		if err := datasetFolderCheck(final); err != nil {
+	if !cfg.Shard.Sharded() {
+		if err := shardedDatasetCheck(final); err != nil {
 			return nil, err
 		}
-		final = filepath.Join(final, cfg.Shard.Name())
-	} else if err := shardedDatasetCheck(final); err != nil {
+		return openOwnedOutput(final, cfg.Overwrite, log)
+	}
+	if err := datasetFolderCheck(final); err != nil {
 		return nil, err
 	}
+	if err := datasetOwnerCheck(final, cfg.Overwrite); err != nil {
+		return nil, err
+	}
+	final = filepath.Join(final, cfg.Shard.Name())
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return nil, &OutputError{err}
 	}
@@ -43,22 +50,19 @@ func openOutput(cfg *ComputeConfig, log *slog.Logger) (*atomicfile.Dir, error) {
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	return out, nil
+	// A shard's dataset folder is shared with the other tasks: it is never
+	// removed, even when this attempt fails.
+	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: cfg.Overwrite}, nil
 }
 
 // commitOutput writes the manifest and commits the run's folder: one
-// rename for an unsharded run, the shard's partitions for a shard.
-func commitOutput(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+// swap for an unsharded run, the shard's partitions for a shard.
+func commitOutput(cfg *ComputeConfig, out *ownedOutput, m *Manifest) error {
+	m.RunID = out.RunID
 	if cfg.Shard.Sharded() {
-		return commitShard(cfg, out, m)
+		return commitShard(cfg, out.Dir, m)
 	}
-	if err := writeManifest(out.Path(), m); err != nil {
-		return &OutputError{err}
-	}
-	if err := out.Commit(); err != nil {
-		return &OutputError{err}
-	}
-	return nil
+	return out.commit(func(dir string) error { return writeManifest(dir, m) })
 }
 
 // currentOutput returns the manifest of the output already in place when
