@@ -182,3 +182,57 @@ func TestConcurrentComputeRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestShardAttemptsCommitOnce: while an attempt of a shard runs, another
+// attempt of the same index commits. With the same settings the first
+// attempt's commit is a no-op (the bytes would be the same) and the other's
+// shard stays; with other settings the first reports ExitSuperseded.
+func TestShardAttemptsCommitOnce(t *testing.T) {
+	const spec = "grid:side=6,seed=9"
+	for _, tc := range []struct {
+		name  string
+		other []string // the other attempt's extra flags
+		code  int
+	}{
+		{"same settings", nil, ExitOK},
+		{"other settings", []string{"-max-distance", "40"}, ExitSuperseded},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dataset := filepath.Join(t.TempDir(), "dataset")
+			args := []string{"-generate", spec, "-backend", "gpu", "-sources", "all", "-out", dataset, "-shard", "0/2"}
+			sb := &supersedingBackend{}
+			sb.other = func() (*ComputeResult, error) {
+				sb.other = func() (*ComputeResult, error) { return sb.won, nil } // the other attempt's own Run
+				return Compute(context.Background(), loadCompute(t, "", append(args, tc.other...)...), quietLog, io.Discard)
+			}
+			inner := fakeGPUFactory(nil)
+			f := inner
+			f.Open = func(o backend.Options) (backend.Backend, error) {
+				b, err := inner.Open(o)
+				if err != nil {
+					return nil, err
+				}
+				sb.fakeGPU = b.(*fakeGPU)
+				return sb, nil
+			}
+			registerFake(t, f)
+			_, err := Compute(context.Background(), loadCompute(t, "", args...), quietLog, io.Discard)
+			if sb.err != nil {
+				t.Fatalf("the other attempt: %v", sb.err)
+			}
+			if ExitCode(err) != tc.code {
+				t.Fatalf("err = %v (exit %d), want exit %d", err, ExitCode(err), tc.code)
+			}
+			m, err := readShardManifest(shardDir(dataset, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.RunID != sb.won.Manifest.RunID {
+				t.Errorf("the shard holds run %s, want the other attempt's %s", m.RunID, sb.won.Manifest.RunID)
+			}
+			if got := names(t, dataset); slices.ContainsFunc(got, func(n string) bool { return strings.HasPrefix(n, ".") }) {
+				t.Errorf("the dataset holds %v: a temporary or lock was left", got)
+			}
+		})
+	}
+}

@@ -50,17 +50,24 @@ func openOutput(cfg *ComputeConfig, log *slog.Logger) (*ownedOutput, error) {
 	if err != nil {
 		return nil, &OutputError{err}
 	}
+	// What another attempt of this index commits while this one runs
+	// shows in the shard's marker folder.
+	seen, err := readOutputIdentity(shardDir(cfg.OutDir, cfg.Shard.Index))
+	if err != nil {
+		out.Abort()
+		return nil, &OutputError{err}
+	}
 	// A shard's dataset folder is shared with the other tasks: it is never
 	// removed, even when this attempt fails.
-	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: cfg.Overwrite}, nil
+	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: cfg.Overwrite, seen: seen}, nil
 }
 
 // commitOutput writes the manifest and commits the run's folder: one
 // swap for an unsharded run, the shard's partitions for a shard.
-func commitOutput(cfg *ComputeConfig, out *ownedOutput, m *Manifest) error {
+func commitOutput(cfg *ComputeConfig, out *ownedOutput, m *Manifest, log *slog.Logger) error {
 	m.RunID = out.RunID
 	if cfg.Shard.Sharded() {
-		return commitShard(cfg, out.Dir, m)
+		return commitShard(cfg, out, m, log)
 	}
 	return out.commit(func(dir string) error { return writeManifest(dir, m) })
 }
@@ -118,8 +125,12 @@ const shardLockWait = 10 * time.Minute
 // writes the shard's manifest and marker, and moves the partitions into
 // the dataset, the marker's folder last. The dataset's own _SUCCESS and
 // this shard's old marker are removed first: the dataset is not complete
-// again until finalize.
-func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+// again until finalize. When another attempt of this index committed
+// while this one ran, this one commits nothing: that is no error when the
+// other's shard is current (the same input, settings and version give the
+// same bytes), and a *SupersededError otherwise.
+func commitShard(cfg *ComputeConfig, owned *ownedOutput, m *Manifest, log *slog.Logger) error {
+	out := owned.Dir
 	root, name := out.Path(), cfg.Shard.Name()
 	parts, files, err := partitionFiles(out, m.Files, name)
 	if err != nil {
@@ -138,6 +149,19 @@ func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
 		return &OutputError{err}
 	}
 	defer release()
+	now, err := readOutputIdentity(shardDir(cfg.OutDir, cfg.Shard.Index))
+	if err != nil {
+		return &OutputError{err}
+	}
+	if now != owned.seen {
+		out.Abort()
+		if _, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, m.InputSHA256, cfg.ConfigSHA256); problem == "" {
+			log.Info("another attempt committed this shard with the same input, settings and version while this one ran; keeping it",
+				"out", cfg.OutDir, "shard", name, "run_id", now.runID)
+			return nil
+		}
+		return &SupersededError{Dir: filepath.Join(cfg.OutDir, marker), RunID: owned.RunID, Now: now.runID}
+	}
 	for _, stale := range []string{filepath.Join(cfg.OutDir, SuccessName), filepath.Join(cfg.OutDir, marker, SuccessName)} {
 		if err := os.Remove(stale); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return &OutputError{err}
