@@ -144,9 +144,9 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	}
 	m := &IngestManifest{
 		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
-		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Files: manifestFiles(out.Path(), files),
+		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
+		Files: manifestFiles(out.Path(), files),
 	}
-	m.Seconds = round3(time.Since(start).Seconds())
 	if err := out.commit(func(dir string) error { return writeJSON(filepath.Join(dir, ManifestName), m) }); err != nil {
 		return nil, err
 	}
