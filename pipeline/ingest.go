@@ -129,11 +129,15 @@ type IngestResult struct {
 // folder behind.
 func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOut io.Writer) (*IngestResult, error) {
 	start := time.Now()
+	outStart, err := startOutput(cfg.OutDir, cfg.Overwrite)
+	if err != nil {
+		return nil, err
+	}
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}
-	out, err := openOwnedOutput(cfg.OutDir, cfg.Overwrite, log)
+	out, err := outStart.open(log)
 	if err != nil {
 		return nil, err
 	}

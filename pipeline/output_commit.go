@@ -23,8 +23,8 @@ import (
 const outputLockWait = 10 * time.Minute
 
 // ownedOutput is the temporary folder a run writes its output into, with
-// what the run found at the final name when it started, so that its commit
-// can tell whether another run committed there meanwhile.
+// what the run found at the final name when it started (outputStart), so
+// that its commit can tell whether another run committed there meanwhile.
 type ownedOutput struct {
 	*atomicfile.Dir
 	// RunID names this run in its manifest (run_id), so that a run
@@ -37,11 +37,18 @@ type ownedOutput struct {
 	made []string
 }
 
-// openOwnedOutput checks that final may be replaced (ownerCheck), records
-// which committed output is there, removes what killed earlier attempts
-// left beside it and opens the temporary folder beside it, making its
-// parent folders when needed.
-func openOwnedOutput(final, overwrite string, log *slog.Logger) (*ownedOutput, error) {
+// outputStart is what a run found at its output folder when it started,
+// taken before any work: a refused folder costs no computing, and the
+// commit compares it with what is there then.
+type outputStart struct {
+	final     string
+	overwrite string
+	seen      outputIdentity
+}
+
+// startOutput checks that the folder final may be replaced (ownerCheck)
+// and records which committed output is there.
+func startOutput(final, overwrite string) (*outputStart, error) {
 	final = filepath.Clean(final)
 	if err := ownerCheck(final, overwrite); err != nil {
 		return nil, err
@@ -50,17 +57,24 @@ func openOwnedOutput(final, overwrite string, log *slog.Logger) (*ownedOutput, e
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	made, err := mkdirParents(filepath.Dir(final))
+	return &outputStart{final: final, overwrite: overwrite, seen: seen}, nil
+}
+
+// open makes the output's parent folders when needed, removes what killed
+// earlier attempts left beside it and opens the temporary folder beside
+// it.
+func (s *outputStart) open(log *slog.Logger) (*ownedOutput, error) {
+	made, err := mkdirParents(filepath.Dir(s.final))
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	o := &ownedOutput{RunID: newRunID(), overwrite: overwrite, seen: seen, made: made}
-	removed, err := atomicfile.RemoveStale(final)
+	o := &ownedOutput{RunID: newRunID(), overwrite: s.overwrite, seen: s.seen, made: made}
+	removed, err := atomicfile.RemoveStale(s.final)
 	for _, path := range removed {
 		log.Warn("removed the temporary of an attempt whose process is gone", "path", path)
 	}
 	if err == nil {
-		o.Dir, err = atomicfile.CreateDir(final)
+		o.Dir, err = atomicfile.CreateDir(s.final)
 	}
 	if err != nil {
 		o.removeMade()

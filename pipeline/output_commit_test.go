@@ -26,7 +26,11 @@ func TestConcurrentCommitsOneWins(t *testing.T) {
 	for round := range 3 { // the first into a missing folder, then over an output
 		outs := make([]*ownedOutput, attempts)
 		for i := range outs {
-			o, err := openOwnedOutput(final, OverwritePathflow, quietLog)
+			start, err := startOutput(final, OverwritePathflow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := start.open(quietLog)
 			if err != nil {
 				t.Fatal(err)
 			}

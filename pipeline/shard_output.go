@@ -15,51 +15,58 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// openOutput opens the temporary folder the run writes into: beside
-// output.dir for an unsharded run, which replaces the folder at commit
-// (only one that pathflow committed, unless output.overwrite says
-// replace: ownerCheck), or inside it (".shard=NNNN.tmp-...") for a shard,
-// whose partitions are moved into the dataset at commit. What killed
-// earlier attempts left there is removed first.
-func openOutput(cfg *ComputeConfig, log *slog.Logger) (*ownedOutput, error) {
-	final := filepath.Clean(cfg.OutDir)
+// startComputeOutput checks, before the run does any work, the folder it
+// will write and records what is committed there: for an unsharded run
+// output.dir itself, which it replaces at commit (only an output pathflow
+// committed, unless output.overwrite says replace: ownerCheck); for a
+// shard the dataset folder it adds partitions to, and the shard's marker
+// folder, which shows another attempt's commit.
+func startComputeOutput(cfg *ComputeConfig) (*outputStart, error) {
+	root := filepath.Clean(cfg.OutDir)
 	if !cfg.Shard.Sharded() {
-		if err := shardedDatasetCheck(final); err != nil {
+		if err := shardedDatasetCheck(root); err != nil {
 			return nil, err
 		}
-		return openOwnedOutput(final, cfg.Overwrite, log)
+		return startOutput(root, cfg.Overwrite)
 	}
-	if err := datasetFolderCheck(final); err != nil {
+	if err := datasetFolderCheck(root); err != nil {
 		return nil, err
 	}
-	if err := datasetOwnerCheck(final, cfg.Overwrite); err != nil {
+	if err := datasetOwnerCheck(root, cfg.Overwrite); err != nil {
 		return nil, err
 	}
-	final = filepath.Join(final, cfg.Shard.Name())
-	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+	seen, err := readOutputIdentity(shardDir(root, cfg.Shard.Index))
+	if err != nil {
 		return nil, &OutputError{err}
 	}
-	removed, err := atomicfile.RemoveStale(final)
+	return &outputStart{final: filepath.Join(root, cfg.Shard.Name()), overwrite: cfg.Overwrite, seen: seen}, nil
+}
+
+// openOutput opens the temporary folder the run writes into: beside
+// output.dir for an unsharded run, inside it (".shard=NNNN.tmp-...") for a
+// shard, whose partitions are moved into the dataset at commit. What
+// killed earlier attempts left there is removed first.
+func openOutput(cfg *ComputeConfig, start *outputStart, log *slog.Logger) (*ownedOutput, error) {
+	if !cfg.Shard.Sharded() {
+		return start.open(log)
+	}
+	if err := os.MkdirAll(filepath.Dir(start.final), 0o755); err != nil {
+		return nil, &OutputError{err}
+	}
+	removed, err := atomicfile.RemoveStale(start.final)
 	for _, path := range removed {
 		log.Warn("removed the temporary of an attempt whose process is gone", "path", path)
 	}
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	out, err := atomicfile.CreateDir(final)
+	out, err := atomicfile.CreateDir(start.final)
 	if err != nil {
-		return nil, &OutputError{err}
-	}
-	// What another attempt of this index commits while this one runs
-	// shows in the shard's marker folder.
-	seen, err := readOutputIdentity(shardDir(cfg.OutDir, cfg.Shard.Index))
-	if err != nil {
-		out.Abort()
 		return nil, &OutputError{err}
 	}
 	// A shard's dataset folder is shared with the other tasks: it is never
 	// removed, even when this attempt fails.
-	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: cfg.Overwrite, seen: seen}, nil
+	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: start.overwrite, seen: start.seen}, nil
 }
 
 // commitOutput writes the manifest and commits the run's folder: one
