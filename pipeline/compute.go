@@ -57,11 +57,18 @@ type rowConsumer interface {
 // Compute runs the configured algorithm and writes distances, parents,
 // optional paths and summary tables and the run manifest into cfg.OutDir.
 // The folder appears, or replaces an older one, only when complete: every
-// file is written inside a temporary folder beside it, and one rename
-// commits them all.
+// file is written inside a temporary folder beside it, and one rename (or
+// swap, over an older output) commits them all. A folder that holds files
+// pathflow did not write is refused before any work (output_owner.go), and
+// a run whose folder another run committed meanwhile commits nothing and
+// returns a *SupersededError (output_commit.go).
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
 	if cfg.Finalize {
 		return Finalize(ctx, cfg, log, progressOut)
+	}
+	start, err := startComputeOutput(cfg)
+	if err != nil {
+		return nil, err
 	}
 	stages := map[string]float64{}
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
@@ -80,7 +87,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	began := time.Now()
 	plan, err := planRun(cfg, g.Edges, len(run.sources), log)
 	if err != nil {
 		return nil, err
@@ -90,7 +97,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		return nil, err
 	}
 	defer be.Close()
-	stages["backend"] = time.Since(start).Seconds()
+	stages["backend"] = time.Since(began).Seconds()
 	alg := plan.Choice.Algorithm
 	log.Info("plan", "backend", be.Name(), "device", be.Device(), "why", plan.Why,
 		"algorithm", alg.Name, "variant", alg.Variant, "all_pairs", plan.Choice.AllPairs,
@@ -106,7 +113,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	meta[MetaTargets] = targetsMeta(run.targets)
 	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
 
-	out, err := openOutput(cfg, log)
+	out, err := openOutput(cfg, start, log)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +140,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		}
 	}
 	begin := time.Now()
-	if err := commitOutput(cfg, out, m); err != nil {
+	if err := commitOutput(cfg, out, m, log); err != nil {
 		return nil, err
 	}
 	log.Info("computed", "out", cfg.OutDir, "sources", len(run.sources), "rows", run.rows,

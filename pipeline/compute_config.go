@@ -91,6 +91,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
 		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
+		overwriteKey(),
 	), append(shardKeys(), deviceKeys()...)...)
 }
 
@@ -113,7 +114,10 @@ type ComputeConfig struct {
 	Pairs       []string
 	Summary     bool
 	OutDir      string
-	OutFormat   tables.Format
+	// Overwrite is output.overwrite: which folder at OutDir a run may
+	// replace (output_owner.go).
+	Overwrite string
+	OutFormat tables.Format
 	// Matrix is true for output.format distmatrix.
 	Matrix           bool
 	Layout           tables.Layout
@@ -156,6 +160,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		Pairs:            vs.StringList(KeyPaths),
 		Summary:          vs.Bool(KeySummary),
 		OutDir:           vs.String(KeyOutputDir),
+		Overwrite:        readOverwrite(vs),
 		BatchRows:        vs.Int(KeyOutputBatchRows, 1, 1<<28),
 		PartRows:         vs.Int64(KeyPartRows, 1, 1<<40),
 		SkipIfSame:       vs.Bool(KeySkipIfUnchanged),
@@ -255,7 +260,7 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 // for them, so the same file read from another folder gives the same
 // bytes.
 var runOnlyKeys = []string{
-	KeyOutputDir, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline,
+	KeyOutputDir, KeyOutputOverwrite, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline,
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum

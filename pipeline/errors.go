@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/pathflow/pathflow/internal/config"
 )
@@ -16,6 +17,7 @@ const (
 	ExitInput       = 3   // an input file is missing, unreadable or malformed
 	ExitCompute     = 4   // the computation cannot give a correct answer (negative cycle, overflow, device)
 	ExitOutput      = 5   // the outputs could not be written
+	ExitSuperseded  = 7   // another run committed the output first: this run's result was dropped
 	ExitNoGPU       = 8   // compute.backend is gpu but no GPU can be used here: no driver library, no device, or a build without CUDA
 	ExitInterrupted = 130 // SIGINT or SIGTERM: temporaries were removed
 )
@@ -34,6 +36,28 @@ type (
 	NoGPUError struct{ Why string }
 )
 
+// SupersededError says that another run committed the output folder Dir
+// while this one ran, so this run committed nothing: the folder holds the
+// other run's complete output (run Now, "" when it has no run id). It is
+// no failure of the data: a scheduler that launched duplicate attempts
+// can take the other's output; one that wants this run's own result runs
+// it again.
+type SupersededError struct {
+	Dir   string
+	RunID string // this run's
+	Now   string // the run whose output is in place
+}
+
+func (e *SupersededError) Error() string {
+	now := "another run"
+	if e.Now != "" {
+		now = "run " + e.Now
+	}
+	return fmt.Sprintf("%s was committed by %s while run %s computed: this run's result is dropped and that complete output stays; run again to replace it",
+		e.Dir, now, e.RunID)
+}
+
+// Error says what is missing.
 func (e *NoGPUError) Error() string {
 	return "compute.backend is gpu but no GPU can be used: " + e.Why
 }
@@ -52,6 +76,7 @@ func ExitCode(err error) int {
 		inErr  *InputError
 		cmpErr *ComputeError
 		outErr *OutputError
+		supErr *SupersededError
 		incErr *IncompleteError
 		gpuErr *NoGPUError
 	)
@@ -66,6 +91,8 @@ func ExitCode(err error) int {
 		return ExitInput
 	case errors.As(err, &cmpErr):
 		return ExitCompute
+	case errors.As(err, &supErr):
+		return ExitSuperseded
 	case errors.As(err, &outErr):
 		return ExitOutput
 	case errors.As(err, &gpuErr):

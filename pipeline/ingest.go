@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,6 +39,7 @@ func IngestKeys() []config.Key {
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
+		overwriteKey(),
 	)
 }
 
@@ -53,7 +53,10 @@ type IngestConfig struct {
 	Tables      tables.Format
 	Compression tables.Compression
 	BatchRows   int
-	Log         LogSettings
+	// Overwrite is output.overwrite: which folder at OutDir the run may
+	// replace (output_owner.go).
+	Overwrite string
+	Log       LogSettings
 }
 
 // IngestConfigFrom reads and validates the ingest keys.
@@ -64,6 +67,7 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 		OutDir:    vs.String(KeyOutputDir),
 		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
 		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		Overwrite: readOverwrite(vs),
 		Log:       readLogSettings(vs),
 	}
 	codec := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
@@ -118,20 +122,40 @@ type IngestResult struct {
 }
 
 // Ingest reads the configured input and writes its edges and vertices
-// tables (both appear only when both are complete), or converts it to one
-// binary or DIMACS file for other tools.
+// tables, or converts it to one binary or DIMACS file for other tools, with
+// a manifest listing them. The output folder is written as compute's is:
+// in a temporary beside it, committed in one step, replacing only a folder
+// that pathflow committed (output.overwrite); a failed run leaves no
+// folder behind.
 func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOut io.Writer) (*IngestResult, error) {
 	start := time.Now()
+	outStart, err := startOutput(cfg.OutDir, cfg.Overwrite)
+	if err != nil {
+		return nil, err
+	}
 	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
-		return nil, &OutputError{err}
+	out, err := outStart.open(log)
+	if err != nil {
+		return nil, err
 	}
-	files, err := writeIngestOutput(cfg, g)
+	defer out.Abort()
+	files, err := writeIngestOutput(cfg, out.Path(), g)
 	if err != nil {
 		return nil, &OutputError{err}
+	}
+	m := &IngestManifest{
+		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
+		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
+		Files: manifestFiles(out.Path(), files),
+	}
+	if err := out.commit(func(dir string) error { return writeJSON(filepath.Join(dir, ManifestName), m) }); err != nil {
+		return nil, err
+	}
+	for i := range files { // where they are now
+		files[i].Path = filepath.Join(cfg.OutDir, filepath.FromSlash(m.Files[i].Path))
 	}
 	res := &IngestResult{Graph: g, Files: files, Elapsed: time.Since(start)}
 	mbps := float64(g.Bytes) / 1e6 / max(g.Elapsed.Seconds(), 1e-9)
@@ -142,17 +166,17 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	return res, nil
 }
 
-// writeIngestOutput writes g in the configured output format.
-func writeIngestOutput(cfg *IngestConfig, g *LoadedGraph) ([]tables.FileInfo, error) {
+// writeIngestOutput writes g into dir in the configured output format.
+func writeIngestOutput(cfg *IngestConfig, dir string, g *LoadedGraph) ([]tables.FileInfo, error) {
 	switch cfg.Output {
 	case IngestBinary, IngestDIMACS:
-		info, err := writeConversion(cfg.OutDir, cfg.Output, g.Edges)
+		info, err := writeConversion(dir, cfg.Output, g.Edges)
 		if err != nil {
 			return nil, err
 		}
 		return []tables.FileInfo{info}, nil
 	}
-	return tables.WriteGraph(tables.GraphFilesIn(cfg.OutDir, cfg.Tables), g.Edges, g.Vertices, graphMetadata(g),
+	return tables.WriteGraph(tables.GraphFilesIn(dir, cfg.Tables), g.Edges, g.Vertices, graphMetadata(g),
 		tables.WithFormat(cfg.Tables), tables.WithCompression(cfg.Compression), tables.WithBatchRows(cfg.BatchRows))
 }
 

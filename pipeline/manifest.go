@@ -17,7 +17,10 @@ const ManifestName = "manifest.json"
 // Manifest records a compute run for schedulers and for skip_if_unchanged.
 // It is the one output that holds timings; the data files hold none.
 type Manifest struct {
-	Version      string `json:"version"`
+	Version string `json:"version"`
+	// RunID is random per run: it tells two commits of the same settings
+	// apart (a run that finds the output committed by another names it).
+	RunID        string `json:"run_id,omitempty"`
 	InputFile    string `json:"input_file"`
 	InputSHA256  string `json:"input_sha256"`
 	ConfigSHA256 string `json:"config_sha256"`
@@ -72,16 +75,38 @@ func manifestFiles(root string, infos []tables.FileInfo) []ManifestFile {
 	return out
 }
 
+// IngestManifest records an ingest run: what it read and the files it
+// wrote. Its version, input checksum and file list are those of a compute
+// manifest, which is how a later run recognises the folder as pathflow's.
+type IngestManifest struct {
+	Version      string `json:"version"`
+	RunID        string `json:"run_id"`
+	InputFile    string `json:"input_file"`
+	InputSHA256  string `json:"input_sha256"`
+	InputFormat  string `json:"input_format"`
+	OutputFormat string `json:"output_format"`
+	N            int32  `json:"n"`
+	M            int    `json:"m"`
+	// Seconds is the run's time up to the commit.
+	Seconds float64        `json:"seconds"`
+	Files   []ManifestFile `json:"files"`
+}
+
 // writeManifest writes m as indented JSON into dir, atomically.
 func writeManifest(dir string, m *Manifest) error {
-	f, err := atomicfile.Create(filepath.Join(dir, ManifestName))
+	return writeJSON(filepath.Join(dir, ManifestName), m)
+}
+
+// writeJSON writes v as indented JSON to path, atomically.
+func writeJSON(path string, v any) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
 	enc := json.NewEncoder(f)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	return f.Commit()

@@ -15,50 +15,68 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// openOutput removes what killed earlier attempts left beside the run's
-// output, then opens the temporary folder the run writes into: beside
-// output.dir for an unsharded run, inside it (".shard=NNNN.tmp-...") for a
-// shard, whose partitions are moved into the dataset at commit.
-func openOutput(cfg *ComputeConfig, log *slog.Logger) (*atomicfile.Dir, error) {
-	final := filepath.Clean(cfg.OutDir)
-	if cfg.Shard.Sharded() {
-		if err := datasetFolderCheck(final); err != nil {
+// startComputeOutput checks, before the run does any work, the folder it
+// will write and records what is committed there: for an unsharded run
+// output.dir itself, which it replaces at commit (only an output pathflow
+// committed, unless output.overwrite says replace: ownerCheck); for a
+// shard the dataset folder it adds partitions to, and the shard's marker
+// folder, which shows another attempt's commit.
+func startComputeOutput(cfg *ComputeConfig) (*outputStart, error) {
+	root := filepath.Clean(cfg.OutDir)
+	if !cfg.Shard.Sharded() {
+		if err := shardedDatasetCheck(root); err != nil {
 			return nil, err
 		}
-		final = filepath.Join(final, cfg.Shard.Name())
-	} else if err := shardedDatasetCheck(final); err != nil {
+		return startOutput(root, cfg.Overwrite)
+	}
+	if err := datasetFolderCheck(root); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+	if err := datasetOwnerCheck(root, cfg.Overwrite); err != nil {
+		return nil, err
+	}
+	seen, err := readOutputIdentity(shardDir(root, cfg.Shard.Index))
+	if err != nil {
 		return nil, &OutputError{err}
 	}
-	removed, err := atomicfile.RemoveStale(final)
+	return &outputStart{final: filepath.Join(root, cfg.Shard.Name()), overwrite: cfg.Overwrite, seen: seen}, nil
+}
+
+// openOutput opens the temporary folder the run writes into: beside
+// output.dir for an unsharded run, inside it (".shard=NNNN.tmp-...") for a
+// shard, whose partitions are moved into the dataset at commit. What
+// killed earlier attempts left there is removed first.
+func openOutput(cfg *ComputeConfig, start *outputStart, log *slog.Logger) (*ownedOutput, error) {
+	if !cfg.Shard.Sharded() {
+		return start.open(log)
+	}
+	if err := os.MkdirAll(filepath.Dir(start.final), 0o755); err != nil {
+		return nil, &OutputError{err}
+	}
+	removed, err := atomicfile.RemoveStale(start.final)
 	for _, path := range removed {
 		log.Warn("removed the temporary of an attempt whose process is gone", "path", path)
 	}
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	out, err := atomicfile.CreateDir(final)
+	out, err := atomicfile.CreateDir(start.final)
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	return out, nil
+	// A shard's dataset folder is shared with the other tasks: it is never
+	// removed, even when this attempt fails.
+	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: start.overwrite, seen: start.seen}, nil
 }
 
 // commitOutput writes the manifest and commits the run's folder: one
-// rename for an unsharded run, the shard's partitions for a shard.
-func commitOutput(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+// swap for an unsharded run, the shard's partitions for a shard.
+func commitOutput(cfg *ComputeConfig, out *ownedOutput, m *Manifest, log *slog.Logger) error {
+	m.RunID = out.RunID
 	if cfg.Shard.Sharded() {
-		return commitShard(cfg, out, m)
+		return commitShard(cfg, out, m, log)
 	}
-	if err := writeManifest(out.Path(), m); err != nil {
-		return &OutputError{err}
-	}
-	if err := out.Commit(); err != nil {
-		return &OutputError{err}
-	}
-	return nil
+	return out.commit(func(dir string) error { return writeManifest(dir, m) })
 }
 
 // currentOutput returns the manifest of the output already in place when
@@ -114,8 +132,12 @@ const shardLockWait = 10 * time.Minute
 // writes the shard's manifest and marker, and moves the partitions into
 // the dataset, the marker's folder last. The dataset's own _SUCCESS and
 // this shard's old marker are removed first: the dataset is not complete
-// again until finalize.
-func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
+// again until finalize. When another attempt of this index committed
+// while this one ran, this one commits nothing: that is no error when the
+// other's shard is current (the same input, settings and version give the
+// same bytes), and a *SupersededError otherwise.
+func commitShard(cfg *ComputeConfig, owned *ownedOutput, m *Manifest, log *slog.Logger) error {
+	out := owned.Dir
 	root, name := out.Path(), cfg.Shard.Name()
 	parts, files, err := partitionFiles(out, m.Files, name)
 	if err != nil {
@@ -134,6 +156,19 @@ func commitShard(cfg *ComputeConfig, out *atomicfile.Dir, m *Manifest) error {
 		return &OutputError{err}
 	}
 	defer release()
+	now, err := readOutputIdentity(shardDir(cfg.OutDir, cfg.Shard.Index))
+	if err != nil {
+		return &OutputError{err}
+	}
+	if now != owned.seen {
+		out.Abort()
+		if _, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, m.InputSHA256, cfg.ConfigSHA256); problem == "" {
+			log.Info("another attempt committed this shard with the same input, settings and version while this one ran; keeping it",
+				"out", cfg.OutDir, "shard", name, "run_id", now.runID)
+			return nil
+		}
+		return &SupersededError{Dir: filepath.Join(cfg.OutDir, marker), RunID: owned.RunID, Now: now.runID}
+	}
 	for _, stale := range []string{filepath.Join(cfg.OutDir, SuccessName), filepath.Join(cfg.OutDir, marker, SuccessName)} {
 		if err := os.Remove(stale); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return &OutputError{err}

@@ -88,6 +88,8 @@ func TestCommand(t *testing.T) {
 			code: pipeline.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
 		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: pipeline.ExitOutput,
 			stderr: []string{"cycle.gr", "(exit 5)"}},
+		{name: "output into a folder of the user's files", args: []string{"-generate", tiny, "-out", "{tmp}"}, code: pipeline.ExitOutput,
+			stderr: []string{"compute: error: {tmp} holds cycle.gr, which pathflow did not write", "output.overwrite: replace", "(exit 5)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()

@@ -51,19 +51,19 @@ func TestCommand(t *testing.T) {
 		args   []string
 		env    []string
 		code   int
-		files  []string // written under the output folder
+		files  []string // written under the output folder, sorted; the data file first
 		stderr []string
 	}{
 		{name: "parquet by default", args: []string{"-input", plain}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
+			files: []string{"edges.parquet", pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
 		{name: "gzip under another name", args: []string{"-input", misnamed}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
+			files: []string{"edges.parquet", pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
 		{name: "arrow from the environment", args: []string{"-input", plain}, env: []string{"PATHFLOW_OUTPUT_FORMAT=arrow"},
-			code: pipeline.ExitOK, files: []string{"edges.arrow", "vertices.arrow"}},
+			code: pipeline.ExitOK, files: []string{"edges.arrow", pipeline.ManifestName, "vertices.arrow"}},
 		{name: "dimacs conversion", args: []string{"-input", plain, "-output-format", "dimacs"}, code: pipeline.ExitOK,
-			files: []string{pipeline.ConvertedDIMACS}},
+			files: []string{pipeline.ConvertedDIMACS, pipeline.ManifestName}},
 		{name: "binary conversion", args: []string{"-input", plain, "-output-format=binary", "-quiet"}, code: pipeline.ExitOK,
-			files: []string{pipeline.ConvertedBinary}},
+			files: []string{pipeline.ConvertedBinary, pipeline.ManifestName}},
 		{name: "input error", args: []string{"-input", write(t, dir, "bad.gr", []byte("p sp 2 1\na 1 3 5\n"))},
 			code: pipeline.ExitInput, stderr: []string{"ingest: error: formats: " + filepath.Join(dir, "bad.gr") + ":2: target \"3\" outside 1..2 (exit 3)"}},
 		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: pipeline.ExitConfig,

@@ -94,9 +94,13 @@ func CreateIn(path string) (*os.File, error) {
 }
 
 // Commit syncs every file and directory under Path() and moves Path() to
-// Name(). An existing directory at Name() is replaced: it is renamed aside,
-// the new one renamed in, then the old one removed; if the second rename
-// fails the old one is put back. An existing non-directory at Name() is an
+// Name(). An existing directory at Name() is replaced: on Linux the two are
+// swapped in one step (renameat2 RENAME_EXCHANGE), so a reader of Name()
+// sees the whole old directory or the whole new one, and the old one is
+// removed; where the system or file system has no such swap, the old one is
+// renamed aside, the new one renamed in, then the old one removed, and
+// Name() is missing between the two renames (if the second fails the old
+// one is put back). An existing non-directory at Name() is an
 // error. On failure the temporary is removed. Committing twice is a no-op;
 // committing after Abort returns ErrAborted.
 func (d *Dir) Commit() error {
@@ -183,9 +187,12 @@ func (d *Dir) commitIntoLocked(root string, subdirs []string) error {
 }
 
 // replaceDir renames the directory src to dst and syncs dst's folder. An
-// existing directory at dst is first moved into a fresh folder from aside,
-// and removed once src is in place; if that rename fails the old one is put
-// back. An existing non-directory at dst is an error.
+// existing directory at dst is swapped with src in one step where the
+// system can (exchange), so dst never goes missing, and then removed from
+// src, where it now is. Elsewhere it is first moved into a fresh folder from
+// aside, src renamed in, and the old one removed; between those two renames
+// dst is missing, and if the second fails the old one is put back. An
+// existing non-directory at dst is an error.
 func replaceDir(src, dst string, aside func() (string, error)) error {
 	info, err := os.Lstat(dst)
 	switch {
@@ -199,6 +206,39 @@ func replaceDir(src, dst string, aside func() (string, error)) error {
 	case !info.IsDir():
 		return fmt.Errorf("atomicfile: %s exists and is not a directory", dst)
 	}
+	switch err := exchangeDirs(src, dst); {
+	case err == nil:
+		return removeExchanged(src, dst)
+	case !errors.Is(err, errNoExchange):
+		return fmt.Errorf("atomicfile: replacing %s: %w", dst, err)
+	}
+	return replaceAside(src, dst, aside)
+}
+
+// removeExchanged finishes an exchange: dst's folder (and src's, when it
+// is another) is synced so the swap survives a crash, then the old
+// directory, now at src, is removed. A crash before that leaves it under
+// src's temporary name, which RemoveStale recognises.
+func removeExchanged(src, dst string) error {
+	if err := syncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	if filepath.Dir(src) != filepath.Dir(dst) {
+		if err := syncDir(filepath.Dir(src)); err != nil {
+			return err
+		}
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return fmt.Errorf("atomicfile: remove old %s: %w", dst, err)
+	}
+	return nil
+}
+
+// replaceAside replaces dst with src by two renames, for systems without
+// an exchange: the old directory moves into a fresh folder from aside, src
+// is renamed in, the old one is removed. Between the renames dst is
+// missing; if the second fails the old one is put back.
+func replaceAside(src, dst string, aside func() (string, error)) error {
 	holder, err := aside()
 	if err != nil {
 		return fmt.Errorf("atomicfile: %w", err)

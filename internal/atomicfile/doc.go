@@ -10,11 +10,23 @@
 // written as "<file>.partial", so no uncommitted file carries a final
 // extension that a reader's glob (out/**/*.parquet) would match.
 // Dir.Commit gives them their names, syncs every file once and moves the
-// folder into place, replacing an existing directory only at that moment
-// (the old one is moved aside into ".<name>.old-<pid>-<host>-<random>", the
-// new one renamed in, the old one removed); Dir.CommitInto instead moves
-// chosen subfolders into a folder shared with other attempts (a dataset's
-// partitions); Dir.Abort removes the temporary.
+// folder into place, replacing an existing directory only at that moment;
+// Dir.CommitInto instead moves chosen subfolders into a folder shared with
+// other attempts (a dataset's partitions), replacing each the same way;
+// Dir.Abort removes the temporary.
+//
+// Replacing a directory: on Linux the new directory and the old one are
+// swapped in one step with renameat2(RENAME_EXCHANGE), so a reader of the
+// final name (out/manifest.json) finds the whole old output or the whole
+// new one, never nothing; the old one, now under the temporary's name, is
+// then removed. Where there is no such swap (other systems, kernels before
+// 3.15, file systems that answer EINVAL or EOPNOTSUPP such as NFS and some
+// FUSE mounts) the guarantee is weaker: the old directory is moved aside
+// into ".<name>.old-<pid>-<host>-<random>", the new one renamed in and the
+// old one removed, so the final name is missing for the moment between the
+// two renames (a reader sees no output, never a mixed or partial one).
+// Either way this package does not serialise two writers of one name: the
+// caller takes a Lock around its commits.
 //
 // Commit and Abort are each safe to call more than once and in either order,
 // so the usual pattern is

@@ -70,3 +70,27 @@ var hostTag = sync.OnceValue(func() string {
 		return '_'
 	}, name)
 })
+
+// IsTemporary reports whether name (a base name) is a temporary this
+// package makes, ".<final>.tmp-<pid>-<host>-<random>" or its ".old-" form,
+// for whatever final name: what a writer may leave beside an output while
+// it runs or after it died.
+func IsTemporary(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, kind := range []string{kindTemp, kindOld} {
+		marker := "." + kind + "-"
+		for i := 1; i < len(name); i++ {
+			j := strings.Index(name[i:], marker)
+			if j < 0 {
+				break
+			}
+			if _, ok := parseTemp(name, name[1:i+j]); ok {
+				return true
+			}
+			i += j
+		}
+	}
+	return false
+}

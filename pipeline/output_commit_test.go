@@ -1,0 +1,242 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+)
+
+// TestConcurrentCommitsOneWins: attempts that all started before any of
+// them committed race to commit into one folder: exactly one commits, every
+// other one reports ExitSuperseded and leaves the winner's output whole;
+// nothing is left beside it.
+func TestConcurrentCommitsOneWins(t *testing.T) {
+	const attempts = 6
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	for round := range 3 { // the first into a missing folder, then over an output
+		outs := make([]*ownedOutput, attempts)
+		for i := range outs {
+			start, err := startOutput(final, OverwritePathflow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := start.open(quietLog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Abort()
+			if err := os.WriteFile(filepath.Join(o.Path(), "part"), []byte(o.RunID), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = o
+		}
+		errs := make([]error, attempts)
+		var wg sync.WaitGroup
+		for i, o := range outs {
+			wg.Go(func() {
+				m := &Manifest{Version: Version, RunID: o.RunID, Files: []ManifestFile{{Path: "part"}}}
+				errs[i] = o.commit(func(dir string) error { return writeManifest(dir, m) })
+			})
+		}
+		wg.Wait()
+		var winners []string
+		for i, err := range errs {
+			switch code := ExitCode(err); code {
+			case ExitOK:
+				winners = append(winners, outs[i].RunID)
+			case ExitSuperseded:
+				var sup *SupersededError
+				if !errors.As(err, &sup) || sup.Dir != final || !strings.Contains(err.Error(), final) {
+					t.Errorf("round %d: superseded error %v does not name %s", round, err, final)
+				}
+			default:
+				t.Errorf("round %d: attempt %d: %v (exit %d), want exit %d or %d", round, i, err, code, ExitOK, ExitSuperseded)
+			}
+		}
+		if len(winners) != 1 {
+			t.Fatalf("round %d: %d attempts committed, want 1", round, len(winners))
+		}
+		m, err := ReadManifest(final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, _ := os.ReadFile(filepath.Join(final, "part"))
+		if m.RunID != winners[0] || string(part) != winners[0] {
+			t.Errorf("round %d: the output holds run %q (part from %q), the winner is %q", round, m.RunID, part, winners[0])
+		}
+		for i, err := range errs {
+			var sup *SupersededError
+			if errors.As(err, &sup) && (sup.Now != winners[0] || sup.RunID != outs[i].RunID) {
+				t.Errorf("round %d: %v names run %q as in place, want %q", round, err, sup.Now, winners[0])
+			}
+		}
+		if got := names(t, parent); !slices.Equal(got, []string{"out"}) {
+			t.Errorf("round %d: beside the output: %v, want nothing (temporaries and the lock removed)", round, got)
+		}
+	}
+}
+
+// supersedingBackend commits another run into the same output folder
+// while its own run is under way, then computes as the CPU does.
+type supersedingBackend struct {
+	*fakeGPU
+	other func() (*ComputeResult, error)
+	won   *ComputeResult
+	err   error
+}
+
+func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+	b.won, b.err = b.other()
+	return b.fakeGPU.Run(ctx, req, sink)
+}
+
+// TestComputeSupersededWhileRunning: a run whose output folder is
+// committed by another run while it computes exits ExitSuperseded and
+// leaves the other run's output in place.
+func TestComputeSupersededWhileRunning(t *testing.T) {
+	const spec = "grid:side=6,seed=8"
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	runCompute(t, loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-out", out)) // an older output
+	sb := &supersedingBackend{other: func() (*ComputeResult, error) {
+		return Compute(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-sources", "3", "-out", out), quietLog, io.Discard)
+	}}
+	inner := fakeGPUFactory(nil)
+	f := inner
+	f.Open = func(o backend.Options) (backend.Backend, error) {
+		b, err := inner.Open(o)
+		if err != nil {
+			return nil, err
+		}
+		sb.fakeGPU = b.(*fakeGPU)
+		return sb, nil
+	}
+	registerFake(t, f)
+	_, err := Compute(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "gpu", "-sources", "0", "-out", out), quietLog, io.Discard)
+	if sb.err != nil {
+		t.Fatalf("the other run: %v", sb.err)
+	}
+	if ExitCode(err) != ExitSuperseded || !strings.Contains(err.Error(), sb.won.Manifest.RunID) {
+		t.Fatalf("err = %v (exit %d), want exit %d naming run %s", err, ExitCode(err), ExitSuperseded, sb.won.Manifest.RunID)
+	}
+	m, err := ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.RunID != sb.won.Manifest.RunID || m.Backend != BackendCPU || m.Sources != 1 {
+		t.Errorf("the output holds run %s (backend %s), want the other run %s", m.RunID, m.Backend, sb.won.Manifest.RunID)
+	}
+	if !upToDate(out, m.InputSHA256, m.ConfigSHA256) {
+		t.Error("the other run's output is not whole")
+	}
+	if got := names(t, parent); !slices.Equal(got, []string{"out"}) {
+		t.Errorf("beside the output: %v, want nothing", got)
+	}
+}
+
+// TestConcurrentComputeRuns: several compute runs started together into
+// one folder, round after round, each end committed or superseded (never
+// an output error), and the folder always holds one whole output: that of
+// a run that committed.
+func TestConcurrentComputeRuns(t *testing.T) {
+	const runs, rounds = 4, 5
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	superseded := 0
+	defer func() { t.Logf("%d of %d runs were superseded", superseded, runs*rounds) }()
+	for round := range rounds {
+		results := make([]*ComputeResult, runs)
+		errs := make([]error, runs)
+		var wg sync.WaitGroup
+		for i := range runs {
+			cfg := loadCompute(t, "", "-generate", "grid:side=12,seed=3", "-backend", "cpu", "-sources", fmt.Sprint(i), "-workers", "1", "-out", out)
+			wg.Go(func() { results[i], errs[i] = Compute(context.Background(), cfg, quietLog, io.Discard) })
+		}
+		wg.Wait()
+		committed := map[string]bool{}
+		for i, err := range errs {
+			switch ExitCode(err) {
+			case ExitOK:
+				committed[results[i].Manifest.RunID] = true
+			case ExitSuperseded:
+				superseded++
+			default:
+				t.Fatalf("round %d: run %d: %v (exit %d), want exit %d or %d", round, i, err, ExitCode(err), ExitOK, ExitSuperseded)
+			}
+		}
+		m, err := ReadManifest(out)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if !committed[m.RunID] || !upToDate(out, m.InputSHA256, m.ConfigSHA256) {
+			t.Errorf("round %d: the output holds run %s, not whole or not one that committed (%v)", round, m.RunID, committed)
+		}
+		if got := names(t, parent); !slices.Equal(got, []string{"out"}) {
+			t.Errorf("round %d: beside the output: %v", round, got)
+		}
+	}
+}
+
+// TestShardAttemptsCommitOnce: while an attempt of a shard runs, another
+// attempt of the same index commits. With the same settings the first
+// attempt's commit is a no-op (the bytes would be the same) and the other's
+// shard stays; with other settings the first reports ExitSuperseded.
+func TestShardAttemptsCommitOnce(t *testing.T) {
+	const spec = "grid:side=6,seed=9"
+	for _, tc := range []struct {
+		name  string
+		other []string // the other attempt's extra flags
+		code  int
+	}{
+		{"same settings", nil, ExitOK},
+		{"other settings", []string{"-max-distance", "40"}, ExitSuperseded},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dataset := filepath.Join(t.TempDir(), "dataset")
+			args := []string{"-generate", spec, "-backend", "gpu", "-sources", "all", "-out", dataset, "-shard", "0/2"}
+			sb := &supersedingBackend{}
+			sb.other = func() (*ComputeResult, error) {
+				sb.other = func() (*ComputeResult, error) { return sb.won, nil } // the other attempt's own Run
+				return Compute(context.Background(), loadCompute(t, "", append(args, tc.other...)...), quietLog, io.Discard)
+			}
+			inner := fakeGPUFactory(nil)
+			f := inner
+			f.Open = func(o backend.Options) (backend.Backend, error) {
+				b, err := inner.Open(o)
+				if err != nil {
+					return nil, err
+				}
+				sb.fakeGPU = b.(*fakeGPU)
+				return sb, nil
+			}
+			registerFake(t, f)
+			_, err := Compute(context.Background(), loadCompute(t, "", args...), quietLog, io.Discard)
+			if sb.err != nil {
+				t.Fatalf("the other attempt: %v", sb.err)
+			}
+			if ExitCode(err) != tc.code {
+				t.Fatalf("err = %v (exit %d), want exit %d", err, ExitCode(err), tc.code)
+			}
+			m, err := readShardManifest(shardDir(dataset, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.RunID != sb.won.Manifest.RunID {
+				t.Errorf("the shard holds run %s, want the other attempt's %s", m.RunID, sb.won.Manifest.RunID)
+			}
+			if got := names(t, dataset); slices.ContainsFunc(got, func(n string) bool { return strings.HasPrefix(n, ".") }) {
+				t.Errorf("the dataset holds %v: a temporary or lock was left", got)
+			}
+		})
+	}
+}
