@@ -7,5 +7,5 @@
 // same arcs in the same order on any machine and for any GOMAXPROCS, because
 // each independent piece of work draws from its own PCG stream derived from
 // the seed. Weights are drawn uniformly from [lo, hi], except in Road, where
-they are travel times.
+// they are travel times.
 package generate
