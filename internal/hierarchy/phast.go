@@ -1,0 +1,90 @@
+package hierarchy
+
+import (
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// lanes is the number of sources one PHAST sweep serves: their distances
+// to a vertex sit side by side, 64 bytes, one cache line.
+const lanes = 8
+
+// Trees writes the distances from each source (original ids) to every
+// vertex: dist[i*N + v] is the distance from sources[i] to original vertex
+// v, or paths.Unreachable. It runs PHAST: an upward search from each
+// source, then one sweep over the vertices in descending rank that pulls
+// distances down the Down arcs, for lanes sources at once, the sweep
+// reading the hierarchy in memory order. Batches run on workers
+// goroutines (0: all cores), each with 64 * N bytes of scratch space.
+// O(len(sources) * (search space + N + arcs) / lanes) memory traffic per
+// source amortised.
+func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
+	n := int(h.N)
+	if len(dist) != len(sources)*n {
+		return fmt.Errorf("hierarchy: distance buffer holds %d values, want %d sources x %d vertices", len(dist), len(sources), n)
+	}
+	for _, s := range sources {
+		if err := h.checkVertex(s); err != nil {
+			return err
+		}
+	}
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	batches := (len(sources) + lanes - 1) / lanes
+	pool := h.pool()
+	forChunks(batches, workers, 1, func(_, lo, hi int) {
+		s := pool.get()
+		defer pool.put(s)
+		d := make([][lanes]int64, n)
+		for r := range d {
+			d[r] = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+		}
+		for b := lo; b < hi; b++ {
+			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
+			for k, src := range batch {
+				s.run(&h.Up, &h.Down, h.Rank[src], false)
+				for _, v := range s.settled {
+					d[v][k] = s.dist[v]
+				}
+			}
+			h.sweep(d)
+			for k := range batch {
+				row := dist[(b*lanes+k)*n : (b*lanes+k+1)*n]
+				for v, r := range h.Rank {
+					if x := d[r][k]; x < infinity {
+						row[v] = x
+					} else {
+						row[v] = paths.Unreachable
+					}
+				}
+			}
+			for r := range d {
+				d[r] = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+			}
+		}
+	})
+	return nil
+}
+
+// sweep settles every vertex from the top rank down: a vertex's distance
+// is the best of its upward-search value and, over its Down arcs x -> r,
+// the distance of x (already final, x > r) plus the weight. O(N + arcs)
+// for lanes sources.
+func (h *Hierarchy) sweep(d [][lanes]int64) {
+	off, tails, weights := h.Down.Offsets, h.Down.Targets, h.Down.Weights
+	for r := len(d) - 1; r >= 0; r-- {
+		dr := d[r]
+		for a := off[r]; a < off[r+1]; a++ {
+			dx := &d[tails[a]]
+			w := int64(weights[a])
+			for k := range lanes {
+				if c := dx[k] + w; c < dr[k] {
+					dr[k] = c
+				}
+			}
+		}
+		d[r] = dr
+	}
+}
