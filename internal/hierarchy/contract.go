@@ -43,8 +43,7 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 		var longest int64
 		targets := 0
 		for _, oa := range outs {
-			if oa.to != u {
-				s.target[oa.to] = s.cur
+			if oa.to != u && s.markTarget(oa.to) {
 				targets++
 				longest = max(longest, oa.w)
 			}
@@ -52,7 +51,11 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 		if targets == 0 {
 			continue
 		}
-		s.run(c.g, u, v, blocked, ia.w+longest, targets, c.opts.WitnessSettled)
+		limit := c.opts.WitnessSettled
+		if blocked == nil {
+			limit = c.opts.SimulationSettled
+		}
+		s.run(c.g, u, v, blocked, ia.w+longest, targets, limit)
 		for _, oa := range outs {
 			if oa.to == u {
 				continue
@@ -141,6 +144,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		seen[v] = -1
 	}
 	var affected []int32
+	touchedBy := make([][]int32, c.workers)
 	for len(remaining) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -171,34 +175,51 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				found[i] = list
 			}
 		})
-		// Apply, in the order of the round so the result is deterministic.
-		affected = affected[:0]
-		for i, v := range round {
+		// Apply: each worker owns the vertices of some blocks of ids and
+		// makes every change to their lists, in the order of the round, so
+		// the result does not depend on the number of workers.
+		for _, v := range round {
 			c.contracted[v] = true
 			c.order = append(c.order, v)
-			for _, a := range c.g.in[v] {
-				remove(&c.g.out[a.to], v)
-			}
-			for _, a := range c.g.out[v] {
-				remove(&c.g.in[a.to], v)
-			}
-			for _, s := range found[i] {
-				upsert(&c.g.out[s.u], darc{to: s.x, mid: v, hops: s.hops, w: s.w})
-				upsert(&c.g.in[s.x], darc{to: s.u, mid: v, hops: s.hops, w: s.w})
-			}
-			for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
-				for _, a := range list {
-					x := a.to
-					if seen[x] == v {
-						continue
+		}
+		forRanges(c.workers, c.workers, func(w, _, _ int) {
+			mine := func(x int32) bool { return int(x>>8)%c.workers == w }
+			touched := touchedBy[w][:0]
+			for i, v := range round {
+				for _, a := range c.g.in[v] {
+					if mine(a.to) {
+						remove(&c.g.out[a.to], v)
 					}
-					seen[x] = v
-					c.neighbours[x]++
-					c.depth[x] = max(c.depth[x], c.depth[v]+1)
-					affected = append(affected, x)
+				}
+				for _, a := range c.g.out[v] {
+					if mine(a.to) {
+						remove(&c.g.in[a.to], v)
+					}
+				}
+				for _, s := range found[i] {
+					if mine(s.u) {
+						upsert(&c.g.out[s.u], darc{to: s.x, mid: v, hops: s.hops, w: s.w})
+					}
+					if mine(s.x) {
+						upsert(&c.g.in[s.x], darc{to: s.u, mid: v, hops: s.hops, w: s.w})
+					}
+				}
+				for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
+					for _, a := range list {
+						x := a.to
+						if !mine(x) || seen[x] == v {
+							continue
+						}
+						seen[x] = v
+						c.neighbours[x]++
+						c.depth[x] = max(c.depth[x], c.depth[v]+1)
+						touched = append(touched, x)
+					}
 				}
 			}
-		}
+			touchedBy[w] = touched
+		})
+		affected = slices.Concat(touchedBy...)
 		for _, v := range round {
 			c.inRound[v] = false
 		}
@@ -240,6 +261,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 		opt(&o)
 	}
 	o.WitnessSettled = max(1, o.WitnessSettled)
+	o.SimulationSettled = max(1, o.SimulationSettled)
 	dg, err := newDynGraph(g)
 	if err != nil {
 		return nil, err

@@ -280,3 +280,18 @@ func TestBadArguments(t *testing.T) {
 		t.Error("build: cancelled context ignored")
 	}
 }
+
+// TestDeterministic checks that the hierarchy does not depend on the
+// number of workers.
+func TestDeterministic(t *testing.T) {
+	e, _, err := generate.Road(60, freshSeed(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	a, b := build(t, g, WithWorkers(1)), build(t, g, WithWorkers(3))
+	if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Up.Targets, b.Up.Targets) ||
+		!slices.Equal(a.Down.Weights, b.Down.Weights) || !slices.Equal(a.UpMiddle, b.UpMiddle) {
+		t.Error("1 and 3 workers built different hierarchies")
+	}
+}

@@ -40,6 +40,10 @@ type BuildOptions struct {
 	// search that stops early adds a shortcut that may not be needed,
 	// never misses one that is.
 	WitnessSettled int
+	// SimulationSettled is the same bound for the witness searches that
+	// only score a vertex: a lower one makes scoring cheaper and the
+	// scores rougher.
+	SimulationSettled int
 	// Checksum identifies the graph the hierarchy was built from; it is
 	// kept in Hierarchy.GraphChecksum.
 	Checksum string
@@ -47,7 +51,7 @@ type BuildOptions struct {
 
 // DefaultBuildOptions returns the settings Build starts from.
 func DefaultBuildOptions() BuildOptions {
-	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500}
+	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500, SimulationSettled: 500}
 }
 
 // Option changes one setting of Build.
@@ -61,6 +65,10 @@ func WithOrdering(ord Ordering) Option { return func(o *BuildOptions) { o.Orderi
 
 // WithWitnessSettled bounds the vertices each witness search settles.
 func WithWitnessSettled(n int) Option { return func(o *BuildOptions) { o.WitnessSettled = n } }
+
+// WithSimulationSettled bounds the vertices each scoring witness search
+// settles.
+func WithSimulationSettled(n int) Option { return func(o *BuildOptions) { o.SimulationSettled = n } }
 
 // WithChecksum records the checksum of the input graph in the hierarchy.
 func WithChecksum(sum string) Option { return func(o *BuildOptions) { o.Checksum = sum } }

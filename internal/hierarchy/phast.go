@@ -10,6 +10,9 @@ import (
 // to a vertex sit side by side, 64 bytes, one cache line.
 const lanes = 8
 
+// cleared is a vertex no source of the batch has reached.
+var cleared = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+
 // Trees writes the distances from each source (original ids) to every
 // vertex: dist[i*N + v] is the distance from sources[i] to original vertex
 // v, or paths.Unreachable. It runs PHAST: an upward search from each
@@ -39,7 +42,7 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 		defer pool.put(s)
 		d := make([][lanes]int64, n)
 		for r := range d {
-			d[r] = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+			d[r] = cleared
 		}
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
@@ -50,18 +53,19 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 				}
 			}
 			h.sweep(d)
-			for k := range batch {
-				row := dist[(b*lanes+k)*n : (b*lanes+k+1)*n]
-				for v, r := range h.Rank {
-					if x := d[r][k]; x < infinity {
-						row[v] = x
+			// One pass over the original ids writes every row of the batch
+			// and clears the lanes for the next one.
+			base := dist[b*lanes*n:]
+			for v, r := range h.Rank {
+				x := &d[r]
+				for k := range batch {
+					if x[k] < infinity {
+						base[k*n+v] = x[k]
 					} else {
-						row[v] = paths.Unreachable
+						base[k*n+v] = paths.Unreachable
 					}
 				}
-			}
-			for r := range d {
-				d[r] = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+				*x = cleared
 			}
 		}
 	})

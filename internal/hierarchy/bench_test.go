@@ -1,0 +1,131 @@
+package hierarchy
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// fixture is a graph and its hierarchy, built once per benchmark binary.
+type fixture struct {
+	g *graph.CSR
+	h *Hierarchy
+}
+
+var (
+	fixtures   = map[string]*fixture{}
+	fixturesMu sync.Mutex
+)
+
+// roadFixture returns road:side=side,seed=1 (or the plain grid with
+// uniform weights in [1, 1000] when grid is set) and its hierarchy.
+func roadFixture(b *testing.B, side int32, grid bool) *fixture {
+	b.Helper()
+	key := fmt.Sprint(side, grid)
+	fixturesMu.Lock()
+	defer fixturesMu.Unlock()
+	if f, ok := fixtures[key]; ok {
+		return f
+	}
+	var e *graph.EdgeList
+	var err error
+	if grid {
+		e, err = generate.Grid(side, 1, 1000, 1)
+	} else {
+		e, _, err = generate.Road(side, 1)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	h, err := Build(context.Background(), g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &fixture{g: g, h: h}
+	fixtures[key] = f
+	return f
+}
+
+// searchSpace returns the mean number of vertices a forward upward search
+// settles without stalling, over 1000 random sources.
+func searchSpace(h *Hierarchy) float64 {
+	rng := rand.New(rand.NewPCG(7, 7))
+	s := newUpSearch(h.N)
+	total := 0
+	for range 1000 {
+		s.run(&h.Up, &h.Down, rng.Int32N(h.N), false)
+		total += len(s.settled)
+	}
+	return float64(total) / 1000
+}
+
+func benchBuild(b *testing.B, side int32, grid bool) {
+	var e *graph.EdgeList
+	var err error
+	if grid {
+		e, err = generate.Grid(side, 1, 1000, 1)
+	} else {
+		e, _, err = generate.Road(side, 1)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	var h *Hierarchy
+	for b.Loop() {
+		if h, err = Build(context.Background(), g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(h.Shortcuts()), "shortcuts")
+	b.ReportMetric(searchSpace(h), "search-space")
+}
+
+func BenchmarkBuildRoad256(b *testing.B)  { benchBuild(b, 256, false) }
+func BenchmarkBuildGrid256(b *testing.B)  { benchBuild(b, 256, true) }
+func BenchmarkBuildRoad1024(b *testing.B) { benchBuild(b, 1024, false) }
+
+func benchTable(b *testing.B, side int32, k int) {
+	f := roadFixture(b, side, false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	sources, targets := randomVertices(rng, f.h.N, k), randomVertices(rng, f.h.N, k)
+	for b.Loop() {
+		if _, err := f.h.Table(sources, targets, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTable200Road1024(b *testing.B)  { benchTable(b, 1024, 200) }
+func BenchmarkTable1000Road1024(b *testing.B) { benchTable(b, 1024, 1000) }
+
+// BenchmarkTreesRoad1024 reports PHAST's time per tree, amortised over 32
+// sources (4 sweeps of 8).
+func BenchmarkTreesRoad1024(b *testing.B) {
+	f := roadFixture(b, 1024, false)
+	sources := randomVertices(rand.New(rand.NewPCG(1, 3)), f.h.N, 32)
+	dist := make([]int64, len(sources)*int(f.h.N))
+	for b.Loop() {
+		if err := f.h.Trees(sources, dist, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(sources)), "ms/tree")
+}
+
+func BenchmarkQueryRoad1024(b *testing.B) {
+	f := roadFixture(b, 1024, false)
+	rng := rand.New(rand.NewPCG(1, 4))
+	q := NewQuery(f.h)
+	for b.Loop() {
+		if _, err := q.Distance(rng.Int32N(f.h.N), rng.Int32N(f.h.N)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
