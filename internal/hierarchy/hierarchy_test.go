@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 )
 
 // freshSeed returns a new seed for this run and logs it so a failure can
@@ -293,5 +294,44 @@ func TestDeterministic(t *testing.T) {
 	if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Up.Targets, b.Up.Targets) ||
 		!slices.Equal(a.Down.Weights, b.Down.Weights) || !slices.Equal(a.UpMiddle, b.UpMiddle) {
 		t.Error("1 and 3 workers built different hierarchies")
+	}
+}
+
+// TestSharedGraphs runs PHAST with derived parents and the table over the
+// shared hand-checked graphs; those with negative arcs must be refused.
+func TestSharedGraphs(t *testing.T) {
+	for _, tg := range testgraphs.Graphs {
+		g := tg.CSR()
+		h, err := Build(context.Background(), g)
+		if tg.Negative() {
+			if err == nil {
+				t.Errorf("%s: negative arcs accepted", tg.Name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tg.Name, err)
+		}
+		checkStructure(t, h)
+		rows := make([]int64, len(tg.Sources)*int(g.N))
+		if err := h.Trees(tg.Sources, rows, 0); err != nil {
+			t.Fatal(err)
+		}
+		table, err := h.Table(tg.Sources, allVertices(g.N), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(table, rows) {
+			t.Errorf("%s: table %v, PHAST %v", tg.Name, table, rows)
+		}
+		pf := NewParentFinder(g)
+		for i, s := range tg.Sources {
+			row := rows[i*int(g.N) : (i+1)*int(g.N)]
+			parent := make([]int32, g.N)
+			pf.Parents(s, row, parent)
+			if err := tg.Check(i, row, parent); err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }
