@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/generate"
@@ -52,6 +53,22 @@ func roadFixture(b *testing.B, side int32, grid bool) *fixture {
 	return f
 }
 
+// reportCPU starts counting the process's CPU time; the function it
+// returns reports it per operation as cpu-s/op, the steadier figure when a
+// shared machine makes wall times noisy.
+func reportCPU(b *testing.B) func() {
+	start := cpuSeconds()
+	return func() { b.ReportMetric((cpuSeconds()-start)/float64(b.N), "cpu-s/op") }
+}
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 // searchSpace returns the mean number of vertices a forward upward search
 // settles without stalling, over 1000 random sources.
 func searchSpace(h *Hierarchy) float64 {
@@ -78,11 +95,13 @@ func benchBuild(b *testing.B, side int32, grid bool) {
 	}
 	g := graph.BuildCSR(e)
 	var h *Hierarchy
+	done := reportCPU(b)
 	for b.Loop() {
 		if h, err = Build(context.Background(), g); err != nil {
 			b.Fatal(err)
 		}
 	}
+	done()
 	b.ReportMetric(float64(h.Shortcuts()), "shortcuts")
 	b.ReportMetric(searchSpace(h), "search-space")
 }
@@ -95,6 +114,7 @@ func benchTable(b *testing.B, side int32, k int) {
 	f := roadFixture(b, side, false)
 	rng := rand.New(rand.NewPCG(1, 2))
 	sources, targets := randomVertices(rng, f.h.N, k), randomVertices(rng, f.h.N, k)
+	defer reportCPU(b)()
 	for b.Loop() {
 		if _, err := f.h.Table(sources, targets, 0); err != nil {
 			b.Fatal(err)
@@ -111,12 +131,14 @@ func BenchmarkTreesRoad1024(b *testing.B) {
 	f := roadFixture(b, 1024, false)
 	sources := randomVertices(rand.New(rand.NewPCG(1, 3)), f.h.N, 32)
 	dist := make([]int64, len(sources)*int(f.h.N))
+	start := cpuSeconds()
 	for b.Loop() {
 		if err := f.h.Trees(sources, dist, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(sources)), "ms/tree")
+	b.ReportMetric((cpuSeconds()-start)*1000/float64(b.N*len(sources)), "cpu-ms/tree")
 }
 
 func BenchmarkQueryRoad1024(b *testing.B) {
