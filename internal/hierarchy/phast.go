@@ -19,7 +19,7 @@ var cleared = [lanes]int64{infinity, infinity, infinity, infinity, infinity, inf
 // source, then one sweep over the vertices in descending rank that pulls
 // distances down the Down arcs, for lanes sources at once, the sweep
 // reading the hierarchy in memory order. Batches run on workers
-// goroutines (0: all cores), each with 64 * N bytes of scratch space.
+// goroutines (0: all cores), each with 68 * N bytes of scratch space.
 // O(len(sources) * (search space + N + arcs) / lanes) memory traffic per
 // source amortised.
 func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
@@ -40,24 +40,20 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 	forChunks(batches, workers, 1, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
-		d := make([][lanes]int64, n)
-		for r := range d {
-			d[r] = cleared
-		}
+		p := newPhastLanes(n)
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
 			for k, src := range batch {
 				s.run(&h.Up, &h.Down, h.Rank[src], false)
 				for _, v := range s.settled {
-					d[v][k] = s.dist[v]
+					p.seed(v, k, s.dist[v])
 				}
 			}
-			h.sweep(d)
-			// One pass over the original ids writes every row of the batch
-			// and clears the lanes for the next one.
+			h.sweep(p)
+			// One pass over the original ids writes every row of the batch.
 			base := dist[b*lanes*n:]
 			for v, r := range h.Rank {
-				x := &d[r]
+				x := &p.d[r]
 				for k := range batch {
 					if x[k] < infinity {
 						base[k*n+v] = x[k]
@@ -65,21 +61,55 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 						base[k*n+v] = paths.Unreachable
 					}
 				}
-				*x = cleared
 			}
 		}
 	})
 	return nil
 }
 
+// phastLanes is one worker's PHAST state: the distances of the batch's
+// sources to every vertex, and the upward-search values that seed the
+// sweep, kept apart so that the sweep overwrites every vertex and nothing
+// needs clearing between batches but the seeds.
+type phastLanes struct {
+	d      [][lanes]int64
+	seedAt []int32 // index in seeds, or -1
+	seeds  [][lanes]int64
+	seeded []int32 // the vertices with a seed
+}
+
+func newPhastLanes(n int) *phastLanes {
+	p := &phastLanes{d: make([][lanes]int64, n), seedAt: make([]int32, n)}
+	for r := range p.seedAt {
+		p.seedAt[r] = -1
+	}
+	return p
+}
+
+// seed records that lane k reaches r at distance dist going up.
+func (p *phastLanes) seed(r int32, k int, dist int64) {
+	i := p.seedAt[r]
+	if i < 0 {
+		i = int32(len(p.seeds))
+		p.seedAt[r] = i
+		p.seeds = append(p.seeds, cleared)
+		p.seeded = append(p.seeded, r)
+	}
+	p.seeds[i][k] = dist
+}
+
 // sweep settles every vertex from the top rank down: a vertex's distance
-// is the best of its upward-search value and, over its Down arcs x -> r,
-// the distance of x (already final, x > r) plus the weight. O(N + arcs)
-// for lanes sources.
-func (h *Hierarchy) sweep(d [][lanes]int64) {
+// is the best of its seed and, over its Down arcs x -> r, the distance of
+// x (already final, x > r) plus the weight. It then drops the seeds.
+// O(N + arcs) for lanes sources.
+func (h *Hierarchy) sweep(p *phastLanes) {
 	off, tails, weights := h.Down.Offsets, h.Down.Targets, h.Down.Weights
+	d := p.d
 	for r := len(d) - 1; r >= 0; r-- {
-		dr := d[r]
+		dr := cleared
+		if i := p.seedAt[r]; i >= 0 {
+			dr = p.seeds[i]
+		}
 		for a := off[r]; a < off[r+1]; a++ {
 			dx := &d[tails[a]]
 			w := int64(weights[a])
@@ -91,4 +121,8 @@ func (h *Hierarchy) sweep(d [][lanes]int64) {
 		}
 		d[r] = dr
 	}
+	for _, r := range p.seeded {
+		p.seedAt[r] = -1
+	}
+	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
 }
