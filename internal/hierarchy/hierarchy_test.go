@@ -103,7 +103,9 @@ func checkAll(t *testing.T, name string, g *graph.CSR, h *Hierarchy, sources []i
 				}
 			}
 		}
-		pf.Parents(s, row, parent)
+		if err := pf.Parents(s, row, parent); err != nil {
+			t.Fatal(err)
+		}
 		if err := paths.CheckParents(g, &paths.Tree{Source: s, Dist: row, Parent: parent}); err != nil {
 			t.Fatalf("%s: parents from %d: %v", name, s, err)
 		}
@@ -270,6 +272,9 @@ func TestBadArguments(t *testing.T) {
 	if _, err := h.Table([]int32{0}, []int32{16}, 0); err == nil {
 		t.Error("table: target 16 of 16 vertices accepted")
 	}
+	if err := NewParentFinder(graph.BuildCSR(e)).Parents(0, make([]int64, 16), make([]int32, 15)); err == nil {
+		t.Error("parents: short parent row accepted")
+	}
 	if err := h.Trees([]int32{0, 1}, make([]int64, 16), 0); err == nil {
 		t.Error("trees: short buffer accepted")
 	}
@@ -329,7 +334,9 @@ func TestSharedGraphs(t *testing.T) {
 		for i, s := range tg.Sources {
 			row := rows[i*int(g.N) : (i+1)*int(g.N)]
 			parent := make([]int32, g.N)
-			pf.Parents(s, row, parent)
+			if err := pf.Parents(s, row, parent); err != nil {
+				t.Fatal(err)
+			}
 			if err := tg.Check(i, row, parent); err != nil {
 				t.Error(err)
 			}

@@ -1,6 +1,8 @@
 package hierarchy
 
 import (
+	"fmt"
+
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -24,8 +26,11 @@ func NewParentFinder(g *graph.CSR) *ParentFinder {
 // source and unreachable vertices. Where arcs of weight zero close a
 // cycle of such choices, the row is rebuilt with paths.Repair, as every
 // backend does. dist must be exact distances from source, with
-// paths.Unreachable. O(n + m).
-func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) {
+// paths.Unreachable; dist and parent have one entry per vertex. O(n + m).
+func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error {
+	if n := int(f.g.N); len(dist) != n || len(parent) != n || source < 0 || int(source) >= n {
+		return fmt.Errorf("hierarchy: parents of source %d need %d distances and parents, got %d and %d", source, n, len(dist), len(parent))
+	}
 	in := f.in
 	for v := range parent {
 		parent[v] = paths.NoParent
@@ -42,4 +47,5 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) {
 		}
 	}
 	paths.Repair(f.repair, f.g, source, dist, paths.Unreachable, parent)
+	return nil
 }
