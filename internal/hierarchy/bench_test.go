@@ -82,7 +82,10 @@ func searchSpace(h *Hierarchy) float64 {
 	return float64(total) / 1000
 }
 
-func benchBuild(b *testing.B, side int32, grid bool) {
+// benchBuild builds the hierarchy of road:side=side,seed=1 (or the plain
+// grid) and reports its size, its search space and the CPU time of one
+// 1,000 x 1,000 table on it.
+func benchBuild(b *testing.B, side int32, grid bool, opts ...Option) {
 	var e *graph.EdgeList
 	var err error
 	if grid {
@@ -97,17 +100,33 @@ func benchBuild(b *testing.B, side int32, grid bool) {
 	var h *Hierarchy
 	done := reportCPU(b)
 	for b.Loop() {
-		if h, err = Build(context.Background(), g); err != nil {
+		if h, err = Build(context.Background(), g, opts...); err != nil {
 			b.Fatal(err)
 		}
 	}
 	done()
 	b.ReportMetric(float64(h.Shortcuts()), "shortcuts")
+	b.ReportMetric(float64(h.Rounds), "rounds")
 	b.ReportMetric(searchSpace(h), "search-space")
+	rng := rand.New(rand.NewPCG(1, 5))
+	start := cpuSeconds()
+	if _, err := h.Table(randomVertices(rng, h.N, 1000), randomVertices(rng, h.N, 1000), 0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric((cpuSeconds()-start)*1000, "table1000-cpu-ms")
 }
 
-func BenchmarkBuildRoad256(b *testing.B)  { benchBuild(b, 256, false) }
-func BenchmarkBuildGrid256(b *testing.B)  { benchBuild(b, 256, true) }
+func BenchmarkBuildRoad256(b *testing.B) { benchBuild(b, 256, false) }
+func BenchmarkBuildGrid256(b *testing.B) { benchBuild(b, 256, true) }
+func BenchmarkBuildGrid512(b *testing.B) { benchBuild(b, 512, true) }
+
+// BenchmarkBuildRoad512 compares the orderings.
+func BenchmarkBuildRoad512(b *testing.B) {
+	for _, ord := range []Ordering{OrderQuotient, OrderEdgeDifference} {
+		b.Run("ordering="+ord.String(), func(b *testing.B) { benchBuild(b, 512, false, WithOrdering(ord)) })
+	}
+}
+
 func BenchmarkBuildRoad1024(b *testing.B) { benchBuild(b, 1024, false) }
 
 func benchTable(b *testing.B, side int32, k int) {
@@ -125,11 +144,11 @@ func benchTable(b *testing.B, side int32, k int) {
 func BenchmarkTable200Road1024(b *testing.B)  { benchTable(b, 1024, 200) }
 func BenchmarkTable1000Road1024(b *testing.B) { benchTable(b, 1024, 1000) }
 
-// BenchmarkTreesRoad1024 reports PHAST's time per tree, amortised over 32
-// sources (4 sweeps of 8).
+// BenchmarkTreesRoad1024 reports PHAST's time per tree, amortised over 64
+// sources (8 sweeps of 8).
 func BenchmarkTreesRoad1024(b *testing.B) {
 	f := roadFixture(b, 1024, false)
-	sources := randomVertices(rand.New(rand.NewPCG(1, 3)), f.h.N, 32)
+	sources := randomVertices(rand.New(rand.NewPCG(1, 3)), f.h.N, 64)
 	dist := make([]int64, len(sources)*int(f.h.N))
 	start := cpuSeconds()
 	for b.Loop() {
