@@ -143,6 +143,10 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	for v := range seen {
 		seen[v] = -1
 	}
+	// Each vertex is owned by one worker in the apply step, which alone
+	// touches its entries of seen (the last contracted neighbour counted)
+	// and rescored (the last round that queued it for re-scoring).
+	rescored := make([]int32, n)
 	var affected []int32
 	touchedBy := make([][]int32, c.workers)
 	for len(remaining) > 0 {
@@ -213,7 +217,10 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						seen[x] = v
 						c.neighbours[x]++
 						c.depth[x] = max(c.depth[x], c.depth[v]+1)
-						touched = append(touched, x)
+						if rescored[x] != int32(c.rounds) {
+							rescored[x] = int32(c.rounds)
+							touched = append(touched, x)
+						}
 					}
 				}
 			}
@@ -223,8 +230,6 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for _, v := range round {
 			c.inRound[v] = false
 		}
-		slices.Sort(affected)
-		affected = slices.Compact(affected)
 		forChunks(len(affected), c.workers, 16, func(w, lo, hi int) {
 			for _, x := range affected[lo:hi] {
 				c.prio[x] = c.priority(c.searches[w], x)
