@@ -285,7 +285,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 		return nil, err
 	}
 	c.searches = nil
-	h, err := layout(dg, c.order, c.workers)
+	h, err := layout(dg, levelOrder(dg, c.order, o.X, o.Y), c.workers)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,8 @@
 // the original graph by unpacking shortcuts.
 //
 // A hierarchy is a set of flat arrays over dense int32 ids. Vertices are
-// renumbered by rank (the order in which they were contracted): id r in
-// the hierarchy is original vertex Order[r], and Rank is the inverse. Up
+// renumbered by rank (by level in the hierarchy, then by locality): id r
+// in the hierarchy is original vertex Order[r], and Rank is the inverse. Up
 // holds, for each r, the arcs r -> x with x > r; Down holds, for each r,
 // the arcs x -> r with x > r, the tail x stored as the target. Every arc
 // carries its middle vertex (in hierarchy ids), or NoMiddle for an arc of

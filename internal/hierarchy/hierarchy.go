@@ -19,8 +19,10 @@ const NoMiddle int32 = -1
 const infinity int64 = 1 << 62
 
 // Hierarchy is a contraction hierarchy over dense int32 ids. Vertex ids
-// inside it are ranks: id r is original vertex Order[r], contracted r-th;
-// arcs only climb in rank (see the package documentation).
+// inside it are ranks: id r is original vertex Order[r]. Ranks go by level
+// (a vertex's level is one more than the highest level of its neighbours
+// contracted before it), so arcs only climb in rank (see the package
+// documentation).
 type Hierarchy struct {
 	// N is the number of vertices.
 	N int32
@@ -69,7 +71,7 @@ func (h *Hierarchy) Shortcuts() int {
 
 // layout turns the contracted graph into a Hierarchy: the out-arcs of each
 // vertex at its contraction become its Up row, its in-arcs its Down row,
-// renumbered by rank. O(n + arcs log d), rows sorted on workers
+// renumbered by position in order, which must make every arc climb. O(n + arcs log d), rows sorted on workers
 // goroutines.
 func layout(g *dynGraph, order []int32, workers int) (*Hierarchy, error) {
 	n := len(order)

@@ -216,13 +216,17 @@ func TestRoadGraphs(t *testing.T) {
 		side int32
 		seed uint64
 	}{{1, 1}, {2, 1}, {5, 3}, {40, 1}, {40, seed}, {90, seed + 1}} {
-		e, _, err := generate.Road(c.side, c.seed)
+		e, vs, err := generate.Road(c.side, c.seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := graph.BuildCSR(e)
 		for _, workers := range []int{1, 4} {
-			h := build(t, g, WithWorkers(workers))
+			opts := []Option{WithWorkers(workers)}
+			if workers > 1 {
+				opts = append(opts, WithCoordinates(vs.X, vs.Y))
+			}
+			h := build(t, g, opts...)
 			checkAll(t, generate.RoadSpec{Side: c.side, Seed: c.seed}.String(), g, h,
 				randomVertices(rng, g.N, 30), randomVertices(rng, g.N, 50))
 		}

@@ -44,6 +44,10 @@ type BuildOptions struct {
 	// only score a vertex: a lower one makes scoring cheaper and the
 	// scores rougher.
 	SimulationSettled int
+	// X and Y, when given (one entry per vertex), are coordinates that
+	// order the vertices of each level along a Z curve, for a faster PHAST
+	// sweep; without them a level goes by vertex id.
+	X, Y []int32
 	// Checksum identifies the graph the hierarchy was built from; it is
 	// kept in Hierarchy.GraphChecksum.
 	Checksum string
@@ -69,6 +73,10 @@ func WithWitnessSettled(n int) Option { return func(o *BuildOptions) { o.Witness
 // WithSimulationSettled bounds the vertices each scoring witness search
 // settles.
 func WithSimulationSettled(n int) Option { return func(o *BuildOptions) { o.SimulationSettled = n } }
+
+// WithCoordinates gives vertex coordinates (graph.Vertices X and Y) to lay
+// out the hierarchy by; the answers do not depend on them.
+func WithCoordinates(x, y []int32) Option { return func(o *BuildOptions) { o.X, o.Y = x, y } }
 
 // WithChecksum records the checksum of the input graph in the hierarchy.
 func WithChecksum(sum string) Option { return func(o *BuildOptions) { o.Checksum = sum } }
