@@ -33,24 +33,37 @@ func roadFixture(b *testing.B, side int32, grid bool) *fixture {
 	if f, ok := fixtures[key]; ok {
 		return f
 	}
-	var e *graph.EdgeList
-	var err error
-	if grid {
-		e, err = generate.Grid(side, 1, 1000, 1)
-	} else {
-		e, _, err = generate.Road(side, 1)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, vs := benchGraph(b, side, grid)
 	g := graph.BuildCSR(e)
-	h, err := Build(context.Background(), g)
+	h, err := Build(context.Background(), g, WithCoordinates(vs.X, vs.Y))
 	if err != nil {
 		b.Fatal(err)
 	}
 	f := &fixture{g: g, h: h}
 	fixtures[key] = f
 	return f
+}
+
+// benchGraph returns road:side=side,seed=1, or the plain grid with
+// uniform weights in [1, 1000] when grid is set, and coordinates.
+func benchGraph(b *testing.B, side int32, grid bool) (*graph.EdgeList, *graph.Vertices) {
+	b.Helper()
+	if !grid {
+		e, vs, err := generate.Road(side, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e, vs
+	}
+	e, err := generate.Grid(side, 1, 1000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vs := &graph.Vertices{X: make([]int32, e.N), Y: make([]int32, e.N)}
+	for v := range e.N {
+		vs.X[v], vs.Y[v] = v%side, v/side
+	}
+	return e, vs
 }
 
 // reportCPU starts counting the process's CPU time; the function it
@@ -86,18 +99,11 @@ func searchSpace(h *Hierarchy) float64 {
 // grid) and reports its size, its search space and the CPU time of one
 // 1,000 x 1,000 table on it.
 func benchBuild(b *testing.B, side int32, grid bool, opts ...Option) {
-	var e *graph.EdgeList
-	var err error
-	if grid {
-		e, err = generate.Grid(side, 1, 1000, 1)
-	} else {
-		e, _, err = generate.Road(side, 1)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, vs := benchGraph(b, side, grid)
 	g := graph.BuildCSR(e)
+	opts = append(opts, WithCoordinates(vs.X, vs.Y))
 	var h *Hierarchy
+	var err error
 	done := reportCPU(b)
 	for b.Loop() {
 		if h, err = Build(context.Background(), g, opts...); err != nil {
