@@ -98,7 +98,7 @@ func (c *contractor) priority(s *witnessSearch, v int32) float64 {
 
 // before reports whether v comes before x in the order of priorities, ties
 // broken by a hash of the ids so that equal priorities do not make long
-// chains of dependent choices.
+// chains of dependent choices. O(1).
 func (c *contractor) before(v, x int32) bool {
 	if c.prio[v] != c.prio[x] {
 		return c.prio[v] < c.prio[x]
@@ -110,7 +110,7 @@ func (c *contractor) before(v, x int32) bool {
 	return v < x
 }
 
-// mix is a 32-bit integer hash (the finaliser of MurmurHash3).
+// mix is a 32-bit integer hash (the finaliser of MurmurHash3), O(1).
 func mix(h uint32) uint32 {
 	h ^= h >> 16
 	h *= 0x85ebca6b
@@ -124,8 +124,9 @@ func mix(h uint32) uint32 {
 // vertices whose priority is below that of all their remaining neighbours
 // (an independent set), finds their shortcuts in parallel, applies them,
 // and re-scores the neighbours (the eager counterpart of lazy updates).
-// The work is dominated by witness searches: near-linear in n on road
-// networks, far more on graphs without a hierarchy.
+// The work is dominated by witness searches: O(n * deg * S log S) for S
+// settled vertices per search, near-linear in n on road networks, far
+// more on graphs without a hierarchy (see docs/road-networks.md).
 func (c *contractor) contractAll(ctx context.Context) error {
 	n := len(c.g.out)
 	remaining := make([]int32, n)

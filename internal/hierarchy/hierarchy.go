@@ -49,7 +49,7 @@ type Hierarchy struct {
 	once     sync.Once
 }
 
-// pool returns the hierarchy's scratch space for upward searches.
+// pool returns the hierarchy's scratch space for upward searches, O(1).
 func (h *Hierarchy) pool() *searchPool {
 	h.once.Do(func() { h.searches = &searchPool{n: h.N} })
 	return h.searches
@@ -91,7 +91,8 @@ func layout(g *dynGraph, order []int32, workers int) (*Hierarchy, error) {
 	return h, nil
 }
 
-// rows builds one direction's CSR in hierarchy ids from per-vertex lists.
+// rows builds one direction's CSR in hierarchy ids from per-vertex lists,
+// O(n + arcs log d) on workers goroutines.
 func (h *Hierarchy) rows(lists [][]darc, workers int) (graph.CSR, []int32, error) {
 	n := int(h.N)
 	c := graph.CSR{N: h.N, Offsets: make([]int64, n+1)}

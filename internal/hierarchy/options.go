@@ -53,7 +53,7 @@ type BuildOptions struct {
 	Checksum string
 }
 
-// DefaultBuildOptions returns the settings Build starts from.
+// DefaultBuildOptions returns the settings Build starts from, O(1).
 func DefaultBuildOptions() BuildOptions {
 	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500, SimulationSettled: 500}
 }
@@ -81,6 +81,7 @@ func WithCoordinates(x, y []int32) Option { return func(o *BuildOptions) { o.X, 
 // WithChecksum records the checksum of the input graph in the hierarchy.
 func WithChecksum(sum string) Option { return func(o *BuildOptions) { o.Checksum = sum } }
 
+// workers resolves Workers, O(1).
 func (o BuildOptions) workers() int {
 	if o.Workers > 0 {
 		return o.Workers

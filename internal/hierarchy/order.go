@@ -65,7 +65,7 @@ func mortonKeys(x, y []int32) []uint64 {
 	return key
 }
 
-// spread puts bit i of u at bit 2i.
+// spread puts bit i of u at bit 2i, O(1).
 func spread(u uint32) uint64 {
 	z := uint64(u)
 	z = (z | z<<16) & 0x0000ffff0000ffff

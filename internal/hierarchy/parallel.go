@@ -7,7 +7,8 @@ import (
 
 // forChunks runs body(worker, lo, hi) over 0..count-1 in chunks of chunk
 // items handed out on demand to workers goroutines, for work whose items
-// cost unevenly; worker says whose scratch space to use.
+// cost unevenly; worker says whose scratch space to use. O(count / chunk)
+// scheduling on top of the calls.
 func forChunks(count, workers, chunk int, body func(worker, lo, hi int)) {
 	if count == 0 {
 		return
@@ -35,7 +36,7 @@ func forChunks(count, workers, chunk int, body func(worker, lo, hi int)) {
 
 // forRanges runs body(worker, lo, hi) on one contiguous range of
 // 0..count-1 per worker, in order, for results that are concatenated in
-// worker order.
+// worker order. O(workers) scheduling on top of the calls.
 func forRanges(count, workers int, body func(worker, lo, hi int)) {
 	workers = max(1, min(workers, count))
 	if workers == 1 {

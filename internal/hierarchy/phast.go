@@ -78,6 +78,7 @@ type phastLanes struct {
 	seeded []int32 // the vertices with a seed
 }
 
+// newPhastLanes returns the state for n vertices, O(n).
 func newPhastLanes(n int) *phastLanes {
 	p := &phastLanes{d: make([][lanes]int64, n), seedAt: make([]int32, n)}
 	for r := range p.seedAt {
@@ -86,7 +87,8 @@ func newPhastLanes(n int) *phastLanes {
 	return p
 }
 
-// seed records that lane k reaches r at distance dist going up.
+// seed records that lane k reaches r at distance dist going up, O(1)
+// amortised.
 func (p *phastLanes) seed(r int32, k int, dist int64) {
 	i := p.seedAt[r]
 	if i < 0 {

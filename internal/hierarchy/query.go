@@ -111,6 +111,7 @@ func arcIn(c *graph.CSR, r, x int32) int64 {
 	return lo + int64(i)
 }
 
+// checkVertex rejects an id outside 0..N-1, O(1).
 func (h *Hierarchy) checkVertex(v int32) error {
 	if v < 0 || v >= h.N {
 		return fmt.Errorf("hierarchy: vertex %d is not in 0..%d", v, h.N-1)

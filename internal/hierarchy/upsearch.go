@@ -21,11 +21,12 @@ type upSearch struct {
 	parentArc []int64
 }
 
+// newUpSearch returns scratch space for n vertices, O(n).
 func newUpSearch(n int32) *upSearch {
 	return &upSearch{dist: make([]int64, n), stamp: make([]uint32, n)}
 }
 
-// get returns the tentative distance of v, or infinity.
+// get returns the tentative distance of v, or infinity, O(1).
 func (s *upSearch) get(v int32) int64 {
 	if s.stamp[v] == s.cur {
 		return s.dist[v]
@@ -95,6 +96,7 @@ type searchPool struct {
 	pool sync.Pool
 }
 
+// get takes scratch space from the pool, O(n) when it must make one.
 func (p *searchPool) get() *upSearch {
 	if s, ok := p.pool.Get().(*upSearch); ok {
 		return s
@@ -102,4 +104,5 @@ func (p *searchPool) get() *upSearch {
 	return newUpSearch(p.n)
 }
 
+// put returns scratch space to the pool, O(1).
 func (p *searchPool) put(s *upSearch) { p.pool.Put(s) }

@@ -18,6 +18,7 @@ type witnessSearch struct {
 	heap  minHeap
 }
 
+// newWitnessSearch returns scratch space for n vertices, O(n).
 func newWitnessSearch(n int) *witnessSearch {
 	return &witnessSearch{label: make([]witnessLabel, n)}
 }
@@ -33,7 +34,7 @@ func (s *witnessSearch) reset() {
 }
 
 // markTarget makes v a target of the current search; it reports false
-// when v already was one.
+// when v already was one. O(1).
 func (s *witnessSearch) markTarget(v int32) bool {
 	l := &s.label[v]
 	if l.target == s.cur {
@@ -43,7 +44,7 @@ func (s *witnessSearch) markTarget(v int32) bool {
 	return true
 }
 
-// get returns the tentative distance of v in the current search.
+// get returns the tentative distance of v in the current search, O(1).
 func (s *witnessSearch) get(v int32) int64 {
 	if l := &s.label[v]; l.stamp == s.cur {
 		return l.dist
