@@ -40,7 +40,8 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 	forChunks(batches, workers, 1, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
-		p := newPhastLanes(n)
+		p := pool.getLanes()
+		defer pool.putLanes(p)
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
 			for k, src := range batch {

@@ -90,10 +90,12 @@ func (s *upSearch) run(climb, stall *graph.CSR, src int32, track bool) {
 	}
 }
 
-// searchPool hands out upward-search scratch space for one hierarchy.
+// searchPool hands out upward-search scratch space and PHAST lanes for
+// one hierarchy, so that repeated queries allocate nothing.
 type searchPool struct {
-	n    int32
-	pool sync.Pool
+	n     int32
+	pool  sync.Pool
+	lanes sync.Pool
 }
 
 // get takes scratch space from the pool, O(n) when it must make one.
@@ -106,3 +108,14 @@ func (p *searchPool) get() *upSearch {
 
 // put returns scratch space to the pool, O(1).
 func (p *searchPool) put(s *upSearch) { p.pool.Put(s) }
+
+// getLanes takes PHAST lanes from the pool, O(n) when it must make them.
+func (p *searchPool) getLanes() *phastLanes {
+	if l, ok := p.lanes.Get().(*phastLanes); ok {
+		return l
+	}
+	return newPhastLanes(int(p.n))
+}
+
+// putLanes returns PHAST lanes to the pool, O(1).
+func (p *searchPool) putLanes(l *phastLanes) { p.lanes.Put(l) }
