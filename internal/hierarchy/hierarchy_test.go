@@ -92,6 +92,14 @@ func checkAll(t *testing.T, name string, g *graph.CSR, h *Hierarchy, sources []i
 	if err := h.Trees(sources, rows, 0); err != nil {
 		t.Fatal(err)
 	}
+	// A second call reuses the pooled lanes and must give the same rows.
+	again := make([]int64, len(rows))
+	if err := h.Trees(sources, again, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rows, again) {
+		t.Fatalf("%s: a second PHAST call gave other rows", name)
+	}
 	pf := NewParentFinder(g)
 	parent := make([]int32, n)
 	for i, s := range sources {
@@ -345,5 +353,16 @@ func TestSharedGraphs(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+func TestMortonKeys(t *testing.T) {
+	if got := spread(0xffffffff); got != 0x5555555555555555 {
+		t.Errorf("spread(all ones) = %#x", got)
+	}
+	// (x, y) shifted to start at 0: (0,0) (1,0) (0,1) (1,1) (2,0).
+	keys := mortonKeys([]int32{-5, -4, -5, -4, -3}, []int32{7, 7, 8, 8, 7})
+	if want := []uint64{0, 1, 2, 3, 4}; !slices.Equal(keys, want) {
+		t.Errorf("keys %v, want %v", keys, want)
 	}
 }
