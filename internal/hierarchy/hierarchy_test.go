@@ -366,3 +366,16 @@ func TestMortonKeys(t *testing.T) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
 }
+
+func TestEmptyGraph(t *testing.T) {
+	h := build(t, graph.BuildCSR(graph.NewEdgeList(0, 0)))
+	if h.N != 0 || h.Shortcuts() != 0 {
+		t.Fatalf("empty graph: %d vertices, %d shortcuts", h.N, h.Shortcuts())
+	}
+	if table, err := h.Table(nil, nil, 0); err != nil || len(table) != 0 {
+		t.Errorf("empty table: %v, %v", table, err)
+	}
+	if err := h.Trees(nil, nil, 0); err != nil {
+		t.Error(err)
+	}
+}
