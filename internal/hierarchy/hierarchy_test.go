@@ -303,15 +303,23 @@ func TestBadArguments(t *testing.T) {
 // TestDeterministic checks that the hierarchy does not depend on the
 // number of workers.
 func TestDeterministic(t *testing.T) {
-	e, _, err := generate.Road(60, freshSeed(t))
+	// Large enough for every worker to own several blocks of 256 ids.
+	side := int32(300)
+	if testing.Short() {
+		side = 100
+	}
+	e, _, err := generate.Road(side, freshSeed(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
-	a, b := build(t, g, WithWorkers(1)), build(t, g, WithWorkers(3))
-	if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Up.Targets, b.Up.Targets) ||
-		!slices.Equal(a.Down.Weights, b.Down.Weights) || !slices.Equal(a.UpMiddle, b.UpMiddle) {
-		t.Error("1 and 3 workers built different hierarchies")
+	a := build(t, g, WithWorkers(1))
+	for _, workers := range []int{3, 16} {
+		b := build(t, g, WithWorkers(workers))
+		if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Up.Targets, b.Up.Targets) ||
+			!slices.Equal(a.Down.Weights, b.Down.Weights) || !slices.Equal(a.UpMiddle, b.UpMiddle) {
+			t.Errorf("1 and %d workers built different hierarchies", workers)
+		}
 	}
 }
 
