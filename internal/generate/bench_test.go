@@ -38,3 +38,11 @@ func BenchmarkGrid4900(b *testing.B) {
 func BenchmarkErdosRenyi2048(b *testing.B) {
 	benchProcs(b, func() (*graph.EdgeList, error) { return ErdosRenyi(2048, 0.05, 1, 100, 1) })
 }
+
+func BenchmarkRoad1024(b *testing.B) {
+	for b.Loop() {
+		if _, _, err := Road(1024, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -41,6 +41,8 @@ func TestGoldenGraphs(t *testing.T) {
 			"666d184ffead4def58186bdf8719b9db1ef768c7f98e84c37502c6d2e57afaad"},
 		{"erdos-renyi:n=3000,p=0.01,lo=1,hi=100,seed=3", func() (*graph.EdgeList, error) { return ErdosRenyi(3000, 0.01, 1, 100, 3) },
 			"de951a5e4fb7407031fbd6a707981d441cee13ed902e9302ac378ced8f3495ad"},
+		{"road:side=64,seed=1", func() (*graph.EdgeList, error) { e, _, err := Road(64, 1); return e, err },
+			"de5467567ec70f65802e4825ba92c84c90ca58eb257d68398a7f2387dc380beb"},
 	} {
 		e, err := c.build()
 		if err != nil {

@@ -144,6 +144,21 @@ var Graphs = []Graph{
 		Parents: [][][]int32{{none, {0, 2}, {1}, {2}}},
 	},
 	{
+		// A small road network, every street both ways: the top row
+		// 0 - 1 - 2 is fast (1 per block), 0 - 3, 2 - 5 and 3 - 4 take 2,
+		// 1 - 4 takes 5 and the street 4 - 5 is missing. From 5, vertex 4
+		// costs 8 both down 1 - 4 and round through 0 and 3.
+		Name: "small road network", N: 6,
+		Arcs: []Arc{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, {0, 3, 2}, {3, 0, 2},
+			{1, 4, 5}, {4, 1, 5}, {2, 5, 2}, {5, 2, 2}, {3, 4, 2}, {4, 3, 2}},
+		Sources: []int32{3, 5},
+		Want:    [][]int64{{2, 3, 4, 0, 2, 6}, {4, 3, 2, 6, 8, 0}},
+		Parents: [][][]int32{
+			{{3}, {0}, {1}, none, {3}, {2}},
+			{{1}, {2}, {5}, {0}, {1, 3}, none},
+		},
+	},
+	{
 		// The detour 0 -> 2 -> 1 beats 0 -> 1; the cycle 1 -> 3 -> 4 -> 1
 		// weighs 3.
 		Name: "negative arcs without a cycle", N: 5,

@@ -1,0 +1,296 @@
+package hierarchy
+
+import (
+	"context"
+	"slices"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// shortcut is an arc u -> x that contracting mid needs.
+type shortcut struct {
+	u, x int32
+	hops int32
+	w    int64
+}
+
+// contractor holds the state of one Build: the remaining graph, each
+// vertex's priority and the terms it is made of, and the order so far.
+type contractor struct {
+	g          *dynGraph
+	opts       BuildOptions
+	workers    int
+	prio       []float64
+	depth      []int32 // longest chain of contracted vertices below
+	neighbours []int32 // contracted neighbours
+	contracted []bool
+	inRound    []bool // contracted in the current round: witness searches avoid them
+	searches   []*witnessSearch
+	order      []int32 // original ids in contraction order
+	rounds     int
+}
+
+// findShortcuts calls emit for every shortcut that contracting v needs in
+// the remaining graph, with witness searches that avoid the vertices in
+// blocked (nil: none but v), and returns their count and the hops they
+// stand for. One bounded search per in-neighbour: O(deg(v) * settled *
+// d log(settled * d)).
+func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, emit func(shortcut)) (added, addedHops int) {
+	outs := c.g.out[v]
+	for _, ia := range c.g.in[v] {
+		u := ia.to
+		s.reset()
+		var longest int64
+		targets := 0
+		for _, oa := range outs {
+			if oa.to != u && s.markTarget(oa.to) {
+				targets++
+				longest = max(longest, oa.w)
+			}
+		}
+		if targets == 0 {
+			continue
+		}
+		limit := c.opts.WitnessSettled
+		if blocked == nil {
+			limit = c.opts.SimulationSettled
+		}
+		s.run(c.g, u, v, blocked, ia.w+longest, targets, limit)
+		for _, oa := range outs {
+			if oa.to == u {
+				continue
+			}
+			if w := ia.w + oa.w; s.get(oa.to) > w {
+				added++
+				addedHops += int(ia.hops + oa.hops)
+				if emit != nil {
+					emit(shortcut{u: u, x: oa.to, hops: ia.hops + oa.hops, w: w})
+				}
+			}
+		}
+	}
+	return added, addedHops
+}
+
+// priority simulates contracting v and scores it by the ordering: lower
+// goes first. O(cost of findShortcuts).
+func (c *contractor) priority(s *witnessSearch, v int32) float64 {
+	added, addedHops := c.findShortcuts(s, v, nil, nil)
+	removed, removedHops := 0, 0
+	for _, a := range c.g.out[v] {
+		removed++
+		removedHops += int(a.hops)
+	}
+	for _, a := range c.g.in[v] {
+		removed++
+		removedHops += int(a.hops)
+	}
+	switch c.opts.Ordering {
+	case OrderEdgeDifference:
+		return float64(added-removed) + float64(c.neighbours[v]) + float64(c.depth[v])
+	default:
+		if removed == 0 {
+			return float64(c.depth[v])
+		}
+		return float64(c.depth[v]) + float64(added)/float64(removed) + float64(addedHops)/float64(removedHops)
+	}
+}
+
+// before reports whether v comes before x in the order of priorities, ties
+// broken by a hash of the ids so that equal priorities do not make long
+// chains of dependent choices. O(1).
+func (c *contractor) before(v, x int32) bool {
+	if c.prio[v] != c.prio[x] {
+		return c.prio[v] < c.prio[x]
+	}
+	hv, hx := mix(uint32(v)), mix(uint32(x))
+	if hv != hx {
+		return hv < hx
+	}
+	return v < x
+}
+
+// mix is a 32-bit integer hash (the finaliser of MurmurHash3), O(1).
+func mix(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	return h
+}
+
+// contractAll contracts every vertex in rounds: each round takes the
+// vertices whose priority is below that of all their remaining neighbours
+// (an independent set), finds their shortcuts in parallel, applies them,
+// and re-scores the neighbours (the eager counterpart of lazy updates).
+// The work is dominated by witness searches: O(n * deg * S log S) for S
+// settled vertices per search, near-linear in n on road networks, far
+// more on graphs without a hierarchy (see docs/road-networks.md).
+func (c *contractor) contractAll(ctx context.Context) error {
+	n := len(c.g.out)
+	remaining := make([]int32, n)
+	for v := range remaining {
+		remaining[v] = int32(v)
+	}
+	forChunks(n, c.workers, 256, func(w, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			c.prio[v] = c.priority(c.searches[w], int32(v))
+		}
+	})
+	picked := make([][]int32, c.workers)
+	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
+	seen := make([]int32, n)
+	for v := range seen {
+		seen[v] = -1
+	}
+	// Each vertex is owned by one worker in the apply step, which alone
+	// touches its entries of seen (the last contracted neighbour counted)
+	// and rescored (the last round that queued it for re-scoring).
+	rescored := make([]int32, n)
+	var affected []int32
+	touchedBy := make([][]int32, c.workers)
+	for len(remaining) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c.rounds++
+		// Pick the independent set.
+		for w := range picked {
+			picked[w] = picked[w][:0]
+		}
+		forRanges(len(remaining), c.workers, func(w, lo, hi int) {
+			for _, v := range remaining[lo:hi] {
+				if c.isLocalMinimum(v) {
+					picked[w] = append(picked[w], v)
+				}
+			}
+		})
+		round := slices.Concat(picked...)
+		for _, v := range round {
+			c.inRound[v] = true
+		}
+		for len(found) < len(round) {
+			found = append(found, nil)
+		}
+		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				list := found[i][:0]
+				c.findShortcuts(c.searches[w], round[i], c.inRound, func(s shortcut) { list = append(list, s) })
+				found[i] = list
+			}
+		})
+		// Apply: each worker owns the vertices of some blocks of ids and
+		// makes every change to their lists, in the order of the round, so
+		// the result does not depend on the number of workers.
+		for _, v := range round {
+			c.contracted[v] = true
+			c.order = append(c.order, v)
+		}
+		forRanges(c.workers, c.workers, func(w, _, _ int) {
+			mine := func(x int32) bool { return int(x>>8)%c.workers == w }
+			touched := touchedBy[w][:0]
+			for i, v := range round {
+				for _, a := range c.g.in[v] {
+					if mine(a.to) {
+						remove(&c.g.out[a.to], v)
+					}
+				}
+				for _, a := range c.g.out[v] {
+					if mine(a.to) {
+						remove(&c.g.in[a.to], v)
+					}
+				}
+				for _, s := range found[i] {
+					if mine(s.u) {
+						upsert(&c.g.out[s.u], darc{to: s.x, mid: v, hops: s.hops, w: s.w})
+					}
+					if mine(s.x) {
+						upsert(&c.g.in[s.x], darc{to: s.u, mid: v, hops: s.hops, w: s.w})
+					}
+				}
+				for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
+					for _, a := range list {
+						x := a.to
+						if !mine(x) || seen[x] == v {
+							continue
+						}
+						seen[x] = v
+						c.neighbours[x]++
+						c.depth[x] = max(c.depth[x], c.depth[v]+1)
+						if rescored[x] != int32(c.rounds) {
+							rescored[x] = int32(c.rounds)
+							touched = append(touched, x)
+						}
+					}
+				}
+			}
+			touchedBy[w] = touched
+		})
+		affected = slices.Concat(touchedBy...)
+		for _, v := range round {
+			c.inRound[v] = false
+		}
+		forChunks(len(affected), c.workers, 16, func(w, lo, hi int) {
+			for _, x := range affected[lo:hi] {
+				c.prio[x] = c.priority(c.searches[w], x)
+			}
+		})
+		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
+	}
+	return nil
+}
+
+// isLocalMinimum reports whether v comes before all its remaining
+// neighbours. O(deg(v)).
+func (c *contractor) isLocalMinimum(v int32) bool {
+	for _, a := range c.g.out[v] {
+		if !c.before(v, a.to) {
+			return false
+		}
+	}
+	for _, a := range c.g.in[v] {
+		if !c.before(v, a.to) {
+			return false
+		}
+	}
+	return true
+}
+
+// Build contracts every vertex of g and returns the hierarchy. It refuses
+// negative weights and stops with ctx's error when ctx is done. Its time
+// is dominated by witness searches, O(n * deg * settled log settled) on
+// graphs with a good hierarchy (road networks), on all cores.
+func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error) {
+	o := DefaultBuildOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	o.WitnessSettled = max(1, o.WitnessSettled)
+	o.SimulationSettled = max(1, o.SimulationSettled)
+	dg, err := newDynGraph(g)
+	if err != nil {
+		return nil, err
+	}
+	n := int(g.N)
+	c := &contractor{
+		g: dg, opts: o, workers: o.workers(),
+		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n),
+		contracted: make([]bool, n), inRound: make([]bool, n),
+		order: make([]int32, 0, n),
+	}
+	for range c.workers {
+		c.searches = append(c.searches, newWitnessSearch(n))
+	}
+	if err := c.contractAll(ctx); err != nil {
+		return nil, err
+	}
+	c.searches = nil
+	h, err := layout(dg, levelOrder(dg, c.order, o.X, o.Y), c.workers)
+	if err != nil {
+		return nil, err
+	}
+	h.GraphChecksum = o.Checksum
+	h.Rounds = c.rounds
+	return h, nil
+}

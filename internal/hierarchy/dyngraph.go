@@ -1,0 +1,97 @@
+package hierarchy
+
+import (
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// darc is an arc of the graph being contracted: to the neighbour to (the
+// head of an out-arc, the tail of an in-arc), with its weight, its middle
+// vertex (an original id, or NoMiddle) and the number of original arcs it
+// stands for.
+type darc struct {
+	to   int32
+	mid  int32
+	hops int32
+	w    int64
+}
+
+// dynGraph is the remaining graph during contraction: per vertex, its out-
+// and in-arcs to vertices not yet contracted, at most one arc per
+// neighbour and direction (the lightest).
+type dynGraph struct {
+	out, in [][]darc
+}
+
+// newDynGraph copies g without self-loops, keeping the lightest of
+// parallel arcs; it refuses negative weights. O(n + m * d), d the largest
+// degree.
+func newDynGraph(g *graph.CSR) (*dynGraph, error) {
+	n := int(g.N)
+	d := &dynGraph{out: make([][]darc, n), in: make([][]darc, n)}
+	outDeg := make([]int32, n)
+	inDeg := make([]int32, n)
+	for u := range n {
+		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+			if g.Weights[a] < 0 {
+				return nil, fmt.Errorf("hierarchy: arc %d -> %d has negative weight %d; contraction hierarchies need weights >= 0", u, g.Targets[a], g.Weights[a])
+			}
+			if v := g.Targets[a]; v != int32(u) {
+				outDeg[u]++
+				inDeg[v]++
+			}
+		}
+	}
+	// One backing array per direction, sliced per vertex with spare room
+	// for a few shortcuts, so the common case needs no allocation.
+	const spare = 2
+	outBack := make([]darc, 0, int(g.Offsets[n])+spare*n)
+	inBack := make([]darc, 0, int(g.Offsets[n])+spare*n)
+	for v := range n {
+		o := len(outBack)
+		outBack = outBack[:o+int(outDeg[v])+spare]
+		d.out[v] = outBack[o : o : o+int(outDeg[v])+spare]
+		i := len(inBack)
+		inBack = inBack[:i+int(inDeg[v])+spare]
+		d.in[v] = inBack[i : i : i+int(inDeg[v])+spare]
+	}
+	for u := range n {
+		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+			if v := g.Targets[a]; v != int32(u) {
+				w := int64(g.Weights[a])
+				upsert(&d.out[u], darc{to: v, mid: NoMiddle, hops: 1, w: w})
+				upsert(&d.in[v], darc{to: int32(u), mid: NoMiddle, hops: 1, w: w})
+			}
+		}
+	}
+	return d, nil
+}
+
+// upsert adds arc a to list, or lowers the arc to the same neighbour
+// when a is lighter (ties go to the smaller middle vertex, so the result
+// does not depend on the order of insertion). O(len(list)).
+func upsert(list *[]darc, a darc) {
+	l := *list
+	for i := range l {
+		if l[i].to == a.to {
+			if a.w < l[i].w || (a.w == l[i].w && a.mid < l[i].mid) {
+				l[i] = a
+			}
+			return
+		}
+	}
+	*list = append(l, a)
+}
+
+// remove deletes the arc to neighbour v from list, if any. O(len(list)).
+func remove(list *[]darc, v int32) {
+	l := *list
+	for i := range l {
+		if l[i].to == v {
+			l[i] = l[len(l)-1]
+			*list = l[:len(l)-1]
+			return
+		}
+	}
+}

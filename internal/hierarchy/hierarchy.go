@@ -1,0 +1,129 @@
+package hierarchy
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// NoMiddle is the middle vertex of an arc of the original graph.
+const NoMiddle int32 = -1
+
+// infinity is the distance of a vertex not reached yet. Real distances
+// are below it (at most (n-1) * MaxInt32 < 2^62), and adding an arc weight
+// to it does not overflow.
+const infinity int64 = 1 << 62
+
+// Hierarchy is a contraction hierarchy over dense int32 ids. Vertex ids
+// inside it are ranks: id r is original vertex Order[r]. Ranks go by level
+// (a vertex's level is one more than the highest level of its neighbours
+// contracted before it), so arcs only climb in rank (see the package
+// documentation).
+type Hierarchy struct {
+	// N is the number of vertices.
+	N int32
+	// Rank[v] is the hierarchy id of original vertex v; Order is its
+	// inverse.
+	Rank, Order []int32
+	// Up row r lists the arcs r -> x with x > r, by increasing x.
+	Up graph.CSR
+	// UpMiddle[a] is the middle vertex of Up arc a, a hierarchy id, or
+	// NoMiddle.
+	UpMiddle []int32
+	// Down row r lists the arcs x -> r with x > r, by increasing x, x
+	// stored as the target.
+	Down graph.CSR
+	// DownMiddle[a] is the middle vertex of Down arc a, or NoMiddle.
+	DownMiddle []int32
+	// GraphChecksum identifies the graph the hierarchy was built from, as
+	// the caller of Build gave it.
+	GraphChecksum string
+	// Rounds is the number of independent sets Build contracted.
+	Rounds int
+
+	searches *searchPool // scratch space for queries, made on first use
+	once     sync.Once
+}
+
+// pool returns the hierarchy's scratch space for upward searches, O(1).
+func (h *Hierarchy) pool() *searchPool {
+	h.once.Do(func() { h.searches = &searchPool{n: h.N} })
+	return h.searches
+}
+
+// Shortcuts returns the number of arcs of the hierarchy that are not
+// arcs of the original graph. O(arcs).
+func (h *Hierarchy) Shortcuts() int {
+	count := 0
+	for _, mids := range [2][]int32{h.UpMiddle, h.DownMiddle} {
+		for _, m := range mids {
+			if m != NoMiddle {
+				count++
+			}
+		}
+	}
+	return count
+}
+
+// layout turns the contracted graph into a Hierarchy: the out-arcs of each
+// vertex at its contraction become its Up row, its in-arcs its Down row,
+// renumbered by position in order, which must make every arc climb. O(n + arcs log d), rows sorted on workers
+// goroutines.
+func layout(g *dynGraph, order []int32, workers int) (*Hierarchy, error) {
+	n := len(order)
+	h := &Hierarchy{N: int32(n), Rank: make([]int32, n), Order: order}
+	for r, v := range order {
+		h.Rank[v] = int32(r)
+	}
+	var err error
+	h.Up, h.UpMiddle, err = h.rows(g.out, workers)
+	if err != nil {
+		return nil, err
+	}
+	h.Down, h.DownMiddle, err = h.rows(g.in, workers)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// rows builds one direction's CSR in hierarchy ids from per-vertex lists,
+// O(n + arcs log d) on workers goroutines.
+func (h *Hierarchy) rows(lists [][]darc, workers int) (graph.CSR, []int32, error) {
+	n := int(h.N)
+	c := graph.CSR{N: h.N, Offsets: make([]int64, n+1)}
+	for r, v := range h.Order {
+		c.Offsets[r+1] = c.Offsets[r] + int64(len(lists[v]))
+	}
+	m := c.Offsets[n]
+	c.Targets = make([]int32, m)
+	c.Weights = make([]int32, m)
+	mids := make([]int32, m)
+	overflow := make([]bool, workers)
+	forRanges(n, workers, func(w, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			list := lists[h.Order[r]]
+			at := c.Offsets[r]
+			slices.SortFunc(list, func(a, b darc) int { return cmp.Compare(h.Rank[a.to], h.Rank[b.to]) })
+			for i, a := range list {
+				if a.w > math.MaxInt32 {
+					overflow[w] = true
+				}
+				c.Targets[at+int64(i)] = h.Rank[a.to]
+				c.Weights[at+int64(i)] = int32(a.w)
+				mids[at+int64(i)] = NoMiddle
+				if a.mid != NoMiddle {
+					mids[at+int64(i)] = h.Rank[a.mid]
+				}
+			}
+		}
+	})
+	if slices.Contains(overflow, true) {
+		return c, nil, fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight", math.MaxInt32)
+	}
+	return c, mids, nil
+}

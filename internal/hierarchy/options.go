@@ -1,0 +1,93 @@
+package hierarchy
+
+import "runtime"
+
+// Ordering is the priority that decides which vertices are contracted
+// first: the lowest priority goes first.
+type Ordering int
+
+const (
+	// OrderQuotient ranks a vertex by its depth (the length of the longest
+	// chain of contractions below it) plus added over removed arcs plus
+	// added over removed original-arc hops, the heuristic of the
+	// customizable CH papers and RoutingKit.
+	OrderQuotient Ordering = iota
+	// OrderEdgeDifference ranks a vertex by added minus removed arcs
+	// (Geisberger's edge difference) plus its contracted neighbours plus
+	// its depth.
+	OrderEdgeDifference
+)
+
+// String names the ordering.
+func (o Ordering) String() string {
+	switch o {
+	case OrderQuotient:
+		return "quotient"
+	case OrderEdgeDifference:
+		return "edge-difference"
+	}
+	return "unknown"
+}
+
+// BuildOptions are the settings of Build; DefaultBuildOptions gives them.
+type BuildOptions struct {
+	// Workers is the number of goroutines that contract; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Ordering is the vertex priority.
+	Ordering Ordering
+	// WitnessSettled bounds the vertices one witness search settles: a
+	// search that stops early adds a shortcut that may not be needed,
+	// never misses one that is.
+	WitnessSettled int
+	// SimulationSettled is the same bound for the witness searches that
+	// only score a vertex: a lower one makes scoring cheaper and the
+	// scores rougher.
+	SimulationSettled int
+	// X and Y, when given (one entry per vertex), are coordinates that
+	// order the vertices of each level along a Z curve, for a faster PHAST
+	// sweep; without them a level goes by vertex id.
+	X, Y []int32
+	// Checksum identifies the graph the hierarchy was built from; it is
+	// kept in Hierarchy.GraphChecksum.
+	Checksum string
+}
+
+// DefaultBuildOptions returns the settings Build starts from, O(1).
+func DefaultBuildOptions() BuildOptions {
+	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500, SimulationSettled: 500}
+}
+
+// Option changes one setting of Build.
+type Option func(*BuildOptions)
+
+// WithWorkers sets the number of contracting goroutines (0: all cores).
+func WithWorkers(n int) Option { return func(o *BuildOptions) { o.Workers = n } }
+
+// WithOrdering sets the vertex priority.
+func WithOrdering(ord Ordering) Option { return func(o *BuildOptions) { o.Ordering = ord } }
+
+// WithWitnessSettled bounds the vertices each witness search settles.
+func WithWitnessSettled(n int) Option { return func(o *BuildOptions) { o.WitnessSettled = n } }
+
+// WithSimulationSettled bounds the vertices each scoring witness search
+// settles.
+func WithSimulationSettled(n int) Option { return func(o *BuildOptions) { o.SimulationSettled = n } }
+
+// WithCoordinates gives vertex coordinates (graph.Vertices X and Y) to lay
+// out the hierarchy by; the answers do not depend on them.
+func WithCoordinates(x, y []int32) Option { return func(o *BuildOptions) { o.X, o.Y = x, y } }
+
+// WithChecksum records the checksum of the input graph in the hierarchy.
+func WithChecksum(sum string) Option { return func(o *BuildOptions) { o.Checksum = sum } }
+
+// workers resolves Workers, O(1).
+func (o BuildOptions) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// defaultWorkers is the number of goroutines queries use by default.
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }

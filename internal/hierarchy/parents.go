@@ -1,0 +1,51 @@
+package hierarchy
+
+import (
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// ParentFinder derives shortest-path trees in the original graph from
+// exact distances, such as the rows Trees writes. It holds one goroutine's
+// scratch space.
+type ParentFinder struct {
+	g, in  *graph.CSR
+	repair *paths.TreeRepair
+}
+
+// NewParentFinder returns a ParentFinder for g, the graph the hierarchy
+// was built from. O(n + m) for the reverse graph.
+func NewParentFinder(g *graph.CSR) *ParentFinder {
+	return &ParentFinder{g: g, in: g.Reverse(), repair: paths.NewTreeRepair(int(g.N))}
+}
+
+// Parents fills parent[v] with the smallest u such that u -> v is an arc
+// and dist[u] + w(u, v) == dist[v] (a tight arc), paths.NoParent for the
+// source and unreachable vertices. Where arcs of weight zero close a
+// cycle of such choices, the row is rebuilt with paths.Repair, as every
+// backend does. dist must be exact distances from source, with
+// paths.Unreachable; dist and parent have one entry per vertex. O(n + m).
+func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error {
+	if n := int(f.g.N); len(dist) != n || len(parent) != n || source < 0 || int(source) >= n {
+		return fmt.Errorf("hierarchy: parents of source %d need %d distances and parents, got %d and %d", source, n, len(dist), len(parent))
+	}
+	in := f.in
+	for v := range parent {
+		parent[v] = paths.NoParent
+		dv := dist[v]
+		if int32(v) == source || dv == paths.Unreachable {
+			continue
+		}
+		for a := in.Offsets[v]; a < in.Offsets[v+1]; a++ {
+			u := in.Targets[a]
+			if du := dist[u]; u != int32(v) && du != paths.Unreachable && du+int64(in.Weights[a]) == dv {
+				parent[v] = u
+				break
+			}
+		}
+	}
+	paths.Repair(f.repair, f.g, source, dist, paths.Unreachable, parent)
+	return nil
+}

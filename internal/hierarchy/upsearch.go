@@ -1,0 +1,121 @@
+package hierarchy
+
+import (
+	"sync"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// upSearch is one goroutine's scratch space for searches that only climb
+// in rank: distances valid when their stamp is the current one, so a
+// search starts in O(1), and the vertices it settled.
+type upSearch struct {
+	dist    []int64
+	stamp   []uint32
+	cur     uint32
+	heap    minHeap
+	settled []int32 // settled and not stalled, in order
+	// parent and parentArc, when tracking: the vertex before each reached
+	// vertex and the index of the arc from it (in the CSR searched).
+	parent    []int32
+	parentArc []int64
+}
+
+// newUpSearch returns scratch space for n vertices, O(n).
+func newUpSearch(n int32) *upSearch {
+	return &upSearch{dist: make([]int64, n), stamp: make([]uint32, n)}
+}
+
+// get returns the tentative distance of v, or infinity, O(1).
+func (s *upSearch) get(v int32) int64 {
+	if s.stamp[v] == s.cur {
+		return s.dist[v]
+	}
+	return infinity
+}
+
+// run searches from src over the arcs of climb (Up forward, Down
+// backward) with stall-on-demand over the arcs of stall (the other one):
+// a settled vertex that a higher vertex reaches more cheaply through an
+// arc of stall is not on a shortest up-down path, so its arcs are not
+// relaxed and it is left out of settled. Afterwards s.settled lists the
+// other settled vertices, whose distances are exact upward distances for
+// every vertex that is the top of a shortest path. With track, parent and
+// parentArc record the search tree. O(S * d * log(S * d)) for S settled
+// vertices, a few hundred on road networks.
+func (s *upSearch) run(climb, stall *graph.CSR, src int32, track bool) {
+	s.cur++
+	if s.cur == 0 {
+		clear(s.stamp)
+		s.cur = 1
+	}
+	if track && s.parent == nil {
+		s.parent = make([]int32, len(s.dist))
+		s.parentArc = make([]int64, len(s.dist))
+	}
+	s.heap = s.heap[:0]
+	s.settled = s.settled[:0]
+	s.dist[src], s.stamp[src] = 0, s.cur
+	if track {
+		s.parent[src], s.parentArc[src] = -1, -1
+	}
+	s.heap.push(0, src)
+	for len(s.heap) > 0 {
+		it := s.heap.pop()
+		u, du := it.v, it.dist
+		if du > s.dist[u] {
+			continue // stale
+		}
+		stalled := false
+		for a := stall.Offsets[u]; a < stall.Offsets[u+1]; a++ {
+			if s.get(stall.Targets[a])+int64(stall.Weights[a]) < du {
+				stalled = true
+				break
+			}
+		}
+		if stalled {
+			continue
+		}
+		s.settled = append(s.settled, u)
+		for a := climb.Offsets[u]; a < climb.Offsets[u+1]; a++ {
+			x := climb.Targets[a]
+			if d := du + int64(climb.Weights[a]); d < s.get(x) {
+				s.dist[x], s.stamp[x] = d, s.cur
+				if track {
+					s.parent[x], s.parentArc[x] = u, a
+				}
+				s.heap.push(d, x)
+			}
+		}
+	}
+}
+
+// searchPool hands out upward-search scratch space and PHAST lanes for
+// one hierarchy, so that repeated queries allocate nothing.
+type searchPool struct {
+	n     int32
+	pool  sync.Pool
+	lanes sync.Pool
+}
+
+// get takes scratch space from the pool, O(n) when it must make one.
+func (p *searchPool) get() *upSearch {
+	if s, ok := p.pool.Get().(*upSearch); ok {
+		return s
+	}
+	return newUpSearch(p.n)
+}
+
+// put returns scratch space to the pool, O(1).
+func (p *searchPool) put(s *upSearch) { p.pool.Put(s) }
+
+// getLanes takes PHAST lanes from the pool, O(n) when it must make them.
+func (p *searchPool) getLanes() *phastLanes {
+	if l, ok := p.lanes.Get().(*phastLanes); ok {
+		return l
+	}
+	return newPhastLanes(int(p.n))
+}
+
+// putLanes returns PHAST lanes to the pool, O(1).
+func (p *searchPool) putLanes(l *phastLanes) { p.lanes.Put(l) }
