@@ -29,7 +29,7 @@ func readEdgesParquet(path string, n int32, cfg config) (e *graph.EdgeList, meta
 		return nil, nil, fmt.Errorf("tables: %s: %d rows", path, pc.rows)
 	}
 	m := int(pc.rows)
-	e = &graph.EdgeList{N: n, Src: make([]int32, m), Dst: make([]int32, m), Weight: make([]int32, m)}
+	e = &graph.EdgeList{N: n, Src: largeInt32s(m), Dst: largeInt32s(m), Weight: largeInt32s(m)}
 	err = pc.read(cfg.concurrency, []columnTarget{{field: idx[0], i32: e.Src}, {field: idx[1], i32: e.Dst}, {field: idx[2], i32: e.Weight}})
 	if err != nil {
 		return nil, nil, err
@@ -59,11 +59,11 @@ func readVerticesParquet(path string, cfg config) (vs *graph.Vertices, n int32, 
 		return nil, 0, errors.New("tables: more vertices than int32 ids can number")
 	}
 	rows := int(pc.rows)
-	ids := make([]int32, rows)
-	vs = &graph.Vertices{OriginalID: make([]int64, rows)}
+	ids := largeInt32s(rows)
+	vs = &graph.Vertices{OriginalID: largeInt64s(rows)}
 	targets := []columnTarget{{field: idx[0], i32: ids}, {field: idx[1], i64: vs.OriginalID}}
 	if idx[2] >= 0 {
-		vs.X, vs.Y = make([]int32, rows), make([]int32, rows)
+		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
 		targets = append(targets, columnTarget{field: idx[2], i32: vs.X}, columnTarget{field: idx[3], i32: vs.Y})
 	}
 	if err := pc.read(cfg.concurrency, targets); err != nil {
