@@ -1,20 +1,20 @@
 package pipeline
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -23,13 +23,18 @@ import (
 // formats.ReadDistanceMatrix: n x n little-endian int32, row-major,
 // graph.Inf32 for "no path". Blocks arrive in any order; it keeps them
 // until their turn (the backend's pool bounds how many) and writes rows in
-// order on its own goroutine, so Put never waits.
+// order on its own goroutines, so Put never waits.
+//
+// The output runs at disk speed: the rows are converted to the file's
+// bytes on every core, into a few reusable chunks of matrixChunkBytes,
+// and each chunk goes to the file in one write while the SHA-256 of the
+// manifest covers it on another core, as the next chunk is converted.
 type matrixWriter struct {
-	path string
-	n    int
-	f    *os.File
-	buf  *bufio.Writer
-	hash hash.Hash
+	path    string
+	n       int
+	f       *os.File
+	hash    hash.Hash
+	workers int
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -38,18 +43,36 @@ type matrixWriter struct {
 	err     error
 	done    chan struct{}
 	info    tables.FileInfo
+
+	// free holds the chunks not in use; full carries converted chunks to
+	// the output goroutine, in file order.
+	free chan []byte
+	full chan []byte
 }
+
+// matrixChunkBytes is the size of one conversion chunk and file write;
+// matrixChunks chunks are in flight at once.
+const (
+	matrixChunkBytes = 8 << 20
+	matrixChunks     = 4
+)
 
 func newMatrixWriter(path string, n int) (*matrixWriter, error) {
 	f, err := atomicfile.CreateIn(path) // *.partial until the output commits
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
-	w := &matrixWriter{path: path, n: n, f: f, hash: h, buf: bufio.NewWriterSize(io.MultiWriter(f, h), 4<<20),
-		pending: map[int]*backend.Rows{}, done: make(chan struct{})}
+	w := &matrixWriter{path: path, n: n, f: f, hash: sha256.New(), workers: runtime.GOMAXPROCS(0),
+		pending: map[int]*backend.Rows{}, done: make(chan struct{}),
+		free: make(chan []byte, matrixChunks), full: make(chan []byte, matrixChunks)}
 	w.cond.L = &w.mu
-	go w.loop()
+	chunk := min(matrixChunkBytes, max(4*int64(n)*int64(n), 4))
+	for range matrixChunks {
+		w.free <- make([]byte, chunk)
+	}
+	output := make(chan struct{})
+	go w.output(output)
+	go w.loop(output)
 	return w, nil
 }
 
@@ -66,10 +89,12 @@ func (w *matrixWriter) Put(rows *backend.Rows) error {
 	return nil
 }
 
-// loop writes blocks in row order until every row is written or it fails.
-func (w *matrixWriter) loop() {
+// loop converts blocks in row order until every row is written or it
+// fails, then waits for the output goroutine.
+func (w *matrixWriter) loop(output <-chan struct{}) {
 	defer close(w.done)
-	row := make([]byte, 4*w.n)
+	defer func() { <-output }()
+	defer close(w.full)
 	for next := 0; next < w.n; {
 		w.mu.Lock()
 		for w.pending[next] == nil && !w.closed && w.err == nil {
@@ -85,7 +110,7 @@ func (w *matrixWriter) loop() {
 			w.fail(err)
 			return
 		}
-		err = w.writeRows(rows, row)
+		err = w.convertRows(rows)
 		next += rows.Len()
 		rows.Release()
 		if err != nil {
@@ -93,30 +118,109 @@ func (w *matrixWriter) loop() {
 			return
 		}
 	}
-	if err := w.buf.Flush(); err != nil {
-		w.fail(err)
-	}
 }
 
-func (w *matrixWriter) writeRows(rows *backend.Rows, row []byte) error {
-	for i := range rows.Len() {
-		for v := range w.n {
-			// Inf32 stands for "no path"; every other entry lies in
-			// [-Inf32, Inf32), the range formats.ReadDistanceMatrix reads.
-			d := int64(graph.Inf32)
-			if dist := rows.Distance(i, v); dist != paths.Unreachable {
-				if dist >= int64(graph.Inf32) || dist < -int64(graph.Inf32) {
-					return fmt.Errorf("pipeline: %s: distance %d from %d to %d does not fit the int32 distance matrix", w.path, dist, rows.Sources[i], v)
-				}
-				d = dist
-			}
-			binary.LittleEndian.PutUint32(row[4*v:], uint32(int32(d)))
+// convertRows converts a block into chunks, each on every core, and hands
+// them to the output goroutine.
+func (w *matrixWriter) convertRows(rows *backend.Rows) error {
+	total := rows.Len() * w.n
+	for lo := 0; lo < total; {
+		buf := <-w.free
+		hi := min(total, lo+len(buf)/4)
+		if err := w.convert(rows, lo, hi, buf[:4*(hi-lo)]); err != nil {
+			w.free <- buf
+			return err
 		}
-		if _, err := w.buf.Write(row); err != nil {
-			return fmt.Errorf("pipeline: writing %s: %w", w.path, err)
+		w.mu.Lock()
+		err := w.err
+		w.mu.Unlock()
+		if err != nil { // the output failed: stop converting
+			w.free <- buf
+			return err
+		}
+		w.full <- buf[:4*(hi-lo)]
+		lo = hi
+	}
+	return nil
+}
+
+// convert writes entries lo..hi-1 of the block (row-major) into out as
+// little-endian int32, on every core. Inf32 stands for "no path"; every
+// other entry lies in [-Inf32, Inf32), the range
+// formats.ReadDistanceMatrix reads. A distance outside it is an error
+// naming the first such entry.
+func (w *matrixWriter) convert(rows *backend.Rows, lo, hi int, out []byte) error {
+	const minPiece = 64 << 10
+	pieces := max(1, min(w.workers, (hi-lo)/minPiece))
+	bad := make([]int, pieces)
+	parallel.For(pieces, pieces, func(p int) {
+		a, b := lo+(hi-lo)*p/pieces, lo+(hi-lo)*(p+1)/pieces
+		dst := out[4*(a-lo) : 4*(b-lo)]
+		if rows.Dist32 != nil {
+			bad[p] = encodeDist32(dst, rows.Dist32[a:b], a)
+		} else {
+			bad[p] = encodeDist64(dst, rows.Dist64[a:b], a)
+		}
+	})
+	for _, at := range bad {
+		if at >= 0 {
+			return fmt.Errorf("pipeline: %s: distance %d from %d to %d does not fit the int32 distance matrix",
+				w.path, rows.Distance(at/w.n, at%w.n), rows.Sources[at/w.n], at%w.n)
 		}
 	}
 	return nil
+}
+
+// encodeDist32 writes native 32-bit distances (graph.Inf32 and above: no
+// path) into dst and returns base plus the index of the first one below
+// -Inf32, or -1.
+func encodeDist32(dst []byte, src []int32, base int) int {
+	dst = dst[:4*len(src)]
+	for i, d := range src {
+		if d < -graph.Inf32 {
+			return base + i
+		}
+		binary.LittleEndian.PutUint32(dst[4*i:], uint32(min(d, graph.Inf32)))
+	}
+	return -1
+}
+
+// encodeDist64 writes 64-bit distances (paths.Unreachable: no path) into
+// dst and returns base plus the index of the first one outside the
+// matrix's range, or -1.
+func encodeDist64(dst []byte, src []int64, base int) int {
+	dst = dst[:4*len(src)]
+	for i, d := range src {
+		if d == paths.Unreachable {
+			d = int64(graph.Inf32)
+		} else if d >= int64(graph.Inf32) || d < -int64(graph.Inf32) {
+			return base + i
+		}
+		binary.LittleEndian.PutUint32(dst[4*i:], uint32(int32(d)))
+	}
+	return -1
+}
+
+// output writes the converted chunks in order, each in one write while
+// the hash reads it on another goroutine, and returns them to free. After
+// a failure it keeps taking chunks back without writing them, so the
+// converter never waits for a chunk that will not come.
+func (w *matrixWriter) output(finished chan<- struct{}) {
+	defer close(finished)
+	failed := false
+	for buf := range w.full {
+		if !failed {
+			var hashed sync.WaitGroup
+			hashed.Go(func() { w.hash.Write(buf) })
+			_, err := w.f.Write(buf)
+			hashed.Wait()
+			if err != nil {
+				w.fail(fmt.Errorf("pipeline: writing %s: %w", w.path, err))
+				failed = true
+			}
+		}
+		w.free <- buf[:cap(buf)]
+	}
 }
 
 // fail records the first error and releases every pending block.

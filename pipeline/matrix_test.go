@@ -59,3 +59,63 @@ func TestMatrixWriterRange(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixWriterChunks writes a matrix larger than one conversion chunk
+// from 32-bit blocks, with "no path" spelled Inf32 and above, and reads it
+// back; a distance below the range in a later chunk names its cell.
+func TestMatrixWriterChunks(t *testing.T) {
+	const n, per = 1500, 100 // 9 MB: two chunks
+	if 4*n*n <= matrixChunkBytes {
+		t.Fatal("the matrix fits one chunk: the test wants several")
+	}
+	dist := make([]int32, n*n)
+	want := make([]int32, n*n)
+	for i := range dist {
+		dist[i] = int32(i%100000) - 50000
+		switch i % 7 {
+		case 3:
+			dist[i] = graph.Inf32
+		case 5:
+			dist[i] = graph.Inf32 + int32(i%1000)
+		}
+		want[i] = min(dist[i], graph.Inf32)
+	}
+	write := func(dist []int32) (string, error) {
+		path := filepath.Join(t.TempDir(), MatrixName)
+		w, err := newMatrixWriter(path, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for first := n - per; first >= 0; first -= per {
+			rows := &backend.Rows{First: first, Sources: make([]int32, per), Width: n, Dist32: dist[first*n : (first+per)*n]}
+			for i := range rows.Sources {
+				rows.Sources[i] = int32(first + i)
+			}
+			if err := w.Put(rows); err != nil {
+				w.Abort()
+				return path, err
+			}
+		}
+		return path, w.Close()
+	}
+	path, err := write(dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := formats.ReadDistanceMatrix(f, path, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Dist32, want) {
+		t.Error("the matrix reads back differently")
+	}
+	dist[1234*n+777] = -graph.Inf32 - 1
+	if _, err := write(dist); err == nil || !strings.Contains(err.Error(), "from 1234 to 777") {
+		t.Errorf("a distance below the range: err = %v, want one naming 1234 to 777", err)
+	}
+}

@@ -201,6 +201,9 @@ func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.V
 }
 
 func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err error) {
+	if format, err := DetectFileFormat(path); err == nil && format == Parquet {
+		return readVerticesParquet(path, cfg)
+	}
 	defer recoverInto(&err, path)
 	tr, err := openTable(path, cfg)
 	if err != nil {
@@ -257,6 +260,9 @@ func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err err
 }
 
 func readEdges(path string, n int32, cfg config) (e *graph.EdgeList, meta map[string]string, err error) {
+	if format, err := DetectFileFormat(path); err == nil && format == Parquet {
+		return readEdgesParquet(path, n, cfg)
+	}
 	defer recoverInto(&err, path)
 	tr, err := openTable(path, cfg)
 	if err != nil {
@@ -280,7 +286,7 @@ func readEdges(path string, n int32, cfg config) (e *graph.EdgeList, meta map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := e.Validate(); err != nil {
+	if err := validateArcs(e, cfg.concurrency); err != nil {
 		return nil, nil, fmt.Errorf("tables: %s: %w", path, err)
 	}
 	return e, userMeta(tr.schema), nil
