@@ -184,7 +184,17 @@ func TestGeneratorSpecs(t *testing.T) {
 	if g.Edges.N != 64 || g.Edges.M() != 4*8*7 || g.Name != "grid:hi=2,lo=2,seed=1,side=8" {
 		t.Errorf("grid: n=%d m=%d name=%q", g.Edges.N, g.Edges.M(), g.Name)
 	}
-	for _, bad := range []string{"torus:side=3", "grid:side=x", "grid:width=3", "grid:side=0"} {
+	road, err := generateGraph("road:side=16,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if road.Edges.N != 256 || road.Name != "road:seed=3,side=16" || road.Vertices == nil {
+		t.Errorf("road: n=%d name=%q coordinates %v", road.Edges.N, road.Name, road.Vertices != nil)
+	}
+	if arcs := float64(road.Edges.M()) / 256; arcs < 2 || arcs > 3.2 {
+		t.Errorf("road: %.2f arcs per vertex, want about 2.5", arcs)
+	}
+	for _, bad := range []string{"torus:side=3", "grid:side=x", "grid:width=3", "grid:side=0", "road:side=0", "road:lo=1"} {
 		if _, err := generateGraph(bad); err == nil {
 			t.Errorf("%q was accepted", bad)
 		}

@@ -24,6 +24,9 @@ var generatorParams = map[string]map[string]string{
 	"grid":          {"side": "32", "lo": "1", "hi": "1000", "seed": "1"},
 	"random-degree": {"n": "1000000", "k": "7", "lo": "1", "hi": "1000", "seed": "1"},
 	"erdos-renyi":   {"n": "2048", "p": "0.05", "lo": "1", "hi": "100", "seed": "1"},
+	// road is synthetic: a jittered grid with arterials and highways and
+	// travel-time weights (internal/generate.Road), not a real network.
+	"road": {"side": "1024", "seed": "1"},
 }
 
 // generateGraph builds the graph a spec such as "grid:side=512,hi=1000" or
@@ -34,7 +37,7 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 	kind, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	defaults, ok := generatorParams[kind]
 	if !ok {
-		return nil, fmt.Errorf("generator %q: want grid, random-degree or erdos-renyi", kind)
+		return nil, fmt.Errorf("generator %q: want grid, random-degree, erdos-renyi or road", kind)
 	}
 	params := maps.Clone(defaults)
 	if args != "" {
@@ -47,7 +50,11 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 		}
 	}
 	p := paramReader{kind: kind, params: params}
-	lo, hi, seed := int32(p.int("lo")), int32(p.int("hi")), uint64(p.int("seed"))
+	seed := uint64(p.int("seed"))
+	var lo, hi int32
+	if kind != "road" {
+		lo, hi = int32(p.int("lo")), int32(p.int("hi"))
+	}
 	var (
 		e        *graph.EdgeList
 		vertices *graph.Vertices
@@ -67,6 +74,14 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 		n := p.int("n")
 		if p.err == nil {
 			e, err = generate.RandomDegree(int32(n), p.int("k"), lo, hi, seed)
+		}
+	case "road":
+		side := p.int("side")
+		if p.err == nil && (side < 1 || side > 46340) {
+			p.err = fmt.Errorf("generator road: side %d is outside 1..46340", side)
+		}
+		if p.err == nil {
+			e, vertices, err = generate.Road(int32(side), seed)
 		}
 	case "erdos-renyi":
 		n, prob := p.int("n"), p.float("p")
