@@ -84,6 +84,14 @@ func (b *Backend) Close() error { return nil }
 // or int64 as Choice.Int64 says; releasing a view does nothing, and the
 // matrix is freed once the consumer drops the last one.
 //
+// CH (a contraction hierarchy, non-negative weights only) first builds
+// the hierarchy on every worker and reports its build time, shortcuts and
+// rounds through req.Facts (FactHierarchy); then PHAST computes whole
+// rows (parents derived in the original graph), the bucket algorithm rows
+// narrowed to req.Targets or req.SourceTargets, and a point query per
+// cell, unpacked into the original graph, narrowed rows with parents. Its
+// cutoff is a filter: cells beyond req.MaxDistance are unreachable.
+//
 // req.MaxDistance, unless backend.NoCutoff (or any negative value), lets
 // Dijkstra and Johnson stop once the next vertex lies beyond it, and
 // Bellman-Ford drop paths beyond it when no weight is negative; vertices
@@ -100,6 +108,9 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	}
 	if alg.Name == AlgorithmFloydWarshall {
 		return b.runFloydWarshall(ctx, &req, sink)
+	}
+	if alg.Name == AlgorithmCH {
+		return b.runCH(ctx, &req, sink)
 	}
 	g, err := requestCSR(&req)
 	if err != nil {

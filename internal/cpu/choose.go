@@ -8,8 +8,8 @@ import (
 )
 
 // Algorithm names understood by Choose (backend.Algorithm.Name). A Choice
-// names one of Dijkstra, Bellman-Ford, Floyd-Warshall and Johnson; auto and
-// sssp resolve to one of them.
+// names one of Dijkstra, Bellman-Ford, Floyd-Warshall, Johnson and CH (a
+// contraction hierarchy); auto and sssp resolve to one of the first four.
 const (
 	AlgorithmAuto          = "auto"
 	AlgorithmSSSP          = "sssp"
@@ -17,6 +17,9 @@ const (
 	AlgorithmBellmanFord   = "bellman-ford"
 	AlgorithmFloydWarshall = "floyd-warshall"
 	AlgorithmJohnson       = "johnson"
+	// AlgorithmCH builds a contraction hierarchy for the run and answers
+	// from it (see Backend.Run); auto does not pick it yet.
+	AlgorithmCH = "ch"
 )
 
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
@@ -90,6 +93,8 @@ func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, r
 //   - dijkstra: non-negative weights only, else an error that points to
 //     bellman-ford;
 //   - bellman-ford and johnson: any weights;
+//   - ch: non-negative weights only, else an error wrapping
+//     backend.ErrUnsupported;
 //   - floyd-warshall: variant blocked (also for an empty variant, with
 //     BlockSize as the tile edge, 0 for DefaultBlockSize) or naive.
 //
@@ -142,6 +147,11 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 		if negative {
 			c.Reason = fmt.Sprintf("requested: Johnson's reweighting (min weight %d), then Dijkstra from each source", p.MinWeight)
 		}
+	case AlgorithmCH:
+		if negative {
+			return c, chNegativeWeight(p.MinWeight)
+		}
+		c.Algorithm, c.Reason = alg, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
 	case AlgorithmFloydWarshall:
 		c.Algorithm = alg
 		if c.Algorithm.Variant == "" {
@@ -166,7 +176,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 // a block size >= 0; an empty variant means blocked) or naive one.
 func checkAlgorithm(alg backend.Algorithm) error {
 	switch alg.Name {
-	case AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson:
+	case AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmCH:
 		if alg.Variant != "" {
 			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
 		}
@@ -197,8 +207,8 @@ func checkAlgorithm(alg backend.Algorithm) error {
 }
 
 func unknownAlgorithm(name string) error {
-	return unsupported("unknown algorithm %q (want %s, %s, %s, %s, %s or %s)", name,
-		AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson)
+	return unsupported("unknown algorithm %q (want %s, %s, %s, %s, %s, %s or %s)", name,
+		AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH)
 }
 
 // unsupported formats an error for a request this backend does not

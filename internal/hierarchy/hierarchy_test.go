@@ -10,7 +10,6 @@ import (
 
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -68,14 +67,32 @@ func checkStructure(t testing.TB, h *Hierarchy) {
 	}
 }
 
-// reference returns Dijkstra's distances from source.
+// reference returns Dijkstra's distances from source, by a plain binary
+// heap with lazy deletion written for the tests alone (the CPU backend,
+// which runs this package's hierarchies, cannot be imported here).
 func reference(t testing.TB, g *graph.CSR, source int32) []int64 {
 	t.Helper()
-	tree, err := cpu.Dijkstra(context.Background(), g, source, false)
-	if err != nil {
-		t.Fatal(err)
+	dist := make([]int64, g.N)
+	for v := range dist {
+		dist[v] = paths.Unreachable
 	}
-	return tree.Dist
+	var h minHeap
+	dist[source] = 0
+	h.push(0, source)
+	for len(h) > 0 {
+		it := h.pop()
+		if it.dist > dist[it.v] {
+			continue
+		}
+		for a := g.Offsets[it.v]; a < g.Offsets[it.v+1]; a++ {
+			v, d := g.Targets[a], it.dist+int64(g.Weights[a])
+			if dist[v] == paths.Unreachable || d < dist[v] {
+				dist[v] = d
+				h.push(d, v)
+			}
+		}
+	}
+	return dist
 }
 
 // checkAll compares every query of h with Dijkstra from the given sources:

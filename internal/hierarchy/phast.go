@@ -129,3 +129,7 @@ func (h *Hierarchy) sweep(p *phastLanes) {
 	}
 	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
 }
+
+// TreeLanes is the number of sources one PHAST sweep serves: Trees is at
+// its most efficient on a multiple of it.
+const TreeLanes = lanes

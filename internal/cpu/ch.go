@@ -1,0 +1,422 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// FactHierarchy is the backend.Request.Facts key under which the ch
+// algorithm reports the hierarchy it built, as a HierarchyFacts.
+const FactHierarchy = "hierarchy"
+
+// HierarchyFacts is what the ch algorithm reports of its contraction
+// hierarchy: how long the build took on all cores, how many shortcuts it
+// added and in how many rounds of independent sets it contracted.
+type HierarchyFacts struct {
+	BuildSeconds float64 `json:"build_s"`
+	Shortcuts    int     `json:"shortcuts"`
+	Rounds       int     `json:"rounds"`
+}
+
+// chGroupSources is the most sources of a request with per-source targets
+// that one block answers with one set of buckets, over the union of their
+// targets. Every source scans the buckets of every target of its group,
+// so a small group keeps a pair list with a few targets per source close
+// to one point query per pair, while sources sharing long target lists
+// still share most backward searches.
+const chGroupSources = 32
+
+// runCH runs the ch algorithm (see Run): it builds a contraction
+// hierarchy of the request's graph on every worker, then answers whole
+// rows by PHAST (parents by hierarchy.ParentFinder), rows narrowed to
+// targets by the bucket algorithm, and narrowed rows with parents by one
+// point query per cell, whose unpacked path gives the parent. The cutoff
+// is a filter: a cell beyond req.MaxDistance is unreachable.
+func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.Sink) error {
+	g, err := requestCSR(req)
+	if err != nil {
+		return err
+	}
+	if err := validateSources(g.N, req.Sources); err != nil {
+		return err
+	}
+	if err := checkCHTargets(g.N, req); err != nil {
+		return err
+	}
+	if !req.Choice.Int64 {
+		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", AlgorithmCH)
+	}
+	if lo, _ := g.WeightRange(); lo < 0 {
+		return chNegativeWeight(lo)
+	}
+	if len(req.Sources) == 0 {
+		return nil
+	}
+	workers := workerCount(b.workers)
+	began := time.Now()
+	h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers))
+	if err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	req.ReportFact(FactHierarchy, HierarchyFacts{
+		BuildSeconds: time.Since(began).Seconds(), Shortcuts: h.Shortcuts(), Rounds: h.Rounds,
+	})
+	run := &chRun{req: req, h: h, g: g, n: int(g.N), limit: req.MaxDistance, workers: workers}
+	switch {
+	case req.Narrowed() && req.Parents:
+		run.chunks = b.chNarrowedChunks(req, workers)
+		run.fill = run.fillPaths
+	case req.Targets != nil:
+		run.chunks = b.chNarrowedChunks(req, workers)
+		run.shared = hierarchy.NewBuckets(h)
+		if err := run.shared.Fill(req.Targets, workers); err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+		run.fill = run.fillTable
+	case req.SourceTargets != nil:
+		run.chunks = b.chNarrowedChunks(req, workers)
+		run.fill = run.fillGroup
+	default:
+		run.chunks = b.chTreeChunks(len(req.Sources), int(g.N), workers)
+		run.fill = run.fillTrees
+	}
+	return run.stream(ctx, sink)
+}
+
+// chNegativeWeight is the error for a graph with a negative arc: a
+// contraction hierarchy cannot hold one.
+func chNegativeWeight(lo int32) error {
+	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use dijkstra, bellman-ford or johnson (%w, %w)",
+		lo, ErrNegativeWeight, backend.ErrUnsupported)
+}
+
+// checkCHTargets checks a narrowed request's targets: at most one of the
+// two kinds, a list per source, every target a vertex.
+func checkCHTargets(n int32, req *backend.Request) error {
+	if req.Targets != nil && req.SourceTargets != nil {
+		return fmt.Errorf("cpu: request with both targets and per-source targets")
+	}
+	if req.SourceTargets != nil && len(req.SourceTargets) != len(req.Sources) {
+		return fmt.Errorf("cpu: %d target lists for %d sources", len(req.SourceTargets), len(req.Sources))
+	}
+	lists := req.SourceTargets
+	if req.Targets != nil {
+		lists = [][]int32{req.Targets}
+	}
+	for _, list := range lists {
+		for _, v := range list {
+			if v < 0 || v >= n {
+				return fmt.Errorf("cpu: target %d outside 0..%d", v, n-1)
+			}
+		}
+	}
+	return nil
+}
+
+// chChunk is one block of a ch run: count consecutive sources from
+// Sources[first].
+type chChunk struct{ first, count int }
+
+// chTreeChunks splits count whole rows of n values into blocks of about
+// valuesPerBlock values, in multiples of PHAST's lanes, and no fewer blocks
+// than workers while there are lanes for them.
+func (b *Backend) chTreeChunks(count, n, workers int) []chChunk {
+	lanes := hierarchy.TreeLanes
+	batch := max(1, b.valuesPerBlock()/max(1, n))
+	batch = max(lanes, batch-batch%lanes)
+	perWorker := (count + workers - 1) / workers
+	batch = min(batch, max(lanes, (perWorker+lanes-1)/lanes*lanes))
+	var chunks []chChunk
+	for first := 0; first < count; first += batch {
+		chunks = append(chunks, chChunk{first, min(batch, count-first)})
+	}
+	return chunks
+}
+
+// chNarrowedChunks splits the rows of a narrowed request into blocks of
+// about valuesPerBlock cells (at least one row each), no fewer than the
+// workers while there are rows for them; with per-source targets a block
+// also holds at most chGroupSources rows.
+func (b *Backend) chNarrowedChunks(req *backend.Request, workers int) []chChunk {
+	count := len(req.Sources)
+	most := max(1, (count+workers-1)/workers)
+	if req.SourceTargets != nil {
+		most = min(most, chGroupSources)
+	}
+	var chunks []chChunk
+	for first := 0; first < count; {
+		rows, cells := 0, 0
+		for first+rows < count && rows < most {
+			w := req.RowWidth(first+rows, 0)
+			if rows > 0 && cells+w > b.valuesPerBlock() {
+				break
+			}
+			rows++
+			cells += w
+		}
+		chunks = append(chunks, chChunk{first, rows})
+		first += rows
+	}
+	return chunks
+}
+
+// chRun is the state a ch run's workers share.
+type chRun struct {
+	req     *backend.Request
+	h       *hierarchy.Hierarchy
+	g       *graph.CSR
+	n       int
+	limit   int64
+	workers int
+	chunks  []chChunk
+	// shared holds the buckets of req.Targets, filled once for every
+	// block.
+	shared *hierarchy.Buckets
+	// fill computes one block; its worker state comes from chWorker.
+	fill func(w *chWorker, rows *backend.Rows) error
+}
+
+// chWorker is one worker's scratch space, made on first use.
+type chWorker struct {
+	parents *hierarchy.ParentFinder
+	query   *hierarchy.Query
+	buckets *hierarchy.Buckets
+	union   []int32
+	index   map[int32]int
+	table   []int64
+}
+
+// stream computes the blocks of r.chunks on r.workers goroutines from a
+// pool of blocksPerWorker blocks per worker and hands them to sink: block
+// k holds chunk k, taken from the pool before it is computed (see
+// backend.Pool). The first error (of a block, of sink or of ctx) stops
+// every worker; stream returns it once all have ended.
+func (r *chRun) stream(ctx context.Context, sink backend.Sink) error {
+	workers := min(r.workers, len(r.chunks))
+	blocks := make([]*backend.Rows, min(len(r.chunks), blocksPerWorker*workers))
+	for i := range blocks {
+		blocks[i] = &backend.Rows{}
+	}
+	pool := backend.NewPool(blocks)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		claimed, done atomic.Int64
+		once          sync.Once
+		firstErr      error
+		wg            sync.WaitGroup
+	)
+	fail := func(err error) {
+		once.Do(func() { firstErr = err })
+		cancel()
+	}
+	total := int64(len(r.req.Sources))
+	for range workers {
+		wg.Go(func() {
+			w := &chWorker{}
+			for claimed.Add(1) <= int64(len(r.chunks)) {
+				rows, k, err := pool.Next(ctx)
+				if err != nil {
+					fail(fmt.Errorf("cpu: %w", err))
+					return
+				}
+				r.shape(rows, r.chunks[k])
+				if err := r.fill(w, rows); err != nil {
+					rows.Release()
+					fail(err)
+					return
+				}
+				r.cut(rows)
+				if err := ctx.Err(); err != nil {
+					rows.Release()
+					fail(fmt.Errorf("cpu: %w", err))
+					return
+				}
+				r.req.ReportProgress(done.Add(int64(rows.Len())), total)
+				if err := sink(rows); err != nil {
+					fail(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// shape makes rows the block of chunk c in the request's shape (whole
+// rows, narrowed or ragged), every distance paths.Unreachable and every
+// parent paths.NoParent, reusing its buffers.
+func (r *chRun) shape(rows *backend.Rows, c chChunk) {
+	req := r.req
+	rows.First, rows.Sources = c.first, req.Sources[c.first:c.first+c.count]
+	rows.Width, rows.Offsets = 0, nil
+	cells := 0
+	if req.SourceTargets != nil {
+		rows.Offsets = make([]int, c.count+1)
+		for i := range c.count {
+			cells += len(req.SourceTargets[c.first+i])
+			rows.Offsets[i+1] = cells
+		}
+	} else {
+		rows.Width = req.RowWidth(c.first, r.n)
+		cells = c.count * rows.Width
+	}
+	rows.Dist64 = grow(rows.Dist64, cells)
+	for i := range rows.Dist64 {
+		rows.Dist64[i] = paths.Unreachable
+	}
+	if req.Parents {
+		rows.Parent = growParents(rows.Parent, cells)
+	}
+}
+
+// grow returns s with length n, reallocated only when too small.
+func grow(s []int64, n int) []int64 {
+	if cap(s) < n {
+		return make([]int64, n)
+	}
+	return s[:n]
+}
+
+// growParents returns s with length n, every value paths.NoParent.
+func growParents(s []int32, n int) []int32 {
+	if cap(s) < n {
+		s = make([]int32, n)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = paths.NoParent
+	}
+	return s
+}
+
+// cut applies the cutoff: a cell farther than req.MaxDistance (unless
+// that is negative, no cutoff) becomes unreachable without a parent. A
+// kept vertex's parent is nearer, so it is kept too.
+func (r *chRun) cut(rows *backend.Rows) {
+	if r.limit < 0 {
+		return
+	}
+	for i, d := range rows.Dist64 {
+		if d != paths.Unreachable && d > r.limit {
+			rows.Dist64[i] = paths.Unreachable
+			if rows.Parent != nil {
+				rows.Parent[i] = paths.NoParent
+			}
+		}
+	}
+}
+
+// targetsOf returns the targets of block row i.
+func (r *chRun) targetsOf(rows *backend.Rows, i int) []int32 {
+	if r.req.SourceTargets != nil {
+		return r.req.SourceTargets[rows.First+i]
+	}
+	return r.req.Targets
+}
+
+// fillTrees computes whole rows by PHAST, on this worker alone, and their
+// parents in the original graph. O(rows * (N + arcs) / lanes) for the
+// distances, O(rows * (N + M)) for the parents.
+func (r *chRun) fillTrees(w *chWorker, rows *backend.Rows) error {
+	if err := r.h.Trees(rows.Sources, rows.Dist64, 1); err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	if rows.Parent == nil {
+		return nil
+	}
+	if w.parents == nil {
+		w.parents = hierarchy.NewParentFinder(r.g)
+	}
+	for i, s := range rows.Sources {
+		lo, hi := rows.Span(i)
+		if err := w.parents.Parents(s, rows.Dist64[lo:hi], rows.Parent[lo:hi]); err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+	}
+	return nil
+}
+
+// fillTable reads the block's rows against the buckets of the request's
+// shared targets. O(rows * (search space + bucket scans)).
+func (r *chRun) fillTable(_ *chWorker, rows *backend.Rows) error {
+	if err := r.shared.Rows(rows.Sources, rows.Dist64, 1); err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	return nil
+}
+
+// fillGroup answers a block of per-source target lists: buckets over the
+// union of the block's targets, a table row over the union per source,
+// from which each source's own targets are copied. O(union * search
+// space + rows * (search space + bucket scans)).
+func (r *chRun) fillGroup(w *chWorker, rows *backend.Rows) error {
+	if w.buckets == nil {
+		w.buckets = hierarchy.NewBuckets(r.h)
+		w.index = map[int32]int{}
+	}
+	clear(w.index)
+	w.union = w.union[:0]
+	for i := range rows.Len() {
+		for _, v := range r.targetsOf(rows, i) {
+			if _, ok := w.index[v]; !ok {
+				w.index[v] = len(w.union)
+				w.union = append(w.union, v)
+			}
+		}
+	}
+	if err := w.buckets.Fill(w.union, 1); err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	u := len(w.union)
+	w.table = grow(w.table, rows.Len()*u)
+	if err := w.buckets.Rows(rows.Sources, w.table, 1); err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	for i := range rows.Len() {
+		lo, _ := rows.Span(i)
+		for j, v := range r.targetsOf(rows, i) {
+			rows.Dist64[lo+j] = w.table[i*u+w.index[v]]
+		}
+	}
+	return nil
+}
+
+// fillPaths answers narrowed cells with parents: a point query per cell,
+// whose shortest path, unpacked into the original graph, gives the
+// distance and the vertex before the target, so that dist[t] ==
+// dist[parent] + w(parent, t) holds in the full row. O(cells * (search
+// spaces + path length)).
+func (r *chRun) fillPaths(w *chWorker, rows *backend.Rows) error {
+	if w.query == nil {
+		w.query = hierarchy.NewQuery(r.h)
+	}
+	for i, s := range rows.Sources {
+		lo, _ := rows.Span(i)
+		for j, t := range r.targetsOf(rows, i) {
+			if t == s {
+				rows.Dist64[lo+j] = 0
+				continue
+			}
+			d, path, err := w.query.Path(s, t)
+			if err != nil {
+				return fmt.Errorf("cpu: ch: %w", err)
+			}
+			if d == paths.Unreachable {
+				continue
+			}
+			rows.Dist64[lo+j] = d
+			rows.Parent[lo+j] = path[len(path)-2]
+		}
+	}
+	return nil
+}
