@@ -1,0 +1,289 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// chCells is what a ch run handed over: each row's distances and parents
+// (nil without), over the row's columns, and the facts it reported.
+type chCells struct {
+	dist   [][]int64
+	parent [][]int32
+	facts  map[string]any
+}
+
+// runCH runs req with the ch algorithm on b, checking every block's shape,
+// and returns the cells by row.
+func runCH(t *testing.T, b *Backend, req backend.Request) (*chCells, error) {
+	t.Helper()
+	out := &chCells{dist: make([][]int64, len(req.Sources)), parent: make([][]int32, len(req.Sources)), facts: map[string]any{}}
+	var mu sync.Mutex
+	req.Facts = func(key string, value any) {
+		mu.Lock()
+		defer mu.Unlock()
+		out.facts[key] = value
+	}
+	err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
+		defer rows.Release()
+		if err := rows.Check(&req); err != nil {
+			t.Error(err)
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range rows.Len() {
+			lo, hi := rows.Span(i)
+			if out.dist[rows.First+i] != nil {
+				t.Errorf("row %d handed over twice", rows.First+i)
+			}
+			out.dist[rows.First+i] = slices.Clone(rows.Dist64[lo:hi])
+			if rows.Parent != nil {
+				out.parent[rows.First+i] = slices.Clone(rows.Parent[lo:hi])
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// chShape is how a ch request narrows its rows.
+type chShape int
+
+const (
+	chWhole chShape = iota
+	chTargets
+	chPairs
+)
+
+func (s chShape) String() string { return [...]string{"whole rows", "targets", "per-source targets"}[s] }
+
+// checkCH runs the ch algorithm on e from sources, in the given shape,
+// with and without parents, without a cutoff and with one, and compares
+// every cell with Dijkstra's full rows; every parent must close a tight
+// arc of the original graph (dist[t] == dist[parent] + w(parent, t)).
+func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *rand.Rand) {
+	t.Helper()
+	g := graph.BuildCSR(e)
+	refs := make([][]int64, len(sources))
+	for i, s := range sources {
+		tree, err := Dijkstra(context.Background(), g, s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs[i] = tree.Dist
+	}
+	// The cutoff: a distance from the middle of the first row.
+	var reached []int64
+	for _, d := range refs[0] {
+		if d != paths.Unreachable {
+			reached = append(reached, d)
+		}
+	}
+	slices.Sort(reached)
+	cutoff := reached[len(reached)/2]
+
+	targets := sampleSources(r, e.N, 1+int(e.N)/7)
+	r.Shuffle(len(targets), func(i, j int) { targets[i], targets[j] = targets[j], targets[i] })
+	targets = append(targets, targets[0], sources[0]) // a repeat, and a source
+	perSource := make([][]int32, len(sources))
+	for i, s := range sources {
+		for range r.IntN(12) {
+			perSource[i] = append(perSource[i], r.Int32N(e.N))
+		}
+		if i%3 == 0 {
+			perSource[i] = append(perSource[i], s)
+		}
+		if i%4 == 1 {
+			perSource[i] = slices.Clone(targets) // runs of long lists
+		}
+	}
+	for _, shape := range []chShape{chWhole, chTargets, chPairs} {
+		for _, parents := range []bool{false, true} {
+			for _, limit := range []int64{backend.NoCutoff, cutoff} {
+				req, err := requestFor(e, backend.Algorithm{Name: AlgorithmCH}, sources, parents)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.MaxDistance = limit
+				var columns func(int) []int32
+				switch shape {
+				case chWhole:
+					columns = func(int) []int32 { return nil }
+				case chTargets:
+					req.Targets = targets
+					columns = func(int) []int32 { return targets }
+				case chPairs:
+					req.SourceTargets = perSource
+					columns = func(i int) []int32 { return perSource[i] }
+				}
+				// Small blocks and an odd worker count: many blocks, in
+				// any order.
+				b := New(3)
+				b.blockValues = 1 + int(e.N)/3
+				got, err := runCH(t, b, req)
+				if err != nil {
+					t.Fatalf("%s, %s, parents %t, cutoff %d: %v", name, shape, parents, limit, err)
+				}
+				for i, s := range sources {
+					cols := columns(i)
+					if shape == chWhole {
+						cols = allSources(e.N)
+					}
+					if len(got.dist[i]) != len(cols) {
+						t.Fatalf("%s, %s: row %d has %d cells, want %d", name, shape, i, len(got.dist[i]), len(cols))
+					}
+					for j, v := range cols {
+						want := refs[i][v]
+						if limit >= 0 && want > limit {
+							want = paths.Unreachable
+						}
+						if d := got.dist[i][j]; d != want {
+							t.Fatalf("%s, %s, parents %t, cutoff %d: %d -> %d is %d, want %d", name, shape, parents, limit, s, v, d, want)
+						}
+						if parents {
+							checkCHParent(t, g, s, v, want, got.parent[i][j], refs[i])
+						}
+					}
+					if parents && shape == chWhole && limit < 0 {
+						tree := &paths.Tree{Source: s, Dist: got.dist[i], Parent: got.parent[i]}
+						if err := paths.CheckTree(g, tree); err != nil {
+							t.Fatalf("%s: tree from %d: %v", name, s, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkCHParent checks the parent p reported for the cell source -> v of
+// distance d, dist being source's full row.
+func checkCHParent(t *testing.T, g *graph.CSR, source, v int32, d int64, p int32, dist []int64) {
+	t.Helper()
+	if v == source || d == paths.Unreachable {
+		if p != paths.NoParent {
+			t.Fatalf("%d -> %d (distance %d) has parent %d, want none", source, v, d, p)
+		}
+		return
+	}
+	if p < 0 || p >= g.N {
+		t.Fatalf("%d -> %d (distance %d) has parent %d", source, v, d, p)
+	}
+	for a := g.Offsets[p]; a < g.Offsets[p+1]; a++ {
+		if g.Targets[a] == v && dist[p] != paths.Unreachable && dist[p]+int64(g.Weights[a]) == d {
+			return
+		}
+	}
+	t.Fatalf("%d -> %d: parent %d at distance %d closes no tight arc to distance %d", source, v, p, dist[p], d)
+}
+
+func TestCHRome99(t *testing.T) {
+	e := readDIMACS(t, "rome99.gr")
+	seed := freshSeed(t)
+	r := rand.New(rand.NewPCG(seed, 11))
+	checkCH(t, "rome99", e, sampleSources(r, e.N, 40), r)
+}
+
+func TestCHRoadGraphs(t *testing.T) {
+	seed := freshSeed(t)
+	r := rand.New(rand.NewPCG(seed, 12))
+	for _, c := range []struct {
+		side int32
+		seed uint64
+	}{{3, 1}, {30, 1}, {50, seed}} {
+		e, _, err := generate.Road(c.side, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCH(t, generate.RoadSpec{Side: c.side, Seed: c.seed}.String(), e, sampleSources(r, e.N, 25), r)
+	}
+}
+
+// TestCHZeroWeights covers what road graphs lack: arcs of weight zero
+// (cycles of them too), one-way arcs, parallel arcs, self-loops and
+// unreachable vertices.
+func TestCHZeroWeights(t *testing.T) {
+	seed := freshSeed(t)
+	r := rand.New(rand.NewPCG(seed, 13))
+	for range 8 {
+		n := int32(2 + r.IntN(150))
+		e := randomArcs(r, n, r.IntN(4*int(n)), 0, 6)
+		for range int(n) / 2 {
+			e.Add(r.Int32N(n), r.Int32N(n), 0)
+		}
+		checkCH(t, "random", e, sampleSources(r, n, 1+r.IntN(int(n))), r)
+	}
+}
+
+func TestCHReportsItsHierarchy(t *testing.T) {
+	e, _, err := generate.Road(20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmCH}, []int32{0, 5}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := runCH(t, New(2), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := got.facts[FactHierarchy].(HierarchyFacts)
+	if !ok {
+		t.Fatalf("facts %v have no %q", got.facts, FactHierarchy)
+	}
+	if f.BuildSeconds <= 0 || f.Shortcuts <= 0 || f.Rounds <= 0 {
+		t.Errorf("hierarchy facts %+v", f)
+	}
+}
+
+func TestCHRefusals(t *testing.T) {
+	neg := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, -1})
+	_, err := Choose(problemOf(neg, backend.Algorithm{Name: AlgorithmCH}, []int32{0}, false))
+	if !errors.Is(err, backend.ErrUnsupported) || !errors.Is(err, ErrNegativeWeight) {
+		t.Errorf("choose ch with a negative weight: %v", err)
+	}
+	// Run refuses it too, with a choice made for another graph.
+	pos := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, 1})
+	req, err := requestFor(pos, backend.Algorithm{Name: AlgorithmCH}, []int32{0}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinkCalled := func(*backend.Rows) error { t.Error("a refused request handed over a block"); return nil }
+	bad := req
+	bad.Edges, bad.CSR = neg, graph.BuildCSR(neg)
+	if err := New(1).Run(context.Background(), bad, sinkCalled); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("run ch with a negative weight: %v", err)
+	}
+	bad = req
+	bad.Targets = []int32{3}
+	if err := New(1).Run(context.Background(), bad, sinkCalled); err == nil {
+		t.Error("a target outside the graph was accepted")
+	}
+	bad = req
+	bad.SourceTargets = [][]int32{{1}, {2}}
+	if err := New(1).Run(context.Background(), bad, sinkCalled); err == nil {
+		t.Error("two target lists for one source were accepted")
+	}
+	_, err = Choose(problemOf(pos, backend.Algorithm{Name: AlgorithmCH, Variant: "fast"}, []int32{0}, false))
+	if !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("ch with a variant: %v", err)
+	}
+	// No sources: no block, and no hierarchy built.
+	none := req
+	none.Sources = nil
+	got, err := runCH(t, New(1), none)
+	if err != nil || len(got.facts) != 0 {
+		t.Errorf("no sources: %v, facts %v", err, got.facts)
+	}
+}
