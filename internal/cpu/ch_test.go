@@ -65,7 +65,9 @@ const (
 	chPairs
 )
 
-func (s chShape) String() string { return [...]string{"whole rows", "targets", "per-source targets"}[s] }
+func (s chShape) String() string {
+	return [...]string{"whole rows", "targets", "per-source targets"}[s]
+}
 
 // checkCH runs the ch algorithm on e from sources, in the given shape,
 // with and without parents, without a cutoff and with one, and compares
