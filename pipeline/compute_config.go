@@ -59,6 +59,9 @@ const (
 	AlgorithmFloydWarshall = cpu.AlgorithmFloydWarshall
 	AlgorithmJohnson       = cpu.AlgorithmJohnson
 	AlgorithmSSSP          = "sssp"
+	// AlgorithmCH is the CPU's contraction hierarchy, built for the run;
+	// auto does not pick it.
+	AlgorithmCH = cpu.AlgorithmCH
 )
 
 // Backend names accepted by compute.backend.
@@ -71,7 +74,7 @@ const (
 // ComputeKeys declares every key the compute command reads.
 func ComputeKeys() []config.Key {
 	return append(append(InputKeys(),
-		config.Key{Name: KeyAlgorithm, Default: AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs)"},
+		config.Key{Name: KeyAlgorithm, Default: AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits 7)"},
 		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
@@ -145,7 +148,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	vs := l.Values()
 	cfg := &ComputeConfig{
 		Input:            readInputSpec(vs),
-		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson),
+		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH),
 		Variant:          vs.String(KeyVariant),
 		Backend:          vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
 		OriginalIDs:      vs.OneOf(KeyIDs, IDsDense, IDsOriginal) == IDsOriginal,
