@@ -2,8 +2,10 @@
 // is validated against: Dijkstra's algorithm with a 4-ary indexed heap,
 // queue-based Bellman-Ford with negative-cycle detection, a cache-blocked
 // parallel Floyd-Warshall (and the naive triple loop it is checked
-// against), and Johnson's reweighting for sparse graphs with negative
-// weights.
+// against), Johnson's reweighting for sparse graphs with negative
+// weights, and ch, which builds a contraction hierarchy (package
+// hierarchy) for the run and answers from it: bucket tables for targets,
+// PHAST for whole rows.
 //
 // The backend registers itself as "cpu" (see backend.Register). Choose
 // resolves a configured algorithm ("auto", "sssp", a name and a variant)
