@@ -113,6 +113,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 
 	req := backend.Request{
 		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
+		Targets: run.targets, SourceTargets: run.sourceTargets,
 		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
@@ -149,7 +150,10 @@ type computeRun struct {
 	ids     *VertexIDs
 	sources []int32
 	targets []int32 // nil: every vertex
-	pairs   [][2]int32
+	// sourceTargets, for a pair list (compute.pairs), holds each source's
+	// targets in file order; targets is nil then.
+	sourceTargets [][]int32
+	pairs         [][2]int32
 
 	files    []tables.FileInfo
 	rows     int64
@@ -221,9 +225,20 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	vertices := r.startVertices(dir, meta)
 	defer vertices.wait()
 	paths := newPathCollector(r.pairs, req.Parents)
+	// compute.paths reads whole parent rows: the backend then computes
+	// full rows, which are narrowed here once the paths are read, so the
+	// table gets the blocks it would have got from the backend.
+	var narrower *blockNarrower
+	if len(r.pairs) > 0 {
+		narrower = narrowing(&req)
+		req.Targets, req.SourceTargets = nil, nil
+	}
 	sink := func(rows *backend.Rows) error {
 		paths.collect(rows)
 		progress.Add(int64(rows.Len()))
+		if narrower != nil {
+			rows = narrower.narrow(rows)
+		}
 		if err := consumer.Put(rows); err != nil {
 			return &OutputError{err}
 		}
@@ -272,7 +287,7 @@ func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]s
 		return newMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
 	}
 	shape := tables.ResultShape{
-		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets,
+		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
 		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
 	}
 	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
