@@ -59,6 +59,10 @@ type rowConsumer interface {
 // file is written inside a temporary folder beside it, and one rename
 // commits them all.
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	cfg, err := withPairListChecksum(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Finalize {
 		return Finalize(ctx, cfg, log, progressOut)
 	}
@@ -103,6 +107,9 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()
 	meta[MetaTargets] = targetsMeta(run.targets)
+	if run.sourceTargets != nil {
+		meta[MetaTargets] = "pairs"
+	}
 	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
 
 	out, err := openOutput(cfg, log)
@@ -164,11 +171,7 @@ type computeRun struct {
 func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	n := g.Edges.N
 	names := VertexNames{IDs: NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
-	sources, err := names.Sources(KeySources, cfg.Sources)
-	if err != nil {
-		return nil, err
-	}
-	targets, err := names.Targets(KeyTargets, cfg.Targets)
+	sources, targets, sourceTargets, err := runVertices(cfg, names)
 	if err != nil {
 		return nil, err
 	}
@@ -185,8 +188,34 @@ func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*compu
 	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
 		return nil, config.Errorf(KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
 	}
+	if sourceTargets != nil && cfg.Shard.Sharded() {
+		// Whole sources per shard: the block shardBlock keeps.
+		lo, hi := blockBounds(len(sources), cfg.Shard.Index, cfg.Shard.Count)
+		sourceTargets = sourceTargets[lo:hi]
+	}
 	sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
-	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets, pairs: pairs}, nil
+	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets,
+		sourceTargets: sourceTargets, pairs: pairs}, nil
+}
+
+// runVertices reads the rows and columns of the result: compute.sources
+// and compute.targets, or the pair list of compute.pairs grouped by source
+// (targets nil, sourceTargets by source).
+func runVertices(cfg *ComputeConfig, names VertexNames) (sources, targets []int32, sourceTargets [][]int32, err error) {
+	if cfg.PairList != "" {
+		list, err := readPairList(cfg.PairList, names)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return list.sources, nil, list.targets, nil
+	}
+	if sources, err = names.Sources(KeySources, cfg.Sources); err != nil {
+		return nil, nil, nil, err
+	}
+	if targets, err = names.Targets(KeyTargets, cfg.Targets); err != nil {
+		return nil, nil, nil, err
+	}
+	return sources, targets, nil, nil
 }
 
 func isIdentity(sources []int32) bool {
