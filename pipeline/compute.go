@@ -254,20 +254,11 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	vertices := r.startVertices(dir, meta)
 	defer vertices.wait()
 	paths := newPathCollector(r.pairs, req.Parents)
-	// compute.paths reads whole parent rows: the backend then computes
-	// full rows, which are narrowed here once the paths are read, so the
-	// table gets the blocks it would have got from the backend.
-	var narrower *blockNarrower
-	if len(r.pairs) > 0 {
-		narrower = narrowing(&req)
-		req.Targets, req.SourceTargets = nil, nil
-	}
+	narrower, req := narrowing(req, len(r.pairs) > 0)
 	sink := func(rows *backend.Rows) error {
 		paths.collect(rows)
 		progress.Add(int64(rows.Len()))
-		if narrower != nil {
-			rows = narrower.narrow(rows)
-		}
+		rows = narrower.narrow(rows)
 		if err := consumer.Put(rows); err != nil {
 			return &OutputError{err}
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -38,4 +39,39 @@ func TestComputeNarrowedTargets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fullRowsBackend answers every request with full rows, as a backend that
+// does not narrow to targets yet.
+type fullRowsBackend struct{ backend.Backend }
+
+func (f fullRowsBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+	req.Targets, req.SourceTargets = nil, nil
+	return f.Backend.Run(ctx, req, sink)
+}
+
+// The blocks of a backend that answers narrowed requests with full rows
+// are narrowed by the pipeline: the table holds the targets' cells alone,
+// for shared targets and for a pair list. Replaces the "gpu" backend: not
+// parallel.
+func TestComputeNarrowsFullRowsOfABackend(t *testing.T) {
+	f := fakeGPUFactory(nil)
+	open := f.Open
+	f.Open = func(o backend.Options) (backend.Backend, error) {
+		gpu, err := open(o)
+		return fullRowsBackend{gpu}, err
+	}
+	registerFake(t, f)
+	g, ref := shapeGraph(t)
+	out := filepath.Join(t.TempDir(), "out")
+	runCompute(t, loadCompute(t, "", "-generate", shapeSpec, "-backend", "gpu", "-out", out,
+		"-sources", "5,2,30", "-targets", "17,5,2,59,0,40-42", "-max-distance", "60"))
+	rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
+	compareLong(t, g, ref, rows, expectLong(ref, []int32{5, 2, 30}, []int32{17, 5, 2, 59, 0, 40, 41, 42}, shapeN, 60))
+
+	pairs := shapePairs(t, ref)
+	out = filepath.Join(t.TempDir(), "out")
+	runCompute(t, loadCompute(t, "", "-generate", shapeSpec, "-backend", "gpu", "-out", out, "-pairs", writePairsCSV(t, pairs)))
+	rows, _, _ = readLong(t, filepath.Join(out, DistancesDir))
+	compareLong(t, g, ref, rows, expectPairs(ref, pairs, backend.NoCutoff))
 }
