@@ -284,6 +284,7 @@ var runOnlyKeys = []string{
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
+	KeyPairList, // the pair list's bytes enter through withPairListChecksum
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

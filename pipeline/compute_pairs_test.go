@@ -330,3 +330,20 @@ func TestDuckDBReadsPairListOutput(t *testing.T) {
 		}
 	}
 }
+
+// The settings checksum covers the pair list's bytes, not its path: the
+// same pairs from another folder are the same result, other pairs are not.
+func TestPairListEntersTheSettingsChecksum(t *testing.T) {
+	sum := func(pairs [][2]int64) string {
+		out := filepath.Join(t.TempDir(), "out")
+		return runCompute(t, loadCompute(t, "", shapeArgs(out, "-pairs", writePairsCSV(t, pairs))...)).Manifest.ConfigSHA256
+	}
+	a, again, other := sum([][2]int64{{1, 2}}), sum([][2]int64{{1, 2}}), sum([][2]int64{{1, 3}})
+	if a != again || a == other {
+		t.Errorf("checksums %s (a), %s (a elsewhere), %s (other pairs)", a, again, other)
+	}
+	plain := loadCompute(t, "", shapeArgs(filepath.Join(t.TempDir(), "out"))...).ConfigSHA256
+	if plain == a {
+		t.Error("a pair list run has the checksum of a run without one")
+	}
+}
