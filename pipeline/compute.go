@@ -254,7 +254,9 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	vertices := r.startVertices(dir, meta)
 	defer vertices.wait()
 	paths := newPathCollector(r.pairs, req.Parents)
-	narrower, req := narrowing(req, len(r.pairs) > 0)
+	// compute.paths reads whole parent rows: the backend is then sent no
+	// targets, and its full blocks are narrowed once the paths are read.
+	narrower, sent := narrowing(req, len(r.pairs) > 0)
 	sink := func(rows *backend.Rows) error {
 		paths.collect(rows)
 		progress.Add(int64(rows.Len()))
@@ -266,7 +268,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	}
 
 	start := time.Now()
-	err = be.Run(ctx, req, sink)
+	err = be.Run(ctx, sent, sink)
 	stages["compute"] = time.Since(start).Seconds()
 	if err != nil {
 		consumer.Abort()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // Rows narrowed to compute.targets, by the backend or, beside
@@ -35,6 +36,10 @@ func TestComputeNarrowedTargets(t *testing.T) {
 					runCompute(t, loadCompute(t, "output:\n  part_rows: 7\n  batch_rows: 3\n", args...))
 					rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
 					compareLong(t, g, ref, rows, expectLong(ref, sources, targets, shapeN, cutoff))
+					if withPaths && (cutoff == backend.NoCutoff || cutoff > 1<<20) {
+						// Within a cutoff a search may stop short of a path.
+						checkPathCosts(t, filepath.Join(out, PathsName+".parquet"), ref, [][2]int32{{5, 41}, {30, 0}})
+					}
 				})
 			}
 		}
@@ -74,4 +79,28 @@ func TestComputeNarrowsFullRowsOfABackend(t *testing.T) {
 	runCompute(t, loadCompute(t, "", "-generate", shapeSpec, "-backend", "gpu", "-out", out, "-pairs", writePairsCSV(t, pairs)))
 	rows, _, _ = readLong(t, filepath.Join(out, DistancesDir))
 	compareLong(t, g, ref, rows, expectPairs(ref, pairs, backend.NoCutoff))
+}
+
+// checkPathCosts reads a paths table and checks it has the pairs, in
+// order, each with the reference cost and a vertex sequence from its
+// source to its target (none when unreachable).
+func checkPathCosts(t *testing.T, path string, ref map[int32][]int64, pairs [][2]int32) {
+	t.Helper()
+	rows, _, err := tables.ReadPaths(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(pairs) {
+		t.Fatalf("%d paths, want %d", len(rows), len(pairs))
+	}
+	for i, p := range pairs {
+		r := rows[i]
+		if r.Source != p[0] || r.Target != p[1] || r.Cost != ref[p[0]][p[1]] {
+			t.Errorf("path %d: %d -> %d cost %d, want %d -> %d cost %d", i, r.Source, r.Target, r.Cost, p[0], p[1], ref[p[0]][p[1]])
+		}
+		reached := r.Cost != paths.Unreachable
+		if reached != (len(r.Vertices) > 0) || (reached && (r.Vertices[0] != p[0] || r.Vertices[len(r.Vertices)-1] != p[1])) {
+			t.Errorf("path %d: vertices %v for %d -> %d at cost %d", i, r.Vertices, p[0], p[1], r.Cost)
+		}
+	}
 }
