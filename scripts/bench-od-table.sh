@@ -30,7 +30,7 @@ run() { # name, then compute's arguments
   local out=$work/$name
   rm -rf "$out"
   if ! /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
-      "$compute" -generate "$grid" -backend cpu -algorithm dijkstra -out "$out" -quiet "$@" 2>"$work/err.txt"; then
+      "$compute" -generate "$grid" -backend cpu -algorithm dijkstra -out "$out" -quiet "$@" >/dev/null 2>"$work/err.txt"; then
     echo "$name: failed"; tail -5 "$work/err.txt"; return 1
   fi
   read -r wall user sys rss <"$work/time.txt"
