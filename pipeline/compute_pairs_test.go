@@ -13,11 +13,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -346,4 +348,57 @@ func TestPairListEntersTheSettingsChecksum(t *testing.T) {
 	if plain == a {
 		t.Error("a pair list run has the checksum of a run without one")
 	}
+}
+
+// writePairsArrow writes pairs as an Arrow IPC pair list with int32
+// columns.
+func writePairsArrow(t *testing.T, pairs [][2]int64) string {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "source", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "target", Type: arrow.PrimitiveTypes.Int32},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for _, p := range pairs {
+		b.Field(0).(*array.Int32Builder).Append(int32(p[0]))
+		b.Field(1).(*array.Int32Builder).Append(int32(p[1]))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "pairs.arrow")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On rome99, a pair list in original (DIMACS) ids, as an Arrow IPC file,
+// gives the reference distances of the dense vertices they name.
+func TestComputePairListOriginalIDs(t *testing.T) {
+	file := mirrorFile(t, "rome99.gr")
+	g := graph.BuildCSR(loadInput(t, InputSpec{Path: file}))
+	// DIMACS vertex k is dense k-1.
+	original := [][2]int64{{1, 3353}, {2000, 1}, {1, 1}, {2000, 77}, {1, 500}}
+	dense := make([][2]int64, len(original))
+	for i, p := range original {
+		dense[i] = [2]int64{p[0] - 1, p[1] - 1}
+	}
+	ref := refDists(g, []int32{0, 1999})
+	out := filepath.Join(t.TempDir(), "out")
+	runCompute(t, loadCompute(t, "", "-input", file, "-backend", "cpu", "-out", out, "-ids", "original", "-pairs", writePairsArrow(t, original)))
+	rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
+	compareLong(t, g, ref, rows, expectPairs(ref, dense, backend.NoCutoff))
 }
