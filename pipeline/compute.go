@@ -141,6 +141,10 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
 		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files), PeakRSSBytes: peakRSS(),
+		RunFacts: run.facts.all(),
+	}
+	if len(m.RunFacts) > 0 {
+		log.Info("backend facts", "facts", m.RunFacts)
 	}
 	if len(run.summary) <= 4096 {
 		for _, row := range run.summary {
@@ -174,6 +178,7 @@ type computeRun struct {
 	rows     int64
 	summary  []tables.SummaryRow
 	pathRows []tables.PathRow
+	facts    runFacts
 }
 
 func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*computeRun, error) {
@@ -279,6 +284,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		return nil
 	}
 
+	sent.Facts = r.facts.add
 	start := time.Now()
 	err = be.Run(ctx, sent, sink)
 	stages["compute"] = time.Since(start).Seconds()
