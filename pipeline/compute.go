@@ -63,6 +63,10 @@ type rowConsumer interface {
 // a run whose folder another run committed meanwhile commits nothing and
 // returns a *SupersededError (output_commit.go).
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	cfg, err := withPairListChecksum(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Finalize {
 		return Finalize(ctx, cfg, log, progressOut)
 	}
@@ -111,6 +115,9 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()
 	meta[MetaTargets] = targetsMeta(run.targets)
+	if run.sourceTargets != nil {
+		meta[MetaTargets] = "pairs"
+	}
 	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
 
 	out, err := openOutput(cfg, start, log)
@@ -121,6 +128,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 
 	req := backend.Request{
 		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
+		Targets: run.targets, SourceTargets: run.sourceTargets,
 		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
@@ -133,6 +141,10 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
 		StagesSeconds: stages, Files: manifestFiles(out.Path(), run.files), PeakRSSBytes: peakRSS(),
+		RunFacts: run.facts.all(),
+	}
+	if len(m.RunFacts) > 0 {
+		log.Info("backend facts", "facts", m.RunFacts)
 	}
 	if len(run.summary) <= 4096 {
 		for _, row := range run.summary {
@@ -157,22 +169,22 @@ type computeRun struct {
 	ids     *VertexIDs
 	sources []int32
 	targets []int32 // nil: every vertex
-	pairs   [][2]int32
+	// sourceTargets, for a pair list (compute.pairs), holds each source's
+	// targets in file order; targets is nil then.
+	sourceTargets [][]int32
+	pairs         [][2]int32
 
 	files    []tables.FileInfo
 	rows     int64
 	summary  []tables.SummaryRow
 	pathRows []tables.PathRow
+	facts    runFacts
 }
 
 func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	n := g.Edges.N
 	names := VertexNames{IDs: NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
-	sources, err := names.Sources(KeySources, cfg.Sources)
-	if err != nil {
-		return nil, err
-	}
-	targets, err := names.Targets(KeyTargets, cfg.Targets)
+	sources, targets, sourceTargets, err := runVertices(cfg, names)
 	if err != nil {
 		return nil, err
 	}
@@ -193,8 +205,34 @@ func newComputeRun(cfg *ComputeConfig, g *LoadedGraph, log *slog.Logger) (*compu
 	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
 		return nil, config.Errorf(KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
 	}
+	if sourceTargets != nil && cfg.Shard.Sharded() {
+		// Whole sources per shard: the block shardBlock keeps.
+		lo, hi := blockBounds(len(sources), cfg.Shard.Index, cfg.Shard.Count)
+		sourceTargets = sourceTargets[lo:hi]
+	}
 	sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
-	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets, pairs: pairs}, nil
+	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets,
+		sourceTargets: sourceTargets, pairs: pairs}, nil
+}
+
+// runVertices reads the rows and columns of the result: compute.sources
+// and compute.targets, or the pair list of compute.pairs grouped by source
+// (targets nil, sourceTargets by source).
+func runVertices(cfg *ComputeConfig, names VertexNames) (sources, targets []int32, sourceTargets [][]int32, err error) {
+	if cfg.PairList != "" {
+		list, err := readPairList(cfg.PairList, names)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return list.sources, nil, list.targets, nil
+	}
+	if sources, err = names.Sources(KeySources, cfg.Sources); err != nil {
+		return nil, nil, nil, err
+	}
+	if targets, err = names.Targets(KeyTargets, cfg.Targets); err != nil {
+		return nil, nil, nil, err
+	}
+	return sources, targets, nil, nil
 }
 
 func isIdentity(sources []int32) bool {
@@ -233,17 +271,22 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	vertices := r.startVertices(dir, meta)
 	defer vertices.wait()
 	paths := newPathCollector(r.pairs, req.Parents)
+	// compute.paths reads whole parent rows: the backend is then sent no
+	// targets, and its full blocks are narrowed once the paths are read.
+	narrower, sent := narrowing(req, len(r.pairs) > 0)
 	sink := func(rows *backend.Rows) error {
 		paths.collect(rows)
 		progress.Add(int64(rows.Len()))
+		rows = narrower.narrow(rows)
 		if err := consumer.Put(rows); err != nil {
 			return &OutputError{err}
 		}
 		return nil
 	}
 
+	sent.Facts = r.facts.add
 	start := time.Now()
-	err = be.Run(ctx, req, sink)
+	err = be.Run(ctx, sent, sink)
 	stages["compute"] = time.Since(start).Seconds()
 	if err != nil {
 		consumer.Abort()
@@ -284,7 +327,7 @@ func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]s
 		return newMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
 	}
 	shape := tables.ResultShape{
-		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets,
+		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
 		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
 	}
 	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)

@@ -33,6 +33,7 @@ const (
 	KeySummary         = "compute.summary"
 	KeyTargets         = "compute.targets"
 	KeyMaxDistance     = "compute.max_distance"
+	KeyPairList        = "compute.pairs"
 	KeyPartRows        = "output.part_rows"
 	KeyLayout          = "output.layout"
 	KeyCompression     = "output.compression"
@@ -80,6 +81,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
 		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (ids as compute.ids says): ids, ranges lo-hi, or all"},
 		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},
+		config.Key{Name: KeyPairList, Default: "", Flag: "pairs", Usage: "pair list file (Parquet, Arrow IPC or CSV with columns source and target, ids as compute.ids says): compute exactly these pairs, grouped by source; excludes compute.sources and compute.targets"},
 		config.Key{Name: KeyMaxDistance, Default: -1, Flag: "max-distance", Usage: "write only vertices within this distance (and stop searching beyond it where the algorithm allows); -1 for no cutoff"},
 		config.Key{Name: KeyParents, Default: true, Flag: "parents", Usage: "compute and write parents (predecessors)"},
 		config.Key{Name: KeyBlockSize, Default: 0, Flag: "block-size", Usage: "tile edge of blocked all-pairs variants; 0 for the default"},
@@ -109,6 +111,9 @@ type ComputeConfig struct {
 	OriginalIDs bool
 	Sources     []string // resolved against the graph once it is loaded
 	Targets     []string // likewise
+	// PairList is the pair list file (compute.pairs), empty for none: the
+	// run computes its pairs instead of Sources x Targets.
+	PairList string
 	// MaxDistance is the cutoff, backend.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
@@ -154,6 +159,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		OriginalIDs:      vs.OneOf(KeyIDs, IDsDense, IDsOriginal) == IDsOriginal,
 		Sources:          vs.StringList(KeySources),
 		Targets:          vs.StringList(KeyTargets),
+		PairList:         vs.Path(KeyPairList, false),
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
 		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
 		Parents:          vs.Bool(KeyParents),
@@ -226,6 +232,25 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 	if len(cfg.Pairs) > 0 && !cfg.Parents {
 		vs.Fail(KeyPaths, "needs %s: true (paths are read off the parents)", KeyParents)
 	}
+	checkPairListShape(vs, cfg, formatName, layoutName)
+}
+
+// checkPairListShape records the keys a pair list excludes: its pairs
+// name the sources and targets, a row per pair has no wide form, and a
+// distance matrix holds all pairs.
+func checkPairListShape(vs *config.Values, cfg *ComputeConfig, formatName, layoutName string) {
+	if cfg.PairList == "" {
+		return
+	}
+	if !slices.Equal(cfg.Sources, []string{"0"}) || !slices.Equal(cfg.Targets, []string{"all"}) {
+		vs.Fail(KeyPairList, "the pair list names the sources and targets: leave %s and %s unset", KeySources, KeyTargets)
+	}
+	if layoutName != "long" {
+		vs.Fail(KeyPairList, "a pair list is written a row per pair: it needs %s: long", KeyLayout)
+	}
+	if formatName == FormatDistMatrix {
+		vs.Fail(KeyPairList, "distmatrix writes whole all-pairs matrices, not a pair list")
+	}
 }
 
 // setEncoding sets the output format, layout and codec from their
@@ -267,6 +292,7 @@ var runOnlyKeys = []string{
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
+	KeyPairList, // the pair list's bytes enter through withPairListChecksum
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

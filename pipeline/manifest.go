@@ -51,7 +51,11 @@ type Manifest struct {
 	// encode), write_tail (the writers finishing after the run), extras
 	// (paths and summary tables).
 	StagesSeconds map[string]float64 `json:"stages_seconds"`
-	Files         []ManifestFile     `json:"files"`
+	// RunFacts are what the backend decided and measured (for example per
+	// GPU: sources searched, rows per launch, launches, busy seconds): run
+	// facts, like the timings, that change no output byte.
+	RunFacts map[string]any `json:"run_facts,omitempty"`
+	Files    []ManifestFile `json:"files"`
 }
 
 // ManifestFile is one output file, relative to the output folder.

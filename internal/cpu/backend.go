@@ -97,8 +97,15 @@ func (b *Backend) Close() error { return nil }
 // Bellman-Ford drop paths beyond it when no weight is negative; vertices
 // farther away may then be reported unreachable. Floyd-Warshall ignores it.
 //
+// req.Targets or req.SourceTargets narrow the rows to those vertices
+// (backend.Request): Dijkstra, and Johnson without negative weights, stop
+// a row's search once its last target leaves the heap; Bellman-Ford,
+// Johnson with negative weights and Floyd-Warshall compute the full row
+// and copy the targets out. Distances and parents are those of the full
+// rows, so narrowing changes no value.
+//
 // Run checks the request first (a graph that passes validation, sources
-// in range and distinct, a Choice it implements) and calls sink for none
+// in range and distinct, targets in range, a Choice it implements) and calls sink for none
 // of an invalid one. The first error of a search, of sink or of ctx stops
 // every worker, and Run returns it once all of them have ended.
 func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
@@ -125,17 +132,32 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	if alg.Name == AlgorithmJohnson && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
-	newSearch, err := searches(ctx, g, alg.Name, req.MaxDistance)
+	set, err := searches(ctx, g, alg.Name, req.MaxDistance)
 	if err != nil {
 		return err
 	}
-	return b.stream(ctx, &req, int(g.N), newSearch, sink)
+	if req.Narrowed() {
+		if err := validateTargets(g.N, &req); err != nil {
+			return err
+		}
+		return b.streamTargets(ctx, &req, set.targeted, sink)
+	}
+	return b.stream(ctx, &req, int(g.N), set.full, sink)
+}
+
+// searchSet is what makes one search per worker, for full rows and for
+// rows narrowed to targets.
+type searchSet struct {
+	full     func() rowSearch
+	targeted func(withParents bool) targetSearch
 }
 
 // searches checks g for the single-source algorithm name and returns what
 // makes one search per worker, with the cutoff maxDistance as Run
-// describes it. For Johnson it first computes the potentials.
-func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64) (func() rowSearch, error) {
+// describes it. For Johnson it first computes the potentials. Dijkstra
+// (and Johnson without negative weights) narrowed to targets stops at the
+// last target; the others gather after a full search.
+func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64) (searchSet, error) {
 	// A negative cutoff other than NoCutoff matters only with negative
 	// weights; taking it as none computes more than asked, which is
 	// always allowed.
@@ -143,25 +165,35 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 	if maxDistance >= 0 {
 		limit = maxDistance
 	}
+	var full func() rowSearch
 	switch name {
 	case AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
-			return nil, err
+			return searchSet{}, err
 		}
-		return dijkstraSearches(g, limit), nil
+		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit)}, nil
 	case AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
-			return nil, err
+			return searchSet{}, err
 		}
 		if lo, _ := g.WeightRange(); lo < 0 {
 			// A path may return below the cutoff after leaving it.
 			limit = math.MaxInt64
 		}
-		return bellmanFordSearches(g, limit), nil
+		full = bellmanFordSearches(g, limit)
 	case AlgorithmJohnson:
-		return johnsonSearches(ctx, g, limit)
+		var err error
+		if full, err = johnsonSearches(ctx, g, limit); err != nil {
+			return searchSet{}, err
+		}
+		if lo, _ := g.WeightRange(); lo >= 0 {
+			// Without negative weights Johnson's searches are Dijkstra's.
+			return searchSet{full, dijkstraTargetSearches(g, limit)}, nil
+		}
+	default:
+		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
 	}
-	return nil, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
+	return searchSet{full, gatherSearches(g.N, full)}, nil
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,

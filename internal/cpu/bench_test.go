@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -147,3 +148,56 @@ func BenchmarkFloydWarshallER2048(b *testing.B) { benchmarkFloydWarshall(b, fals
 
 // BenchmarkFloydWarshallER2048Parents adds the predecessor matrix.
 func BenchmarkFloydWarshallER2048Parents(b *testing.B) { benchmarkFloydWarshall(b, true) }
+
+// odTable is a block of the origin-destination table scripts/bench-od-table.sh
+// times: sources 0..count-1 (rows 0 and 1 of the 512 x 512 grid) and the
+// 1,000 targets 131072..132071 (rows 256 and 257).
+func odTable(count int) (sources, targets []int32) {
+	sources = make([]int32, count)
+	for i := range sources {
+		sources[i] = int32(i)
+	}
+	targets = make([]int32, 1000)
+	for j := range targets {
+		targets[j] = int32(131072 + j)
+	}
+	return sources, targets
+}
+
+// BenchmarkODTableGrid512 runs 100 rows of the table through Run, with
+// parents, narrowed to the targets (each search stopped at its last
+// target) and as full rows (no stop), and reports the share of the grid
+// one stopped search reaches.
+func BenchmarkODTableGrid512(b *testing.B) {
+	g := grid512.get(b)
+	sources, targets := odTable(100)
+	stop := newTargetStop(g.N)
+	stop.start(targets)
+	tree := newRowScratch(g.N, true)
+	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, math.MaxInt64, stop); err != nil {
+		b.Fatal(err)
+	}
+	reached := float64(len(stop.touched)) / float64(g.N)
+	for _, narrowed := range []bool{true, false} {
+		name := "targets"
+		if !narrowed {
+			name = "full-rows"
+		}
+		b.Run(name, func(b *testing.B) {
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff,
+				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AlgorithmDijkstra}, Int64: true}}
+			if narrowed {
+				req.Targets = targets
+			}
+			be := New(2)
+			reportCPU(b, func() {
+				if err := be.Run(context.Background(), req, func(rows *backend.Rows) error { rows.Release(); return nil }); err != nil {
+					b.Fatal(err)
+				}
+			})
+			if narrowed {
+				b.ReportMetric(reached, "reached-share")
+			}
+		})
+	}
+}

@@ -60,7 +60,7 @@ func newDijkstraSearch(n int32) *dijkstraSearch {
 // tree runs one search on a checked graph into a new tree.
 func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
 	t := paths.NewTree(g.N, source, withParents)
-	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent, math.MaxInt64); err != nil {
+	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent, math.MaxInt64, nil); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -72,7 +72,7 @@ func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
 	return func() rowSearch {
 		search := newDijkstraSearch(g.N)
 		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
-			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, limit)
+			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, limit, nil)
 		}
 	}
 }
@@ -89,15 +89,25 @@ func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
 // their shortest distances; those still in the heap have only tentative
 // ones and are reported unreachable, like the vertices never reached.
 //
+// With stop (nil for none) the search also ends once it has settled every
+// target stop marks; the vertices still in the heap keep tentative
+// distances then, and stop lists every vertex whose entries were written
+// so the caller can clear them (see targetStop).
+//
 // A vertex leaves the heap with its final distance, and an arc into a
 // settled vertex can never lower that distance (weights are non-negative),
 // so "in the heap" and "tentative" are the same thing: pos[v] < 0 means v
-// is new, and every pos entry is -1 again at the end.
-func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32, limit int64) error {
+// is new, and every pos entry is -1 again at the end. Stopping early
+// changes no settled vertex's distance or parent: they were final when it
+// left the heap.
+func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32, limit int64, stop *targetStop) error {
 	h := s.heap
 	pos := h.pos
 	dist[source] = 0
 	h.push(source, 0)
+	if stop != nil {
+		stop.touched = append(stop.touched, source)
+	}
 	for pops := 0; !h.empty(); pops++ {
 		if pops%cancelCheckInterval == 0 {
 			if err := ctx.Err(); err != nil {
@@ -116,6 +126,10 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 			h.clear()
 			return nil
 		}
+		if stop != nil && stop.settle(u) {
+			h.clear()
+			return nil
+		}
 		lo, hi := offsets[u], offsets[u+1]
 		ts, ws := targets[lo:hi], weights[lo:hi]
 		ws = ws[:len(ts)]
@@ -130,6 +144,9 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 			}
 			if pos[v] < 0 {
 				h.push(v, nd)
+				if stop != nil {
+					stop.touched = append(stop.touched, v)
+				}
 			} else {
 				h.decrease(v, nd)
 			}

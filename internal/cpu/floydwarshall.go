@@ -96,6 +96,9 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if err := validateSources(e.N, req.Sources); err != nil {
 		return err
 	}
+	if err := validateTargets(e.N, req); err != nil {
+		return err
+	}
 	lo, hi := e.WeightRange()
 	if wide := !graph.FitsInt32Distances(int64(e.N), lo, hi); req.Choice.Int64 != wide {
 		return fmt.Errorf("cpu: the request's choice says int64 distances %t, but Floyd-Warshall on this graph gives int64 %t; take the choice from Choose for this graph",
@@ -112,6 +115,12 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	}
 	if err != nil {
 		return err
+	}
+	if req.Narrowed() {
+		// The whole matrix is computed anyway: its rows' targets are
+		// copied into blocks of their own.
+		full := sink
+		sink = func(rows *backend.Rows) error { return full(req.NarrowBlock(rows)) }
 	}
 	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
 }

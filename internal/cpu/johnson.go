@@ -57,7 +57,7 @@ func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() row
 			} else {
 				shifted = math.MaxInt64
 			}
-			if err := dijkstraInto(ctx, search, g.Offsets, g.Targets, reweighted, s, dist, parent, shifted); err != nil {
+			if err := dijkstraInto(ctx, search, g.Offsets, g.Targets, reweighted, s, dist, parent, shifted, nil); err != nil {
 				return err
 			}
 			for v, d := range dist {

@@ -29,6 +29,43 @@ const blocksPerWorker = 2
 // from sink or from ctx) stops every worker; stream returns it after all
 // of them have ended. req.Progress hears of every batch computed.
 func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink backend.Sink) error {
+	return b.streamBlocks(ctx, req, width, width, func() blockFiller {
+		search := newSearch()
+		return func(ctx context.Context, rows *backend.Rows, first, batch int) error {
+			return fillBlock(ctx, rows, req, first, batch, search)
+		}
+	}, sink)
+}
+
+// streamTargets is stream for a request narrowed to targets (Targets or
+// SourceTargets): blocks of rows len(Targets) wide, or ragged, each row
+// computed by a target search.
+func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSearch func(withParents bool) targetSearch, sink backend.Sink) error {
+	width := len(req.Targets)
+	cellsPerRow := width
+	if req.SourceTargets != nil {
+		width = 0
+		cells := 0
+		for _, ts := range req.SourceTargets {
+			cells += len(ts)
+		}
+		cellsPerRow = cells / max(1, len(req.Sources))
+	}
+	return b.streamBlocks(ctx, req, width, cellsPerRow, func() blockFiller {
+		search := newSearch(req.Parents)
+		return func(ctx context.Context, rows *backend.Rows, first, batch int) error {
+			return fillTargetBlock(ctx, rows, req, first, batch, search)
+		}
+	}, sink)
+}
+
+// blockFiller computes the rows of a batch, req.Sources[first:first+batch]
+// (fewer at the end), into a block; each worker has its own.
+type blockFiller func(ctx context.Context, rows *backend.Rows, first, batch int) error
+
+// streamBlocks runs stream's workers over blocks width values wide, sized
+// for about blockValues values of cellsPerRow per row.
+func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width, cellsPerRow int, newFiller func() blockFiller, sink backend.Sink) error {
 	count := len(req.Sources)
 	if count == 0 {
 		return nil
@@ -39,7 +76,7 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 	// About blockValues distances per block, but no fewer blocks than
 	// workers while there are sources for them.
 	workers := workerCount(b.workers)
-	batch := max(1, min(b.valuesPerBlock()/max(1, width), (count+workers-1)/workers))
+	batch := max(1, min(b.valuesPerBlock()/max(1, cellsPerRow), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
 	workers = min(workers, batches)
 	// The buffers are allocated on first use, so a short run allocates
@@ -53,7 +90,7 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 	run := &streamRun{req: req, pool: backend.NewPool(blocks), batch: batch, batches: batches, sink: sink, cancel: cancel}
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() { run.work(ctx, newSearch()) })
+		wg.Go(func() { run.work(ctx, newFiller()) })
 	}
 	wg.Wait()
 	return run.firstErr
@@ -82,14 +119,14 @@ func (r *streamRun) fail(err error) {
 
 // work is one worker: it claims batches until none is left or the run
 // fails, computes each into a block of the pool and hands it to the sink.
-func (r *streamRun) work(ctx context.Context, search rowSearch) {
+func (r *streamRun) work(ctx context.Context, fill blockFiller) {
 	for r.claimed.Add(1) <= int64(r.batches) {
 		rows, k, err := r.pool.Next(ctx)
 		if err != nil {
 			r.fail(fmt.Errorf("cpu: %w", err))
 			return
 		}
-		if err := fillBlock(ctx, rows, r.req, k*r.batch, r.batch, search); err != nil {
+		if err := fill(ctx, rows, k*r.batch, r.batch); err != nil {
 			rows.Release()
 			r.fail(err)
 			return
@@ -138,6 +175,55 @@ func fillBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, fi
 			parent = rows.Parent[i*width : (i+1)*width]
 		}
 		if err := search(ctx, s, rows.Dist64[i*width:(i+1)*width], parent); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillTargetBlock computes the narrowed rows of sources
+// req.Sources[first:first+batch] (fewer at the end) into rows: len(Targets)
+// values per row, or row i's own targets, ragged, growing the buffers as
+// needed.
+func fillTargetBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, first, batch int, search targetSearch) error {
+	sources := req.Sources[first:min(first+batch, len(req.Sources))]
+	rows.First, rows.Sources = first, sources
+	size := len(sources) * rows.Width
+	if req.SourceTargets != nil {
+		rows.Offsets = append(rows.Offsets[:0], 0)
+		size = 0
+		for i := range sources {
+			size += len(req.SourceTargets[first+i])
+			rows.Offsets = append(rows.Offsets, size)
+		}
+	}
+	if cap(rows.Dist64) < size {
+		rows.Dist64 = make([]int64, size)
+	}
+	rows.Dist64 = rows.Dist64[:size]
+	if req.Parents {
+		if cap(rows.Parent) < size {
+			rows.Parent = make([]int32, size)
+		}
+		rows.Parent = rows.Parent[:size]
+	}
+	for v := range rows.Dist64 {
+		rows.Dist64[v] = paths.Unreachable
+	}
+	for v := range rows.Parent {
+		rows.Parent[v] = paths.NoParent
+	}
+	for i, s := range sources {
+		targets := req.Targets
+		if req.SourceTargets != nil {
+			targets = req.SourceTargets[first+i]
+		}
+		lo, hi := rows.Span(i)
+		var parent []int32
+		if rows.Parent != nil {
+			parent = rows.Parent[lo:hi]
+		}
+		if err := search(ctx, s, targets, rows.Dist64[lo:hi], parent); err != nil {
 			return err
 		}
 	}

@@ -114,21 +114,21 @@ func (w *partWriter) write(i int) (info FileInfo, err error) {
 // gatherLong copies cells [lo, hi) into a record batch of the long layout.
 func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 	s := w.sink
-	t := int64(s.shape.targetCount())
 	b := w.long
 	b.reset()
+	bulk := s.shape.Targets == nil && s.shape.SourceTargets == nil && !s.shape.hasCutoff()
 	for c := lo; c < hi; {
-		i, j := int(c/t), int(c%t)
+		i, j := s.part.rowAt(c)
 		rows, err := w.block(i)
 		if err != nil {
 			return nil, err
 		}
-		end := int(min(t, int64(j)+hi-c))
+		end := int(min(int64(s.shape.rowCount(i)), int64(j)+hi-c))
 		acc := emptyAcc()
-		if s.shape.Targets == nil && !s.shape.hasCutoff() {
+		if bulk {
 			b.addRun(rows, i-rows.First, j, end, &acc)
 		} else {
-			b.addSelected(rows, i-rows.First, s.shape.Targets, j, end, s.shape.MaxDistance, &acc)
+			b.addSelected(rows, i-rows.First, s.shape.rowTargets(i), j, end, s.shape.MaxDistance, &acc)
 		}
 		s.stats.merge(i, acc)
 		c += int64(end - j)
@@ -383,32 +383,32 @@ func (b *longBatch) distCell(j int, d int64) {
 	bitSet(b.distBits, j)
 }
 
-// addSelected appends the cells of row r at target positions j0..j1-1
-// (targets nil: every vertex), dropping those beyond maxDistance when it
-// is not backend.NoCutoff.
+// addSelected appends the cells of row r at columns j0..j1-1, which hold
+// vertices targets[j0:j1] (targets nil: vertices j0..j1-1), dropping those
+// beyond maxDistance when it is not backend.NoCutoff.
 func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, j1 int, maxDistance int64, acc *sourceAcc) {
 	source := rows.Sources[r]
-	base := r * rows.Width
+	base, _ := rows.Span(r)
 	for j := j0; j < j1; j++ {
-		v := j
+		v := int32(j)
 		if targets != nil {
-			v = int(targets[j])
+			v = targets[j]
 		}
-		d := rows.Distance(r, v)
+		d := rows.Distance(r, j)
 		if maxDistance != backend.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
 			continue
 		}
 		at := b.n
-		b.src[at], b.vtx[at] = source, int32(v)
+		b.src[at], b.vtx[at] = source, v
 		b.distCell(at, d)
 		if d != paths.Unreachable {
 			acc.reached++
-			if int32(v) != source {
+			if v != source {
 				acc.addDistance(d)
 			}
 		}
 		if b.par != nil {
-			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+v])
+			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+j])
 		}
 		b.n++
 	}

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/pathflow/pathflow/internal/backend"
 )
@@ -43,15 +44,24 @@ func (l Layout) String() string {
 // candidate cells (source x target pairs before the cutoff), so the same
 // shape gives the same files whatever the number of workers or the sizes
 // of the blocks a backend hands over.
+//
+// The blocks a sink takes are narrowed to the targets, as a backend
+// answers a request with the same Targets or SourceTargets: column j of
+// row i is the j-th target of that row (vertex j when every vertex is a
+// target).
 type ResultShape struct {
 	// Sources are the rows' sources in output order (Request.Sources).
 	Sources []int32
-	// Width is the vertex count: the length of every row a backend hands
-	// over.
+	// Width is the vertex count: sources and targets lie in 0..Width-1.
 	Width int
 	// Targets are the vertices written for every source, in this order; nil
-	// means every vertex in id order.
+	// means every vertex in id order. Blocks are len(Targets) wide (Width
+	// wide when nil).
 	Targets []int32
+	// SourceTargets, when not nil, gives row i its own targets
+	// SourceTargets[i] (a pair list grouped by source): blocks are ragged
+	// (backend.Rows.Offsets) and Targets is nil. Long layout only.
+	SourceTargets [][]int32
 	// MaxDistance, unless backend.NoCutoff, drops the cells farther away
 	// (and unreachable ones): the long layout omits their rows, the wide one
 	// leaves their list entries null.
@@ -62,12 +72,30 @@ type ResultShape struct {
 	Layout Layout
 }
 
-// targetCount is the number of columns written per source.
+// targetCount is the number of columns written per source, in a shape
+// without SourceTargets.
 func (s *ResultShape) targetCount() int {
 	if s.Targets != nil {
 		return len(s.Targets)
 	}
 	return s.Width
+}
+
+// rowTargets returns the vertices of row i's columns; nil means every
+// vertex in id order.
+func (s *ResultShape) rowTargets(i int) []int32 {
+	if s.SourceTargets != nil {
+		return s.SourceTargets[i]
+	}
+	return s.Targets
+}
+
+// rowCount is the number of columns of row i.
+func (s *ResultShape) rowCount(i int) int {
+	if s.SourceTargets != nil {
+		return len(s.SourceTargets[i])
+	}
+	return s.targetCount()
 }
 
 // hasCutoff reports whether cells beyond MaxDistance are dropped.
@@ -88,7 +116,30 @@ func (s *ResultShape) check() error {
 			return fmt.Errorf("tables: source %d outside 0..%d", v, s.Width-1)
 		}
 	}
-	for _, v := range s.Targets {
+	if err := s.checkTargets(s.Targets); err != nil {
+		return err
+	}
+	if s.SourceTargets == nil {
+		return nil
+	}
+	switch {
+	case s.Targets != nil:
+		return fmt.Errorf("tables: a result with both targets and per-source targets")
+	case s.Layout != Long:
+		return fmt.Errorf("tables: per-source targets (a pair list) need the long layout")
+	case len(s.SourceTargets) != len(s.Sources):
+		return fmt.Errorf("tables: %d target lists for %d sources", len(s.SourceTargets), len(s.Sources))
+	}
+	for _, ts := range s.SourceTargets {
+		if err := s.checkTargets(ts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *ResultShape) checkTargets(targets []int32) error {
+	for _, v := range targets {
 		if v < 0 || int(v) >= s.Width {
 			return fmt.Errorf("tables: target %d outside 0..%d", v, s.Width-1)
 		}
@@ -97,15 +148,27 @@ func (s *ResultShape) check() error {
 }
 
 // partition is where parts and row groups start: in cells (source index x
-// targetCount + target index) for the long layout, in source indices for
-// the wide one.
+// targetCount + target index, or the cumulative target counts of a pair
+// list) for the long layout, in source indices for the wide one.
 type partition struct {
 	total      int64 // cells (long) or sources (wide)
 	partUnits  int64 // per part file
 	groupUnits int64 // per row group / record batch
+	// width is the cells per source of a long layout without per-source
+	// targets; starts, with them, holds where each source's cells start
+	// (len(Sources)+1 entries).
+	width  int64
+	starts []int64
 }
 
 func newPartition(s *ResultShape, partRows int64, batchRows int) partition {
+	if s.SourceTargets != nil {
+		starts := make([]int64, len(s.SourceTargets)+1)
+		for i, ts := range s.SourceTargets {
+			starts[i+1] = starts[i] + int64(len(ts))
+		}
+		return partition{total: starts[len(starts)-1], partUnits: partRows, groupUnits: int64(batchRows), starts: starts}
+	}
 	t := int64(s.targetCount())
 	if s.Layout == Wide {
 		// A wide row holds targetCount cells: cut by sources, at least one
@@ -116,7 +179,27 @@ func newPartition(s *ResultShape, partRows int64, batchRows int) partition {
 			groupUnits: max(1, int64(batchRows)/max(t, 1)),
 		}
 	}
-	return partition{total: int64(len(s.Sources)) * t, partUnits: partRows, groupUnits: int64(batchRows)}
+	return partition{total: int64(len(s.Sources)) * t, partUnits: partRows, groupUnits: int64(batchRows), width: t}
+}
+
+// rowStart is the first cell of source index i in the long layout.
+func (p partition) rowStart(i int) int64 {
+	if p.starts != nil {
+		return p.starts[i]
+	}
+	return int64(i) * p.width
+}
+
+// rowAt returns the source index whose cells hold cell c of the long
+// layout and c's column in that row. O(log sources) for a pair list.
+func (p partition) rowAt(c int64) (i, j int) {
+	if p.starts != nil {
+		// The last start at or before c: empty rows share their start with
+		// the next row and are skipped.
+		i = sort.Search(len(p.starts)-1, func(k int) bool { return p.starts[k+1] > c })
+		return i, int(c - p.starts[i])
+	}
+	return int(c / p.width), int(c % p.width)
 }
 
 // parts is the number of part files: at least one, so an empty result still

@@ -113,8 +113,7 @@ func (s *ResultSink) Put(rows *backend.Rows) error {
 func (s *ResultSink) readers(rows *backend.Rows) int {
 	lo, hi := int64(rows.First), int64(rows.First+rows.Len())
 	if s.shape.Layout == Long {
-		t := int64(s.shape.targetCount())
-		lo, hi = lo*t, hi*t
+		lo, hi = s.part.rowStart(int(lo)), s.part.rowStart(int(hi))
 	}
 	if hi == lo { // no targets: no part reads the block
 		return 0
@@ -124,10 +123,16 @@ func (s *ResultSink) readers(rows *backend.Rows) int {
 
 // checkBlock is the shared block check, with parents the sink ignores
 // allowed: a table without the parent column may be fed blocks that have
-// them.
+// them. Blocks are narrowed to the shape's targets.
 func (s *ResultSink) checkBlock(rows *backend.Rows) error {
 	parents := s.shape.Parents || rows.Parent != nil
-	if err := rows.CheckShape(s.shape.Sources, s.shape.Width, parents); err != nil {
+	var err error
+	if s.shape.SourceTargets != nil {
+		err = rows.CheckRagged(s.shape.Sources, s.shape.SourceTargets, parents)
+	} else {
+		err = rows.CheckShape(s.shape.Sources, s.shape.targetCount(), parents)
+	}
+	if err != nil {
 		return fmt.Errorf("tables: %w", err)
 	}
 	return nil
@@ -194,7 +199,7 @@ func (s *ResultSink) Rows() int64 { return s.rows.Load() }
 // cells written (the targets within the cutoff); valid after Close
 // succeeded.
 func (s *ResultSink) Summary() []SummaryRow {
-	return s.stats.rows(s.shape.Sources, s.shape.targetCount())
+	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
 }
 
 func partFileName(i int, f Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }

@@ -60,16 +60,17 @@ func (s *sourceStats) merge(i int, piece sourceAcc) {
 	s.mu.Unlock()
 }
 
-// rows returns the summary rows; n is the number of cells per source.
-// Closeness is Summarize's Wasserman-Faust form over those cells.
-func (s *sourceStats) rows(sources []int32, n int) []SummaryRow {
+// rows returns the summary rows; cells(i) is the number of cells of
+// source index i. Closeness is Summarize's Wasserman-Faust form over those
+// cells.
+func (s *sourceStats) rows(sources []int32, cells func(i int) int) []SummaryRow {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]SummaryRow, len(sources))
 	for i, a := range s.acc {
 		row := SummaryRow{Source: sources[i], Reachable: a.reached, Eccentricity: a.ecc, Closeness: math.NaN()}
 		sum := a.sum()
-		if r := float64(a.reached); a.reached > 1 && n > 1 && sum > 0 {
+		if r, n := float64(a.reached), cells(i); a.reached > 1 && n > 1 && sum > 0 {
 			row.Closeness = (r - 1) / float64(n-1) * (r - 1) / sum
 		}
 		out[i] = row

@@ -243,7 +243,7 @@ func TestResultSinkEmpty(t *testing.T) {
 			trees := []*paths.Tree{tree, tree, tree}[:len(shape.Sources)]
 			var blocks []*backend.Rows
 			if len(trees) > 0 {
-				blocks = treeBlocks(trees, 2, false, true)
+				blocks = shapeBlocks(trees, shape, 2, false)
 			}
 			rel := countReleases(blocks...)
 			for _, b := range blocks {

@@ -61,19 +61,19 @@ func (b *wideBatch) reset() {
 	b.n = 0
 }
 
-// addRow appends row r: its cells at the targets (nil: every vertex), null
-// where unreachable or beyond maxDistance.
+// addRow appends row r, narrowed to the targets (nil: every vertex): its
+// cells, null where unreachable or beyond maxDistance.
 func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistance int64, acc *sourceAcc) {
 	source := rows.Sources[r]
 	b.src[b.n] = source
 	base, at := r*rows.Width, b.n*b.width
 	for j := range b.width {
-		v := j
+		v := int32(j)
 		if targets != nil {
-			v = int(targets[j])
+			v = targets[j]
 		}
 		k := at + j
-		d := rows.Distance(r, v)
+		d := rows.Distance(r, j)
 		if d == paths.Unreachable || (maxDistance != backend.NoCutoff && d > maxDistance) {
 			b.dist[k] = 0
 			b.distNulls++
@@ -86,11 +86,11 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 		b.dist[k] = d
 		bitSet(b.distBits, k)
 		acc.reached++
-		if int32(v) != source {
+		if v != source {
 			acc.addDistance(d)
 		}
 		if b.parents {
-			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[base+v])
+			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[base+j])
 		}
 	}
 	b.n++

@@ -24,11 +24,20 @@ import (
 // hand them over: int32 distances (graph.Inf32 for none) when narrow,
 // else int64.
 func treeBlocks(trees []*paths.Tree, per int, narrow, withParents bool) []*backend.Rows {
+	return cutBlocks(trees, per, narrow, withParents, false)
+}
+
+// cutBlocks is treeBlocks, with ragged blocks (rows as long as their trees,
+// Offsets set) when ragged.
+func cutBlocks(trees []*paths.Tree, per int, narrow, withParents, ragged bool) []*backend.Rows {
 	n := len(trees[0].Dist)
 	var blocks []*backend.Rows
 	for lo := 0; lo < len(trees); lo += per {
 		hi := min(lo+per, len(trees))
 		b := &backend.Rows{First: lo, Width: n}
+		if ragged {
+			b.Width, b.Offsets = 0, []int{0}
+		}
 		for _, t := range trees[lo:hi] {
 			b.Sources = append(b.Sources, t.Source)
 			if narrow {
@@ -45,10 +54,41 @@ func treeBlocks(trees []*paths.Tree, per int, narrow, withParents bool) []*backe
 			if withParents {
 				b.Parent = append(b.Parent, t.Parent...)
 			}
+			if ragged {
+				b.Offsets = append(b.Offsets, b.Offsets[len(b.Offsets)-1]+len(t.Dist))
+			}
+		}
+		if narrow && b.Dist32 == nil {
+			b.Dist32 = []int32{}
+		}
+		if !narrow && b.Dist64 == nil {
+			b.Dist64 = []int64{}
 		}
 		blocks = append(blocks, b)
 	}
 	return blocks
+}
+
+// shapeBlocks cuts trees into the blocks a backend answering shape's
+// request hands over: rows narrowed to the shape's targets, ragged for
+// per-source targets.
+func shapeBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) []*backend.Rows {
+	narrowed := make([]*paths.Tree, len(trees))
+	for i, tr := range trees {
+		targets := shapeRowTargets(shape, i)
+		nt := &paths.Tree{Source: tr.Source, Dist: make([]int64, len(targets))}
+		if tr.Parent != nil {
+			nt.Parent = make([]int32, len(targets))
+		}
+		for j, v := range targets {
+			nt.Dist[j] = tr.Dist[v]
+			if tr.Parent != nil {
+				nt.Parent[j] = tr.Parent[v]
+			}
+		}
+		narrowed[i] = nt
+	}
+	return cutBlocks(narrowed, per, narrow, shape.Parents, shape.SourceTargets != nil)
 }
 
 func treeSources(trees []*paths.Tree) []int32 {
@@ -126,7 +166,7 @@ func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := putShuffled(s, treeBlocks(trees, per, narrow, shape.Parents), rng); err != nil {
+	if err := putShuffled(s, shapeBlocks(trees, shape, per, narrow), rng); err != nil {
 		s.Abort()
 		t.Fatal(err)
 	}
@@ -190,8 +230,8 @@ type cell struct {
 // wantCells computes the long layout of trees under shape cell by cell.
 func wantCells(trees []*paths.Tree, shape ResultShape) []cell {
 	var cells []cell
-	for _, tr := range trees {
-		for _, v := range shapeTargets(shape) {
+	for i, tr := range trees {
+		for _, v := range shapeRowTargets(shape, i) {
 			d := tr.Dist[v]
 			if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
 				continue
@@ -204,6 +244,14 @@ func wantCells(trees []*paths.Tree, shape ResultShape) []cell {
 		}
 	}
 	return cells
+}
+
+// shapeRowTargets returns the targets of source index i under shape.
+func shapeRowTargets(shape ResultShape, i int) []int32 {
+	if shape.SourceTargets != nil {
+		return shape.SourceTargets[i]
+	}
+	return shapeTargets(shape)
 }
 
 // shapeTargets returns the shape's targets, every vertex when nil.
@@ -391,8 +439,8 @@ func wantGroups(trees []*paths.Tree, shape ResultShape, partRows int64, batchRow
 			kept = append(kept, 1)
 		}
 	} else {
-		for _, tr := range trees {
-			for _, v := range shapeTargets(shape) {
+		for i, tr := range trees {
+			for _, v := range shapeRowTargets(shape, i) {
 				d := tr.Dist[v]
 				if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
 					kept = append(kept, 0)

@@ -1,0 +1,147 @@
+package cpu
+
+import (
+	"context"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// targetSearch computes one narrowed row: the distances (and parents,
+// unless parent is nil) from source to targets[j] into dist[j] and
+// parent[j], which hold paths.Unreachable and paths.NoParent when it is
+// called. The values are those of the full row (rowSearch) at the
+// targets. Each worker has its own, with its own scratch space.
+type targetSearch func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error
+
+// rowScratch is a worker's full-width row, in which a search runs before
+// its targets are copied out.
+type rowScratch struct {
+	dist   []int64
+	parent []int32
+}
+
+func newRowScratch(n int32, withParents bool) *rowScratch {
+	s := &rowScratch{dist: make([]int64, n)}
+	for v := range s.dist {
+		s.dist[v] = paths.Unreachable
+	}
+	if withParents {
+		s.parent = make([]int32, n)
+		for v := range s.parent {
+			s.parent[v] = paths.NoParent
+		}
+	}
+	return s
+}
+
+// gather copies the scratch row's cells at targets into dist and parent.
+func (s *rowScratch) gather(targets []int32, dist []int64, parent []int32) {
+	for j, v := range targets {
+		dist[j] = s.dist[v]
+	}
+	if parent != nil {
+		for j, v := range targets {
+			parent[j] = s.parent[v]
+		}
+	}
+}
+
+// gatherSearches narrows the rows of any row search: each worker runs the
+// full search into its scratch row, copies the targets out and resets the
+// whole row. O(n) per row beyond the search; for Bellman-Ford and Johnson
+// with negative weights, whose searches cannot stop at the targets.
+func gatherSearches(n int32, newSearch func() rowSearch) func(withParents bool) targetSearch {
+	return func(withParents bool) targetSearch {
+		search := newSearch()
+		scratch := newRowScratch(n, withParents)
+		return func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error {
+			err := search(ctx, source, scratch.dist, scratch.parent)
+			if err == nil {
+				scratch.gather(targets, dist, parent)
+			}
+			for v := range scratch.dist {
+				scratch.dist[v] = paths.Unreachable
+			}
+			for v := range scratch.parent {
+				scratch.parent[v] = paths.NoParent
+			}
+			return err
+		}
+	}
+}
+
+// targetStop tells a Dijkstra search which vertices are its targets, so it
+// ends once the last of them leaves the heap, and records the vertices the
+// search wrote, so the scratch row is cleared in time proportional to the
+// search rather than to n.
+type targetStop struct {
+	// mark[v] == round: v is a target not settled yet in this search.
+	mark  []uint32
+	round uint32
+	left  int // targets not settled yet
+	// touched lists each vertex whose distance the search set.
+	touched []int32
+}
+
+func newTargetStop(n int32) *targetStop { return &targetStop{mark: make([]uint32, n)} }
+
+// start begins a search for targets, which may repeat a vertex.
+func (t *targetStop) start(targets []int32) {
+	t.round++
+	if t.round == 0 { // wrapped: old marks could read as current
+		clear(t.mark)
+		t.round = 1
+	}
+	t.left = 0
+	for _, v := range targets {
+		if t.mark[v] != t.round {
+			t.mark[v] = t.round
+			t.left++
+		}
+	}
+	t.touched = t.touched[:0]
+}
+
+// settle records that u left the heap and reports whether it was the last
+// target.
+func (t *targetStop) settle(u int32) bool {
+	if t.mark[u] != t.round {
+		return false
+	}
+	t.mark[u] = 0
+	t.left--
+	return t.left == 0
+}
+
+// dijkstraTargetSearches returns the narrowed row searches of a checked
+// graph: Dijkstra stopping at the row's last target (or beyond limit, as
+// dijkstraInto), then copying the targets out of the scratch row and
+// clearing what the search wrote. A row costs the search up to its
+// farthest target, not the whole graph.
+func dijkstraTargetSearches(g *graph.CSR, limit int64) func(withParents bool) targetSearch {
+	return func(withParents bool) targetSearch {
+		search := newDijkstraSearch(g.N)
+		scratch := newRowScratch(g.N, withParents)
+		stop := newTargetStop(g.N)
+		return func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error {
+			if len(targets) == 0 {
+				return nil
+			}
+			stop.start(targets)
+			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, limit, stop)
+			if err == nil {
+				scratch.gather(targets, dist, parent)
+			}
+			for _, v := range stop.touched {
+				scratch.dist[v] = paths.Unreachable
+			}
+			if scratch.parent != nil {
+				for _, v := range stop.touched {
+					scratch.parent[v] = paths.NoParent
+				}
+			}
+			return err
+		}
+	}
+}
