@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/cpu"
 )
 
 // TestComputeCH runs compute.algorithm: ch end to end on the shape graph,
@@ -20,10 +21,13 @@ func TestComputeCH(t *testing.T) {
 		name    string
 		targets string
 		cutoff  int64
+		parents bool
 	}{
-		{"whole rows", "all", backend.NoCutoff},
-		{"targets", "59,7,0,33,7", backend.NoCutoff},
-		{"cutoff", "all", 60},
+		{"whole rows", "all", backend.NoCutoff, true},
+		{"targets", "59,7,0,33,7", backend.NoCutoff, true},
+		{"targets without parents", "59,7,0,33,2", backend.NoCutoff, false},
+		{"cutoff", "all", 60, true},
+		{"targets and cutoff", "59,7,0,33,2", 60, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -31,17 +35,35 @@ func TestComputeCH(t *testing.T) {
 			if tc.cutoff != backend.NoCutoff {
 				args = append(args, "-max-distance", "60")
 			}
+			if !tc.parents {
+				args = append(args, "-parents=false")
+			}
 			res := runCompute(t, loadCompute(t, "", args...))
 			if res.Manifest.Algorithm != AlgorithmCH {
 				t.Errorf("manifest algorithm %q", res.Manifest.Algorithm)
 			}
+			if f, ok := res.Manifest.RunFacts[cpu.FactHierarchy].(cpu.HierarchyFacts); !ok || f.Rounds <= 0 {
+				t.Errorf("run facts %v: no hierarchy build reported", res.Manifest.RunFacts)
+			}
 			sources, _ := DenseNames(shapeN).Sources(KeySources, []string{"5", "2", "30", "0-3"})
 			targets, _ := DenseNames(shapeN).Targets(KeyTargets, strings.Split(tc.targets, ","))
 			rows, _, hasParents := readLong(t, filepath.Join(out, DistancesDir))
-			if !hasParents {
-				t.Fatal("no parent column")
+			if hasParents != tc.parents {
+				t.Fatalf("parent column %t, want %t", hasParents, tc.parents)
 			}
-			compareLong(t, g, ref, rows, expectLong(ref, sources, targets, shapeN, tc.cutoff))
+			want := expectLong(ref, sources, targets, shapeN, tc.cutoff)
+			if tc.parents {
+				compareLong(t, g, ref, rows, want)
+				return
+			}
+			if len(rows) != len(want) {
+				t.Fatalf("%d rows, want %d", len(rows), len(want))
+			}
+			for i, r := range rows {
+				if w := want[i]; r.Source != w.Source || r.Vertex != w.Vertex || r.Dist != w.Dist {
+					t.Fatalf("row %d is (%d, %d, %s), want (%d, %d, %s)", i, r.Source, r.Vertex, distText(r.Dist), w.Source, w.Vertex, distText(w.Dist))
+				}
+			}
 		})
 	}
 }

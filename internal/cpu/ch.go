@@ -48,7 +48,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.
 	if err := validateSources(g.N, req.Sources); err != nil {
 		return err
 	}
-	if err := checkCHTargets(g.N, req); err != nil {
+	if err := validateTargets(g.N, req); err != nil {
 		return err
 	}
 	if !req.Choice.Int64 {
@@ -96,29 +96,6 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.
 func chNegativeWeight(lo int32) error {
 	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use dijkstra, bellman-ford or johnson (%w, %w)",
 		lo, ErrNegativeWeight, backend.ErrUnsupported)
-}
-
-// checkCHTargets checks a narrowed request's targets: at most one of the
-// two kinds, a list per source, every target a vertex.
-func checkCHTargets(n int32, req *backend.Request) error {
-	if req.Targets != nil && req.SourceTargets != nil {
-		return fmt.Errorf("cpu: request with both targets and per-source targets")
-	}
-	if req.SourceTargets != nil && len(req.SourceTargets) != len(req.Sources) {
-		return fmt.Errorf("cpu: %d target lists for %d sources", len(req.SourceTargets), len(req.Sources))
-	}
-	lists := req.SourceTargets
-	if req.Targets != nil {
-		lists = [][]int32{req.Targets}
-	}
-	for _, list := range lists {
-		for _, v := range list {
-			if v < 0 || v >= n {
-				return fmt.Errorf("cpu: target %d outside 0..%d", v, n-1)
-			}
-		}
-	}
-	return nil
 }
 
 // chChunk is one block of a ch run: count consecutive sources from
