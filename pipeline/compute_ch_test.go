@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,5 +80,36 @@ func TestComputeCHRefusesNegativeWeights(t *testing.T) {
 	_, err := Compute(context.Background(), cfg, quietLog, io.Discard)
 	if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), "non-negative") || !strings.Contains(err.Error(), KeyAlgorithm) {
 		t.Fatalf("err = %v (exit %d), want a configuration error of %s about non-negative weights", err, ExitCode(err), KeyAlgorithm)
+	}
+}
+
+// TestComputeCHPairList runs a pair list (per-source targets: a source
+// listed again, a pair twice, a target equal to its source, unreachable
+// targets) through ch, with parents from point queries and distances from
+// bucket tables, with and without a cutoff.
+func TestComputeCHPairList(t *testing.T) {
+	g, ref := shapeGraph(t)
+	pairs := shapePairs(t, ref)
+	file := writePairsCSV(t, pairs)
+	for _, parents := range []bool{true, false} {
+		for _, cutoff := range []int64{backend.NoCutoff, 0, 60} {
+			t.Run(fmt.Sprintf("parents=%t/cutoff=%d", parents, cutoff), func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "out")
+				runCompute(t, loadCompute(t, "", shapeArgs(out, "-algorithm", "ch", "-pairs", file,
+					"-max-distance", strconv.FormatInt(cutoff, 10), "-parents="+strconv.FormatBool(parents))...))
+				rows, _, hasParents := readLong(t, filepath.Join(out, DistancesDir))
+				want := expectPairs(ref, pairs, cutoff)
+				if hasParents != parents {
+					t.Fatalf("parent column %t, want %t", hasParents, parents)
+				}
+				if parents {
+					compareLong(t, g, ref, rows, want)
+					return
+				}
+				if !slices.Equal(rows, want) {
+					t.Fatalf("rows %v, want %v", rows, want)
+				}
+			})
+		}
 	}
 }
