@@ -12,6 +12,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestComputeCH runs compute.algorithm: ch end to end on the shape graph,
@@ -111,5 +113,75 @@ func TestComputeCHPairList(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestComputeCHPathsAndSummary: with compute.paths the pipeline asks for
+// whole rows (PHAST and parents in the original graph), narrows them to
+// the targets itself, and the paths and summaries equal Dijkstra's: each
+// path is a walk over arcs of the graph whose weights add up to its cost.
+func TestComputeCHPathsAndSummary(t *testing.T) {
+	g, ref := shapeGraph(t)
+	dir := t.TempDir()
+	outs := map[string]string{}
+	for _, alg := range []string{"dijkstra", "ch"} {
+		outs[alg] = filepath.Join(dir, alg)
+		runCompute(t, loadCompute(t, "", shapeArgs(outs[alg], "-algorithm", alg, "-sources", "0-20",
+			"-targets", "9,1,40-45,59", "-paths", "0:59,7:3,5:5", "-summary")...))
+	}
+	chRows, _, _ := readLong(t, filepath.Join(outs["ch"], DistancesDir))
+	dijRows, _, _ := readLong(t, filepath.Join(outs["dijkstra"], DistancesDir))
+	if len(chRows) == 0 || !slices.Equal(distancesOnly(chRows), distancesOnly(dijRows)) {
+		t.Fatalf("ch wrote %d rows, dijkstra %d, or their distances differ", len(chRows), len(dijRows))
+	}
+	for i, r := range chRows {
+		if err := checkParent(g, ref[r.Source], r.Source, r.Vertex, r.Parent); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	chPaths, _, err := tables.ReadPaths(filepath.Join(outs["ch"], PathsName+".parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chPaths) != 3 {
+		t.Fatalf("%d paths, want 3", len(chPaths))
+	}
+	for _, p := range chPaths {
+		if want := ref[p.Source][p.Target]; p.Cost != want {
+			t.Errorf("path %d -> %d costs %d, want %d", p.Source, p.Target, p.Cost, want)
+		}
+		if p.Cost == paths.Unreachable {
+			continue
+		}
+		cost := int64(0)
+		for k := 1; k < len(p.Vertices); k++ {
+			u, v := p.Vertices[k-1], p.Vertices[k]
+			best := int64(-1)
+			for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+				if w := int64(g.Weights[a]); g.Targets[a] == v && (best < 0 || w < best) {
+					best = w
+				}
+			}
+			if best < 0 {
+				t.Fatalf("path %d -> %d uses %d -> %d, not an arc", p.Source, p.Target, u, v)
+			}
+			cost += best
+		}
+		if len(p.Vertices) == 0 || p.Vertices[0] != p.Source || p.Vertices[len(p.Vertices)-1] != p.Target || cost != p.Cost {
+			t.Errorf("path %d -> %d: %v adds up to %d, cost %d", p.Source, p.Target, p.Vertices, cost, p.Cost)
+		}
+	}
+	chSummary, _, err := tables.ReadSummary(filepath.Join(outs["ch"], SummaryName+".parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dijSummary, _, err := tables.ReadSummary(filepath.Join(outs["dijkstra"], SummaryName+".parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chSummary) != 21 || !slices.EqualFunc(chSummary, dijSummary, func(a, b tables.SummaryRow) bool {
+		return a.Source == b.Source && a.Reachable == b.Reachable && a.Eccentricity == b.Eccentricity && sameFloat(a.Closeness, b.Closeness)
+	}) {
+		t.Errorf("summaries differ:\nch       %+v\ndijkstra %+v", chSummary, dijSummary)
 	}
 }
