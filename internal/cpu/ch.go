@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,10 +29,11 @@ type HierarchyFacts struct {
 
 // chGroupSources is the most sources of a request with per-source targets
 // that one block answers with one set of buckets, over the union of their
-// targets. Every source scans the buckets of every target of its group,
-// so a small group keeps a pair list with a few targets per source close
-// to one point query per pair, while sources sharing long target lists
-// still share most backward searches.
+// targets, unless they all ask for the same list. Every source scans the
+// buckets of every target of its group, so a small group keeps a pair
+// list with a few targets per source close to one point query per pair,
+// while sources sharing long target lists still share most backward
+// searches.
 const chGroupSources = 32
 
 // runCH runs the ch algorithm (see Run): it builds a contraction
@@ -120,18 +122,24 @@ func (b *Backend) chTreeChunks(count, n, workers int) []chChunk {
 
 // chNarrowedChunks splits the rows of a narrowed request into blocks of
 // about valuesPerBlock cells (at least one row each), no fewer than the
-// workers while there are rows for them; with per-source targets a block
-// also holds at most chGroupSources rows.
+// workers while there are rows for them. With per-source targets a block
+// holds at most chGroupSources rows, unless all its rows ask for one same
+// list (an origin-destination table written as pairs): those share the
+// buckets of that list as a shared target list would. O(cells).
 func (b *Backend) chNarrowedChunks(req *backend.Request, workers int) []chChunk {
 	count := len(req.Sources)
 	most := max(1, (count+workers-1)/workers)
-	if req.SourceTargets != nil {
-		most = min(most, chGroupSources)
-	}
 	var chunks []chChunk
 	for first := 0; first < count; {
 		rows, cells := 0, 0
+		uniform := true // every row so far asks for the first row's list
 		for first+rows < count && rows < most {
+			if req.SourceTargets != nil {
+				uniform = uniform && slices.Equal(req.SourceTargets[first+rows], req.SourceTargets[first])
+				if rows >= chGroupSources && !uniform {
+					break
+				}
+			}
 			w := req.RowWidth(first+rows, 0)
 			if rows > 0 && cells+w > b.valuesPerBlock() {
 				break

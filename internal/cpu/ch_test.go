@@ -106,7 +106,14 @@ func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *r
 			perSource[i] = append(perSource[i], s)
 		}
 		if i%4 == 1 {
-			perSource[i] = slices.Clone(targets) // runs of long lists
+			perSource[i] = slices.Clone(targets) // long lists
+		}
+	}
+	if len(sources) >= 40 {
+		// A run of more than chGroupSources sources asking for one list.
+		short := slices.Clone(targets[:5])
+		for i := range 36 {
+			perSource[i] = slices.Clone(short)
 		}
 	}
 	for _, shape := range []chShape{chWhole, chTargets, chPairs} {
@@ -129,8 +136,12 @@ func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *r
 					columns = func(i int) []int32 { return perSource[i] }
 				}
 				// Small blocks and an odd worker count: many blocks, in
-				// any order.
-				b := New(3)
+				// any order; or one worker, and blocks of many rows.
+				workers := 3
+				if limit >= 0 {
+					workers = 1 // blocks as large as the cells allow
+				}
+				b := New(workers)
 				b.blockValues = 1 + int(e.N)/3
 				got, err := runCH(t, b, req)
 				if err != nil {
@@ -287,5 +298,41 @@ func TestCHRefusals(t *testing.T) {
 	got, err := runCH(t, New(1), none)
 	if err != nil || len(got.facts) != 0 {
 		t.Errorf("no sources: %v, facts %v", err, got.facts)
+	}
+}
+
+// TestCHBlocksOfPerSourceTargets: sources with their own lists go at most
+// chGroupSources to a block; a run of sources asking for one same list
+// shares a block beyond that, up to the block's cells and the workers'
+// share.
+func TestCHBlocksOfPerSourceTargets(t *testing.T) {
+	const count = 100
+	same, mixed := make([][]int32, count), make([][]int32, count)
+	for i := range count {
+		same[i] = []int32{4, 1, 7}
+		mixed[i] = []int32{int32(i % 5), 1, 7}
+	}
+	b := New(1)
+	for _, tc := range []struct {
+		name    string
+		lists   [][]int32
+		workers int
+		block   int
+		want    []int // rows per block
+	}{
+		{"one list", same, 1, 1 << 20, []int{100}},
+		{"one list, two workers", same, 2, 1 << 20, []int{50, 50}},
+		{"one list, small blocks", same, 1, 120, []int{40, 40, 20}},
+		{"own lists", mixed, 1, 1 << 20, []int{32, 32, 32, 4}},
+	} {
+		b.blockValues = tc.block
+		req := &backend.Request{Sources: allSources(count), SourceTargets: tc.lists}
+		var got []int
+		for _, c := range b.chNarrowedChunks(req, tc.workers) {
+			got = append(got, c.count)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: blocks of %v rows, want %v", tc.name, got, tc.want)
+		}
 	}
 }
