@@ -14,7 +14,6 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/pipeline"
 )
@@ -26,19 +25,6 @@ import (
 // missing. The published gorgonia.org/cu would end this test binary with
 // exit 1 before any test ran on a host without a device, and would not
 // start it without libcuda.
-
-// childArgs, in the environment, makes the test binary run the compute
-// command with these arguments (one per line) instead of the tests, in a
-// process of its own: the driver is loaded once per process, so each
-// situation needs a fresh one.
-const childArgs = "COMPUTE_TEST_ARGS"
-
-func TestMain(m *testing.M) {
-	if args, ok := os.LookupEnv(childArgs); ok {
-		os.Exit(cli.Run(cli.Compute(), strings.Split(args, "\n"), os.Environ(), os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
 
 // runChild runs the demo config with backend in a fresh process with env
 // added, and returns its exit code and stderr.

@@ -237,9 +237,18 @@ func TestFlagsToConfig(t *testing.T) {
 // test can start the command as a separate process and signal it.
 const asMainEnv = "COMPUTE_TEST_AS_MAIN"
 
+// childArgs, in the environment, makes the test binary run the compute
+// command with these arguments (one per line) instead of the tests, in a
+// process of its own (the cuda build's tests load the driver once per
+// process, so each situation needs a fresh one).
+const childArgs = "COMPUTE_TEST_ARGS"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asMainEnv) == "1" {
 		main()
+	}
+	if args, ok := os.LookupEnv(childArgs); ok {
+		os.Exit(cli.Run(cli.Compute(), strings.Split(args, "\n"), os.Environ(), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -196,6 +196,8 @@ func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.
 			if req.SourceTargets != nil {
 				part.SourceTargets = req.SourceTargets[lo:hi]
 			}
+			// Two contexts may share a GPU: facts are keyed by context too.
+			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
 			if err := dev.runSSSP(ctx, g, &part, shiftRows(sink, int(lo))); err != nil {
 				first.set(fmt.Errorf("gpu: device %d: %w", dev.dev.Ordinal(), err))
 				cancel()

@@ -48,6 +48,15 @@ func TestConstantsMatchTheKernels(t *testing.T) {
 		"NF_RELAXED":  nfRelaxed,
 		"NF_IMPROVED": nfImproved,
 		"NF_STATE":    nearFarStateInts,
+		"BT_LANES":    batchLanes,
+		"BT_STATE":    batchStateInts,
+		"BT_ABORT":    btAbort,
+		"BT_STEPS":    btSteps,
+		"BT_SPLITS":   btSplits,
+		"BT_OVERFLOW": btOverflow,
+		"BT_RELAXED":  btRelaxed,
+		"BT_IMPROVED": btImproved,
+		"BT_STOPPED":  btStopped,
 	} {
 		c, ok := defines[name]
 		if !ok {

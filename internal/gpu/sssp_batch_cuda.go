@@ -15,17 +15,6 @@ import (
 	"gorgonia.org/cu"
 )
 
-// Slots of a group's state row, as in kernels/sssp_batch_state.cuh.
-const (
-	btAbort    = 14
-	btSteps    = 15
-	btSplits   = 16
-	btOverflow = 17
-	btRelaxed  = 18
-	btImproved = 20
-	btStopped  = 22
-)
-
 // batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.
 const batchGatherWarps = 4
 

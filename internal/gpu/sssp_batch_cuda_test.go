@@ -120,6 +120,21 @@ func referenceRows(g *graph.CSR, sources []int32) [][]int64 {
 // checkBatch runs req through SolveBatch and checks every cell of every
 // block against refs (one row per source).
 func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts SSSPOptions) error {
+	return checkRows(req, refs, func(sink backend.Sink) error {
+		_, err := b.SolveBatch(context.Background(), req.CSR, req, opts, sink)
+		return err
+	})
+}
+
+// checkBatchRun runs req through Backend.Run and checks it as checkBatch
+// does.
+func checkBatchRun(b *Backend, req *backend.Request, refs [][]int64) error {
+	return checkRows(req, refs, func(sink backend.Sink) error { return b.Run(context.Background(), *req, sink) })
+}
+
+// checkRows checks every cell of every block run hands its sink against
+// refs (one row per source), and that each row arrives once.
+func checkRows(req *backend.Request, refs [][]int64, run func(backend.Sink) error) error {
 	var (
 		mu   sync.Mutex
 		seen = make([]bool, len(req.Sources))
@@ -144,7 +159,7 @@ func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts SSSPOptio
 		}
 		return nil
 	}
-	if _, err := b.SolveBatch(context.Background(), req.CSR, req, opts, sink); err != nil {
+	if err := run(sink); err != nil {
 		return err
 	}
 	if bad != nil {
@@ -201,4 +216,30 @@ func tightArc(g *graph.CSR, u, v int32, dist []int64) bool {
 		}
 	}
 	return false
+}
+
+// TestSSSPBatchSpreadOverContexts splits a batched run with targets and
+// one with per-source lists over two contexts on one GPU (as over two
+// GPUs): every cell is checked against Dijkstra, and each context reports
+// its own facts, whose sources add up to the run's.
+func TestSSSPBatchSpreadOverContexts(t *testing.T) {
+	two := openBackend(t, WithDevices([]int{0, 0}))
+	r := rand.New(rand.NewPCG(freshSeed(t), 23))
+	e := gputest.RandomGraph(r, 4000, 16000, 1, 100, 0)
+	g := graph.BuildCSR(e)
+	sources := ssspPickSources(r, g.N, 90)
+	refs := referenceRows(g, sources)
+	for _, q := range batchQueries(r, g.N, sources, 300) {
+		var mu sync.Mutex
+		facts := map[string]BatchFacts{}
+		req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
+			MaxDistance: q.cutoff, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: SSSPFamily}},
+			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(BatchFacts); mu.Unlock() }}
+		if err := checkBatchRun(two, req, refs); err != nil {
+			t.Fatalf("%s: %v", q.name, err)
+		}
+		if len(facts) != 2 || facts["context0.gpu0"].Sources+facts["context1.gpu0"].Sources != len(sources) {
+			t.Fatalf("%s: facts %+v, want two contexts sharing %d sources", q.name, facts, len(sources))
+		}
+	}
 }

@@ -19,6 +19,17 @@ func batchGroupBytes(n int64) int64 {
 // batchStateInts is BT_STATE: the ints of one group's state row.
 const batchStateInts = 64
 
+// Slots of a group's state row, as in kernels/sssp_batch_state.cuh.
+const (
+	btAbort    = 14
+	btSteps    = 15
+	btSplits   = 16
+	btOverflow = 17
+	btRelaxed  = 18
+	btImproved = 20
+	btStopped  = 22
+)
+
 // batchMaxStagingBytes bounds one pinned block of a batched run. Rows of a
 // large graph are wide (96 MB per row at 24M vertices): the default
 // staging (DefaultStagingBytes) would hold one row per block, so one
