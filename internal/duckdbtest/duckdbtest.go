@@ -41,24 +41,23 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pathflow/pathflow/internal/nodetest"
 )
 
 // RequireEnv names the environment variable that, set to 1, turns a skip
-// for a missing DuckDB into a failure. It configures the tests, not the
-// job, so it stays out of the PATHFLOW_ prefix, where every variable is a
-// configuration key's (or one that internal/cli.OtherVariables lists).
-const RequireEnv = "REQUIRE_DUCKDB"
+// for a missing DuckDB into a failure (see nodetest.RequireEnv).
+const RequireEnv = nodetest.RequireEnv
 
 // InstallHint is the command, run from the module root, that installs the
 // pinned DuckDB.
-const InstallHint = "npm ci --prefix scripts/duckdb"
+const InstallHint = "npm ci --prefix " + scriptDir
 
 // scriptDir is the directory of the npm project, relative to the module
 // root.
@@ -67,6 +66,15 @@ const scriptDir = "scripts/duckdb"
 // apiPackage is the npm package whose installed version must match the one
 // pinned in package.json.
 const apiPackage = "@duckdb/node-api"
+
+// duckdb is the npm project of query.mjs.
+var duckdb = &nodetest.Project{
+	Caller:   "duckdbtest",
+	Name:     "DuckDB",
+	Dir:      scriptDir,
+	Script:   "query.mjs",
+	Packages: []string{apiPackage},
+}
 
 // Result is the result of one SQL statement.
 //
@@ -195,115 +203,21 @@ type process struct {
 }
 
 var (
-	startOnce   sync.Once
-	shared      *process
-	unavailable string // why DuckDB cannot run here; empty when it can
-	startErr    error  // why the process did not start although it should
+	startOnce sync.Once
+	shared    *process
+	startErr  error // why the process did not start although it should
 )
 
 // server returns the shared process, starting it on first use, or ends the
 // test when there is none.
 func server(t testing.TB) *process {
 	t.Helper()
-	startOnce.Do(func() {
-		var root, node string
-		root, node, unavailable, startErr = locate()
-		if unavailable == "" && startErr == nil {
-			shared, startErr = start(root, node)
-		}
-	})
-	switch {
-	case unavailable != "":
-		skipOrFail(t, unavailable)
-	case startErr != nil:
+	env := duckdb.Require(t)
+	startOnce.Do(func() { shared, startErr = start(env.Root, env.Node) })
+	if startErr != nil {
 		t.Fatalf("duckdbtest: %v", startErr)
 	}
 	return shared
-}
-
-// skipOrFail skips the test for the reason, or fails it when RequireEnv is
-// set to 1.
-func skipOrFail(t testing.TB, reason string) {
-	t.Helper()
-	msg := fmt.Sprintf("duckdbtest: DuckDB unavailable (%s): with Node.js 20 or later in PATH, run %q from the module root", reason, InstallHint)
-	if os.Getenv(RequireEnv) == "1" {
-		t.Fatalf("%s (%s=1 requires it)", msg, RequireEnv)
-	}
-	t.Skip(msg)
-}
-
-// locate finds the module root and node, and checks that the pinned
-// package is installed. A missing piece gives a reason to skip; a broken
-// checkout gives an error.
-func locate() (root, node, unavailable string, err error) {
-	root, err = moduleRoot()
-	if err != nil {
-		return "", "", "", err
-	}
-	if _, err := os.Stat(filepath.Join(root, scriptDir, "query.mjs")); err != nil {
-		return "", "", "", err
-	}
-	node, err = exec.LookPath("node")
-	if err != nil {
-		return "", "", "node is not in PATH", nil
-	}
-	return root, node, installProblem(root), nil
-}
-
-// moduleRoot returns the nearest directory at or above the working
-// directory that holds go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// installProblem says what is wrong with the installation of the pinned
-// package under root, or returns "" when it is in place. A version other
-// than the pinned one (a stale node_modules) counts as not installed.
-func installProblem(root string) string {
-	dir := filepath.Join(root, scriptDir)
-	var pinned struct {
-		Dependencies map[string]string `json:"dependencies"`
-	}
-	if err := readJSON(filepath.Join(dir, "package.json"), &pinned); err != nil {
-		return err.Error()
-	}
-	var installed struct {
-		Version string `json:"version"`
-	}
-	err := readJSON(filepath.Join(dir, "node_modules", apiPackage, "package.json"), &installed)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Sprintf("%s is not installed in %s", apiPackage, filepath.Join(dir, "node_modules"))
-	case err != nil:
-		return err.Error()
-	case installed.Version != pinned.Dependencies[apiPackage]:
-		return fmt.Sprintf("%s %s is installed, package.json pins %q", apiPackage, installed.Version, pinned.Dependencies[apiPackage])
-	}
-	return ""
-}
-
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 // start starts query.mjs --serve. The process lives as long as the test
@@ -311,7 +225,7 @@ func readJSON(path string, v any) error {
 // stderr goes to a buffer rather than the binary's own, so no pipe of go
 // test's outlives the binary.
 func start(root, node string) (*process, error) {
-	cmd := exec.Command(node, filepath.Join(root, scriptDir, "query.mjs"), "--serve")
+	cmd := exec.Command(node, filepath.Join(root, scriptDir, duckdb.Script), "--serve")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
