@@ -76,7 +76,9 @@ var duckdb = &nodetest.Project{
 	Packages: []string{apiPackage},
 }
 
-// Result is the result of one SQL statement.
+// Result is the result of one SQL statement: its column names, the
+// DuckDB type names of the columns, such as "BIGINT" or "INTEGER[]", and
+// its rows, each with one value per column.
 //
 // A value in Rows is nil (NULL), bool, string, int64, *big.Int (an
 // integer outside int64, such as a HUGEINT sum), float64 (FLOAT and
@@ -85,43 +87,7 @@ var duckdb = &nodetest.Project{
 // (STRUCT). DECIMAL, DATE, TIMESTAMP and other types are strings as
 // @duckdb/node-api writes them to JSON. Integer columns of every width come
 // back exactly.
-type Result struct {
-	// Columns are the column names.
-	Columns []string
-	// Types are the DuckDB type names of the columns, such as "BIGINT" or
-	// "INTEGER[]".
-	Types []string
-	// Rows are the rows, each with one value per column.
-	Rows [][]any
-}
-
-// Maps returns the rows as maps from column name to value.
-func (r Result) Maps() []map[string]any {
-	out := make([]map[string]any, len(r.Rows))
-	for i, row := range r.Rows {
-		m := make(map[string]any, len(row))
-		for j, v := range row {
-			m[r.Columns[j]] = v
-		}
-		out[i] = m
-	}
-	return out
-}
-
-// Column returns the values of the named column, or nil when there is no
-// such column.
-func (r Result) Column(name string) []any {
-	for j, c := range r.Columns {
-		if c == name {
-			col := make([]any, len(r.Rows))
-			for i, row := range r.Rows {
-				col[i] = row[j]
-			}
-			return col
-		}
-	}
-	return nil
-}
+type Result = nodetest.Table
 
 // Query runs the statements in order on a fresh in-memory DuckDB, so later
 // statements see the views and tables of earlier ones, and returns one
@@ -244,13 +210,9 @@ func start(root, node string) (*process, error) {
 
 // reply is one line of query.mjs --serve output.
 type reply struct {
-	Results []struct {
-		Columns []string `json:"columns"`
-		Types   []string `json:"types"`
-		Rows    [][]any  `json:"rows"`
-	} `json:"results"`
-	Error     *string `json:"error"`
-	Statement *int    `json:"statement"`
+	Results   []Result `json:"results"`
+	Error     *string  `json:"error"`
+	Statement *int     `json:"statement"`
 }
 
 // query sends one request and reads its reply. Requests are serialized:
@@ -312,57 +274,12 @@ func decodeReply(line []byte, sql []string) ([]Result, error) {
 	if len(r.Results) != len(sql) {
 		return nil, fmt.Errorf("%d results for %d statements", len(r.Results), len(sql))
 	}
-	out := make([]Result, len(r.Results))
 	for i, res := range r.Results {
-		for _, row := range res.Rows {
-			for j, v := range row {
-				cv, err := convert(v)
-				if err != nil {
-					return nil, fmt.Errorf("statement %d, column %q: %w", i+1, res.Columns[j], err)
-				}
-				row[j] = cv
-			}
-		}
-		out[i] = Result{Columns: res.Columns, Types: res.Types, Rows: res.Rows}
-	}
-	return out, nil
-}
-
-// convert replaces the json.Numbers in v: integer literals become int64 or
-// *big.Int, literals with a '.' or an exponent (query.mjs writes floats so)
-// become float64.
-func convert(v any) (any, error) {
-	switch v := v.(type) {
-	case json.Number:
-		s := string(v)
-		if strings.ContainsAny(s, ".eE") {
-			return strconv.ParseFloat(s, 64)
-		}
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return i, nil
-		}
-		if b, ok := new(big.Int).SetString(s, 10); ok {
-			return b, nil
-		}
-		return nil, fmt.Errorf("bad number %q", s)
-	case []any:
-		for i, x := range v {
-			cx, err := convert(x)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = cx
-		}
-	case map[string]any:
-		for k, x := range v {
-			cx, err := convert(x)
-			if err != nil {
-				return nil, err
-			}
-			v[k] = cx
+		if err := res.ParseNumbers(true); err != nil {
+			return nil, fmt.Errorf("statement %d, %w", i+1, err)
 		}
 	}
-	return v, nil
+	return r.Results, nil
 }
 
 // syncBuffer is a bytes.Buffer that the process's stderr copier and the

@@ -5,7 +5,8 @@
 //
 // A Project that cannot run ends the test: it skips it with the install
 // hint, or fails it when the environment sets RequireEnv to 1 (as CI
-// does), so a missing reader cannot pass as a skip.
+// does), so a missing reader cannot pass as a skip. Table is a table as
+// such a reader prints it.
 package nodetest
 
 import (

@@ -1,8 +1,11 @@
 package nodetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -59,5 +62,19 @@ func TestRequireSkips(t *testing.T) {
 	}
 	if want := "npm ci --prefix internal/nodetest"; p.InstallHint() != want {
 		t.Errorf("InstallHint %q, want %q", p.InstallHint(), want)
+	}
+}
+
+func TestNumberWideOnlyWhenAsked(t *testing.T) {
+	huge := json.Number("18446744073709551614")
+	if v, err := Number(huge, true); err != nil || fmt.Sprint(v) != string(huge) {
+		t.Errorf("wide: %v, %v; want %s as a *big.Int", v, err, huge)
+	}
+	if v, err := Number([]any{huge}, false); err == nil {
+		t.Errorf("not wide: %v, want an error", v)
+	}
+	v, err := Number(map[string]any{"a": []any{json.Number("1"), json.Number("1e-3")}}, false)
+	if want := map[string]any{"a": []any{int64(1), 0.001}}; err != nil || !reflect.DeepEqual(v, want) {
+		t.Errorf("%#v, %v; want %#v", v, err, want)
 	}
 }

@@ -30,7 +30,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -54,32 +53,12 @@ var readers = &nodetest.Project{
 	Script: "read.mjs",
 }
 
-// Table is a table as a reader returns it.
-type Table struct {
-	// Columns are the column names.
-	Columns []string
-	// Types are the reader's type names, such as "Int64" or "List(Int32)"
-	// (polars) and "Int64" or "List<Int32>" (Arrow JS).
-	Types []string
-	// Rows hold one value per column: nil (null), int64 (integers of every
-	// width), float64, string, bool or []any (lists).
-	Rows [][]any
-}
-
-// Column returns the values of the named column, or nil when there is no
-// such column.
-func (t Table) Column(name string) []any {
-	for j, c := range t.Columns {
-		if c == name {
-			col := make([]any, len(t.Rows))
-			for i, row := range t.Rows {
-				col[i] = row[j]
-			}
-			return col
-		}
-	}
-	return nil
-}
+// Table is a table as a reader returns it: its column names, the
+// reader's type names of the columns, such as "Int64" or "List(Int32)"
+// (polars) and "Int64" or "List<Int32>" (Arrow JS), and its rows. A row
+// holds one value per column: nil (null), int64 (integers of every width),
+// float64, string, bool or []any (lists).
+type Table = nodetest.Table
 
 // Required says whether the environment requires the readers, turning a
 // skip for a missing one into a failure. It reads the same variable as
@@ -163,47 +142,17 @@ func read(t testing.TB, args ...string) Table {
 func decode(b []byte) (Table, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var raw struct {
-		Columns []string `json:"columns"`
-		Types   []string `json:"types"`
-		Rows    [][]any  `json:"rows"`
-	}
-	if err := dec.Decode(&raw); err != nil {
+	var tab Table
+	if err := dec.Decode(&tab); err != nil {
 		return Table{}, fmt.Errorf("reading %.200q: %w", b, err)
 	}
-	for _, row := range raw.Rows {
-		if len(row) != len(raw.Columns) {
-			return Table{}, fmt.Errorf("a row of %d values for %d columns", len(row), len(raw.Columns))
-		}
-		for j, v := range row {
-			cv, err := convert(v)
-			if err != nil {
-				return Table{}, fmt.Errorf("column %q: %w", raw.Columns[j], err)
-			}
-			row[j] = cv
+	for _, row := range tab.Rows {
+		if len(row) != len(tab.Columns) {
+			return Table{}, fmt.Errorf("a row of %d values for %d columns", len(row), len(tab.Columns))
 		}
 	}
-	return Table{Columns: raw.Columns, Types: raw.Types, Rows: raw.Rows}, nil
-}
-
-// convert replaces the json.Numbers in v: integer literals become int64,
-// literals with a '.' or an exponent float64.
-func convert(v any) (any, error) {
-	switch v := v.(type) {
-	case json.Number:
-		s := string(v)
-		if strings.ContainsAny(s, ".eE") {
-			return strconv.ParseFloat(s, 64)
-		}
-		return strconv.ParseInt(s, 10, 64)
-	case []any:
-		for i, x := range v {
-			cx, err := convert(x)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = cx
-		}
+	if err := tab.ParseNumbers(false); err != nil {
+		return Table{}, err
 	}
-	return v, nil
+	return tab, nil
 }
