@@ -111,12 +111,20 @@ func distValue(d int64) any {
 	return d
 }
 
+// computeWide writes the wide output the readers are checked on: every
+// source of the shape graph, distances and parents to targets (in that
+// order), capped at 90 so that some cells are null.
+func computeWide(t *testing.T) (out string, targets []int32) {
+	t.Helper()
+	out = filepath.Join(t.TempDir(), "out")
+	runCompute(t, loadCompute(t, "output:\n  part_rows: 100\n", shapeArgs(out, "-sources", "all", "-targets", "30,2,59,0,10-12", "-layout", "wide", "-max-distance", "90")...))
+	return out, []int32{30, 2, 59, 0, 10, 11, 12}
+}
+
 func TestDuckDBReadsWideOutputs(t *testing.T) {
 	duckdbtest.Require(t)
 	_, ref := shapeGraph(t)
-	out := filepath.Join(t.TempDir(), "out")
-	targets := []int32{30, 2, 59, 0, 10, 11, 12}
-	runCompute(t, loadCompute(t, "output:\n  part_rows: 100\n", shapeArgs(out, "-sources", "all", "-targets", "30,2,59,0,10-12", "-layout", "wide", "-max-distance", "90")...))
+	out, targets := computeWide(t)
 	var sum, nulls, cells int64
 	wantLists := make([][]any, shapeN)
 	for s := range int32(shapeN) {
@@ -162,7 +170,55 @@ func TestDuckDBReadsWideOutputs(t *testing.T) {
 // against the reference distances.
 func TestDuckDBRunsTheREADMEQuery(t *testing.T) {
 	duckdbtest.Require(t)
-	query := readmeQuery(t)
+	query := strings.TrimSuffix(strings.TrimSpace(readmeSnippet(t, "query", "sql", "DuckDB:", "DuckDB:")), ";")
+	runREADMEExamples(t, func(t *testing.T, _, out string, g *LoadedGraph) {
+		res := duckdbtest.Query(t, strings.ReplaceAll(query, readmeOut, filepath.ToSlash(out)+"/"))[0]
+		if !slices.Equal(res.Columns, []string{"source_id", "vertex_id", "x", "y", "distance"}) {
+			t.Fatalf("the README query returns columns %v", res.Columns)
+		}
+		want := farthestFromZero(g, 5)
+		if len(res.Rows) != len(want) {
+			t.Fatalf("the README query returns %d rows, want %d", len(res.Rows), len(want))
+		}
+		for i := range want {
+			if !slices.Equal(res.Rows[i], want[i]) {
+				t.Errorf("row %d: %v, want %v", i, res.Rows[i], want[i])
+			}
+		}
+	})
+}
+
+// readmeOut is the output folder the README's snippets read.
+const readmeOut = "out/demo/"
+
+// readmeSnippet returns the README's ```lang block after the heading that
+// headingRE matches (heading is how messages show it), and checks that it
+// reads the vertices table of readmeOut; noun names the block in
+// messages.
+func readmeSnippet(t *testing.T, noun, lang, heading, headingRE string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)" + headingRE + "\\s*```" + lang + "\\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("README.md has no ```%s block after %q", lang, heading)
+	}
+	snippet := string(m[1])
+	if !strings.Contains(snippet, readmeOut) || !strings.Contains(snippet, VerticesName) {
+		t.Fatalf("the README %s reads no %s or no vertices table:\n%s", noun, readmeOut, snippet)
+	}
+	return snippet
+}
+
+// runREADMEExamples computes, in subtests, the outputs that the README's
+// snippets are checked on: the demo config's, and a DIMACS graph's whose
+// original ids differ from the dense ones. Each goes to readmeOut under a
+// fresh folder dir, where a snippet run in dir finds it; check gets dir,
+// the output folder and the graph.
+func runREADMEExamples(t *testing.T, check func(t *testing.T, dir, out string, g *LoadedGraph)) {
+	t.Helper()
 	co := writeFile(t, "five.co", "p aux sp co 5\nv 1 10 -10\nv 2 20 -20\nv 3 30 -30\nv 4 40 -40\nv 5 50 -50\n")
 	gr := writeFile(t, "five.gr", "p sp 5 6\na 1 2 4\na 2 3 1\na 1 3 7\na 3 4 2\na 4 2 1\na 5 1 1\n")
 	for _, tc := range []struct {
@@ -173,49 +229,17 @@ func TestDuckDBRunsTheREADMEQuery(t *testing.T) {
 		{"DIMACS", []string{"-input", gr, "-coordinates", co, "-sources", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "demo")
+			dir := t.TempDir()
+			out := filepath.Join(dir, filepath.FromSlash(readmeOut))
 			cfg := loadCompute(t, "", append(tc.args, "-out", out, "-backend", "cpu")...)
 			runCompute(t, cfg)
 			g, err := LoadGraph(context.Background(), cfg.Input, quietLog, io.Discard, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := duckdbtest.Query(t, strings.ReplaceAll(query, readmeOut, filepath.ToSlash(out)+"/"))[0]
-			if !slices.Equal(res.Columns, []string{"source_id", "vertex_id", "x", "y", "distance"}) {
-				t.Fatalf("the README query returns columns %v", res.Columns)
-			}
-			want := farthestFromZero(g, 5)
-			if len(res.Rows) != len(want) {
-				t.Fatalf("the README query returns %d rows, want %d", len(res.Rows), len(want))
-			}
-			for i := range want {
-				if !slices.Equal(res.Rows[i], want[i]) {
-					t.Errorf("row %d: %v, want %v", i, res.Rows[i], want[i])
-				}
-			}
+			check(t, dir, out, g)
 		})
 	}
-}
-
-// readmeOut is the output folder the README's snippets read.
-const readmeOut = "out/demo/"
-
-// readmeQuery returns the README's DuckDB snippet without its semicolon.
-func readmeQuery(t *testing.T) string {
-	t.Helper()
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)DuckDB:\\s*```sql\\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README.md has no ```sql block after \"DuckDB:\"")
-	}
-	query := string(m[1])
-	if !strings.Contains(query, readmeOut) || !strings.Contains(query, VerticesName) {
-		t.Fatalf("the README query reads no %s or no vertices table:\n%s", readmeOut, query)
-	}
-	return strings.TrimSuffix(strings.TrimSpace(query), ";")
 }
 
 // farthestFromZero is what the README query returns, computed from the

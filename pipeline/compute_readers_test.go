@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,9 +76,7 @@ func TestPolarsReadsLongOutputs(t *testing.T) {
 func TestPolarsReadsWideOutputs(t *testing.T) {
 	readertest.Require(t)
 	g, ref := shapeGraph(t)
-	out := filepath.Join(t.TempDir(), "out")
-	targets := []int32{30, 2, 59, 0, 10, 11, 12}
-	runCompute(t, loadCompute(t, "output:\n  part_rows: 100\n", shapeArgs(out, "-sources", "all", "-targets", "30,2,59,0,10-12", "-layout", "wide", "-max-distance", "90")...))
+	out, targets := computeWide(t)
 	tab := readertest.PolarsParquet(t, filepath.Join(out, DistancesDir, "*.parquet"), false)
 	if !slices.Equal(tab.Columns, []string{"source", "distance", "parent"}) ||
 		!slices.Equal(tab.Types, []string{"Int32", "List(Int64)", "List(Int32)"}) {
@@ -370,62 +367,35 @@ func ipcCompression(t *testing.T, path string) string {
 // against the reference distances: the same rows as the DuckDB query.
 func TestPolarsRunsTheREADMESnippet(t *testing.T) {
 	readertest.Require(t)
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)polars \\(Node\\.js.*?\\):\\s*```js\\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README.md has no ```js block after \"polars (Node.js ...:\"")
-	}
-	snippet := string(m[1])
-	if !strings.Contains(snippet, readmeOut) || !strings.Contains(snippet, VerticesName) {
-		t.Fatalf("the README snippet reads no %s or no vertices table:\n%s", readmeOut, snippet)
-	}
-	co := writeFile(t, "five.co", "p aux sp co 5\nv 1 10 -10\nv 2 20 -20\nv 3 30 -30\nv 4 40 -40\nv 5 50 -50\n")
-	gr := writeFile(t, "five.gr", "p sp 5 6\na 1 2 4\na 2 3 1\na 1 3 7\na 3 4 2\na 4 2 1\na 5 1 1\n")
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{
-		{"demo", []string{"-config=../configs/demo.yaml"}},
-		{"DIMACS", []string{"-input", gr, "-coordinates", co, "-sources", "0"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			// The snippet reads out/demo relative to where it runs.
-			cwd := t.TempDir()
-			out := filepath.Join(cwd, "out", "demo")
-			cfg := loadCompute(t, "", append(tc.args, "-out", out, "-backend", "cpu")...)
-			runCompute(t, cfg)
-			g, err := LoadGraph(context.Background(), cfg.Input, quietLog, io.Discard, true)
-			if err != nil {
-				t.Fatal(err)
+	snippet := readmeSnippet(t, "snippet", "js", "polars (Node.js ...:", "polars \\(Node\\.js.*?\\):")
+	runREADMEExamples(t, func(t *testing.T, dir, _ string, g *LoadedGraph) {
+		// The snippet reads out/demo relative to where it runs.
+		printed := readertest.RunCommonJS(t, dir, snippet)
+		var got [][]any
+		dec := json.NewDecoder(strings.NewReader(printed))
+		dec.UseNumber()
+		for dec.More() {
+			var row map[string]any
+			if err := dec.Decode(&row); err != nil {
+				t.Fatalf("the snippet prints %q: %v", printed, err)
 			}
-			printed := readertest.RunCommonJS(t, cwd, snippet)
-			var got [][]any
-			dec := json.NewDecoder(strings.NewReader(printed))
-			dec.UseNumber()
-			for dec.More() {
-				var row map[string]any
-				if err := dec.Decode(&row); err != nil {
-					t.Fatalf("the snippet prints %q: %v", printed, err)
-				}
-				vals := []any{}
-				for _, k := range []string{"source_id", "vertex_id", "x", "y", "distance"} {
-					v := row[k]
-					if n, ok := v.(json.Number); ok {
-						if v, err = n.Int64(); err != nil {
-							t.Fatalf("%s = %s: %v", k, n, err)
-						}
+			vals := []any{}
+			for _, k := range []string{"source_id", "vertex_id", "x", "y", "distance"} {
+				v := row[k]
+				if n, ok := v.(json.Number); ok {
+					i, err := n.Int64()
+					if err != nil {
+						t.Fatalf("%s = %s: %v", k, n, err)
 					}
-					vals = append(vals, v)
+					v = i
 				}
-				got = append(got, vals)
+				vals = append(vals, v)
 			}
-			want := farthestFromZero(g, 5)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("the README snippet prints rows %v, want %v", got, want)
-			}
-		})
-	}
+			got = append(got, vals)
+		}
+		want := farthestFromZero(g, 5)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the README snippet prints rows %v, want %v", got, want)
+		}
+	})
 }

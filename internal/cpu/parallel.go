@@ -153,22 +153,7 @@ func fillBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, fi
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	size := len(sources) * width
 	rows.First, rows.Sources = first, sources
-	if cap(rows.Dist64) < size {
-		rows.Dist64 = make([]int64, batch*width)
-	}
-	rows.Dist64 = rows.Dist64[:size]
-	if req.Parents {
-		if cap(rows.Parent) < size {
-			rows.Parent = make([]int32, batch*width)
-		}
-		rows.Parent = rows.Parent[:size]
-	}
-	for v := range rows.Dist64 {
-		rows.Dist64[v] = paths.Unreachable
-	}
-	for v := range rows.Parent {
-		rows.Parent[v] = paths.NoParent
-	}
+	clearRows(rows, req.Parents, size, batch*width)
 	for i, s := range sources {
 		var parent []int32
 		if rows.Parent != nil {
@@ -197,22 +182,7 @@ func fillTargetBlock(ctx context.Context, rows *backend.Rows, req *backend.Reque
 			rows.Offsets = append(rows.Offsets, size)
 		}
 	}
-	if cap(rows.Dist64) < size {
-		rows.Dist64 = make([]int64, size)
-	}
-	rows.Dist64 = rows.Dist64[:size]
-	if req.Parents {
-		if cap(rows.Parent) < size {
-			rows.Parent = make([]int32, size)
-		}
-		rows.Parent = rows.Parent[:size]
-	}
-	for v := range rows.Dist64 {
-		rows.Dist64[v] = paths.Unreachable
-	}
-	for v := range rows.Parent {
-		rows.Parent[v] = paths.NoParent
-	}
+	clearRows(rows, req.Parents, size, size)
 	for i, s := range sources {
 		targets := req.Targets
 		if req.SourceTargets != nil {
@@ -228,6 +198,28 @@ func fillTargetBlock(ctx context.Context, rows *backend.Rows, req *backend.Reque
 		}
 	}
 	return nil
+}
+
+// clearRows sizes rows' distances, and its parents when parents is set,
+// to size values, all unreachable and without parent; a buffer with room
+// for fewer than size is replaced by one of capacity.
+func clearRows(rows *backend.Rows, parents bool, size, capacity int) {
+	if cap(rows.Dist64) < size {
+		rows.Dist64 = make([]int64, capacity)
+	}
+	rows.Dist64 = rows.Dist64[:size]
+	if parents {
+		if cap(rows.Parent) < size {
+			rows.Parent = make([]int32, capacity)
+		}
+		rows.Parent = rows.Parent[:size]
+	}
+	for v := range rows.Dist64 {
+		rows.Dist64[v] = paths.Unreachable
+	}
+	for v := range rows.Parent {
+		rows.Parent[v] = paths.NoParent
+	}
 }
 
 // forEach runs work(i) for i = 0..count-1 on up to workers goroutines, in

@@ -41,24 +41,23 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pathflow/pathflow/internal/nodetest"
 )
 
 // RequireEnv names the environment variable that, set to 1, turns a skip
-// for a missing DuckDB into a failure. It configures the tests, not the
-// job, so it stays out of the PATHFLOW_ prefix, where every variable is a
-// configuration key's (or one that internal/cli.OtherVariables lists).
-const RequireEnv = "REQUIRE_DUCKDB"
+// for a missing DuckDB into a failure (see nodetest.RequireEnv).
+const RequireEnv = nodetest.RequireEnv
 
 // InstallHint is the command, run from the module root, that installs the
 // pinned DuckDB.
-const InstallHint = "npm ci --prefix scripts/duckdb"
+const InstallHint = "npm ci --prefix " + scriptDir
 
 // scriptDir is the directory of the npm project, relative to the module
 // root.
@@ -68,7 +67,18 @@ const scriptDir = "scripts/duckdb"
 // pinned in package.json.
 const apiPackage = "@duckdb/node-api"
 
-// Result is the result of one SQL statement.
+// duckdb is the npm project of query.mjs.
+var duckdb = &nodetest.Project{
+	Caller:   "duckdbtest",
+	Name:     "DuckDB",
+	Dir:      scriptDir,
+	Script:   "query.mjs",
+	Packages: []string{apiPackage},
+}
+
+// Result is the result of one SQL statement: its column names, the
+// DuckDB type names of the columns, such as "BIGINT" or "INTEGER[]", and
+// its rows, each with one value per column.
 //
 // A value in Rows is nil (NULL), bool, string, int64, *big.Int (an
 // integer outside int64, such as a HUGEINT sum), float64 (FLOAT and
@@ -77,43 +87,7 @@ const apiPackage = "@duckdb/node-api"
 // (STRUCT). DECIMAL, DATE, TIMESTAMP and other types are strings as
 // @duckdb/node-api writes them to JSON. Integer columns of every width come
 // back exactly.
-type Result struct {
-	// Columns are the column names.
-	Columns []string
-	// Types are the DuckDB type names of the columns, such as "BIGINT" or
-	// "INTEGER[]".
-	Types []string
-	// Rows are the rows, each with one value per column.
-	Rows [][]any
-}
-
-// Maps returns the rows as maps from column name to value.
-func (r Result) Maps() []map[string]any {
-	out := make([]map[string]any, len(r.Rows))
-	for i, row := range r.Rows {
-		m := make(map[string]any, len(row))
-		for j, v := range row {
-			m[r.Columns[j]] = v
-		}
-		out[i] = m
-	}
-	return out
-}
-
-// Column returns the values of the named column, or nil when there is no
-// such column.
-func (r Result) Column(name string) []any {
-	for j, c := range r.Columns {
-		if c == name {
-			col := make([]any, len(r.Rows))
-			for i, row := range r.Rows {
-				col[i] = row[j]
-			}
-			return col
-		}
-	}
-	return nil
-}
+type Result = nodetest.Table
 
 // Query runs the statements in order on a fresh in-memory DuckDB, so later
 // statements see the views and tables of earlier ones, and returns one
@@ -195,115 +169,21 @@ type process struct {
 }
 
 var (
-	startOnce   sync.Once
-	shared      *process
-	unavailable string // why DuckDB cannot run here; empty when it can
-	startErr    error  // why the process did not start although it should
+	startOnce sync.Once
+	shared    *process
+	startErr  error // why the process did not start although it should
 )
 
 // server returns the shared process, starting it on first use, or ends the
 // test when there is none.
 func server(t testing.TB) *process {
 	t.Helper()
-	startOnce.Do(func() {
-		var root, node string
-		root, node, unavailable, startErr = locate()
-		if unavailable == "" && startErr == nil {
-			shared, startErr = start(root, node)
-		}
-	})
-	switch {
-	case unavailable != "":
-		skipOrFail(t, unavailable)
-	case startErr != nil:
+	env := duckdb.Require(t)
+	startOnce.Do(func() { shared, startErr = start(env.Root, env.Node) })
+	if startErr != nil {
 		t.Fatalf("duckdbtest: %v", startErr)
 	}
 	return shared
-}
-
-// skipOrFail skips the test for the reason, or fails it when RequireEnv is
-// set to 1.
-func skipOrFail(t testing.TB, reason string) {
-	t.Helper()
-	msg := fmt.Sprintf("duckdbtest: DuckDB unavailable (%s): with Node.js 20 or later in PATH, run %q from the module root", reason, InstallHint)
-	if os.Getenv(RequireEnv) == "1" {
-		t.Fatalf("%s (%s=1 requires it)", msg, RequireEnv)
-	}
-	t.Skip(msg)
-}
-
-// locate finds the module root and node, and checks that the pinned
-// package is installed. A missing piece gives a reason to skip; a broken
-// checkout gives an error.
-func locate() (root, node, unavailable string, err error) {
-	root, err = moduleRoot()
-	if err != nil {
-		return "", "", "", err
-	}
-	if _, err := os.Stat(filepath.Join(root, scriptDir, "query.mjs")); err != nil {
-		return "", "", "", err
-	}
-	node, err = exec.LookPath("node")
-	if err != nil {
-		return "", "", "node is not in PATH", nil
-	}
-	return root, node, installProblem(root), nil
-}
-
-// moduleRoot returns the nearest directory at or above the working
-// directory that holds go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// installProblem says what is wrong with the installation of the pinned
-// package under root, or returns "" when it is in place. A version other
-// than the pinned one (a stale node_modules) counts as not installed.
-func installProblem(root string) string {
-	dir := filepath.Join(root, scriptDir)
-	var pinned struct {
-		Dependencies map[string]string `json:"dependencies"`
-	}
-	if err := readJSON(filepath.Join(dir, "package.json"), &pinned); err != nil {
-		return err.Error()
-	}
-	var installed struct {
-		Version string `json:"version"`
-	}
-	err := readJSON(filepath.Join(dir, "node_modules", apiPackage, "package.json"), &installed)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Sprintf("%s is not installed in %s", apiPackage, filepath.Join(dir, "node_modules"))
-	case err != nil:
-		return err.Error()
-	case installed.Version != pinned.Dependencies[apiPackage]:
-		return fmt.Sprintf("%s %s is installed, package.json pins %q", apiPackage, installed.Version, pinned.Dependencies[apiPackage])
-	}
-	return ""
-}
-
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 // start starts query.mjs --serve. The process lives as long as the test
@@ -311,7 +191,7 @@ func readJSON(path string, v any) error {
 // stderr goes to a buffer rather than the binary's own, so no pipe of go
 // test's outlives the binary.
 func start(root, node string) (*process, error) {
-	cmd := exec.Command(node, filepath.Join(root, scriptDir, "query.mjs"), "--serve")
+	cmd := exec.Command(node, filepath.Join(root, scriptDir, duckdb.Script), "--serve")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -330,13 +210,9 @@ func start(root, node string) (*process, error) {
 
 // reply is one line of query.mjs --serve output.
 type reply struct {
-	Results []struct {
-		Columns []string `json:"columns"`
-		Types   []string `json:"types"`
-		Rows    [][]any  `json:"rows"`
-	} `json:"results"`
-	Error     *string `json:"error"`
-	Statement *int    `json:"statement"`
+	Results   []Result `json:"results"`
+	Error     *string  `json:"error"`
+	Statement *int     `json:"statement"`
 }
 
 // query sends one request and reads its reply. Requests are serialized:
@@ -398,57 +274,12 @@ func decodeReply(line []byte, sql []string) ([]Result, error) {
 	if len(r.Results) != len(sql) {
 		return nil, fmt.Errorf("%d results for %d statements", len(r.Results), len(sql))
 	}
-	out := make([]Result, len(r.Results))
 	for i, res := range r.Results {
-		for _, row := range res.Rows {
-			for j, v := range row {
-				cv, err := convert(v)
-				if err != nil {
-					return nil, fmt.Errorf("statement %d, column %q: %w", i+1, res.Columns[j], err)
-				}
-				row[j] = cv
-			}
-		}
-		out[i] = Result{Columns: res.Columns, Types: res.Types, Rows: res.Rows}
-	}
-	return out, nil
-}
-
-// convert replaces the json.Numbers in v: integer literals become int64 or
-// *big.Int, literals with a '.' or an exponent (query.mjs writes floats so)
-// become float64.
-func convert(v any) (any, error) {
-	switch v := v.(type) {
-	case json.Number:
-		s := string(v)
-		if strings.ContainsAny(s, ".eE") {
-			return strconv.ParseFloat(s, 64)
-		}
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return i, nil
-		}
-		if b, ok := new(big.Int).SetString(s, 10); ok {
-			return b, nil
-		}
-		return nil, fmt.Errorf("bad number %q", s)
-	case []any:
-		for i, x := range v {
-			cx, err := convert(x)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = cx
-		}
-	case map[string]any:
-		for k, x := range v {
-			cx, err := convert(x)
-			if err != nil {
-				return nil, err
-			}
-			v[k] = cx
+		if err := res.ParseNumbers(true); err != nil {
+			return nil, fmt.Errorf("statement %d, %w", i+1, err)
 		}
 	}
-	return v, nil
+	return r.Results, nil
 }
 
 // syncBuffer is a bytes.Buffer that the process's stderr copier and the

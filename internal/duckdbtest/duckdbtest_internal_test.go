@@ -3,8 +3,6 @@ package duckdbtest
 import (
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -51,41 +49,14 @@ func capture(fn func(tb testing.TB)) *fakeTB {
 
 func TestSkipOrFail(t *testing.T) {
 	t.Setenv(RequireEnv, "")
-	f := capture(func(tb testing.TB) { skipOrFail(tb, "node is missing") })
+	f := capture(func(tb testing.TB) { duckdb.SkipOrFail(tb, "node is missing") })
 	if !f.skipped || f.failed || !strings.Contains(f.msg, InstallHint) || !strings.Contains(f.msg, "node is missing") {
 		t.Errorf("without %s: skipped %v, failed %v, message %q; want a skip naming the reason and %q", RequireEnv, f.skipped, f.failed, f.msg, InstallHint)
 	}
 	t.Setenv(RequireEnv, "1")
-	f = capture(func(tb testing.TB) { skipOrFail(tb, "node is missing") })
+	f = capture(func(tb testing.TB) { duckdb.SkipOrFail(tb, "node is missing") })
 	if f.skipped || !f.failed || !strings.Contains(f.msg, InstallHint) || !strings.Contains(f.msg, RequireEnv) {
 		t.Errorf("with %s=1: skipped %v, failed %v, message %q; want a failure naming %q", RequireEnv, f.skipped, f.failed, f.msg, InstallHint)
-	}
-}
-
-func TestInstallProblem(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, scriptDir)
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(dir, "package.json"), `{"dependencies": {"@duckdb/node-api": "1.2.3-r.1"}}`)
-	if got := installProblem(root); !strings.Contains(got, "not installed") {
-		t.Errorf("without node_modules: %q, want it to say not installed", got)
-	}
-	installed := filepath.Join(dir, "node_modules", apiPackage, "package.json")
-	write(installed, `{"version": "1.0.0"}`)
-	if got := installProblem(root); !strings.Contains(got, "1.0.0 is installed") {
-		t.Errorf("with a stale install: %q, want it to name the installed version", got)
-	}
-	write(installed, `{"version": "1.2.3-r.1"}`)
-	if got := installProblem(root); got != "" {
-		t.Errorf("with the pinned version: %q, want no problem", got)
 	}
 }
 
