@@ -39,8 +39,9 @@ const chGroupSources = 32
 // runCH runs the ch algorithm (see Run): it builds a contraction
 // hierarchy of the request's graph on every worker, then answers whole
 // rows by PHAST (parents by hierarchy.ParentFinder), rows narrowed to
-// targets by the bucket algorithm, and narrowed rows with parents by one
-// point query per cell, whose unpacked path gives the parent. The cutoff
+// targets by the bucket algorithm, and narrowed rows with parents by the
+// same tables over the targets and their in-neighbours, the parent being
+// the smallest tight in-neighbour. The cutoff
 // is a filter: a cell beyond req.MaxDistance is unreachable.
 func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.Sink) error {
 	g, err := requestCSR(req)
@@ -75,7 +76,8 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.
 	switch {
 	case req.Narrowed() && req.Parents:
 		run.chunks = b.chNarrowedChunks(req, workers)
-		run.fill = run.fillPaths
+		run.reverse = g.Reverse()
+		run.fill = run.fillGroup
 	case req.Targets != nil:
 		run.chunks = b.chNarrowedChunks(req, workers)
 		run.shared = hierarchy.NewBuckets(h)
@@ -165,6 +167,10 @@ type chRun struct {
 	// shared holds the buckets of req.Targets, filled once for every
 	// block.
 	shared *hierarchy.Buckets
+	// reverse, for narrowed rows with parents, lists each vertex's
+	// in-arcs: the table also reaches a target's in-neighbours, and the
+	// parent is the smallest tight one.
+	reverse *graph.CSR
 	// fill computes one block; its worker state comes from chWorker.
 	fill func(w *chWorker, rows *backend.Rows) error
 }
@@ -172,7 +178,6 @@ type chRun struct {
 // chWorker is one worker's scratch space, made on first use.
 type chWorker struct {
 	parents *hierarchy.ParentFinder
-	query   *hierarchy.Query
 	buckets *hierarchy.Buckets
 	union   []int32
 	index   map[int32]int
@@ -351,11 +356,19 @@ func (r *chRun) fillGroup(w *chWorker, rows *backend.Rows) error {
 	}
 	clear(w.index)
 	w.union = w.union[:0]
+	add := func(v int32) {
+		if _, ok := w.index[v]; !ok {
+			w.index[v] = len(w.union)
+			w.union = append(w.union, v)
+		}
+	}
 	for i := range rows.Len() {
 		for _, v := range r.targetsOf(rows, i) {
-			if _, ok := w.index[v]; !ok {
-				w.index[v] = len(w.union)
-				w.union = append(w.union, v)
+			add(v)
+			if r.reverse != nil {
+				for e := r.reverse.Offsets[v]; e < r.reverse.Offsets[v+1]; e++ {
+					add(r.reverse.Targets[e])
+				}
 			}
 		}
 	}
@@ -367,41 +380,35 @@ func (r *chRun) fillGroup(w *chWorker, rows *backend.Rows) error {
 	if err := w.buckets.Rows(rows.Sources, w.table, 1); err != nil {
 		return fmt.Errorf("cpu: ch: %w", err)
 	}
-	for i := range rows.Len() {
+	for i, s := range rows.Sources {
 		lo, _ := rows.Span(i)
+		row := w.table[i*u : (i+1)*u]
 		for j, v := range r.targetsOf(rows, i) {
-			rows.Dist64[lo+j] = w.table[i*u+w.index[v]]
+			rows.Dist64[lo+j] = row[w.index[v]]
+			if rows.Parent != nil {
+				rows.Parent[lo+j] = r.tightParent(s, v, row, w.index)
+			}
 		}
 	}
 	return nil
 }
 
-// fillPaths answers narrowed cells with parents: a point query per cell,
-// whose shortest path, unpacked into the original graph, gives the
-// distance and the vertex before the target, so that dist[t] ==
-// dist[parent] + w(parent, t) holds in the full row. O(cells * (search
-// spaces + path length)).
-func (r *chRun) fillPaths(w *chWorker, rows *backend.Rows) error {
-	if w.query == nil {
-		w.query = hierarchy.NewQuery(r.h)
+// tightParent is the parent of t in the row of source s: its smallest
+// in-neighbour u with dist[u] + w(u, t) == dist[t], read off row (the
+// table over the block's union, indexed by index), or paths.NoParent for
+// the source and unreachable vertices. O(in-degree of t).
+func (r *chRun) tightParent(s, t int32, row []int64, index map[int32]int) int32 {
+	d := row[index[t]]
+	if t == s || d == paths.Unreachable {
+		return paths.NoParent
 	}
-	for i, s := range rows.Sources {
-		lo, _ := rows.Span(i)
-		for j, t := range r.targetsOf(rows, i) {
-			if t == s {
-				rows.Dist64[lo+j] = 0
-				continue
-			}
-			d, path, err := w.query.Path(s, t)
-			if err != nil {
-				return fmt.Errorf("cpu: ch: %w", err)
-			}
-			if d == paths.Unreachable {
-				continue
-			}
-			rows.Dist64[lo+j] = d
-			rows.Parent[lo+j] = path[len(path)-2]
+	parent := paths.NoParent
+	for e := r.reverse.Offsets[t]; e < r.reverse.Offsets[t+1]; e++ {
+		u := r.reverse.Targets[e]
+		du := row[index[u]]
+		if du != paths.Unreachable && du+int64(r.reverse.Weights[e]) == d && (parent == paths.NoParent || u < parent) {
+			parent = u
 		}
 	}
-	return nil
+	return parent
 }
