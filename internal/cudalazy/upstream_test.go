@@ -2,10 +2,13 @@ package cudalazy
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"go/format"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -20,8 +23,9 @@ const publishedH1 = "h1:m9gAnB9rWDVQACVwavCfQSVNtgLKtrDXRExybwQu9YY="
 const modulePrefix = "gorgonia.org/cu@v0.9.6/"
 
 // notice reads the file lists of the copy's NOTICE: the indented lines
-// under "Changed:", "Added:" and "Left out", first word of each.
-func notice(t *testing.T) (changed, added, leftOut []string) {
+// under "Changed:", "Formatted:", "Added:" and "Left out", first word of
+// each.
+func notice(t *testing.T) (changed, formatted, added, leftOut []string) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(copyDir, "NOTICE"))
 	if err != nil {
@@ -34,6 +38,8 @@ func notice(t *testing.T) (changed, added, leftOut []string) {
 		switch {
 		case line == "Changed:":
 			list = &changed
+		case line == "Formatted:":
+			list = &formatted
 		case line == "Added:":
 			list = &added
 		case strings.HasPrefix(line, "Left out"):
@@ -44,10 +50,10 @@ func notice(t *testing.T) (changed, added, leftOut []string) {
 			list = nil
 		}
 	}
-	if len(changed) == 0 || len(added) == 0 || len(leftOut) == 0 {
-		t.Fatalf("NOTICE lists changed %q, added %q, left out %q: a list is missing", changed, added, leftOut)
+	if len(changed) == 0 || len(formatted) == 0 || len(added) == 0 || len(leftOut) == 0 {
+		t.Fatalf("NOTICE lists changed %q, formatted %q, added %q, left out %q: a list is missing", changed, formatted, added, leftOut)
 	}
-	return changed, added, leftOut
+	return changed, formatted, added, leftOut
 }
 
 // TestCopyDiffersFromUpstreamOnlyWhereNoticeSays checks the copy against
@@ -74,7 +80,8 @@ func TestCopyDiffersFromUpstreamOnlyWhereNoticeSays(t *testing.T) {
 		}
 		upstream[strings.TrimPrefix(name, modulePrefix)] = hash
 	}
-	changed, added, leftOut := notice(t)
+	changed, formatted, added, leftOut := notice(t)
+	formattedHash := readFormatted(t)
 	in := func(list []string, name string) bool {
 		for _, pattern := range list {
 			if dir, isDir := strings.CutSuffix(pattern, "/"); isDir && strings.HasPrefix(name, dir+"/") {
@@ -114,6 +121,8 @@ func TestCopyDiffersFromUpstreamOnlyWhereNoticeSays(t *testing.T) {
 		case in(changed, name) && hex.EncodeToString(h[:]) == want:
 			t.Errorf("%s: NOTICE lists it as changed, but it is the published file", name)
 		case in(changed, name):
+		case in(formatted, name):
+			checkFormatted(t, name, b, formattedHash[name])
 		case hex.EncodeToString(h[:]) != want:
 			t.Errorf("%s differs from the published module, and NOTICE does not list it as changed", name)
 		}
@@ -126,9 +135,54 @@ func TestCopyDiffersFromUpstreamOnlyWhereNoticeSays(t *testing.T) {
 			t.Errorf("%s: NOTICE lists it as left out, but it is here", name)
 		}
 	}
-	for _, name := range append(append([]string{}, changed...), added...) {
+	if len(formattedHash) != len(formatted) {
+		t.Errorf("FORMATTED.sha256 lists %d files, NOTICE %d", len(formattedHash), len(formatted))
+	}
+	for _, name := range append(append(append([]string{}, changed...), formatted...), added...) {
 		if !here[name] {
 			t.Errorf("NOTICE lists %s, which the copy does not hold", name)
 		}
+	}
+}
+
+// readFormatted reads FORMATTED.sha256: "hash  file" lines.
+func readFormatted(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(copyDir, "FORMATTED.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		hash, name, ok := strings.Cut(line, "  ")
+		if !ok {
+			t.Fatalf("FORMATTED.sha256: malformed line %q", line)
+		}
+		hashes[name] = hash
+	}
+	return hashes
+}
+
+// checkFormatted checks a file NOTICE lists as formatted: gofmt leaves it
+// as it is, its hash is the recorded one, and, where Go's module cache
+// holds the published module, it is gofmt's output for the published file.
+func checkFormatted(t *testing.T, name string, b []byte, want string) {
+	t.Helper()
+	if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != want {
+		t.Errorf("%s: NOTICE lists it as formatted, but its hash is not the one in FORMATTED.sha256", name)
+	}
+	if out, err := format.Source(b); err != nil || !bytes.Equal(out, b) {
+		t.Errorf("%s: NOTICE lists it as formatted, but gofmt changes it (%v)", name, err)
+	}
+	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return
+	}
+	published, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(cache)), modulePrefix, name))
+	if err != nil {
+		return // the published module is not in this machine's cache: the recorded hash stands
+	}
+	if out, err := format.Source(published); err != nil || !bytes.Equal(out, b) {
+		t.Errorf("%s is not gofmt's output for the published file (%v)", name, err)
 	}
 }

@@ -105,30 +105,31 @@ func (fn *fnargs) c() C.uintptr_t {
 // BatchedContext is a CUDA context where the CUDA calls are batched up.
 //
 // Typically a locked OS thread is made to execute the CUDA calls like so:
-// 		func main() {
-//			ctx := NewBatchedContext(...)
 //
-//			runtime.LockOSThread()
-//			defer runtime.UnlockOSThread()
+//	func main() {
+//		ctx := NewBatchedContext(...)
 //
-//			workAvailable := ctx.WorkAvailable()
-//			go doWhatever(ctx)
-//			for {
-//				select {
-//					case <- workAvailable:
-//						ctx.DoWork()
-//						err := ctx.Errors()
-//						handleErrors(err)
-//					case ...:
-//				}
+//		runtime.LockOSThread()
+//		defer runtime.UnlockOSThread()
+//
+//		workAvailable := ctx.WorkAvailable()
+//		go doWhatever(ctx)
+//		for {
+//			select {
+//				case <- workAvailable:
+//					ctx.DoWork()
+//					err := ctx.Errors()
+//					handleErrors(err)
+//				case ...:
 //			}
 //		}
+//	}
 //
-//		func doWhatever(ctx *BatchedContext) {
-//			ctx.Memcpy(...)
-//			// et cetera
-//			// et cetera
-//		}
+//	func doWhatever(ctx *BatchedContext) {
+//		ctx.Memcpy(...)
+//		// et cetera
+//		// et cetera
+//	}
 //
 // For the moment, BatchedContext only supports a limited number of CUDA Runtime APIs.
 // Feel free to send a pull request with more APIs.

@@ -1,5 +1,5 @@
-// +build instrumentation
-// +build !debug
+//go:build instrumentation && !debug
+// +build instrumentation,!debug
 
 package cu
 

@@ -1,5 +1,5 @@
-// +build !debug
-// +build !instrumentation
+//go:build !debug && !instrumentation
+// +build !debug,!instrumentation
 
 package cu
 
