@@ -46,6 +46,10 @@ __device__ __forceinline__ void relax_lanes(int u, bool from_local, const long l
   lanes = __shfl_sync(0xFFFFFFFFu, lanes, 0);
   if (lanes == 0) return;
   const bool mine = (lanes >> lane) & 1u;
+  // The distance is read after the pending bits were taken: a dropping
+  // warp sets a bit only after its atomicMin on the distance returned (the
+  // bit is a ballot of its results), so that atomic is already performed
+  // in L2, which __ldcg reads.
   const int du = mine ? __ldcg(dist + (i64)u * BT_LANES + lane) : INF32;
   const i64 end = __ldg(offsets + u + 1);
   for (i64 e = __ldg(offsets + u); e < end; e += BT_ARCS) {

@@ -4,9 +4,10 @@ import "github.com/pathflow/pathflow/internal/backend"
 
 // blockNarrower hands the distances table the blocks it expects, narrowed
 // to the run's targets (backend.Request.NarrowBlock), when the backend
-// computed full rows: because the pipeline asked for them (compute.paths
+// computed full rows because the pipeline asked for them (compute.paths
 // reads whole parent rows, and a list of every vertex in another order
-// saves no search), or because the backend does not narrow yet. A full
+// saves no search), or because a backend answered a narrowed request with
+// full rows (the cpu and gpu backends narrow). A full
 // block is told by its shape alone: no offsets and the vertex count as
 // width, which a narrowed block never has, since targets as many as the
 // vertices are never sent.

@@ -156,7 +156,7 @@ func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Reques
 	}
 	if plan.variant == VariantNearFar && useBatch(req) {
 		start := time.Now()
-		stats, err := b.SolveBatch(ctx, g, req, SSSPOptions{}, sink)
+		stats, err := b.solveBatch(ctx, g, req, plan, sink) // sources checked by Run
 		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 		return err
 	}

@@ -54,17 +54,24 @@ type batchSolver struct {
 // columns leave the device. Non-negative weights only (ErrNotSupported
 // otherwise). O(groups * n) device memory per launch.
 func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink backend.Sink) (SSSPStats, error) {
-	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
-		return stats, err
+		return SSSPStats{}, err
 	}
 	if err := checkSources(g.N, req.Sources); err != nil {
-		return stats, err
+		return SSSPStats{}, err
 	}
+	return b.solveBatch(ctx, g, req, plan, sink)
+}
+
+// solveBatch is SolveBatch for a graph already planned (a near-far plan
+// of g) and checked sources: Run plans once, for the variant and this.
+func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (SSSPStats, error) {
+	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
 	if len(req.Sources) == 0 {
 		return stats, nil
 	}
+	var err error
 	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
 	s.onDevice = !(req.Parents && plan.lo <= 0)
 	s.width = plan.n
