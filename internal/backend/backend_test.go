@@ -67,6 +67,20 @@ func TestCheckRaggedNamesTheRow(t *testing.T) {
 	}
 }
 
+// A block whose rows have no targets has no cells, so no distance type.
+func TestCheckRaggedTakesEmptyRows(t *testing.T) {
+	sources := []int32{4, 7}
+	req := &Request{CSR: &graph.CSR{N: 9}, Sources: sources, SourceTargets: [][]int32{{}, {}}}
+	block := &Rows{Sources: sources, Offsets: []int{0, 0, 0}}
+	if err := block.Check(req); err != nil {
+		t.Errorf("a block of two empty rows: %v", err)
+	}
+	block.Dist32, block.Dist64 = []int32{}, []int64{}
+	if err := block.Check(req); err == nil {
+		t.Error("a block with both distance types passed")
+	}
+}
+
 // A request with targets takes its width from them.
 func TestCheckTakesTheWidthFromTheTargets(t *testing.T) {
 	block := &Rows{Sources: []int32{0}, Width: 2, Dist32: make([]int32, 2)}

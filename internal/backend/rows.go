@@ -140,9 +140,10 @@ func (r *Rows) CheckShape(sources []int32, width int, parents bool) error {
 // checkValues reports slices of other than cells values and sources other
 // than sources[First:].
 func (r *Rows) checkValues(sources []int32, cells int, parents bool) error {
-	rows := r.Len()
 	switch {
-	case rows > 0 && (r.Dist32 == nil) == (r.Dist64 == nil):
+	case r.Dist32 != nil && r.Dist64 != nil, cells > 0 && r.Dist32 == nil && r.Dist64 == nil:
+		// A block of empty rows (sources with no targets) has no cells to
+		// type, so it may leave both slices nil.
 		return fmt.Errorf("backend: block at row %d needs exactly one of int32 and int64 distances", r.First)
 	case r.Dist32 != nil && len(r.Dist32) != cells, r.Dist64 != nil && len(r.Dist64) != cells:
 		return fmt.Errorf("backend: block at row %d has distances for other than %d cells", r.First, cells)
