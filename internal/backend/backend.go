@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 )
 
 // Algorithm names what to run: an algorithm family and one of its variants
@@ -41,6 +42,10 @@ type Request struct {
 	// SourceTargets[i], in that order, and blocks are ragged (see
 	// Rows.Offsets). At most one of Targets and SourceTargets is set.
 	SourceTargets [][]int32
+	// Hierarchy, when not nil, is a contraction hierarchy of CSR (the
+	// caller checked that it was built from this graph): the ch algorithm
+	// answers from it instead of building one.
+	Hierarchy *hierarchy.Hierarchy
 	// Choice is what Factory.Choose decided for this request.
 	Choice Choice
 	// Parents asks for the parent of every vertex beside its distance.

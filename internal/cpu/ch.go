@@ -64,14 +64,18 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.
 		return nil
 	}
 	workers := workerCount(b.workers)
-	began := time.Now()
-	h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers))
-	if err != nil {
-		return fmt.Errorf("cpu: ch: %w", err)
+	h := req.Hierarchy
+	if h == nil {
+		began := time.Now()
+		if h, err = hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers)); err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+		req.ReportFact(FactHierarchy, HierarchyFacts{
+			BuildSeconds: time.Since(began).Seconds(), Shortcuts: h.Shortcuts(), Rounds: h.Rounds,
+		})
+	} else if h.N != g.N {
+		return fmt.Errorf("cpu: ch: the request's hierarchy has %d vertices and its graph %d", h.N, g.N)
 	}
-	req.ReportFact(FactHierarchy, HierarchyFacts{
-		BuildSeconds: time.Since(began).Seconds(), Shortcuts: h.Shortcuts(), Rounds: h.Rounds,
-	})
 	run := &chRun{req: req, h: h, g: g, n: int(g.N), limit: req.MaxDistance, workers: workers}
 	switch {
 	case req.Narrowed() && req.Parents:
