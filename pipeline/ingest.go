@@ -40,6 +40,7 @@ func IngestKeys() []config.Key {
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
 		overwriteKey(),
+		ingestHierarchyKey("hierarchy"),
 	)
 }
 
@@ -56,6 +57,9 @@ type IngestConfig struct {
 	// Overwrite is output.overwrite: which folder at OutDir the run may
 	// replace (output_owner.go).
 	Overwrite string
+	// Hierarchy is ingest.hierarchy: auto, on or off
+	// (ingest_hierarchy.go).
+	Hierarchy string
 	Log       LogSettings
 }
 
@@ -68,6 +72,7 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
 		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
 		Overwrite: readOverwrite(vs),
+		Hierarchy: vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
 		Log:       readLogSettings(vs),
 	}
 	codec := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
@@ -76,6 +81,8 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
 	case (cfg.Output == IngestBinary || cfg.Output == IngestDIMACS) && codec != "default":
 		vs.Fail(KeyCompression, "applies to parquet and arrow tables, not to a %s file", cfg.Output)
+	case (cfg.Output == IngestBinary || cfg.Output == IngestDIMACS) && cfg.Hierarchy == HierarchyOn:
+		vs.Fail(KeyIngestHierarchy, "a hierarchy is stored beside parquet or arrow tables, not with a %s file", cfg.Output)
 	}
 	if err := vs.Err(); err != nil {
 		return nil, err
@@ -123,7 +130,9 @@ type IngestResult struct {
 
 // Ingest reads the configured input and writes its edges and vertices
 // tables, or converts it to one binary or DIMACS file for other tools, with
-// a manifest listing them. The output folder is written as compute's is:
+// a manifest listing them. Beside the tables it stores a contraction
+// hierarchy of the graph when ingest.hierarchy asks for one
+// (ingest_hierarchy.go). The output folder is written as compute's is:
 // in a temporary beside it, committed in one step, replacing only a folder
 // that pathflow committed (output.overwrite); a failed run leaves no
 // folder behind.
@@ -146,10 +155,15 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	if err != nil {
 		return nil, &OutputError{err}
 	}
+	hierarchyFiles, hm, err := writeIngestHierarchy(ctx, cfg, out.Path(), g, log)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, hierarchyFiles...)
 	m := &IngestManifest{
 		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
-		Files: manifestFiles(out.Path(), files),
+		Files: manifestFiles(out.Path(), files), Hierarchy: hm,
 	}
 	if err := out.commit(func(dir string) error { return writeJSON(filepath.Join(dir, ManifestName), m) }); err != nil {
 		return nil, err

@@ -94,6 +94,8 @@ type IngestManifest struct {
 	// Seconds is the run's time up to the commit.
 	Seconds float64        `json:"seconds"`
 	Files   []ManifestFile `json:"files"`
+	// Hierarchy says whether a contraction hierarchy was stored and why.
+	Hierarchy *HierarchyManifest `json:"hierarchy,omitempty"`
 }
 
 // writeManifest writes m as indented JSON into dir, atomically.

@@ -1,0 +1,157 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// KeyIngestHierarchy says whether ingest stores a contraction hierarchy
+// of the graph beside its tables.
+const KeyIngestHierarchy = "ingest.hierarchy"
+
+// Values of ingest.hierarchy.
+const (
+	HierarchyAuto = "auto"
+	HierarchyOn   = "on"
+	HierarchyOff  = "off"
+)
+
+// Thresholds of ingest.hierarchy: auto.
+const (
+	// autoHierarchyMinN: below 10,000 vertices a hierarchy saves a run
+	// next to nothing. A Dijkstra search over the whole graph takes about
+	// a millisecond there, and building the hierarchy in the run itself
+	// takes about 0.2 s (1.5 cpu-s for 65,536 road vertices,
+	// docs/road-networks.md), so storing one is not worth three more files.
+	autoHierarchyMinN = 10_000
+	// autoHierarchyMaxDegree: road networks have 2.4 to 2.8 arcs per
+	// vertex (the DIMACS USA graphs; the road generator 2.5). A graph
+	// with more than 4 has no fast lines for a hierarchy to find (social
+	// and web graphs, dense random graphs), and contracting it adds
+	// shortcuts faster than it removes vertices.
+	autoHierarchyMaxDegree = 4
+)
+
+// ingestHierarchyKey declares ingest.hierarchy; compute accepts it too
+// (without a flag) so that one config file can serve both commands.
+func ingestHierarchyKey(flag string) config.Key {
+	return config.Key{Name: KeyIngestHierarchy, Default: HierarchyAuto, Flag: flag,
+		Usage: "ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, <= 4 arcs per vertex, >= 10000 vertices), on, off"}
+}
+
+// HierarchyManifest is what an ingest manifest records of the hierarchy:
+// whether one was stored and why, its files and the checksum of the graph
+// it belongs to.
+type HierarchyManifest struct {
+	// Setting is ingest.hierarchy as configured.
+	Setting string `json:"setting"`
+	// Stored is true when the folder holds a hierarchy.
+	Stored bool `json:"stored"`
+	// Reason says why one was stored or not.
+	Reason string `json:"reason"`
+	// Files are the hierarchy's tables, relative to the folder (they are
+	// listed with the others under files too).
+	Files []string `json:"files,omitempty"`
+	// GraphChecksum is the graph.EdgeList.Checksum of the graph it was
+	// built from, which compute compares with the graph it loads.
+	GraphChecksum string `json:"graph_checksum,omitempty"`
+	// Coordinates is true when the layout followed the vertices'
+	// coordinates (a Z curve per level).
+	Coordinates  bool    `json:"coordinates,omitempty"`
+	BuildSeconds float64 `json:"build_s,omitempty"`
+	WriteSeconds float64 `json:"write_s,omitempty"`
+	Shortcuts    int     `json:"shortcuts,omitempty"`
+	Rounds       int     `json:"rounds,omitempty"`
+	UpArcs       int     `json:"up_arcs,omitempty"`
+	DownArcs     int     `json:"down_arcs,omitempty"`
+}
+
+// wantHierarchy decides whether ingest stores a hierarchy of e, and says
+// why. auto looks at the weight range, the vertex count and the arcs per
+// vertex: one pass over the weights, no search.
+func wantHierarchy(setting, output string, e *graph.EdgeList) (bool, string) {
+	if setting == HierarchyOff {
+		return false, "ingest.hierarchy is off"
+	}
+	if output == IngestBinary || output == IngestDIMACS {
+		return false, fmt.Sprintf("a %s conversion carries no hierarchy (compute reads it as a raw graph)", output)
+	}
+	lo, _ := e.WeightRange()
+	if lo < 0 {
+		return false, fmt.Sprintf("the graph has an arc of weight %d: a contraction hierarchy needs non-negative weights", lo)
+	}
+	if setting == HierarchyOn {
+		return true, "ingest.hierarchy is on"
+	}
+	degree := float64(e.M()) / float64(max(e.N, 1))
+	switch {
+	case e.N < autoHierarchyMinN:
+		return false, fmt.Sprintf("auto: %d vertices, below the %d worth storing a hierarchy for", e.N, autoHierarchyMinN)
+	case degree > autoHierarchyMaxDegree:
+		return false, fmt.Sprintf("auto: %.2f arcs per vertex, above the %d of road-like graphs", degree, autoHierarchyMaxDegree)
+	}
+	return true, fmt.Sprintf("auto: a road-like graph (%d vertices, %.2f arcs per vertex <= %d, weights >= 0)", e.N, degree, autoHierarchyMaxDegree)
+}
+
+// writeIngestHierarchy builds the hierarchy of g, when cfg and the graph
+// call for one, laid out along the vertices' coordinates when there are
+// any, and writes its tables into dir. It returns the files written (none
+// when no hierarchy is wanted) and what the manifest records.
+func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g *LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *HierarchyManifest, error) {
+	hm := &HierarchyManifest{Setting: cfg.Hierarchy}
+	var want bool
+	want, hm.Reason = wantHierarchy(cfg.Hierarchy, cfg.Output, g.Edges)
+	if !want {
+		if cfg.Hierarchy == HierarchyOn {
+			return nil, nil, config.Errorf(KeyIngestHierarchy, "on, but %s", hm.Reason)
+		}
+		log.Info("no contraction hierarchy stored", "why", hm.Reason)
+		return nil, hm, nil
+	}
+	workers := runtime.GOMAXPROCS(0)
+	began := time.Now()
+	hm.GraphChecksum = g.Edges.Checksum(workers)
+	opts := []hierarchy.Option{hierarchy.WithWorkers(workers), hierarchy.WithChecksum(hm.GraphChecksum)}
+	if g.Vertices.HasCoordinates() {
+		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))
+		hm.Coordinates = true
+	}
+	h, err := hierarchy.Build(ctx, graph.BuildCSR(g.Edges), opts...)
+	if err != nil {
+		return nil, nil, &ComputeError{fmt.Errorf("building the contraction hierarchy: %w", err)}
+	}
+	hm.BuildSeconds = round3(time.Since(began).Seconds())
+	hm.Shortcuts, hm.Rounds, hm.UpArcs, hm.DownArcs = h.Shortcuts(), h.Rounds, len(h.Up.Targets), len(h.Down.Targets)
+	began = time.Now()
+	files, err := tables.WriteHierarchy(tables.HierarchyFilesIn(dir), h, graphMetadata(g),
+		tables.WithCompression(hierarchyCompression(cfg)), tables.WithBatchRows(cfg.BatchRows))
+	if err != nil {
+		return nil, nil, &OutputError{err}
+	}
+	hm.WriteSeconds = round3(time.Since(began).Seconds())
+	hm.Stored = true
+	for _, f := range files {
+		hm.Files = append(hm.Files, filepath.Base(f.Path))
+	}
+	log.Info("contraction hierarchy stored", "why", hm.Reason, "build_s", hm.BuildSeconds, "write_s", hm.WriteSeconds,
+		"shortcuts", hm.Shortcuts, "rounds", hm.Rounds, "coordinates", hm.Coordinates)
+	return files, hm, nil
+}
+
+// hierarchyCompression is the codec of the hierarchy's Parquet tables:
+// the graph tables' when they are Parquet, snappy beside Arrow IPC ones.
+func hierarchyCompression(cfg *IngestConfig) tables.Compression {
+	if cfg.Tables == tables.Parquet {
+		return cfg.Compression
+	}
+	return tables.Snappy
+}
