@@ -92,16 +92,16 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		return nil, err
 	}
 	began := time.Now()
-	plan, err := planRun(cfg, g.Edges, len(run.sources), log)
+	plan, planCfg, stored, err := planCompute(cfg, g, run, stages, log)
 	if err != nil {
 		return nil, err
 	}
-	be, err := plan.open(cfg, g.Edges, len(run.sources), log)
+	be, err := plan.open(planCfg, g.Edges, len(run.sources), log)
 	if err != nil {
 		return nil, err
 	}
 	defer be.Close()
-	stages["backend"] = time.Since(began).Seconds()
+	stages["backend"] = time.Since(began).Seconds() - stages["hierarchy"]
 	alg := plan.Choice.Algorithm
 	log.Info("plan", "backend", be.Name(), "device", be.Device(), "why", plan.Why,
 		"algorithm", alg.Name, "variant", alg.Variant, "all_pairs", plan.Choice.AllPairs,
@@ -129,7 +129,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	req := backend.Request{
 		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
-		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
+		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance, Hierarchy: stored,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
 		return nil, err

@@ -70,6 +70,9 @@ type LoadedGraph struct {
 	Weighting string
 	// Elapsed is the wall time of reading and parsing.
 	Elapsed time.Duration
+	// Folder is the ingest output folder a table input was read from
+	// (where a stored hierarchy would be), "" for other inputs.
+	Folder string
 }
 
 // LoadGraph reads the input spec describes, reporting progress for long
@@ -348,5 +351,6 @@ func loadTable(path string) (*LoadedGraph, error) {
 		Bytes:     edges.Size(),
 		Directed:  meta[MetaDirected] != "false",
 		Weighting: meta[MetaWeighting],
+		Folder:    dir,
 	}, nil
 }

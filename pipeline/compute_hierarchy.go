@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// FactStoredHierarchy is the run facts key under which compute reports
+// the contraction hierarchy it read from the input folder.
+const FactStoredHierarchy = "stored_hierarchy"
+
+// StoredHierarchyFacts is what compute reports of a stored hierarchy it
+// answered from.
+type StoredHierarchyFacts struct {
+	Files         []string `json:"files"`
+	GraphChecksum string   `json:"graph_checksum"`
+	// CheckSeconds is the time to checksum the graph and compare;
+	// LoadSeconds the time to read and validate the tables.
+	CheckSeconds float64 `json:"check_s"`
+	LoadSeconds  float64 `json:"load_s"`
+	Shortcuts    int     `json:"shortcuts"`
+	Rounds       int     `json:"rounds"`
+}
+
+// storedHierarchyFor returns the hierarchy files of an ingest output
+// input whose recorded graph checksum matches the loaded graph, or no
+// files when the input holds none. A hierarchy of another graph is an
+// *InputError naming its file: it is never used, nor silently skipped.
+// Cost: the footer of one table and one pass over the arcs (the graph's
+// checksum, on every worker).
+func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFiles, sum string, err error) {
+	if g.Folder == "" {
+		return files, "", nil
+	}
+	files = tables.HierarchyFilesIn(g.Folder)
+	if _, err := os.Stat(files.Ranks); errors.Is(err, fs.ErrNotExist) {
+		return tables.HierarchyFiles{}, "", nil
+	} else if err != nil {
+		return files, "", &InputError{err}
+	}
+	recorded, err := tables.ReadHierarchyChecksum(files)
+	if err != nil {
+		return files, "", &InputError{err}
+	}
+	sum = g.Edges.Checksum(workers)
+	if recorded != sum {
+		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s; run ingest again to rebuild it (ingest.hierarchy: off drops it)",
+			files.Ranks, recorded, g.File, sum)}
+	}
+	return files, sum, nil
+}
+
+// loadStoredHierarchy reads the hierarchy files name (checked by
+// storedHierarchyFor) on workers goroutines, and reports it as a run fact.
+func loadStoredHierarchy(files tables.HierarchyFiles, workers int, checked time.Duration, run *computeRun, log *slog.Logger) (*hierarchy.Hierarchy, float64, error) {
+	began := time.Now()
+	h, _, err := tables.ReadHierarchy(files, tables.WithConcurrency(workers))
+	if err != nil {
+		return nil, 0, &InputError{err}
+	}
+	facts := StoredHierarchyFacts{GraphChecksum: h.GraphChecksum, CheckSeconds: round3(checked.Seconds()),
+		LoadSeconds: round3(time.Since(began).Seconds()), Shortcuts: h.Shortcuts(), Rounds: h.Rounds}
+	for _, p := range files.Paths() {
+		facts.Files = append(facts.Files, filepath.Base(p))
+	}
+	run.facts.add(FactStoredHierarchy, facts)
+	log.Info("stored contraction hierarchy loaded", "file", files.Ranks, "check_s", facts.CheckSeconds, "load_s", facts.LoadSeconds,
+		"shortcuts", facts.Shortcuts, "rounds", facts.Rounds)
+	return h, facts.CheckSeconds + facts.LoadSeconds, nil
+}

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// ingestTo runs ingest with args into a new folder and returns the folder
+// and the manifest.
+func ingestTo(t *testing.T, args ...string) (string, *IngestManifest) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "g")
+	if _, err := Ingest(context.Background(), loadIngest(t, append(args, "-out", out)...), quietLog, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	return out, readIngestManifest(t, out)
+}
+
+// readIngestManifest reads the ingest manifest of dir.
+func readIngestManifest(t *testing.T, dir string) *IngestManifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m IngestManifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// hierarchyFilesPresent reports which of the hierarchy tables exist in dir.
+func hierarchyFilesPresent(dir string) int {
+	count := 0
+	for _, p := range tables.HierarchyFilesIn(dir).Paths() {
+		if _, err := os.Stat(p); err == nil {
+			count++
+		}
+	}
+	return count
+}
+
+// TestIngestHierarchySetting checks what each ingest.hierarchy setting
+// stores and what the manifest says: on stores the three tables, listed
+// with the others (so the folder stays pathflow's) and laid out by the
+// generator's coordinates; off and auto on a small graph store none and
+// say why; auto on a road-like graph of 10,000 vertices stores one.
+func TestIngestHierarchySetting(t *testing.T) {
+	for _, tc := range []struct {
+		name, input, setting string
+		stored               bool
+		reason               string
+	}{
+		{"on", "road:side=40,seed=1", "on", true, "is on"},
+		{"off", "road:side=120,seed=1", "off", false, "is off"},
+		{"auto, small", "road:side=40,seed=1", "auto", false, "below the 10000"},
+		{"auto, road-like", "road:side=100,seed=3", "auto", true, "road-like"},
+		{"auto, four arcs per vertex and more", "random-degree:n=20000,k=5", "auto", false, "arcs per vertex"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, m := ingestTo(t, "-generate", tc.input, "-hierarchy", tc.setting)
+			h := m.Hierarchy
+			if h == nil || h.Stored != tc.stored || h.Setting != tc.setting || !strings.Contains(h.Reason, tc.reason) {
+				t.Fatalf("manifest hierarchy %+v, want stored %t and a reason with %q", h, tc.stored, tc.reason)
+			}
+			if err := ownerCheck(out, OverwritePathflow); err != nil {
+				t.Fatalf("the folder is not pathflow's any more: %v", err)
+			}
+			want := 0
+			if tc.stored {
+				want = 3
+				listed := []string{}
+				for _, f := range m.Files {
+					listed = append(listed, f.Path)
+				}
+				for _, f := range h.Files {
+					if !slices.Contains(listed, f) {
+						t.Errorf("%s is not listed with the files", f)
+					}
+				}
+				if !h.Coordinates || h.GraphChecksum == "" || h.Rounds <= 0 || h.Shortcuts <= 0 {
+					t.Errorf("manifest hierarchy %+v", h)
+				}
+			}
+			if got := hierarchyFilesPresent(out); got != want {
+				t.Fatalf("%d hierarchy tables, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestIngestHierarchyOnRefusesConversions: a binary or DIMACS conversion
+// has no folder of tables for a hierarchy to go with.
+func TestIngestHierarchyOnRefusesConversions(t *testing.T) {
+	l, err := config.Load("ingest", IngestKeys(), []string{"-generate", "road:side=8", "-output-format", "binary", "-hierarchy", "on"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = IngestConfigFrom(l)
+	var cfgErr *config.Error
+	if !errors.As(err, &cfgErr) || !strings.Contains(err.Error(), KeyIngestHierarchy) {
+		t.Fatalf("got %v, want a configuration error naming %s", err, KeyIngestHierarchy)
+	}
+}

@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/hierarchy"
+)
+
+// autoCHMaxAllPairsN: all pairs on up to this many vertices stay with
+// auto's own pick (the CPU's blocked Floyd-Warshall, whose n^3 steps cost
+// well under a nanosecond each, is faster there than PHAST's rows).
+const autoCHMaxAllPairsN = 4096
+
+// autoCHQuery says whether the run's query is one that compute.algorithm:
+// auto answers from a stored hierarchy, and describes it: at least two
+// sources (one shard of a sharded run counts as many, so every shard
+// plans alike), or any targets or pair list, and not all pairs of a small
+// graph. The weights are checked by the caller.
+func autoCHQuery(cfg *ComputeConfig, run *computeRun, n int32) (bool, string) {
+	if cfg.Algorithm != AlgorithmAuto || cfg.Backend == BackendGPU {
+		return false, ""
+	}
+	sources := len(run.sources)
+	switch {
+	case cfg.allSources() && n <= autoCHMaxAllPairsN:
+		return false, ""
+	case run.sourceTargets != nil:
+		return true, fmt.Sprintf("a pair list from %d sources", sources)
+	case run.targets != nil:
+		return true, fmt.Sprintf("%d sources x %d targets", sources, len(run.targets))
+	case sources >= 2:
+		return true, fmt.Sprintf("%d sources, whole rows", sources)
+	case cfg.Shard.Split():
+		return true, "a shard of a sharded run"
+	}
+	return false, ""
+}
+
+// planCompute is planRun, with the input's stored contraction hierarchy
+// taken into account. With compute.algorithm ch the run answers from the
+// stored hierarchy when there is one (else the backend builds one); with
+// auto, a stored hierarchy that matches the graph makes the plan ch on the
+// CPU when autoCHQuery accepts the query and no weight is negative. A
+// stored hierarchy of another graph is refused (*InputError) whenever the
+// run would use one. It returns the plan, the configuration to open the
+// backend with, and the hierarchy to hand to it (nil when the plan is not
+// ch or none is stored); stages["hierarchy"] gets the time to check and
+// read it.
+func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map[string]float64, log *slog.Logger) (Plan, *ComputeConfig, *hierarchy.Hierarchy, error) {
+	autoCH, query := autoCHQuery(cfg, run, g.Edges.N)
+	lo, _ := g.Edges.WeightRange()
+	autoCH = autoCH && lo >= 0
+	if cfg.Algorithm != AlgorithmCH && !autoCH {
+		plan, err := planRun(cfg, g.Edges, len(run.sources), log)
+		return plan, cfg, nil, err
+	}
+	began := time.Now()
+	files, sum, err := storedHierarchyFor(g, cfg.Workers)
+	if err != nil {
+		return Plan{}, nil, nil, err
+	}
+	checked := time.Since(began)
+	planCfg := cfg
+	if autoCH && sum != "" {
+		chCfg := *cfg
+		chCfg.Algorithm, chCfg.Backend = AlgorithmCH, BackendCPU
+		planCfg = &chCfg
+	}
+	plan, err := planRun(planCfg, g.Edges, len(run.sources), log)
+	if err != nil || sum == "" {
+		return plan, planCfg, nil, err
+	}
+	h, seconds, err := loadStoredHierarchy(files, cfg.Workers, checked, run, log)
+	if err != nil {
+		return Plan{}, nil, nil, err
+	}
+	stages["hierarchy"] = seconds
+	if planCfg != cfg {
+		plan.Why = "auto: ch runs on the CPU backend"
+		plan.Choice.Reason = fmt.Sprintf("auto: the input folder holds a contraction hierarchy of this graph (%s) and the query is %s with non-negative weights: ch, bucket tables for targets, PHAST for whole rows",
+			files.Ranks, query)
+	} else {
+		plan.Choice.Reason = fmt.Sprintf("requested: the contraction hierarchy stored with the input (%s), then bucket tables for targets or PHAST for whole rows", files.Ranks)
+	}
+	return plan, planCfg, h, nil
+}
