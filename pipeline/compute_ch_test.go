@@ -61,14 +61,7 @@ func TestComputeCH(t *testing.T) {
 				compareLong(t, g, ref, rows, want)
 				return
 			}
-			if len(rows) != len(want) {
-				t.Fatalf("%d rows, want %d", len(rows), len(want))
-			}
-			for i, r := range rows {
-				if w := want[i]; r.Source != w.Source || r.Vertex != w.Vertex || r.Dist != w.Dist {
-					t.Fatalf("row %d is (%d, %d, %s), want (%d, %d, %s)", i, r.Source, r.Vertex, distText(r.Dist), w.Source, w.Vertex, distText(w.Dist))
-				}
-			}
+			compareDists(t, rows, want)
 		})
 	}
 }

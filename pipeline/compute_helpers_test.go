@@ -320,6 +320,20 @@ func compareLong(t *testing.T, g *graph.CSR, ref map[int32][]int64, got, want []
 	}
 }
 
+// compareDists checks rows written without parents against want: the
+// same cells in the same order with the same distances.
+func compareDists(t *testing.T, rows, want []longRow) {
+	t.Helper()
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		if w := want[i]; r.Source != w.Source || r.Vertex != w.Vertex || r.Dist != w.Dist {
+			t.Fatalf("row %d is (%d, %d, %s), want (%d, %d, %s)", i, r.Source, r.Vertex, distText(r.Dist), w.Source, w.Vertex, distText(w.Dist))
+		}
+	}
+}
+
 func distText(d int64) string {
 	if d == paths.Unreachable {
 		return "null"

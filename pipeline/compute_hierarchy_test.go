@@ -1,0 +1,138 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// computeCells runs compute with args on the ingest output dir and checks
+// every written cell (and parent, when written) against Dijkstra's on the graph read
+// back from dir. It returns the run's manifest.
+func computeCells(t *testing.T, dir string, sources, targets string, args ...string) *Manifest {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	res := runCompute(t, loadCompute(t, "", append([]string{"-input", dir, "-out", out, "-backend", "cpu",
+		"-sources", sources, "-targets", targets}, args...)...))
+	g := graph.BuildCSR(loadInput(t, InputSpec{Path: dir}))
+	names := DenseNames(g.N)
+	src, err := names.Sources(KeySources, strings.Split(sources, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt, err := names.Targets(KeyTargets, strings.Split(targets, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refDists(g, src)
+	rows, _, hasParents := readLong(t, filepath.Join(out, DistancesDir))
+	want := expectLong(ref, src, tgt, g.N, -1)
+	if hasParents {
+		compareLong(t, g, ref, rows, want)
+		return res.Manifest
+	}
+	compareDists(t, rows, want)
+	return res.Manifest
+}
+
+// usedStored fails unless the run answered from the stored hierarchy
+// without building one.
+func usedStored(t *testing.T, m *Manifest) {
+	t.Helper()
+	if m.Algorithm != AlgorithmCH {
+		t.Fatalf("algorithm %q (%s), want ch", m.Algorithm, m.Reason)
+	}
+	if _, ok := m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts); !ok {
+		t.Fatalf("run facts %v: no stored hierarchy", m.RunFacts)
+	}
+	if _, built := m.RunFacts[cpu.FactHierarchy]; built {
+		t.Fatalf("run facts %v: a hierarchy was built beside the stored one", m.RunFacts)
+	}
+}
+
+// TestComputeCHFromStoredHierarchy ingests a road graph with its
+// hierarchy and computes ch from it, whole rows and narrowed to targets:
+// every cell and parent equals Dijkstra's, and no hierarchy is built.
+func TestComputeCHFromStoredHierarchy(t *testing.T) {
+	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
+	usedStored(t, computeCells(t, dir, "0,17,800,1599", "all", "-algorithm", "ch"))
+	m := computeCells(t, dir, "3,1000,1599", "5,900,1234,5", "-algorithm", "ch")
+	usedStored(t, m)
+	if !strings.Contains(m.Reason, "stored with the input") {
+		t.Errorf("reason %q does not name the stored hierarchy", m.Reason)
+	}
+	usedStored(t, computeCells(t, dir, "0-5", "7,8", "-algorithm", "ch", "-parents=false"))
+}
+
+// TestComputeAutoPicksStoredHierarchy: auto answers from a stored
+// hierarchy that matches the graph when the query has several sources or
+// targets, says so in the manifest, and keeps Dijkstra for one whole row.
+func TestComputeAutoPicksStoredHierarchy(t *testing.T) {
+	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
+	m := computeCells(t, dir, "0-3", "100,200", "-algorithm", "auto")
+	usedStored(t, m)
+	if !strings.Contains(m.Reason, "auto: the input folder holds a contraction hierarchy of this graph") || !strings.Contains(m.Reason, "4 sources x 2 targets") {
+		t.Errorf("reason %q", m.Reason)
+	}
+	if m := computeCells(t, dir, "7", "all"); m.Algorithm != AlgorithmDijkstra {
+		t.Errorf("one whole row: algorithm %q (%s), want dijkstra", m.Algorithm, m.Reason)
+	}
+	if m := computeCells(t, dir, "7", "9,1500"); m.Algorithm != AlgorithmCH {
+		t.Errorf("one source with targets: algorithm %q (%s), want ch", m.Algorithm, m.Reason)
+	}
+}
+
+// TestComputeRefusesStaleHierarchy: the tables of a hierarchy of another
+// graph copied into an ingest output are refused, naming the file, as
+// bad input (exit 3), by ch and by auto alike.
+func TestComputeRefusesStaleHierarchy(t *testing.T) {
+	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
+	other, _ := ingestTo(t, "-generate", "road:side=40,seed=2", "-hierarchy", "on")
+	for _, name := range []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"} {
+		b, err := os.ReadFile(filepath.Join(other, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, alg := range []string{"ch", "auto"} {
+		_, err := configThenCompute(t, "-input", dir, "-out", filepath.Join(t.TempDir(), "out"), "-backend", "cpu",
+			"-algorithm", alg, "-sources", "0-3", "-targets", "5,6")
+		if err == nil || ExitCode(err) != ExitInput || !strings.Contains(err.Error(), tables.HierarchyFilesIn(dir).Ranks) ||
+			!strings.Contains(err.Error(), "another graph") {
+			t.Fatalf("%s: got %v (exit %d), want an input error naming the hierarchy", alg, err, ExitCode(err))
+		}
+	}
+}
+
+// TestComputeShardReadsStoredHierarchy: a shard of a sharded run answers
+// from the one stored hierarchy.
+func TestComputeShardReadsStoredHierarchy(t *testing.T) {
+	dir, _ := ingestTo(t, "-generate", "road:side=30,seed=4", "-hierarchy", "on")
+	res, err := configThenCompute(t, "-input", dir, "-out", filepath.Join(t.TempDir(), "dataset"), "-backend", "cpu",
+		"-sources", "0-9", "-targets", "5,600", "-shard", "1/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	usedStored(t, res.Manifest)
+}
+
+// TestComputeCHStoredOnRome99 stores a hierarchy of rome99 (ingest.hierarchy:
+// on, since auto leaves a graph of 3,353 vertices alone) and checks ch
+// from it against Dijkstra.
+func TestComputeCHStoredOnRome99(t *testing.T) {
+	path := mirrorFile(t, "rome99.gr")
+	dir, m := ingestTo(t, "-input", path, "-hierarchy", "on")
+	if !m.Hierarchy.Stored || m.Hierarchy.Coordinates {
+		t.Fatalf("manifest hierarchy %+v", m.Hierarchy)
+	}
+	usedStored(t, computeCells(t, dir, "0,1,2,1000,3352", "all", "-algorithm", "ch"))
+	usedStored(t, computeCells(t, dir, "0-39", "4,77,2500,3000", "-algorithm", "auto"))
+}
