@@ -60,8 +60,9 @@ const (
 	AlgorithmFloydWarshall = cpu.AlgorithmFloydWarshall
 	AlgorithmJohnson       = cpu.AlgorithmJohnson
 	AlgorithmSSSP          = "sssp"
-	// AlgorithmCH is the CPU's contraction hierarchy, built for the run;
-	// auto does not pick it.
+	// AlgorithmCH is the CPU's contraction hierarchy: the one an ingest
+	// output stores, else one built for the run; auto picks it when the
+	// input stores one (plan_hierarchy.go).
 	AlgorithmCH = cpu.AlgorithmCH
 )
 

@@ -17,8 +17,10 @@ const (
 	AlgorithmBellmanFord   = "bellman-ford"
 	AlgorithmFloydWarshall = "floyd-warshall"
 	AlgorithmJohnson       = "johnson"
-	// AlgorithmCH builds a contraction hierarchy for the run and answers
-	// from it (see Backend.Run); auto does not pick it yet.
+	// AlgorithmCH answers from a contraction hierarchy, the request's or
+	// one built for the run (see Backend.Run). This backend's auto does
+	// not pick it; the pipeline's auto does when the input stores a
+	// hierarchy of the graph.
 	AlgorithmCH = "ch"
 )
 
