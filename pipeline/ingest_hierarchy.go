@@ -25,27 +25,11 @@ const (
 	HierarchyOff  = "off"
 )
 
-// Thresholds of ingest.hierarchy: auto.
-const (
-	// autoHierarchyMinN: below 10,000 vertices a hierarchy saves a run
-	// next to nothing. A Dijkstra search over the whole graph takes about
-	// a millisecond there, and building the hierarchy in the run itself
-	// takes about 0.2 s (1.5 cpu-s for 65,536 road vertices,
-	// docs/road-networks.md), so storing one is not worth three more files.
-	autoHierarchyMinN = 10_000
-	// autoHierarchyMaxDegree: road networks have 2.4 to 2.8 arcs per
-	// vertex (the DIMACS USA graphs; the road generator 2.5). A graph
-	// with more than 4 has no fast lines for a hierarchy to find (social
-	// and web graphs, dense random graphs), and contracting it adds
-	// shortcuts faster than it removes vertices.
-	autoHierarchyMaxDegree = 4
-)
-
 // ingestHierarchyKey declares ingest.hierarchy; compute accepts it too
 // (without a flag) so that one config file can serve both commands.
 func ingestHierarchyKey(flag string) config.Key {
 	return config.Key{Name: KeyIngestHierarchy, Default: HierarchyAuto, Flag: flag,
-		Usage: "ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, <= 4 arcs per vertex, >= 10000 vertices), on, off"}
+		Usage: "ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, >= 10000 vertices, <= 4 arcs per vertex, <= 16 at any vertex, mostly two-way), on, off"}
 }
 
 // HierarchyManifest is what an ingest manifest records of the hierarchy:
@@ -75,10 +59,10 @@ type HierarchyManifest struct {
 	DownArcs     int     `json:"down_arcs,omitempty"`
 }
 
-// wantHierarchy decides whether ingest stores a hierarchy of e, and says
-// why. auto looks at the weight range, the vertex count and the arcs per
-// vertex: one pass over the weights, no search.
-func wantHierarchy(setting, output string, e *graph.EdgeList) (bool, string) {
+// wantHierarchy decides whether ingest stores a hierarchy of e (g is e
+// as rows, built only when needed: call rows for it), and says why. auto
+// asks roadLike: a pass over the arcs, no search.
+func wantHierarchy(setting, output string, e *graph.EdgeList, rows func() *graph.CSR) (bool, string) {
 	if setting == HierarchyOff {
 		return false, "ingest.hierarchy is off"
 	}
@@ -92,14 +76,7 @@ func wantHierarchy(setting, output string, e *graph.EdgeList) (bool, string) {
 	if setting == HierarchyOn {
 		return true, "ingest.hierarchy is on"
 	}
-	degree := float64(e.M()) / float64(max(e.N, 1))
-	switch {
-	case e.N < autoHierarchyMinN:
-		return false, fmt.Sprintf("auto: %d vertices, below the %d worth storing a hierarchy for", e.N, autoHierarchyMinN)
-	case degree > autoHierarchyMaxDegree:
-		return false, fmt.Sprintf("auto: %.2f arcs per vertex, above the %d of road-like graphs", degree, autoHierarchyMaxDegree)
-	}
-	return true, fmt.Sprintf("auto: a road-like graph (%d vertices, %.2f arcs per vertex <= %d, weights >= 0)", e.N, degree, autoHierarchyMaxDegree)
+	return roadLike(e, rows())
 }
 
 // writeIngestHierarchy builds the hierarchy of g, when cfg and the graph
@@ -108,8 +85,17 @@ func wantHierarchy(setting, output string, e *graph.EdgeList) (bool, string) {
 // when no hierarchy is wanted) and what the manifest records.
 func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g *LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *HierarchyManifest, error) {
 	hm := &HierarchyManifest{Setting: cfg.Hierarchy}
-	var want bool
-	want, hm.Reason = wantHierarchy(cfg.Hierarchy, cfg.Output, g.Edges)
+	var (
+		want bool
+		csr  *graph.CSR
+	)
+	rows := func() *graph.CSR {
+		if csr == nil {
+			csr = graph.BuildCSR(g.Edges)
+		}
+		return csr
+	}
+	want, hm.Reason = wantHierarchy(cfg.Hierarchy, cfg.Output, g.Edges, rows)
 	if !want {
 		if cfg.Hierarchy == HierarchyOn {
 			return nil, nil, config.Errorf(KeyIngestHierarchy, "on, but %s", hm.Reason)
@@ -125,7 +111,7 @@ func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g 
 		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))
 		hm.Coordinates = true
 	}
-	h, err := hierarchy.Build(ctx, graph.BuildCSR(g.Edges), opts...)
+	h, err := hierarchy.Build(ctx, rows(), opts...)
 	if err != nil {
 		return nil, nil, &ComputeError{fmt.Errorf("building the contraction hierarchy: %w", err)}
 	}

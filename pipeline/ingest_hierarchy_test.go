@@ -54,8 +54,10 @@ func hierarchyFilesPresent(dir string) int {
 // TestIngestHierarchySetting checks what each ingest.hierarchy setting
 // stores and what the manifest says: on stores the three tables, listed
 // with the others (so the folder stays pathflow's) and laid out by the
-// generator's coordinates; off and auto on a small graph store none and
-// say why; auto on a road-like graph of 10,000 vertices stores one.
+// generator's coordinates; off stores none, and so does auto on a small
+// graph, on one of many arcs per vertex, of one-way arcs or of hubs (a
+// peer-to-peer graph), each saying why; auto on a road-like graph of
+// 10,000 vertices stores one.
 func TestIngestHierarchySetting(t *testing.T) {
 	for _, tc := range []struct {
 		name, input, setting string
@@ -67,9 +69,15 @@ func TestIngestHierarchySetting(t *testing.T) {
 		{"auto, small", "road:side=40,seed=1", "auto", false, "below the 10000"},
 		{"auto, road-like", "road:side=100,seed=3", "auto", true, "road-like"},
 		{"auto, four arcs per vertex and more", "random-degree:n=20000,k=5", "auto", false, "arcs per vertex"},
+		{"auto, one-way arcs", "random-degree:n=20000,k=3", "auto", false, "have a reverse arc"},
+		{"auto, hubs", "p2p-Gnutella04.txt", "auto", false, "more than the 16"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, m := ingestTo(t, "-generate", tc.input, "-hierarchy", tc.setting)
+			input := []string{"-generate", tc.input}
+			if strings.HasSuffix(tc.input, ".txt") {
+				input = []string{"-input", mirrorFile(t, tc.input), "-weights", "hash"}
+			}
+			out, m := ingestTo(t, append(input, "-hierarchy", tc.setting)...)
 			h := m.Hierarchy
 			if h == nil || h.Stored != tc.stored || h.Setting != tc.setting || !strings.Contains(h.Reason, tc.reason) {
 				t.Fatalf("manifest hierarchy %+v, want stored %t and a reason with %q", h, tc.stored, tc.reason)
