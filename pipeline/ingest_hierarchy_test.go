@@ -29,15 +29,21 @@ func ingestTo(t *testing.T, args ...string) (string, *IngestManifest) {
 // readIngestManifest reads the ingest manifest of dir.
 func readIngestManifest(t *testing.T, dir string) *IngestManifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	return readJSONFile[IngestManifest](t, filepath.Join(dir, ManifestName))
+}
+
+// readJSONFile decodes the JSON file at path into a new T.
+func readJSONFile[T any](t *testing.T, path string) *T {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m IngestManifest
-	if err := json.Unmarshal(b, &m); err != nil {
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	return &m
+	return &v
 }
 
 // hierarchyFilesPresent reports which of the hierarchy tables exist in dir.

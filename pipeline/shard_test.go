@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,15 +130,7 @@ func sortRows(rows []any) {
 
 func readDatasetManifest(t *testing.T, dir string) *DatasetManifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m DatasetManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return &m
+	return readJSONFile[DatasetManifest](t, filepath.Join(dir, ManifestName))
 }
 
 func TestMoreShardsThanSourcesComplete(t *testing.T) {
