@@ -20,14 +20,17 @@ const FactStoredHierarchy = "stored_hierarchy"
 // StoredHierarchyFacts is what compute reports of a stored hierarchy it
 // answered from.
 type StoredHierarchyFacts struct {
-	Files         []string `json:"files"`
-	GraphChecksum string   `json:"graph_checksum"`
+	// Files are the hierarchy's tables, by name, in the input folder.
+	Files []string `json:"files"`
+	// GraphChecksum is the checksum the hierarchy and the graph share.
+	GraphChecksum string `json:"graph_checksum"`
 	// CheckSeconds is the time to checksum the graph and compare;
 	// LoadSeconds the time to read and validate the tables.
 	CheckSeconds float64 `json:"check_s"`
 	LoadSeconds  float64 `json:"load_s"`
-	Shortcuts    int     `json:"shortcuts"`
-	Rounds       int     `json:"rounds"`
+	// Shortcuts and Rounds describe the hierarchy.
+	Shortcuts int `json:"shortcuts"`
+	Rounds    int `json:"rounds"`
 }
 
 // storedHierarchyFor returns the hierarchy files of an ingest output
@@ -58,7 +61,7 @@ func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFile
 	return files, sum, nil
 }
 
-// loadStoredHierarchy reads the hierarchy files name (checked by
+// loadStoredHierarchy reads the hierarchy of files (checked by
 // storedHierarchyFor) on workers goroutines, and reports it as a run fact.
 func loadStoredHierarchy(files tables.HierarchyFiles, workers int, checked time.Duration, run *computeRun, log *slog.Logger) (*hierarchy.Hierarchy, float64, error) {
 	began := time.Now()

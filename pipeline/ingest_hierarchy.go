@@ -50,13 +50,17 @@ type HierarchyManifest struct {
 	GraphChecksum string `json:"graph_checksum,omitempty"`
 	// Coordinates is true when the layout followed the vertices'
 	// coordinates (a Z curve per level).
-	Coordinates  bool    `json:"coordinates,omitempty"`
+	Coordinates bool `json:"coordinates,omitempty"`
+	// BuildSeconds times the graph's checksum and the build on every
+	// core; WriteSeconds the three tables' write.
 	BuildSeconds float64 `json:"build_s,omitempty"`
 	WriteSeconds float64 `json:"write_s,omitempty"`
-	Shortcuts    int     `json:"shortcuts,omitempty"`
-	Rounds       int     `json:"rounds,omitempty"`
-	UpArcs       int     `json:"up_arcs,omitempty"`
-	DownArcs     int     `json:"down_arcs,omitempty"`
+	// Shortcuts, Rounds, UpArcs and DownArcs describe the hierarchy: the
+	// arcs it added, its rounds of contraction and its arcs each way.
+	Shortcuts int `json:"shortcuts,omitempty"`
+	Rounds    int `json:"rounds,omitempty"`
+	UpArcs    int `json:"up_arcs,omitempty"`
+	DownArcs  int `json:"down_arcs,omitempty"`
 }
 
 // wantHierarchy decides whether ingest stores a hierarchy of e (g is e
