@@ -19,7 +19,7 @@ const autoCHMaxAllPairsN = 4096
 // plans alike), or any targets or pair list, and not all pairs of a small
 // graph. The weights are checked by the caller.
 func autoCHQuery(cfg *ComputeConfig, run *computeRun, n int32) (bool, string) {
-	if cfg.Algorithm != AlgorithmAuto || cfg.Backend == BackendGPU {
+	if cfg.Algorithm != AlgorithmAuto || cfg.Variant != "" || cfg.Backend == BackendGPU {
 		return false, ""
 	}
 	sources := len(run.sources)
@@ -65,7 +65,8 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	planCfg := cfg
 	if autoCH && sum != "" {
 		chCfg := *cfg
-		chCfg.Algorithm, chCfg.Backend = AlgorithmCH, BackendCPU
+		// A block size given with auto applies to Floyd-Warshall alone.
+		chCfg.Algorithm, chCfg.Backend, chCfg.BlockSize = AlgorithmCH, BackendCPU, 0
 		planCfg = &chCfg
 	}
 	plan, err := planRun(planCfg, g.Edges, len(run.sources), log)
