@@ -55,7 +55,7 @@ func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFile
 	}
 	sum = g.Edges.Checksum(workers)
 	if recorded != sum {
-		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s; run ingest again to rebuild it (ingest.hierarchy: off drops it)",
+		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s (run ingest again to rebuild it, or with ingest.hierarchy: off to drop it; input.simplify changes the arcs of a table input too)",
 			files.Ranks, recorded, g.File, sum)}
 	}
 	return files, sum, nil

@@ -32,6 +32,21 @@
 // had none). The x and y columns exist only when coordinates are known;
 // unknown coordinates are absent columns, not nulls.
 //
+// # Hierarchy tables (WriteHierarchy, ReadHierarchy)
+//
+// A contraction hierarchy stored beside the graph tables, always Parquet:
+//
+//	hierarchy_ranks: id int32, rank int32                       one row per vertex
+//	hierarchy_up:    low int32, high int32, weight int32, middle int32   one row per arc
+//	hierarchy_down:  the same columns                            one row per arc
+//
+// An Up arc goes low -> high, a Down arc high -> low (low < high, both
+// ranks); middle is a shortcut's middle vertex by rank, -1 for an arc of
+// the graph. The schema metadata records the graph checksum the hierarchy
+// was built from (MetaHierarchyChecksum), which a reader compares with its
+// graph's before using it (ReadHierarchyChecksum reads it from the footer
+// alone).
+//
 // # Result tables (ResultSink, ScanRows, ReadResults, ScanResults)
 //
 // A result is a directory of part files part-00000.parquet,
