@@ -16,7 +16,7 @@ import (
 
 // roadHierarchy returns a small road graph and its hierarchy, laid out by
 // the graph's coordinates and marked with its checksum.
-func roadHierarchy(t *testing.T, side int32, seed uint64) (*graph.CSR, *hierarchy.Hierarchy) {
+func roadHierarchy(t testing.TB, side int32, seed uint64) (*graph.CSR, *hierarchy.Hierarchy) {
 	t.Helper()
 	e, vs, err := generate.Road(side, seed)
 	if err != nil {
