@@ -70,8 +70,8 @@ func TestComputeCHFromStoredHierarchy(t *testing.T) {
 }
 
 // TestComputeAutoPicksStoredHierarchy: auto answers from a stored
-// hierarchy that matches the graph when the query has several sources or
-// targets, says so in the manifest (a block size, which applies to
+// hierarchy that matches the graph when the query has several sources,
+// targets or a pair list, says so in the manifest (a block size, which applies to
 // Floyd-Warshall, does not get in the way), and keeps Dijkstra for one
 // whole row.
 func TestComputeAutoPicksStoredHierarchy(t *testing.T) {
@@ -86,6 +86,15 @@ func TestComputeAutoPicksStoredHierarchy(t *testing.T) {
 	}
 	if m := computeCells(t, dir, "7", "9,1500"); m.Algorithm != AlgorithmCH {
 		t.Errorf("one source with targets: algorithm %q (%s), want ch", m.Algorithm, m.Reason)
+	}
+	pairs := writeFile(t, "pairs.csv", "source,target\n3,1500\n3,7\n900,0\n")
+	res, err := configThenCompute(t, "-input", dir, "-out", filepath.Join(t.TempDir(), "out"), "-backend", "cpu", "-pairs", pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	usedStored(t, res.Manifest)
+	if !strings.Contains(res.Manifest.Reason, "a pair list from 2 sources") {
+		t.Errorf("pair list: reason %q", res.Manifest.Reason)
 	}
 }
 
