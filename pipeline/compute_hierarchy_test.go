@@ -56,8 +56,9 @@ func usedStored(t *testing.T, m *Manifest) {
 }
 
 // TestComputeCHFromStoredHierarchy ingests a road graph with its
-// hierarchy and computes ch from it, whole rows and narrowed to targets:
-// every cell and parent equals Dijkstra's, and no hierarchy is built.
+// hierarchy and computes ch from it, whole rows and narrowed to targets,
+// beside Parquet and Arrow IPC graph tables: every cell and parent equals
+// Dijkstra's, and no hierarchy is built.
 func TestComputeCHFromStoredHierarchy(t *testing.T) {
 	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
 	usedStored(t, computeCells(t, dir, "0,17,800,1599", "all", "-algorithm", "ch"))
@@ -67,6 +68,8 @@ func TestComputeCHFromStoredHierarchy(t *testing.T) {
 		t.Errorf("reason %q does not name the stored hierarchy", m.Reason)
 	}
 	usedStored(t, computeCells(t, dir, "0-5", "7,8", "-algorithm", "ch", "-parents=false"))
+	arrow, _ := ingestTo(t, "-generate", "road:side=20,seed=5", "-hierarchy", "on", "-output-format", "arrow")
+	usedStored(t, computeCells(t, arrow, "0-5", "7,8,399", "-algorithm", "ch"))
 }
 
 // TestComputeAutoPicksStoredHierarchy: auto answers from a stored
