@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -48,7 +49,7 @@ type ComputeResult struct {
 // rowConsumer is where a run's blocks go: a distances table or a distance
 // matrix file.
 type rowConsumer interface {
-	Put(*backend.Rows) error
+	Put(*results.Rows) error
 	Close() error
 	Abort()
 	Files() []tables.FileInfo
@@ -274,7 +275,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	// compute.paths reads whole parent rows: the backend is then sent no
 	// targets, and its full blocks are narrowed once the paths are read.
 	narrower, sent := narrowing(req, len(r.pairs) > 0)
-	sink := func(rows *backend.Rows) error {
+	sink := func(rows *results.Rows) error {
 		paths.collect(rows)
 		progress.Add(int64(rows.Len()))
 		rows = narrower.narrow(rows)

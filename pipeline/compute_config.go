@@ -13,9 +13,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -114,7 +114,7 @@ type ComputeConfig struct {
 	// PairList is the pair list file (compute.pairs), empty for none: the
 	// run computes its pairs instead of Sources x Targets.
 	PairList string
-	// MaxDistance is the cutoff, backend.NoCutoff for none.
+	// MaxDistance is the cutoff, results.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
 	BlockSize   int
@@ -222,7 +222,7 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 		if cfg.Parents {
 			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
 		}
-		if cfg.MaxDistance != backend.NoCutoff || layoutName != "long" {
+		if cfg.MaxDistance != results.NoCutoff || layoutName != "long" {
 			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
 		}
 		if cfg.Summary || len(cfg.Pairs) > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -36,13 +37,13 @@ func (f *fakeGPU) Name() string   { return BackendGPU }
 func (f *fakeGPU) Device() string { return "fake GPU" }
 func (f *fakeGPU) Close() error   { return nil }
 
-func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	inner := req
 	inner.Choice = f.cpuChoice
-	return f.cpu.Run(ctx, inner, func(rows *backend.Rows) error {
+	return f.cpu.Run(ctx, inner, func(rows *results.Rows) error {
 		// Sources from the request: the block's own may be reused once
 		// released.
-		out := &backend.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
+		out := &results.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
 			Dist32: make([]int32, rows.Len()*rows.Width)}
 		for i := range rows.Len() {
 			for v := range rows.Width {
@@ -57,7 +58,7 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sin
 			out.Parent = slices.Clone(rows.Parent)
 		}
 		rows.Release()
-		if err := out.Check(&req); err != nil {
+		if err := req.CheckRows(out); err != nil {
 			return err
 		}
 		return sink(out)
@@ -111,7 +112,7 @@ func checkRanOnCPU(t *testing.T, res *ComputeResult, out, spec string, sources [
 	if meta[MetaBackend] != BackendCPU || !strings.Contains(res.Manifest.Device, "CPU") {
 		t.Errorf("data files say backend %q, the manifest device %q", meta[MetaBackend], res.Manifest.Device)
 	}
-	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, backend.NoCutoff))
+	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, results.NoCutoff))
 }
 
 func TestComputeFallsBackToCPUWhenTheGPUNeedsInt64(t *testing.T) {
@@ -265,13 +266,13 @@ func (f *faultBackend) Name() string   { return BackendGPU }
 func (f *faultBackend) Device() string { return "fault injector" }
 func (f *faultBackend) Close() error   { return nil }
 
-func (f *faultBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (f *faultBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	for i, s := range req.Sources {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		tree := refTree(req.CSR, s)
-		rows := &backend.Rows{First: i, Sources: req.Sources[i : i+1], Width: int(req.CSR.N), Dist64: tree.Dist}
+		rows := &results.Rows{First: i, Sources: req.Sources[i : i+1], Width: int(req.CSR.N), Dist64: tree.Dist}
 		if req.Parents {
 			rows.Parent = tree.Parent
 		}

@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -38,7 +38,7 @@ type matrixWriter struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	pending map[int]*backend.Rows // by First
+	pending map[int]*results.Rows // by First
 	closed  bool
 	err     error
 	done    chan struct{}
@@ -63,7 +63,7 @@ func newMatrixWriter(path string, n int) (*matrixWriter, error) {
 		return nil, err
 	}
 	w := &matrixWriter{path: path, n: n, f: f, hash: sha256.New(), workers: runtime.GOMAXPROCS(0),
-		pending: map[int]*backend.Rows{}, done: make(chan struct{}),
+		pending: map[int]*results.Rows{}, done: make(chan struct{}),
 		free: make(chan []byte, matrixChunks), full: make(chan []byte, matrixChunks)}
 	w.cond.L = &w.mu
 	chunk := min(matrixChunkBytes, max(4*int64(n)*int64(n), 4))
@@ -77,7 +77,7 @@ func newMatrixWriter(path string, n int) (*matrixWriter, error) {
 }
 
 // Put takes a block over.
-func (w *matrixWriter) Put(rows *backend.Rows) error {
+func (w *matrixWriter) Put(rows *results.Rows) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -122,7 +122,7 @@ func (w *matrixWriter) loop(output <-chan struct{}) {
 
 // convertRows converts a block into chunks, each on every core, and hands
 // them to the output goroutine.
-func (w *matrixWriter) convertRows(rows *backend.Rows) error {
+func (w *matrixWriter) convertRows(rows *results.Rows) error {
 	total := rows.Len() * w.n
 	for lo := 0; lo < total; {
 		buf := <-w.free
@@ -149,7 +149,7 @@ func (w *matrixWriter) convertRows(rows *backend.Rows) error {
 // other entry lies in [-Inf32, Inf32), the range
 // formats.ReadDistanceMatrix reads. A distance outside it is an error
 // naming the first such entry.
-func (w *matrixWriter) convert(rows *backend.Rows, lo, hi int, out []byte) error {
+func (w *matrixWriter) convert(rows *results.Rows, lo, hi int, out []byte) error {
 	const minPiece = 64 << 10
 	pieces := max(1, min(w.workers, (hi-lo)/minPiece))
 	bad := make([]int, pieces)

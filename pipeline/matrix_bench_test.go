@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // BenchmarkMatrixWriter writes an 8192 x 8192 distance matrix (256 MiB)
@@ -17,9 +17,9 @@ func BenchmarkMatrixWriter(b *testing.B) {
 	const n, blockRows = 8192, 64
 	for _, width := range []int{32, 64} {
 		b.Run(fmt.Sprintf("dist%d", width), func(b *testing.B) {
-			blocks := make([]*backend.Rows, n/blockRows)
+			blocks := make([]*results.Rows, n/blockRows)
 			for k := range blocks {
-				r := &backend.Rows{First: k * blockRows, Sources: make([]int32, blockRows), Width: n}
+				r := &results.Rows{First: k * blockRows, Sources: make([]int32, blockRows), Width: n}
 				if width == 32 {
 					r.Dist32 = make([]int32, blockRows*n)
 					for i := range r.Dist32 {
@@ -32,7 +32,7 @@ func BenchmarkMatrixWriter(b *testing.B) {
 						r.Dist64[i] = int64(i % 1000)
 					}
 				}
-				r.OnRelease(func(*backend.Rows) {})
+				r.OnRelease(func(*results.Rows) {})
 				blocks[k] = r
 			}
 			dir := b.TempDir()

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // writeMatrix writes the int64 rows dist (n x n, row-major) through a
@@ -24,7 +24,7 @@ func writeMatrix(t *testing.T, n int, dist []int64) (string, error) {
 		t.Fatal(err)
 	}
 	for s := n - 1; s >= 0; s-- {
-		rows := &backend.Rows{First: s, Sources: []int32{int32(s)}, Width: n, Dist64: dist[s*n : (s+1)*n]}
+		rows := &results.Rows{First: s, Sources: []int32{int32(s)}, Width: n, Dist64: dist[s*n : (s+1)*n]}
 		if err := w.Put(rows); err != nil {
 			w.Abort()
 			return path, err
@@ -87,7 +87,7 @@ func TestMatrixWriterChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 		for first := n - per; first >= 0; first -= per {
-			rows := &backend.Rows{First: first, Sources: make([]int32, per), Width: n, Dist32: dist[first*n : (first+per)*n]}
+			rows := &results.Rows{First: first, Sources: make([]int32, per), Width: n, Dist32: dist[first*n : (first+per)*n]}
 			for i := range rows.Sources {
 				rows.Sources[i] = int32(first + i)
 			}

@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/pathflow/pathflow/internal/backend"
+import (
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
+)
 
 // blockNarrower hands the distances table the blocks it expects, narrowed
 // to the run's targets (backend.Request.NarrowBlock), when the backend
@@ -36,7 +39,7 @@ func narrowing(req backend.Request, fullRows bool) (*blockNarrower, backend.Requ
 // narrow returns rows as the table expects them: a full block of a
 // narrowed run is copied to its targets and released, any other block is
 // returned as it is.
-func (nw *blockNarrower) narrow(rows *backend.Rows) *backend.Rows {
+func (nw *blockNarrower) narrow(rows *results.Rows) *results.Rows {
 	if !nw.req.Narrowed() || rows.Offsets != nil || rows.Width != nw.n {
 		return rows
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // TestConcurrentCommitsOneWins: attempts that all started before any of
@@ -95,7 +96,7 @@ type supersedingBackend struct {
 	err   error
 }
 
-func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	b.won, b.err = b.other()
 	return b.fakeGPU.Run(ctx, req, sink)
 }

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -29,8 +29,8 @@ func newPathCollector(pairs [][2]int32, parents bool) *pathCollector {
 }
 
 // collect records the pairs whose source is a row of the block. O(path
-// length) per pair, plus a copy of the row.
-func (c *pathCollector) collect(rows *backend.Rows) {
+// length) per pair, read in place from the block.
+func (c *pathCollector) collect(rows *results.Rows) {
 	if len(c.pairs) == 0 || !c.parents {
 		return
 	}

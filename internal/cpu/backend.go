@@ -9,6 +9,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // blockValues is about how many distances a block of rows holds: 8 MiB of
@@ -92,7 +93,7 @@ func (b *Backend) Close() error { return nil }
 // cell, unpacked into the original graph, narrowed rows with parents. Its
 // cutoff is a filter: cells beyond req.MaxDistance are unreachable.
 //
-// req.MaxDistance, unless backend.NoCutoff (or any negative value), lets
+// req.MaxDistance, unless results.NoCutoff (or any negative value), lets
 // Dijkstra and Johnson stop once the next vertex lies beyond it, and
 // Bellman-Ford drop paths beyond it when no weight is negative; vertices
 // farther away may then be reported unreachable. Floyd-Warshall ignores it.
@@ -108,7 +109,7 @@ func (b *Backend) Close() error { return nil }
 // in range and distinct, targets in range, a Choice it implements) and calls sink for none
 // of an invalid one. The first error of a search, of sink or of ctx stops
 // every worker, and Run returns it once all of them have ended.
-func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	alg := req.Choice.Algorithm
 	if err := checkAlgorithm(alg); err != nil {
 		return err

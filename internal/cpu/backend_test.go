@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // problemOf describes a run of alg from sources on e as the pipeline does.
@@ -35,21 +36,21 @@ func requestFor(e *graph.EdgeList, alg backend.Algorithm, sources []int32, paren
 	}
 	return backend.Request{
 		Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: c,
-		Parents: parents, MaxDistance: backend.NoCutoff,
+		Parents: parents, MaxDistance: results.NoCutoff,
 	}, nil
 }
 
 // collect runs req on b and returns one tree per source, in request order;
 // after an error, rows never handed over are nil. It checks every block on
-// the way: Rows.Check, the distance type the choice announced, and that no
+// the way: Request.CheckRows, the distance type the choice announced, and that no
 // row arrives twice.
 func collect(ctx context.Context, t *testing.T, b *Backend, req backend.Request) ([]*paths.Tree, error) {
 	t.Helper()
 	trees := make([]*paths.Tree, len(req.Sources))
 	var mu sync.Mutex
-	err := b.Run(ctx, req, func(rows *backend.Rows) error {
+	err := b.Run(ctx, req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -62,7 +63,7 @@ func collect(ctx context.Context, t *testing.T, b *Backend, req backend.Request)
 			if trees[rows.First+i] != nil {
 				t.Errorf("row %d handed over twice", rows.First+i)
 			}
-			trees[rows.First+i] = rows.Tree(i)
+			trees[rows.First+i] = rows.Tree(i).Copy()
 		}
 		return nil
 	})
@@ -268,14 +269,14 @@ func TestRunBlocks(t *testing.T) {
 		b.blockValues = 2 * int(e.N)
 		var mu sync.Mutex
 		got := map[span]bool{}
-		err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+		err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 			defer rows.Release()
-			if err := rows.Check(&req); err != nil {
+			if err := req.CheckRows(rows); err != nil {
 				t.Error(err)
 				return nil
 			}
 			for i := range rows.Len() {
-				tree := rows.Tree(i)
+				tree := rows.Tree(i).Copy()
 				for v := range e.N {
 					if tree.Dist[v] != want[tree.Source][v] {
 						t.Errorf("%s: row %d: distance %d -> %d is %d, want %d", c.alg.Name, rows.First+i, tree.Source, v, tree.Dist[v], want[tree.Source][v])
@@ -306,7 +307,7 @@ func TestRunBlocks(t *testing.T) {
 	}
 	blocks := 0
 	var mu sync.Mutex
-	err = New(2).Run(context.Background(), req, func(rows *backend.Rows) error {
+	err = New(2).Run(context.Background(), req, func(rows *results.Rows) error {
 		mu.Lock()
 		blocks++
 		mu.Unlock()
@@ -363,7 +364,7 @@ func TestRunRejects(t *testing.T) {
 		{"int32 searches", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Int64 = false }), false, nil},
 		{"int64 floyd-warshall on a small graph", with(valid(fw, e), func(r *backend.Request) { r.Choice.Int64 = true }), false, nil},
 	} {
-		err := New(2).Run(context.Background(), c.req, func(rows *backend.Rows) error {
+		err := New(2).Run(context.Background(), c.req, func(rows *results.Rows) error {
 			t.Errorf("%s: a block reached the sink", c.name)
 			rows.Release()
 			return nil

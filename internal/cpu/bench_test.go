@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // fixture builds a benchmark graph once per test binary.
@@ -92,9 +93,9 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
+	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: results.NoCutoff}
 	cpu := New(0)
-	release := func(rows *backend.Rows) error {
+	release := func(rows *results.Rows) error {
 		rows.Release()
 		return nil
 	}
@@ -184,14 +185,14 @@ func BenchmarkODTableGrid512(b *testing.B) {
 			name = "full-rows"
 		}
 		b.Run(name, func(b *testing.B) {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff,
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: results.NoCutoff,
 				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AlgorithmDijkstra}, Int64: true}}
 			if narrowed {
 				req.Targets = targets
 			}
 			be := New(2)
 			reportCPU(b, func() {
-				if err := be.Run(context.Background(), req, func(rows *backend.Rows) error { rows.Release(); return nil }); err != nil {
+				if err := be.Run(context.Background(), req, func(rows *results.Rows) error { rows.Release(); return nil }); err != nil {
 					b.Fatal(err)
 				}
 			})

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // chCells is what a ch run handed over: each row's distances and parents
@@ -33,9 +34,9 @@ func runCH(t *testing.T, b *Backend, req backend.Request) (*chCells, error) {
 		defer mu.Unlock()
 		out.facts[key] = value
 	}
-	err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	err := b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -118,7 +119,7 @@ func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *r
 	}
 	for _, shape := range []chShape{chWhole, chTargets, chPairs} {
 		for _, parents := range []bool{false, true} {
-			for _, limit := range []int64{backend.NoCutoff, cutoff} {
+			for _, limit := range []int64{results.NoCutoff, cutoff} {
 				req, err := requestFor(e, backend.Algorithm{Name: AlgorithmCH}, sources, parents)
 				if err != nil {
 					t.Fatal(err)
@@ -272,7 +273,7 @@ func TestCHRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinkCalled := func(*backend.Rows) error { t.Error("a refused request handed over a block"); return nil }
+	sinkCalled := func(*results.Rows) error { t.Error("a refused request handed over a block"); return nil }
 	bad := req
 	bad.Edges, bad.CSR = neg, graph.BuildCSR(neg)
 	if err := New(1).Run(context.Background(), bad, sinkCalled); !errors.Is(err, backend.ErrUnsupported) {

@@ -28,7 +28,7 @@ func checkCutoffTree(t *testing.T, label string, g *graph.CSR, tree *paths.Tree,
 			t.Fatalf("%s: source %d: distance to %d beyond the cutoff %d is %d, want %d or unreachable", label, tree.Source, v, cutoff, d, want[v])
 		}
 		if d != paths.Unreachable && v != tree.Source {
-			if path := tree.PathTo(v); len(path) == 0 || path[0] != tree.Source {
+			if path := tree.To(v); len(path) == 0 || path[0] != tree.Source {
 				t.Fatalf("%s: source %d: parents of %d lead to %v", label, tree.Source, v, path)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // The real graphs of the shared mirror, read with minimal parsers so this
@@ -224,9 +225,9 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = New(0).Run(ctx, req, func(block *backend.Rows) error {
+	err = New(0).Run(ctx, req, func(block *results.Rows) error {
 		defer block.Release()
-		if err := block.Check(&req); err != nil {
+		if err := req.CheckRows(block); err != nil {
 			return err
 		}
 		for i, s := range block.Sources {

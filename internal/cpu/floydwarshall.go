@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // DefaultBlockSize is the tile edge of BlockedFloydWarshall when none is
@@ -88,7 +89,7 @@ func naiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool
 // matrix's distance type. The views need no release: the matrix is
 // garbage once the last of them is dropped. Blocks go to sink one at a
 // time, on the caller's goroutine.
-func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink backend.Sink) error {
+func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink results.Sink) error {
 	e, err := requestEdges(req)
 	if err != nil {
 		return err
@@ -120,14 +121,14 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 		// The whole matrix is computed anyway: its rows' targets are
 		// copied into blocks of their own.
 		full := sink
-		sink = func(rows *backend.Rows) error { return full(req.NarrowBlock(rows)) }
+		sink = func(rows *results.Rows) error { return full(req.NarrowBlock(rows)) }
 	}
 	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
 }
 
 // matrixRows hands the rows of sources to sink as views of m, runs of
 // consecutive vertices of up to maxRows rows sharing a block.
-func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink backend.Sink) error {
+func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink results.Sink) error {
 	n := int(m.N)
 	for i := 0; i < len(sources); {
 		if err := ctx.Err(); err != nil {
@@ -140,7 +141,7 @@ func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows i
 		// Full slice expressions, so an append by the consumer cannot
 		// write into the next rows.
 		lo, hi := int(sources[i])*n, (int(sources[j-1])+1)*n
-		rows := &backend.Rows{First: i, Sources: sources[i:j], Width: n}
+		rows := &results.Rows{First: i, Sources: sources[i:j], Width: n}
 		if m.Dist32 != nil {
 			rows.Dist32 = m.Dist32[lo:hi:hi]
 		} else {

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // narrowedRows runs req on b and returns each row's cells (distances and
@@ -21,9 +22,9 @@ func narrowedRows(t *testing.T, b *Backend, req backend.Request) (dist [][]int64
 	t.Helper()
 	dist, parent = make([][]int64, len(req.Sources)), make([][]int32, len(req.Sources))
 	var mu sync.Mutex
-	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -82,7 +83,7 @@ func checkNarrowed(t *testing.T, label string, full []*paths.Tree, targets func(
 // (only each source itself), one inside the distances, and one beyond
 // every eccentricity.
 func narrowingCutoffs(r *rand.Rand) []int64 {
-	return []int64{backend.NoCutoff, 0, 1 + r.Int64N(200), 1 << 50}
+	return []int64{results.NoCutoff, 0, 1 + r.Int64N(200), 1 << 50}
 }
 
 // testNarrowing runs every algorithm on e with shared targets and with
@@ -224,7 +225,7 @@ func TestRunRejectsBadTargets(t *testing.T) {
 			}
 			edit(&req)
 			calls := 0
-			err = New(1).Run(context.Background(), req, func(rows *backend.Rows) error { calls++; rows.Release(); return nil })
+			err = New(1).Run(context.Background(), req, func(rows *results.Rows) error { calls++; rows.Release(); return nil })
 			if err == nil || calls > 0 {
 				t.Errorf("%s, %s: err %v after %d blocks, want an error and none", name, alg.Name, err, calls)
 			}

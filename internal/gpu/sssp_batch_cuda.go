@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/kernels"
 	"gorgonia.org/cu"
 )
@@ -53,7 +54,7 @@ type batchSolver struct {
 // targets, once every target of its group is settled; only the asked
 // columns leave the device. Non-negative weights only (ErrNotSupported
 // otherwise). O(groups * n) device memory per launch.
-func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink backend.Sink) (SSSPStats, error) {
+func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink results.Sink) (SSSPStats, error) {
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
 		return SSSPStats{}, err
@@ -66,7 +67,7 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
 // of g) and checked sources: Run plans once, for the variant and this.
-func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (SSSPStats, error) {
+func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink results.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
 	if len(req.Sources) == 0 {
 		return stats, nil
@@ -270,7 +271,7 @@ func (s *batchSolver) stageFuncs(produced *SSSPStats) stageFuncs {
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(s.plan.n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }

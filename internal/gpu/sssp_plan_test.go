@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 func TestPlanSSSPPicksVariants(t *testing.T) {
@@ -147,13 +148,13 @@ func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
 	e.Add(2, 3, 2)
 	e.Add(4, 0, 1)
 	g := graph.BuildCSR(e)
-	b := &backend.Rows{First: 3, Sources: []int32{0, 4}, Width: 5,
+	b := &results.Rows{First: 3, Sources: []int32{0, 4}, Width: 5,
 		Dist32: []int32{0, 1, 1, 3, graph.Inf32, 1, 2, 2, 4, 0},
 		Parent: []int32{-1, 2, 1, 2, -1, 4, 0, 1, 2, -1}}
 	good := slices.Clone(b.Parent[5:])
 	repairParents(g, b, []*paths.TreeRepair{paths.NewTreeRepair(5), paths.NewTreeRepair(5)})
 	for i := range b.Len() {
-		if err := paths.CheckTree(g, b.Tree(i)); err != nil {
+		if err := paths.CheckTree(g, b.Tree(i).Copy()); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // SSSPStats counts what one Solve did, summed over its sources.
@@ -152,7 +153,7 @@ func (s *SSSPSolver) Close() error {
 // With weights <= 0, parent rows that loop are mended on the host before
 // their block is handed over. Negative cycles give a *NegativeCycleError;
 // a near-far launch that outlives SSSPOptions.Timeout gives an error.
-func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink backend.Sink) (SSSPStats, error) {
+func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink results.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
 	if err := checkSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
@@ -248,7 +249,7 @@ func (s *SSSPSolver) stageFuncs(ctx context.Context, withParents bool, produced 
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }

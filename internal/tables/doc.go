@@ -58,7 +58,7 @@
 // parent column is absent when the run computed distances only.
 //
 // A ResultSink takes the blocks of result rows a backend hands over
-// (backend.Rows, from any goroutine, in any order) and encodes several
+// (results.Rows, from any goroutine, in any order) and encodes several
 // part files at once, releasing each block as soon as the parts that read
 // it are done, so memory stays bounded by the producer's pool. Parts hold
 // WithPartRows candidate cells (source x target pairs before the cutoff)

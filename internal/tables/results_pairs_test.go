@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // randomSourceTargets gives each of count sources its own targets among n
@@ -40,7 +40,7 @@ func TestResultSinkPairList(t *testing.T) {
 		for _, ts := range shape.SourceTargets {
 			cells += len(ts)
 		}
-		for _, cutoff := range []int64{backend.NoCutoff, randomCutoff(rng, trees), 0} {
+		for _, cutoff := range []int64{results.NoCutoff, randomCutoff(rng, trees), 0} {
 			shape.MaxDistance = cutoff
 			batch, part := 1+rng.IntN(30), int64(1+cells/5+rng.IntN(20))
 			var ref []FileInfo

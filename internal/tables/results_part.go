@@ -9,9 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // partWriter is one worker of a ResultSink: it writes whole part files, one
@@ -45,7 +45,7 @@ func (w *partWriter) release() {
 }
 
 // block returns the stored block holding source index i, waiting for it.
-func (w *partWriter) block(i int) (*backend.Rows, error) {
+func (w *partWriter) block(i int) (*results.Rows, error) {
 	if w.cur != nil {
 		if r := w.cur.rows; i >= r.First && i < r.First+r.Len() {
 			return r, nil
@@ -293,7 +293,7 @@ func (b *longBatch) reset() {
 
 // addRun appends every vertex v0..v1-1 of row r: the bulk path, one tight
 // loop per column.
-func (b *longBatch) addRun(rows *backend.Rows, r, v0, v1 int, acc *sourceAcc) {
+func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int, acc *sourceAcc) {
 	at, count := b.n, v1-v0
 	source := rows.Sources[r]
 	for k := range count {
@@ -385,8 +385,8 @@ func (b *longBatch) distCell(j int, d int64) {
 
 // addSelected appends the cells of row r at columns j0..j1-1, which hold
 // vertices targets[j0:j1] (targets nil: vertices j0..j1-1), dropping those
-// beyond maxDistance when it is not backend.NoCutoff.
-func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, j1 int, maxDistance int64, acc *sourceAcc) {
+// beyond maxDistance when it is not results.NoCutoff.
+func (b *longBatch) addSelected(rows *results.Rows, r int, targets []int32, j0, j1 int, maxDistance int64, acc *sourceAcc) {
 	source := rows.Sources[r]
 	base, _ := rows.Span(r)
 	for j := j0; j < j1; j++ {
@@ -395,7 +395,7 @@ func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, 
 			v = targets[j]
 		}
 		d := rows.Distance(r, j)
-		if maxDistance != backend.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
+		if maxDistance != results.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
 			continue
 		}
 		at := b.n

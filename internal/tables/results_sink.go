@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // ResultSink writes the blocks of a run into a distances table: part files
@@ -93,9 +93,9 @@ func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 // Schema returns the schema of the parts.
 func (s *ResultSink) Schema() *arrow.Schema { return s.schema }
 
-// Put takes a block over; it is a backend.Sink. It never waits for other
+// Put takes a block over; it is a results.Sink. It never waits for other
 // blocks. The block is released by the sink, also when Put fails.
-func (s *ResultSink) Put(rows *backend.Rows) error {
+func (s *ResultSink) Put(rows *results.Rows) error {
 	if err := s.checkBlock(rows); err != nil {
 		rows.Release()
 		s.store.fail(err)
@@ -110,7 +110,7 @@ func (s *ResultSink) Put(rows *backend.Rows) error {
 }
 
 // readers is the number of parts that read rows.
-func (s *ResultSink) readers(rows *backend.Rows) int {
+func (s *ResultSink) readers(rows *results.Rows) int {
 	lo, hi := int64(rows.First), int64(rows.First+rows.Len())
 	if s.shape.Layout == Long {
 		lo, hi = s.part.rowStart(int(lo)), s.part.rowStart(int(hi))
@@ -124,7 +124,7 @@ func (s *ResultSink) readers(rows *backend.Rows) int {
 // checkBlock is the shared block check, with parents the sink ignores
 // allowed: a table without the parent column may be fed blocks that have
 // them. Blocks are narrowed to the shape's targets.
-func (s *ResultSink) checkBlock(rows *backend.Rows) error {
+func (s *ResultSink) checkBlock(rows *results.Rows) error {
 	parents := s.shape.Parents || rows.Parent != nil
 	var err error
 	if s.shape.SourceTargets != nil {

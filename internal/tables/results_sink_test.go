@@ -15,8 +15,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // randomTargets returns count vertices of 0..n-1 in a random order.
@@ -183,7 +183,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 		// A slice, not a map: the cases draw from rng in a replayable order.
 		cases: func(targets []int32, cutoff int64) []filterCase {
 			return []filterCase{
-				{"targets", targets, backend.NoCutoff},
+				{"targets", targets, results.NoCutoff},
 				{"cutoff", nil, cutoff},
 				{"both", targets, cutoff},
 				{"zero cutoff", nil, 0},
@@ -198,7 +198,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 			}
 			cutoff := w.shape.MaxDistance
 			for _, r := range got {
-				if cutoff != backend.NoCutoff && (r.dist == paths.Unreachable || r.dist > cutoff) {
+				if cutoff != results.NoCutoff && (r.dist == paths.Unreachable || r.dist > cutoff) {
 					t.Fatalf("row %+v is beyond the cutoff %d", r, cutoff)
 				}
 			}
@@ -224,8 +224,8 @@ func TestResultSinkWide(t *testing.T) {
 		layout: Wide, maxVertices: 200, maxTrees: 8,
 		cases: func(targets []int32, cutoff int64) []filterCase {
 			return []filterCase{
-				{"all", nil, backend.NoCutoff},
-				{"targets", targets, backend.NoCutoff},
+				{"all", nil, results.NoCutoff},
+				{"targets", targets, results.NoCutoff},
 				{"cutoff", nil, cutoff},
 				{"both", targets, cutoff},
 			}
@@ -369,35 +369,35 @@ func TestResultSinkPutErrors(t *testing.T) {
 	trees := sourceTrees(rng, 4, 5)
 	wider := []*paths.Tree{randomTree(rng, 6, 0, true, 0.2)}
 	// Each returns a malformed block.
-	bad := map[string]func() *backend.Rows{
-		"wrong width": func() *backend.Rows { return treeBlocks(wider, 1, false, true)[0] },
-		"wrong sources": func() *backend.Rows {
+	bad := map[string]func() *results.Rows{
+		"wrong width": func() *results.Rows { return treeBlocks(wider, 1, false, true)[0] },
+		"wrong sources": func() *results.Rows {
 			b := treeBlocks(trees[1:], 2, false, true)[0]
 			b.First = 0
 			return b
 		},
-		"rows beyond the sources": func() *backend.Rows {
+		"rows beyond the sources": func() *results.Rows {
 			b := treeBlocks(trees[2:], 2, false, true)[0]
 			b.First = 3
 			return b
 		},
-		"missing parents": func() *backend.Rows { return treeBlocks(trees[:2], 2, false, false)[0] },
-		"short parents": func() *backend.Rows {
+		"missing parents": func() *results.Rows { return treeBlocks(trees[:2], 2, false, false)[0] },
+		"short parents": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Parent = b.Parent[:9]
 			return b
 		},
-		"no distances": func() *backend.Rows {
+		"no distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Dist64 = nil
 			return b
 		},
-		"both distances": func() *backend.Rows {
+		"both distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Dist32 = make([]int32, 10)
 			return b
 		},
-		"short distances": func() *backend.Rows {
+		"short distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, true, true)[0]
 			b.Dist32 = b.Dist32[:9]
 			return b
@@ -546,7 +546,7 @@ func TestResultSinkAbort(t *testing.T) {
 // of 1 and 3 workers, handing over the blocks handOver makes of them in a
 // random order; checkClose judges Close's error, and every block handed
 // over must be released once.
-func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*backend.Rows, checkClose func(workers int, err error)) {
+func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*results.Rows, checkClose func(workers int, err error)) {
 	t.Helper()
 	rng := newRand(seed)
 	trees := sourceTrees(rng, 6, 20)
@@ -570,7 +570,7 @@ func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.
 // Close names a row no block brought, and releases the others.
 func TestResultSinkMissingBlock(t *testing.T) {
 	t.Parallel()
-	testFaultyHandOver(t, 11, func(trees []*paths.Tree) []*backend.Rows {
+	testFaultyHandOver(t, 11, func(trees []*paths.Tree) []*results.Rows {
 		return slices.Delete(treeBlocks(trees, 1, false, true), 3, 4)
 	}, func(workers int, err error) {
 		if err == nil || !strings.Contains(err.Error(), "row 3") {
@@ -582,7 +582,7 @@ func TestResultSinkMissingBlock(t *testing.T) {
 // A block handed over twice is an error, and both copies are released.
 func TestResultSinkRepeatedBlock(t *testing.T) {
 	t.Parallel()
-	testFaultyHandOver(t, 12, func(trees []*paths.Tree) []*backend.Rows {
+	testFaultyHandOver(t, 12, func(trees []*paths.Tree) []*results.Rows {
 		return append(treeBlocks(trees, 2, false, true), treeBlocks(trees, 2, false, true)[1])
 	}, func(workers int, err error) {
 		if err == nil {
@@ -613,7 +613,7 @@ func TestResultSinkBackPressure(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					pool := backend.NewPool([]*backend.Rows{{Width: n}, {Width: n}})
+					pool := results.NewPool([]*results.Rows{{Width: n}, {Width: n}})
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 					defer cancel()
 					produced := make(chan error, 1)
@@ -648,7 +648,7 @@ func TestResultSinkBackPressure(t *testing.T) {
 
 // produce copies the blocks src into the pool's blocks in order and hands
 // them to s, as a backend would.
-func produce(ctx context.Context, pool *backend.Pool, s *ResultSink, src []*backend.Rows) error {
+func produce(ctx context.Context, pool *results.Pool, s *ResultSink, src []*results.Rows) error {
 	for range src {
 		rows, k, err := pool.Next(ctx)
 		if err != nil {

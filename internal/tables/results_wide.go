@@ -5,8 +5,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // int64List is int32List for int64 elements.
@@ -63,7 +63,7 @@ func (b *wideBatch) reset() {
 
 // addRow appends row r, narrowed to the targets (nil: every vertex): its
 // cells, null where unreachable or beyond maxDistance.
-func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistance int64, acc *sourceAcc) {
+func (b *wideBatch) addRow(rows *results.Rows, r int, targets []int32, maxDistance int64, acc *sourceAcc) {
 	source := rows.Sources[r]
 	b.src[b.n] = source
 	base, at := r*rows.Width, b.n*b.width
@@ -74,7 +74,7 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 		}
 		k := at + j
 		d := rows.Distance(r, j)
-		if d == paths.Unreachable || (maxDistance != backend.NoCutoff && d > maxDistance) {
+		if d == paths.Unreachable || (maxDistance != results.NoCutoff && d > maxDistance) {
 			b.dist[k] = 0
 			b.distNulls++
 			if b.parents {
