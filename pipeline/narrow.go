@@ -15,17 +15,18 @@ import (
 // width, which a narrowed block never has, since targets as many as the
 // vertices are never sent.
 type blockNarrower struct {
-	req backend.Request // the targets the table expects; nil: none
-	n   int
+	req  backend.Request // the targets the table expects; nil: none
+	n    int
+	next results.Consumer
 }
 
-// narrowing returns what narrows full blocks to req's targets and the
-// request to send to the backend: req itself, or req without targets when
-// fullRows (the pipeline reads whole rows) or when its targets are as many
-// as the vertices.
-func narrowing(req backend.Request, fullRows bool) (*blockNarrower, backend.Request) {
+// narrowing returns the consumer that narrows full blocks to req's targets
+// for next, and the request to send to the backend: req itself, or req
+// without targets when fullRows (the pipeline reads whole rows) or when
+// its targets are as many as the vertices.
+func narrowing(req backend.Request, fullRows bool, next results.Consumer) (*blockNarrower, backend.Request) {
 	n := int(req.Edges.N)
-	nw := &blockNarrower{n: n}
+	nw := &blockNarrower{n: n, next: next}
 	if !req.Narrowed() {
 		return nw, req
 	}
@@ -46,3 +47,12 @@ func (nw *blockNarrower) narrow(rows *results.Rows) *results.Rows {
 	defer rows.Release()
 	return nw.req.NarrowBlock(rows)
 }
+
+// Put hands the block, narrowed, to the next consumer.
+func (nw *blockNarrower) Put(rows *results.Rows) error { return nw.next.Put(nw.narrow(rows)) }
+
+// Close closes the next consumer.
+func (nw *blockNarrower) Close() error { return nw.next.Close() }
+
+// Abort aborts the next consumer.
+func (nw *blockNarrower) Abort() { nw.next.Abort() }

@@ -65,8 +65,7 @@
 // and row groups WithBatchRows of them, both rounded down to whole sources
 // (at least one) in the wide layout, so the files depend only on the
 // shape, the rows and the options, never on the worker count, the block
-// sizes or timing. Summary gives the
-// summary row of every source over the cells written. ScanRows reads any
+// sizes or timing. ScanRows reads any
 // long-layout result batch by batch; ScanResults and ReadResults rebuild
 // the trees of one with every vertex and no cutoff.
 //
@@ -76,7 +75,8 @@
 //
 // One row per requested pair: cost is null when the target is unreachable,
 // vertices (source first, target last) is null when there is no path or
-// the run kept no parents.
+// the run kept no parents. A PathSink picks the rows out of a run's full
+// blocks.
 //
 // # Summary table (WriteSummary, ReadSummary, Summarize)
 //
@@ -85,14 +85,23 @@
 // One row per source: the vertices it reaches (itself included), the
 // largest distance to one of them other than itself (null when it reaches
 // no other), and its Wasserman-Faust closeness over outgoing distances
-// (null when undefined); Summarize gives the exact definitions.
+// (null when undefined); Summarize gives the exact definitions. A
+// SummarySink makes the rows of a run from its blocks, over the cells a
+// distances table of the same shape writes.
+//
+// # Consumers of result blocks
+//
+// ResultSink (the parts of a distances table, a pair list's included),
+// SummarySink and PathSink are results.Consumers, like
+// formats.DistanceMatrixWriter: a run hands each block to all of them
+// through a results.Fanout.
 //
 // # Memory and concurrency
 //
 // Writers build Arrow arrays straight from flat slices (arc columns are
 // passed without a copy) and hold one batch at a time; readers copy column
-// values out in bulk, batch by batch. A ResultSink's Put may be called from
-// any goroutine and its part writers (WithConcurrency of them) hold a row
+// values out in bulk, batch by batch. The Put of every consumer may be
+// called from any goroutine; a ResultSink's part writers (WithConcurrency of them) hold a row
 // group each; every other writer and reader is owned by one goroutine.
 // WithAllocator sets the Arrow allocator.
 package tables

@@ -213,3 +213,21 @@ func (p partition) part(i int) (lo, hi int64) {
 	lo = int64(i) * p.partUnits
 	return lo, min(lo+p.partUnits, p.total)
 }
+
+// checkBlock is the block check every consumer of the shape runs, with
+// parents the table ignores allowed: a table without the parent column may
+// be fed blocks that have them. Blocks are narrowed to the shape's
+// targets.
+func (s *ResultShape) checkBlock(rows *results.Rows) error {
+	parents := s.Parents || rows.Parent != nil
+	var err error
+	if s.SourceTargets != nil {
+		err = rows.CheckRagged(s.Sources, s.SourceTargets, parents)
+	} else {
+		err = rows.CheckShape(s.Sources, s.targetCount(), parents)
+	}
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	return nil
+}

@@ -39,7 +39,6 @@ type ResultSink struct {
 	next     atomic.Int64 // the next part a worker takes
 	wg       sync.WaitGroup
 	files    []FileInfo // by part index
-	stats    *sourceStats
 	progress func(rows, bytes int64)
 
 	rows, bytes atomic.Int64
@@ -72,7 +71,6 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 		schema:   resultSchema(&shape, meta),
 		part:     newPartition(&shape, cfg.partRows, cfg.batchRows),
 		store:    newBlockStore(),
-		stats:    newSourceStats(len(shape.Sources)),
 		progress: progress,
 	}
 	s.files = make([]FileInfo, s.part.parts())
@@ -96,7 +94,7 @@ func (s *ResultSink) Schema() *arrow.Schema { return s.schema }
 // Put takes a block over; it is a results.Sink. It never waits for other
 // blocks. The block is released by the sink, also when Put fails.
 func (s *ResultSink) Put(rows *results.Rows) error {
-	if err := s.checkBlock(rows); err != nil {
+	if err := s.shape.checkBlock(rows); err != nil {
 		rows.Release()
 		s.store.fail(err)
 		return err
@@ -119,23 +117,6 @@ func (s *ResultSink) readers(rows *results.Rows) int {
 		return 0
 	}
 	return int((hi-1)/s.part.partUnits - lo/s.part.partUnits + 1)
-}
-
-// checkBlock is the shared block check, with parents the sink ignores
-// allowed: a table without the parent column may be fed blocks that have
-// them. Blocks are narrowed to the shape's targets.
-func (s *ResultSink) checkBlock(rows *results.Rows) error {
-	parents := s.shape.Parents || rows.Parent != nil
-	var err error
-	if s.shape.SourceTargets != nil {
-		err = rows.CheckRagged(s.shape.Sources, s.shape.SourceTargets, parents)
-	} else {
-		err = rows.CheckShape(s.shape.Sources, s.shape.targetCount(), parents)
-	}
-	if err != nil {
-		return fmt.Errorf("tables: %w", err)
-	}
-	return nil
 }
 
 // work writes parts until none is left or the sink fails.
@@ -194,12 +175,5 @@ func (s *ResultSink) Files() []FileInfo {
 
 // Rows returns the number of rows written so far.
 func (s *ResultSink) Rows() int64 { return s.rows.Load() }
-
-// Summary returns one summary row per source, in source order, over the
-// cells written (the targets within the cutoff); valid after Close
-// succeeded.
-func (s *ResultSink) Summary() []SummaryRow {
-	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
-}
 
 func partFileName(i int, f Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }

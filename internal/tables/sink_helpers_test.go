@@ -130,7 +130,7 @@ func longShape(trees []*paths.Tree, withParents bool) ResultShape {
 
 // putShuffled hands blocks to s from several goroutines in a random order,
 // as concurrent producers would, and returns the first error.
-func putShuffled(s *ResultSink, blocks []*results.Rows, rng *rand.Rand) error {
+func putShuffled(s results.Consumer, blocks []*results.Rows, rng *rand.Rand) error {
 	order := rng.Perm(len(blocks))
 	var (
 		wg    sync.WaitGroup
@@ -174,6 +174,23 @@ func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree
 		t.Fatal(err)
 	}
 	return s
+}
+
+// summarizeTrees feeds trees, as blocks of per rows in random order from
+// several goroutines, to a SummarySink of shape and returns its rows.
+func summarizeTrees(t testing.TB, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand) []SummaryRow {
+	t.Helper()
+	s, err := NewSummarySink(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := putShuffled(s, shapeBlocks(trees, shape, per, narrow), rng); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return s.Rows()
 }
 
 // writeSink writes trees as a long-layout table at dir through a
