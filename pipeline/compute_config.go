@@ -45,12 +45,6 @@ const (
 // matrix (formats.ReadDistanceMatrix reads it back).
 const FormatDistMatrix = "distmatrix"
 
-// DefaultPartRows is output.part_rows' default: parts of 3.6 MB in the
-// Gnutella30 all-pairs run and 12 MB of dense grid rows with parents (2.88
-// bytes per row, docs/performance.md), so a result of tens of millions of
-// rows is already encoded on several cores.
-const DefaultPartRows = 4 << 20
-
 // Algorithm names accepted by compute.algorithm: the names the backends
 // take, plus "sssp", the GPU's single-source family.
 const (
@@ -93,8 +87,8 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyLayout, Default: "long", Flag: "layout", Usage: "long (a row per source and target) or wide (a row per source, list columns)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression", Usage: "zstd, lz4, snappy or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyCompressionLvl, Default: 0, Usage: "zstd level (1-22); 0 for the codec's default (3)"},
-		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
-		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
+		config.Key{Name: KeyOutputBatchRows, Default: tables.DefaultBatchRows, Usage: "rows per record batch / row group"},
+		config.Key{Name: KeyPartRows, Default: tables.DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 		overwriteKey(),
 	), append(shardKeys(), deviceKeys()...)...)
@@ -272,10 +266,8 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 		if c.Compression, err = tables.ParseCompression(codecName); err != nil {
 			return config.Errorf(KeyCompression, "%v", err)
 		}
-	case c.OutFormat == tables.Arrow:
-		c.Compression = tables.Uncompressed
 	default:
-		c.Compression = tables.Snappy
+		c.Compression = tables.DefaultCompression(c.OutFormat)
 	}
 	return nil
 }

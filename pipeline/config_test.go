@@ -62,7 +62,8 @@ func TestShippedConfigs(t *testing.T) {
 			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == AlgorithmFloydWarshall
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
-			return c.Algorithm == AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == DefaultPartRows
+			return c.Algorithm == AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
+				c.BatchRows == tables.DefaultBatchRows && c.Compression == tables.DefaultCompression(c.OutFormat) && c.CompressionLevel == tables.DefaultZstdLevel
 		},
 	}
 	if len(files) != len(want) {

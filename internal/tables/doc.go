@@ -4,10 +4,11 @@
 //
 // # Formats
 //
-// Parquet (default) is written with zstd and DELTA_BINARY_PACKED integer
+// Parquet (default) is written with Snappy and DELTA_BINARY_PACKED integer
 // columns; Arrow IPC is the file format ("ARROW1" magic, also called
-// Feather v2) with zstd-compressed buffers. WithCompression picks LZ4,
-// Snappy (Parquet only) or no compression instead. Readers tell the formats
+// Feather v2) with uncompressed buffers (DefaultCompression).
+// WithCompression picks zstd, LZ4, Snappy (Parquet only) or no compression
+// instead. defaults.go holds every default, the commands' included. Readers tell the formats
 // apart by their leading magic bytes, never by file name. Files carry no
 // timestamp and schema metadata is written in key order, so the same input
 // and options give byte-identical files (with the same arrow-go version,
