@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -44,7 +45,7 @@ func TestComputeCH(t *testing.T) {
 				args = append(args, "-parents=false")
 			}
 			res := runCompute(t, loadCompute(t, "", args...))
-			if res.Manifest.Algorithm != AlgorithmCH {
+			if res.Manifest.Algorithm != backend.AlgorithmCH {
 				t.Errorf("manifest algorithm %q", res.Manifest.Algorithm)
 			}
 			if f, ok := res.Manifest.RunFacts[cpu.FactHierarchy].(cpu.HierarchyFacts); !ok || f.Rounds <= 0 {

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -45,31 +45,15 @@ const (
 // matrix (formats.ReadDistanceMatrix reads it back).
 const FormatDistMatrix = "distmatrix"
 
-// Algorithm names accepted by compute.algorithm: the names the backends
-// take, plus "sssp", the GPU's single-source family.
-const (
-	AlgorithmAuto          = cpu.AlgorithmAuto
-	AlgorithmDijkstra      = cpu.AlgorithmDijkstra
-	AlgorithmBellmanFord   = cpu.AlgorithmBellmanFord
-	AlgorithmFloydWarshall = cpu.AlgorithmFloydWarshall
-	AlgorithmJohnson       = cpu.AlgorithmJohnson
-	AlgorithmSSSP          = "sssp"
-	// AlgorithmCH is the CPU's contraction hierarchy, built for the run;
-	// auto does not pick it.
-	AlgorithmCH = cpu.AlgorithmCH
-)
-
-// Backend names accepted by compute.backend.
-const (
-	BackendAuto = "auto"
-	BackendCPU  = "cpu"
-	BackendGPU  = "gpu"
-)
+// BackendAuto is compute.backend's choice of the GPU when one answers, the
+// CPU otherwise; the other values are the backend names (backend.CPU,
+// backend.GPU).
+const BackendAuto = "auto"
 
 // ComputeKeys declares every key the compute command reads.
 func ComputeKeys() []config.Key {
 	return append(append(InputKeys(),
-		config.Key{Name: KeyAlgorithm, Default: AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
+		config.Key{Name: KeyAlgorithm, Default: backend.AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits 7)"},
 		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
@@ -147,9 +131,9 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	vs := l.Values()
 	cfg := &ComputeConfig{
 		Input:            readInputSpec(vs),
-		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH),
+		Algorithm:        vs.OneOf(KeyAlgorithm, backend.Algorithms()...),
 		Variant:          vs.String(KeyVariant),
-		Backend:          vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
+		Backend:          vs.OneOf(KeyBackend, BackendAuto, backend.CPU, backend.GPU),
 		OriginalIDs:      vs.OneOf(KeyIDs, IDsDense, IDsOriginal) == IDsOriginal,
 		Sources:          vs.StringList(KeySources),
 		Targets:          vs.StringList(KeyTargets),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -59,10 +60,10 @@ func TestShippedConfigs(t *testing.T) {
 			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == "out/rome99"
 		},
 		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
-			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == AlgorithmFloydWarshall
+			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmFloydWarshall
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
-			return c.Algorithm == AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
+			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
 				c.BatchRows == tables.DefaultBatchRows && c.Compression == tables.DefaultCompression(c.OutFormat) && c.CompressionLevel == tables.DefaultZstdLevel
 		},
 	}

@@ -134,7 +134,7 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.RunID != sb.won.Manifest.RunID || m.Backend != BackendCPU || m.Sources != 1 {
+	if m.RunID != sb.won.Manifest.RunID || m.Backend != backend.CPU || m.Sources != 1 {
 		t.Errorf("the output holds run %s (backend %s), want the other run %s", m.RunID, m.Backend, sb.won.Manifest.RunID)
 	}
 	if !upToDate(out, m.InputSHA256, m.ConfigSHA256) {

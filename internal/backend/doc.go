@@ -6,9 +6,12 @@
 // results.Sink in results.Rows blocks (package results owns the blocks,
 // their pools and their checks, which the writers share).
 //
-// Backends register a Factory (the CPU backend always, the CUDA backend in
-// builds with the cuda tag, through a blank import in cmd/compute), so the
-// pipeline never imports CUDA code. A Factory's Choose decides, on the host
+// Backends register a Factory under their name (CPU, GPU) when their
+// package is linked in: the CPU backend always, the CUDA backend in builds
+// with the cuda tag. The pipeline imports neither; the commands
+// (cmd/compute) and the tests that run computations blank-import them, so
+// the pipeline never imports CUDA code. The algorithm names every backend
+// and the compute.algorithm key share are declared here too (names.go). A Factory's Choose decides, on the host
 // and before any device is opened, which algorithm and variant will run and
 // in which integer width; Open then starts the backend.
 package backend

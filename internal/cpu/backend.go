@@ -53,7 +53,7 @@ func workerCount(workers int) int {
 }
 
 // Name is the name the CPU backend registers under.
-const Name = "cpu"
+const Name = backend.CPU
 
 // Name returns "cpu".
 func (b *Backend) Name() string { return Name }
@@ -114,10 +114,10 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if err := checkAlgorithm(alg); err != nil {
 		return err
 	}
-	if alg.Name == AlgorithmFloydWarshall {
+	if alg.Name == backend.AlgorithmFloydWarshall {
 		return b.runFloydWarshall(ctx, &req, sink)
 	}
-	if alg.Name == AlgorithmCH {
+	if alg.Name == backend.AlgorithmCH {
 		return b.runCH(ctx, &req, sink)
 	}
 	g, err := requestCSR(&req)
@@ -130,7 +130,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
-	if alg.Name == AlgorithmJohnson && len(req.Sources) == 0 {
+	if alg.Name == backend.AlgorithmJohnson && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
 	set, err := searches(ctx, g, alg.Name, req.MaxDistance)
@@ -168,12 +168,12 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 	}
 	var full func() rowSearch
 	switch name {
-	case AlgorithmDijkstra:
+	case backend.AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
 			return searchSet{}, err
 		}
 		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit)}, nil
-	case AlgorithmBellmanFord:
+	case backend.AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
 			return searchSet{}, err
 		}
@@ -182,7 +182,7 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 			limit = math.MaxInt64
 		}
 		full = bellmanFordSearches(g, limit)
-	case AlgorithmJohnson:
+	case backend.AlgorithmJohnson:
 		var err error
 		if full, err = johnsonSearches(ctx, g, limit); err != nil {
 			return searchSet{}, err

@@ -140,14 +140,14 @@ func TestRunAllPairs(t *testing.T) {
 		workers         int
 		nonNegativeOnly bool
 	}{
-		{alg: backend.Algorithm{Name: AlgorithmAuto}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 4}, workers: 3},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantNaive}, workers: 1},
-		{alg: backend.Algorithm{Name: AlgorithmJohnson}, workers: 1},
-		{alg: backend.Algorithm{Name: AlgorithmJohnson}, workers: 3},
-		{alg: backend.Algorithm{Name: AlgorithmBellmanFord}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmDijkstra}, workers: 2, nonNegativeOnly: true},
+		{alg: backend.Algorithm{Name: backend.AlgorithmAuto}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 4}, workers: 3},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive}, workers: 1},
+		{alg: backend.Algorithm{Name: backend.AlgorithmJohnson}, workers: 1},
+		{alg: backend.Algorithm{Name: backend.AlgorithmJohnson}, workers: 3},
+		{alg: backend.Algorithm{Name: backend.AlgorithmBellmanFord}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmDijkstra}, workers: 2, nonNegativeOnly: true},
 	} {
 		algs = append(algs, allPairsAlgorithm{
 			name:            fmt.Sprintf("%s %s, %d workers", a.alg.Name, a.alg.Variant, a.workers),
@@ -178,10 +178,10 @@ func TestRunSources(t *testing.T) {
 			sources[i] = int32(perm[i])
 		}
 		for _, workers := range []int{1, 2, 5} {
-			for _, name := range []string{AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson} {
+			for _, name := range []string{backend.AlgorithmAuto, backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson} {
 				label := fmt.Sprintf("%s, %s, %d workers", tg.name, name, workers)
 				req, err := requestFor(e, backend.Algorithm{Name: name}, sources, workers != 2)
-				if name == AlgorithmDijkstra && e.HasNegativeWeight() {
+				if name == backend.AlgorithmDijkstra && e.HasNegativeWeight() {
 					if !errors.Is(err, ErrNegativeWeight) || !errors.Is(err, backend.ErrUnsupported) {
 						t.Fatalf("%s: Choose gave %v, want ErrNegativeWeight and ErrUnsupported", label, err)
 					}
@@ -200,10 +200,10 @@ func TestRunSources(t *testing.T) {
 					checkNegativeCycle(t, e, err)
 					var nc *NegativeCycleError
 					errors.As(err, &nc)
-					if req.Choice.Algorithm.Name == AlgorithmBellmanFord && !reachableFromAny(g, sources, nc.Vertex) {
+					if req.Choice.Algorithm.Name == backend.AlgorithmBellmanFord && !reachableFromAny(g, sources, nc.Vertex) {
 						t.Fatalf("%s: cycle through %d is not reachable from the sources", label, nc.Vertex)
 					}
-				} else if req.Choice.Algorithm.Name == AlgorithmJohnson && anyCycle {
+				} else if req.Choice.Algorithm.Name == backend.AlgorithmJohnson && anyCycle {
 					t.Fatalf("%s: no error on a graph with a negative cycle", label)
 				}
 				for i, tree := range trees {
@@ -256,10 +256,10 @@ func TestRunBlocks(t *testing.T) {
 		want []span
 	}{
 		// Batches of 2 (the block size) from the first source on.
-		{backend.Algorithm{Name: AlgorithmDijkstra}, 2, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
-		{backend.Algorithm{Name: AlgorithmBellmanFord}, 3, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
+		{backend.Algorithm{Name: backend.AlgorithmDijkstra}, 2, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
+		{backend.Algorithm{Name: backend.AlgorithmBellmanFord}, 3, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
 		// Runs of consecutive vertices, at most 2 rows each.
-		{backend.Algorithm{Name: AlgorithmFloydWarshall}, 2, []span{{0, 2}, {2, 1}, {3, 1}, {4, 2}, {6, 1}, {7, 1}, {8, 1}, {9, 1}}},
+		{backend.Algorithm{Name: backend.AlgorithmFloydWarshall}, 2, []span{{0, 2}, {2, 1}, {3, 1}, {4, 2}, {6, 1}, {7, 1}, {8, 1}, {9, 1}}},
 	} {
 		req, err := requestFor(e, c.alg, sources, true)
 		if err != nil {
@@ -301,7 +301,7 @@ func TestRunBlocks(t *testing.T) {
 		}
 	}
 	// With few sources every worker still gets a block.
-	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmDijkstra}, sources[:4], false)
+	req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmDijkstra}, sources[:4], false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,8 +331,8 @@ func TestRunRejects(t *testing.T) {
 		}
 		return req
 	}
-	dijkstra := backend.Algorithm{Name: AlgorithmDijkstra}
-	fw := backend.Algorithm{Name: AlgorithmFloydWarshall}
+	dijkstra := backend.Algorithm{Name: backend.AlgorithmDijkstra}
+	fw := backend.Algorithm{Name: backend.AlgorithmFloydWarshall}
 	with := func(req backend.Request, change func(*backend.Request)) backend.Request {
 		change(&req)
 		return req
@@ -343,15 +343,15 @@ func TestRunRejects(t *testing.T) {
 		unsupported bool
 		is          error
 	}{
-		{"auto", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = AlgorithmAuto }), true, nil},
-		{"sssp", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = AlgorithmSSSP }), true, nil},
+		{"auto", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = backend.AlgorithmAuto }), true, nil},
+		{"sssp", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = backend.AlgorithmSSSP }), true, nil},
 		{"no algorithm", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = "" }), true, nil},
 		{"unknown algorithm", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = "bfs" }), true, nil},
 		{"dijkstra variant", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Variant = VariantBlocked }), true, nil},
-		{"johnson block size", with(valid(backend.Algorithm{Name: AlgorithmJohnson}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 8 }), true, nil},
+		{"johnson block size", with(valid(backend.Algorithm{Name: backend.AlgorithmJohnson}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 8 }), true, nil},
 		{"unknown variant", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.Variant = "recursive" }), true, nil},
 		{"negative block size", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = -2 }), true, nil},
-		{"naive block size", with(valid(backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantNaive}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 4 }), true, nil},
+		{"naive block size", with(valid(backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 4 }), true, nil},
 		{"dijkstra, negative weight", with(valid(dijkstra, e), func(r *backend.Request) { r.Edges, r.CSR = neg, graph.BuildCSR(neg) }), false, ErrNegativeWeight},
 		{"source outside", with(valid(dijkstra, e), func(r *backend.Request) { r.Sources = []int32{0, 3} }), false, nil},
 		{"negative source", with(valid(fw, e), func(r *backend.Request) { r.Sources = []int32{-1} }), false, nil},
@@ -384,7 +384,7 @@ func TestRunRejects(t *testing.T) {
 // gives the same rows as one with both.
 func TestRunGraphForms(t *testing.T) {
 	e := edges(4, [3]int32{0, 1, 2}, [3]int32{1, 2, -1}, [3]int32{0, 2, 3}, [3]int32{2, 3, 1})
-	for _, name := range []string{AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmFloydWarshall} {
+	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, true)
 		if err != nil {
 			t.Fatal(err)
@@ -414,7 +414,7 @@ func TestRunGraphForms(t *testing.T) {
 
 func TestRunNoSources(t *testing.T) {
 	e := edges(3, [3]int32{0, 1, -1}, [3]int32{1, 0, -1}) // a negative cycle
-	for _, name := range []string{AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmFloydWarshall} {
+	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, nil, false)
 		if err != nil {
 			t.Fatal(err)

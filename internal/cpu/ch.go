@@ -56,7 +56,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		return err
 	}
 	if !req.Choice.Int64 {
-		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", AlgorithmCH)
+		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", backend.AlgorithmCH)
 	}
 	if lo, _ := g.WeightRange(); lo < 0 {
 		return chNegativeWeight(lo)

@@ -31,7 +31,7 @@ func Example() {
 	e.Add(2, 3, 9)
 	sources := []int32{0}
 
-	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmAuto, sources, true))
+	choice, err := cpu.Choose(problemOf(e, backend.AlgorithmAuto, sources, true))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -57,7 +57,7 @@ func ExampleBackend_Run() {
 	e.Add(1, 2, 1)
 	e.Add(2, 0, 1)
 	sources := []int32{2, 0, 1}
-	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmJohnson, sources, false))
+	choice, err := cpu.Choose(problemOf(e, backend.AlgorithmJohnson, sources, false))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -88,7 +88,7 @@ func ExampleBackend_Run() {
 
 func ExampleChoose() {
 	p := backend.Problem{N: 100000, M: 400000, MinWeight: -3, MaxWeight: 50, Sources: 100000, AllSources: true,
-		Algorithm: backend.Algorithm{Name: cpu.AlgorithmAuto}}
+		Algorithm: backend.Algorithm{Name: backend.AlgorithmAuto}}
 	c, err := cpu.Choose(p)
 	if err != nil {
 		fmt.Println(err)

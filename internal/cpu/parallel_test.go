@@ -16,7 +16,7 @@ import (
 )
 
 // searchAlgorithms are the algorithms that stream rows from a pool.
-var searchAlgorithms = []string{AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson}
+var searchAlgorithms = []string{backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson}
 
 // grid8 is an 8 x 8 grid with weights 1..9: 64 vertices.
 func grid8(t *testing.T) *graph.EdgeList {
@@ -156,7 +156,7 @@ func TestRunSinkError(t *testing.T) {
 	e := grid8(t)
 	boom := errors.New("boom")
 	const workers, failAt = 3, 3
-	for _, name := range append(searchAlgorithms, AlgorithmFloydWarshall) {
+	for _, name := range append(searchAlgorithms, backend.AlgorithmFloydWarshall) {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, allSources(e.N), false)
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +194,7 @@ func TestRunCancelled(t *testing.T) {
 	e := grid8(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, name := range append(searchAlgorithms, AlgorithmFloydWarshall) {
+	for _, name := range append(searchAlgorithms, backend.AlgorithmFloydWarshall) {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, allSources(e.N), false)
 		if err != nil {
 			t.Fatal(err)

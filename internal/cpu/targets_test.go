@@ -115,7 +115,7 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 			label := fmt.Sprintf("%s/%s-%s/cutoff %d", name, alg.Name, alg.Variant, cutoff)
 			req, err := requestFor(e, alg, sources, true)
 			if err != nil {
-				if alg.Name != AlgorithmDijkstra || !errors.Is(err, ErrNegativeWeight) {
+				if alg.Name != backend.AlgorithmDijkstra || !errors.Is(err, ErrNegativeWeight) {
 					t.Fatalf("%s: %v", label, err)
 				}
 				continue
@@ -166,7 +166,7 @@ func TestRunTargetsEqualFullRows(t *testing.T) {
 func TestRunTargetsOnRoadsAndGrid(t *testing.T) {
 	seed := freshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 13))
-	searches := []backend.Algorithm{{Name: AlgorithmDijkstra}, {Name: AlgorithmBellmanFord}, {Name: AlgorithmJohnson}}
+	searches := []backend.Algorithm{{Name: backend.AlgorithmDijkstra}, {Name: backend.AlgorithmBellmanFord}, {Name: backend.AlgorithmJohnson}}
 	testNarrowing(t, "rome99", readDIMACS(t, "rome99.gr"), r, searches)
 	grid, err := generate.Grid(64, 1, 1000, r.Uint64())
 	if err != nil {
@@ -218,7 +218,7 @@ func TestRunRejectsBadTargets(t *testing.T) {
 		"both kinds":             func(r *backend.Request) { r.Targets, r.SourceTargets = []int32{0}, [][]int32{{1}} },
 		"target lists too short": func(r *backend.Request) { r.SourceTargets = [][]int32{} },
 	} {
-		for _, alg := range []backend.Algorithm{{Name: AlgorithmDijkstra}, {Name: AlgorithmFloydWarshall}} {
+		for _, alg := range []backend.Algorithm{{Name: backend.AlgorithmDijkstra}, {Name: backend.AlgorithmFloydWarshall}} {
 			req, err := requestFor(e, alg, []int32{0}, true)
 			if err != nil {
 				t.Fatal(err)

@@ -29,7 +29,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		lo, hi = 0, 0
 	}
 	reason := "requested"
-	if alg.Name == "" || alg.Name == "auto" {
+	if alg.Name == "" || alg.Name == backend.AlgorithmAuto {
 		switch {
 		case p.AllSources:
 			alg.Name = AllPairsFamily

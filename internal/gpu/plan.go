@@ -11,7 +11,7 @@ import (
 // AllPairsFamily is the all-pairs algorithm family: a Choice with this
 // name computes the whole matrix on the device and streams the requested
 // rows.
-const AllPairsFamily = "floyd-warshall"
+const AllPairsFamily = backend.AlgorithmFloydWarshall
 
 // The variants of the floyd-warshall family (backend.Algorithm.Variant).
 const (

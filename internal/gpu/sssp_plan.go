@@ -16,11 +16,11 @@ import (
 const (
 	// SSSPFamily defaults to VariantNearFar, or to VariantBFFlags when some
 	// weight is negative.
-	SSSPFamily = "sssp"
+	SSSPFamily = backend.AlgorithmSSSP
 	// BellmanFordFamily defaults to VariantBFFlags.
-	BellmanFordFamily = "bellman-ford"
+	BellmanFordFamily = backend.AlgorithmBellmanFord
 	// DijkstraFamily defaults to VariantDijkstra.
-	DijkstraFamily = "dijkstra"
+	DijkstraFamily = backend.AlgorithmDijkstra
 )
 
 // The single-source variants (backend.Algorithm.Variant); "" and "auto" pick
