@@ -95,7 +95,7 @@ type ComputeConfig struct {
 	// MaxDistance is the cutoff, results.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
-	BlockSize   int
+	TileEdge    int
 	Workers     int
 	Pairs       []string
 	Summary     bool
@@ -141,7 +141,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
 		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
 		Parents:          vs.Bool(KeyParents),
-		BlockSize:        vs.Int(KeyBlockSize, 0, 1024),
+		TileEdge:         vs.Int(KeyBlockSize, 0, 1024),
 		Workers:          vs.Int(KeyWorkers, 0, 4096),
 		Device:           readDeviceSettings(vs),
 		Pairs:            vs.StringList(KeyPaths),

@@ -202,3 +202,25 @@ func TestGeneratorSpecs(t *testing.T) {
 		}
 	}
 }
+
+// compute.block_size, from the file, a flag or the environment, is the
+// tile edge of blocked all-pairs variants (backend.Algorithm.TileEdge).
+func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		yaml      string
+		args, env []string
+	}{
+		{name: "file", yaml: "input:\n  generate: grid:side=4\ncompute:\n  block_size: 16\n"},
+		{name: "flag", args: []string{"-generate", "grid:side=4", "-block-size", "16"}},
+		{name: "environment", args: []string{"-generate", "grid:side=4"}, env: []string{"PATHFLOW_COMPUTE_BLOCK_SIZE=16"}},
+	} {
+		cfg, err := readComputeConfig(t, tc.yaml, tc.args, tc.env)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if cfg.TileEdge != 16 {
+			t.Errorf("%s: tile edge %d, want 16", tc.name, cfg.TileEdge)
+		}
+	}
+}

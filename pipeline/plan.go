@@ -32,7 +32,7 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 	problem := backend.Problem{
 		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: sources, AllSources: cfg.allSources(),
-		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, BlockSize: cfg.BlockSize},
+		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, TileEdge: cfg.TileEdge},
 		Parents:   cfg.Parents,
 	}
 	cpu, ok := backend.Lookup(backend.CPU)

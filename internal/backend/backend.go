@@ -17,8 +17,10 @@ import (
 type Algorithm struct {
 	Name    string
 	Variant string
-	// BlockSize is the tile edge for blocked variants; 0 means the default.
-	BlockSize int
+	// TileEdge is the tile edge of blocked all-pairs variants
+	// (compute.block_size); 0 means the variant's default. The GPU's
+	// threads per block are another setting (gpu.SSSPOptions).
+	TileEdge int
 }
 
 // Request is one run: the rows of Sources, in that order.

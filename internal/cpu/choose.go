@@ -81,7 +81,7 @@ func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, r
 //   - ch: non-negative weights only, else an error wrapping
 //     backend.ErrUnsupported;
 //   - floyd-warshall: variant blocked (also for an empty variant, with
-//     BlockSize as the tile edge, 0 for DefaultBlockSize) or naive.
+//     TileEdge as the tile edge, 0 for DefaultTileEdge) or naive.
 //
 // Only floyd-warshall computes a whole matrix (Choice.AllPairs); the others
 // search from the requested sources alone, johnson included. Searches give
@@ -108,11 +108,11 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 		if name == backend.AlgorithmFloydWarshall {
 			// A block size given with auto applies when the pick is
 			// blocked.
-			c.Algorithm.Variant, c.Algorithm.BlockSize = VariantBlocked, alg.BlockSize
+			c.Algorithm.Variant, c.Algorithm.TileEdge = VariantBlocked, alg.TileEdge
 		}
 	case backend.AlgorithmSSSP:
-		if alg.Variant != "" || alg.BlockSize != 0 {
-			return c, unsupported("sssp on the CPU backend has no variant (got %q) or block size (got %d)", alg.Variant, alg.BlockSize)
+		if alg.Variant != "" || alg.TileEdge != 0 {
+			return c, unsupported("sssp on the CPU backend has no variant (got %q) or block size (got %d)", alg.Variant, alg.TileEdge)
 		}
 		c.Algorithm, c.Reason = backend.Algorithm{Name: backend.AlgorithmDijkstra}, "sssp on the CPU backend is Dijkstra"
 		if negative {
@@ -165,19 +165,19 @@ func checkAlgorithm(alg backend.Algorithm) error {
 		if alg.Variant != "" {
 			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
 		}
-		if alg.BlockSize != 0 {
+		if alg.TileEdge != 0 {
 			return unsupported("%s takes no block size", alg.Name)
 		}
 		return nil
 	case backend.AlgorithmFloydWarshall:
 		switch alg.Variant {
 		case "", VariantBlocked:
-			if alg.BlockSize < 0 {
-				return unsupported("negative block size %d", alg.BlockSize)
+			if alg.TileEdge < 0 {
+				return unsupported("negative block size %d", alg.TileEdge)
 			}
 			return nil
 		case VariantNaive:
-			if alg.BlockSize != 0 {
+			if alg.TileEdge != 0 {
 				return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
 			}
 			return nil

@@ -34,7 +34,7 @@ func TestChooseAlgorithm(t *testing.T) {
 
 func TestChoose(t *testing.T) {
 	alg := func(name, variant string, blockSize int) backend.Algorithm {
-		return backend.Algorithm{Name: name, Variant: variant, BlockSize: blockSize}
+		return backend.Algorithm{Name: name, Variant: variant, TileEdge: blockSize}
 	}
 	small := backend.Problem{N: 100, M: 400, MinWeight: 1, MaxWeight: 100, Sources: 100, AllSources: true}
 	with := func(p backend.Problem, a backend.Algorithm, change func(*backend.Problem)) backend.Problem {

@@ -13,13 +13,13 @@ import (
 	"github.com/pathflow/pathflow/internal/results"
 )
 
-// DefaultBlockSize is the tile edge of BlockedFloydWarshall when none is
+// DefaultTileEdge is the tile edge of BlockedFloydWarshall when none is
 // given. Three int32 tiles of 128 x 128 (192 KiB) stay in a core's L2
 // cache while a tile is updated, and the serial share of each round
 // (phases 1 and 2) stays small; on Erdős–Rényi graphs of 2,048 vertices 128
 // measured faster than 64 and on par with 256, which balances worse over
 // many cores.
-const DefaultBlockSize = 128
+const DefaultTileEdge = 128
 
 // inf64 is "no path" in int64 working matrices: inf64 + inf64 still fits,
 // and every distance accepted (bound < maxExactBound) is below it.
@@ -28,7 +28,7 @@ const inf64 = int64(maxExactBound)
 // BlockedFloydWarshall computes all-pairs shortest paths with the
 // cache-blocked Floyd-Warshall algorithm (Venkataraman, Sahni and
 // Mukhopadhyaya, 2003): the matrix is cut into blockSize x blockSize tiles
-// (0 means DefaultBlockSize), and round K updates the diagonal tile (K, K),
+// (0 means DefaultTileEdge), and round K updates the diagonal tile (K, K),
 // then the tiles of row and column K, then every other tile, the last two
 // phases in parallel over workers goroutines (<= 0 means GOMAXPROCS).
 // Predecessors are computed when withParents: an arc's tail at first, then
@@ -56,7 +56,7 @@ func blockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, wor
 		return nil, fmt.Errorf("cpu: negative block size %d", blockSize)
 	}
 	if blockSize == 0 {
-		blockSize = DefaultBlockSize
+		blockSize = DefaultTileEdge
 	}
 	workers = workerCount(workers)
 	return floydWarshall(ctx, e, withParents,
@@ -112,7 +112,7 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
 		m, err = naiveFloydWarshall(ctx, e, req.Parents, req.Progress)
 	} else {
-		m, err = blockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, req.Parents, req.Progress)
+		m, err = blockedFloydWarshall(ctx, e, alg.TileEdge, b.workers, req.Parents, req.Progress)
 	}
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ var cpuAlgorithms = []backend.Algorithm{
 	{Name: backend.AlgorithmBellmanFord},
 	{Name: backend.AlgorithmJohnson},
 	{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked},
-	{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 2},
+	{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked, TileEdge: 2},
 	{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive},
 }
 
@@ -54,7 +54,7 @@ func TestRunOnTestGraphs(t *testing.T) {
 	for _, g := range testgraphs.Graphs {
 		for _, alg := range cpuAlgorithms {
 			for _, parents := range []bool{false, true} {
-				name := fmt.Sprintf("%s/%s-%s-%d/parents=%t", g.Name, alg.Name, alg.Variant, alg.BlockSize, parents)
+				name := fmt.Sprintf("%s/%s-%s-%d/parents=%t", g.Name, alg.Name, alg.Variant, alg.TileEdge, parents)
 				t.Run(name, func(t *testing.T) { runTestGraph(t, b, &g, alg, parents) })
 			}
 		}

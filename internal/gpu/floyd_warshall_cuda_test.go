@@ -29,8 +29,8 @@ type config struct {
 
 func (c config) String() string {
 	s := c.alg.Variant
-	if c.alg.BlockSize != 0 {
-		s += fmt.Sprintf("/b%d", c.alg.BlockSize)
+	if c.alg.TileEdge != 0 {
+		s += fmt.Sprintf("/b%d", c.alg.TileEdge)
 	}
 	if c.strategy != ParentsAuto {
 		s += "/" + c.strategy.String()
@@ -55,8 +55,8 @@ var allConfigs = []config{
 	{alg: backend.Algorithm{Variant: VariantNaive}},
 	{alg: backend.Algorithm{Variant: VariantRow}},
 	{alg: backend.Algorithm{Variant: VariantBlocked}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 16}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 5}},
+	{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 16}},
+	{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 5}},
 	{alg: backend.Algorithm{Variant: VariantFast}},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
@@ -183,7 +183,7 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 		}
 		for _, c := range []config{
 			{alg: backend.Algorithm{Variant: VariantFast}},
-			{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 7}},
+			{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 7}},
 			{alg: backend.Algorithm{Variant: VariantNaive}},
 		} {
 			for name, sources := range map[string][]int32{

@@ -84,7 +84,7 @@ func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	err = b.dev.Do(s.prepare)
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
-		stats.Delta, stats.BlockSize, stats.LocalRounds = plan.delta, plan.opts.BlockSize, plan.localRounds
+		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
 		staging, pool := b.batchStaging(s.width), b.opts.stagingBlocks
 		if staging > b.opts.stagingBytes {
 			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
@@ -137,7 +137,7 @@ func (s *batchSolver) prepare(c *Ctx) error {
 	if s.search, err = loadKernel("sssp_batch"); err != nil {
 		return err
 	}
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	perSM, err := s.search.maxActiveBlocksPerSM(bs)
 	if err != nil {
 		return err
@@ -322,7 +322,7 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 	if s.req.SourceTargets == nil || !s.onDevice {
 		rowStarts = 0
 	}
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	err := timed(c, st, func() error {
 		if err := c.kernels.SSSPBatchInit(s.b.dev.linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {

@@ -192,14 +192,14 @@ func TestSSSPNearFarShapes(t *testing.T) {
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
 	for _, opts := range []SSSPOptions{
 		{BlocksPerSource: 1, Batch: 8},
-		{BlocksPerSource: 3, Batch: 5, BlockSize: 128},
-		{BlocksPerSource: 40, Batch: 2, BlockSize: 512},
+		{BlocksPerSource: 3, Batch: 5, ThreadsPerBlock: 128},
+		{BlocksPerSource: 40, Batch: 2, ThreadsPerBlock: 512},
 		{Delta: 1, Batch: 16},
 		{Delta: 1 << 29},
 		{LocalRounds: -1},
 		{LocalRounds: 1, BlocksPerSource: 2},
 		{LocalRounds: 64, Batch: 4},
-		{LocalRounds: 32, Delta: 1 << 29, BlockSize: 64},
+		{LocalRounds: 32, Delta: 1 << 29, ThreadsPerBlock: 64},
 	} {
 		for _, withParents := range []bool{false, true} {
 			stats := ssspSolve(t, nil, g, VariantNearFar, opts, sources, withParents, ref)

@@ -64,10 +64,10 @@ func TestPlanSSSPRefuses(t *testing.T) {
 		{"int32 overflow", huge, backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
 		{"weight at infinity", graph.BuildCSR(lineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, SSSPOptions{}, ErrNeedsInt64},
 		{"negative weights near the bound", graph.BuildCSR(halfHuge), backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
-		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{BlockSize: 100}, nil},
+		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{ThreadsPerBlock: 100}, nil},
 		{"negative delta", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Delta: -1}, nil},
 		{"negative timeout", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Timeout: -time.Second}, nil},
-		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, BlockSize: 32}, SSSPOptions{}, nil},
+		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, TileEdge: 32}, SSSPOptions{}, nil},
 	} {
 		_, err := planSSSP(c.g, c.alg, c.opts)
 		if err == nil || (c.is != nil && !errors.Is(err, c.is)) {

@@ -133,7 +133,7 @@ func closeInto(err *error, c io.Closer) {
 func (c *FWConfig) algorithm(variant string) backend.Algorithm {
 	alg := backend.Algorithm{Name: gpu.AllPairsFamily, Variant: variant}
 	if variant == gpu.VariantBlocked {
-		alg.BlockSize = c.BlockSize
+		alg.TileEdge = c.TileEdge
 	}
 	return alg
 }
@@ -174,8 +174,8 @@ func (c *FWConfig) timeComputes(ctx context.Context, b *gpu.Backend, e *graph.Ed
 		return measurement{}, nil, err
 	}
 	res := measurement{upload: time.Since(start), label: variant, placement: run.Describe()}
-	if variant == gpu.VariantBlocked && c.BlockSize != 0 {
-		res.label += fmt.Sprintf("/b%d", c.BlockSize)
+	if variant == gpu.VariantBlocked && c.TileEdge != 0 {
+		res.label += fmt.Sprintf("/b%d", c.TileEdge)
 	}
 	if variant == gpu.VariantFast && !c.Lookahead {
 		res.label += "/1s"

@@ -182,7 +182,7 @@ func (c *SSSPConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 		}
 		k, w := median(kernel), median(wall)
 		line := fmt.Sprintf("%-9s src %-9d delta %-7d local %-3d blocks %-4d bs %-4d | kernel %9.3f ms (min %9.3f) wall %9.3f ms | %8.1f Marcs/s | steps %6d splits %5d launches %7d syncs %5d",
-			variant, src, stats.Delta, stats.LocalRounds, stats.BlocksPerSource, stats.BlockSize, ms(k), ms(slices.Min(kernel)), ms(w),
+			variant, src, stats.Delta, stats.LocalRounds, stats.BlocksPerSource, stats.ThreadsPerBlock, ms(k), ms(slices.Min(kernel)), ms(w),
 			float64(g.M())/k.Seconds()/1e6, stats.Steps, stats.Splits, stats.Launches, stats.HostSyncs)
 		if stats.Relaxations > 0 {
 			line += fmt.Sprintf(" relax/m %.2f", float64(stats.Relaxations)/float64(max(g.M(), 1)))
