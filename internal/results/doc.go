@@ -10,8 +10,10 @@
 // back; the consumer releases each block when it is done with it, which
 // returns the buffer to its pool. Blocks may be produced concurrently and
 // handed over in any order; their First field says where they belong.
-// Consumers (internal/tables, formats, pipeline) check a block's shape with
-// CheckShape or CheckRagged before reading it.
+// Every writer of blocks is a Consumer (the distances parts, summary and
+// paths of internal/tables, the distance matrix of formats); the pipeline
+// hands each block to several through a Fanout. Consumers check a block's
+// shape with CheckShape or CheckRagged before reading it.
 //
 // Tree and Matrix read full rows in place with gonum-style accessors
 // (From, WeightTo, To, Weight, Between). They do not replace paths.Tree
