@@ -17,7 +17,7 @@ import (
 
 // matrixBytes encodes the entries of a distance matrix as the file format
 // does: little-endian int32, row-major. (The compute command's distmatrix
-// output has its own writer, in pipeline.)
+// output has its own writer, DistanceMatrixWriter.)
 func matrixBytes(dist []int32) []byte {
 	out := make([]byte, 0, 4*len(dist))
 	for _, d := range dist {

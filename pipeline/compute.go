@@ -10,9 +10,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -43,15 +45,6 @@ type ComputeResult struct {
 	// Skipped is true when skip_if_unchanged found the outputs current.
 	Skipped  bool
 	Manifest *Manifest
-}
-
-// rowConsumer is where a run's blocks go: a distances table or a distance
-// matrix file.
-type rowConsumer interface {
-	Put(*backend.Rows) error
-	Close() error
-	Abort()
-	Files() []tables.FileInfo
 }
 
 // Compute runs the configured algorithm and writes distances, parents,
@@ -262,7 +255,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		defer pivots.Finish()
 		req.Progress = pivots.Report
 	}
-	consumer, err := r.consumer(req, dir, meta, progress)
+	out, err := r.outputs(req, dir, meta, progress)
 	if err != nil {
 		return &OutputError{err}
 	}
@@ -270,14 +263,15 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	// the backend computes, and waited for on every path out.
 	vertices := r.startVertices(dir, meta)
 	defer vertices.wait()
-	paths := newPathCollector(r.pairs, req.Parents)
 	// compute.paths reads whole parent rows: the backend is then sent no
 	// targets, and its full blocks are narrowed once the paths are read.
-	narrower, sent := narrowing(req, len(r.pairs) > 0)
-	sink := func(rows *backend.Rows) error {
-		paths.collect(rows)
+	narrower, sent := narrowing(req, len(r.pairs) > 0, out.table)
+	var consumer results.Consumer = narrower
+	if out.paths != nil {
+		consumer = results.Fanout{out.paths, narrower}
+	}
+	sink := func(rows *results.Rows) error {
 		progress.Add(int64(rows.Len()))
-		rows = narrower.narrow(rows)
 		if err := consumer.Put(rows); err != nil {
 			return &OutputError{err}
 		}
@@ -304,14 +298,17 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		return &OutputError{err}
 	}
 	stages["write_tail"] = time.Since(begin).Seconds()
-	for _, f := range consumer.Files() {
+	files := out.files()
+	for _, f := range files {
 		r.rows += f.Rows // the result's rows, not the vertices table's
 	}
-	r.files = append(consumer.Files(), fi)
-	if s, ok := consumer.(*tables.ResultSink); ok {
-		r.summary = s.Summary()
+	r.files = append(files, fi)
+	if out.summary != nil {
+		r.summary = out.summary.Rows()
 	}
-	r.pathRows = paths.rows()
+	if out.paths != nil {
+		r.pathRows = out.paths.Rows()
+	}
 
 	begin = time.Now()
 	if err := r.writeExtras(dir, meta); err != nil {
@@ -321,16 +318,56 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	return nil
 }
 
-// consumer opens what the run's blocks go to.
-func (r *computeRun) consumer(req backend.Request, dir string, meta map[string]string, progress *Progress) (rowConsumer, error) {
+// runOutputs are the consumers of a run's blocks: the distances table
+// (parts) or the distance matrix, the summary beside the table, and the
+// paths of compute.paths.
+type runOutputs struct {
+	parts   *tables.ResultSink
+	matrix  *formats.DistanceMatrixWriter
+	summary *tables.SummarySink // nil beside a distance matrix
+	paths   *tables.PathSink    // nil without compute.paths
+	// table takes the blocks narrowed to the run's targets: parts or
+	// matrix, then summary.
+	table results.Fanout
+}
+
+// outputs opens what the run's blocks go to.
+func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]string, progress *Progress) (*runOutputs, error) {
+	out := &runOutputs{}
+	if len(r.pairs) > 0 {
+		out.paths = tables.NewPathSink(r.pairs, req.Parents)
+	}
 	if r.cfg.Matrix {
-		return newMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
+		w, err := formats.NewDistanceMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
+		if err != nil {
+			return nil, err
+		}
+		out.matrix, out.table = w, results.Fanout{w}
+		return out, nil
 	}
 	shape := tables.ResultShape{
 		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
 		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
 	}
-	return tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
+	summary, err := tables.NewSummarySink(shape)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	out.parts, out.summary, out.table = parts, summary, results.Fanout{parts, summary}
+	return out, nil
+}
+
+// files returns the files of the distances table or the matrix.
+func (o *runOutputs) files() []tables.FileInfo {
+	if o.matrix != nil {
+		path, rows, bytes, sum := o.matrix.File()
+		return []tables.FileInfo{{Path: path, Rows: rows, Bytes: bytes, SHA256: sum}}
+	}
+	return o.parts.Files()
 }
 
 // writeExtras writes the optional paths and summary tables.

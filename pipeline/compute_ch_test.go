@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -28,23 +29,23 @@ func TestComputeCH(t *testing.T) {
 		cutoff  int64
 		parents bool
 	}{
-		{"whole rows", "all", backend.NoCutoff, true},
-		{"targets", "59,7,0,33,7", backend.NoCutoff, true},
-		{"targets without parents", "59,7,0,33,2", backend.NoCutoff, false},
+		{"whole rows", "all", results.NoCutoff, true},
+		{"targets", "59,7,0,33,7", results.NoCutoff, true},
+		{"targets without parents", "59,7,0,33,2", results.NoCutoff, false},
 		{"cutoff", "all", 60, true},
 		{"targets and cutoff", "59,7,0,33,2", 60, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			args := shapeArgs(out, "-algorithm", "ch", "-sources", "5,2,30,0-3", "-targets", tc.targets)
-			if tc.cutoff != backend.NoCutoff {
+			if tc.cutoff != results.NoCutoff {
 				args = append(args, "-max-distance", "60")
 			}
 			if !tc.parents {
 				args = append(args, "-parents=false")
 			}
 			res := runCompute(t, loadCompute(t, "", args...))
-			if res.Manifest.Algorithm != AlgorithmCH {
+			if res.Manifest.Algorithm != backend.AlgorithmCH {
 				t.Errorf("manifest algorithm %q", res.Manifest.Algorithm)
 			}
 			if f, ok := res.Manifest.RunFacts[cpu.FactHierarchy].(cpu.HierarchyFacts); !ok || f.Rounds <= 0 {
@@ -87,7 +88,7 @@ func TestComputeCHPairList(t *testing.T) {
 	pairs := shapePairs(t, ref)
 	file := writePairsCSV(t, pairs)
 	for _, parents := range []bool{true, false} {
-		for _, cutoff := range []int64{backend.NoCutoff, 0, 60} {
+		for _, cutoff := range []int64{results.NoCutoff, 0, 60} {
 			t.Run(fmt.Sprintf("parents=%t/cutoff=%d", parents, cutoff), func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
 				runCompute(t, loadCompute(t, "", shapeArgs(out, "-algorithm", "ch", "-pairs", file,

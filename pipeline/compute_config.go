@@ -15,7 +15,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -45,38 +45,15 @@ const (
 // matrix (formats.ReadDistanceMatrix reads it back).
 const FormatDistMatrix = "distmatrix"
 
-// DefaultPartRows is output.part_rows' default: parts of 3.6 MB in the
-// Gnutella30 all-pairs run and 12 MB of dense grid rows with parents (2.88
-// bytes per row, docs/performance.md), so a result of tens of millions of
-// rows is already encoded on several cores.
-const DefaultPartRows = 4 << 20
-
-// Algorithm names accepted by compute.algorithm: the names the backends
-// take, plus "sssp", the GPU's single-source family.
-const (
-	AlgorithmAuto          = cpu.AlgorithmAuto
-	AlgorithmDijkstra      = cpu.AlgorithmDijkstra
-	AlgorithmBellmanFord   = cpu.AlgorithmBellmanFord
-	AlgorithmFloydWarshall = cpu.AlgorithmFloydWarshall
-	AlgorithmJohnson       = cpu.AlgorithmJohnson
-	AlgorithmSSSP          = "sssp"
-	// AlgorithmCH is the CPU's contraction hierarchy: the one an ingest
-	// output stores, else one built for the run; auto picks it when the
-	// input stores one (plan_hierarchy.go).
-	AlgorithmCH = cpu.AlgorithmCH
-)
-
-// Backend names accepted by compute.backend.
-const (
-	BackendAuto = "auto"
-	BackendCPU  = "cpu"
-	BackendGPU  = "gpu"
-)
+// BackendAuto is compute.backend's choice of the GPU when one answers, the
+// CPU otherwise; the other values are the backend names (backend.CPU,
+// backend.GPU).
+const BackendAuto = "auto"
 
 // ComputeKeys declares every key the compute command reads.
 func ComputeKeys() []config.Key {
 	return append(append(InputKeys(),
-		config.Key{Name: KeyAlgorithm, Default: AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
+		config.Key{Name: KeyAlgorithm, Default: backend.AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
 		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits 7)"},
 		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
@@ -94,8 +71,8 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyLayout, Default: "long", Flag: "layout", Usage: "long (a row per source and target) or wide (a row per source, list columns)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression", Usage: "zstd, lz4, snappy or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyCompressionLvl, Default: 0, Usage: "zstd level (1-22); 0 for the codec's default (3)"},
-		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
-		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
+		config.Key{Name: KeyOutputBatchRows, Default: tables.DefaultBatchRows, Usage: "rows per record batch / row group"},
+		config.Key{Name: KeyPartRows, Default: tables.DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 		overwriteKey(),
 		ingestHierarchyKey(""),
@@ -116,10 +93,10 @@ type ComputeConfig struct {
 	// PairList is the pair list file (compute.pairs), empty for none: the
 	// run computes its pairs instead of Sources x Targets.
 	PairList string
-	// MaxDistance is the cutoff, backend.NoCutoff for none.
+	// MaxDistance is the cutoff, results.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
-	BlockSize   int
+	TileEdge    int
 	Workers     int
 	Pairs       []string
 	Summary     bool
@@ -155,9 +132,9 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 	vs := l.Values()
 	cfg := &ComputeConfig{
 		Input:            readInputSpec(vs),
-		Algorithm:        vs.OneOf(KeyAlgorithm, AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH),
+		Algorithm:        vs.OneOf(KeyAlgorithm, backend.Algorithms()...),
 		Variant:          vs.String(KeyVariant),
-		Backend:          vs.OneOf(KeyBackend, BackendAuto, BackendCPU, BackendGPU),
+		Backend:          vs.OneOf(KeyBackend, BackendAuto, backend.CPU, backend.GPU),
 		OriginalIDs:      vs.OneOf(KeyIDs, IDsDense, IDsOriginal) == IDsOriginal,
 		Sources:          vs.StringList(KeySources),
 		Targets:          vs.StringList(KeyTargets),
@@ -165,7 +142,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
 		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
 		Parents:          vs.Bool(KeyParents),
-		BlockSize:        vs.Int(KeyBlockSize, 0, 1024),
+		TileEdge:         vs.Int(KeyBlockSize, 0, 1024),
 		Workers:          vs.Int(KeyWorkers, 0, 4096),
 		Device:           readDeviceSettings(vs),
 		Pairs:            vs.StringList(KeyPaths),
@@ -224,7 +201,7 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 		if cfg.Parents {
 			vs.Fail(KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
 		}
-		if cfg.MaxDistance != backend.NoCutoff || layoutName != "long" {
+		if cfg.MaxDistance != results.NoCutoff || layoutName != "long" {
 			vs.Fail(KeyOutputFormat, "distmatrix writes whole matrices: it takes no %s or %s", KeyMaxDistance, KeyLayout)
 		}
 		if cfg.Summary || len(cfg.Pairs) > 0 {
@@ -274,10 +251,8 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 		if c.Compression, err = tables.ParseCompression(codecName); err != nil {
 			return config.Errorf(KeyCompression, "%v", err)
 		}
-	case c.OutFormat == tables.Arrow:
-		c.Compression = tables.Uncompressed
 	default:
-		c.Compression = tables.Snappy
+		c.Compression = tables.DefaultCompression(c.OutFormat)
 	}
 	return nil
 }

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // These tests read compute outputs with DuckDB, as analysts do, and check
@@ -41,7 +41,7 @@ func TestDuckDBReadsLongOutputs(t *testing.T) {
 		name   string
 		cutoff int64
 	}{
-		{"targets", backend.NoCutoff},
+		{"targets", results.NoCutoff},
 		{"targets and cutoff", 70},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +65,7 @@ func TestDuckDBReadsLongOutputs(t *testing.T) {
 					sum += r.Dist
 				}
 			}
-			if tc.cutoff == backend.NoCutoff && nulls == 0 {
+			if tc.cutoff == results.NoCutoff && nulls == 0 {
 				t.Fatal("no unreachable cell: the test does not see nulls")
 			}
 			res2 := duckdbtest.Query(t,

@@ -12,9 +12,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -72,7 +72,7 @@ func TestComputeFromIngestOutput(t *testing.T) {
 				g := graph.BuildCSR(loadInput(t, InputSpec{Path: graphDir}))
 				sources, _ := DenseNames(g.N).Sources(KeySources, strings.Split(tc.sources, ","))
 				ref := refDists(g, sources)
-				compareLong(t, g, ref, b, expectLong(ref, sources, nil, g.N, backend.NoCutoff))
+				compareLong(t, g, ref, b, expectLong(ref, sources, nil, g.N, results.NoCutoff))
 			})
 		}
 	}
@@ -158,7 +158,7 @@ func TestComputeEveryCPUAlgorithmAgrees(t *testing.T) {
 						// the parents; every path must lead back to the
 						// source.
 						for v := range g.N {
-							if tr.Reachable(v) && tr.PathTo(v) == nil {
+							if tr.Reachable(v) && tr.To(v) == nil {
 								t.Errorf("source %d: the parents of %d do not lead back to it", tr.Source, v)
 								break
 							}
@@ -198,7 +198,7 @@ func TestComputeSummaryTable(t *testing.T) {
 		targets []int32 // nil: every vertex
 		cutoff  int64
 	}{
-		{"every vertex", nil, nil, backend.NoCutoff},
+		{"every vertex", nil, nil, results.NoCutoff},
 		{"targets and cutoff", []string{"-targets", "0-19,13", "-max-distance", "40"}, seq(20), 40},
 		{"wide", []string{"-layout", "wide", "-max-distance", "40"}, nil, 40},
 	} {
@@ -222,7 +222,7 @@ func TestComputeSummaryTable(t *testing.T) {
 				var sum int64
 				for _, v := range targets {
 					d := ref[s][v]
-					if d == paths.Unreachable || (tc.cutoff != backend.NoCutoff && d > tc.cutoff) {
+					if d == paths.Unreachable || (tc.cutoff != results.NoCutoff && d > tc.cutoff) {
 						continue
 					}
 					want.Reachable++
@@ -256,7 +256,7 @@ func TestComputeSummaryTable(t *testing.T) {
 					t.Errorf("closeness of source %d written as NaN, not null", i)
 				}
 			}
-			if tc.targets == nil && tc.cutoff == backend.NoCutoff && res.Manifest.Reachable[isolated] != 1 {
+			if tc.targets == nil && tc.cutoff == results.NoCutoff && res.Manifest.Reachable[isolated] != 1 {
 				t.Errorf("manifest reachable %v", res.Manifest.Reachable)
 			}
 		})

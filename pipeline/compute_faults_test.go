@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -32,17 +33,17 @@ type fakeGPU struct {
 	cpuChoice backend.Choice // what the CPU runs for the GPU's choice
 }
 
-func (f *fakeGPU) Name() string   { return BackendGPU }
+func (f *fakeGPU) Name() string   { return backend.GPU }
 func (f *fakeGPU) Device() string { return "fake GPU" }
 func (f *fakeGPU) Close() error   { return nil }
 
-func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	inner := req
 	inner.Choice = f.cpuChoice
-	return f.cpu.Run(ctx, inner, func(rows *backend.Rows) error {
+	return f.cpu.Run(ctx, inner, func(rows *results.Rows) error {
 		// Sources from the request: the block's own may be reused once
 		// released.
-		out := &backend.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
+		out := &results.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
 			Dist32: make([]int32, rows.Len()*rows.Width)}
 		for i := range rows.Len() {
 			for v := range rows.Width {
@@ -57,7 +58,7 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sin
 			out.Parent = slices.Clone(rows.Parent)
 		}
 		rows.Release()
-		if err := out.Check(&req); err != nil {
+		if err := req.CheckRows(out); err != nil {
 			return err
 		}
 		return sink(out)
@@ -70,7 +71,7 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink backend.Sin
 func fakeGPUFactory(open func(o backend.Options) (backend.Backend, error)) backend.Factory {
 	var cpuChoice backend.Choice
 	return backend.Factory{
-		Name:      BackendGPU,
+		Name:      backend.GPU,
 		Available: func() (bool, string) { return true, "fake GPU answers" },
 		Choose: func(p backend.Problem) (backend.Choice, error) {
 			if !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight) {
@@ -102,16 +103,16 @@ func computeLogged(t *testing.T, cfg *ComputeConfig) (*ComputeResult, *logBuffer
 // backend and that its distances are right.
 func checkRanOnCPU(t *testing.T, res *ComputeResult, out, spec string, sources []int32) {
 	t.Helper()
-	if res.Manifest.Backend != BackendCPU {
+	if res.Manifest.Backend != backend.CPU {
 		t.Errorf("manifest backend %q, want cpu", res.Manifest.Backend)
 	}
 	g := graph.BuildCSR(mustGenerate(t, spec))
 	ref := refDists(g, sources)
 	rows, meta, _ := readLong(t, filepath.Join(out, DistancesDir))
-	if meta[MetaBackend] != BackendCPU || !strings.Contains(res.Manifest.Device, "CPU") {
+	if meta[MetaBackend] != backend.CPU || !strings.Contains(res.Manifest.Device, "CPU") {
 		t.Errorf("data files say backend %q, the manifest device %q", meta[MetaBackend], res.Manifest.Device)
 	}
-	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, backend.NoCutoff))
+	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, results.NoCutoff))
 }
 
 func TestComputeFallsBackToCPUWhenTheGPUNeedsInt64(t *testing.T) {
@@ -125,7 +126,7 @@ func TestComputeFallsBackToCPUWhenTheGPUNeedsInt64(t *testing.T) {
 	}
 	registerFake(t, f)
 	const spec = "grid:side=8,seed=2"
-	for _, requested := range []string{BackendAuto, BackendGPU} {
+	for _, requested := range []string{BackendAuto, backend.GPU} {
 		t.Run(requested, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			res, logs, err := computeLogged(t, loadCompute(t, "", "-generate", spec, "-backend", requested, "-sources", "0,63", "-out", out))
@@ -212,7 +213,7 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			outs, devices := map[string]string{}, map[string]string{}
-			for _, be := range []string{BackendCPU, BackendGPU} {
+			for _, be := range []string{backend.CPU, backend.GPU} {
 				outs[be] = filepath.Join(dir, be)
 				args := append([]string{"-generate", shapeSpec, "-backend", be, "-out", outs[be]}, tc.args...)
 				res := runCompute(t, loadCompute(t, "output:\n  part_rows: 300\n", args...))
@@ -221,19 +222,19 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 				}
 				devices[be] = res.Manifest.Device
 			}
-			cpuRows, _, _ := readLong(t, filepath.Join(outs[BackendCPU], DistancesDir))
-			gpuRows, gpuMeta, _ := readLong(t, filepath.Join(outs[BackendGPU], DistancesDir))
+			cpuRows, _, _ := readLong(t, filepath.Join(outs[backend.CPU], DistancesDir))
+			gpuRows, gpuMeta, _ := readLong(t, filepath.Join(outs[backend.GPU], DistancesDir))
 			if len(cpuRows) == 0 || !slices.Equal(cpuRows, gpuRows) {
 				t.Fatalf("the GPU wrote %d rows, the CPU %d, or they differ", len(gpuRows), len(cpuRows))
 			}
-			if gpuMeta[MetaBackend] != BackendGPU || devices[BackendGPU] != "fake GPU" {
-				t.Errorf("GPU run: metadata backend %q, manifest device %q", gpuMeta[MetaBackend], devices[BackendGPU])
+			if gpuMeta[MetaBackend] != backend.GPU || devices[backend.GPU] != "fake GPU" {
+				t.Errorf("GPU run: metadata backend %q, manifest device %q", gpuMeta[MetaBackend], devices[backend.GPU])
 			}
-			cpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[BackendCPU], SummaryName+".parquet"))
+			cpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[backend.CPU], SummaryName+".parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			gpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[BackendGPU], SummaryName+".parquet"))
+			gpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[backend.GPU], SummaryName+".parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,9 +243,9 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 			}) {
 				t.Errorf("summaries differ:\ncpu %+v\ngpu %+v", cpuSummary, gpuSummary)
 			}
-			if _, err := os.Stat(filepath.Join(outs[BackendCPU], PathsName+".parquet")); err == nil {
-				a, _, _ := tables.ReadPaths(filepath.Join(outs[BackendCPU], PathsName+".parquet"))
-				b, _, _ := tables.ReadPaths(filepath.Join(outs[BackendGPU], PathsName+".parquet"))
+			if _, err := os.Stat(filepath.Join(outs[backend.CPU], PathsName+".parquet")); err == nil {
+				a, _, _ := tables.ReadPaths(filepath.Join(outs[backend.CPU], PathsName+".parquet"))
+				b, _, _ := tables.ReadPaths(filepath.Join(outs[backend.GPU], PathsName+".parquet"))
 				if len(a) != 2 || fmt.Sprint(a) != fmt.Sprint(b) {
 					t.Errorf("paths differ:\ncpu %+v\ngpu %+v", a, b)
 				}
@@ -261,17 +262,17 @@ type faultBackend struct {
 	removed error  // why the folder could not be removed, if it could not
 }
 
-func (f *faultBackend) Name() string   { return BackendGPU }
+func (f *faultBackend) Name() string   { return backend.GPU }
 func (f *faultBackend) Device() string { return "fault injector" }
 func (f *faultBackend) Close() error   { return nil }
 
-func (f *faultBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (f *faultBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	for i, s := range req.Sources {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		tree := refTree(req.CSR, s)
-		rows := &backend.Rows{First: i, Sources: req.Sources[i : i+1], Width: int(req.CSR.N), Dist64: tree.Dist}
+		rows := &results.Rows{First: i, Sources: req.Sources[i : i+1], Width: int(req.CSR.N), Dist64: tree.Dist}
 		if req.Parents {
 			rows.Parent = tree.Parent
 		}
@@ -362,7 +363,7 @@ func TestComputeAutoRunsOnTheCPUWhatTheGPULacks(t *testing.T) {
 	if w := logs.warnings(); len(w) != 1 || !strings.Contains(w[0], "not supported") {
 		t.Errorf("warnings %q, want one saying the GPU lacks the algorithm", w)
 	}
-	if res.Manifest.Algorithm != AlgorithmJohnson || !strings.Contains(res.Manifest.BackendReason, "johnson") {
+	if res.Manifest.Algorithm != backend.AlgorithmJohnson || !strings.Contains(res.Manifest.BackendReason, "johnson") {
 		t.Errorf("ran %s; backend_reason %q does not say why not the GPU", res.Manifest.Algorithm, res.Manifest.BackendReason)
 	}
 

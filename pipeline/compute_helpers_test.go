@@ -25,6 +25,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -283,7 +284,7 @@ func readWide(t *testing.T, dir string) (rows []wideRow, meta map[string]string)
 
 // expectLong is what a long table holds for the reference distances:
 // sources in order, targets in order (nil: every vertex), only cells within
-// cutoff unless it is backend.NoCutoff. Parents are left NoParent.
+// cutoff unless it is results.NoCutoff. Parents are left NoParent.
 func expectLong(ref map[int32][]int64, sources, targets []int32, n int32, cutoff int64) []longRow {
 	if targets == nil {
 		targets = seq(n)
@@ -292,7 +293,7 @@ func expectLong(ref map[int32][]int64, sources, targets []int32, n int32, cutoff
 	for _, s := range sources {
 		for _, v := range targets {
 			d := ref[s][v]
-			if cutoff != backend.NoCutoff && (d == paths.Unreachable || d > cutoff) {
+			if cutoff != results.NoCutoff && (d == paths.Unreachable || d > cutoff) {
 				continue
 			}
 			out = append(out, longRow{Source: s, Vertex: v, Dist: d, Parent: paths.NoParent})

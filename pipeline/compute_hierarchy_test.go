@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -44,7 +45,7 @@ func computeCells(t *testing.T, dir string, sources, targets string, args ...str
 // without building one.
 func usedStored(t *testing.T, m *Manifest) {
 	t.Helper()
-	if m.Algorithm != AlgorithmCH {
+	if m.Algorithm != backend.AlgorithmCH {
 		t.Fatalf("algorithm %q (%s), want ch", m.Algorithm, m.Reason)
 	}
 	if _, ok := m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts); !ok {
@@ -84,10 +85,10 @@ func TestComputeAutoPicksStoredHierarchy(t *testing.T) {
 	if !strings.Contains(m.Reason, "auto: the input folder holds a contraction hierarchy of this graph") || !strings.Contains(m.Reason, "4 sources x 2 targets") {
 		t.Errorf("reason %q", m.Reason)
 	}
-	if m := computeCells(t, dir, "7", "all"); m.Algorithm != AlgorithmDijkstra {
+	if m := computeCells(t, dir, "7", "all"); m.Algorithm != backend.AlgorithmDijkstra {
 		t.Errorf("one whole row: algorithm %q (%s), want dijkstra", m.Algorithm, m.Reason)
 	}
-	if m := computeCells(t, dir, "7", "9,1500"); m.Algorithm != AlgorithmCH {
+	if m := computeCells(t, dir, "7", "9,1500"); m.Algorithm != backend.AlgorithmCH {
 		t.Errorf("one source with targets: algorithm %q (%s), want ch", m.Algorithm, m.Reason)
 	}
 	pairs := writeFile(t, "pairs.csv", "source,target\n3,1500\n3,7\n900,0\n")

@@ -17,10 +17,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -79,7 +79,7 @@ func writePairsParquet(t *testing.T, pairs [][2]int64) string {
 
 // expectPairs is what a pair list's table holds: its pairs grouped by
 // source (sources in the order of their first pair, each one's targets in
-// file order), only cells within cutoff unless it is backend.NoCutoff.
+// file order), only cells within cutoff unless it is results.NoCutoff.
 func expectPairs(ref map[int32][]int64, pairs [][2]int64, cutoff int64) []longRow {
 	var order []int32
 	groups := map[int32][]int32{}
@@ -94,7 +94,7 @@ func expectPairs(ref map[int32][]int64, pairs [][2]int64, cutoff int64) []longRo
 	for _, s := range order {
 		for _, v := range groups[s] {
 			d := ref[s][v]
-			if cutoff != backend.NoCutoff && (d == paths.Unreachable || d > cutoff) {
+			if cutoff != results.NoCutoff && (d == paths.Unreachable || d > cutoff) {
 				continue
 			}
 			out = append(out, longRow{Source: s, Vertex: v, Dist: d, Parent: paths.NoParent})
@@ -133,7 +133,7 @@ func TestComputePairList(t *testing.T) {
 	pairs := shapePairs(t, ref)
 	file := writePairsCSV(t, pairs)
 	for _, alg := range []string{"dijkstra", "bellman-ford", "johnson", "floyd-warshall"} {
-		for _, cutoff := range []int64{backend.NoCutoff, 0, 60, 1 << 40} {
+		for _, cutoff := range []int64{results.NoCutoff, 0, 60, 1 << 40} {
 			t.Run(fmt.Sprintf("%s/cutoff=%d", alg, cutoff), func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
 				res := runCompute(t, loadCompute(t, "", shapeArgs(out, "-algorithm", alg, "-pairs", file,
@@ -159,7 +159,7 @@ func TestComputePairList(t *testing.T) {
 func TestComputePairListParquetAndArrow(t *testing.T) {
 	g, ref := shapeGraph(t)
 	pairs := shapePairs(t, ref)
-	want := expectPairs(ref, pairs, backend.NoCutoff)
+	want := expectPairs(ref, pairs, results.NoCutoff)
 	for _, format := range []string{"parquet", "arrow"} {
 		out := filepath.Join(t.TempDir(), "out")
 		runCompute(t, loadCompute(t, "", shapeArgs(out, "-pairs", writePairsParquet(t, pairs), "-output-format", format,
@@ -315,7 +315,7 @@ func TestDuckDBReadsPairListOutput(t *testing.T) {
 	pairs := append(shapePairs(t, ref), randomPairs(rand.New(rand.NewPCG(3, 4)), 400)...)
 	out := filepath.Join(t.TempDir(), "out")
 	runCompute(t, loadCompute(t, "output:\n  part_rows: 128\n  batch_rows: 50\n", shapeArgs(out, "-pairs", writePairsCSV(t, pairs))...))
-	want := expectPairs(ref, pairs, backend.NoCutoff)
+	want := expectPairs(ref, pairs, results.NoCutoff)
 	res := duckdbtest.Query(t, inPartOrder(out, "source, vertex, distance"))
 	if len(res[0].Rows) != len(want) {
 		t.Fatalf("DuckDB reads %d rows, want %d", len(res[0].Rows), len(want))
@@ -400,5 +400,5 @@ func TestComputePairListOriginalIDs(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	runCompute(t, loadCompute(t, "", "-input", file, "-backend", "cpu", "-out", out, "-ids", "original", "-pairs", writePairsArrow(t, original)))
 	rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
-	compareLong(t, g, ref, rows, expectPairs(ref, dense, backend.NoCutoff))
+	compareLong(t, g, ref, rows, expectPairs(ref, dense, results.NoCutoff))
 }

@@ -17,10 +17,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/readertest"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // These tests read outputs with polars and Arrow JS, as analysts do, and
@@ -52,7 +52,7 @@ func TestPolarsReadsLongOutputs(t *testing.T) {
 	readertest.Require(t)
 	g, ref := shapeGraph(t)
 	sources, targets := seq(shapeN), []int32{59, 7, 0, 1, 2, 3, 4, 5, 33}
-	for _, cutoff := range []int64{backend.NoCutoff, 70} {
+	for _, cutoff := range []int64{results.NoCutoff, 70} {
 		t.Run(fmt.Sprintf("cutoff %d", cutoff), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			args := shapeArgs(out, "-sources", "all", "-targets", "59,7,0-5,33", "-max-distance", strconv.FormatInt(cutoff, 10))
@@ -65,7 +65,7 @@ func TestPolarsReadsLongOutputs(t *testing.T) {
 				t.Errorf("polars types %v", tab.Types)
 			}
 			want := expectLong(ref, sources, targets, shapeN, cutoff)
-			if cutoff == backend.NoCutoff && !slices.ContainsFunc(want, func(r longRow) bool { return r.Dist == paths.Unreachable }) {
+			if cutoff == results.NoCutoff && !slices.ContainsFunc(want, func(r longRow) bool { return r.Dist == paths.Unreachable }) {
 				t.Fatal("no unreachable cell: the test does not see nulls")
 			}
 			compareLong(t, g, ref, longFromTable(t, tab), want)
@@ -273,7 +273,7 @@ func TestArrowReadersReadEveryIPCOutput(t *testing.T) {
 						}
 					}
 					if strings.Contains(path, filepath.Join("long", DistancesDir)) {
-						compareLong(t, g, ref, longFromTable(t, got), expectLong(ref, seq(10), nil, shapeN, backend.NoCutoff))
+						compareLong(t, g, ref, longFromTable(t, got), expectLong(ref, seq(10), nil, shapeN, results.NoCutoff))
 					}
 				}
 			}

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // shapeSpec is a sparse random graph: some pairs are unreachable, so null
@@ -58,7 +58,7 @@ func TestComputeTargetsKeepTheirOrder(t *testing.T) {
 	if !hasParents {
 		t.Fatal("no parent column")
 	}
-	want := expectLong(ref, sources, targets, shapeN, backend.NoCutoff)
+	want := expectLong(ref, sources, targets, shapeN, results.NoCutoff)
 	compareLong(t, g, ref, rows, want)
 	if !slices.ContainsFunc(rows, func(r longRow) bool { return r.Dist == paths.Unreachable }) {
 		t.Error("no unreachable target among the rows: the test does not see nulls")
@@ -95,7 +95,7 @@ func TestComputeMaxDistanceKeepsOnlyCellsWithinTheCutoff(t *testing.T) {
 			rows, meta, _ := readLong(t, filepath.Join(out, DistancesDir))
 			want := expectLong(ref, cfgSources, cfgTargets, shapeN, cutoff)
 			compareLong(t, g, ref, rows, want)
-			all := expectLong(ref, cfgSources, cfgTargets, shapeN, backend.NoCutoff)
+			all := expectLong(ref, cfgSources, cfgTargets, shapeN, results.NoCutoff)
 			if len(want) == 0 || len(want) == len(all) {
 				t.Fatalf("the cutoff keeps %d of %d cells: the test checks nothing", len(want), len(all))
 			}
@@ -124,7 +124,7 @@ func TestComputeWideLayout(t *testing.T) {
 		targets []int32 // nil: every vertex
 		cutoff  int64
 	}{
-		{"all pairs", []string{"-sources", "all"}, nil, backend.NoCutoff},
+		{"all pairs", []string{"-sources", "all"}, nil, results.NoCutoff},
 		{"targets and cutoff", []string{"-sources", "9,4,50", "-targets", "33,0,7-9", "-max-distance", "70"}, []int32{33, 0, 7, 8, 9}, 70},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestComputeWideLayout(t *testing.T) {
 				}
 				for j, v := range targets {
 					want := ref[s][v]
-					if tc.cutoff != backend.NoCutoff && want > tc.cutoff {
+					if tc.cutoff != results.NoCutoff && want > tc.cutoff {
 						want = paths.Unreachable
 					}
 					if want == paths.Unreachable {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -20,11 +21,11 @@ import (
 func TestComputeNarrowedTargets(t *testing.T) {
 	g, ref := shapeGraph(t)
 	sources, targets := []int32{5, 2, 30}, []int32{17, 5, 2, 59, 0, 40, 41, 42}
-	if !slices.ContainsFunc(expectLong(ref, sources, targets, shapeN, backend.NoCutoff), func(r longRow) bool { return r.Dist == paths.Unreachable }) {
+	if !slices.ContainsFunc(expectLong(ref, sources, targets, shapeN, results.NoCutoff), func(r longRow) bool { return r.Dist == paths.Unreachable }) {
 		t.Fatal("no unreachable target: the test does not see nulls")
 	}
 	for _, alg := range []string{"dijkstra", "bellman-ford", "johnson", "floyd-warshall"} {
-		for _, cutoff := range []int64{backend.NoCutoff, 0, 60, 1 << 40} {
+		for _, cutoff := range []int64{results.NoCutoff, 0, 60, 1 << 40} {
 			for _, withPaths := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/cutoff=%d/paths=%t", alg, cutoff, withPaths), func(t *testing.T) {
 					out := filepath.Join(t.TempDir(), "out")
@@ -36,7 +37,7 @@ func TestComputeNarrowedTargets(t *testing.T) {
 					runCompute(t, loadCompute(t, "output:\n  part_rows: 7\n  batch_rows: 3\n", args...))
 					rows, _, _ := readLong(t, filepath.Join(out, DistancesDir))
 					compareLong(t, g, ref, rows, expectLong(ref, sources, targets, shapeN, cutoff))
-					if withPaths && (cutoff == backend.NoCutoff || cutoff > 1<<20) {
+					if withPaths && (cutoff == results.NoCutoff || cutoff > 1<<20) {
 						// Within a cutoff a search may stop short of a path.
 						checkPathCosts(t, filepath.Join(out, PathsName+".parquet"), ref, [][2]int32{{5, 41}, {30, 0}})
 					}
@@ -50,7 +51,7 @@ func TestComputeNarrowedTargets(t *testing.T) {
 // does not narrow to targets yet.
 type fullRowsBackend struct{ backend.Backend }
 
-func (f fullRowsBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (f fullRowsBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	req.Targets, req.SourceTargets = nil, nil
 	return f.Backend.Run(ctx, req, sink)
 }
@@ -78,7 +79,7 @@ func TestComputeNarrowsFullRowsOfABackend(t *testing.T) {
 	out = filepath.Join(t.TempDir(), "out")
 	runCompute(t, loadCompute(t, "", "-generate", shapeSpec, "-backend", "gpu", "-out", out, "-pairs", writePairsCSV(t, pairs)))
 	rows, _, _ = readLong(t, filepath.Join(out, DistancesDir))
-	compareLong(t, g, ref, rows, expectPairs(ref, pairs, backend.NoCutoff))
+	compareLong(t, g, ref, rows, expectPairs(ref, pairs, results.NoCutoff))
 }
 
 // checkPathCosts reads a paths table and checks it has the pairs, in

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -98,7 +99,7 @@ func TestComputeDemoConfigEndToEnd(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "demo")
 	cfg := loadCompute(t, "", "-config=../configs/demo.yaml", "-out", out, "-backend", "cpu")
 	res := runCompute(t, cfg)
-	if res.Manifest.Algorithm != AlgorithmDijkstra || res.Manifest.Backend != "cpu" {
+	if res.Manifest.Algorithm != backend.AlgorithmDijkstra || res.Manifest.Backend != "cpu" {
 		t.Errorf("ran %s on %s, want dijkstra on cpu", res.Manifest.Algorithm, res.Manifest.Backend)
 	}
 	g, err := generateGraph(cfg.Input.Generate)
@@ -217,7 +218,7 @@ func TestComputeNegativeWeightsAutoPicksBellmanFord(t *testing.T) {
 	input := writeFile(t, "neg.gr", "p sp 4 4\na 1 2 4\na 2 3 -2\na 1 3 5\na 3 4 1\n")
 	out := filepath.Join(t.TempDir(), "out")
 	res := runCompute(t, loadCompute(t, "", "-input", input, "-out", out, "-backend", "cpu", "-sources", "0-3"))
-	if res.Manifest.Algorithm != AlgorithmBellmanFord {
+	if res.Manifest.Algorithm != backend.AlgorithmBellmanFord {
 		t.Errorf("auto chose %s on negative weights", res.Manifest.Algorithm)
 	}
 	e := &graph.EdgeList{N: 4, Src: []int32{0, 1, 0, 2}, Dst: []int32{1, 2, 2, 3}, Weight: []int32{4, -2, 5, 1}}
@@ -243,7 +244,7 @@ func TestComputeAllPairsMatchesSingleSource(t *testing.T) {
 	yaml := "input:\n  generate: erdos-renyi:n=60,p=0.08,seed=3\ncompute:\n  backend: cpu\n  sources: [all]\n"
 	fw := runCompute(t, loadCompute(t, yaml, "-out", filepath.Join(dir, "fw"), "-algorithm", "floyd-warshall"))
 	dj := runCompute(t, loadCompute(t, yaml, "-out", filepath.Join(dir, "dj"), "-algorithm", "dijkstra"))
-	if fw.Manifest.Algorithm != AlgorithmFloydWarshall || dj.Manifest.Algorithm != AlgorithmDijkstra {
+	if fw.Manifest.Algorithm != backend.AlgorithmFloydWarshall || dj.Manifest.Algorithm != backend.AlgorithmDijkstra {
 		t.Fatalf("ran %s and %s", fw.Manifest.Algorithm, dj.Manifest.Algorithm)
 	}
 	a, err := tables.ReadResults(filepath.Join(dir, "fw", DistancesDir))

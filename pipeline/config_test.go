@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -59,10 +60,11 @@ func TestShippedConfigs(t *testing.T) {
 			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == "out/rome99"
 		},
 		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
-			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == AlgorithmFloydWarshall
+			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmFloydWarshall
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
-			return c.Algorithm == AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == DefaultPartRows
+			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
+				c.BatchRows == tables.DefaultBatchRows && c.Compression == tables.DefaultCompression(c.OutFormat) && c.CompressionLevel == tables.DefaultZstdLevel
 		},
 	}
 	if len(files) != len(want) {
@@ -197,6 +199,28 @@ func TestGeneratorSpecs(t *testing.T) {
 	for _, bad := range []string{"torus:side=3", "grid:side=x", "grid:width=3", "grid:side=0", "road:side=0", "road:lo=1"} {
 		if _, err := generateGraph(bad); err == nil {
 			t.Errorf("%q was accepted", bad)
+		}
+	}
+}
+
+// compute.block_size, from the file, a flag or the environment, is the
+// tile edge of blocked all-pairs variants (backend.Algorithm.TileEdge).
+func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		yaml      string
+		args, env []string
+	}{
+		{name: "file", yaml: "input:\n  generate: grid:side=4\ncompute:\n  block_size: 16\n"},
+		{name: "flag", args: []string{"-generate", "grid:side=4", "-block-size", "16"}},
+		{name: "environment", args: []string{"-generate", "grid:side=4"}, env: []string{"PATHFLOW_COMPUTE_BLOCK_SIZE=16"}},
+	} {
+		cfg, err := readComputeConfig(t, tc.yaml, tc.args, tc.env)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if cfg.TileEdge != 16 {
+			t.Errorf("%s: tile edge %d, want 16", tc.name, cfg.TileEdge)
 		}
 	}
 }

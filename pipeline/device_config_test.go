@@ -151,7 +151,7 @@ func TestDeviceSettingsReachTheBackend(t *testing.T) {
 			if o.Workers != 2 || !slices.Equal(o.Devices, tc.devices) || (o.Devices == nil) != (tc.devices == nil) || o.MemoryLimit != tc.limit {
 				t.Errorf("opened with %+v, want 2 workers, devices %v, memory limit %d", o, tc.devices, tc.limit)
 			}
-			if res.Manifest.Backend != BackendGPU || !slices.Equal(res.Manifest.Devices, tc.devices) {
+			if res.Manifest.Backend != backend.GPU || !slices.Equal(res.Manifest.Devices, tc.devices) {
 				t.Errorf("manifest: backend %q, devices %v; want gpu and %v", res.Manifest.Backend, res.Manifest.Devices, tc.devices)
 			}
 			m, err := ReadManifest(out)

@@ -38,7 +38,7 @@ func IngestKeys() []config.Key {
 			Usage: "parquet (edges.parquet, vertices.parquet), arrow (IPC files .arrow), or a conversion to one file: binary (graph.bin) or dimacs (graph.gr)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
-		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
+		config.Key{Name: KeyOutputBatchRows, Default: tables.DefaultBatchRows, Usage: "rows per record batch / row group"},
 		overwriteKey(),
 		ingestHierarchyKey("hierarchy"),
 	)
@@ -87,10 +87,11 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}
-	cfg.Tables, cfg.Compression = tables.Parquet, tables.Snappy
+	cfg.Tables = tables.Parquet
 	if cfg.Output == IngestArrow {
-		cfg.Tables, cfg.Compression = tables.Arrow, tables.Uncompressed
+		cfg.Tables = tables.Arrow
 	}
+	cfg.Compression = tables.DefaultCompression(cfg.Tables)
 	if codec != "default" {
 		c, err := tables.ParseCompression(codec)
 		if err != nil {

@@ -38,7 +38,7 @@ func TestNoUsableGPU(t *testing.T) {
 		t.Errorf("auto: plan log lines %q, want one naming the CPU backend and %q", plans, why)
 	}
 
-	_, err = Compute(t.Context(), loadCompute(t, "", "-generate", spec, "-backend", BackendGPU, "-out", filepath.Join(t.TempDir(), "gpu")), quietLog, io.Discard)
+	_, err = Compute(t.Context(), loadCompute(t, "", "-generate", spec, "-backend", backend.GPU, "-out", filepath.Join(t.TempDir(), "gpu")), quietLog, io.Discard)
 	var noGPU *NoGPUError
 	if !errors.As(err, &noGPU) || ExitCode(err) != ExitNoGPU || !strings.Contains(err.Error(), why) {
 		t.Fatalf("gpu: error %v (exit %d), want a NoGPUError naming %q (exit %d)", err, ExitCode(err), why, ExitNoGPU)

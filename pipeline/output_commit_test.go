@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // TestConcurrentCommitsOneWins: attempts that all started before any of
@@ -95,7 +96,7 @@ type supersedingBackend struct {
 	err   error
 }
 
-func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	b.won, b.err = b.other()
 	return b.fakeGPU.Run(ctx, req, sink)
 }
@@ -133,7 +134,7 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.RunID != sb.won.Manifest.RunID || m.Backend != BackendCPU || m.Sources != 1 {
+	if m.RunID != sb.won.Manifest.RunID || m.Backend != backend.CPU || m.Sources != 1 {
 		t.Errorf("the output holds run %s (backend %s), want the other run %s", m.RunID, m.Backend, sb.won.Manifest.RunID)
 	}
 	if !upToDate(out, m.InputSHA256, m.ConfigSHA256) {

@@ -32,17 +32,17 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 	problem := backend.Problem{
 		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: sources, AllSources: cfg.allSources(),
-		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, BlockSize: cfg.BlockSize},
+		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, TileEdge: cfg.TileEdge},
 		Parents:   cfg.Parents,
 	}
-	cpu, ok := backend.Lookup(BackendCPU)
+	cpu, ok := backend.Lookup(backend.CPU)
 	if !ok {
 		return Plan{}, errors.New("pipeline: no CPU backend registered")
 	}
-	if cfg.Backend == BackendCPU {
+	if cfg.Backend == backend.CPU {
 		return choose(cpu, problem, "requested")
 	}
-	gpu, registered := backend.Lookup(BackendGPU)
+	gpu, registered := backend.Lookup(backend.GPU)
 	why := "this build has no GPU backend (build with -tags cuda)"
 	if registered {
 		var ok bool
@@ -65,7 +65,7 @@ func planRun(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slog.Logge
 			return plan, err
 		}
 	}
-	if cfg.Backend == BackendGPU {
+	if cfg.Backend == backend.GPU {
 		return Plan{}, &NoGPUError{Why: why}
 	}
 	return choose(cpu, problem, "auto: no GPU ("+why+")")
@@ -95,12 +95,12 @@ func (p *Plan) open(cfg *ComputeConfig, e *graph.EdgeList, sources int, log *slo
 	if err == nil {
 		return b, nil
 	}
-	if cfg.Backend != BackendAuto || p.Factory.Name == BackendCPU {
+	if cfg.Backend != BackendAuto || p.Factory.Name == backend.CPU {
 		return nil, &ComputeError{fmt.Errorf("starting the %s backend: %w", p.Factory.Name, err)}
 	}
 	log.Warn("using the CPU backend", "why", fmt.Sprintf("the GPU failed to start: %v", err))
 	cpuCfg := *cfg
-	cpuCfg.Backend = BackendCPU
+	cpuCfg.Backend = backend.CPU
 	plan, perr := planRun(&cpuCfg, e, sources, log)
 	if perr != nil {
 		return nil, perr

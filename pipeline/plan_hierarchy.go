@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 )
 
@@ -19,7 +20,7 @@ const autoCHMaxAllPairsN = 4096
 // plans alike), or any targets or pair list, and not all pairs of a small
 // graph. The weights are checked by the caller.
 func autoCHQuery(cfg *ComputeConfig, run *computeRun, n int32) (bool, string) {
-	if cfg.Algorithm != AlgorithmAuto || cfg.Variant != "" || cfg.Backend == BackendGPU {
+	if cfg.Algorithm != backend.AlgorithmAuto || cfg.Variant != "" {
 		return false, ""
 	}
 	sources := len(run.sources)
@@ -41,8 +42,8 @@ func autoCHQuery(cfg *ComputeConfig, run *computeRun, n int32) (bool, string) {
 // planCompute is planRun, with the input's stored contraction hierarchy
 // taken into account. With compute.algorithm ch the run answers from the
 // stored hierarchy when there is one (else the backend builds one); with
-// auto, a stored hierarchy that matches the graph makes the plan ch on the
-// CPU when autoCHQuery accepts the query and no weight is negative. A
+// auto, a stored hierarchy that matches the graph makes the plan ch (on the
+// configured backend) when autoCHQuery accepts the query and no weight is negative. A
 // stored hierarchy of another graph is refused (*InputError) whenever the
 // run would use one. It returns the plan, the configuration to open the
 // backend with, and the hierarchy to hand to it (nil when the plan is not
@@ -52,7 +53,7 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	autoCH, query := autoCHQuery(cfg, run, g.Edges.N)
 	lo, _ := g.Edges.WeightRange()
 	autoCH = autoCH && lo >= 0
-	if cfg.Algorithm != AlgorithmCH && !autoCH {
+	if cfg.Algorithm != backend.AlgorithmCH && !autoCH {
 		plan, err := planRun(cfg, g.Edges, len(run.sources), log)
 		return plan, cfg, nil, err
 	}
@@ -65,8 +66,9 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	planCfg := cfg
 	if autoCH && sum != "" {
 		chCfg := *cfg
-		// A block size given with auto applies to Floyd-Warshall alone.
-		chCfg.Algorithm, chCfg.Backend, chCfg.BlockSize = AlgorithmCH, BackendCPU, 0
+		// A tile edge given with auto applies to Floyd-Warshall alone. The
+		// backend stays the configured one: both answer ch.
+		chCfg.Algorithm, chCfg.TileEdge = backend.AlgorithmCH, 0
 		planCfg = &chCfg
 	}
 	plan, err := planRun(planCfg, g.Edges, len(run.sources), log)

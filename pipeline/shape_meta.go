@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // targetsMeta is the pathflow.targets metadata value: "all", or the
@@ -26,7 +26,7 @@ func targetsMeta(targets []int32) string {
 // maxDistanceMeta is the pathflow.max_distance metadata value: "none" or
 // the cutoff.
 func maxDistanceMeta(cutoff int64) string {
-	if cutoff == backend.NoCutoff {
+	if cutoff == results.NoCutoff {
 		return "none"
 	}
 	return strconv.FormatInt(cutoff, 10)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 )
 
@@ -206,7 +207,7 @@ func (c *ComputeConfig) applyShard(vs *config.Values, env lookupEnv) error {
 	if c.Matrix {
 		return config.Errorf(KeyOutputFormat, "distmatrix writes one whole matrix: a sharded run (%s) writes Parquet or Arrow partitions", KeyShard)
 	}
-	if s.Split() && c.Algorithm == AlgorithmFloydWarshall {
+	if s.Split() && c.Algorithm == backend.AlgorithmFloydWarshall {
 		return config.Errorf(KeyAlgorithm, "floyd-warshall computes every row: a run in %d shards needs auto, dijkstra, bellman-ford, sssp or johnson", s.Count)
 	}
 	c.ConfigSHA256 = shardedChecksum(c.ConfigSHA256, s.Count)

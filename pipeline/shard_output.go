@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -107,14 +108,14 @@ func currentOutput(cfg *ComputeConfig, inputSHA string, log *slog.Logger) (*Mani
 // would take Bellman-Ford from each source). A one-shard run is left to
 // plan as an all-pairs run, Floyd-Warshall included.
 func shardPlanConfig(cfg *ComputeConfig, e *graph.EdgeList) *ComputeConfig {
-	if !cfg.Shard.Split() || cfg.Algorithm != AlgorithmAuto || !sourcesKeyAll(cfg.Sources) {
+	if !cfg.Shard.Split() || cfg.Algorithm != backend.AlgorithmAuto || !sourcesKeyAll(cfg.Sources) {
 		return cfg
 	}
 	if lo, _ := e.WeightRange(); lo >= 0 {
 		return cfg
 	}
 	johnson := *cfg
-	johnson.Algorithm = AlgorithmJohnson
+	johnson.Algorithm = backend.AlgorithmJohnson
 	return &johnson
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -160,12 +161,12 @@ func TestShardedAllPairsWithNegativeWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Algorithm != AlgorithmJohnson {
+		if m.Algorithm != backend.AlgorithmJohnson {
 			t.Errorf("shard %d ran %s, want johnson", i, m.Algorithm)
 		}
 	}
 	one, err := ReadManifest(oneShot)
-	if err != nil || one.Algorithm != AlgorithmFloydWarshall {
+	if err != nil || one.Algorithm != backend.AlgorithmFloydWarshall {
 		t.Errorf("the one-shot run used %v (%v); the test wants Floyd-Warshall", one, err)
 	}
 }

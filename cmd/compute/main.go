@@ -14,8 +14,10 @@ import (
 
 	"github.com/pathflow/pathflow/internal/cli"
 
-	// The CUDA backend registers itself in builds with -tags cuda; other
-	// builds register nothing and run on the CPU.
+	// The backends register themselves when linked in: the CPU always, the
+	// CUDA backend in builds with -tags cuda (other builds register nothing
+	// from it and run on the CPU).
+	_ "github.com/pathflow/pathflow/internal/cpu"
 	_ "github.com/pathflow/pathflow/internal/gpu"
 )
 

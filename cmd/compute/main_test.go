@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/pipeline"
@@ -187,7 +188,7 @@ func TestFlagsToConfig(t *testing.T) {
 		check func(c *pipeline.ComputeConfig) bool
 	}{
 		{"defaults", nil, nil, func(c *pipeline.ComputeConfig) bool {
-			return c.Backend == pipeline.BackendAuto && c.Algorithm == pipeline.AlgorithmAuto && c.Parents && !c.SkipIfSame &&
+			return c.Backend == pipeline.BackendAuto && c.Algorithm == backend.AlgorithmAuto && c.Parents && !c.SkipIfSame &&
 				c.Device.Devices == nil && c.Device.MemoryLimit == 0
 		}},
 		{"file", nil, nil, func(c *pipeline.ComputeConfig) bool {

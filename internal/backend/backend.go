@@ -7,6 +7,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Algorithm names what to run: an algorithm family and one of its variants
@@ -16,12 +17,11 @@ import (
 type Algorithm struct {
 	Name    string
 	Variant string
-	// BlockSize is the tile edge for blocked variants; 0 means the default.
-	BlockSize int
+	// TileEdge is the tile edge of blocked all-pairs variants
+	// (compute.block_size); 0 means the variant's default. The GPU's
+	// threads per block are another setting (gpu.SSSPOptions).
+	TileEdge int
 }
-
-// NoCutoff is the MaxDistance of a request without a distance cutoff.
-const NoCutoff int64 = -1
 
 // Request is one run: the rows of Sources, in that order.
 type Request struct {
@@ -40,7 +40,7 @@ type Request struct {
 	// SourceTargets, when not nil, gives each source its own targets (a
 	// pair list grouped by source): row i reports vertices
 	// SourceTargets[i], in that order, and blocks are ragged (see
-	// Rows.Offsets). At most one of Targets and SourceTargets is set.
+	// results.Rows.Offsets). At most one of Targets and SourceTargets is set.
 	SourceTargets [][]int32
 	// Hierarchy, when not nil, is a contraction hierarchy of CSR (the
 	// caller checked that it was built from this graph): the ch algorithm
@@ -50,7 +50,7 @@ type Request struct {
 	Choice Choice
 	// Parents asks for the parent of every vertex beside its distance.
 	Parents bool
-	// MaxDistance, unless NoCutoff, lets the backend stop searching beyond
+	// MaxDistance, unless results.NoCutoff, lets the backend stop searching beyond
 	// this distance: a vertex farther away may be reported unreachable or
 	// with its true distance. Consumers filter either way.
 	MaxDistance int64
@@ -125,7 +125,7 @@ type Backend interface {
 	// from sink or from ctx; then no block is handed over after it
 	// returns. Run validates its input and returns an error rather than a
 	// wrong answer: negative cycles, possible overflow, lack of memory.
-	Run(ctx context.Context, req Request, sink Sink) error
+	Run(ctx context.Context, req Request, sink results.Sink) error
 	// Close releases the backend's resources. Blocks still held by a
 	// consumer stay valid until released.
 	Close() error

@@ -1,16 +1,18 @@
 package backend
 
+import "github.com/pathflow/pathflow/internal/results"
+
 // NarrowBlock copies the cells of r's targets out of full, a block of full
 // rows (n wide) of r's sources, into a new block shaped as a backend
 // answering r hands over: rows len(Targets) wide, or ragged for
 // SourceTargets. full stays the caller's to release. A request without
 // targets gets full itself back. O(cells of the new block).
-func (r *Request) NarrowBlock(full *Rows) *Rows {
+func (r *Request) NarrowBlock(full *results.Rows) *results.Rows {
 	if !r.Narrowed() {
 		return full
 	}
 	rows := full.Len()
-	out := &Rows{First: full.First, Sources: full.Sources}
+	out := &results.Rows{First: full.First, Sources: full.Sources}
 	cells := 0
 	if r.SourceTargets != nil {
 		out.Offsets = make([]int, rows+1)
@@ -57,11 +59,11 @@ func (r *Request) NarrowBlock(full *Rows) *Rows {
 // narrowed by NarrowBlock into a block that sink takes over, and released
 // once copied. A request with neither gets sink itself. For backends and
 // variants that cannot leave the unasked columns on the device.
-func NarrowSink(req *Request, sink Sink) Sink {
+func NarrowSink(req *Request, sink results.Sink) results.Sink {
 	if !req.Narrowed() {
 		return sink
 	}
-	return func(full *Rows) error {
+	return func(full *results.Rows) error {
 		out := req.NarrowBlock(full)
 		full.Release()
 		return sink(out)

@@ -33,7 +33,7 @@ type Choice struct {
 	// AllPairs is true when the algorithm computes a whole matrix, of which
 	// the requested rows are handed over.
 	AllPairs bool
-	// Int64 is true when distances come as Rows.Dist64, false for Dist32.
+	// Int64 is true when distances come as results.Rows.Dist64, false for Dist32.
 	Int64 bool
 	// Reason says why, for the log and the manifest.
 	Reason string

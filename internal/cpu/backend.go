@@ -9,6 +9,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // blockValues is about how many distances a block of rows holds: 8 MiB of
@@ -52,7 +53,7 @@ func workerCount(workers int) int {
 }
 
 // Name is the name the CPU backend registers under.
-const Name = "cpu"
+const Name = backend.CPU
 
 // Name returns "cpu".
 func (b *Backend) Name() string { return Name }
@@ -92,7 +93,7 @@ func (b *Backend) Close() error { return nil }
 // cell, unpacked into the original graph, narrowed rows with parents. Its
 // cutoff is a filter: cells beyond req.MaxDistance are unreachable.
 //
-// req.MaxDistance, unless backend.NoCutoff (or any negative value), lets
+// req.MaxDistance, unless results.NoCutoff (or any negative value), lets
 // Dijkstra and Johnson stop once the next vertex lies beyond it, and
 // Bellman-Ford drop paths beyond it when no weight is negative; vertices
 // farther away may then be reported unreachable. Floyd-Warshall ignores it.
@@ -108,15 +109,15 @@ func (b *Backend) Close() error { return nil }
 // in range and distinct, targets in range, a Choice it implements) and calls sink for none
 // of an invalid one. The first error of a search, of sink or of ctx stops
 // every worker, and Run returns it once all of them have ended.
-func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	alg := req.Choice.Algorithm
 	if err := checkAlgorithm(alg); err != nil {
 		return err
 	}
-	if alg.Name == AlgorithmFloydWarshall {
+	if alg.Name == backend.AlgorithmFloydWarshall {
 		return b.runFloydWarshall(ctx, &req, sink)
 	}
-	if alg.Name == AlgorithmCH {
+	if alg.Name == backend.AlgorithmCH {
 		return b.runCH(ctx, &req, sink)
 	}
 	g, err := requestCSR(&req)
@@ -129,7 +130,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
-	if alg.Name == AlgorithmJohnson && len(req.Sources) == 0 {
+	if alg.Name == backend.AlgorithmJohnson && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
 	set, err := searches(ctx, g, alg.Name, req.MaxDistance)
@@ -167,12 +168,12 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 	}
 	var full func() rowSearch
 	switch name {
-	case AlgorithmDijkstra:
+	case backend.AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
 			return searchSet{}, err
 		}
 		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit)}, nil
-	case AlgorithmBellmanFord:
+	case backend.AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
 			return searchSet{}, err
 		}
@@ -181,7 +182,7 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 			limit = math.MaxInt64
 		}
 		full = bellmanFordSearches(g, limit)
-	case AlgorithmJohnson:
+	case backend.AlgorithmJohnson:
 		var err error
 		if full, err = johnsonSearches(ctx, g, limit); err != nil {
 			return searchSet{}, err

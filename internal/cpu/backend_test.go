@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // problemOf describes a run of alg from sources on e as the pipeline does.
@@ -35,21 +36,21 @@ func requestFor(e *graph.EdgeList, alg backend.Algorithm, sources []int32, paren
 	}
 	return backend.Request{
 		Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: c,
-		Parents: parents, MaxDistance: backend.NoCutoff,
+		Parents: parents, MaxDistance: results.NoCutoff,
 	}, nil
 }
 
 // collect runs req on b and returns one tree per source, in request order;
 // after an error, rows never handed over are nil. It checks every block on
-// the way: Rows.Check, the distance type the choice announced, and that no
+// the way: Request.CheckRows, the distance type the choice announced, and that no
 // row arrives twice.
 func collect(ctx context.Context, t *testing.T, b *Backend, req backend.Request) ([]*paths.Tree, error) {
 	t.Helper()
 	trees := make([]*paths.Tree, len(req.Sources))
 	var mu sync.Mutex
-	err := b.Run(ctx, req, func(rows *backend.Rows) error {
+	err := b.Run(ctx, req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -62,7 +63,7 @@ func collect(ctx context.Context, t *testing.T, b *Backend, req backend.Request)
 			if trees[rows.First+i] != nil {
 				t.Errorf("row %d handed over twice", rows.First+i)
 			}
-			trees[rows.First+i] = rows.Tree(i)
+			trees[rows.First+i] = rows.Tree(i).Copy()
 		}
 		return nil
 	})
@@ -139,14 +140,14 @@ func TestRunAllPairs(t *testing.T) {
 		workers         int
 		nonNegativeOnly bool
 	}{
-		{alg: backend.Algorithm{Name: AlgorithmAuto}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 4}, workers: 3},
-		{alg: backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantNaive}, workers: 1},
-		{alg: backend.Algorithm{Name: AlgorithmJohnson}, workers: 1},
-		{alg: backend.Algorithm{Name: AlgorithmJohnson}, workers: 3},
-		{alg: backend.Algorithm{Name: AlgorithmBellmanFord}, workers: 2},
-		{alg: backend.Algorithm{Name: AlgorithmDijkstra}, workers: 2, nonNegativeOnly: true},
+		{alg: backend.Algorithm{Name: backend.AlgorithmAuto}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked, TileEdge: 4}, workers: 3},
+		{alg: backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive}, workers: 1},
+		{alg: backend.Algorithm{Name: backend.AlgorithmJohnson}, workers: 1},
+		{alg: backend.Algorithm{Name: backend.AlgorithmJohnson}, workers: 3},
+		{alg: backend.Algorithm{Name: backend.AlgorithmBellmanFord}, workers: 2},
+		{alg: backend.Algorithm{Name: backend.AlgorithmDijkstra}, workers: 2, nonNegativeOnly: true},
 	} {
 		algs = append(algs, allPairsAlgorithm{
 			name:            fmt.Sprintf("%s %s, %d workers", a.alg.Name, a.alg.Variant, a.workers),
@@ -177,10 +178,10 @@ func TestRunSources(t *testing.T) {
 			sources[i] = int32(perm[i])
 		}
 		for _, workers := range []int{1, 2, 5} {
-			for _, name := range []string{AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson} {
+			for _, name := range []string{backend.AlgorithmAuto, backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson} {
 				label := fmt.Sprintf("%s, %s, %d workers", tg.name, name, workers)
 				req, err := requestFor(e, backend.Algorithm{Name: name}, sources, workers != 2)
-				if name == AlgorithmDijkstra && e.HasNegativeWeight() {
+				if name == backend.AlgorithmDijkstra && e.HasNegativeWeight() {
 					if !errors.Is(err, ErrNegativeWeight) || !errors.Is(err, backend.ErrUnsupported) {
 						t.Fatalf("%s: Choose gave %v, want ErrNegativeWeight and ErrUnsupported", label, err)
 					}
@@ -199,10 +200,10 @@ func TestRunSources(t *testing.T) {
 					checkNegativeCycle(t, e, err)
 					var nc *NegativeCycleError
 					errors.As(err, &nc)
-					if req.Choice.Algorithm.Name == AlgorithmBellmanFord && !reachableFromAny(g, sources, nc.Vertex) {
+					if req.Choice.Algorithm.Name == backend.AlgorithmBellmanFord && !reachableFromAny(g, sources, nc.Vertex) {
 						t.Fatalf("%s: cycle through %d is not reachable from the sources", label, nc.Vertex)
 					}
-				} else if req.Choice.Algorithm.Name == AlgorithmJohnson && anyCycle {
+				} else if req.Choice.Algorithm.Name == backend.AlgorithmJohnson && anyCycle {
 					t.Fatalf("%s: no error on a graph with a negative cycle", label)
 				}
 				for i, tree := range trees {
@@ -255,10 +256,10 @@ func TestRunBlocks(t *testing.T) {
 		want []span
 	}{
 		// Batches of 2 (the block size) from the first source on.
-		{backend.Algorithm{Name: AlgorithmDijkstra}, 2, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
-		{backend.Algorithm{Name: AlgorithmBellmanFord}, 3, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
+		{backend.Algorithm{Name: backend.AlgorithmDijkstra}, 2, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
+		{backend.Algorithm{Name: backend.AlgorithmBellmanFord}, 3, []span{{0, 2}, {2, 2}, {4, 2}, {6, 2}, {8, 2}}},
 		// Runs of consecutive vertices, at most 2 rows each.
-		{backend.Algorithm{Name: AlgorithmFloydWarshall}, 2, []span{{0, 2}, {2, 1}, {3, 1}, {4, 2}, {6, 1}, {7, 1}, {8, 1}, {9, 1}}},
+		{backend.Algorithm{Name: backend.AlgorithmFloydWarshall}, 2, []span{{0, 2}, {2, 1}, {3, 1}, {4, 2}, {6, 1}, {7, 1}, {8, 1}, {9, 1}}},
 	} {
 		req, err := requestFor(e, c.alg, sources, true)
 		if err != nil {
@@ -268,14 +269,14 @@ func TestRunBlocks(t *testing.T) {
 		b.blockValues = 2 * int(e.N)
 		var mu sync.Mutex
 		got := map[span]bool{}
-		err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+		err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 			defer rows.Release()
-			if err := rows.Check(&req); err != nil {
+			if err := req.CheckRows(rows); err != nil {
 				t.Error(err)
 				return nil
 			}
 			for i := range rows.Len() {
-				tree := rows.Tree(i)
+				tree := rows.Tree(i).Copy()
 				for v := range e.N {
 					if tree.Dist[v] != want[tree.Source][v] {
 						t.Errorf("%s: row %d: distance %d -> %d is %d, want %d", c.alg.Name, rows.First+i, tree.Source, v, tree.Dist[v], want[tree.Source][v])
@@ -300,13 +301,13 @@ func TestRunBlocks(t *testing.T) {
 		}
 	}
 	// With few sources every worker still gets a block.
-	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmDijkstra}, sources[:4], false)
+	req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmDijkstra}, sources[:4], false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	blocks := 0
 	var mu sync.Mutex
-	err = New(2).Run(context.Background(), req, func(rows *backend.Rows) error {
+	err = New(2).Run(context.Background(), req, func(rows *results.Rows) error {
 		mu.Lock()
 		blocks++
 		mu.Unlock()
@@ -330,8 +331,8 @@ func TestRunRejects(t *testing.T) {
 		}
 		return req
 	}
-	dijkstra := backend.Algorithm{Name: AlgorithmDijkstra}
-	fw := backend.Algorithm{Name: AlgorithmFloydWarshall}
+	dijkstra := backend.Algorithm{Name: backend.AlgorithmDijkstra}
+	fw := backend.Algorithm{Name: backend.AlgorithmFloydWarshall}
 	with := func(req backend.Request, change func(*backend.Request)) backend.Request {
 		change(&req)
 		return req
@@ -342,15 +343,15 @@ func TestRunRejects(t *testing.T) {
 		unsupported bool
 		is          error
 	}{
-		{"auto", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = AlgorithmAuto }), true, nil},
-		{"sssp", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = AlgorithmSSSP }), true, nil},
+		{"auto", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = backend.AlgorithmAuto }), true, nil},
+		{"sssp", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = backend.AlgorithmSSSP }), true, nil},
 		{"no algorithm", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = "" }), true, nil},
 		{"unknown algorithm", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Name = "bfs" }), true, nil},
 		{"dijkstra variant", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Algorithm.Variant = VariantBlocked }), true, nil},
-		{"johnson block size", with(valid(backend.Algorithm{Name: AlgorithmJohnson}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 8 }), true, nil},
+		{"johnson block size", with(valid(backend.Algorithm{Name: backend.AlgorithmJohnson}, e), func(r *backend.Request) { r.Choice.Algorithm.TileEdge = 8 }), true, nil},
 		{"unknown variant", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.Variant = "recursive" }), true, nil},
-		{"negative block size", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = -2 }), true, nil},
-		{"naive block size", with(valid(backend.Algorithm{Name: AlgorithmFloydWarshall, Variant: VariantNaive}, e), func(r *backend.Request) { r.Choice.Algorithm.BlockSize = 4 }), true, nil},
+		{"negative block size", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.TileEdge = -2 }), true, nil},
+		{"naive block size", with(valid(backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive}, e), func(r *backend.Request) { r.Choice.Algorithm.TileEdge = 4 }), true, nil},
 		{"dijkstra, negative weight", with(valid(dijkstra, e), func(r *backend.Request) { r.Edges, r.CSR = neg, graph.BuildCSR(neg) }), false, ErrNegativeWeight},
 		{"source outside", with(valid(dijkstra, e), func(r *backend.Request) { r.Sources = []int32{0, 3} }), false, nil},
 		{"negative source", with(valid(fw, e), func(r *backend.Request) { r.Sources = []int32{-1} }), false, nil},
@@ -363,7 +364,7 @@ func TestRunRejects(t *testing.T) {
 		{"int32 searches", with(valid(dijkstra, e), func(r *backend.Request) { r.Choice.Int64 = false }), false, nil},
 		{"int64 floyd-warshall on a small graph", with(valid(fw, e), func(r *backend.Request) { r.Choice.Int64 = true }), false, nil},
 	} {
-		err := New(2).Run(context.Background(), c.req, func(rows *backend.Rows) error {
+		err := New(2).Run(context.Background(), c.req, func(rows *results.Rows) error {
 			t.Errorf("%s: a block reached the sink", c.name)
 			rows.Release()
 			return nil
@@ -383,7 +384,7 @@ func TestRunRejects(t *testing.T) {
 // gives the same rows as one with both.
 func TestRunGraphForms(t *testing.T) {
 	e := edges(4, [3]int32{0, 1, 2}, [3]int32{1, 2, -1}, [3]int32{0, 2, 3}, [3]int32{2, 3, 1})
-	for _, name := range []string{AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmFloydWarshall} {
+	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, true)
 		if err != nil {
 			t.Fatal(err)
@@ -413,7 +414,7 @@ func TestRunGraphForms(t *testing.T) {
 
 func TestRunNoSources(t *testing.T) {
 	e := edges(3, [3]int32{0, 1, -1}, [3]int32{1, 0, -1}) // a negative cycle
-	for _, name := range []string{AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmFloydWarshall} {
+	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, nil, false)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // fixture builds a benchmark graph once per test binary.
@@ -92,9 +93,9 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
+	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: results.NoCutoff}
 	cpu := New(0)
-	release := func(rows *backend.Rows) error {
+	release := func(rows *results.Rows) error {
 		rows.Release()
 		return nil
 	}
@@ -113,7 +114,7 @@ func BenchmarkDijkstraGrid512Sources64(b *testing.B) {
 	for i := range sources {
 		sources[i] = int32(i) * (g.N / 64)
 	}
-	benchmarkRun(b, g, AlgorithmDijkstra, sources, true)
+	benchmarkRun(b, g, backend.AlgorithmDijkstra, sources, true)
 }
 
 // BenchmarkJohnsonGnutella04 computes every row of p2p-Gnutella04 (10,879
@@ -121,7 +122,7 @@ func BenchmarkDijkstraGrid512Sources64(b *testing.B) {
 // without negative weights is Dijkstra from every source.
 func BenchmarkJohnsonGnutella04(b *testing.B) {
 	e := readSNAP(b, "p2p-Gnutella04.txt", 1, 100)
-	benchmarkRun(b, graph.BuildCSR(e), AlgorithmJohnson, allSources(e.N), false)
+	benchmarkRun(b, graph.BuildCSR(e), backend.AlgorithmJohnson, allSources(e.N), false)
 }
 
 // BenchmarkJohnsonGnutella04Negative is the same graph with random vertex
@@ -130,7 +131,7 @@ func BenchmarkJohnsonGnutella04(b *testing.B) {
 func BenchmarkJohnsonGnutella04Negative(b *testing.B) {
 	e := readSNAP(b, "p2p-Gnutella04.txt", 1, 100)
 	neg := reweighted(rand.New(rand.NewPCG(1, 2)), e, 50)
-	benchmarkRun(b, graph.BuildCSR(neg), AlgorithmJohnson, allSources(e.N), false)
+	benchmarkRun(b, graph.BuildCSR(neg), backend.AlgorithmJohnson, allSources(e.N), false)
 }
 
 func benchmarkFloydWarshall(b *testing.B, withParents bool) {
@@ -184,14 +185,14 @@ func BenchmarkODTableGrid512(b *testing.B) {
 			name = "full-rows"
 		}
 		b.Run(name, func(b *testing.B) {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff,
-				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AlgorithmDijkstra}, Int64: true}}
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: results.NoCutoff,
+				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: backend.AlgorithmDijkstra}, Int64: true}}
 			if narrowed {
 				req.Targets = targets
 			}
 			be := New(2)
 			reportCPU(b, func() {
-				if err := be.Run(context.Background(), req, func(rows *backend.Rows) error { rows.Release(); return nil }); err != nil {
+				if err := be.Run(context.Background(), req, func(rows *results.Rows) error { rows.Release(); return nil }); err != nil {
 					b.Fatal(err)
 				}
 			})

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // FactHierarchy is the backend.Request.Facts key under which the ch
@@ -43,7 +44,7 @@ const chGroupSources = 32
 // same tables over the targets and their in-neighbours, the parent being
 // the smallest tight in-neighbour. The cutoff
 // is a filter: a cell beyond req.MaxDistance is unreachable.
-func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.Sink) error {
+func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.Sink) error {
 	g, err := requestCSR(req)
 	if err != nil {
 		return err
@@ -55,7 +56,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink backend.
 		return err
 	}
 	if !req.Choice.Int64 {
-		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", AlgorithmCH)
+		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", backend.AlgorithmCH)
 	}
 	if lo, _ := g.WeightRange(); lo < 0 {
 		return chNegativeWeight(lo)
@@ -176,7 +177,7 @@ type chRun struct {
 	// parent is the smallest tight one.
 	reverse *graph.CSR
 	// fill computes one block; its worker state comes from chWorker.
-	fill func(w *chWorker, rows *backend.Rows) error
+	fill func(w *chWorker, rows *results.Rows) error
 }
 
 // chWorker is one worker's scratch space, made on first use.
@@ -191,15 +192,15 @@ type chWorker struct {
 // stream computes the blocks of r.chunks on r.workers goroutines from a
 // pool of blocksPerWorker blocks per worker and hands them to sink: block
 // k holds chunk k, taken from the pool before it is computed (see
-// backend.Pool). The first error (of a block, of sink or of ctx) stops
+// results.Pool). The first error (of a block, of sink or of ctx) stops
 // every worker; stream returns it once all have ended.
-func (r *chRun) stream(ctx context.Context, sink backend.Sink) error {
+func (r *chRun) stream(ctx context.Context, sink results.Sink) error {
 	workers := min(r.workers, len(r.chunks))
-	blocks := make([]*backend.Rows, min(len(r.chunks), blocksPerWorker*workers))
+	blocks := make([]*results.Rows, min(len(r.chunks), blocksPerWorker*workers))
 	for i := range blocks {
-		blocks[i] = &backend.Rows{}
+		blocks[i] = &results.Rows{}
 	}
-	pool := backend.NewPool(blocks)
+	pool := results.NewPool(blocks)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -249,7 +250,7 @@ func (r *chRun) stream(ctx context.Context, sink backend.Sink) error {
 // shape makes rows the block of chunk c in the request's shape (whole
 // rows, narrowed or ragged), every distance paths.Unreachable and every
 // parent paths.NoParent, reusing its buffers.
-func (r *chRun) shape(rows *backend.Rows, c chChunk) {
+func (r *chRun) shape(rows *results.Rows, c chChunk) {
 	req := r.req
 	rows.First, rows.Sources = c.first, req.Sources[c.first:c.first+c.count]
 	rows.Width, rows.Offsets = 0, nil
@@ -296,7 +297,7 @@ func growParents(s []int32, n int) []int32 {
 // cut applies the cutoff: a cell farther than req.MaxDistance (unless
 // that is negative, no cutoff) becomes unreachable without a parent. A
 // kept vertex's parent is nearer, so it is kept too.
-func (r *chRun) cut(rows *backend.Rows) {
+func (r *chRun) cut(rows *results.Rows) {
 	if r.limit < 0 {
 		return
 	}
@@ -311,7 +312,7 @@ func (r *chRun) cut(rows *backend.Rows) {
 }
 
 // targetsOf returns the targets of block row i.
-func (r *chRun) targetsOf(rows *backend.Rows, i int) []int32 {
+func (r *chRun) targetsOf(rows *results.Rows, i int) []int32 {
 	if r.req.SourceTargets != nil {
 		return r.req.SourceTargets[rows.First+i]
 	}
@@ -321,7 +322,7 @@ func (r *chRun) targetsOf(rows *backend.Rows, i int) []int32 {
 // fillTrees computes whole rows by PHAST, on this worker alone, and their
 // parents in the original graph. O(rows * (N + arcs) / lanes) for the
 // distances, O(rows * (N + M)) for the parents.
-func (r *chRun) fillTrees(w *chWorker, rows *backend.Rows) error {
+func (r *chRun) fillTrees(w *chWorker, rows *results.Rows) error {
 	if err := r.h.Trees(rows.Sources, rows.Dist64, 1); err != nil {
 		return fmt.Errorf("cpu: ch: %w", err)
 	}
@@ -342,7 +343,7 @@ func (r *chRun) fillTrees(w *chWorker, rows *backend.Rows) error {
 
 // fillTable reads the block's rows against the buckets of the request's
 // shared targets. O(rows * (search space + bucket scans)).
-func (r *chRun) fillTable(_ *chWorker, rows *backend.Rows) error {
+func (r *chRun) fillTable(_ *chWorker, rows *results.Rows) error {
 	if err := r.shared.Rows(rows.Sources, rows.Dist64, 1); err != nil {
 		return fmt.Errorf("cpu: ch: %w", err)
 	}
@@ -353,7 +354,7 @@ func (r *chRun) fillTable(_ *chWorker, rows *backend.Rows) error {
 // union of the block's targets, a table row over the union per source,
 // from which each source's own targets are copied. O(union * search
 // space + rows * (search space + bucket scans)).
-func (r *chRun) fillGroup(w *chWorker, rows *backend.Rows) error {
+func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 	if w.buckets == nil {
 		w.buckets = hierarchy.NewBuckets(r.h)
 		w.index = map[int32]int{}

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // chCells is what a ch run handed over: each row's distances and parents
@@ -33,9 +34,9 @@ func runCH(t *testing.T, b *Backend, req backend.Request) (*chCells, error) {
 		defer mu.Unlock()
 		out.facts[key] = value
 	}
-	err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	err := b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -118,8 +119,8 @@ func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *r
 	}
 	for _, shape := range []chShape{chWhole, chTargets, chPairs} {
 		for _, parents := range []bool{false, true} {
-			for _, limit := range []int64{backend.NoCutoff, cutoff} {
-				req, err := requestFor(e, backend.Algorithm{Name: AlgorithmCH}, sources, parents)
+			for _, limit := range []int64{results.NoCutoff, cutoff} {
+				req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmCH}, sources, parents)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -243,7 +244,7 @@ func TestCHReportsItsHierarchy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmCH}, []int32{0, 5}, false)
+	req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0, 5}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,17 +263,17 @@ func TestCHReportsItsHierarchy(t *testing.T) {
 
 func TestCHRefusals(t *testing.T) {
 	neg := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, -1})
-	_, err := Choose(problemOf(neg, backend.Algorithm{Name: AlgorithmCH}, []int32{0}, false))
+	_, err := Choose(problemOf(neg, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0}, false))
 	if !errors.Is(err, backend.ErrUnsupported) || !errors.Is(err, ErrNegativeWeight) {
 		t.Errorf("choose ch with a negative weight: %v", err)
 	}
 	// Run refuses it too, with a choice made for another graph.
 	pos := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, 1})
-	req, err := requestFor(pos, backend.Algorithm{Name: AlgorithmCH}, []int32{0}, false)
+	req, err := requestFor(pos, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinkCalled := func(*backend.Rows) error { t.Error("a refused request handed over a block"); return nil }
+	sinkCalled := func(*results.Rows) error { t.Error("a refused request handed over a block"); return nil }
 	bad := req
 	bad.Edges, bad.CSR = neg, graph.BuildCSR(neg)
 	if err := New(1).Run(context.Background(), bad, sinkCalled); !errors.Is(err, backend.ErrUnsupported) {
@@ -288,7 +289,7 @@ func TestCHRefusals(t *testing.T) {
 	if err := New(1).Run(context.Background(), bad, sinkCalled); err == nil {
 		t.Error("two target lists for one source were accepted")
 	}
-	_, err = Choose(problemOf(pos, backend.Algorithm{Name: AlgorithmCH, Variant: "fast"}, []int32{0}, false))
+	_, err = Choose(problemOf(pos, backend.Algorithm{Name: backend.AlgorithmCH, Variant: "fast"}, []int32{0}, false))
 	if !errors.Is(err, backend.ErrUnsupported) {
 		t.Errorf("ch with a variant: %v", err)
 	}

@@ -7,23 +7,6 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// Algorithm names understood by Choose (backend.Algorithm.Name). A Choice
-// names one of Dijkstra, Bellman-Ford, Floyd-Warshall, Johnson and CH (a
-// contraction hierarchy); auto and sssp resolve to one of the first four.
-const (
-	AlgorithmAuto          = "auto"
-	AlgorithmSSSP          = "sssp"
-	AlgorithmDijkstra      = "dijkstra"
-	AlgorithmBellmanFord   = "bellman-ford"
-	AlgorithmFloydWarshall = "floyd-warshall"
-	AlgorithmJohnson       = "johnson"
-	// AlgorithmCH answers from a contraction hierarchy, the request's or
-	// one built for the run (see Backend.Run). This backend's auto does
-	// not pick it; the pipeline's auto does when the input stores a
-	// hierarchy of the graph.
-	AlgorithmCH = "ch"
-)
-
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
 // empty variant into VariantBlocked.
 const (
@@ -69,19 +52,19 @@ func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, r
 		nn := int64(n) * int64(n)
 		switch {
 		case n <= floydWarshallMaxN:
-			return AlgorithmFloydWarshall, fmt.Sprintf("all pairs on %d <= %d vertices: blocked Floyd-Warshall", n, floydWarshallMaxN)
+			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on %d <= %d vertices: blocked Floyd-Warshall", n, floydWarshallMaxN)
 		case m*denseDivisor >= nn:
-			return AlgorithmFloydWarshall, fmt.Sprintf("all pairs on a dense graph (%d arcs >= n^2/%d): blocked Floyd-Warshall", m, denseDivisor)
+			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on a dense graph (%d arcs >= n^2/%d): blocked Floyd-Warshall", m, denseDivisor)
 		case negativeWeights:
-			return AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source", n, m)
+			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source", n, m)
 		default:
-			return AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) without negative weights: Dijkstra from every source", n, m)
+			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) without negative weights: Dijkstra from every source", n, m)
 		}
 	default:
 		if negativeWeights {
-			return AlgorithmBellmanFord, "negative weights: Bellman-Ford (Dijkstra needs non-negative weights)"
+			return backend.AlgorithmBellmanFord, "negative weights: Bellman-Ford (Dijkstra needs non-negative weights)"
 		}
-		return AlgorithmDijkstra, "non-negative weights: Dijkstra"
+		return backend.AlgorithmDijkstra, "non-negative weights: Dijkstra"
 	}
 }
 
@@ -98,7 +81,7 @@ func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, r
 //   - ch: non-negative weights only, else an error wrapping
 //     backend.ErrUnsupported;
 //   - floyd-warshall: variant blocked (also for an empty variant, with
-//     BlockSize as the tile edge, 0 for DefaultBlockSize) or naive.
+//     TileEdge as the tile edge, 0 for DefaultTileEdge) or naive.
 //
 // Only floyd-warshall computes a whole matrix (Choice.AllPairs); the others
 // search from the requested sources alone, johnson included. Searches give
@@ -112,7 +95,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 	negative := p.MinWeight < 0
 	c := backend.Choice{Int64: true}
 	switch alg.Name {
-	case AlgorithmAuto:
+	case backend.AlgorithmAuto:
 		if alg.Variant != "" {
 			return c, unsupported("auto takes no variant (got %q); name the algorithm to pick one", alg.Variant)
 		}
@@ -122,39 +105,39 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 		}
 		name, reason := chooseAlgorithm(kind, p.N, p.M, negative)
 		c.Algorithm, c.Reason = backend.Algorithm{Name: name}, reason
-		if name == AlgorithmFloydWarshall {
+		if name == backend.AlgorithmFloydWarshall {
 			// A block size given with auto applies when the pick is
 			// blocked.
-			c.Algorithm.Variant, c.Algorithm.BlockSize = VariantBlocked, alg.BlockSize
+			c.Algorithm.Variant, c.Algorithm.TileEdge = VariantBlocked, alg.TileEdge
 		}
-	case AlgorithmSSSP:
-		if alg.Variant != "" || alg.BlockSize != 0 {
-			return c, unsupported("sssp on the CPU backend has no variant (got %q) or block size (got %d)", alg.Variant, alg.BlockSize)
+	case backend.AlgorithmSSSP:
+		if alg.Variant != "" || alg.TileEdge != 0 {
+			return c, unsupported("sssp on the CPU backend has no variant (got %q) or block size (got %d)", alg.Variant, alg.TileEdge)
 		}
-		c.Algorithm, c.Reason = backend.Algorithm{Name: AlgorithmDijkstra}, "sssp on the CPU backend is Dijkstra"
+		c.Algorithm, c.Reason = backend.Algorithm{Name: backend.AlgorithmDijkstra}, "sssp on the CPU backend is Dijkstra"
 		if negative {
-			c.Algorithm.Name = AlgorithmBellmanFord
+			c.Algorithm.Name = backend.AlgorithmBellmanFord
 			c.Reason = fmt.Sprintf("sssp on the CPU backend with negative weights (min %d) is Bellman-Ford", p.MinWeight)
 		}
-	case AlgorithmDijkstra:
+	case backend.AlgorithmDijkstra:
 		if negative {
 			return c, fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
 				p.MinWeight, ErrNegativeWeight, backend.ErrUnsupported)
 		}
 		c.Algorithm, c.Reason = alg, "requested: Dijkstra from each source"
-	case AlgorithmBellmanFord:
+	case backend.AlgorithmBellmanFord:
 		c.Algorithm, c.Reason = alg, "requested: Bellman-Ford from each source"
-	case AlgorithmJohnson:
+	case backend.AlgorithmJohnson:
 		c.Algorithm, c.Reason = alg, "requested: Johnson's algorithm, which is Dijkstra from each source without negative weights"
 		if negative {
 			c.Reason = fmt.Sprintf("requested: Johnson's reweighting (min weight %d), then Dijkstra from each source", p.MinWeight)
 		}
-	case AlgorithmCH:
+	case backend.AlgorithmCH:
 		if negative {
 			return c, chNegativeWeight(p.MinWeight)
 		}
 		c.Algorithm, c.Reason = alg, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
-	case AlgorithmFloydWarshall:
+	case backend.AlgorithmFloydWarshall:
 		c.Algorithm = alg
 		if c.Algorithm.Variant == "" {
 			c.Algorithm.Variant = VariantBlocked
@@ -166,7 +149,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 	if err := checkAlgorithm(c.Algorithm); err != nil {
 		return c, err
 	}
-	if c.Algorithm.Name == AlgorithmFloydWarshall {
+	if c.Algorithm.Name == backend.AlgorithmFloydWarshall {
 		c.AllPairs = true
 		c.Int64 = !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight)
 	}
@@ -178,30 +161,30 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 // a block size >= 0; an empty variant means blocked) or naive one.
 func checkAlgorithm(alg backend.Algorithm) error {
 	switch alg.Name {
-	case AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson, AlgorithmCH:
+	case backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmCH:
 		if alg.Variant != "" {
 			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
 		}
-		if alg.BlockSize != 0 {
+		if alg.TileEdge != 0 {
 			return unsupported("%s takes no block size", alg.Name)
 		}
 		return nil
-	case AlgorithmFloydWarshall:
+	case backend.AlgorithmFloydWarshall:
 		switch alg.Variant {
 		case "", VariantBlocked:
-			if alg.BlockSize < 0 {
-				return unsupported("negative block size %d", alg.BlockSize)
+			if alg.TileEdge < 0 {
+				return unsupported("negative block size %d", alg.TileEdge)
 			}
 			return nil
 		case VariantNaive:
-			if alg.BlockSize != 0 {
+			if alg.TileEdge != 0 {
 				return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
 			}
 			return nil
 		default:
 			return unsupported("unknown %s variant %q (want %q or %q)", alg.Name, alg.Variant, VariantBlocked, VariantNaive)
 		}
-	case AlgorithmAuto, AlgorithmSSSP:
+	case backend.AlgorithmAuto, backend.AlgorithmSSSP:
 		return unsupported("%s is resolved by Choose; Run takes the algorithm of its Choice", alg.Name)
 	default:
 		return unknownAlgorithm(alg.Name)
@@ -210,7 +193,7 @@ func checkAlgorithm(alg backend.Algorithm) error {
 
 func unknownAlgorithm(name string) error {
 	return unsupported("unknown algorithm %q (want %s, %s, %s, %s, %s, %s or %s)", name,
-		AlgorithmAuto, AlgorithmSSSP, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH)
+		backend.AlgorithmAuto, backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmFloydWarshall, backend.AlgorithmJohnson, backend.AlgorithmCH)
 }
 
 // unsupported formats an error for a request this backend does not

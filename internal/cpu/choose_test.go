@@ -16,14 +16,14 @@ func TestChooseAlgorithm(t *testing.T) {
 		negative bool
 		want     string
 	}{
-		{problemSingleSource, 10, 20, false, AlgorithmDijkstra},
-		{problemSingleSource, 10, 20, true, AlgorithmBellmanFord},
-		{problemAllPairs, 4096, 5000, false, AlgorithmFloydWarshall},
-		{problemAllPairs, 4096, 5000, true, AlgorithmFloydWarshall},
-		{problemAllPairs, 4097, 5000, false, AlgorithmJohnson},
-		{problemAllPairs, 4097, 5000, true, AlgorithmJohnson},
-		{problemAllPairs, 10000, 10000 * 10000 / 128, false, AlgorithmFloydWarshall},
-		{problemAllPairs, 10000, 10000*10000/128 - 1, false, AlgorithmJohnson},
+		{problemSingleSource, 10, 20, false, backend.AlgorithmDijkstra},
+		{problemSingleSource, 10, 20, true, backend.AlgorithmBellmanFord},
+		{problemAllPairs, 4096, 5000, false, backend.AlgorithmFloydWarshall},
+		{problemAllPairs, 4096, 5000, true, backend.AlgorithmFloydWarshall},
+		{problemAllPairs, 4097, 5000, false, backend.AlgorithmJohnson},
+		{problemAllPairs, 4097, 5000, true, backend.AlgorithmJohnson},
+		{problemAllPairs, 10000, 10000 * 10000 / 128, false, backend.AlgorithmFloydWarshall},
+		{problemAllPairs, 10000, 10000*10000/128 - 1, false, backend.AlgorithmJohnson},
 	} {
 		name, reason := chooseAlgorithm(c.p, c.n, c.m, c.negative)
 		if name != c.want || reason == "" {
@@ -34,7 +34,7 @@ func TestChooseAlgorithm(t *testing.T) {
 
 func TestChoose(t *testing.T) {
 	alg := func(name, variant string, blockSize int) backend.Algorithm {
-		return backend.Algorithm{Name: name, Variant: variant, BlockSize: blockSize}
+		return backend.Algorithm{Name: name, Variant: variant, TileEdge: blockSize}
 	}
 	small := backend.Problem{N: 100, M: 400, MinWeight: 1, MaxWeight: 100, Sources: 100, AllSources: true}
 	with := func(p backend.Problem, a backend.Algorithm, change func(*backend.Problem)) backend.Problem {

@@ -28,7 +28,7 @@ func checkCutoffTree(t *testing.T, label string, g *graph.CSR, tree *paths.Tree,
 			t.Fatalf("%s: source %d: distance to %d beyond the cutoff %d is %d, want %d or unreachable", label, tree.Source, v, cutoff, d, want[v])
 		}
 		if d != paths.Unreachable && v != tree.Source {
-			if path := tree.PathTo(v); len(path) == 0 || path[0] != tree.Source {
+			if path := tree.To(v); len(path) == 0 || path[0] != tree.Source {
 				t.Fatalf("%s: source %d: parents of %d lead to %v", label, tree.Source, v, path)
 			}
 		}
@@ -58,8 +58,8 @@ func TestRunMaxDistance(t *testing.T) {
 		for range 3 {
 			cutoffs = append(cutoffs, finite[r.IntN(len(finite))])
 		}
-		for _, name := range append(searchAlgorithms, AlgorithmFloydWarshall) {
-			if name == AlgorithmDijkstra && e.HasNegativeWeight() {
+		for _, name := range append(searchAlgorithms, backend.AlgorithmFloydWarshall) {
+			if name == backend.AlgorithmDijkstra && e.HasNegativeWeight() {
 				continue
 			}
 			for _, cutoff := range cutoffs {
@@ -100,10 +100,10 @@ func TestRunMaxDistancePrunes(t *testing.T) {
 		name string
 		e    *graph.EdgeList
 	}{
-		{AlgorithmDijkstra, path},
-		{AlgorithmBellmanFord, path},
-		{AlgorithmJohnson, path},
-		{AlgorithmJohnson, negative},
+		{backend.AlgorithmDijkstra, path},
+		{backend.AlgorithmBellmanFord, path},
+		{backend.AlgorithmJohnson, path},
+		{backend.AlgorithmJohnson, negative},
 	} {
 		req, err := requestFor(c.e, backend.Algorithm{Name: c.name}, []int32{0}, true)
 		if err != nil {
@@ -127,7 +127,7 @@ func TestRunMaxDistancePrunes(t *testing.T) {
 	// 0 -> 1 -> 2 weighs 10 - 9 = 1: vertex 2 lies within the cutoff, but
 	// the path to it leaves it at vertex 1.
 	detour := edges(3, [3]int32{0, 1, 10}, [3]int32{1, 2, -9})
-	for _, name := range []string{AlgorithmBellmanFord, AlgorithmJohnson} {
+	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson} {
 		req, err := requestFor(detour, backend.Algorithm{Name: name}, []int32{0}, false)
 		if err != nil {
 			t.Fatal(err)

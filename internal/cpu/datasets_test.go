@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // The real graphs of the shared mirror, read with minimal parsers so this
@@ -153,15 +154,15 @@ func checkSearches(t *testing.T, e *graph.EdgeList, sources []int32) {
 		}
 		return trees
 	}
-	fromBF := run(AlgorithmBellmanFord)
+	fromBF := run(backend.AlgorithmBellmanFord)
 	for _, tree := range fromBF {
 		if err := paths.CheckTree(g, tree); err != nil {
 			t.Fatalf("bellman-ford from %d: %v", tree.Source, err)
 		}
 	}
-	names := []string{AlgorithmJohnson}
+	names := []string{backend.AlgorithmJohnson}
 	if !e.HasNegativeWeight() {
-		names = append(names, AlgorithmDijkstra)
+		names = append(names, backend.AlgorithmDijkstra)
 	}
 	for _, name := range names {
 		for i, tree := range run(name) {
@@ -211,7 +212,7 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
 	all := allSources(e.N)
-	fwReq, err := requestFor(e, backend.Algorithm{Name: AlgorithmFloydWarshall}, all, true)
+	fwReq, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmFloydWarshall}, all, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,13 +221,13 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 		t.Fatal(err)
 	}
 	// Johnson's rows are compared as they come, not kept.
-	req, err := requestFor(e, backend.Algorithm{Name: AlgorithmJohnson}, all, false)
+	req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmJohnson}, all, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = New(0).Run(ctx, req, func(block *backend.Rows) error {
+	err = New(0).Run(ctx, req, func(block *results.Rows) error {
 		defer block.Release()
-		if err := block.Check(&req); err != nil {
+		if err := req.CheckRows(block); err != nil {
 			return err
 		}
 		for i, s := range block.Sources {

@@ -10,7 +10,7 @@
 // The backend registers itself as "cpu" (see backend.Register). Choose
 // resolves a configured algorithm ("auto", "sssp", a name and a variant)
 // into the concrete one Backend.Run executes. Run streams the rows of the
-// requested sources to a backend.Sink in blocks: the searches (Dijkstra,
+// requested sources to a results.Sink in blocks: the searches (Dijkstra,
 // Bellman-Ford, Johnson) fill blocks from a bounded pool, a batch of
 // sources per block, on several worker goroutines; Floyd-Warshall computes
 // the whole matrix and hands over views of its rows.

@@ -9,6 +9,7 @@ import (
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // problemOf describes a run of alg from sources on e.
@@ -30,18 +31,18 @@ func Example() {
 	e.Add(2, 3, 9)
 	sources := []int32{0}
 
-	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmAuto, sources, true))
+	choice, err := cpu.Choose(problemOf(e, backend.AlgorithmAuto, sources, true))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	b := cpu.New(0)
 	defer b.Close() // the CPU backend holds no resources: Close cannot fail
-	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
-	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, Parents: true, MaxDistance: results.NoCutoff}
+	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
-		tree := rows.Tree(0)
-		fmt.Println(choice.Algorithm.Name+":", "distance to 3:", tree.Dist[3], "path:", tree.PathTo(3))
+		tree := rows.Tree(0).Copy()
+		fmt.Println(choice.Algorithm.Name+":", "distance to 3:", tree.Dist[3], "path:", tree.To(3))
 		return nil
 	})
 	if err != nil {
@@ -56,7 +57,7 @@ func ExampleBackend_Run() {
 	e.Add(1, 2, 1)
 	e.Add(2, 0, 1)
 	sources := []int32{2, 0, 1}
-	choice, err := cpu.Choose(problemOf(e, cpu.AlgorithmJohnson, sources, false))
+	choice, err := cpu.Choose(problemOf(e, backend.AlgorithmJohnson, sources, false))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -64,11 +65,11 @@ func ExampleBackend_Run() {
 	// Blocks may arrive on several goroutines and in any order; First says
 	// where each belongs.
 	rows := make([][]int64, len(sources))
-	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, MaxDistance: backend.NoCutoff}
-	err = cpu.New(2).Run(context.Background(), req, func(block *backend.Rows) error {
+	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, MaxDistance: results.NoCutoff}
+	err = cpu.New(2).Run(context.Background(), req, func(block *results.Rows) error {
 		defer block.Release()
 		for i := range block.Len() {
-			rows[block.First+i] = block.Tree(i).Dist
+			rows[block.First+i] = block.Tree(i).Copy().Dist
 		}
 		return nil
 	})
@@ -87,7 +88,7 @@ func ExampleBackend_Run() {
 
 func ExampleChoose() {
 	p := backend.Problem{N: 100000, M: 400000, MinWeight: -3, MaxWeight: 50, Sources: 100000, AllSources: true,
-		Algorithm: backend.Algorithm{Name: cpu.AlgorithmAuto}}
+		Algorithm: backend.Algorithm{Name: backend.AlgorithmAuto}}
 	c, err := cpu.Choose(p)
 	if err != nil {
 		fmt.Println(err)
@@ -107,7 +108,7 @@ func ExampleBlockedFloydWarshall() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(m.Distance(0, 2), m.Row(0).PathTo(2), m.Distance(2, 0) == paths.Unreachable)
+	fmt.Println(m.Distance(0, 2), m.Row(0).To(2), m.Distance(2, 0) == paths.Unreachable)
 	// Output: 1 [0 1 2] true
 }
 

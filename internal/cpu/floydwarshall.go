@@ -10,15 +10,16 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
-// DefaultBlockSize is the tile edge of BlockedFloydWarshall when none is
+// DefaultTileEdge is the tile edge of BlockedFloydWarshall when none is
 // given. Three int32 tiles of 128 x 128 (192 KiB) stay in a core's L2
 // cache while a tile is updated, and the serial share of each round
 // (phases 1 and 2) stays small; on Erdős–Rényi graphs of 2,048 vertices 128
 // measured faster than 64 and on par with 256, which balances worse over
 // many cores.
-const DefaultBlockSize = 128
+const DefaultTileEdge = 128
 
 // inf64 is "no path" in int64 working matrices: inf64 + inf64 still fits,
 // and every distance accepted (bound < maxExactBound) is below it.
@@ -27,7 +28,7 @@ const inf64 = int64(maxExactBound)
 // BlockedFloydWarshall computes all-pairs shortest paths with the
 // cache-blocked Floyd-Warshall algorithm (Venkataraman, Sahni and
 // Mukhopadhyaya, 2003): the matrix is cut into blockSize x blockSize tiles
-// (0 means DefaultBlockSize), and round K updates the diagonal tile (K, K),
+// (0 means DefaultTileEdge), and round K updates the diagonal tile (K, K),
 // then the tiles of row and column K, then every other tile, the last two
 // phases in parallel over workers goroutines (<= 0 means GOMAXPROCS).
 // Predecessors are computed when withParents: an arc's tail at first, then
@@ -55,7 +56,7 @@ func blockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, wor
 		return nil, fmt.Errorf("cpu: negative block size %d", blockSize)
 	}
 	if blockSize == 0 {
-		blockSize = DefaultBlockSize
+		blockSize = DefaultTileEdge
 	}
 	workers = workerCount(workers)
 	return floydWarshall(ctx, e, withParents,
@@ -88,7 +89,7 @@ func naiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool
 // matrix's distance type. The views need no release: the matrix is
 // garbage once the last of them is dropped. Blocks go to sink one at a
 // time, on the caller's goroutine.
-func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink backend.Sink) error {
+func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink results.Sink) error {
 	e, err := requestEdges(req)
 	if err != nil {
 		return err
@@ -111,7 +112,7 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
 		m, err = naiveFloydWarshall(ctx, e, req.Parents, req.Progress)
 	} else {
-		m, err = blockedFloydWarshall(ctx, e, alg.BlockSize, b.workers, req.Parents, req.Progress)
+		m, err = blockedFloydWarshall(ctx, e, alg.TileEdge, b.workers, req.Parents, req.Progress)
 	}
 	if err != nil {
 		return err
@@ -120,14 +121,14 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 		// The whole matrix is computed anyway: its rows' targets are
 		// copied into blocks of their own.
 		full := sink
-		sink = func(rows *backend.Rows) error { return full(req.NarrowBlock(rows)) }
+		sink = func(rows *results.Rows) error { return full(req.NarrowBlock(rows)) }
 	}
 	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
 }
 
 // matrixRows hands the rows of sources to sink as views of m, runs of
 // consecutive vertices of up to maxRows rows sharing a block.
-func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink backend.Sink) error {
+func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink results.Sink) error {
 	n := int(m.N)
 	for i := 0; i < len(sources); {
 		if err := ctx.Err(); err != nil {
@@ -140,7 +141,7 @@ func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows i
 		// Full slice expressions, so an append by the consumer cannot
 		// write into the next rows.
 		lo, hi := int(sources[i])*n, (int(sources[j-1])+1)*n
-		rows := &backend.Rows{First: i, Sources: sources[i:j], Width: n}
+		rows := &results.Rows{First: i, Sources: sources[i:j], Width: n}
 		if m.Dist32 != nil {
 			rows.Dist32 = m.Dist32[lo:hi:hi]
 		} else {

@@ -16,7 +16,7 @@ func TestJohnsonCancelled(t *testing.T) {
 		edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1}),
 		edges(3, [3]int32{0, 1, -1}, [3]int32{1, 2, 1}),
 	} {
-		req, err := requestFor(e, backend.Algorithm{Name: AlgorithmJohnson}, []int32{0, 1, 2}, true)
+		req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmJohnson}, []int32{0, 1, 2}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,13 +30,13 @@ func TestJohnsonCancelled(t *testing.T) {
 // that no requested source reaches: its potentials span the whole graph.
 func TestJohnsonCycleAnywhere(t *testing.T) {
 	e := edges(4, [3]int32{0, 1, 1}, [3]int32{2, 3, -2}, [3]int32{3, 2, 1})
-	for _, name := range []string{AlgorithmJohnson, AlgorithmBellmanFord} {
+	for _, name := range []string{backend.AlgorithmJohnson, backend.AlgorithmBellmanFord} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		trees, err := collect(context.Background(), t, New(2), req)
-		if name == AlgorithmBellmanFord {
+		if name == backend.AlgorithmBellmanFord {
 			if err != nil || trees[0].Dist[1] != 1 {
 				t.Errorf("bellman-ford from sources that reach no cycle: %v", err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // rowSearch computes one row: the distances (and parents, unless parent is
@@ -25,13 +26,13 @@ const blocksPerWorker = 2
 // source, on up to b.workers goroutines, and hands them to sink in blocks
 // from a pool of blocksPerWorker blocks per worker. Block k holds the
 // sources of batch k; a worker takes a block from the pool before it
-// computes the batch (see backend.Pool). The first error (from a search,
+// computes the batch (see results.Pool). The first error (from a search,
 // from sink or from ctx) stops every worker; stream returns it after all
 // of them have ended. req.Progress hears of every batch computed.
-func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink backend.Sink) error {
+func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink results.Sink) error {
 	return b.streamBlocks(ctx, req, width, width, func() blockFiller {
 		search := newSearch()
-		return func(ctx context.Context, rows *backend.Rows, first, batch int) error {
+		return func(ctx context.Context, rows *results.Rows, first, batch int) error {
 			return fillBlock(ctx, rows, req, first, batch, search)
 		}
 	}, sink)
@@ -40,7 +41,7 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 // streamTargets is stream for a request narrowed to targets (Targets or
 // SourceTargets): blocks of rows len(Targets) wide, or ragged, each row
 // computed by a target search.
-func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSearch func(withParents bool) targetSearch, sink backend.Sink) error {
+func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSearch func(withParents bool) targetSearch, sink results.Sink) error {
 	width := len(req.Targets)
 	cellsPerRow := width
 	if req.SourceTargets != nil {
@@ -53,7 +54,7 @@ func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSe
 	}
 	return b.streamBlocks(ctx, req, width, cellsPerRow, func() blockFiller {
 		search := newSearch(req.Parents)
-		return func(ctx context.Context, rows *backend.Rows, first, batch int) error {
+		return func(ctx context.Context, rows *results.Rows, first, batch int) error {
 			return fillTargetBlock(ctx, rows, req, first, batch, search)
 		}
 	}, sink)
@@ -61,11 +62,11 @@ func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSe
 
 // blockFiller computes the rows of a batch, req.Sources[first:first+batch]
 // (fewer at the end), into a block; each worker has its own.
-type blockFiller func(ctx context.Context, rows *backend.Rows, first, batch int) error
+type blockFiller func(ctx context.Context, rows *results.Rows, first, batch int) error
 
 // streamBlocks runs stream's workers over blocks width values wide, sized
 // for about blockValues values of cellsPerRow per row.
-func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width, cellsPerRow int, newFiller func() blockFiller, sink backend.Sink) error {
+func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width, cellsPerRow int, newFiller func() blockFiller, sink results.Sink) error {
 	count := len(req.Sources)
 	if count == 0 {
 		return nil
@@ -81,13 +82,13 @@ func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width,
 	workers = min(workers, batches)
 	// The buffers are allocated on first use, so a short run allocates
 	// only what it fills.
-	blocks := make([]*backend.Rows, min(batches, blocksPerWorker*workers))
+	blocks := make([]*results.Rows, min(batches, blocksPerWorker*workers))
 	for i := range blocks {
-		blocks[i] = &backend.Rows{Width: width}
+		blocks[i] = &results.Rows{Width: width}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &streamRun{req: req, pool: backend.NewPool(blocks), batch: batch, batches: batches, sink: sink, cancel: cancel}
+	run := &streamRun{req: req, pool: results.NewPool(blocks), batch: batch, batches: batches, sink: sink, cancel: cancel}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() { run.work(ctx, newFiller()) })
@@ -99,9 +100,9 @@ func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width,
 // streamRun is the state stream's workers share.
 type streamRun struct {
 	req            *backend.Request
-	pool           *backend.Pool
+	pool           *results.Pool
 	batch, batches int
-	sink           backend.Sink
+	sink           results.Sink
 	cancel         context.CancelFunc
 	// claimed counts the pool.Next calls made or about to be made:
 	// exactly one per batch, so that no worker waits for a block it would
@@ -148,7 +149,7 @@ func (r *streamRun) work(ctx context.Context, fill blockFiller) {
 // fillBlock computes the rows of sources req.Sources[first:first+batch]
 // (fewer at the end) into rows, growing its buffers to a full batch the
 // first time.
-func fillBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, first, batch int, search rowSearch) error {
+func fillBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search rowSearch) error {
 	width := rows.Width
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	size := len(sources) * width
@@ -170,7 +171,7 @@ func fillBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, fi
 // req.Sources[first:first+batch] (fewer at the end) into rows: len(Targets)
 // values per row, or row i's own targets, ragged, growing the buffers as
 // needed.
-func fillTargetBlock(ctx context.Context, rows *backend.Rows, req *backend.Request, first, batch int, search targetSearch) error {
+func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search targetSearch) error {
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	rows.First, rows.Sources = first, sources
 	size := len(sources) * rows.Width
@@ -203,7 +204,7 @@ func fillTargetBlock(ctx context.Context, rows *backend.Rows, req *backend.Reque
 // clearRows sizes rows' distances, and its parents when parents is set,
 // to size values, all unreachable and without parent; a buffer with room
 // for fewer than size is replaced by one of capacity.
-func clearRows(rows *backend.Rows, parents bool, size, capacity int) {
+func clearRows(rows *results.Rows, parents bool, size, capacity int) {
 	if cap(rows.Dist64) < size {
 		rows.Dist64 = make([]int64, capacity)
 	}

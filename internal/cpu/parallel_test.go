@@ -12,10 +12,11 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // searchAlgorithms are the algorithms that stream rows from a pool.
-var searchAlgorithms = []string{AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmJohnson}
+var searchAlgorithms = []string{backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson}
 
 // grid8 is an 8 x 8 grid with weights 1..9: 64 vertices.
 func grid8(t *testing.T) *graph.EdgeList {
@@ -58,11 +59,11 @@ func TestRunPoolBound(t *testing.T) {
 		before := runtime.NumGoroutine()
 		ctx, cancel := context.WithCancel(context.Background())
 		var mu sync.Mutex
-		var held []*backend.Rows
+		var held []*results.Rows
 		full := make(chan struct{})
 		done := make(chan error, 1)
 		go func() {
-			done <- b.Run(ctx, req, func(rows *backend.Rows) error {
+			done <- b.Run(ctx, req, func(rows *results.Rows) error {
 				mu.Lock()
 				defer mu.Unlock()
 				if held = append(held, rows); len(held) == poolSize {
@@ -121,11 +122,11 @@ func TestRunOrderedConsumer(t *testing.T) {
 		b := New(3)
 		b.blockValues = int(e.N)
 		var mu sync.Mutex
-		waiting := map[int]*backend.Rows{}
+		waiting := map[int]*results.Rows{}
 		next := 0
 		done := make(chan error, 1)
 		go func() {
-			done <- b.Run(context.Background(), req, func(rows *backend.Rows) error {
+			done <- b.Run(context.Background(), req, func(rows *results.Rows) error {
 				mu.Lock()
 				defer mu.Unlock()
 				waiting[rows.First] = rows
@@ -155,7 +156,7 @@ func TestRunSinkError(t *testing.T) {
 	e := grid8(t)
 	boom := errors.New("boom")
 	const workers, failAt = 3, 3
-	for _, name := range append(searchAlgorithms, AlgorithmFloydWarshall) {
+	for _, name := range append(searchAlgorithms, backend.AlgorithmFloydWarshall) {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, allSources(e.N), false)
 		if err != nil {
 			t.Fatal(err)
@@ -165,7 +166,7 @@ func TestRunSinkError(t *testing.T) {
 		before := runtime.NumGoroutine()
 		var calls atomic.Int32
 		var returned atomic.Bool
-		err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+		err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 			defer rows.Release()
 			if returned.Load() {
 				t.Errorf("%s: a block reached the sink after Run returned", name)
@@ -193,12 +194,12 @@ func TestRunCancelled(t *testing.T) {
 	e := grid8(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, name := range append(searchAlgorithms, AlgorithmFloydWarshall) {
+	for _, name := range append(searchAlgorithms, backend.AlgorithmFloydWarshall) {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, allSources(e.N), false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = New(2).Run(ctx, req, func(rows *backend.Rows) error {
+		err = New(2).Run(ctx, req, func(rows *results.Rows) error {
 			t.Errorf("%s: a block reached the sink of a cancelled run", name)
 			rows.Release()
 			return nil

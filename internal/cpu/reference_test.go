@@ -183,7 +183,7 @@ func checkTree(t *testing.T, e *graph.EdgeList, g *graph.CSR, tree *paths.Tree, 
 	}
 	weights := minArcWeights(e)
 	for v := range e.N {
-		p := tree.PathTo(v)
+		p := tree.To(v)
 		if !tree.Reachable(v) {
 			if p != nil {
 				t.Fatalf("source %d: path %v to unreachable %d", tree.Source, p, v)

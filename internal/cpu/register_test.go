@@ -27,8 +27,8 @@ func TestRegistered(t *testing.T) {
 	if b, ok := be.(*Backend); !ok || b.Workers() != 3 || be.Name() != "cpu" {
 		t.Errorf("Open gave %T %v", be, be.Device())
 	}
-	c, err := f.Choose(backend.Problem{N: 5, M: 4, MinWeight: -1, MaxWeight: 3, Sources: 1, Algorithm: backend.Algorithm{Name: AlgorithmSSSP}})
-	if err != nil || c.Algorithm.Name != AlgorithmBellmanFord {
+	c, err := f.Choose(backend.Problem{N: 5, M: 4, MinWeight: -1, MaxWeight: 3, Sources: 1, Algorithm: backend.Algorithm{Name: backend.AlgorithmSSSP}})
+	if err != nil || c.Algorithm.Name != backend.AlgorithmBellmanFord {
 		t.Errorf("sssp with negative weights: %+v, %v", c, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // narrowedRows runs req on b and returns each row's cells (distances and
@@ -21,9 +22,9 @@ func narrowedRows(t *testing.T, b *Backend, req backend.Request) (dist [][]int64
 	t.Helper()
 	dist, parent = make([][]int64, len(req.Sources)), make([][]int32, len(req.Sources))
 	var mu sync.Mutex
-	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(&req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			t.Error(err)
 			return err
 		}
@@ -82,7 +83,7 @@ func checkNarrowed(t *testing.T, label string, full []*paths.Tree, targets func(
 // (only each source itself), one inside the distances, and one beyond
 // every eccentricity.
 func narrowingCutoffs(r *rand.Rand) []int64 {
-	return []int64{backend.NoCutoff, 0, 1 + r.Int64N(200), 1 << 50}
+	return []int64{results.NoCutoff, 0, 1 + r.Int64N(200), 1 << 50}
 }
 
 // testNarrowing runs every algorithm on e with shared targets and with
@@ -114,7 +115,7 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 			label := fmt.Sprintf("%s/%s-%s/cutoff %d", name, alg.Name, alg.Variant, cutoff)
 			req, err := requestFor(e, alg, sources, true)
 			if err != nil {
-				if alg.Name != AlgorithmDijkstra || !errors.Is(err, ErrNegativeWeight) {
+				if alg.Name != backend.AlgorithmDijkstra || !errors.Is(err, ErrNegativeWeight) {
 					t.Fatalf("%s: %v", label, err)
 				}
 				continue
@@ -165,7 +166,7 @@ func TestRunTargetsEqualFullRows(t *testing.T) {
 func TestRunTargetsOnRoadsAndGrid(t *testing.T) {
 	seed := freshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 13))
-	searches := []backend.Algorithm{{Name: AlgorithmDijkstra}, {Name: AlgorithmBellmanFord}, {Name: AlgorithmJohnson}}
+	searches := []backend.Algorithm{{Name: backend.AlgorithmDijkstra}, {Name: backend.AlgorithmBellmanFord}, {Name: backend.AlgorithmJohnson}}
 	testNarrowing(t, "rome99", readDIMACS(t, "rome99.gr"), r, searches)
 	grid, err := generate.Grid(64, 1, 1000, r.Uint64())
 	if err != nil {
@@ -217,14 +218,14 @@ func TestRunRejectsBadTargets(t *testing.T) {
 		"both kinds":             func(r *backend.Request) { r.Targets, r.SourceTargets = []int32{0}, [][]int32{{1}} },
 		"target lists too short": func(r *backend.Request) { r.SourceTargets = [][]int32{} },
 	} {
-		for _, alg := range []backend.Algorithm{{Name: AlgorithmDijkstra}, {Name: AlgorithmFloydWarshall}} {
+		for _, alg := range []backend.Algorithm{{Name: backend.AlgorithmDijkstra}, {Name: backend.AlgorithmFloydWarshall}} {
 			req, err := requestFor(e, alg, []int32{0}, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			edit(&req)
 			calls := 0
-			err = New(1).Run(context.Background(), req, func(rows *backend.Rows) error { calls++; rows.Release(); return nil })
+			err = New(1).Run(context.Background(), req, func(rows *results.Rows) error { calls++; rows.Release(); return nil })
 			if err == nil || calls > 0 {
 				t.Errorf("%s, %s: err %v after %d blocks, want an error and none", name, alg.Name, err, calls)
 			}

@@ -13,12 +13,12 @@ import (
 
 // cpuAlgorithms are every algorithm and variant Run implements.
 var cpuAlgorithms = []backend.Algorithm{
-	{Name: AlgorithmDijkstra},
-	{Name: AlgorithmBellmanFord},
-	{Name: AlgorithmJohnson},
-	{Name: AlgorithmFloydWarshall, Variant: VariantBlocked},
-	{Name: AlgorithmFloydWarshall, Variant: VariantBlocked, BlockSize: 2},
-	{Name: AlgorithmFloydWarshall, Variant: VariantNaive},
+	{Name: backend.AlgorithmDijkstra},
+	{Name: backend.AlgorithmBellmanFord},
+	{Name: backend.AlgorithmJohnson},
+	{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked},
+	{Name: backend.AlgorithmFloydWarshall, Variant: VariantBlocked, TileEdge: 2},
+	{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive},
 }
 
 // progressRecorder keeps the largest done and the total of the Progress
@@ -54,7 +54,7 @@ func TestRunOnTestGraphs(t *testing.T) {
 	for _, g := range testgraphs.Graphs {
 		for _, alg := range cpuAlgorithms {
 			for _, parents := range []bool{false, true} {
-				name := fmt.Sprintf("%s/%s-%s-%d/parents=%t", g.Name, alg.Name, alg.Variant, alg.BlockSize, parents)
+				name := fmt.Sprintf("%s/%s-%s-%d/parents=%t", g.Name, alg.Name, alg.Variant, alg.TileEdge, parents)
 				t.Run(name, func(t *testing.T) { runTestGraph(t, b, &g, alg, parents) })
 			}
 		}
@@ -63,7 +63,7 @@ func TestRunOnTestGraphs(t *testing.T) {
 
 func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Algorithm, parents bool) {
 	req, err := requestFor(g.EdgeList(), alg, g.Sources, parents)
-	if alg.Name == AlgorithmDijkstra && g.Negative() {
+	if alg.Name == backend.AlgorithmDijkstra && g.Negative() {
 		if !errors.Is(err, ErrNegativeWeight) {
 			t.Fatalf("negative weights: %v, want ErrNegativeWeight", err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Backend is the CUDA implementation of backend.Backend. It owns one
@@ -113,7 +114,7 @@ func (b *Backend) GPU() *Device { return b.dev }
 // the GPU does not implement and for int64 distances; ErrNeedsInt64
 // (wrapped) when distances might not fit int32; *NegativeCycleError;
 // *OutOfMemoryError; ctx's error; the sink's error.
-func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	if req.Choice.Int64 {
 		return fmt.Errorf("gpu: int64 distances: %w", ErrNotSupported)
 	}
@@ -148,7 +149,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 // runSSSP solves req's sources on b's device: near-far requests of several
 // sources, targets or a cutoff through the batched search (SolveBatch),
 // the rest one source at a time with the rows narrowed on the host.
-func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
+func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
 	alg := req.Choice.Algorithm
 	plan, err := planSSSP(g, alg, SSSPOptions{})
 	if err != nil {
@@ -174,7 +175,7 @@ func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Reques
 // runSSSPSpread splits the sources into one contiguous block per device
 // (with their target lists) and solves the blocks at once, each device
 // streaming its rows into sink.
-func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
+func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
 	devs := b.devices()
 	bounds := splitEvenly(int64(len(req.Sources)), len(devs))
 	ctx, cancel := context.WithCancel(ctx)
@@ -210,20 +211,20 @@ func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.
 
 // countRows wraps sink so that req.Progress hears of every block's rows
 // (sources) before the block is handed on.
-func countRows(req *backend.Request, sink backend.Sink) backend.Sink {
+func countRows(req *backend.Request, sink results.Sink) results.Sink {
 	if req.Progress == nil {
 		return sink
 	}
 	var done atomic.Int64
 	total := int64(len(req.Sources))
-	return func(rows *backend.Rows) error {
+	return func(rows *results.Rows) error {
 		req.Progress(done.Add(int64(rows.Len())), total)
 		return sink(rows)
 	}
 }
 
 // runAllPairs computes the matrix and streams the requested rows.
-func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink backend.Sink) error {
+func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink results.Sink) error {
 	e := req.Edges
 	if e == nil {
 		return errors.New("gpu: floyd-warshall needs the request's edge list")

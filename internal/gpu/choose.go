@@ -29,7 +29,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		lo, hi = 0, 0
 	}
 	reason := "requested"
-	if alg.Name == "" || alg.Name == "auto" {
+	if alg.Name == "" || alg.Name == backend.AlgorithmAuto {
 		switch {
 		case p.AllSources:
 			alg.Name = AllPairsFamily
@@ -53,7 +53,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		}
 		alg.Variant = plan.variant
 		if plan.variant == VariantBlocked {
-			alg.BlockSize = int(plan.tile)
+			alg.TileEdge = int(plan.tile)
 		}
 		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
 	case SSSPFamily, BellmanFordFamily, DijkstraFamily:

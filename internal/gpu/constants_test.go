@@ -40,7 +40,7 @@ func TestConstantsMatchTheKernels(t *testing.T) {
 	for name, goValue := range map[string]int64{
 		"INF32":       int64(graph.Inf32),
 		"FAST_TILE":   FastTile,
-		"BLOCKED_MAX": MaxBlockSize,
+		"BLOCKED_MAX": MaxTileEdge,
 		"NF_ABORT":    nfAbort,
 		"NF_STEPS":    nfSteps,
 		"NF_SPLITS":   nfSplits,

@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -265,9 +266,9 @@ func TestRegisteredFactory(t *testing.T) {
 	if be.Name() != Name || !strings.Contains(be.Device(), "sm_") {
 		t.Fatalf("Name %q, Device %q", be.Name(), be.Device())
 	}
-	req := backend.Request{Edges: e, CSR: g, Sources: []int32{7, 3}, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
+	req := backend.Request{Edges: e, CSR: g, Sources: []int32{7, 3}, Choice: choice, Parents: true, MaxDistance: results.NoCutoff}
 	col := gputest.NewCollector(&req, false)
-	col.Check = func(b *backend.Rows) error {
+	col.Check = func(b *results.Rows) error {
 		return gputest.CheckBlock(g, b, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
 	}
 	if err := be.Run(context.Background(), req, col.Sink); err != nil {

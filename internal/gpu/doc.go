@@ -29,7 +29,7 @@
 //     host memory (cuMemHostAlloc, portable to every context), 1D and 2D
 //     asynchronous device-to-host copies on a copy stream that does not
 //     wait for the kernels' default stream, and Backend.stream, which hands
-//     a run's rows to a backend.Sink in blocks of a bounded backend.Pool:
+//     a run's rows to a results.Sink in blocks of a bounded results.Pool:
 //     the copy engine fills one block while the consumer encodes others,
 //     and the next batch's kernels run meanwhile. Go memory is never the
 //     target of an asynchronous copy.

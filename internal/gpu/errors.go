@@ -28,7 +28,7 @@ var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeeds
 var ErrClosed = errors.New("gpu: device is closed")
 
 // Name is the name the GPU backend registers under.
-const Name = "gpu"
+const Name = backend.GPU
 
 // NegativeCycleError reports a negative cycle, naming a vertex on it.
 type NegativeCycleError = backend.NegativeCycleError

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -48,7 +49,7 @@ type AllPairsRun struct {
 type spreadRun interface {
 	setProgress(fn func(done, total int64))
 	compute(ctx context.Context) (time.Duration, error)
-	stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error)
+	stream(ctx context.Context, sources []int32, sink results.Sink) (StreamStats, error)
 	moved() Traffic
 	close() error
 }
@@ -509,7 +510,7 @@ func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, p
 // also packs the padded rows (pitch > n) to n values. Only the blocks of
 // the pool (WithStaging) are ever on the host, never the whole matrix. See
 // Backend.Run for the consumer's part.
-func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink results.Sink) (StreamStats, error) {
 	if !r.computed {
 		return StreamStats{}, errors.New("gpu: Stream called before a successful Compute")
 	}
@@ -527,7 +528,7 @@ func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.
 // values apart, the first being vertex first's (a slab or a stripe of the
 // whole matrix). Blocks' First counts from the start of the request.
 func (b *Backend) streamMatrixRows(ctx context.Context, p allPairsPlan, span sourceSpan, dist, parent cu.DevicePtr, first int64,
-	sink backend.Sink) (StreamStats, error) {
+	sink results.Sink) (StreamStats, error) {
 	o := b.opts
 	shape := shapeStaging(p.n, len(span.sources), o.stagingBytes, o.stagingBlocks, 0)
 	var runs []rowRun

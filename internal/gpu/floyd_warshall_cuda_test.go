@@ -17,6 +17,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // config is one way of running floyd-warshall.
@@ -28,8 +29,8 @@ type config struct {
 
 func (c config) String() string {
 	s := c.alg.Variant
-	if c.alg.BlockSize != 0 {
-		s += fmt.Sprintf("/b%d", c.alg.BlockSize)
+	if c.alg.TileEdge != 0 {
+		s += fmt.Sprintf("/b%d", c.alg.TileEdge)
 	}
 	if c.strategy != ParentsAuto {
 		s += "/" + c.strategy.String()
@@ -54,8 +55,8 @@ var allConfigs = []config{
 	{alg: backend.Algorithm{Variant: VariantNaive}},
 	{alg: backend.Algorithm{Variant: VariantRow}},
 	{alg: backend.Algorithm{Variant: VariantBlocked}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 16}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 5}},
+	{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 16}},
+	{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 5}},
 	{alg: backend.Algorithm{Variant: VariantFast}},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
 	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
@@ -67,7 +68,7 @@ var allConfigs = []config{
 // streams rows sources (all when nil) into a collector whose Check is
 // check (none when nil) and which keeps the rows when keep.
 func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList, sources []int32, withParents bool,
-	check func(*backend.Rows) error, keep bool) (*gputest.Collector, StreamStats, error) {
+	check func(*results.Rows) error, keep bool) (*gputest.Collector, StreamStats, error) {
 	t.Helper()
 	if sources == nil {
 		sources = vertices(e.N)
@@ -98,9 +99,9 @@ func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList
 }
 
 // against returns a block check against reference rows.
-func against(e *graph.EdgeList, want func(s int32) []int64, withParents bool) func(*backend.Rows) error {
+func against(e *graph.EdgeList, want func(s int32) []int64, withParents bool) func(*results.Rows) error {
 	g := graph.BuildCSR(e)
-	return func(b *backend.Rows) error { return gputest.CheckBlock(g, b, want, withParents) }
+	return func(b *results.Rows) error { return gputest.CheckBlock(g, b, want, withParents) }
 }
 
 type randomCase struct {
@@ -182,7 +183,7 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 		}
 		for _, c := range []config{
 			{alg: backend.Algorithm{Variant: VariantFast}},
-			{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 7}},
+			{alg: backend.Algorithm{Variant: VariantBlocked, TileEdge: 7}},
 			{alg: backend.Algorithm{Variant: VariantNaive}},
 		} {
 			for name, sources := range map[string][]int32{
@@ -303,7 +304,7 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 		t.Fatalf("Choose: %v, want ErrNeedsInt64", err)
 	}
 	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily}, AllPairs: true}}
-	if err := defaultBackend().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, ErrNeedsInt64) {
+	if err := defaultBackend().Run(context.Background(), req, func(b *results.Rows) error { b.Release(); return nil }); !errors.Is(err, ErrNeedsInt64) {
 		t.Fatalf("Run: %v, want ErrNeedsInt64", err)
 	}
 }
@@ -340,10 +341,10 @@ func TestRunAllPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Run(context.Background(), req, func(*backend.Rows) error { return errors.New("a block of nothing") }); err != nil {
+	if err := b.Run(context.Background(), req, func(*results.Rows) error { return errors.New("a block of nothing") }); err != nil {
 		t.Fatalf("empty graph: %v", err)
 	}
-	sink := func(r *backend.Rows) error { r.Release(); return nil }
+	sink := func(r *results.Rows) error { r.Release(); return nil }
 	fw := backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantBlocked}, AllPairs: true}
 	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0},
 		Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "johnson"}}}, sink); !errors.Is(err, backend.ErrUnsupported) {
@@ -385,8 +386,8 @@ func TestStreamPoolIsBounded(t *testing.T) {
 	col := gputest.NewCollector(req, false)
 	col.Check = against(e, gputest.MatrixRows(200, want), true)
 	var outstanding, peak atomic.Int64
-	held := make(chan *backend.Rows, 200)
-	sink := func(b *backend.Rows) error {
+	held := make(chan *results.Rows, 200)
+	sink := func(b *results.Rows) error {
 		v := outstanding.Add(1)
 		for p := peak.Load(); v > p && !peak.CompareAndSwap(p, v); p = peak.Load() {
 		}
@@ -407,7 +408,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 		t.Fatalf("Stream returned (%v) while the consumer held blocks", err)
 	default:
 	}
-	release := func(b *backend.Rows) {
+	release := func(b *results.Rows) {
 		outstanding.Add(-1)
 		if err := col.Sink(b); err != nil { // checks, then releases
 			t.Error(err)
@@ -453,7 +454,7 @@ func TestStreamStopsAtSinkError(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		for _, byCancel := range []bool{false, true} {
 			calls.Store(0)
-			sink := func(r *backend.Rows) error {
+			sink := func(r *results.Rows) error {
 				defer r.Release()
 				if calls.Add(1) == failAt {
 					if byCancel {

@@ -11,8 +11,8 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // outOfCoreRun is the fast Floyd-Warshall on a matrix larger than the
@@ -411,7 +411,7 @@ func (r *outOfCoreRun) checkNegative() error {
 // stream hands the requested rows to sink, one stripe of B rows at a
 // time: the stripe goes up to the device, is finished there (unreachable
 // sums, parents) and streams down through the staging blocks.
-func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink results.Sink) (StreamStats, error) {
 	l := r.l
 	bounds := make([]int64, l.superTiles()+1)
 	for s := range l.superTiles() {

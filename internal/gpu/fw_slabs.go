@@ -12,8 +12,8 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // slabRun is the fast Floyd-Warshall on several devices (placement
@@ -290,7 +290,7 @@ func (run *slabRun) checkNegative() error {
 
 // stream hands the requested rows to sink: each device streams the spans
 // of sources in its slab through its own staging, all devices at once.
-func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+func (run *slabRun) stream(ctx context.Context, sources []int32, sink results.Sink) (StreamStats, error) {
 	l := run.l
 	bounds := make([]int64, len(run.parts)+1)
 	for i, p := range run.parts {

@@ -3,7 +3,7 @@ package gpu
 import (
 	"sort"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // sourceSpan is a run of consecutive positions of a request whose sources
@@ -45,11 +45,11 @@ func spansOf(spans []sourceSpan, p int) []sourceSpan {
 
 // shiftRows passes sink the blocks of a span's rows with First counted
 // from the start of the whole request, not of the span.
-func shiftRows(sink backend.Sink, by int) backend.Sink {
+func shiftRows(sink results.Sink, by int) results.Sink {
 	if by == 0 {
 		return sink
 	}
-	return func(rows *backend.Rows) error {
+	return func(rows *results.Rows) error {
 		rows.First += by
 		return sink(rows)
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // randomBounds returns parts+1 ascending bounds from 0, some parts empty.
@@ -121,7 +121,7 @@ func TestSplitSourcesExample(t *testing.T) {
 func TestShiftRows(t *testing.T) {
 	var got []int
 	fail := errors.New("sink failed")
-	sink := func(rows *backend.Rows) error {
+	sink := func(rows *results.Rows) error {
 		got = append(got, rows.First)
 		if rows.First < 0 {
 			return fail
@@ -133,7 +133,7 @@ func TestShiftRows(t *testing.T) {
 		shifted := shiftRows(sink, by)
 		sources := []int32{4, 5}
 		for _, first := range []int{0, 3, 42} {
-			rows := &backend.Rows{First: first, Sources: sources, Width: 9}
+			rows := &results.Rows{First: first, Sources: sources, Width: 9}
 			if err := shifted(rows); err != nil {
 				t.Fatalf("by %d, first %d: %v", by, first, err)
 			}
@@ -144,7 +144,7 @@ func TestShiftRows(t *testing.T) {
 		if want := []int{by, 3 + by, 42 + by}; !slices.Equal(got, want) {
 			t.Fatalf("by %d: sink saw First %v, want %v", by, got, want)
 		}
-		if err := shifted(&backend.Rows{First: -by - 1}); !errors.Is(err, fail) {
+		if err := shifted(&results.Rows{First: -by - 1}); !errors.Is(err, fail) {
 			t.Fatalf("by %d: error %v, want the sink's", by, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // The row-slab and out-of-core schedules against the one-device run: the
@@ -30,7 +31,7 @@ var rowSeed = maphash.MakeSeed()
 // fwDigests runs all pairs of e on b and returns each row's digest
 // (distances, then parents) and where the matrix was placed; check, when
 // set, sees every block first.
-func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, check func(*backend.Rows) error) ([]uint64, string, error) {
+func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, check func(*results.Rows) error) ([]uint64, string, error) {
 	t.Helper()
 	r, err := b.PrepareAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents)
 	if err != nil {
@@ -43,7 +44,7 @@ func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, ch
 // super, whatever the graph's size: small graphs, whose whole matrix
 // takes less memory than the out-of-core buffers, test every super-tile
 // shape too.
-func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, super int64, check func(*backend.Rows) error) ([]uint64, string, error) {
+func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, super int64, check func(*results.Rows) error) ([]uint64, string, error) {
 	t.Helper()
 	p, err := planAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents, ParentsRecover)
 	if err != nil {
@@ -59,14 +60,14 @@ func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents b
 }
 
 // runDigests computes r and digests its rows (see fwDigests).
-func runDigests(t *testing.T, r *AllPairsRun, e *graph.EdgeList, check func(*backend.Rows) error) ([]uint64, string, error) {
+func runDigests(t *testing.T, r *AllPairsRun, e *graph.EdgeList, check func(*results.Rows) error) ([]uint64, string, error) {
 	t.Helper()
 	defer closeChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
 		return nil, r.Placement(), err
 	}
 	digests := make([]uint64, e.N)
-	_, err := r.Stream(context.Background(), vertices(e.N), func(rows *backend.Rows) error {
+	_, err := r.Stream(context.Background(), vertices(e.N), func(rows *results.Rows) error {
 		defer rows.Release()
 		if check != nil {
 			if err := check(rows); err != nil {
@@ -166,18 +167,18 @@ func TestSpreadRunsReportNegativeCycles(t *testing.T) {
 	two := openBackend(t, WithDevices([]int{0, 0}))
 	for _, n := range []int32{300, 700} {
 		e, cycle := negativeCycleGraph(r, n)
-		for name, run := range map[string]func(check func(*backend.Rows) error) error{
-			"row slabs": func(check func(*backend.Rows) error) error {
+		for name, run := range map[string]func(check func(*results.Rows) error) error{
+			"row slabs": func(check func(*results.Rows) error) error {
 				_, _, err := fwDigests(t, two, e, false, check)
 				return err
 			},
-			"out of core": func(check func(*backend.Rows) error) error {
+			"out of core": func(check func(*results.Rows) error) error {
 				_, _, err := outOfCoreDigests(t, defaultBackend(), e, false, 128, check)
 				return err
 			},
 		} {
 			rows := 0
-			err := run(func(*backend.Rows) error { rows++; return nil })
+			err := run(func(*results.Rows) error { rows++; return nil })
 			var neg *NegativeCycleError
 			if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
 				t.Errorf("n %d %s: error %v, want a NegativeCycleError on %v", n, name, err, cycle)
@@ -236,15 +237,15 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 	two := openBackend(t, WithDevices([]int{0, 0}))
 	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
 		digest := func(b *Backend) []uint64 {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: results.NoCutoff, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
 			d := make([]uint64, len(sources))
-			err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
+			err := b.Run(context.Background(), req, func(rows *results.Rows) error {
 				defer rows.Release()
-				if err := rows.Check(&req); err != nil {
+				if err := req.CheckRows(rows); err != nil {
 					return err
 				}
 				for i := range rows.Len() {
-					if err := gputest.CheckTree(g, rows.Tree(i)); err != nil {
+					if err := gputest.CheckTree(g, rows.Tree(i).Copy()); err != nil {
 						return err
 					}
 					var h maphash.Hash

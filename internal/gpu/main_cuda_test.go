@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // testBackends holds one backend per parent strategy and
@@ -119,7 +120,7 @@ func request(t *testing.T, e *graph.EdgeList, alg backend.Algorithm, sources []i
 	lo, hi := e.WeightRange()
 	choice, err := choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), AllSources: len(sources) == int(e.N), Algorithm: alg, Parents: parents})
-	return backend.Request{Edges: e, CSR: g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: backend.NoCutoff}, err
+	return backend.Request{Edges: e, CSR: g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: results.NoCutoff}, err
 }
 
 // noLeaks fails t when more goroutines run than before, once those that

@@ -11,7 +11,7 @@ import (
 // AllPairsFamily is the all-pairs algorithm family: a Choice with this
 // name computes the whole matrix on the device and streams the requested
 // rows.
-const AllPairsFamily = "floyd-warshall"
+const AllPairsFamily = backend.AlgorithmFloydWarshall
 
 // The variants of the floyd-warshall family (backend.Algorithm.Variant).
 const (
@@ -20,7 +20,7 @@ const (
 	// VariantRow launches once per k, one thread per row.
 	VariantRow = "row"
 	// VariantBlocked is the three-phase tiled algorithm with shared memory
-	// (Katz and Kider); Algorithm.BlockSize sets the tile edge.
+	// (Katz and Kider); Algorithm.TileEdge sets the tile edge.
 	VariantBlocked = "blocked"
 	// VariantFast is the default: 128 x 128 tiles, register-tiled phase 3
 	// with 16-byte loads and fused add-min, n padded to the tile.
@@ -33,12 +33,12 @@ var Variants = []string{VariantFast, VariantBlocked, VariantNaive, VariantRow}
 const (
 	// FastTile is the tile edge of the fast variant.
 	FastTile = 128
-	// DefaultBlockSize is the blocked variant's tile edge when
-	// Algorithm.BlockSize is 0.
-	DefaultBlockSize = 32
-	// MaxBlockSize bounds the blocked variant's tile edge: one thread per
+	// DefaultTileEdge is the blocked variant's tile edge when
+	// Algorithm.TileEdge is 0.
+	DefaultTileEdge = 32
+	// MaxTileEdge bounds the blocked variant's tile edge: one thread per
 	// cell, at most 1024 threads per block.
-	MaxBlockSize = 32
+	MaxTileEdge = 32
 )
 
 // parentMethod is how a run obtains the predecessor matrix.
@@ -129,21 +129,21 @@ func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan,
 	switch p.variant {
 	case VariantNaive, VariantRow:
 		p.tile = 1
-		if alg.BlockSize != 0 {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d): %w", p.variant, alg.BlockSize, ErrNotSupported)
+		if alg.TileEdge != 0 {
+			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d): %w", p.variant, alg.TileEdge, ErrNotSupported)
 		}
 	case VariantBlocked:
-		p.tile = int64(alg.BlockSize)
+		p.tile = int64(alg.TileEdge)
 		if p.tile == 0 {
-			p.tile = DefaultBlockSize
+			p.tile = DefaultTileEdge
 		}
-		if p.tile < 2 || p.tile > MaxBlockSize {
-			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d: %w", p.tile, MaxBlockSize, ErrNotSupported)
+		if p.tile < 2 || p.tile > MaxTileEdge {
+			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d: %w", p.tile, MaxTileEdge, ErrNotSupported)
 		}
 	case VariantFast:
 		p.tile = FastTile
-		if alg.BlockSize != 0 && alg.BlockSize != FastTile {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d): %w", FastTile, alg.BlockSize, ErrNotSupported)
+		if alg.TileEdge != 0 && alg.TileEdge != FastTile {
+			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d): %w", FastTile, alg.TileEdge, ErrNotSupported)
 		}
 	default:
 		return allPairsPlan{}, fmt.Errorf("gpu: floyd-warshall variant %q: %w (have %s)",

@@ -29,15 +29,15 @@ func TestPlanVariants(t *testing.T) {
 		notSupported bool
 	}{
 		{alg: backend.Algorithm{}, variant: VariantFast, tile: 128, pitch: 384},
-		{alg: backend.Algorithm{Name: AllPairsFamily, Variant: "fast", BlockSize: 128}, variant: VariantFast, tile: 128, pitch: 384},
+		{alg: backend.Algorithm{Name: AllPairsFamily, Variant: "fast", TileEdge: 128}, variant: VariantFast, tile: 128, pitch: 384},
 		{alg: backend.Algorithm{Variant: "blocked"}, variant: VariantBlocked, tile: 32, pitch: 320},
-		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 7}, variant: VariantBlocked, tile: 7, pitch: 301},
+		{alg: backend.Algorithm{Variant: "blocked", TileEdge: 7}, variant: VariantBlocked, tile: 7, pitch: 301},
 		{alg: backend.Algorithm{Variant: "naive"}, variant: VariantNaive, tile: 1, pitch: 300},
 		{alg: backend.Algorithm{Variant: "row"}, variant: VariantRow, tile: 1, pitch: 300},
-		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 33}, wantErr: "outside 2..32", notSupported: true},
-		{alg: backend.Algorithm{Variant: "blocked", BlockSize: 1}, wantErr: "outside 2..32", notSupported: true},
-		{alg: backend.Algorithm{Variant: "fast", BlockSize: 64}, wantErr: "fixed block size", notSupported: true},
-		{alg: backend.Algorithm{Variant: "naive", BlockSize: 8}, wantErr: "no block size", notSupported: true},
+		{alg: backend.Algorithm{Variant: "blocked", TileEdge: 33}, wantErr: "outside 2..32", notSupported: true},
+		{alg: backend.Algorithm{Variant: "blocked", TileEdge: 1}, wantErr: "outside 2..32", notSupported: true},
+		{alg: backend.Algorithm{Variant: "fast", TileEdge: 64}, wantErr: "fixed block size", notSupported: true},
+		{alg: backend.Algorithm{Variant: "naive", TileEdge: 8}, wantErr: "no block size", notSupported: true},
 		{alg: backend.Algorithm{Variant: "johnson"}, wantErr: "have fast, blocked, naive, row", notSupported: true},
 		{alg: backend.Algorithm{Name: "dijkstra"}, wantErr: "dijkstra", notSupported: true},
 	} {

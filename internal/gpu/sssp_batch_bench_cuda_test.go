@@ -15,6 +15,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // BenchmarkSSSPBatch times the batched search on a generated grid
@@ -65,27 +66,27 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		rounds     int
 	}
 	shapes := []shape{
-		{name: "od-table", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff}},
-		{name: "od-table-parents", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff, Parents: true}},
+		{name: "od-table", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}},
+		{name: "od-table-parents", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff, Parents: true}},
 		{name: "cutoff-100000-100-sources", req: backend.Request{Sources: span(0, 100), MaxDistance: 100000}},
-		{name: "pairs-1M", req: backend.Request{Sources: sources, SourceTargets: pairs, MaxDistance: backend.NoCutoff}},
-		{name: "whole-rows-64", req: backend.Request{Sources: span(0, 64), MaxDistance: backend.NoCutoff}},
+		{name: "pairs-1M", req: backend.Request{Sources: sources, SourceTargets: pairs, MaxDistance: results.NoCutoff}},
+		{name: "whole-rows-64", req: backend.Request{Sources: span(0, 64), MaxDistance: results.NoCutoff}},
 	}
 	for _, batch := range []int{1, 8, 64, 256} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-batch-%d", batch), batch: batch,
-			req: backend.Request{Sources: sources[:min(len(sources), max(batch, 64))], Targets: targets, MaxDistance: backend.NoCutoff}})
+			req: backend.Request{Sources: sources[:min(len(sources), max(batch, 64))], Targets: targets, MaxDistance: results.NoCutoff}})
 	}
 	for _, factor := range []float64{8, 32, 64, 128} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-delta-factor-%g", factor), factor: factor,
-			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: backend.NoCutoff}})
+			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}})
 	}
 	for _, rounds := range []int{-1, 4} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-local-rounds-%d", max(rounds, 0)), rounds: rounds,
-			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: backend.NoCutoff}})
+			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}})
 	}
 	for _, gib := range []int64{4, 16} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-state-%dGiB", gib), stateBytes: gib << 30,
-			req: backend.Request{Sources: sources, Targets: targets, MaxDistance: backend.NoCutoff}})
+			req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}})
 	}
 	for _, sh := range shapes {
 		b.Run(sh.name, func(b *testing.B) {
@@ -93,7 +94,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 			req.CSR = g
 			opts := SSSPOptions{Batch: sh.batch, DeltaFactor: sh.factor, BatchStateBytes: sh.stateBytes, LocalRounds: sh.rounds}
 			var cells int64
-			sink := func(rows *backend.Rows) error {
+			sink := func(rows *results.Rows) error {
 				lo, _ := rows.Span(0)
 				_, hi := rows.Span(rows.Len() - 1)
 				cells += int64(hi - lo)
@@ -125,7 +126,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 	}
 	b.Run("check-od-rows", func(b *testing.B) {
 		req := backend.Request{CSR: g, Sources: []int32{sources[0], sources[len(sources)-1]}, Targets: targets,
-			MaxDistance: backend.NoCutoff, Parents: true}
+			MaxDistance: results.NoCutoff, Parents: true}
 		refs := [][]int64{gputest.Dijkstra(g, req.Sources[0]), gputest.Dijkstra(g, req.Sources[1])}
 		for b.Loop() {
 			if err := checkBatch(be, &req, refs, SSSPOptions{}); err != nil {

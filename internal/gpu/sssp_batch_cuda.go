@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/kernels"
 	"gorgonia.org/cu"
 )
@@ -53,7 +54,7 @@ type batchSolver struct {
 // targets, once every target of its group is settled; only the asked
 // columns leave the device. Non-negative weights only (ErrNotSupported
 // otherwise). O(groups * n) device memory per launch.
-func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink backend.Sink) (SSSPStats, error) {
+func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink results.Sink) (SSSPStats, error) {
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
 		return SSSPStats{}, err
@@ -66,7 +67,7 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
 // of g) and checked sources: Run plans once, for the variant and this.
-func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (SSSPStats, error) {
+func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink results.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
 	if len(req.Sources) == 0 {
 		return stats, nil
@@ -83,7 +84,7 @@ func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	err = b.dev.Do(s.prepare)
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
-		stats.Delta, stats.BlockSize, stats.LocalRounds = plan.delta, plan.opts.BlockSize, plan.localRounds
+		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
 		staging, pool := b.batchStaging(s.width), b.opts.stagingBlocks
 		if staging > b.opts.stagingBytes {
 			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
@@ -136,7 +137,7 @@ func (s *batchSolver) prepare(c *Ctx) error {
 	if s.search, err = loadKernel("sssp_batch"); err != nil {
 		return err
 	}
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	perSM, err := s.search.maxActiveBlocksPerSM(bs)
 	if err != nil {
 		return err
@@ -270,7 +271,7 @@ func (s *batchSolver) stageFuncs(produced *SSSPStats) stageFuncs {
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(s.plan.n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }
@@ -321,7 +322,7 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 	if s.req.SourceTargets == nil || !s.onDevice {
 		rowStarts = 0
 	}
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	err := timed(c, st, func() error {
 		if err := c.kernels.SSSPBatchInit(s.b.dev.linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {

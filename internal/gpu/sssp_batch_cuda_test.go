@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // batchQuery is one shape of a batched request: its targets (shared or per
@@ -44,13 +45,13 @@ func batchQueries(r *rand.Rand, n int32, sources []int32, typical int64) []batch
 		}
 	}
 	return []batchQuery{
-		{name: "whole rows", cutoff: backend.NoCutoff},
-		{name: "targets", targets: targets, cutoff: backend.NoCutoff},
+		{name: "whole rows", cutoff: results.NoCutoff},
+		{name: "targets", targets: targets, cutoff: results.NoCutoff},
 		{name: "cutoff 0", cutoff: 0},
 		{name: "typical cutoff", cutoff: typical},
 		{name: "cutoff beyond every distance", cutoff: 1 << 40},
 		{name: "targets within a cutoff", targets: targets, cutoff: typical},
-		{name: "pairs", sourceTargets: lists, cutoff: backend.NoCutoff},
+		{name: "pairs", sourceTargets: lists, cutoff: results.NoCutoff},
 	}
 }
 
@@ -120,7 +121,7 @@ func referenceRows(g *graph.CSR, sources []int32) [][]int64 {
 // checkBatch runs req through SolveBatch and checks every cell of every
 // block against refs (one row per source).
 func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts SSSPOptions) error {
-	return checkRows(req, refs, func(sink backend.Sink) error {
+	return checkRows(req, refs, func(sink results.Sink) error {
 		_, err := b.SolveBatch(context.Background(), req.CSR, req, opts, sink)
 		return err
 	})
@@ -129,20 +130,20 @@ func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts SSSPOptio
 // checkBatchRun runs req through Backend.Run and checks it as checkBatch
 // does.
 func checkBatchRun(b *Backend, req *backend.Request, refs [][]int64) error {
-	return checkRows(req, refs, func(sink backend.Sink) error { return b.Run(context.Background(), *req, sink) })
+	return checkRows(req, refs, func(sink results.Sink) error { return b.Run(context.Background(), *req, sink) })
 }
 
 // checkRows checks every cell of every block run hands its sink against
 // refs (one row per source), and that each row arrives once.
-func checkRows(req *backend.Request, refs [][]int64, run func(backend.Sink) error) error {
+func checkRows(req *backend.Request, refs [][]int64, run func(results.Sink) error) error {
 	var (
 		mu   sync.Mutex
 		seen = make([]bool, len(req.Sources))
 		bad  error
 	)
-	sink := func(rows *backend.Rows) error {
+	sink := func(rows *results.Rows) error {
 		defer rows.Release()
-		if err := rows.Check(req); err != nil {
+		if err := req.CheckRows(rows); err != nil {
 			return err
 		}
 		for i := range rows.Len() {
@@ -173,7 +174,7 @@ func checkRows(req *backend.Request, refs [][]int64, run func(backend.Sink) erro
 
 // checkBatchRow checks row i of rows against want, the source's whole
 // reference row.
-func checkBatchRow(req *backend.Request, rows *backend.Rows, i int, want []int64) error {
+func checkBatchRow(req *backend.Request, rows *results.Rows, i int, want []int64) error {
 	g, source := req.CSR, rows.Sources[i]
 	lo, hi := rows.Span(i)
 	for j := range hi - lo {
@@ -185,7 +186,7 @@ func checkBatchRow(req *backend.Request, rows *backend.Rows, i int, want []int64
 			v = req.Targets[j]
 		}
 		got, exact := rows.Distance(i, j), want[v]
-		beyond := req.MaxDistance != backend.NoCutoff && (exact == paths.Unreachable || exact > req.MaxDistance)
+		beyond := req.MaxDistance != results.NoCutoff && (exact == paths.Unreachable || exact > req.MaxDistance)
 		if got != exact && !(beyond && got == paths.Unreachable) {
 			return fmt.Errorf("vertex %d: distance %d, want %d", v, got, exact)
 		}

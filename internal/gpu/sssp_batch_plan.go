@@ -1,6 +1,9 @@
 package gpu
 
-import "github.com/pathflow/pathflow/internal/backend"
+import (
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
+)
 
 // Host-side sizing of the batched near-far search (sssp_batch_cuda.go): no
 // CUDA, so it is tested in every build.
@@ -83,9 +86,9 @@ func batchStagingBytes(width int64, defaultBytes int64) int64 {
 }
 
 // batchCutoff is the cutoff the kernel applies: graph.Inf32 (none) for
-// backend.NoCutoff and beyond, else the request's.
+// results.NoCutoff and beyond, else the request's.
 func batchCutoff(maxDistance int64, inf int64) int64 {
-	if maxDistance == backend.NoCutoff || maxDistance >= inf {
+	if maxDistance == results.NoCutoff || maxDistance >= inf {
 		return inf
 	}
 	return maxDistance
@@ -96,5 +99,5 @@ func batchCutoff(maxDistance int64, inf int64) int64 {
 // source keeps the one-source kernel, whose shared-memory rounds make it
 // faster alone.
 func useBatch(req *backend.Request) bool {
-	return len(req.Sources) > 1 || req.Narrowed() || req.MaxDistance != backend.NoCutoff
+	return len(req.Sources) > 1 || req.Narrowed() || req.MaxDistance != results.NoCutoff
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // planBatch fills launches with whole groups within the memory, the
@@ -48,16 +49,16 @@ func TestUseBatch(t *testing.T) {
 		req  backend.Request
 		want bool
 	}{
-		{backend.Request{Sources: []int32{3}, MaxDistance: backend.NoCutoff}, false},
-		{backend.Request{Sources: []int32{3, 4}, MaxDistance: backend.NoCutoff}, true},
-		{backend.Request{Sources: []int32{3}, Targets: []int32{1}, MaxDistance: backend.NoCutoff}, true},
+		{backend.Request{Sources: []int32{3}, MaxDistance: results.NoCutoff}, false},
+		{backend.Request{Sources: []int32{3, 4}, MaxDistance: results.NoCutoff}, true},
+		{backend.Request{Sources: []int32{3}, Targets: []int32{1}, MaxDistance: results.NoCutoff}, true},
 		{backend.Request{Sources: []int32{3}, MaxDistance: 0}, true},
 	} {
 		if got := useBatch(&c.req); got != c.want {
 			t.Errorf("useBatch(%+v) = %v, want %v", c.req, got, c.want)
 		}
 	}
-	if batchCutoff(backend.NoCutoff, 1<<30-1) != 1<<30-1 || batchCutoff(5, 1<<30-1) != 5 || batchCutoff(1<<40, 1<<30-1) != 1<<30-1 {
+	if batchCutoff(results.NoCutoff, 1<<30-1) != 1<<30-1 || batchCutoff(5, 1<<30-1) != 5 || batchCutoff(1<<40, 1<<30-1) != 1<<30-1 {
 		t.Error("batchCutoff maps cutoffs wrong")
 	}
 }

@@ -61,7 +61,7 @@ type bellmanFordLaunch struct {
 }
 
 func (s *SSSPSolver) bellmanFordLaunch() bellmanFordLaunch {
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	l := bellmanFordLaunch{
 		full:   s.dev.linear(s.plan.n, bs, false),
 		capped: s.dev.linear(s.plan.n, bs, true),

@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // ssspCase is one test graph for the single-source variants.
@@ -103,14 +104,14 @@ func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts SSSP
 	defer closeChecked(t, "the solver", s)
 	// A first solve allocates the buffers (near-far sizes them per solve);
 	// poison them before the solve that is checked.
-	release := func(r *backend.Rows) error { r.Release(); return nil }
+	release := func(r *results.Rows) error { r.Release(); return nil }
 	if _, err := s.Solve(context.Background(), sources, withParents, release); err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
 	ssspPoison(t, s)
 	req := &backend.Request{CSR: g, Sources: sources, Parents: withParents}
 	col := gputest.NewCollector(req, false)
-	col.Check = func(r *backend.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
+	col.Check = func(r *results.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
 	before := runtime.NumGoroutine()
 	stats, err := s.Solve(context.Background(), sources, withParents, col.Sink)
 	if err == nil {
@@ -191,14 +192,14 @@ func TestSSSPNearFarShapes(t *testing.T) {
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
 	for _, opts := range []SSSPOptions{
 		{BlocksPerSource: 1, Batch: 8},
-		{BlocksPerSource: 3, Batch: 5, BlockSize: 128},
-		{BlocksPerSource: 40, Batch: 2, BlockSize: 512},
+		{BlocksPerSource: 3, Batch: 5, ThreadsPerBlock: 128},
+		{BlocksPerSource: 40, Batch: 2, ThreadsPerBlock: 512},
 		{Delta: 1, Batch: 16},
 		{Delta: 1 << 29},
 		{LocalRounds: -1},
 		{LocalRounds: 1, BlocksPerSource: 2},
 		{LocalRounds: 64, Batch: 4},
-		{LocalRounds: 32, Delta: 1 << 29, BlockSize: 64},
+		{LocalRounds: 32, Delta: 1 << 29, ThreadsPerBlock: 64},
 	} {
 		for _, withParents := range []bool{false, true} {
 			stats := ssspSolve(t, nil, g, VariantNearFar, opts, sources, withParents, ref)
@@ -251,7 +252,7 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
-		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: backend.NoCutoff,
+		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: results.NoCutoff,
 			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily, Variant: variant}}}
 		col := gputest.NewCollector(&req, false)
 		err := defaultBackend().Run(context.Background(), req, col.Sink)
@@ -321,7 +322,7 @@ func TestSSSPRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			col := gputest.NewCollector(&req, false)
-			col.Check = func(r *backend.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
+			col.Check = func(r *results.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
 			before := runtime.NumGoroutine()
 			if err := b.Run(context.Background(), req, col.Sink); err != nil {
 				t.Fatalf("%+v: %v", req.Choice.Algorithm, err)
@@ -355,7 +356,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		stop := errors.New("enough")
 		var calls atomic.Int64
 		before := runtime.NumGoroutine()
-		_, err = s.Solve(context.Background(), []int32{1, 2, 3, 4, 5, 6, 7, 8, 9}, true, func(r *backend.Rows) error {
+		_, err = s.Solve(context.Background(), []int32{1, 2, 3, 4, 5, 6, 7, 8, 9}, true, func(r *results.Rows) error {
 			defer r.Release()
 			if calls.Add(1) == 3 {
 				return stop
@@ -368,12 +369,12 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		noLeaks(t, before)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *backend.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
+		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *results.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s: cancelled solve: %v", variant, err)
 		}
-		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true, MaxDistance: backend.NoCutoff}
+		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true, MaxDistance: results.NoCutoff}
 		col := gputest.NewCollector(req, false)
-		col.Check = func(r *backend.Rows) error {
+		col.Check = func(r *results.Rows) error {
 			return gputest.CheckBlock(g, r, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
 		}
 		if _, err := s.Solve(context.Background(), req.Sources, true, col.Sink); err != nil {
@@ -393,7 +394,7 @@ func TestSSSPRefusals(t *testing.T) {
 	neg := graph.NewEdgeList(3, 2)
 	neg.Add(0, 1, -1)
 	neg.Add(1, 2, 4)
-	release := func(r *backend.Rows) error { r.Release(); return nil }
+	release := func(r *results.Rows) error { r.Release(); return nil }
 	for _, variant := range []string{VariantNearFar, VariantDijkstra} {
 		alg := backend.Algorithm{Name: SSSPFamily, Variant: variant}
 		if _, err := request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {

@@ -20,7 +20,7 @@ import (
 func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
 	b := s.single
 	n := s.plan.n
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	capped := s.dev.linear(n, bs, true)
 	minimum := s.dev.linear(int64(b.minBlocks)*int64(bs), bs, false)
 	final := s.dev.linear(1024, 1024, false)

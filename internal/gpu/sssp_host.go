@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Host-side pieces of the single-source searches: no CUDA, so they are
@@ -20,7 +20,7 @@ import (
 // along arcs of weight zero or below), the rows shared out among one
 // goroutine per scratch. Only graphs with weights <= 0 need it.
 // O(rows * n), plus O(n + m) per mended row.
-func repairParents(g *graph.CSR, b *backend.Rows, scratch []*paths.TreeRepair) {
+func repairParents(g *graph.CSR, b *results.Rows, scratch []*paths.TreeRepair) {
 	n, rows := b.Width, b.Len()
 	if b.Parent == nil || rows == 0 {
 		return

@@ -52,12 +52,12 @@ func (s *SSSPSolver) prepareNearFar(c *Ctx) error {
 		return err
 	}
 	s.nf = &nearFarBuffers{search: fn}
-	perSM, err := fn.maxActiveBlocksPerSM(s.plan.opts.BlockSize)
+	perSM, err := fn.maxActiveBlocksPerSM(s.plan.opts.ThreadsPerBlock)
 	if err != nil {
 		return err
 	}
 	if perSM < 1 {
-		return fmt.Errorf("gpu: sssp_near_far cannot run blocks of %d threads", s.plan.opts.BlockSize)
+		return fmt.Errorf("gpu: sssp_near_far cannot run blocks of %d threads", s.plan.opts.ThreadsPerBlock)
 	}
 	s.resident = perSM * s.dev.sms
 	return nil
@@ -108,7 +108,7 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 	if err := c.CopyInt32ToDevice(b.sources, sources); err != nil {
 		return err
 	}
-	bs := s.plan.opts.BlockSize
+	bs := s.plan.opts.ThreadsPerBlock
 	err := timed(c, st, func() error {
 		cells := s.dev.linear(k*n, bs, true)
 		if err := c.kernels.SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,

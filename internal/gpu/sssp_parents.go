@@ -14,7 +14,7 @@ func (s *SSSPSolver) parentPass(c *Ctx, dist, parent, sources Buffer, k int64) e
 		return err
 	}
 	n := s.plan.n
-	bs := int64(s.plan.opts.BlockSize)
+	bs := int64(s.plan.opts.ThreadsPerBlock)
 	x := max(min((n+bs-1)/bs, int64(s.dev.sms*strideBlocksPerSM)/k), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(min(k, 65535))}, Block: kernels.Dim3{X: int(bs)}}
 	return c.kernels.SSSPParents(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, dist.Ptr, parent.Ptr, sources.Ptr, k)

@@ -16,11 +16,11 @@ import (
 const (
 	// SSSPFamily defaults to VariantNearFar, or to VariantBFFlags when some
 	// weight is negative.
-	SSSPFamily = "sssp"
+	SSSPFamily = backend.AlgorithmSSSP
 	// BellmanFordFamily defaults to VariantBFFlags.
-	BellmanFordFamily = "bellman-ford"
+	BellmanFordFamily = backend.AlgorithmBellmanFord
 	// DijkstraFamily defaults to VariantDijkstra.
-	DijkstraFamily = "dijkstra"
+	DijkstraFamily = backend.AlgorithmDijkstra
 )
 
 // The single-source variants (backend.Algorithm.Variant); "" and "auto" pick
@@ -60,9 +60,9 @@ type SSSPOptions struct {
 	// and DenseDeltaFactor above (low diameter: extra relaxations cost more
 	// than the steps they save).
 	DeltaFactor float64
-	// BlockSize is the threads per block of the search kernels
-	// (DefaultSSSPBlockSize when 0; a multiple of 32 up to 1024).
-	BlockSize int
+	// ThreadsPerBlock is the threads per block of the search kernels
+	// (DefaultSSSPThreadsPerBlock when 0; a multiple of 32 up to 1024).
+	ThreadsPerBlock int
 	// BlocksPerSource is how many blocks work on one near-far search; 0
 	// sizes it from the vertex count (see nearFarBlocks).
 	BlocksPerSource int
@@ -99,12 +99,12 @@ type SSSPOptions struct {
 // at two thirds of its relaxations, which multi-source runs pay for; on
 // degree-7 random graphs 2 was fastest; 16 local rounds beat 8 and 32.
 const (
-	SparseDeltaFactor    = 32
-	DenseDeltaFactor     = 2
-	SparseDegree         = 5
-	DefaultLocalRounds   = 16
-	DefaultSSSPBlockSize = 256
-	DefaultMaxBatchBytes = 2 << 30
+	SparseDeltaFactor          = 32
+	DenseDeltaFactor           = 2
+	SparseDegree               = 5
+	DefaultLocalRounds         = 16
+	DefaultSSSPThreadsPerBlock = 256
+	DefaultMaxBatchBytes       = 2 << 30
 	// DefaultBatchStateBytes: measured on an H100 with the 4,900 x 4,900
 	// grid (docs/performance.md).
 	DefaultBatchStateBytes = 8 << 30
@@ -117,8 +117,8 @@ func (o SSSPOptions) withDefaults() SSSPOptions {
 	if o.LocalRounds == 0 {
 		o.LocalRounds = DefaultLocalRounds
 	}
-	if o.BlockSize == 0 {
-		o.BlockSize = DefaultSSSPBlockSize
+	if o.ThreadsPerBlock == 0 {
+		o.ThreadsPerBlock = DefaultSSSPThreadsPerBlock
 	}
 	if o.BatchStateBytes == 0 {
 		o.BatchStateBytes = DefaultBatchStateBytes
@@ -140,8 +140,8 @@ func (o SSSPOptions) validate() error {
 	switch {
 	case o.Delta < 0 || o.DeltaFactor < 0 || math.IsNaN(o.DeltaFactor):
 		return fmt.Errorf("gpu: negative near-far delta %d or factor %v", o.Delta, o.DeltaFactor)
-	case o.BlockSize%32 != 0 || o.BlockSize < 32 || o.BlockSize > 1024:
-		return fmt.Errorf("gpu: block size %d is not a multiple of 32 in 32..1024", o.BlockSize)
+	case o.ThreadsPerBlock%32 != 0 || o.ThreadsPerBlock < 32 || o.ThreadsPerBlock > 1024:
+		return fmt.Errorf("gpu: block size %d is not a multiple of 32 in 32..1024", o.ThreadsPerBlock)
 	case o.BlocksPerSource < 0 || o.Batch < 0 || o.MaxBatchBytes < 0 || o.BatchStateBytes < 0 || o.StepsPerCheck < 1:
 		return fmt.Errorf("gpu: negative blocks per source, batch or batch bytes, or steps per check below 1")
 	case o.Timeout < 0:
@@ -237,8 +237,8 @@ func chooseSSSP(n int64, lo, hi int32, alg backend.Algorithm) (variant string, c
 		return "", false, fmt.Errorf("gpu: single-source variant %q: %w (have %s)",
 			variant, ErrNotSupported, strings.Join(SSSPVariants, ", "))
 	}
-	if alg.BlockSize != 0 {
-		return "", false, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d): %w", variant, alg.BlockSize, ErrNotSupported)
+	if alg.TileEdge != 0 {
+		return "", false, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d): %w", variant, alg.TileEdge, ErrNotSupported)
 	}
 	if negative && (variant == VariantNearFar || variant == VariantDijkstra) {
 		return "", false, fmt.Errorf("gpu: %s needs non-negative weights (smallest is %d), use bellman-ford: %w",

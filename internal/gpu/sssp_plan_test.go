@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 func TestPlanSSSPPicksVariants(t *testing.T) {
@@ -63,10 +64,10 @@ func TestPlanSSSPRefuses(t *testing.T) {
 		{"int32 overflow", huge, backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
 		{"weight at infinity", graph.BuildCSR(lineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, SSSPOptions{}, ErrNeedsInt64},
 		{"negative weights near the bound", graph.BuildCSR(halfHuge), backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
-		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{BlockSize: 100}, nil},
+		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{ThreadsPerBlock: 100}, nil},
 		{"negative delta", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Delta: -1}, nil},
 		{"negative timeout", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Timeout: -time.Second}, nil},
-		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, BlockSize: 32}, SSSPOptions{}, nil},
+		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, TileEdge: 32}, SSSPOptions{}, nil},
 	} {
 		_, err := planSSSP(c.g, c.alg, c.opts)
 		if err == nil || (c.is != nil && !errors.Is(err, c.is)) {
@@ -147,13 +148,13 @@ func TestRepairParentsMendsOnlyLoopingRows(t *testing.T) {
 	e.Add(2, 3, 2)
 	e.Add(4, 0, 1)
 	g := graph.BuildCSR(e)
-	b := &backend.Rows{First: 3, Sources: []int32{0, 4}, Width: 5,
+	b := &results.Rows{First: 3, Sources: []int32{0, 4}, Width: 5,
 		Dist32: []int32{0, 1, 1, 3, graph.Inf32, 1, 2, 2, 4, 0},
 		Parent: []int32{-1, 2, 1, 2, -1, 4, 0, 1, 2, -1}}
 	good := slices.Clone(b.Parent[5:])
 	repairParents(g, b, []*paths.TreeRepair{paths.NewTreeRepair(5), paths.NewTreeRepair(5)})
 	for i := range b.Len() {
-		if err := paths.CheckTree(g, b.Tree(i)); err != nil {
+		if err := paths.CheckTree(g, b.Tree(i).Copy()); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
 	}

@@ -37,7 +37,7 @@ func (b *singleBuffers) free(c *Ctx) error {
 // allocSingle allocates the buffers of a Bellman-Ford or Dijkstra solver.
 func (s *SSSPSolver) allocSingle(c *Ctx) error {
 	n := s.plan.n
-	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.BlockSize)-1)/int64(s.plan.opts.BlockSize), 1), int64(s.dev.sms*8)))}
+	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.ThreadsPerBlock)-1)/int64(s.plan.opts.ThreadsPerBlock), 1), int64(s.dev.sms*8)))}
 	s.single = b
 	if err := c.Reserve(12*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
 		return err

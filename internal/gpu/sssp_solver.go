@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // SSSPStats counts what one Solve did, summed over its sources.
@@ -44,9 +45,9 @@ type SSSPStats struct {
 	// Stream is how the rows reached the host.
 	Stream StreamStats
 	// Delta, LocalRounds, BlocksPerSource and BatchSize are the near-far
-	// parameters used; BlockSize the threads per block.
-	Delta                                              int64
-	LocalRounds, BlocksPerSource, BatchSize, BlockSize int
+	// parameters used; ThreadsPerBlock the threads per block.
+	Delta                                                    int64
+	LocalRounds, BlocksPerSource, BatchSize, ThreadsPerBlock int
 }
 
 func (s *SSSPStats) add(o SSSPStats) {
@@ -152,8 +153,8 @@ func (s *SSSPSolver) Close() error {
 // With weights <= 0, parent rows that loop are mended on the host before
 // their block is handed over. Negative cycles give a *NegativeCycleError;
 // a near-far launch that outlives SSSPOptions.Timeout gives an error.
-func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink backend.Sink) (SSSPStats, error) {
-	stats := SSSPStats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
+func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink results.Sink) (SSSPStats, error) {
+	stats := SSSPStats{Variant: s.plan.variant, ThreadsPerBlock: s.plan.opts.ThreadsPerBlock}
 	if err := checkSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
 	}
@@ -189,7 +190,7 @@ func (s *SSSPSolver) blockShape(total int, withParents bool, stats *SSSPStats) s
 		slotInts = 4
 	}
 	fit := shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, 0).rows
-	s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+	s.blocks, s.batch = nearFarShape(n, fit, so.ThreadsPerBlock, s.resident, nearFarBlocksPerSM*s.dev.sms,
 		so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
 	stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
 	stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
@@ -248,7 +249,7 @@ func (s *SSSPSolver) stageFuncs(ctx context.Context, withParents bool, produced 
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }

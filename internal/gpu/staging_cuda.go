@@ -12,10 +12,10 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
-// Results reach the host through a run's staging: a backend.Pool of pinned
+// Results reach the host through a run's staging: a results.Pool of pinned
 // blocks, a copy stream, and one event per block. The producer (the
 // goroutine that called Run) loops over the blocks. With device work per
 // block (SSSP):
@@ -39,7 +39,7 @@ import (
 // the sink, the pinned memory they point into, and the event recorded
 // after the copies into it.
 type stagedBlock struct {
-	rows         *backend.Rows
+	rows         *results.Rows
 	dist, parent *pinned
 	copied       cu.Event
 }
@@ -50,8 +50,8 @@ type staging struct {
 	width   int64
 	parents bool
 	blocks  []*stagedBlock
-	byRows  map[*backend.Rows]*stagedBlock
-	pool    *backend.Pool
+	byRows  map[*results.Rows]*stagedBlock
+	pool    *results.Pool
 	cs      *copyStream
 }
 
@@ -67,7 +67,7 @@ type stageFuncs struct {
 	copy func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error
 	// prepare is host work on a copied block before the sink, or nil; it
 	// runs on the hand-over goroutine.
-	prepare func(*backend.Rows)
+	prepare func(*results.Rows)
 }
 
 // firstError keeps the first error of several goroutines.
@@ -97,7 +97,7 @@ func (f *firstError) get() error {
 // consumer has released every block it was handed, so the pinned memory
 // can be reused.
 func (b *Backend) stream(ctx context.Context, width int64, sources []int32, parents bool,
-	shape stagingShape, f stageFuncs, sink backend.Sink) (StreamStats, error) {
+	shape stagingShape, f stageFuncs, sink results.Sink) (StreamStats, error) {
 	if shape.blocks == 0 {
 		return StreamStats{}, ctx.Err()
 	}
@@ -150,7 +150,7 @@ func (r *streamRun) fail(err error) {
 
 // handOver is the hand-over goroutine: blocks arrive in order, each
 // copied; it prepares each and passes it to sink.
-func (r *streamRun) handOver(sink backend.Sink) {
+func (r *streamRun) handOver(sink results.Sink) {
 	defer close(r.handed)
 	for blk := range r.handoff {
 		if r.first.get() != nil {
@@ -304,7 +304,7 @@ func (r *streamRun) finish() error {
 // openStaging allocates the pinned blocks of shape (from the backend's
 // cache where it can), their events and a copy stream.
 func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*staging, error) {
-	st := &staging{shape: shape, width: width, parents: parents, byRows: map[*backend.Rows]*stagedBlock{}}
+	st := &staging{shape: shape, width: width, parents: parents, byRows: map[*results.Rows]*stagedBlock{}}
 	bytes := int64(shape.rows) * width * 4
 	err := b.dev.Do(func(c *Ctx) error {
 		var err error
@@ -312,7 +312,7 @@ func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*s
 			return err
 		}
 		for range shape.pool {
-			blk := &stagedBlock{rows: &backend.Rows{Width: int(width)}}
+			blk := &stagedBlock{rows: &results.Rows{Width: int(width)}}
 			st.blocks = append(st.blocks, blk)
 			if blk.dist, err = b.pinned.take(bytes); err != nil {
 				return err
@@ -331,12 +331,12 @@ func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*s
 	if err != nil {
 		return nil, errors.Join(err, b.closeStaging(st))
 	}
-	rows := make([]*backend.Rows, len(st.blocks))
+	rows := make([]*results.Rows, len(st.blocks))
 	for i, blk := range st.blocks {
 		rows[i] = blk.rows
 		st.byRows[blk.rows] = blk
 	}
-	st.pool = backend.NewPool(rows)
+	st.pool = results.NewPool(rows)
 	return st, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // gpuAlgorithms are every algorithm and variant the backend runs.
@@ -55,17 +56,17 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := backend.Request{Edges: e, CSR: g.CSR(), Sources: g.Sources, Choice: choice, Parents: parents, MaxDistance: backend.NoCutoff}
+	req := backend.Request{Edges: e, CSR: g.CSR(), Sources: g.Sources, Choice: choice, Parents: parents, MaxDistance: results.NoCutoff}
 	var mu sync.Mutex
 	var done, total int64
 	req.Progress = func(d, n int64) { mu.Lock(); done, total = max(done, d), n; mu.Unlock() }
 	trees := make([]*paths.Tree, len(g.Sources))
-	err = b.Run(context.Background(), req, func(rows *backend.Rows) error {
+	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
 		mu.Lock()
 		defer mu.Unlock()
 		for i := range rows.Len() {
-			trees[rows.First+i] = rows.Tree(i)
+			trees[rows.First+i] = rows.Tree(i).Copy()
 		}
 		return nil
 	})

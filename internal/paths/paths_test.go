@@ -23,10 +23,10 @@ func TestCheckTreeAcceptsAShortestPathTree(t *testing.T) {
 	if err := CheckTree(diamond(), goodTree()); err != nil {
 		t.Fatal(err)
 	}
-	if got := goodTree().PathTo(3); !slices.Equal(got, []int32{0, 1, 2, 3}) {
-		t.Errorf("PathTo(3) = %v", got)
+	if got := goodTree().To(3); !slices.Equal(got, []int32{0, 1, 2, 3}) {
+		t.Errorf("To(3) = %v", got)
 	}
-	if goodTree().PathTo(4) != nil || goodTree().ReachableCount() != 4 {
+	if goodTree().To(4) != nil || goodTree().ReachableCount() != 4 {
 		t.Error("unreachable vertex 4 has a path or is counted")
 	}
 }

@@ -2,6 +2,7 @@ package paths
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -65,21 +66,33 @@ func (t *Tree) ReachableCount() int {
 	return count
 }
 
-// PathTo returns the vertex sequence from the source to v, both included, or
+// From returns the source. O(1).
+func (t *Tree) From() int32 { return t.Source }
+
+// WeightTo returns the length of a shortest path from the source to v, or
+// Unreachable. O(1).
+func (t *Tree) WeightTo(v int32) int64 { return t.Dist[v] }
+
+// To returns the vertex sequence from the source to v, both included, or
 // nil when v is unreachable or the tree has no parents. O(path length).
-func (t *Tree) PathTo(v int32) []int32 {
+func (t *Tree) To(v int32) []int32 {
 	if t.Parent == nil || !t.Reachable(v) {
 		return nil
 	}
+	return Trace(t.Parent, v)
+}
+
+// Trace follows parent from v back to the vertex with NoParent and returns
+// the vertices in path order, v last; nil when the parents close a cycle
+// before (never the case in a correct backend's rows). O(path length).
+func Trace(parent []int32, v int32) []int32 {
 	var reversed []int32
-	for u := v; u != NoParent; u = t.Parent[u] {
+	for u := v; u != NoParent; u = parent[u] {
 		reversed = append(reversed, u)
-		if len(reversed) > len(t.Dist) {
-			return nil // a parent cycle: never produced by a correct backend
+		if len(reversed) > len(parent) {
+			return nil
 		}
 	}
-	for i, j := 0, len(reversed)-1; i < j; i, j = i+1, j-1 {
-		reversed[i], reversed[j] = reversed[j], reversed[i]
-	}
+	slices.Reverse(reversed)
 	return reversed
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // gridTrees returns trees shaped like those of a road network: count
@@ -66,13 +66,13 @@ func reportCPU(b *testing.B, start float64) {
 }
 
 func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...Option) {
-	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
+	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
 	benchmarkBlocks(b, shape, treeBlocks(trees, 4, true, true), opts...)
 }
 
 // benchmarkBlocks writes blocks, the rows of shape, once per iteration and
 // reports rows/s, CPU seconds and the bytes of the files per row.
-func benchmarkBlocks(b *testing.B, shape ResultShape, blocks []*backend.Rows, opts ...Option) {
+func benchmarkBlocks(b *testing.B, shape ResultShape, blocks []*results.Rows, opts ...Option) {
 	rows := int64(len(shape.Sources)) * int64(shape.Width)
 	var bytes int64
 	cpu := cpuSeconds()
@@ -191,7 +191,7 @@ func BenchmarkResultSinkCores(b *testing.B) {
 	trees := gridTrees(512, 64)
 	base := treeBlocks(trees, 4, true, true)
 	const copies = 8
-	var blocks []*backend.Rows
+	var blocks []*results.Rows
 	var sources []int32
 	for c := range copies {
 		for _, blk := range base {
@@ -201,7 +201,7 @@ func BenchmarkResultSinkCores(b *testing.B) {
 		}
 		sources = append(sources, treeSources(trees)...)
 	}
-	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: true}
+	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
 	for _, writers := range []int{1, 4, 8, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			benchmarkBlocks(b, shape, blocks, WithPartRows(4<<20), WithCompression(Snappy), WithConcurrency(writers))

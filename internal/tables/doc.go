@@ -4,10 +4,11 @@
 //
 // # Formats
 //
-// Parquet (default) is written with zstd and DELTA_BINARY_PACKED integer
+// Parquet (default) is written with Snappy and DELTA_BINARY_PACKED integer
 // columns; Arrow IPC is the file format ("ARROW1" magic, also called
-// Feather v2) with zstd-compressed buffers. WithCompression picks LZ4,
-// Snappy (Parquet only) or no compression instead. Readers tell the formats
+// Feather v2) with uncompressed buffers (DefaultCompression).
+// WithCompression picks zstd, LZ4, Snappy (Parquet only) or no compression
+// instead. defaults.go holds every default, the commands' included. Readers tell the formats
 // apart by their leading magic bytes, never by file name. Files carry no
 // timestamp and schema metadata is written in key order, so the same input
 // and options give byte-identical files (with the same arrow-go version,
@@ -73,15 +74,14 @@
 // parent column is absent when the run computed distances only.
 //
 // A ResultSink takes the blocks of result rows a backend hands over
-// (backend.Rows, from any goroutine, in any order) and encodes several
+// (results.Rows, from any goroutine, in any order) and encodes several
 // part files at once, releasing each block as soon as the parts that read
 // it are done, so memory stays bounded by the producer's pool. Parts hold
 // WithPartRows candidate cells (source x target pairs before the cutoff)
 // and row groups WithBatchRows of them, both rounded down to whole sources
 // (at least one) in the wide layout, so the files depend only on the
 // shape, the rows and the options, never on the worker count, the block
-// sizes or timing. Summary gives the
-// summary row of every source over the cells written. ScanRows reads any
+// sizes or timing. ScanRows reads any
 // long-layout result batch by batch; ScanResults and ReadResults rebuild
 // the trees of one with every vertex and no cutoff.
 //
@@ -91,7 +91,8 @@
 //
 // One row per requested pair: cost is null when the target is unreachable,
 // vertices (source first, target last) is null when there is no path or
-// the run kept no parents.
+// the run kept no parents. A PathSink picks the rows out of a run's full
+// blocks.
 //
 // # Summary table (WriteSummary, ReadSummary, Summarize)
 //
@@ -100,14 +101,23 @@
 // One row per source: the vertices it reaches (itself included), the
 // largest distance to one of them other than itself (null when it reaches
 // no other), and its Wasserman-Faust closeness over outgoing distances
-// (null when undefined); Summarize gives the exact definitions.
+// (null when undefined); Summarize gives the exact definitions. A
+// SummarySink makes the rows of a run from its blocks, over the cells a
+// distances table of the same shape writes.
+//
+// # Consumers of result blocks
+//
+// ResultSink (the parts of a distances table, a pair list's included),
+// SummarySink and PathSink are results.Consumers, like
+// formats.DistanceMatrixWriter: a run hands each block to all of them
+// through a results.Fanout.
 //
 // # Memory and concurrency
 //
 // Writers build Arrow arrays straight from flat slices (arc columns are
 // passed without a copy) and hold one batch at a time; readers copy column
-// values out in bulk, batch by batch. A ResultSink's Put may be called from
-// any goroutine and its part writers (WithConcurrency of them) hold a row
+// values out in bulk, batch by batch. The Put of every consumer may be
+// called from any goroutine; a ResultSink's part writers (WithConcurrency of them) hold a row
 // group each; every other writer and reader is owned by one goroutine.
 // WithAllocator sets the Arrow allocator.
 package tables

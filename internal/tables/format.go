@@ -14,10 +14,10 @@ import (
 type Format int
 
 const (
-	// Parquet is Apache Parquet, zstd-compressed by default.
+	// Parquet is Apache Parquet, Snappy-compressed by default.
 	Parquet Format = iota
-	// Arrow is the Arrow IPC file format ("Feather v2"), zstd-compressed
-	// buffers by default.
+	// Arrow is the Arrow IPC file format ("Feather v2"), uncompressed by
+	// default.
 	Arrow
 )
 

@@ -52,20 +52,6 @@ func (c Compression) String() string {
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
-// Defaults for the options.
-const (
-	// DefaultBatchRows bounds the rows of one record batch (Arrow) or row
-	// group (Parquet), hence the memory a writer holds at once.
-	DefaultBatchRows = 1 << 20
-	// DefaultPartRows bounds the rows of one part file of a result
-	// directory.
-	DefaultPartRows = 64 << 20
-	// DefaultZstdLevel is the Parquet zstd level, zstd's own default. Delta
-	// encoding leaves the codec little to do, so levels 1 to 6 differ by
-	// about 3% in size and 10% in time on result tables.
-	DefaultZstdLevel = 3
-)
-
 // Option configures a writer or reader of this package.
 type Option func(*config)
 
@@ -73,10 +59,13 @@ type config struct {
 	mem         memory.Allocator
 	format      Format
 	compression Compression
-	zstdLevel   int
-	batchRows   int
-	partRows    int64
-	concurrency int
+	// compressionSet is true once WithCompression chose a codec; without
+	// it the format's DefaultCompression applies.
+	compressionSet bool
+	zstdLevel      int
+	batchRows      int
+	partRows       int64
+	concurrency    int
 	// parquetReadMem is the allocator of Parquet decoding, which must be
 	// garbage-collected (see WithAllocator); readers copy values out and
 	// release each batch at once, so it holds about one batch.
@@ -90,7 +79,6 @@ func defaultConfig() config {
 	return config{
 		mem:         memory.DefaultAllocator,
 		format:      Parquet,
-		compression: Zstd,
 		zstdLevel:   DefaultZstdLevel,
 		batchRows:   DefaultBatchRows,
 		partRows:    DefaultPartRows,
@@ -104,6 +92,9 @@ func newConfig(opts []Option) (config, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
 		opt(&cfg)
+	}
+	if !cfg.compressionSet {
+		cfg.compression = DefaultCompression(cfg.format)
 	}
 	switch {
 	case cfg.mem == nil:
@@ -134,8 +125,11 @@ func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem
 // ignore it: they detect the format from the file.
 func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
 
-// WithCompression sets the codec of written tables (default Zstd).
-func WithCompression(codec Compression) Option { return func(c *config) { c.compression = codec } }
+// WithCompression sets the codec of written tables (default: the format's
+// DefaultCompression).
+func WithCompression(codec Compression) Option {
+	return func(c *config) { c.compression, c.compressionSet = codec, true }
+}
 
 // WithZstdLevel sets the zstd level of Parquet output (default
 // DefaultZstdLevel). Arrow IPC output always uses the codec's default level.
@@ -146,8 +140,7 @@ func WithZstdLevel(level int) Option { return func(c *config) { c.zstdLevel = le
 func WithBatchRows(n int) Option { return func(c *config) { c.batchRows = n } }
 
 // WithPartRows sets the candidate rows (source x target cells) per part
-// file of a ResultSink (default
-// DefaultPartRows).
+// file of a ResultSink (default DefaultPartRows).
 func WithPartRows(n int64) Option { return func(c *config) { c.partRows = n } }
 
 // WithConcurrency sets how many goroutines encode the part files of a

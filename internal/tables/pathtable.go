@@ -6,8 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // PathRow is one row of the paths table: a shortest path from Source to
@@ -23,8 +23,8 @@ type PathRow struct {
 
 // NewPathRow returns the row for target in t: its distance and, when t has
 // parents, the path. O(path length).
-func NewPathRow(t *paths.Tree, target int32) PathRow {
-	return PathRow{Source: t.Source, Target: target, Cost: t.Dist[target], Vertices: t.PathTo(target)}
+func NewPathRow(t results.SingleSource, target int32) PathRow {
+	return PathRow{Source: t.From(), Target: target, Cost: t.WeightTo(target), Vertices: t.To(target)}
 }
 
 // pathsEncoding: the vertices of a path, like the rows of one source, tend

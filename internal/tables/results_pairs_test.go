@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // randomSourceTargets gives each of count sources its own targets among n
@@ -40,7 +40,7 @@ func TestResultSinkPairList(t *testing.T) {
 		for _, ts := range shape.SourceTargets {
 			cells += len(ts)
 		}
-		for _, cutoff := range []int64{backend.NoCutoff, randomCutoff(rng, trees), 0} {
+		for _, cutoff := range []int64{results.NoCutoff, randomCutoff(rng, trees), 0} {
 			shape.MaxDistance = cutoff
 			batch, part := 1+rng.IntN(30), int64(1+cells/5+rng.IntN(20))
 			var ref []FileInfo
@@ -92,7 +92,7 @@ func TestResultSinkPairListSummary(t *testing.T) {
 	}
 	shape := longShape(trees, false)
 	shape.SourceTargets = [][]int32{{4, 2, 0, 5}, {1, 1}}
-	s := writeTrees(t, resultDir(t), shape, trees, false, 1, newRand(1))
+	got := summarizeTrees(t, shape, trees, false, 1, newRand(1))
 	closeness := func(reached, cells, sum float64) float64 { return (reached - 1) / (cells - 1) * (reached - 1) / sum }
 	want := []SummaryRow{
 		// 4 cells: 10, itself, 5 and one unreachable.
@@ -100,7 +100,7 @@ func TestResultSinkPairListSummary(t *testing.T) {
 		// 2 cells, both vertex 1 at 6; the source is not among them.
 		{Source: 0, Reachable: 2, Eccentricity: 6, Closeness: closeness(2, 2, 12)},
 	}
-	for i, got := range s.Summary() {
+	for i, got := range got {
 		sameSummary(t, fmt.Sprintf("source %d", i), got, want[i])
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // partWriter is one worker of a ResultSink: it writes whole part files, one
@@ -45,7 +45,7 @@ func (w *partWriter) release() {
 }
 
 // block returns the stored block holding source index i, waiting for it.
-func (w *partWriter) block(i int) (*backend.Rows, error) {
+func (w *partWriter) block(i int) (*results.Rows, error) {
 	if w.cur != nil {
 		if r := w.cur.rows; i >= r.First && i < r.First+r.Len() {
 			return r, nil
@@ -124,13 +124,11 @@ func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		end := int(min(int64(s.shape.rowCount(i)), int64(j)+hi-c))
-		acc := emptyAcc()
 		if bulk {
-			b.addRun(rows, i-rows.First, j, end, &acc)
+			b.addRun(rows, i-rows.First, j, end)
 		} else {
-			b.addSelected(rows, i-rows.First, s.shape.rowTargets(i), j, end, s.shape.MaxDistance, &acc)
+			b.addSelected(rows, i-rows.First, s.shape.rowTargets(i), j, end, s.shape.MaxDistance)
 		}
-		s.stats.merge(i, acc)
 		c += int64(end - j)
 	}
 	return b.record(s.schema), nil
@@ -147,9 +145,7 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		acc := emptyAcc()
-		b.addRow(rows, i-rows.First, s.shape.Targets, s.shape.MaxDistance, &acc)
-		s.stats.merge(i, acc)
+		b.addRow(rows, i-rows.First, s.shape.MaxDistance)
 	}
 	return b.record(s.schema), nil
 }
@@ -293,7 +289,7 @@ func (b *longBatch) reset() {
 
 // addRun appends every vertex v0..v1-1 of row r: the bulk path, one tight
 // loop per column.
-func (b *longBatch) addRun(rows *backend.Rows, r, v0, v1 int, acc *sourceAcc) {
+func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 	at, count := b.n, v1-v0
 	source := rows.Sources[r]
 	for k := range count {
@@ -301,24 +297,10 @@ func (b *longBatch) addRun(rows *backend.Rows, r, v0, v1 int, acc *sourceAcc) {
 		b.vtx[at+k] = int32(v0 + k)
 	}
 	base := r * rows.Width
-	// The source's own cell is reached but is no distance to another
-	// vertex: split the run around it.
-	split := func(fn func(lo, hi int)) {
-		if s := int(source); s >= v0 && s < v1 {
-			fn(v0, s)
-			fn(s+1, v1)
-			if rows.Distance(r, s) != paths.Unreachable {
-				acc.reached++
-			}
-			b.distCell(at+s-v0, rows.Distance(r, s))
-			return
-		}
-		fn(v0, v1)
-	}
 	if rows.Dist32 != nil {
-		split(func(lo, hi int) { b.dist32(rows.Dist32[base+lo:base+hi], at+lo-v0, acc) })
+		b.dist32(rows.Dist32[base+v0:base+v1], at)
 	} else {
-		split(func(lo, hi int) { b.dist64(rows.Dist64[base+lo:base+hi], at+lo-v0, acc) })
+		b.dist64(rows.Dist64[base+v0:base+v1], at)
 	}
 	if b.par != nil {
 		copy(b.par[at:], rows.Parent[base+v0:base+v1])
@@ -334,37 +316,28 @@ func (b *longBatch) addRun(rows *backend.Rows, r, v0, v1 int, acc *sourceAcc) {
 }
 
 // dist32 converts int32 distances (graph.Inf32 for none) into the batch at
-// row at, counting them into acc. A run of int32 values cannot overflow an
-// int64 sum.
-func (b *longBatch) dist32(ds []int32, at int, acc *sourceAcc) {
-	var sum, reached int64
-	ecc := acc.ecc
+// row at.
+func (b *longBatch) dist32(ds []int32, at int) {
+	reached := 0
 	dist := b.dist[at : at+len(ds)]
 	for k, d := range ds {
 		if d < graph.Inf32 {
 			dist[k] = int64(d)
 			bitSet(b.distBits, at+k)
-			sum += int64(d)
 			reached++
-			ecc = max(ecc, int64(d))
 		} else {
 			dist[k] = 0
 		}
 	}
-	b.distNulls += len(ds) - int(reached)
-	acc.reached += reached
-	acc.ecc = ecc
-	acc.addSum(uint64(sum), sum>>63)
+	b.distNulls += len(ds) - reached
 }
 
 // dist64 is dist32 for int64 distances (paths.Unreachable for none).
-func (b *longBatch) dist64(ds []int64, at int, acc *sourceAcc) {
+func (b *longBatch) dist64(ds []int64, at int) {
 	copy(b.dist[at:], ds)
 	for k, d := range ds {
 		if d != paths.Unreachable {
 			bitSet(b.distBits, at+k)
-			acc.reached++
-			acc.addDistance(d)
 		} else {
 			b.dist[at+k] = 0
 			b.distNulls++
@@ -385,8 +358,8 @@ func (b *longBatch) distCell(j int, d int64) {
 
 // addSelected appends the cells of row r at columns j0..j1-1, which hold
 // vertices targets[j0:j1] (targets nil: vertices j0..j1-1), dropping those
-// beyond maxDistance when it is not backend.NoCutoff.
-func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, j1 int, maxDistance int64, acc *sourceAcc) {
+// beyond maxDistance when it is not results.NoCutoff.
+func (b *longBatch) addSelected(rows *results.Rows, r int, targets []int32, j0, j1 int, maxDistance int64) {
 	source := rows.Sources[r]
 	base, _ := rows.Span(r)
 	for j := j0; j < j1; j++ {
@@ -395,18 +368,12 @@ func (b *longBatch) addSelected(rows *backend.Rows, r int, targets []int32, j0, 
 			v = targets[j]
 		}
 		d := rows.Distance(r, j)
-		if maxDistance != backend.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
+		if maxDistance != results.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
 			continue
 		}
 		at := b.n
 		b.src[at], b.vtx[at] = source, v
 		b.distCell(at, d)
-		if d != paths.Unreachable {
-			acc.reached++
-			if v != source {
-				acc.addDistance(d)
-			}
-		}
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+j])
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Layout is the shape of a distances table.
@@ -60,9 +60,9 @@ type ResultShape struct {
 	Targets []int32
 	// SourceTargets, when not nil, gives row i its own targets
 	// SourceTargets[i] (a pair list grouped by source): blocks are ragged
-	// (backend.Rows.Offsets) and Targets is nil. Long layout only.
+	// (results.Rows.Offsets) and Targets is nil. Long layout only.
 	SourceTargets [][]int32
-	// MaxDistance, unless backend.NoCutoff, drops the cells farther away
+	// MaxDistance, unless results.NoCutoff, drops the cells farther away
 	// (and unreachable ones): the long layout omits their rows, the wide one
 	// leaves their list entries null.
 	MaxDistance int64
@@ -99,7 +99,7 @@ func (s *ResultShape) rowCount(i int) int {
 }
 
 // hasCutoff reports whether cells beyond MaxDistance are dropped.
-func (s *ResultShape) hasCutoff() bool { return s.MaxDistance != backend.NoCutoff }
+func (s *ResultShape) hasCutoff() bool { return s.MaxDistance != results.NoCutoff }
 
 // check validates the shape.
 func (s *ResultShape) check() error {
@@ -108,7 +108,7 @@ func (s *ResultShape) check() error {
 		return fmt.Errorf("tables: result over %d vertices", s.Width)
 	case s.Layout != Long && s.Layout != Wide:
 		return fmt.Errorf("tables: unknown layout %d", s.Layout)
-	case s.MaxDistance < 0 && s.MaxDistance != backend.NoCutoff:
+	case s.MaxDistance < 0 && s.MaxDistance != results.NoCutoff:
 		return fmt.Errorf("tables: negative cutoff %d", s.MaxDistance)
 	}
 	for _, v := range s.Sources {
@@ -212,4 +212,22 @@ func (p partition) parts() int {
 func (p partition) part(i int) (lo, hi int64) {
 	lo = int64(i) * p.partUnits
 	return lo, min(lo+p.partUnits, p.total)
+}
+
+// checkBlock is the block check every consumer of the shape runs, with
+// parents the table ignores allowed: a table without the parent column may
+// be fed blocks that have them. Blocks are narrowed to the shape's
+// targets.
+func (s *ResultShape) checkBlock(rows *results.Rows) error {
+	parents := s.Parents || rows.Parent != nil
+	var err error
+	if s.SourceTargets != nil {
+		err = rows.CheckRagged(s.Sources, s.SourceTargets, parents)
+	} else {
+		err = rows.CheckShape(s.Sources, s.targetCount(), parents)
+	}
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // ResultSink writes the blocks of a run into a distances table: part files
@@ -39,7 +39,6 @@ type ResultSink struct {
 	next     atomic.Int64 // the next part a worker takes
 	wg       sync.WaitGroup
 	files    []FileInfo // by part index
-	stats    *sourceStats
 	progress func(rows, bytes int64)
 
 	rows, bytes atomic.Int64
@@ -72,7 +71,6 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 		schema:   resultSchema(&shape, meta),
 		part:     newPartition(&shape, cfg.partRows, cfg.batchRows),
 		store:    newBlockStore(),
-		stats:    newSourceStats(len(shape.Sources)),
 		progress: progress,
 	}
 	s.files = make([]FileInfo, s.part.parts())
@@ -93,10 +91,10 @@ func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 // Schema returns the schema of the parts.
 func (s *ResultSink) Schema() *arrow.Schema { return s.schema }
 
-// Put takes a block over; it is a backend.Sink. It never waits for other
+// Put takes a block over; it is a results.Sink. It never waits for other
 // blocks. The block is released by the sink, also when Put fails.
-func (s *ResultSink) Put(rows *backend.Rows) error {
-	if err := s.checkBlock(rows); err != nil {
+func (s *ResultSink) Put(rows *results.Rows) error {
+	if err := s.shape.checkBlock(rows); err != nil {
 		rows.Release()
 		s.store.fail(err)
 		return err
@@ -110,7 +108,7 @@ func (s *ResultSink) Put(rows *backend.Rows) error {
 }
 
 // readers is the number of parts that read rows.
-func (s *ResultSink) readers(rows *backend.Rows) int {
+func (s *ResultSink) readers(rows *results.Rows) int {
 	lo, hi := int64(rows.First), int64(rows.First+rows.Len())
 	if s.shape.Layout == Long {
 		lo, hi = s.part.rowStart(int(lo)), s.part.rowStart(int(hi))
@@ -119,23 +117,6 @@ func (s *ResultSink) readers(rows *backend.Rows) int {
 		return 0
 	}
 	return int((hi-1)/s.part.partUnits - lo/s.part.partUnits + 1)
-}
-
-// checkBlock is the shared block check, with parents the sink ignores
-// allowed: a table without the parent column may be fed blocks that have
-// them. Blocks are narrowed to the shape's targets.
-func (s *ResultSink) checkBlock(rows *backend.Rows) error {
-	parents := s.shape.Parents || rows.Parent != nil
-	var err error
-	if s.shape.SourceTargets != nil {
-		err = rows.CheckRagged(s.shape.Sources, s.shape.SourceTargets, parents)
-	} else {
-		err = rows.CheckShape(s.shape.Sources, s.shape.targetCount(), parents)
-	}
-	if err != nil {
-		return fmt.Errorf("tables: %w", err)
-	}
-	return nil
 }
 
 // work writes parts until none is left or the sink fails.
@@ -194,12 +175,5 @@ func (s *ResultSink) Files() []FileInfo {
 
 // Rows returns the number of rows written so far.
 func (s *ResultSink) Rows() int64 { return s.rows.Load() }
-
-// Summary returns one summary row per source, in source order, over the
-// cells written (the targets within the cutoff); valid after Close
-// succeeded.
-func (s *ResultSink) Summary() []SummaryRow {
-	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
-}
 
 func partFileName(i int, f Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }

@@ -3,7 +3,6 @@ package tables
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,8 +14,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // randomTargets returns count vertices of 0..n-1 in a random order.
@@ -183,7 +182,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 		// A slice, not a map: the cases draw from rng in a replayable order.
 		cases: func(targets []int32, cutoff int64) []filterCase {
 			return []filterCase{
-				{"targets", targets, backend.NoCutoff},
+				{"targets", targets, results.NoCutoff},
 				{"cutoff", nil, cutoff},
 				{"both", targets, cutoff},
 				{"zero cutoff", nil, 0},
@@ -198,7 +197,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 			}
 			cutoff := w.shape.MaxDistance
 			for _, r := range got {
-				if cutoff != backend.NoCutoff && (r.dist == paths.Unreachable || r.dist > cutoff) {
+				if cutoff != results.NoCutoff && (r.dist == paths.Unreachable || r.dist > cutoff) {
 					t.Fatalf("row %+v is beyond the cutoff %d", r, cutoff)
 				}
 			}
@@ -224,8 +223,8 @@ func TestResultSinkWide(t *testing.T) {
 		layout: Wide, maxVertices: 200, maxTrees: 8,
 		cases: func(targets []int32, cutoff int64) []filterCase {
 			return []filterCase{
-				{"all", nil, backend.NoCutoff},
-				{"targets", targets, backend.NoCutoff},
+				{"all", nil, results.NoCutoff},
+				{"targets", targets, results.NoCutoff},
 				{"cutoff", nil, cutoff},
 				{"both", targets, cutoff},
 			}
@@ -264,103 +263,6 @@ func TestResultSinkWideNoTargets(t *testing.T) {
 	}
 }
 
-func sameSummary(t *testing.T, what string, got, want SummaryRow) {
-	t.Helper()
-	if got.Source != want.Source || got.Reachable != want.Reachable || got.Eccentricity != want.Eccentricity ||
-		math.Float64bits(got.Closeness) != math.Float64bits(want.Closeness) {
-		t.Errorf("%s: summary %+v, want %+v", what, got, want)
-	}
-}
-
-// Without targets or cutoff the sink's summary rows are Summarize's, bit
-// for bit, however the rows were cut into blocks and parts.
-func TestResultSinkSummary(t *testing.T) {
-	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
-		n := 1 + rng.IntN(400)
-		narrow := rng.IntN(2) == 0
-		trees := randomTrees(rng, n, 10, narrow)
-		for _, layout := range []Layout{Long, Wide} {
-			shape := longShape(trees, false)
-			shape.Layout = layout
-			s := writeTrees(t, resultDir(t), shape, trees, narrow, 1+rng.IntN(4), rng, WithCompression(LZ4),
-				WithBatchRows(1+rng.IntN(n+10)), WithPartRows(int64(1+n*len(trees)/6+rng.IntN(3*n))), WithConcurrency(1+rng.IntN(4)))
-			got := s.Summary()
-			if len(got) != len(trees) {
-				t.Fatalf("%d summary rows for %d sources", len(got), len(trees))
-			}
-			for i, tr := range trees {
-				sameSummary(t, fmt.Sprintf("seed %d, %v, source %d", seed, layout, i), got[i], Summarize(tr))
-			}
-		}
-	}
-}
-
-// Summaries worked out by hand: with targets and a cutoff they cover the
-// cells written; without, they are Summarize's also where the distance sum
-// overflows an int64 or is negative, from int32 and int64 blocks alike.
-func TestResultSinkSummaryByHand(t *testing.T) {
-	t.Parallel()
-	const u = paths.Unreachable
-	trees := []*paths.Tree{
-		{Source: 2, Dist: []int64{5, -1, 0, 3, 10, u}},
-		{Source: 0, Dist: []int64{0, 6, 7, u, 1, 4}},
-		{Source: 5, Dist: []int64{9, 8, u, u, 12, 0}},
-		{Source: 4, Dist: []int64{u, -1, -3, 2, 0, 1}},
-	}
-	shape := longShape(trees, false)
-	shape.Targets, shape.MaxDistance = []int32{4, 2, 0, 1}, 6
-	want := []SummaryRow{
-		// Vertices 2 (itself), 0 (5) and 1 (-1); 4 is beyond the cutoff.
-		{Source: 2, Reachable: 3, Eccentricity: 5, Closeness: 2.0 / 3 * 2 / 4},
-		// Vertices 4 (1), 0 (itself) and 1 (6, the cutoff); 2 is beyond it.
-		{Source: 0, Reachable: 3, Eccentricity: 6, Closeness: 2.0 / 3 * 2 / 7},
-		// Nothing within the cutoff, itself not a target.
-		{Source: 5, Reachable: 0, Eccentricity: NoEccentricity, Closeness: math.NaN()},
-		// Vertices 4 (itself, not its own eccentricity), 2 (-3) and 1 (-1):
-		// a negative sum has no closeness.
-		{Source: 4, Reachable: 3, Eccentricity: -1, Closeness: math.NaN()},
-	}
-	unfiltered := []struct {
-		tree *paths.Tree
-		want SummaryRow
-	}{
-		// Five vertices at 2^62: the sum carries past 64 bits.
-		{&paths.Tree{Source: 0, Dist: []int64{0, 1 << 62, 1 << 62, 1 << 62, 1 << 62, 1 << 62}},
-			SummaryRow{Source: 0, Reachable: 6, Eccentricity: 1 << 62, Closeness: 0x1p-62}},
-		{&paths.Tree{Source: 1, Dist: []int64{-5, 0, -7, 3, u, u}},
-			SummaryRow{Source: 1, Reachable: 4, Eccentricity: 3, Closeness: math.NaN()}},
-	}
-	for _, layout := range []Layout{Long, Wide} {
-		for _, narrow := range []bool{false, true} {
-			shape.Layout = layout
-			s := writeTrees(t, resultDir(t), shape, trees, narrow, 2, newRand(1), WithPartRows(3), WithBatchRows(2))
-			if got := s.Summary(); len(got) != len(want) {
-				t.Fatalf("%v, int32 %v: %d summary rows, want %d", layout, narrow, len(got), len(want))
-			}
-			for i, got := range s.Summary() {
-				w := want[i]
-				if got.Source != w.Source || got.Reachable != w.Reachable || got.Eccentricity != w.Eccentricity ||
-					math.IsNaN(got.Closeness) != math.IsNaN(w.Closeness) || math.Abs(got.Closeness-w.Closeness) > 1e-15 {
-					t.Errorf("%v, int32 %v: summary %+v, want %+v", layout, narrow, got, w)
-				}
-			}
-			for _, c := range unfiltered {
-				trees := []*paths.Tree{c.tree}
-				if narrow && !fitsInt32(trees) {
-					continue
-				}
-				sameSummary(t, "Summarize", Summarize(c.tree), c.want)
-				shape := longShape(trees, false)
-				shape.Layout = layout
-				s := writeTrees(t, resultDir(t), shape, trees, narrow, 1, newRand(1), WithBatchRows(2))
-				sameSummary(t, fmt.Sprintf("%v, int32 %v", layout, narrow), s.Summary()[0], c.want)
-			}
-		}
-	}
-}
-
 // A malformed block fails Put and Close, and every block the sink took is
 // released once, the held ones included.
 func TestResultSinkPutErrors(t *testing.T) {
@@ -369,35 +271,35 @@ func TestResultSinkPutErrors(t *testing.T) {
 	trees := sourceTrees(rng, 4, 5)
 	wider := []*paths.Tree{randomTree(rng, 6, 0, true, 0.2)}
 	// Each returns a malformed block.
-	bad := map[string]func() *backend.Rows{
-		"wrong width": func() *backend.Rows { return treeBlocks(wider, 1, false, true)[0] },
-		"wrong sources": func() *backend.Rows {
+	bad := map[string]func() *results.Rows{
+		"wrong width": func() *results.Rows { return treeBlocks(wider, 1, false, true)[0] },
+		"wrong sources": func() *results.Rows {
 			b := treeBlocks(trees[1:], 2, false, true)[0]
 			b.First = 0
 			return b
 		},
-		"rows beyond the sources": func() *backend.Rows {
+		"rows beyond the sources": func() *results.Rows {
 			b := treeBlocks(trees[2:], 2, false, true)[0]
 			b.First = 3
 			return b
 		},
-		"missing parents": func() *backend.Rows { return treeBlocks(trees[:2], 2, false, false)[0] },
-		"short parents": func() *backend.Rows {
+		"missing parents": func() *results.Rows { return treeBlocks(trees[:2], 2, false, false)[0] },
+		"short parents": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Parent = b.Parent[:9]
 			return b
 		},
-		"no distances": func() *backend.Rows {
+		"no distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Dist64 = nil
 			return b
 		},
-		"both distances": func() *backend.Rows {
+		"both distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, false, true)[0]
 			b.Dist32 = make([]int32, 10)
 			return b
 		},
-		"short distances": func() *backend.Rows {
+		"short distances": func() *results.Rows {
 			b := treeBlocks(trees[:2], 2, true, true)[0]
 			b.Dist32 = b.Dist32[:9]
 			return b
@@ -546,7 +448,7 @@ func TestResultSinkAbort(t *testing.T) {
 // of 1 and 3 workers, handing over the blocks handOver makes of them in a
 // random order; checkClose judges Close's error, and every block handed
 // over must be released once.
-func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*backend.Rows, checkClose func(workers int, err error)) {
+func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*results.Rows, checkClose func(workers int, err error)) {
 	t.Helper()
 	rng := newRand(seed)
 	trees := sourceTrees(rng, 6, 20)
@@ -570,7 +472,7 @@ func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.
 // Close names a row no block brought, and releases the others.
 func TestResultSinkMissingBlock(t *testing.T) {
 	t.Parallel()
-	testFaultyHandOver(t, 11, func(trees []*paths.Tree) []*backend.Rows {
+	testFaultyHandOver(t, 11, func(trees []*paths.Tree) []*results.Rows {
 		return slices.Delete(treeBlocks(trees, 1, false, true), 3, 4)
 	}, func(workers int, err error) {
 		if err == nil || !strings.Contains(err.Error(), "row 3") {
@@ -582,7 +484,7 @@ func TestResultSinkMissingBlock(t *testing.T) {
 // A block handed over twice is an error, and both copies are released.
 func TestResultSinkRepeatedBlock(t *testing.T) {
 	t.Parallel()
-	testFaultyHandOver(t, 12, func(trees []*paths.Tree) []*backend.Rows {
+	testFaultyHandOver(t, 12, func(trees []*paths.Tree) []*results.Rows {
 		return append(treeBlocks(trees, 2, false, true), treeBlocks(trees, 2, false, true)[1])
 	}, func(workers int, err error) {
 		if err == nil {
@@ -613,7 +515,7 @@ func TestResultSinkBackPressure(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					pool := backend.NewPool([]*backend.Rows{{Width: n}, {Width: n}})
+					pool := results.NewPool([]*results.Rows{{Width: n}, {Width: n}})
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 					defer cancel()
 					produced := make(chan error, 1)
@@ -648,7 +550,7 @@ func TestResultSinkBackPressure(t *testing.T) {
 
 // produce copies the blocks src into the pool's blocks in order and hands
 // them to s, as a backend would.
-func produce(ctx context.Context, pool *backend.Pool, s *ResultSink, src []*backend.Rows) error {
+func produce(ctx context.Context, pool *results.Pool, s *ResultSink, src []*results.Rows) error {
 	for range src {
 		rows, k, err := pool.Next(ctx)
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // blockStore holds the blocks a backend has handed over until every part
@@ -22,7 +22,7 @@ type blockStore struct {
 
 // storedBlock is a block and the parts still to read it.
 type storedBlock struct {
-	rows *backend.Rows
+	rows *results.Rows
 	// pending counts the parts that have not finished with the block;
 	// holders the part workers reading it now.
 	pending, holders int
@@ -35,7 +35,7 @@ func newBlockStore() *blockStore {
 }
 
 // put stores a block that pending parts will read.
-func (s *blockStore) put(rows *backend.Rows, pending int) error {
+func (s *blockStore) put(rows *results.Rows, pending int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil || s.closed {

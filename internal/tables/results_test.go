@@ -12,8 +12,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 func sameTrees(t *testing.T, got, want []*paths.Tree, withParents bool) {
@@ -227,9 +227,9 @@ func TestResultSinkEmpty(t *testing.T) {
 	// No distance is 0, the source's own included: cutoff 0 drops them all.
 	tree := &paths.Tree{Source: 2, Dist: []int64{4, u, 1, 7, u, 3}, Parent: []int32{2, -1, -1, 0, -1, 0}}
 	cases := map[string]ResultShape{
-		"long, no sources":  {Width: 6, MaxDistance: backend.NoCutoff, Parents: true},
-		"wide, no sources":  {Width: 6, MaxDistance: backend.NoCutoff, Parents: true, Layout: Wide},
-		"long, no targets":  {Sources: []int32{2, 2, 2}, Width: 6, Targets: []int32{}, MaxDistance: backend.NoCutoff, Parents: true},
+		"long, no sources":  {Width: 6, MaxDistance: results.NoCutoff, Parents: true},
+		"wide, no sources":  {Width: 6, MaxDistance: results.NoCutoff, Parents: true, Layout: Wide},
+		"long, no targets":  {Sources: []int32{2, 2, 2}, Width: 6, Targets: []int32{}, MaxDistance: results.NoCutoff, Parents: true},
 		"long, all cut off": {Sources: []int32{2, 2, 2}, Width: 6, MaxDistance: 0, Parents: true},
 	}
 	for _, format := range formats {
@@ -241,7 +241,7 @@ func TestResultSinkEmpty(t *testing.T) {
 				t.Fatal(err)
 			}
 			trees := []*paths.Tree{tree, tree, tree}[:len(shape.Sources)]
-			var blocks []*backend.Rows
+			var blocks []*results.Rows
 			if len(trees) > 0 {
 				blocks = shapeBlocks(trees, shape, 2, false)
 			}
@@ -291,7 +291,7 @@ func TestResultSinkEmpty(t *testing.T) {
 
 func TestNewResultSinkRejects(t *testing.T) {
 	t.Parallel()
-	ok := ResultShape{Sources: []int32{0, 3}, Width: 4, Targets: []int32{1}, MaxDistance: backend.NoCutoff}
+	ok := ResultShape{Sources: []int32{0, 3}, Width: 4, Targets: []int32{1}, MaxDistance: results.NoCutoff}
 	cases := map[string]struct {
 		shape func(s *ResultShape)
 		meta  map[string]string

@@ -5,8 +5,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // int64List is int32List for int64 elements.
@@ -61,20 +61,15 @@ func (b *wideBatch) reset() {
 	b.n = 0
 }
 
-// addRow appends row r, narrowed to the targets (nil: every vertex): its
-// cells, null where unreachable or beyond maxDistance.
-func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistance int64, acc *sourceAcc) {
-	source := rows.Sources[r]
-	b.src[b.n] = source
+// addRow appends row r, narrowed to the targets: its cells, null where
+// unreachable or beyond maxDistance.
+func (b *wideBatch) addRow(rows *results.Rows, r int, maxDistance int64) {
+	b.src[b.n] = rows.Sources[r]
 	base, at := r*rows.Width, b.n*b.width
 	for j := range b.width {
-		v := int32(j)
-		if targets != nil {
-			v = targets[j]
-		}
 		k := at + j
 		d := rows.Distance(r, j)
-		if d == paths.Unreachable || (maxDistance != backend.NoCutoff && d > maxDistance) {
+		if d == paths.Unreachable || (maxDistance != results.NoCutoff && d > maxDistance) {
 			b.dist[k] = 0
 			b.distNulls++
 			if b.parents {
@@ -85,10 +80,6 @@ func (b *wideBatch) addRow(rows *backend.Rows, r int, targets []int32, maxDistan
 		}
 		b.dist[k] = d
 		bitSet(b.distBits, k)
-		acc.reached++
-		if v != source {
-			acc.addDistance(d)
-		}
 		if b.parents {
 			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[base+j])
 		}

@@ -15,26 +15,26 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // treeBlocks cuts trees into blocks of at most per rows, as a backend would
 // hand them over: int32 distances (graph.Inf32 for none) when narrow,
 // else int64.
-func treeBlocks(trees []*paths.Tree, per int, narrow, withParents bool) []*backend.Rows {
+func treeBlocks(trees []*paths.Tree, per int, narrow, withParents bool) []*results.Rows {
 	return cutBlocks(trees, per, narrow, withParents, false)
 }
 
 // cutBlocks is treeBlocks, with ragged blocks (rows as long as their trees,
 // Offsets set) when ragged.
-func cutBlocks(trees []*paths.Tree, per int, narrow, withParents, ragged bool) []*backend.Rows {
+func cutBlocks(trees []*paths.Tree, per int, narrow, withParents, ragged bool) []*results.Rows {
 	n := len(trees[0].Dist)
-	var blocks []*backend.Rows
+	var blocks []*results.Rows
 	for lo := 0; lo < len(trees); lo += per {
 		hi := min(lo+per, len(trees))
-		b := &backend.Rows{First: lo, Width: n}
+		b := &results.Rows{First: lo, Width: n}
 		if ragged {
 			b.Width, b.Offsets = 0, []int{0}
 		}
@@ -72,7 +72,7 @@ func cutBlocks(trees []*paths.Tree, per int, narrow, withParents, ragged bool) [
 // shapeBlocks cuts trees into the blocks a backend answering shape's
 // request hands over: rows narrowed to the shape's targets, ragged for
 // per-source targets.
-func shapeBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) []*backend.Rows {
+func shapeBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) []*results.Rows {
 	narrowed := make([]*paths.Tree, len(trees))
 	for i, tr := range trees {
 		targets := shapeRowTargets(shape, i)
@@ -125,19 +125,19 @@ func narrowTrees(trees []*paths.Tree) {
 
 // longShape is the shape of trees written whole in the long layout.
 func longShape(trees []*paths.Tree, withParents bool) ResultShape {
-	return ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: backend.NoCutoff, Parents: withParents}
+	return ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: withParents}
 }
 
 // putShuffled hands blocks to s from several goroutines in a random order,
 // as concurrent producers would, and returns the first error.
-func putShuffled(s *ResultSink, blocks []*backend.Rows, rng *rand.Rand) error {
+func putShuffled(s results.Consumer, blocks []*results.Rows, rng *rand.Rand) error {
 	order := rng.Perm(len(blocks))
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		first error
 	)
-	next := make(chan *backend.Rows)
+	next := make(chan *results.Rows)
 	for range 3 {
 		wg.Go(func() {
 			for b := range next {
@@ -176,6 +176,23 @@ func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree
 	return s
 }
 
+// summarizeTrees feeds trees, as blocks of per rows in random order from
+// several goroutines, to a SummarySink of shape and returns its rows.
+func summarizeTrees(t testing.TB, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand) []SummaryRow {
+	t.Helper()
+	s, err := NewSummarySink(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := putShuffled(s, shapeBlocks(trees, shape, per, narrow), rng); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return s.Rows()
+}
+
 // writeSink writes trees as a long-layout table at dir through a
 // ResultSink, blocks of random sizes in random order, and fails the test
 // on error.
@@ -191,14 +208,14 @@ func resultDir(t testing.TB) string { return filepath.Join(t.TempDir(), "result"
 // releases counts how often each block was released.
 type releases struct {
 	mu sync.Mutex
-	n  map[*backend.Rows]int
+	n  map[*results.Rows]int
 }
 
 // countReleases makes the blocks count their releases.
-func countReleases(blocks ...*backend.Rows) *releases {
-	r := &releases{n: map[*backend.Rows]int{}}
+func countReleases(blocks ...*results.Rows) *releases {
+	r := &releases{n: map[*results.Rows]int{}}
 	for _, b := range blocks {
-		b.OnRelease(func(b *backend.Rows) {
+		b.OnRelease(func(b *results.Rows) {
 			r.mu.Lock()
 			r.n[b]++
 			r.mu.Unlock()
@@ -208,7 +225,7 @@ func countReleases(blocks ...*backend.Rows) *releases {
 }
 
 // check fails the test unless each block was released exactly once.
-func (r *releases) check(t *testing.T, blocks ...*backend.Rows) {
+func (r *releases) check(t *testing.T, blocks ...*results.Rows) {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -233,7 +250,7 @@ func wantCells(trees []*paths.Tree, shape ResultShape) []cell {
 	for i, tr := range trees {
 		for _, v := range shapeRowTargets(shape, i) {
 			d := tr.Dist[v]
-			if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
+			if shape.MaxDistance != results.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
 				continue
 			}
 			c := cell{src: tr.Source, vtx: v, dist: d, par: paths.NoParent}
@@ -303,7 +320,7 @@ func wantWide(trees []*paths.Tree, shape ResultShape) []wideRow {
 		}
 		for _, v := range shapeTargets(shape) {
 			d, p := tr.Dist[v], paths.NoParent
-			if shape.MaxDistance != backend.NoCutoff && d > shape.MaxDistance {
+			if shape.MaxDistance != results.NoCutoff && d > shape.MaxDistance {
 				d = paths.Unreachable
 			}
 			if shape.Parents && d != paths.Unreachable {
@@ -442,7 +459,7 @@ func wantGroups(trees []*paths.Tree, shape ResultShape, partRows int64, batchRow
 		for i, tr := range trees {
 			for _, v := range shapeRowTargets(shape, i) {
 				d := tr.Dist[v]
-				if shape.MaxDistance != backend.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
+				if shape.MaxDistance != results.NoCutoff && (d == paths.Unreachable || d > shape.MaxDistance) {
 					kept = append(kept, 0)
 				} else {
 					kept = append(kept, 1)

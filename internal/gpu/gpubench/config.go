@@ -61,8 +61,8 @@ type FWConfig struct {
 	Parents []bool
 	// Strategy for the fast variant's parents.
 	Strategy gpu.ParentStrategy
-	// BlockSize for the blocked variant (0: default).
-	BlockSize int
+	// TileEdge for the blocked variant (0: default).
+	TileEdge int
 	// Warmup and Repeats: untimed then timed runs; the median is reported.
 	Warmup, Repeats int
 	// Validate names the variant whose distances every result must equal
@@ -126,7 +126,7 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	c.Lo, c.Hi = v.GetInt32(flagLo), v.GetInt32(flagHi)
 	c.Seed = v.GetUint64(flagSeed)
 	c.Graph = v.GetString(flagGraph)
-	c.BlockSize = v.GetInt(flagBlockSize)
+	c.TileEdge = v.GetInt(flagBlockSize)
 	c.Warmup, c.Repeats = v.GetInt(flagWarmup), v.GetInt(flagRepeats)
 	c.CheckRows = v.GetInt(flagCheckRows)
 	c.Ceiling = v.GetBool(flagCeiling)

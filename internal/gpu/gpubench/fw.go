@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Run times every configured variant, with and without parents: the
@@ -132,7 +133,7 @@ func closeInto(err *error, c io.Closer) {
 func (c *FWConfig) algorithm(variant string) backend.Algorithm {
 	alg := backend.Algorithm{Name: gpu.AllPairsFamily, Variant: variant}
 	if variant == gpu.VariantBlocked {
-		alg.BlockSize = c.BlockSize
+		alg.TileEdge = c.TileEdge
 	}
 	return alg
 }
@@ -173,8 +174,8 @@ func (c *FWConfig) timeComputes(ctx context.Context, b *gpu.Backend, e *graph.Ed
 		return measurement{}, nil, err
 	}
 	res := measurement{upload: time.Since(start), label: variant, placement: run.Describe()}
-	if variant == gpu.VariantBlocked && c.BlockSize != 0 {
-		res.label += fmt.Sprintf("/b%d", c.BlockSize)
+	if variant == gpu.VariantBlocked && c.TileEdge != 0 {
+		res.label += fmt.Sprintf("/b%d", c.TileEdge)
 	}
 	if variant == gpu.VariantFast && !c.Lookahead {
 		res.label += "/1s"
@@ -268,7 +269,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 		return res, nil
 	}
 	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
-	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: backend.NoCutoff}
+	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: results.NoCutoff}
 	start := time.Now()
 	if err := b.Run(ctx, req, releaseAtOnce); err != nil {
 		return measurement{}, fmt.Errorf("gpubench: %s: Run: %w", res.label, err)
@@ -278,7 +279,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 }
 
 // releaseAtOnce is a sink that hands every block straight back.
-func releaseAtOnce(r *backend.Rows) error {
+func releaseAtOnce(r *results.Rows) error {
 	r.Release()
 	return nil
 }
@@ -334,7 +335,7 @@ func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeLi
 	}
 	var mu sync.Mutex
 	seen := 0
-	sink := func(r *backend.Rows) error {
+	sink := func(r *results.Rows) error {
 		defer r.Release()
 		err := gputest.ForEach(r.Len(), func(i int) error {
 			s := r.Sources[i]
@@ -348,7 +349,7 @@ func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeLi
 			if !sampled[s] {
 				return nil
 			}
-			t := r.Tree(i)
+			t := r.Tree(i).Copy()
 			if want, ok := v.want[s]; ok {
 				if err := gputest.CompareDistances(t, want); err != nil {
 					return fmt.Errorf("against CPU Dijkstra: %w", err)

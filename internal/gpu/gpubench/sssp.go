@@ -189,7 +189,7 @@ func (c *SSSPConfig) readLists(v *viper.Viper) []error {
 func (c *SSSPConfig) options(variant string) []gpu.SSSPOptions {
 	var all []gpu.SSSPOptions
 	for _, bs := range c.BlockSizes {
-		base := gpu.SSSPOptions{BlockSize: bs}
+		base := gpu.SSSPOptions{ThreadsPerBlock: bs}
 		if variant != gpu.VariantNearFar {
 			all = append(all, base)
 			continue

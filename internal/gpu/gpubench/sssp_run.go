@@ -22,6 +22,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // Run generates or reads the graph, then for every variant and parameter
@@ -161,9 +162,9 @@ func (c *SSSPConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 		for i := range c.Warmup + c.Repeats {
 			var tree *paths.Tree
 			begin := time.Now()
-			st, err := s.Solve(ctx, []int32{src}, c.Parents, func(r *backend.Rows) error {
+			st, err := s.Solve(ctx, []int32{src}, c.Parents, func(r *results.Rows) error {
 				defer r.Release()
-				tree = r.Tree(0)
+				tree = r.Tree(0).Copy()
 				return nil
 			})
 			took := time.Since(begin)
@@ -181,7 +182,7 @@ func (c *SSSPConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, 
 		}
 		k, w := median(kernel), median(wall)
 		line := fmt.Sprintf("%-9s src %-9d delta %-7d local %-3d blocks %-4d bs %-4d | kernel %9.3f ms (min %9.3f) wall %9.3f ms | %8.1f Marcs/s | steps %6d splits %5d launches %7d syncs %5d",
-			variant, src, stats.Delta, stats.LocalRounds, stats.BlocksPerSource, stats.BlockSize, ms(k), ms(slices.Min(kernel)), ms(w),
+			variant, src, stats.Delta, stats.LocalRounds, stats.BlocksPerSource, stats.ThreadsPerBlock, ms(k), ms(slices.Min(kernel)), ms(w),
 			float64(g.M())/k.Seconds()/1e6, stats.Steps, stats.Splits, stats.Launches, stats.HostSyncs)
 		if stats.Relaxations > 0 {
 			line += fmt.Sprintf(" relax/m %.2f", float64(stats.Relaxations)/float64(max(g.M(), 1)))
@@ -223,7 +224,7 @@ func (c *SSSPConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 		if ref.multi == 0 {
 			workers := runtime.GOMAXPROCS(0)
 			begin := time.Now()
-			if err := ref.runCPU(ctx, sources, c.Parents, workers, func(r *backend.Rows) error { r.Release(); return nil }); err != nil {
+			if err := ref.runCPU(ctx, sources, c.Parents, workers, func(r *results.Rows) error { r.Release(); return nil }); err != nil {
 				return err
 			}
 			ref.multi, ref.workers = time.Since(begin), workers
@@ -249,14 +250,14 @@ func (c *SSSPConfig) timeMulti(ctx context.Context, s *gpu.SSSPSolver, g *graph.
 		var mu sync.Mutex
 		var sample []*paths.Tree
 		begin := time.Now()
-		st, err := s.Solve(ctx, sources, c.Parents, func(r *backend.Rows) error {
+		st, err := s.Solve(ctx, sources, c.Parents, func(r *results.Rows) error {
 			defer r.Release()
-			if err := r.Check(req); err != nil {
+			if err := req.CheckRows(r); err != nil {
 				return err
 			}
 			for i := range r.Len() {
 				if (r.First+i)%multiSampleEvery == 0 {
-					t := r.Tree(i)
+					t := r.Tree(i).Copy()
 					mu.Lock()
 					sample = append(sample, t)
 					mu.Unlock()
@@ -313,7 +314,7 @@ func newReference(g *graph.CSR, negative bool) *reference {
 }
 
 // runCPU runs sources on the CPU backend with workers goroutines.
-func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink backend.Sink) (err error) {
+func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink results.Sink) (err error) {
 	lo, hi := r.g.WeightRange()
 	choice, err := r.cpu.Choose(backend.Problem{N: r.g.N, M: int64(r.g.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), Algorithm: backend.Algorithm{Name: r.algorithm}, Parents: parents})
@@ -325,7 +326,7 @@ func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, w
 		return err
 	}
 	defer closeInto(&err, b)
-	return b.Run(ctx, backend.Request{CSR: r.g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: backend.NoCutoff}, sink)
+	return b.Run(ctx, backend.Request{CSR: r.g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: results.NoCutoff}, sink)
 }
 
 // distances returns the reference distances from s, computing them on one
@@ -338,9 +339,9 @@ func (r *reference) distances(ctx context.Context, s int32) ([]int64, error) {
 	var d []int64
 	switch {
 	case r.cpu != nil:
-		err := r.runCPU(ctx, []int32{s}, false, 1, func(b *backend.Rows) error {
+		err := r.runCPU(ctx, []int32{s}, false, 1, func(b *results.Rows) error {
 			defer b.Release()
-			d = b.Tree(0).Dist
+			d = b.Tree(0).Copy().Dist
 			return nil
 		})
 		if err != nil {

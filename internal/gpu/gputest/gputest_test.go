@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 func seeds(t *testing.T) []uint64 {
@@ -108,9 +109,9 @@ func TestCheckTreeCatchesParentLoop(t *testing.T) {
 
 // block builds a Rows block of int32 distances from reference rows, as a
 // backend would, with a release that counts.
-func block(req *backend.Request, first, count int, rows func(s int32) []int64, released *int) *backend.Rows {
+func block(req *backend.Request, first, count int, rows func(s int32) []int64, released *int) *results.Rows {
 	n := int(req.Edges.N)
-	b := &backend.Rows{First: first, Sources: req.Sources[first : first+count], Width: n, Dist32: make([]int32, count*n)}
+	b := &results.Rows{First: first, Sources: req.Sources[first : first+count], Width: n, Dist32: make([]int32, count*n)}
 	for i, s := range b.Sources {
 		for v, d := range rows(s) {
 			b.Dist32[i*n+v] = graph.Inf32
@@ -119,7 +120,7 @@ func block(req *backend.Request, first, count int, rows func(s int32) []int64, r
 			}
 		}
 	}
-	b.OnRelease(func(*backend.Rows) { *released++ })
+	b.OnRelease(func(*results.Rows) { *released++ })
 	return b
 }
 
@@ -130,7 +131,7 @@ func TestCollectorChecksAndKeepsRows(t *testing.T) {
 	rows := MatrixRows(10, want)
 	req := &backend.Request{Edges: e, CSR: g, Sources: []int32{7, 2, 9, 0}}
 	c := NewCollector(req, true)
-	c.Check = func(b *backend.Rows) error { return CheckBlock(g, b, rows, false) }
+	c.Check = func(b *results.Rows) error { return CheckBlock(g, b, rows, false) }
 	released := 0
 	if err := c.Sink(block(req, 2, 2, rows, &released)); err != nil {
 		t.Fatal(err)

@@ -7,24 +7,25 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
 // CheckBlock checks every row of b with CheckRow, the reference rows from
 // want, on all cores.
-func CheckBlock(g *graph.CSR, b *backend.Rows, want func(s int32) []int64, parents bool) error {
+func CheckBlock(g *graph.CSR, b *results.Rows, want func(s int32) []int64, parents bool) error {
 	return ForEach(b.Len(), func(i int) error {
-		return CheckRow(g, b.Tree(i), want(b.Sources[i]), parents)
+		return CheckRow(g, b.Tree(i).Copy(), want(b.Sources[i]), parents)
 	})
 }
 
-// Collector is a backend.Sink for tests. For every block it checks the
-// shape against the request (backend.Rows.Check) and that no row arrives
-// twice, runs Check, keeps a copy of each row (Rows.Tree) when Keep, and
+// Collector is a results.Sink for tests. For every block it checks the
+// shape against the request (backend.Request.CheckRows) and that no row arrives
+// twice, runs Check, keeps a copy of each row (Rows.Tree, copied) when Keep, and
 // releases the block. It is safe for concurrent use.
 type Collector struct {
 	// Check, when set, runs on every block before it is released; its
 	// error is the sink's.
-	Check func(*backend.Rows) error
+	Check func(*results.Rows) error
 	// Keep keeps a copy of every row, for Done.
 	Keep bool
 
@@ -41,10 +42,10 @@ func NewCollector(req *backend.Request, keep bool) *Collector {
 	return &Collector{req: req, Keep: keep, seen: make([]bool, len(req.Sources)), trees: make([]*paths.Tree, len(req.Sources))}
 }
 
-// Sink is the collector's backend.Sink.
-func (c *Collector) Sink(b *backend.Rows) error {
+// Sink is the collector's results.Sink.
+func (c *Collector) Sink(b *results.Rows) error {
 	defer b.Release()
-	if err := b.Check(c.req); err != nil {
+	if err := c.req.CheckRows(b); err != nil {
 		return err
 	}
 	if b.Len() == 0 {
@@ -68,7 +69,7 @@ func (c *Collector) Sink(b *backend.Rows) error {
 	}
 	if c.Keep {
 		for i := range b.Len() {
-			t := b.Tree(i)
+			t := b.Tree(i).Copy()
 			c.mu.Lock()
 			c.trees[b.First+i] = t
 			c.mu.Unlock()
@@ -104,7 +105,7 @@ func (c *Collector) Blocks() (blocks, maxRows int) {
 // RowHash is an FNV-1a hash of row i's distances (int32 or int64 alike:
 // unreachable hashes as paths.Unreachable), so that two runs' rows can be
 // compared without keeping either.
-func RowHash(b *backend.Rows, i int) uint64 {
+func RowHash(b *results.Rows, i int) uint64 {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	for v := range b.Width {

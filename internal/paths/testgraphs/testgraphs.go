@@ -80,7 +80,7 @@ func (g *Graph) Check(i int, dist []int64, parent []int32) error {
 	}
 	tree := &paths.Tree{Source: source, Dist: dist, Parent: parent}
 	for v := range g.N {
-		if tree.Reachable(v) && tree.PathTo(v) == nil {
+		if tree.Reachable(v) && tree.To(v) == nil {
 			return fmt.Errorf("%s: from %d, the parents of %d loop: %v", g.Name, source, v, parent)
 		}
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package formats
 
 import (
 	"os"
@@ -7,24 +7,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
+// matrixName is the name the compute command gives the matrix file.
+const matrixName = "distances.bin"
+
 // writeMatrix writes the int64 rows dist (n x n, row-major) through a
-// matrixWriter, one block per row in reverse order, and returns the path
+// DistanceMatrixWriter, one block per row in reverse order, and returns the path
 // and the error of Close.
 func writeMatrix(t *testing.T, n int, dist []int64) (string, error) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), MatrixName)
-	w, err := newMatrixWriter(path, n)
+	path := filepath.Join(t.TempDir(), matrixName)
+	w, err := NewDistanceMatrixWriter(path, n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for s := n - 1; s >= 0; s-- {
-		rows := &backend.Rows{First: s, Sources: []int32{int32(s)}, Width: n, Dist64: dist[s*n : (s+1)*n]}
+		rows := &results.Rows{First: s, Sources: []int32{int32(s)}, Width: n, Dist64: dist[s*n : (s+1)*n]}
 		if err := w.Put(rows); err != nil {
 			w.Abort()
 			return path, err
@@ -33,7 +35,7 @@ func writeMatrix(t *testing.T, n int, dist []int64) (string, error) {
 	return path, w.Close()
 }
 
-func TestMatrixWriterRange(t *testing.T) {
+func TestDistanceMatrixWriterRange(t *testing.T) {
 	inf := int64(graph.Inf32)
 	path, err := writeMatrix(t, 2, []int64{0, paths.Unreachable, -inf, inf - 1})
 	if err != nil {
@@ -44,7 +46,7 @@ func TestMatrixWriterRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := formats.ReadDistanceMatrix(f, path, 2)
+	m, err := ReadDistanceMatrix(f, path, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,16 +56,16 @@ func TestMatrixWriterRange(t *testing.T) {
 
 	for _, d := range []int64{inf, -inf - 1, 1 << 40} {
 		_, err := writeMatrix(t, 2, []int64{0, d, 0, 0})
-		if err == nil || !strings.Contains(err.Error(), MatrixName) {
-			t.Errorf("distance %d: err = %v, want an error naming %s", d, err, MatrixName)
+		if err == nil || !strings.Contains(err.Error(), matrixName) {
+			t.Errorf("distance %d: err = %v, want an error naming %s", d, err, matrixName)
 		}
 	}
 }
 
-// TestMatrixWriterChunks writes a matrix larger than one conversion chunk
+// TestDistanceMatrixWriterChunks writes a matrix larger than one conversion chunk
 // from 32-bit blocks, with "no path" spelled Inf32 and above, and reads it
 // back; a distance below the range in a later chunk names its cell.
-func TestMatrixWriterChunks(t *testing.T) {
+func TestDistanceMatrixWriterChunks(t *testing.T) {
 	const n, per = 1500, 100 // 9 MB: two chunks
 	if 4*n*n <= matrixChunkBytes {
 		t.Fatal("the matrix fits one chunk: the test wants several")
@@ -81,13 +83,13 @@ func TestMatrixWriterChunks(t *testing.T) {
 		want[i] = min(dist[i], graph.Inf32)
 	}
 	write := func(dist []int32) (string, error) {
-		path := filepath.Join(t.TempDir(), MatrixName)
-		w, err := newMatrixWriter(path, n)
+		path := filepath.Join(t.TempDir(), matrixName)
+		w, err := NewDistanceMatrixWriter(path, n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for first := n - per; first >= 0; first -= per {
-			rows := &backend.Rows{First: first, Sources: make([]int32, per), Width: n, Dist32: dist[first*n : (first+per)*n]}
+			rows := &results.Rows{First: first, Sources: make([]int32, per), Width: n, Dist32: dist[first*n : (first+per)*n]}
 			for i := range rows.Sources {
 				rows.Sources[i] = int32(first + i)
 			}
@@ -107,7 +109,7 @@ func TestMatrixWriterChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := formats.ReadDistanceMatrix(f, path, n)
+	m, err := ReadDistanceMatrix(f, path, n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package formats
 
 import (
 	"crypto/sha256"
@@ -12,24 +12,24 @@ import (
 	"sync"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/results"
 )
 
-// matrixWriter writes an all-pairs result as the binary distance matrix of
-// formats.ReadDistanceMatrix: n x n little-endian int32, row-major,
-// graph.Inf32 for "no path". Blocks arrive in any order; it keeps them
-// until their turn (the backend's pool bounds how many) and writes rows in
-// order on its own goroutines, so Put never waits.
+// DistanceMatrixWriter is the consumer of an all-pairs run's blocks that
+// writes them as the binary distance matrix of ReadDistanceMatrix: n x n
+// little-endian int32, row-major, graph.Inf32 for "no path". Blocks arrive
+// in any order; it keeps them until their turn (the backend's pool bounds
+// how many) and writes rows in order on its own goroutines, so Put never
+// waits.
 //
 // The output runs at disk speed: the rows are converted to the file's
 // bytes on every core, into a few reusable chunks of matrixChunkBytes,
 // and each chunk goes to the file in one write while the SHA-256 of the
 // manifest covers it on another core, as the next chunk is converted.
-type matrixWriter struct {
+type DistanceMatrixWriter struct {
 	path    string
 	n       int
 	f       *os.File
@@ -38,11 +38,11 @@ type matrixWriter struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	pending map[int]*backend.Rows // by First
+	pending map[int]*results.Rows // by First
 	closed  bool
 	err     error
 	done    chan struct{}
-	info    tables.FileInfo
+	sum     string // the file's SHA-256, once closed
 
 	// free holds the chunks not in use; full carries converted chunks to
 	// the output goroutine, in file order.
@@ -57,13 +57,16 @@ const (
 	matrixChunks     = 4
 )
 
-func newMatrixWriter(path string, n int) (*matrixWriter, error) {
+// NewDistanceMatrixWriter creates the matrix file of n x n entries at
+// path, inside an output folder committed as a whole (the file is named
+// *.partial until then), and starts the writer.
+func NewDistanceMatrixWriter(path string, n int) (*DistanceMatrixWriter, error) {
 	f, err := atomicfile.CreateIn(path) // *.partial until the output commits
 	if err != nil {
 		return nil, err
 	}
-	w := &matrixWriter{path: path, n: n, f: f, hash: sha256.New(), workers: runtime.GOMAXPROCS(0),
-		pending: map[int]*backend.Rows{}, done: make(chan struct{}),
+	w := &DistanceMatrixWriter{path: path, n: n, f: f, hash: sha256.New(), workers: runtime.GOMAXPROCS(0),
+		pending: map[int]*results.Rows{}, done: make(chan struct{}),
 		free: make(chan []byte, matrixChunks), full: make(chan []byte, matrixChunks)}
 	w.cond.L = &w.mu
 	chunk := min(matrixChunkBytes, max(4*int64(n)*int64(n), 4))
@@ -76,8 +79,8 @@ func newMatrixWriter(path string, n int) (*matrixWriter, error) {
 	return w, nil
 }
 
-// Put takes a block over.
-func (w *matrixWriter) Put(rows *backend.Rows) error {
+// Put takes a block over; it never waits.
+func (w *DistanceMatrixWriter) Put(rows *results.Rows) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -91,7 +94,7 @@ func (w *matrixWriter) Put(rows *backend.Rows) error {
 
 // loop converts blocks in row order until every row is written or it
 // fails, then waits for the output goroutine.
-func (w *matrixWriter) loop(output <-chan struct{}) {
+func (w *DistanceMatrixWriter) loop(output <-chan struct{}) {
 	defer close(w.done)
 	defer func() { <-output }()
 	defer close(w.full)
@@ -103,7 +106,7 @@ func (w *matrixWriter) loop(output <-chan struct{}) {
 		rows, err := w.pending[next], w.err
 		delete(w.pending, next)
 		if rows == nil && err == nil {
-			err = fmt.Errorf("pipeline: no block for row %d of the distance matrix", next)
+			err = fmt.Errorf("formats: no block for row %d of the distance matrix", next)
 		}
 		w.mu.Unlock()
 		if err != nil {
@@ -122,7 +125,7 @@ func (w *matrixWriter) loop(output <-chan struct{}) {
 
 // convertRows converts a block into chunks, each on every core, and hands
 // them to the output goroutine.
-func (w *matrixWriter) convertRows(rows *backend.Rows) error {
+func (w *DistanceMatrixWriter) convertRows(rows *results.Rows) error {
 	total := rows.Len() * w.n
 	for lo := 0; lo < total; {
 		buf := <-w.free
@@ -146,10 +149,9 @@ func (w *matrixWriter) convertRows(rows *backend.Rows) error {
 
 // convert writes entries lo..hi-1 of the block (row-major) into out as
 // little-endian int32, on every core. Inf32 stands for "no path"; every
-// other entry lies in [-Inf32, Inf32), the range
-// formats.ReadDistanceMatrix reads. A distance outside it is an error
-// naming the first such entry.
-func (w *matrixWriter) convert(rows *backend.Rows, lo, hi int, out []byte) error {
+// other entry lies in [-Inf32, Inf32), the range ReadDistanceMatrix reads.
+// A distance outside it is an error naming the first such entry.
+func (w *DistanceMatrixWriter) convert(rows *results.Rows, lo, hi int, out []byte) error {
 	const minPiece = 64 << 10
 	pieces := max(1, min(w.workers, (hi-lo)/minPiece))
 	bad := make([]int, pieces)
@@ -164,7 +166,7 @@ func (w *matrixWriter) convert(rows *backend.Rows, lo, hi int, out []byte) error
 	})
 	for _, at := range bad {
 		if at >= 0 {
-			return fmt.Errorf("pipeline: %s: distance %d from %d to %d does not fit the int32 distance matrix",
+			return fmt.Errorf("formats: %s: distance %d from %d to %d does not fit the int32 distance matrix",
 				w.path, rows.Distance(at/w.n, at%w.n), rows.Sources[at/w.n], at%w.n)
 		}
 	}
@@ -205,7 +207,7 @@ func encodeDist64(dst []byte, src []int64, base int) int {
 // the hash reads it on another goroutine, and returns them to free. After
 // a failure it keeps taking chunks back without writing them, so the
 // converter never waits for a chunk that will not come.
-func (w *matrixWriter) output(finished chan<- struct{}) {
+func (w *DistanceMatrixWriter) output(finished chan<- struct{}) {
 	defer close(finished)
 	failed := false
 	for buf := range w.full {
@@ -215,7 +217,7 @@ func (w *matrixWriter) output(finished chan<- struct{}) {
 			_, err := w.f.Write(buf)
 			hashed.Wait()
 			if err != nil {
-				w.fail(fmt.Errorf("pipeline: writing %s: %w", w.path, err))
+				w.fail(fmt.Errorf("formats: writing %s: %w", w.path, err))
 				failed = true
 			}
 		}
@@ -224,7 +226,7 @@ func (w *matrixWriter) output(finished chan<- struct{}) {
 }
 
 // fail records the first error and releases every pending block.
-func (w *matrixWriter) fail(err error) {
+func (w *DistanceMatrixWriter) fail(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err == nil {
@@ -238,7 +240,7 @@ func (w *matrixWriter) fail(err error) {
 }
 
 // Close waits for the last row and closes the file.
-func (w *matrixWriter) Close() error {
+func (w *DistanceMatrixWriter) Close() error {
 	w.mu.Lock()
 	w.closed = true
 	w.cond.Broadcast()
@@ -251,16 +253,19 @@ func (w *matrixWriter) Close() error {
 	if err != nil {
 		return err
 	}
-	w.info = tables.FileInfo{Path: w.path, Rows: int64(w.n), Bytes: 4 * int64(w.n) * int64(w.n), SHA256: hex.EncodeToString(w.hash.Sum(nil))}
+	w.sum = hex.EncodeToString(w.hash.Sum(nil))
 	return nil
 }
 
 // Abort stops the writer and releases every block it holds.
-func (w *matrixWriter) Abort() {
-	w.fail(errors.New("pipeline: distance matrix aborted"))
+func (w *DistanceMatrixWriter) Abort() {
+	w.fail(errors.New("formats: distance matrix aborted"))
 	<-w.done
 	w.f.Close()
 }
 
-// Files returns the matrix file.
-func (w *matrixWriter) Files() []tables.FileInfo { return []tables.FileInfo{w.info} }
+// File returns the matrix file's path, its rows, size in bytes and
+// lowercase hex SHA-256; valid after Close succeeded.
+func (w *DistanceMatrixWriter) File() (path string, rows, bytes int64, sha256 string) {
+	return w.path, int64(w.n), 4 * int64(w.n) * int64(w.n), w.sum
+}

@@ -1,0 +1,75 @@
+package results
+
+import "github.com/pathflow/pathflow/internal/paths"
+
+// Rows is a block of consecutive result rows: row i holds the distances
+// (and parents) from Sources[i] to every vertex, or to the request's
+// targets (backend.Request.Targets: column j is vertex Targets[j]), Width
+// values per row, row-major; or, for a request with SourceTargets, to row
+// i's own targets, ragged (see Offsets). Distances are in the backend's
+// native width: exactly one of
+// Dist32 (graph.Inf32 for "no path") and Dist64 (paths.Unreachable) is
+// set. Parent is nil when the request asked for none; paths.NoParent marks
+// the source and unreachable vertices.
+//
+// A consumer reads a block until it calls Release; afterwards the buffers
+// belong to the producer again.
+type Rows struct {
+	// First is the index in the request's sources of the block's first row.
+	First int
+	// Sources are the rows' sources: the request's Sources[First:First+len].
+	Sources []int32
+	// Width is the number of values per row: the graph's vertex count, or
+	// the request's target count; 0 in a ragged block.
+	Width int
+	// Offsets, in a ragged block (a request with SourceTargets), holds
+	// Len()+1 positions: row i's values are at Offsets[i]..Offsets[i+1]-1
+	// of Dist32 (or Dist64) and Parent. nil otherwise.
+	Offsets []int
+	Dist32  []int32
+	Dist64  []int64
+	Parent  []int32
+
+	release func(*Rows)
+}
+
+// Len is the number of rows.
+func (r *Rows) Len() int { return len(r.Sources) }
+
+// Span returns where row i's values lie in the block's slices: lo..hi-1.
+func (r *Rows) Span(i int) (lo, hi int) {
+	if r.Offsets != nil {
+		return r.Offsets[i], r.Offsets[i+1]
+	}
+	return i * r.Width, (i + 1) * r.Width
+}
+
+// Distance returns row i's value in column j (vertex j of a full row, the
+// j-th target of a narrowed one), or paths.Unreachable.
+func (r *Rows) Distance(i, j int) int64 {
+	lo, _ := r.Span(i)
+	at := lo + j
+	if r.Dist32 != nil {
+		return paths.Widen(r.Dist32[at])
+	}
+	return r.Dist64[at]
+}
+
+// Release hands the block back to its producer. Call it exactly once.
+func (r *Rows) Release() {
+	if r.release != nil {
+		r.release(r)
+	}
+}
+
+// OnRelease sets what Release does: a producer whose block borrows memory
+// it owns (a matrix, a pinned buffer) learns through it that the consumer
+// is done.
+func (r *Rows) OnRelease(fn func(*Rows)) { r.release = fn }
+
+// Sink receives the blocks of a run. It may be called from several
+// goroutines at once and with blocks in any order; it must not wait for
+// another block to arrive (that one's producer may be waiting for this
+// call), and it takes over the block: the consumer releases it, also when
+// Sink returns an error.
+type Sink func(*Rows) error

@@ -1,0 +1,66 @@
+package results
+
+import "github.com/pathflow/pathflow/internal/paths"
+
+// SingleSource is what a single-source result answers: implemented by Tree
+// (a row of a block) and by *paths.Tree (a reference search's result).
+type SingleSource interface {
+	// From returns the source.
+	From() int32
+	// WeightTo returns the shortest distance from the source to v, or
+	// paths.Unreachable.
+	WeightTo(v int32) int64
+	// To returns the path from the source to v, both included, or nil when
+	// v is unreachable or no parents were kept.
+	To(v int32) []int32
+}
+
+// Tree is a view of one full row of a block (every vertex, vertex v in
+// column v): the shortest-path tree from the row's source. It reads the
+// block's memory, so it is valid until the block is released; Copy keeps
+// it longer.
+type Tree struct {
+	rows *Rows
+	i    int
+}
+
+// Tree returns a view of row i, which must be a full row: not ragged, one
+// column per vertex. O(1).
+func (r *Rows) Tree(i int) Tree { return Tree{rows: r, i: i} }
+
+// From returns the row's source. O(1).
+func (t Tree) From() int32 { return t.rows.Sources[t.i] }
+
+// WeightTo returns the shortest distance from the source to v, or
+// paths.Unreachable. O(1).
+func (t Tree) WeightTo(v int32) int64 { return t.rows.Distance(t.i, int(v)) }
+
+// Reachable reports whether the source reaches v. O(1).
+func (t Tree) Reachable(v int32) bool { return t.WeightTo(v) != paths.Unreachable }
+
+// To returns the vertices of a shortest path from the source to v, both
+// included, or nil when v is unreachable or the block has no parents.
+// O(path length).
+func (t Tree) To(v int32) []int32 {
+	if t.rows.Parent == nil || !t.Reachable(v) {
+		return nil
+	}
+	lo, hi := t.rows.Span(t.i)
+	return paths.Trace(t.rows.Parent[lo:hi], v)
+}
+
+// Copy copies the row into a paths.Tree that shares no memory with the
+// block. For checks and tests; the bulk output path reads the block
+// directly. O(n).
+func (t Tree) Copy() *paths.Tree {
+	r := t.rows
+	out := &paths.Tree{Source: t.From(), Dist: make([]int64, r.Width)}
+	for v := range r.Width {
+		out.Dist[v] = r.Distance(t.i, v)
+	}
+	if r.Parent != nil {
+		lo, hi := r.Span(t.i)
+		out.Parent = append([]int32(nil), r.Parent[lo:hi]...)
+	}
+	return out
+}
