@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 )
 
 // choose is the GPU Factory's Choose: what the backend would run for p,
@@ -13,13 +16,13 @@ import (
 // "auto" (or no name) picks floyd-warshall when every source is asked for,
 // bellman-ford when some weight is negative, else sssp (near-far). The
 // Choice carries the concrete variant (the family's default when none or
-// "auto" is given) and int32 distances. Errors wrap ErrNotSupported
+// "auto" is given) and int32 distances. Errors wrap device.ErrNotSupported
 // (backend.ErrUnsupported) for what the GPU does not implement, johnson
-// among them, and ErrNeedsInt64 (backend.ErrNeedsInt64) when int32
+// among them, and device.ErrNeedsInt64 (backend.ErrNeedsInt64) when int32
 // distances might overflow: graph.FitsInt32Distances, and with negative
 // weights twice the distance bound. The one exception is near-far on
 // non-negative weights, which checks its real distances while it runs and
-// fails with ErrNeedsInt64 only if one reaches graph.Inf32 (a road network
+// fails with device.ErrNeedsInt64 only if one reaches graph.Inf32 (a road network
 // with weights up to 1000 has a worst-case bound far above int32 and real
 // distances far below it).
 func choose(p backend.Problem) (backend.Choice, error) {
@@ -32,13 +35,13 @@ func choose(p backend.Problem) (backend.Choice, error) {
 	if alg.Name == "" || alg.Name == "auto" {
 		switch {
 		case p.AllSources:
-			alg.Name = AllPairsFamily
+			alg.Name = allpairs.AllPairsFamily
 			reason = fmt.Sprintf("all pairs on %d vertices on the GPU: Floyd-Warshall", p.N)
 		case lo < 0:
-			alg.Name = BellmanFordFamily
+			alg.Name = sssp.BellmanFordFamily
 			reason = fmt.Sprintf("negative weights (min %d) on the GPU: Bellman-Ford", lo)
 		default:
-			alg.Name = SSSPFamily
+			alg.Name = sssp.SSSPFamily
 			reason = "non-negative weights on the GPU: the near-far frontier search"
 		}
 	}
@@ -46,18 +49,14 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		alg.Variant = ""
 	}
 	switch alg.Name {
-	case AllPairsFamily:
-		plan, err := chooseAllPairs(int64(p.N), lo, hi, alg)
+	case allpairs.AllPairsFamily:
+		alg, err := allpairs.Choose(int64(p.N), lo, hi, alg)
 		if err != nil {
 			return backend.Choice{}, err
 		}
-		alg.Variant = plan.variant
-		if plan.variant == VariantBlocked {
-			alg.BlockSize = int(plan.tile)
-		}
 		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
-	case SSSPFamily, BellmanFordFamily, DijkstraFamily:
-		variant, checked, err := chooseSSSP(int64(p.N), lo, hi, alg)
+	case sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily:
+		variant, checked, err := sssp.Choose(int64(p.N), lo, hi, alg)
 		if err != nil {
 			return backend.Choice{}, err
 		}
@@ -68,5 +67,5 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		return backend.Choice{Algorithm: alg, Reason: reason}, nil
 	}
 	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s)",
-		alg.Name, ErrNotSupported, AllPairsFamily, SSSPFamily, BellmanFordFamily, DijkstraFamily)
+		alg.Name, device.ErrNotSupported, allpairs.AllPairsFamily, sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily)
 }

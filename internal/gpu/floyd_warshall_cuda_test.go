@@ -13,8 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+
+	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -22,7 +25,7 @@ import (
 // config is one way of running floyd-warshall.
 type config struct {
 	alg         backend.Algorithm
-	strategy    ParentStrategy
+	strategy    allpairs.ParentStrategy
 	noLookahead bool
 }
 
@@ -31,7 +34,7 @@ func (c config) String() string {
 	if c.alg.BlockSize != 0 {
 		s += fmt.Sprintf("/b%d", c.alg.BlockSize)
 	}
-	if c.strategy != ParentsAuto {
+	if c.strategy != allpairs.ParentsAuto {
 		s += "/" + c.strategy.String()
 	}
 	if c.noLookahead {
@@ -51,23 +54,23 @@ func (c config) backend() *Backend {
 // (including one that divides nothing) and the fast variant's parent
 // strategies and schedules.
 var allConfigs = []config{
-	{alg: backend.Algorithm{Variant: VariantNaive}},
-	{alg: backend.Algorithm{Variant: VariantRow}},
-	{alg: backend.Algorithm{Variant: VariantBlocked}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 16}},
-	{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 5}},
-	{alg: backend.Algorithm{Variant: VariantFast}},
-	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
-	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
-	{alg: backend.Algorithm{Variant: VariantFast}, noLookahead: true},
-	{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack, noLookahead: true},
+	{alg: backend.Algorithm{Variant: allpairs.VariantNaive}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantRow}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantBlocked}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantBlocked, BlockSize: 16}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantBlocked, BlockSize: 5}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantFast}},
+	{alg: backend.Algorithm{Variant: allpairs.VariantFast}, strategy: allpairs.ParentsTrack},
+	{alg: backend.Algorithm{Variant: allpairs.VariantFast}, strategy: allpairs.ParentsRecover},
+	{alg: backend.Algorithm{Variant: allpairs.VariantFast}, noLookahead: true},
+	{alg: backend.Algorithm{Variant: allpairs.VariantFast}, strategy: allpairs.ParentsTrack, noLookahead: true},
 }
 
 // streamFW computes all pairs with c on poisoned device buffers and
 // streams rows sources (all when nil) into a collector whose Check is
 // check (none when nil) and which keeps the rows when keep.
 func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList, sources []int32, withParents bool,
-	check func(*backend.Rows) error, keep bool) (*gputest.Collector, StreamStats, error) {
+	check func(*backend.Rows) error, keep bool) (*gputest.Collector, device.StreamStats, error) {
 	t.Helper()
 	if sources == nil {
 		sources = vertices(e.N)
@@ -77,18 +80,18 @@ func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList
 	col.Check = check
 	r, err := b.PrepareAllPairs(e, alg, withParents)
 	if err != nil {
-		return col, StreamStats{}, err
+		return col, device.StreamStats{}, err
 	}
 	defer closeChecked(t, "the run", r)
-	err = r.dev.Do(func(c *Ctx) error {
+	err = r.dev.Do(func(c *device.Ctx) error {
 		return errors.Join(c.FillInt32(r.dist, poison), c.FillInt32(r.parent, poison))
 	})
 	if err != nil {
-		return col, StreamStats{}, err
+		return col, device.StreamStats{}, err
 	}
 	poisonPinned(b)
 	if _, err := r.Compute(context.Background()); err != nil {
-		return col, StreamStats{}, err
+		return col, device.StreamStats{}, err
 	}
 	stats, err := r.Stream(context.Background(), sources, col.Sink)
 	if err == nil {
@@ -181,9 +184,9 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range []config{
-			{alg: backend.Algorithm{Variant: VariantFast}},
-			{alg: backend.Algorithm{Variant: VariantBlocked, BlockSize: 7}},
-			{alg: backend.Algorithm{Variant: VariantNaive}},
+			{alg: backend.Algorithm{Variant: allpairs.VariantFast}},
+			{alg: backend.Algorithm{Variant: allpairs.VariantBlocked, BlockSize: 7}},
+			{alg: backend.Algorithm{Variant: allpairs.VariantNaive}},
 		} {
 			for name, sources := range map[string][]int32{
 				"all": nil, "scrambled": scrambled, "reversed": reversed, "half scrambled": scrambled[:150],
@@ -273,9 +276,9 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 		for _, c := range allConfigs {
 			for _, withParents := range []bool{false, true} {
 				col, _, err := streamFW(t, c.backend(), c.alg, e, nil, withParents, nil, false)
-				var neg *NegativeCycleError
+				var neg *backend.NegativeCycleError
 				if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
-					t.Errorf("n %d cycle %v %v parents %v: error %v, want a NegativeCycleError on the cycle", n, cycle, c, withParents, err)
+					t.Errorf("n %d cycle %v %v parents %v: error %v, want a backend.NegativeCycleError on the cycle", n, cycle, c, withParents, err)
 				}
 				if blocks, _ := col.Blocks(); blocks != 0 {
 					t.Errorf("n %d %v: %d blocks handed over before the negative cycle was reported", n, c, blocks)
@@ -288,9 +291,9 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 	e.Add(17, 17, -1)
 	for _, c := range allConfigs[:6] {
 		_, _, err := streamFW(t, c.backend(), c.alg, e, nil, false, nil, false)
-		var neg *NegativeCycleError
+		var neg *backend.NegativeCycleError
 		if !errors.As(err, &neg) || neg.Vertex != 17 {
-			t.Errorf("self-loop %v: error %v, want a NegativeCycleError at 17", c, err)
+			t.Errorf("self-loop %v: error %v, want a backend.NegativeCycleError at 17", c, err)
 		}
 	}
 }
@@ -299,12 +302,12 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 	e := graph.NewEdgeList(3000, 2)
 	e.Add(0, 1, 1<<20)
 	e.Add(1, 2, 1)
-	if _, err := request(t, e, backend.Algorithm{Name: AllPairsFamily}, vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
-		t.Fatalf("Choose: %v, want ErrNeedsInt64", err)
+	if _, err := request(t, e, backend.Algorithm{Name: allpairs.AllPairsFamily}, vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
+		t.Fatalf("Choose: %v, want device.ErrNeedsInt64", err)
 	}
-	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily}, AllPairs: true}}
-	if err := defaultBackend().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, ErrNeedsInt64) {
-		t.Fatalf("Run: %v, want ErrNeedsInt64", err)
+	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily}, AllPairs: true}}
+	if err := defaultBackend().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, device.ErrNeedsInt64) {
+		t.Fatalf("Run: %v, want device.ErrNeedsInt64", err)
 	}
 }
 
@@ -319,10 +322,10 @@ func TestRunAllPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if req.Choice.Algorithm.Name != AllPairsFamily && len(sources) == 400 {
+		if req.Choice.Algorithm.Name != allpairs.AllPairsFamily && len(sources) == 400 {
 			t.Fatalf("auto on every source chose %+v", req.Choice)
 		}
-		req.Choice = backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, AllPairs: true}
+		req.Choice = backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
 		col := gputest.NewCollector(&req, false)
 		col.Check = against(e, gputest.MatrixRows(400, want), true)
 		before := runtime.NumGoroutine()
@@ -336,7 +339,7 @@ func TestRunAllPairs(t *testing.T) {
 		noLeaks(t, before)
 	}
 	empty := graph.NewEdgeList(0, 0)
-	req, err := request(t, empty, backend.Algorithm{Name: AllPairsFamily}, nil, true)
+	req, err := request(t, empty, backend.Algorithm{Name: allpairs.AllPairsFamily}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +347,7 @@ func TestRunAllPairs(t *testing.T) {
 		t.Fatalf("empty graph: %v", err)
 	}
 	sink := func(r *backend.Rows) error { r.Release(); return nil }
-	fw := backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantBlocked}, AllPairs: true}
+	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantBlocked}, AllPairs: true}
 	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0},
 		Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "johnson"}}}, sink); !errors.Is(err, backend.ErrUnsupported) {
 		t.Fatalf("johnson: %v", err)
@@ -445,7 +448,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 func TestStreamStopsAtSinkError(t *testing.T) {
 	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 4)), 300, 2000, 1, 20, 0)
 	b := openBackend(t, WithStaging(3, 5*300*4))
-	fw := backend.Choice{Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, AllPairs: true}
+	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
 	req := backend.Request{Edges: e, Sources: vertices(300), Choice: fw, Parents: true}
 	stop := errors.New("enough")
 	for _, failAt := range []int64{1, 3, 40} {
@@ -527,14 +530,14 @@ func TestAllPairsGnutella04(t *testing.T) {
 	}
 	ref := func(s int32) []int64 { return want[s] }
 	for _, c := range []config{
-		{alg: backend.Algorithm{Variant: VariantFast}},
-		{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsTrack},
-		{alg: backend.Algorithm{Variant: VariantFast}, strategy: ParentsRecover},
-		{alg: backend.Algorithm{Variant: VariantBlocked}},
-		{alg: backend.Algorithm{Variant: VariantNaive}},
+		{alg: backend.Algorithm{Variant: allpairs.VariantFast}},
+		{alg: backend.Algorithm{Variant: allpairs.VariantFast}, strategy: allpairs.ParentsTrack},
+		{alg: backend.Algorithm{Variant: allpairs.VariantFast}, strategy: allpairs.ParentsRecover},
+		{alg: backend.Algorithm{Variant: allpairs.VariantBlocked}},
+		{alg: backend.Algorithm{Variant: allpairs.VariantNaive}},
 	} {
 		for _, withParents := range []bool{false, true} {
-			if c.strategy != ParentsAuto && !withParents {
+			if c.strategy != allpairs.ParentsAuto && !withParents {
 				continue
 			}
 			_, stats, err := streamFW(t, c.backend(), c.alg, e, nil, withParents, against(e, ref, withParents), false)

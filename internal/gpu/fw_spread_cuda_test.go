@@ -11,8 +11,10 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+
+	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -32,7 +34,7 @@ var rowSeed = maphash.MakeSeed()
 // set, sees every block first.
 func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
-	r, err := b.PrepareAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents)
+	r, err := b.PrepareAllPairs(e, backend.Algorithm{Variant: allpairs.VariantFast}, withParents)
 	if err != nil {
 		return nil, "", err
 	}
@@ -45,13 +47,13 @@ func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, ch
 // shape too.
 func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, super int64, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
-	p, err := planAllPairs(e, backend.Algorithm{Variant: VariantFast}, withParents, ParentsRecover)
+	p, err := planAllPairs(e, backend.Algorithm{Variant: allpairs.VariantFast}, withParents, allpairs.ParentsRecover)
 	if err != nil {
 		return nil, "", err
 	}
 	l := allPairsLayout{allPairsPlan: p.deriving(), place: outOfCore, slabs: []int64{0, p.pitch / p.tile}, super: min(super, p.pitch)}
 	l.deviceBytes, l.hostBytes = l.outOfCoreBytes(l.super), p.pitch*p.pitch*4
-	r := &AllPairsRun{b: b, dev: b.dev, plan: l.allPairsPlan, layout: l}
+	r := &allpairs.Run{b: b, dev: b.dev, plan: l.allPairsPlan, layout: l}
 	if r.spread, err = prepareOutOfCore(b, l, e); err != nil {
 		return nil, "", err
 	}
@@ -59,7 +61,7 @@ func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents b
 }
 
 // runDigests computes r and digests its rows (see fwDigests).
-func runDigests(t *testing.T, r *AllPairsRun, e *graph.EdgeList, check func(*backend.Rows) error) ([]uint64, string, error) {
+func runDigests(t *testing.T, r *allpairs.Run, e *graph.EdgeList, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
 	defer closeChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
@@ -115,9 +117,9 @@ func sameRows(t *testing.T, what string, got, want []uint64) {
 // of GPU 0, and out of core with 128- and 256-vertex super-tiles, against
 // one device and the reference.
 func TestSpreadRunsEqualOneDevice(t *testing.T) {
-	one := testBackends[ParentsRecover]
-	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(ParentsRecover))
-	three := openBackend(t, WithDevices([]int{0, 0, 0}), WithParentStrategy(ParentsRecover))
+	one := testBackends[allpairs.ParentsRecover]
+	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(allpairs.ParentsRecover))
+	three := openBackend(t, WithDevices([]int{0, 0, 0}), WithParentStrategy(allpairs.ParentsRecover))
 	cases := append(randomCases(), randomCase{name: "seven tiles", n: 850, arcs: 6000, lo: 1, hi: 90, disconnectedExtras: 30})
 	for _, seed := range []uint64{3, freshSeed(t)} {
 		r := rand.New(rand.NewPCG(seed, 11))
@@ -178,9 +180,9 @@ func TestSpreadRunsReportNegativeCycles(t *testing.T) {
 		} {
 			rows := 0
 			err := run(func(*backend.Rows) error { rows++; return nil })
-			var neg *NegativeCycleError
+			var neg *backend.NegativeCycleError
 			if !errors.As(err, &neg) || !slices.Contains(cycle, neg.Vertex) {
-				t.Errorf("n %d %s: error %v, want a NegativeCycleError on %v", n, name, err, cycle)
+				t.Errorf("n %d %s: error %v, want a backend.NegativeCycleError on %v", n, name, err, cycle)
 			}
 			if rows != 0 {
 				t.Errorf("n %d %s: %d blocks handed over before the negative cycle", n, name, rows)
@@ -195,7 +197,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Gnutella all pairs three ways takes seconds")
 	}
-	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(ParentsRecover))
+	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(allpairs.ParentsRecover))
 	for _, name := range []string{"p2p-Gnutella04.txt", "p2p-Gnutella25.txt"} {
 		path, ok := datasets.MirrorFile(name)
 		if !ok {
@@ -207,8 +209,8 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 			t.Fatal(err)
 		}
 		pitch := (int64(e.N) + FastTile - 1) / FastTile * FastTile
-		quarter := openBackend(t, WithMemoryLimit(pitch*pitch), WithParentStrategy(ParentsRecover))
-		base, _, err := fwDigests(t, testBackends[ParentsRecover], e, true, nil)
+		quarter := openBackend(t, WithMemoryLimit(pitch*pitch), WithParentStrategy(allpairs.ParentsRecover))
+		base, _, err := fwDigests(t, testBackends[allpairs.ParentsRecover], e, true, nil)
 		if err != nil {
 			t.Fatalf("%s one device: %v", name, err)
 		}

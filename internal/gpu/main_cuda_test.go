@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -18,15 +20,15 @@ import (
 // oneStreamBackends the same without the fast variant's lookahead, opened
 // once for the package's tests (opening a context costs a fraction of a
 // second).
-var testBackends, oneStreamBackends map[ParentStrategy]*Backend
+var testBackends, oneStreamBackends map[allpairs.ParentStrategy]*Backend
 
 func TestMain(m *testing.M) {
 	if ok, reason := Available(); !ok {
 		fmt.Println("skipping the GPU tests:", reason)
 		os.Exit(0)
 	}
-	testBackends, oneStreamBackends = map[ParentStrategy]*Backend{}, map[ParentStrategy]*Backend{}
-	for _, s := range []ParentStrategy{ParentsAuto, ParentsTrack, ParentsRecover} {
+	testBackends, oneStreamBackends = map[allpairs.ParentStrategy]*Backend{}, map[allpairs.ParentStrategy]*Backend{}
+	for _, s := range []allpairs.ParentStrategy{allpairs.ParentsAuto, allpairs.ParentsTrack, allpairs.ParentsRecover} {
 		for _, lookahead := range []bool{true, false} {
 			b, err := New(WithParentStrategy(s), WithLookahead(lookahead))
 			if err != nil {
@@ -41,7 +43,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	for _, backends := range []map[ParentStrategy]*Backend{testBackends, oneStreamBackends} {
+	for _, backends := range []map[allpairs.ParentStrategy]*Backend{testBackends, oneStreamBackends} {
 		for _, b := range backends {
 			if err := b.Close(); err != nil {
 				fmt.Println("closing a backend:", err)
@@ -62,7 +64,7 @@ func closeChecked(t testing.TB, what string, c io.Closer) {
 }
 
 // defaultBackend is the backend with default options.
-func defaultBackend() *Backend { return testBackends[ParentsAuto] }
+func defaultBackend() *Backend { return testBackends[allpairs.ParentsAuto] }
 
 // openBackend opens a backend of its own for one test, closed at its end.
 func openBackend(t *testing.T, opts ...Option) *Backend {
@@ -96,7 +98,7 @@ func poisonPinned(b *Backend) {
 	b.pinned.mu.Lock()
 	defer b.pinned.mu.Unlock()
 	for _, p := range b.pinned.free {
-		s := p.int32s(p.bytes / 4)
+		s := p.Int32s(p.bytes / 4)
 		for i := range s {
 			s[i] = poison
 		}

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
+
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -91,7 +94,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		b.Run(sh.name, func(b *testing.B) {
 			req := sh.req
 			req.CSR = g
-			opts := SSSPOptions{Batch: sh.batch, DeltaFactor: sh.factor, BatchStateBytes: sh.stateBytes, LocalRounds: sh.rounds}
+			opts := sssp.Options{Batch: sh.batch, DeltaFactor: sh.factor, BatchStateBytes: sh.stateBytes, LocalRounds: sh.rounds}
 			var cells int64
 			sink := func(rows *backend.Rows) error {
 				lo, _ := rows.Span(0)
@@ -118,9 +121,9 @@ func BenchmarkSSSPBatch(b *testing.B) {
 				groups := int64(stats.BatchSize+batchLanes-1) / batchLanes
 				b.Logf("%s: %d sources, %d cells, wall %v, kernel %v, launch rows %d (search state %s), groups stopped %d, steps %d, relaxations %d, stream %v",
 					sh.name, len(req.Sources), cells, wall.Round(time.Microsecond), stats.Kernel.Round(time.Microsecond),
-					stats.BatchSize, formatBytes(groups*batchGroupBytes(int64(n))), stats.Stopped, stats.Steps, stats.Relaxations, stats.Stream)
+					stats.BatchSize, FormatBytes(groups*batchGroupBytes(int64(n))), stats.Stopped, stats.Steps, stats.Relaxations, stats.Stream)
 			}
-			b.Logf("%s: device memory free before %s", sh.name, formatBytes(free0))
+			b.Logf("%s: device memory free before %s", sh.name, FormatBytes(free0))
 		})
 	}
 	b.Run("check-od-rows", func(b *testing.B) {
@@ -128,7 +131,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 			MaxDistance: backend.NoCutoff, Parents: true}
 		refs := [][]int64{gputest.Dijkstra(g, req.Sources[0]), gputest.Dijkstra(g, req.Sources[1])}
 		for b.Loop() {
-			if err := checkBatch(be, &req, refs, SSSPOptions{}); err != nil {
+			if err := checkBatch(be, &req, refs, sssp.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -138,7 +141,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 // deviceFree is the free device memory of b's device.
 func deviceFree(tb testing.TB, b *Backend) int64 {
 	var free int64
-	err := b.dev.Do(func(c *Ctx) error {
+	err := b.dev.Do(func(c *device.Ctx) error {
 		var err error
 		free, _, err = c.MemInfo()
 		return err

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
+
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -75,8 +77,8 @@ func TestSSSPBatchMatchesDijkstra(t *testing.T) {
 				for _, parents := range []bool{false, true} {
 					name := fmt.Sprintf("%s/seed %d/%s/parents %v", c.name, seed, q.name, parents)
 					req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-						MaxDistance: q.cutoff, Parents: parents, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: SSSPFamily}}}
-					if err := checkBatch(b, req, refs, SSSPOptions{}); err != nil {
+						MaxDistance: q.cutoff, Parents: parents, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
+					if err := checkBatch(b, req, refs, sssp.Options{}); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
 				}
@@ -98,7 +100,7 @@ func TestSSSPBatchSmallLaunches(t *testing.T) {
 			for _, q := range batchQueries(r, c.g.N, sources, 1000) {
 				req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
 					MaxDistance: q.cutoff, Parents: true}
-				if err := checkBatch(b, req, refs, SSSPOptions{Batch: batch}); err != nil {
+				if err := checkBatch(b, req, refs, sssp.Options{Batch: batch}); err != nil {
 					t.Fatalf("%s/batch %d/%s: %v", c.name, batch, q.name, err)
 				}
 			}
@@ -119,7 +121,7 @@ func referenceRows(g *graph.CSR, sources []int32) [][]int64 {
 
 // checkBatch runs req through SolveBatch and checks every cell of every
 // block against refs (one row per source).
-func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts SSSPOptions) error {
+func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts sssp.Options) error {
 	return checkRows(req, refs, func(sink backend.Sink) error {
 		_, err := b.SolveBatch(context.Background(), req.CSR, req, opts, sink)
 		return err
@@ -233,7 +235,7 @@ func TestSSSPBatchSpreadOverContexts(t *testing.T) {
 		var mu sync.Mutex
 		facts := map[string]BatchFacts{}
 		req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-			MaxDistance: q.cutoff, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: SSSPFamily}},
+			MaxDistance: q.cutoff, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
 			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(BatchFacts); mu.Unlock() }}
 		if err := checkBatchRun(two, req, refs); err != nil {
 			t.Fatalf("%s: %v", q.name, err)

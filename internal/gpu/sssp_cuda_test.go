@@ -12,9 +12,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
+
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -90,13 +93,13 @@ func ssspPickSources(r *rand.Rand, n int32, random int) []int32 {
 // default backend when nil) and checks every row, as it is handed over,
 // against the reference ref: distances, parents as loop-free trees, and
 // that each row arrives once where it belongs.
-func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts SSSPOptions, sources []int32, withParents bool,
-	ref func(s int32) []int64) SSSPStats {
+func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts sssp.Options, sources []int32, withParents bool,
+	ref func(s int32) []int64) sssp.Stats {
 	t.Helper()
 	if b == nil {
 		b = defaultBackend()
 	}
-	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, opts)
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
@@ -129,9 +132,9 @@ func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts SSSP
 // ssspPoison fills the solver's device buffers, its result rows and the
 // cached pinned blocks with garbage, so that a cell no kernel or copy
 // writes cannot pass for a result.
-func ssspPoison(t *testing.T, s *SSSPSolver) {
+func ssspPoison(t *testing.T, s *sssp.Solver) {
 	t.Helper()
-	err := s.dev.Do(func(c *Ctx) error {
+	err := s.dev.Do(func(c *device.Ctx) error {
 		var bufs []Buffer
 		if s.nf != nil {
 			bufs = append(bufs, s.nf.words, s.nf.onFar, s.nf.nearQueue, s.nf.farPile, s.nf.state)
@@ -161,12 +164,12 @@ func TestSSSPVariantsMatchDijkstra(t *testing.T) {
 		for _, c := range ssspCases(t, seed) {
 			sources := ssspPickSources(r, c.g.N, 2)
 			ref := func(s int32) []int64 { return gputest.Dijkstra(c.g, s) }
-			for _, variant := range SSSPVariants {
-				if !c.small && (variant == VariantDijkstra || variant == VariantBFNaive) {
+			for _, variant := range sssp.Variants {
+				if !c.small && (variant == sssp.VariantDijkstra || variant == sssp.VariantBFNaive) {
 					continue
 				}
 				for _, withParents := range []bool{false, true} {
-					stats := ssspSolve(t, nil, c.g, variant, SSSPOptions{}, sources, withParents, ref)
+					stats := ssspSolve(t, nil, c.g, variant, sssp.Options{}, sources, withParents, ref)
 					t.Logf("seed %d %s %s parents %v: %d sources, %d steps, %d launches, %d host syncs, kernels %v",
 						seed, c.name, variant, withParents, stats.Sources, stats.Steps, stats.Launches, stats.HostSyncs, stats.Kernel)
 				}
@@ -189,7 +192,7 @@ func TestSSSPNearFarShapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 11))
 	sources := ssspPickSources(r, g.N, 35)
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
-	for _, opts := range []SSSPOptions{
+	for _, opts := range []sssp.Options{
 		{BlocksPerSource: 1, Batch: 8},
 		{BlocksPerSource: 3, Batch: 5, BlockSize: 128},
 		{BlocksPerSource: 40, Batch: 2, BlockSize: 512},
@@ -201,7 +204,7 @@ func TestSSSPNearFarShapes(t *testing.T) {
 		{LocalRounds: 32, Delta: 1 << 29, BlockSize: 64},
 	} {
 		for _, withParents := range []bool{false, true} {
-			stats := ssspSolve(t, nil, g, VariantNearFar, opts, sources, withParents, ref)
+			stats := ssspSolve(t, nil, g, sssp.VariantNearFar, opts, sources, withParents, ref)
 			t.Logf("%+v parents %v: %d batches of %d, %d blocks each, %d steps, %d splits",
 				opts, withParents, stats.Batches, stats.BatchSize, stats.BlocksPerSource, stats.Steps, stats.Splits)
 		}
@@ -230,9 +233,9 @@ func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
 				return dist
 			}
 			sources := ssspPickSources(r, g.N, 2)
-			for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
+			for _, variant := range []string{sssp.VariantBFNaive, sssp.VariantBFStride, sssp.VariantBFFlags} {
 				for _, withParents := range []bool{false, true} {
-					ssspSolve(t, nil, g, variant, SSSPOptions{StepsPerCheck: 7}, sources, withParents, ref)
+					ssspSolve(t, nil, g, variant, sssp.Options{StepsPerCheck: 7}, sources, withParents, ref)
 				}
 			}
 		}
@@ -250,12 +253,12 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 		e.Add(u, cycle[(i+1)%len(cycle)], -100)
 	}
 	g := graph.BuildCSR(e)
-	for _, variant := range []string{VariantBFNaive, VariantBFStride, VariantBFFlags} {
+	for _, variant := range []string{sssp.VariantBFNaive, sssp.VariantBFStride, sssp.VariantBFFlags} {
 		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: backend.NoCutoff,
-			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily, Variant: variant}}}
+			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily, Variant: variant}}}
 		col := gputest.NewCollector(&req, false)
 		err := defaultBackend().Run(context.Background(), req, col.Sink)
-		var neg *NegativeCycleError
+		var neg *backend.NegativeCycleError
 		if !errors.As(err, &neg) {
 			t.Fatalf("%s: got %v, want a negative cycle", variant, err)
 		}
@@ -310,7 +313,7 @@ func TestSSSPRun(t *testing.T) {
 	sources := ssspPickSources(r, g.N, 200)
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
 	b := openBackend(t, WithStaging(3, 7*int64(g.N)*4))
-	for _, alg := range []backend.Algorithm{{Name: "auto"}, {Name: DijkstraFamily}, {Name: BellmanFordFamily}} {
+	for _, alg := range []backend.Algorithm{{Name: "auto"}, {Name: sssp.DijkstraFamily}, {Name: sssp.BellmanFordFamily}} {
 		srcs := sources
 		if alg.Name != "auto" {
 			srcs = sources[:9]
@@ -347,8 +350,8 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	b := openBackend(t, WithStaging(2, 2*int64(g.N)*4))
-	for _, variant := range []string{VariantNearFar, VariantBFFlags} {
-		s, err := b.PrepareSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: variant}, SSSPOptions{Batch: 2, BlocksPerSource: 1})
+	for _, variant := range []string{sssp.VariantNearFar, sssp.VariantBFFlags} {
+		s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, sssp.Options{Batch: 2, BlocksPerSource: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,19 +397,19 @@ func TestSSSPRefusals(t *testing.T) {
 	neg.Add(0, 1, -1)
 	neg.Add(1, 2, 4)
 	release := func(r *backend.Rows) error { r.Release(); return nil }
-	for _, variant := range []string{VariantNearFar, VariantDijkstra} {
-		alg := backend.Algorithm{Name: SSSPFamily, Variant: variant}
+	for _, variant := range []string{sssp.VariantNearFar, sssp.VariantDijkstra} {
+		alg := backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}
 		if _, err := request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {
 			t.Errorf("Choose %s on a negative arc: %v", variant, err)
 		}
 		req := backend.Request{Edges: neg, Sources: []int32{0}, Choice: backend.Choice{Algorithm: alg}}
-		if err := b.Run(context.Background(), req, release); !errors.Is(err, ErrNotSupported) {
+		if err := b.Run(context.Background(), req, release); !errors.Is(err, device.ErrNotSupported) {
 			t.Errorf("Run %s on a negative arc: %v", variant, err)
 		}
 	}
 	// sssp picks bf-flags for negative weights.
-	req, err := request(t, neg, backend.Algorithm{Name: SSSPFamily}, []int32{0}, true)
-	if err != nil || req.Choice.Algorithm.Variant != VariantBFFlags {
+	req, err := request(t, neg, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, true)
+	if err != nil || req.Choice.Algorithm.Variant != sssp.VariantBFFlags {
 		t.Fatalf("sssp on negative weights: %+v, %v", req.Choice, err)
 	}
 	col := gputest.NewCollector(&req, true)
@@ -420,14 +423,14 @@ func TestSSSPRefusals(t *testing.T) {
 	big := graph.NewEdgeList(3, 2)
 	big.Add(0, 1, 1<<29)
 	big.Add(1, 2, 1<<29)
-	if _, err := request(t, big, backend.Algorithm{Name: BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
+	if _, err := request(t, big, backend.Algorithm{Name: sssp.BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Errorf("Choose on overflowing distances: %v", err)
 	}
-	bigReq := backend.Request{Edges: big, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: BellmanFordFamily}}}
-	if err := b.Run(context.Background(), bigReq, release); !errors.Is(err, ErrNeedsInt64) {
+	bigReq := backend.Request{Edges: big, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily}}}
+	if err := b.Run(context.Background(), bigReq, release); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Errorf("Run on overflowing distances: %v", err)
 	}
-	outside := backend.Request{Edges: neg, Sources: []int32{3}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: SSSPFamily}}}
+	outside := backend.Request{Edges: neg, Sources: []int32{3}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
 	if err := b.Run(context.Background(), outside, release); err == nil {
 		t.Errorf("source outside the graph accepted")
 	}
@@ -447,20 +450,20 @@ func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
 		t.Fatal("test graph fits the int32 bound")
 	}
 	r := rand.New(rand.NewPCG(seed, 23))
-	ssspSolve(t, nil, g, VariantNearFar, SSSPOptions{}, ssspPickSources(r, g.N, 3), true,
+	ssspSolve(t, nil, g, sssp.VariantNearFar, sssp.Options{}, ssspPickSources(r, g.N, 3), true,
 		func(s int32) []int64 { return gputest.Dijkstra(g, s) })
 
 	far := graph.NewEdgeList(4, 3)
 	for v := int32(0); v < 3; v++ {
 		far.Add(v, v+1, 1<<29-1)
 	}
-	req, err := request(t, far, backend.Algorithm{Name: SSSPFamily}, []int32{0}, false)
+	req, err := request(t, far, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, false)
 	if err != nil {
 		t.Fatalf("Choose lets near-far check its distances: %v", err)
 	}
 	col := gputest.NewCollector(&req, false)
 	if err := defaultBackend().Run(context.Background(), req, col.Sink); !errors.Is(err, backend.ErrNeedsInt64) {
-		t.Fatalf("distance 3 * (2^29 - 1): %v, want ErrNeedsInt64", err)
+		t.Fatalf("distance 3 * (2^29 - 1): %v, want device.ErrNeedsInt64", err)
 	}
 	if blocks, _ := col.Blocks(); blocks != 0 {
 		t.Fatalf("%d blocks handed over before the overflow was found", blocks)

@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
+
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 )
@@ -18,10 +22,10 @@ import (
 func gpuAlgorithms() []backend.Algorithm {
 	var algs []backend.Algorithm
 	for _, v := range Variants {
-		algs = append(algs, backend.Algorithm{Name: AllPairsFamily, Variant: v})
+		algs = append(algs, backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: v})
 	}
-	for _, v := range SSSPVariants {
-		algs = append(algs, backend.Algorithm{Name: SSSPFamily, Variant: v})
+	for _, v := range sssp.Variants {
+		algs = append(algs, backend.Algorithm{Name: sssp.SSSPFamily, Variant: v})
 	}
 	return algs
 }
@@ -46,9 +50,9 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 	lo, hi := e.WeightRange()
 	choice, err := choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(g.Sources), Algorithm: alg, Parents: parents})
-	if g.Negative() && (alg.Variant == VariantNearFar || alg.Variant == VariantDijkstra) {
-		if !errors.Is(err, ErrNotSupported) {
-			t.Fatalf("negative weights: %v, want ErrNotSupported", err)
+	if g.Negative() && (alg.Variant == sssp.VariantNearFar || alg.Variant == sssp.VariantDijkstra) {
+		if !errors.Is(err, device.ErrNotSupported) {
+			t.Fatalf("negative weights: %v, want device.ErrNotSupported", err)
 		}
 		return
 	}
@@ -70,9 +74,9 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 		return nil
 	})
 	if g.NegativeCycle {
-		var cycle *NegativeCycleError
+		var cycle *backend.NegativeCycleError
 		if !errors.As(err, &cycle) {
-			t.Fatalf("negative cycle: %v, want a *NegativeCycleError", err)
+			t.Fatalf("negative cycle: %v, want a *backend.NegativeCycleError", err)
 		}
 		return
 	}

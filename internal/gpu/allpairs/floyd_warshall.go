@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
+
 	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -16,20 +18,20 @@ import (
 	"github.com/pathflow/pathflow/kernels"
 )
 
-// AllPairsRun is one all-pairs computation and its device buffers, split
-// so the parts can be timed apart: PrepareAllPairs uploads the graph,
+// Run is one all-pairs computation and its device buffers, split
+// so the parts can be timed apart: Prepare uploads the graph,
 // Compute runs the kernels (as often as wanted, each time from the arcs),
 // Stream hands requested rows to a sink (as often as wanted), Close frees
-// the device memory. Backend.Run is the three in a row.
-type AllPairsRun struct {
-	b    *Backend
-	dev  *Device
+// the device memory. Serve is the three in a row.
+type Run struct {
+	b    *unit
+	dev  *device.Device
 	plan allPairsPlan
 
 	graph    matrixGraph
-	dist     Buffer
-	parent   Buffer
-	negative Buffer // [0]: vertex reported during the run, [1]: by the final diagonal scan
+	dist     device.Buffer
+	parent   device.Buffer
+	negative device.Buffer // [0]: vertex reported during the run, [1]: by the final diagonal scan
 	computed bool
 	// lookahead overlaps the fast variant's rounds on two streams.
 	lookahead bool
@@ -48,31 +50,70 @@ type AllPairsRun struct {
 type spreadRun interface {
 	setProgress(fn func(done, total int64))
 	compute(ctx context.Context) (time.Duration, error)
-	stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error)
+	stream(ctx context.Context, sources []int32, sink backend.Sink) (device.StreamStats, error)
 	moved() Traffic
 	close() error
 }
 
 // SetProgress makes Compute tell fn how many of the n pivots the device
 // has finished, as backend.Request.Progress describes.
-func (r *AllPairsRun) SetProgress(fn func(done, total int64)) { r.progress = fn }
+func (r *Run) SetProgress(fn func(done, total int64)) { r.progress = fn }
 
 // markPivots records that the rounds up to pivot vertex done (exclusive)
 // are enqueued on s.
-func (r *AllPairsRun) markPivots(done int64, s cu.Stream) error {
+func (r *Run) markPivots(done int64, s cu.Stream) error {
 	return r.marks.mark(min(done, r.plan.n), s)
 }
 
-// PrepareAllPairs validates the request (errors: ErrNeedsInt64 (wrapped)
+// Serve answers req (a floyd-warshall Choice) on gpus, the first being
+// the primary device: it computes the matrix, placed on one device, in
+// row slabs over all of them or out of core, and hands the requested rows
+// to sink (see Run.Stream). A request without sources is only validated.
+func Serve(ctx context.Context, gpus []*device.Stager, opts Options, req backend.Request, sink backend.Sink) error {
+	e := req.Edges
+	if e == nil {
+		return errors.New("gpu: floyd-warshall needs the request's edge list")
+	}
+	if err := device.CheckSources(e.N, req.Sources); err != nil {
+		return err
+	}
+	if len(req.Sources) == 0 {
+		_, err := planAllPairs(e, req.Choice.Algorithm, req.Parents, opts.Parents)
+		return err
+	}
+	run, err := Prepare(gpus, opts, e, req.Choice.Algorithm, req.Parents)
+	if err != nil {
+		return err
+	}
+	run.SetProgress(req.Progress)
+	_, err = run.Compute(ctx)
+	if err == nil {
+		_, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
+	}
+	if cerr := run.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("gpu: releasing the matrix: %w", cerr))
+	}
+	return err
+}
+
+// Prepare validates the request (errors: ErrNeedsInt64 (wrapped)
 // when distances might not fit int32, ErrNotSupported (wrapped) for unknown
-// names, variants and tile sizes, *OutOfMemoryError), checks that the
+// names, variants and tile sizes, *device.OutOfMemoryError), checks that the
 // device has the memory, allocates it and uploads g.
-func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*AllPairsRun, error) {
-	plan, err := planAllPairs(g, alg, withParents, b.opts.parents)
+func Prepare(gpus []*device.Stager, opts Options, g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*Run, error) {
+	if len(gpus) == 0 {
+		return nil, errors.New("gpu: an all-pairs run needs a device")
+	}
+	return newUnits(gpus, opts).prepare(g, alg, withParents)
+}
+
+// prepare is Prepare on b and its other devices.
+func (b *unit) prepare(g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*Run, error) {
+	plan, err := planAllPairs(g, alg, withParents, b.opts.Parents)
 	if err != nil {
 		return nil, err
 	}
-	r := &AllPairsRun{b: b, dev: b.dev, plan: plan, lookahead: b.opts.lookahead}
+	r := &Run{b: b, dev: b.dev, plan: plan, lookahead: b.opts.Lookahead}
 	if plan.n == 0 {
 		return r, nil
 	}
@@ -98,7 +139,7 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 		return r, nil
 	}
 	in := plan.reverseGraph(g)
-	err = b.dev.Do(func(c *Ctx) error {
+	err = b.dev.Do(func(c *device.Ctx) error {
 		if err := c.Reserve(plan.deviceBytes(), plan.describe()); err != nil {
 			return err
 		}
@@ -115,7 +156,7 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 		if r.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 			return err
 		}
-		r.graph, err = c.uploadMatrixGraph(g, in)
+		r.graph, err = uploadMatrixGraph(c, g, in)
 		return err
 	})
 	if err != nil {
@@ -126,14 +167,14 @@ func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, with
 
 // Placement says where the matrix lives: "one device", "row slabs" or
 // "out of core".
-func (r *AllPairsRun) Placement() string { return r.layout.place.String() }
+func (r *Run) Placement() string { return r.layout.place.String() }
 
 // Describe names the run, its parents and its placement, for logs.
-func (r *AllPairsRun) Describe() string { return r.layout.describe() }
+func (r *Run) Describe() string { return r.layout.describe() }
 
 // Traffic is the bytes the last Compute moved between host and device and
 // between devices (zero on one device, where nothing moves).
-func (r *AllPairsRun) Traffic() Traffic {
+func (r *Run) Traffic() Traffic {
 	if r.spread == nil {
 		return Traffic{}
 	}
@@ -141,24 +182,24 @@ func (r *AllPairsRun) Traffic() Traffic {
 }
 
 // Variant is the variant the run uses (the default resolved).
-func (r *AllPairsRun) Variant() string { return r.plan.variant }
+func (r *Run) Variant() string { return r.plan.variant }
 
 // ParentMethod says how the run obtains parents: "" (distances only),
 // "track" (updated by the kernels), "packed" (phase 3 carries them in the
 // distances' low bits), "first-tight" or "search" (derived from the
 // distances afterwards; see ParentStrategy).
-func (r *AllPairsRun) ParentMethod() string {
+func (r *Run) ParentMethod() string {
 	return [...]string{"", "track", "first-tight", "search", "packed"}[r.plan.method]
 }
 
 // Pitch is the padded matrix edge on the device.
-func (r *AllPairsRun) Pitch() int64 { return r.plan.pitch }
+func (r *Run) Pitch() int64 { return r.plan.pitch }
 
 // Compute runs the algorithm from the uploaded arcs and returns its device
 // time (CUDA events around all of its kernels: matrix initialisation, the
 // rounds, parent recovery, checks). ctx is checked between rounds. A
 // negative cycle is returned as *NegativeCycleError.
-func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
+func (r *Run) Compute(ctx context.Context) (time.Duration, error) {
 	if r.plan.n == 0 {
 		r.computed = true
 		return 0, nil
@@ -170,12 +211,12 @@ func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
 		return elapsed, err
 	}
 	var elapsed time.Duration
-	err := r.dev.Do(func(c *Ctx) (err error) {
+	err := r.dev.Do(func(c *device.Ctx) (err error) {
 		timer, err := c.NewTimer()
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, timer.Close)
+		defer device.ReleaseInto(&err, timer.Close)
 		if elapsed, err = r.launchTimed(ctx, c, timer); err != nil {
 			return err
 		}
@@ -191,7 +232,7 @@ func (r *AllPairsRun) Compute(ctx context.Context) (time.Duration, error) {
 // launchTimed enqueues every kernel of the run between timer's events,
 // waits for them and returns their device time. After a failed launch it
 // still waits for the work already launched.
-func (r *AllPairsRun) launchTimed(ctx context.Context, c *Ctx, timer *Timer) (time.Duration, error) {
+func (r *Run) launchTimed(ctx context.Context, c *device.Ctx, timer *device.Timer) (time.Duration, error) {
 	if err := timer.Start(); err != nil {
 		return 0, err
 	}
@@ -216,28 +257,28 @@ func (r *AllPairsRun) launchTimed(ctx context.Context, c *Ctx, timer *Timer) (ti
 // checkNegative reads the negative-cycle flags of the finished run: a
 // vertex reported by the rounds or by the final diagonal scan gives a
 // *NegativeCycleError.
-func (r *AllPairsRun) checkNegative(c *Ctx) error {
+func (r *Run) checkNegative(c *device.Ctx) error {
 	flags := make([]int32, 2)
 	if err := c.CopyInt32FromDevice(flags, r.negative); err != nil {
 		return err
 	}
 	for _, v := range flags {
 		if v != math.MaxInt32 {
-			return &NegativeCycleError{Backend: Name, Vertex: v}
+			return &backend.NegativeCycleError{Backend: device.Name, Vertex: v}
 		}
 	}
 	return nil
 }
 
 // launchAll enqueues every kernel of one run.
-func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
+func (r *Run) launchAll(ctx context.Context, c *device.Ctx) error {
 	p := r.plan
 	if err := c.FillInt32(r.negative, math.MaxInt32); err != nil {
 		return err
 	}
 	track := r.parent
 	if p.method != parentsTracked && p.method != parentsPacked {
-		track = Buffer{}
+		track = device.Buffer{}
 	}
 	if err := initRows(c, nil, p, r.dist.Ptr, track.Ptr, r.graph, 0, p.pitch); err != nil {
 		return err
@@ -260,16 +301,16 @@ func (r *AllPairsRun) launchAll(ctx context.Context, c *Ctx) error {
 // cancelEvery is how many single-vertex steps run between context checks.
 const cancelEvery = 256
 
-func (r *AllPairsRun) launchPerVertex(ctx context.Context, c *Ctx, parent Buffer) error {
+func (r *Run) launchPerVertex(ctx context.Context, c *device.Ctx, parent device.Buffer) error {
 	p := r.plan
-	step, cfg := c.kernels.FloydWarshallNaive, cells(p.n, 32, 8)
+	step, cfg := c.Kernels().FloydWarshallNaive, device.Cells(p.n, 32, 8)
 	if p.parents {
-		step = c.kernels.FloydWarshallNaiveParents
+		step = c.Kernels().FloydWarshallNaiveParents
 	}
 	if p.variant == VariantRow {
-		step, cfg = c.kernels.FloydWarshallRow, r.dev.linear(p.n, 128, false)
+		step, cfg = c.Kernels().FloydWarshallRow, r.dev.Linear(p.n, 128, false)
 		if p.parents {
-			step = c.kernels.FloydWarshallRowParents
+			step = c.Kernels().FloydWarshallRowParents
 		}
 	}
 	for k := int64(0); k < p.n; k++ {
@@ -296,16 +337,16 @@ type phaseKernels struct {
 	cross, rest func(kernels.Config, cu.DevicePtr, cu.DevicePtr, int64, int64) error
 }
 
-func (r *AllPairsRun) launchBlocked(ctx context.Context, c *Ctx, parent Buffer) error {
+func (r *Run) launchBlocked(ctx context.Context, c *device.Ctx, parent device.Buffer) error {
 	p := r.plan
-	k := phaseKernels{c.kernels.FloydWarshallBlockedPivot, c.kernels.FloydWarshallBlockedCross, c.kernels.FloydWarshallBlockedRest}
+	k := phaseKernels{c.Kernels().FloydWarshallBlockedPivot, c.Kernels().FloydWarshallBlockedCross, c.Kernels().FloydWarshallBlockedRest}
 	if p.method == parentsTracked {
-		k = phaseKernels{c.kernels.FloydWarshallBlockedPivotParents, c.kernels.FloydWarshallBlockedCrossParents, c.kernels.FloydWarshallBlockedRestParents}
+		k = phaseKernels{c.Kernels().FloydWarshallBlockedPivotParents, c.Kernels().FloydWarshallBlockedCrossParents, c.Kernels().FloydWarshallBlockedRestParents}
 	}
 	b := int(p.tile)
 	tiles := p.pitch / p.tile
 	return r.rounds(ctx, tiles, k, parent,
-		square(1, 1, b), square(tiles-1, 2, b), square(tiles-1, tiles-1, b))
+		device.Square(1, 1, b), device.Square(tiles-1, 2, b), device.Square(tiles-1, tiles-1, b))
 }
 
 // launchFast runs the fast variant's rounds. With lookahead (three tiles or
@@ -318,7 +359,7 @@ func (r *AllPairsRun) launchBlocked(ctx context.Context, c *Ctx, parent Buffer) 
 //
 //	side: ahead(r) pivot(r+1) cross(r+1) | waits for bulk's rest(r)  ...
 //	bulk: rest(r, skipping r+1)          | waits for side's cross(r+1) ...
-func (r *AllPairsRun) launchFast(ctx context.Context, c *Ctx, parent Buffer) error {
+func (r *Run) launchFast(ctx context.Context, c *device.Ctx, parent device.Buffer) error {
 	f := newFastRounds(r, c, parent)
 	if !r.lookahead || f.tiles < 3 {
 		return f.serial(ctx)
@@ -329,7 +370,7 @@ func (r *AllPairsRun) launchFast(ctx context.Context, c *Ctx, parent Buffer) err
 // fastRounds holds the fast variant's kernels, as the parent method picks
 // them, and the arguments every launch of them shares.
 type fastRounds struct {
-	r     *AllPairsRun
+	r     *Run
 	tiles int64
 	pivot func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round int64, negative cu.DevicePtr) error
 	cross func(cfg kernels.Config, dist, parent cu.DevicePtr, pitch, round int64) error
@@ -343,24 +384,24 @@ type fastRounds struct {
 }
 
 // newFastRounds picks r's fast kernels for its parent method.
-func newFastRounds(r *AllPairsRun, c *Ctx, parent Buffer) *fastRounds {
+func newFastRounds(r *Run, c *device.Ctx, parent device.Buffer) *fastRounds {
 	p := r.plan
 	f := &fastRounds{r: r, tiles: p.pitch / p.tile, dist: r.dist.Ptr, par: parent.Ptr, neg: r.negative.Ptr, pitch: p.pitch}
-	f.pivot, f.cross = c.kernels.FloydWarshallFastPivot, c.kernels.FloydWarshallFastCross
-	f.rest, f.ahead = c.kernels.FloydWarshallFastRest, c.kernels.FloydWarshallFastAhead
+	f.pivot, f.cross = c.Kernels().FloydWarshallFastPivot, c.Kernels().FloydWarshallFastCross
+	f.rest, f.ahead = c.Kernels().FloydWarshallFastRest, c.Kernels().FloydWarshallFastAhead
 	switch p.method {
 	case parentsTracked:
-		f.pivot, f.cross = c.kernels.FloydWarshallFastPivotParents, c.kernels.FloydWarshallFastCrossParents
-		f.rest, f.ahead = c.kernels.FloydWarshallFastRestParents, c.kernels.FloydWarshallFastAheadParents
+		f.pivot, f.cross = c.Kernels().FloydWarshallFastPivotParents, c.Kernels().FloydWarshallFastCrossParents
+		f.rest, f.ahead = c.Kernels().FloydWarshallFastRestParents, c.Kernels().FloydWarshallFastAheadParents
 	case parentsPacked:
-		f.pivot, f.cross = c.kernels.FloydWarshallFastPivotParents, c.kernels.FloydWarshallFastCrossParents
-		f.rest, f.ahead = c.kernels.FloydWarshallFastRestPacked, c.kernels.FloydWarshallFastAheadPacked
+		f.pivot, f.cross = c.Kernels().FloydWarshallFastPivotParents, c.Kernels().FloydWarshallFastCrossParents
+		f.rest, f.ahead = c.Kernels().FloydWarshallFastRestPacked, c.Kernels().FloydWarshallFastAheadPacked
 	}
 	return f
 }
 
 // onStream puts cfg on s; a nil s leaves it on the default stream.
-func onStream(cfg kernels.Config, s *Stream) kernels.Config {
+func onStream(cfg kernels.Config, s *device.Stream) kernels.Config {
 	if s != nil {
 		cfg.Stream = s.CUDA()
 	}
@@ -368,7 +409,7 @@ func onStream(cfg kernels.Config, s *Stream) kernels.Config {
 }
 
 // restConfig is phase 3's launch over side x side tiles, on s.
-func restConfig(side int64, s *Stream) kernels.Config {
+func restConfig(side int64, s *device.Stream) kernels.Config {
 	return onStream(kernels.Config{Grid: kernels.Dim3{X: int(side), Y: int(side)}, Block: kernels.Dim3{X: 256}}, s)
 }
 
@@ -386,13 +427,13 @@ func (f *fastRounds) serial(ctx context.Context) error {
 		if err := f.cancelled(ctx); err != nil {
 			return err
 		}
-		if err := f.pivot(square(1, 1, 32), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+		if err := f.pivot(device.Square(1, 1, 32), f.dist, f.par, f.pitch, round, f.neg); err != nil {
 			return err
 		}
 		if f.tiles == 1 {
 			continue
 		}
-		if err := f.cross(square(f.tiles-1, 2, 32), f.dist, f.par, f.pitch, round); err != nil {
+		if err := f.cross(device.Square(f.tiles-1, 2, 32), f.dist, f.par, f.pitch, round); err != nil {
 			return err
 		}
 		if err := f.rest(restConfig(f.tiles-1, nil), f.dist, f.par, f.pitch, round, -1); err != nil {
@@ -407,17 +448,17 @@ func (f *fastRounds) serial(ctx context.Context) error {
 
 // overlapped runs the rounds on an urgent side stream and a bulk stream,
 // as launchFast describes.
-func (f *fastRounds) overlapped(ctx context.Context, c *Ctx) (err error) {
+func (f *fastRounds) overlapped(ctx context.Context, c *device.Ctx) (err error) {
 	side, err := c.NewStream(true)
 	if err != nil {
 		return err
 	}
-	defer releaseInto(&err, side.Close)
+	defer device.ReleaseInto(&err, side.Close)
 	bulk, err := c.NewStream(false)
 	if err != nil {
 		return err
 	}
-	defer releaseInto(&err, bulk.Close)
+	defer device.ReleaseInto(&err, bulk.Close)
 	if err := f.pivotAndCross(side, 0); err != nil {
 		return err
 	}
@@ -440,11 +481,11 @@ func (f *fastRounds) overlapped(ctx context.Context, c *Ctx) (err error) {
 }
 
 // pivotAndCross enqueues phases 1 and 2 of round on side, then marks it.
-func (f *fastRounds) pivotAndCross(side *Stream, round int64) error {
-	if err := f.pivot(onStream(square(1, 1, 32), side), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+func (f *fastRounds) pivotAndCross(side *device.Stream, round int64) error {
+	if err := f.pivot(onStream(device.Square(1, 1, 32), side), f.dist, f.par, f.pitch, round, f.neg); err != nil {
 		return err
 	}
-	if err := f.cross(onStream(square(f.tiles-1, 2, 32), side), f.dist, f.par, f.pitch, round); err != nil {
+	if err := f.cross(onStream(device.Square(f.tiles-1, 2, 32), side), f.dist, f.par, f.pitch, round); err != nil {
 		return err
 	}
 	return side.Mark()
@@ -453,7 +494,7 @@ func (f *fastRounds) pivotAndCross(side *Stream, round int64) error {
 // aheadRound enqueues round's phase 3 but for its last round: row and
 // column round+1 and that round's phases 1 and 2 on side, every other
 // tile on bulk.
-func (f *fastRounds) aheadRound(round int64, side, bulk *Stream) error {
+func (f *fastRounds) aheadRound(round int64, side, bulk *device.Stream) error {
 	next := round + 1
 	// Row and column next were last updated by bulk's previous rest.
 	if err := side.WaitFor(bulk); err != nil {
@@ -477,7 +518,7 @@ func (f *fastRounds) aheadRound(round int64, side, bulk *Stream) error {
 }
 
 // rounds launches the three phases for every pivot tile.
-func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, parent Buffer, pivot, cross, rest kernels.Config) error {
+func (r *Run) rounds(ctx context.Context, tiles int64, k phaseKernels, parent device.Buffer, pivot, cross, rest kernels.Config) error {
 	p := r.plan
 	for round := int64(0); round < tiles; round++ {
 		if err := ctx.Err(); err != nil {
@@ -508,13 +549,13 @@ func (r *AllPairsRun) rounds(ctx context.Context, tiles int64, k phaseKernels, p
 // ones. Sources that are consecutive matrix rows go in one 2D copy, which
 // also packs the padded rows (pitch > n) to n values. Only the blocks of
 // the pool (WithStaging) are ever on the host, never the whole matrix. See
-// Backend.Run for the consumer's part.
-func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+// backend.Backend.Run for the consumer's part.
+func (r *Run) Stream(ctx context.Context, sources []int32, sink backend.Sink) (device.StreamStats, error) {
 	if !r.computed {
-		return StreamStats{}, errors.New("gpu: Stream called before a successful Compute")
+		return device.StreamStats{}, errors.New("gpu: Stream called before a successful Compute")
 	}
-	if err := checkSources(int32(r.plan.n), sources); err != nil {
-		return StreamStats{}, err
+	if err := device.CheckSources(int32(r.plan.n), sources); err != nil {
+		return device.StreamStats{}, err
 	}
 	if r.spread != nil {
 		return r.spread.stream(ctx, sources, sink)
@@ -526,31 +567,31 @@ func (r *AllPairsRun) Stream(ctx context.Context, sources []int32, sink backend.
 // through b's staging: the matrices at dist and parent, rows p.pitch
 // values apart, the first being vertex first's (a slab or a stripe of the
 // whole matrix). Blocks' First counts from the start of the request.
-func (b *Backend) streamMatrixRows(ctx context.Context, p allPairsPlan, span sourceSpan, dist, parent cu.DevicePtr, first int64,
-	sink backend.Sink) (StreamStats, error) {
-	o := b.opts
-	shape := shapeStaging(p.n, len(span.sources), o.stagingBytes, o.stagingBlocks, 0)
-	var runs []rowRun
-	copyRows := func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
-		runs = rowRuns(runs, blk.rows.Sources)
+func (b *unit) streamMatrixRows(ctx context.Context, p allPairsPlan, span sourceSpan, dist, parent cu.DevicePtr, first int64,
+	sink backend.Sink) (device.StreamStats, error) {
+	o := b.st.Options()
+	shape := device.ShapeStaging(p.n, len(span.sources), o.Bytes, o.Blocks, 0)
+	var runs []device.RowRun
+	copyRows := func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
+		runs = device.RowRuns(runs, blk.Rows().Sources)
 		return copyMatrixRows(blk, runs, cs, dist, parent, first, p.n, p.pitch)
 	}
-	return b.stream(ctx, p.n, span.sources, p.parents, shape, stageFuncs{copy: copyRows}, shiftRows(sink, span.first))
+	return b.st.Stream(ctx, p.n, span.sources, p.parents, shape, device.StageFuncs{Copy: copyRows}, device.ShiftRows(sink, span.first))
 }
 
 // copyMatrixRows enqueues on cs the copies of blk's rows, whose sources
 // form runs, from the matrices dist and parent (rows pitch values apart,
 // the first being vertex first's) into blk's packed rows of n values.
 // One 2D copy per run also drops the padding columns.
-func copyMatrixRows(blk *stagedBlock, runs []rowRun, cs *copyStream, dist, parent cu.DevicePtr, first, n, pitch int64) error {
+func copyMatrixRows(blk *device.StagedBlock, runs []device.RowRun, cs *device.CopyStream, dist, parent cu.DevicePtr, first, n, pitch int64) error {
 	for _, run := range runs {
-		off := int64(run.at) * n * 4
-		src := cu.DevicePtr((int64(run.first) - first) * pitch * 4)
-		if err := blk.dist.copyRowsFromDevice(off, n*4, dist+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+		off := int64(run.At) * n * 4
+		src := cu.DevicePtr((int64(run.First) - first) * pitch * 4)
+		if err := blk.Dist().CopyRowsFromDevice(off, n*4, dist+src, pitch*4, n*4, int64(run.Count), cs.CUDA()); err != nil {
 			return err
 		}
-		if blk.rows.Parent != nil {
-			if err := blk.parent.copyRowsFromDevice(off, n*4, parent+src, pitch*4, n*4, int64(run.count), cs.s); err != nil {
+		if blk.Rows().Parent != nil {
+			if err := blk.Parent().CopyRowsFromDevice(off, n*4, parent+src, pitch*4, n*4, int64(run.Count), cs.CUDA()); err != nil {
 				return err
 			}
 		}
@@ -559,7 +600,7 @@ func copyMatrixRows(blk *stagedBlock, runs []rowRun, cs *copyStream, dist, paren
 }
 
 // Close frees the device memory. It is safe to call more than once.
-func (r *AllPairsRun) Close() error {
+func (r *Run) Close() error {
 	if r.spread != nil {
 		err := r.spread.close()
 		r.spread = nil
@@ -568,7 +609,7 @@ func (r *AllPairsRun) Close() error {
 	if r.dist.Ptr == 0 && r.graph == (matrixGraph{}) && r.parent.Ptr == 0 && r.negative.Ptr == 0 {
 		return nil
 	}
-	return r.dev.Do(func(c *Ctx) error {
+	return r.dev.Do(func(c *device.Ctx) error {
 		errs := []error{r.graph.free(c)}
 		errs = append(errs, c.Free(&r.dist), c.Free(&r.parent), c.Free(&r.negative))
 		return errors.Join(errs...)

@@ -1,10 +1,11 @@
-package gpu
+package allpairs
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -113,6 +114,23 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 	return p, nil
 }
 
+// Choose is what a run of alg would use on a graph of n vertices with
+// weights lo..hi, decided on the host before any device is opened: alg
+// with its variant resolved (the default when none is given) and, for
+// blocked, its tile. Errors wrap device.ErrNotSupported or
+// device.ErrNeedsInt64.
+func Choose(n int64, lo, hi int32, alg backend.Algorithm) (backend.Algorithm, error) {
+	p, err := chooseAllPairs(n, lo, hi, alg)
+	if err != nil {
+		return backend.Algorithm{}, err
+	}
+	alg.Variant = p.variant
+	if p.variant == VariantBlocked {
+		alg.BlockSize = int(p.tile)
+	}
+	return alg, nil
+}
+
 // chooseAllPairs is the part of planAllPairs that needs only the vertex
 // count and the weight range (lo, hi; both 0 without arcs), so that
 // Factory.Choose decides on the host before any device is opened: the
@@ -120,7 +138,7 @@ func planAllPairs(e *graph.EdgeList, alg backend.Algorithm, withParents bool, st
 // or ErrNeedsInt64.
 func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan, error) {
 	if alg.Name != "" && alg.Name != AllPairsFamily {
-		return allPairsPlan{}, fmt.Errorf("gpu: all-pairs algorithm %q: %w (have %s)", alg.Name, ErrNotSupported, AllPairsFamily)
+		return allPairsPlan{}, fmt.Errorf("gpu: all-pairs algorithm %q: %w (have %s)", alg.Name, device.ErrNotSupported, AllPairsFamily)
 	}
 	p := allPairsPlan{variant: alg.Variant, n: n}
 	if p.variant == "" || p.variant == "auto" {
@@ -130,7 +148,7 @@ func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan,
 	case VariantNaive, VariantRow:
 		p.tile = 1
 		if alg.BlockSize != 0 {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d): %w", p.variant, alg.BlockSize, ErrNotSupported)
+			return allPairsPlan{}, fmt.Errorf("gpu: variant %s takes no block size (have %d): %w", p.variant, alg.BlockSize, device.ErrNotSupported)
 		}
 	case VariantBlocked:
 		p.tile = int64(alg.BlockSize)
@@ -138,28 +156,28 @@ func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan,
 			p.tile = DefaultBlockSize
 		}
 		if p.tile < 2 || p.tile > MaxBlockSize {
-			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d: %w", p.tile, MaxBlockSize, ErrNotSupported)
+			return allPairsPlan{}, fmt.Errorf("gpu: blocked block size %d outside 2..%d: %w", p.tile, MaxBlockSize, device.ErrNotSupported)
 		}
 	case VariantFast:
 		p.tile = FastTile
 		if alg.BlockSize != 0 && alg.BlockSize != FastTile {
-			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d): %w", FastTile, alg.BlockSize, ErrNotSupported)
+			return allPairsPlan{}, fmt.Errorf("gpu: variant fast has a fixed block size of %d (have %d): %w", FastTile, alg.BlockSize, device.ErrNotSupported)
 		}
 	default:
 		return allPairsPlan{}, fmt.Errorf("gpu: floyd-warshall variant %q: %w (have %s)",
-			p.variant, ErrNotSupported, strings.Join(Variants, ", "))
+			p.variant, device.ErrNotSupported, strings.Join(Variants, ", "))
 	}
 	p.pitch = (p.n + p.tile - 1) / p.tile * p.tile
 
 	if !graph.FitsInt32Distances(p.n, lo, hi) {
 		return allPairsPlan{}, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
-			ErrNeedsInt64, p.n, lo, hi, graph.DistanceBound(p.n, lo, hi))
+			device.ErrNeedsInt64, p.n, lo, hi, graph.DistanceBound(p.n, lo, hi))
 	}
 	if lo < 0 {
 		bound := graph.DistanceBound(p.n, lo, hi)
 		if 2*bound >= int64(graph.Inf32) {
 			return allPairsPlan{}, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
-				ErrNeedsInt64, bound, graph.Inf32)
+				device.ErrNeedsInt64, bound, graph.Inf32)
 		}
 		p.negative, p.threshold = true, bound
 	}

@@ -1,4 +1,4 @@
-package gpu
+package allpairs
 
 import (
 	"errors"
@@ -7,20 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-func lineGraph(n int32, w int32) *graph.EdgeList {
-	e := graph.NewEdgeList(n, int(n))
-	for v := int32(0); v+1 < n; v++ {
-		e.Add(v, v+1, w)
-	}
-	return e
-}
-
 func TestPlanVariants(t *testing.T) {
-	e := lineGraph(300, 5)
+	e := gputest.LineGraph(300, 5)
 	for _, tc := range []struct {
 		alg          backend.Algorithm
 		variant      string
@@ -46,8 +41,8 @@ func TestPlanVariants(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%+v: error %v, want one containing %q", tc.alg, err, tc.wantErr)
 			}
-			if tc.notSupported != errors.Is(err, ErrNotSupported) {
-				t.Errorf("%+v: errors.Is(err, ErrNotSupported) = %v", tc.alg, !tc.notSupported)
+			if tc.notSupported != errors.Is(err, device.ErrNotSupported) {
+				t.Errorf("%+v: errors.Is(err, device.ErrNotSupported) = %v", tc.alg, !tc.notSupported)
 			}
 			continue
 		}
@@ -65,27 +60,27 @@ func TestPlanNeedsInt64(t *testing.T) {
 	n := int32(1000)
 	// (n-1) * w reaches Inf32 for w = Inf32 / 999 + 1.
 	big := graph.Inf32/(n-1) + 1
-	if _, err := planAllPairs(lineGraph(n, big), backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, ErrNeedsInt64) {
-		t.Fatalf("weights up to %d on %d vertices: error %v, want ErrNeedsInt64", big, n, err)
+	if _, err := planAllPairs(gputest.LineGraph(n, big), backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, device.ErrNeedsInt64) {
+		t.Fatalf("weights up to %d on %d vertices: error %v, want device.ErrNeedsInt64", big, n, err)
 	}
-	if _, err := planAllPairs(lineGraph(n, big-1), backend.Algorithm{}, false, ParentsAuto); err != nil {
+	if _, err := planAllPairs(gputest.LineGraph(n, big-1), backend.Algorithm{}, false, ParentsAuto); err != nil {
 		t.Fatalf("weights up to %d on %d vertices: %v", big-1, n, err)
 	}
 	// Negative weights need twice the headroom.
-	neg := lineGraph(n, -(graph.Inf32/(2*(n-1)) + 1))
-	if _, err := planAllPairs(neg, backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, ErrNeedsInt64) {
-		t.Fatalf("negative weights at half the limit: error %v, want ErrNeedsInt64", err)
+	neg := gputest.LineGraph(n, -(graph.Inf32/(2*(n-1)) + 1))
+	if _, err := planAllPairs(neg, backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, device.ErrNeedsInt64) {
+		t.Fatalf("negative weights at half the limit: error %v, want device.ErrNeedsInt64", err)
 	}
-	p, err := planAllPairs(lineGraph(n, -3), backend.Algorithm{}, false, ParentsAuto)
+	p, err := planAllPairs(gputest.LineGraph(n, -3), backend.Algorithm{}, false, ParentsAuto)
 	if err != nil || !p.negative || p.threshold != 3*int64(n-1) {
 		t.Fatalf("weight -3: plan %+v, err %v; want negative with threshold %d", p, err, 3*(n-1))
 	}
 }
 
 func TestPlanParentStrategy(t *testing.T) {
-	sparse := lineGraph(200, 4)
-	negative := lineGraph(200, -4)
-	zero := lineGraph(200, 0)
+	sparse := gputest.LineGraph(200, 4)
+	negative := gputest.LineGraph(200, -4)
+	zero := gputest.LineGraph(200, 0)
 	dense, denseHeavy := graph.NewEdgeList(20, 400), graph.NewEdgeList(20, 400)
 	for u := int32(0); u < 20; u++ {
 		for v := int32(0); v < 20; v++ {
@@ -102,7 +97,7 @@ func TestPlanParentStrategy(t *testing.T) {
 	}{
 		{"fast auto sparse", sparse, VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense small distances", dense, VariantFast, ParentsAuto, parentsPacked},
-		{"fast auto sparse large distances", lineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
+		{"fast auto sparse large distances", gputest.LineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense large distances", denseHeavy, VariantFast, ParentsAuto, parentsTracked},
 		{"fast auto negative", negative, VariantFast, ParentsAuto, parentsSearch},
 		{"fast auto zero weights", zero, VariantFast, ParentsAuto, parentsSearch},
@@ -151,7 +146,7 @@ func TestPlanCoversAndCountsTheMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 6))
 	for range 200 {
 		n := 1 + r.Int32N(3000)
-		e := lineGraph(n, 1+r.Int32N(100))
+		e := gputest.LineGraph(n, 1+r.Int32N(100))
 		variant := Variants[r.IntN(len(Variants))]
 		parents := r.IntN(2) == 0
 		p, err := planAllPairs(e, backend.Algorithm{Variant: variant}, parents, ParentStrategy(r.IntN(3)))
@@ -173,12 +168,12 @@ func TestPlanCoversAndCountsTheMatrix(t *testing.T) {
 
 func TestFormatBytes(t *testing.T) {
 	for b, want := range map[int64]string{512: "512 B", 2048: "2.0 KiB", 3 << 30: "3.0 GiB", 1536 << 20: "1.5 GiB"} {
-		if got := formatBytes(b); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", b, got, want)
+		if got := device.FormatBytes(b); got != want {
+			t.Errorf("device.FormatBytes(%d) = %q, want %q", b, got, want)
 		}
 	}
-	err := &OutOfMemoryError{What: "distance matrix", Need: 4 << 30, Free: 1 << 30, Total: 80 << 30}
+	err := &device.OutOfMemoryError{What: "distance matrix", Need: 4 << 30, Free: 1 << 30, Total: 80 << 30}
 	if got := err.Error(); got != "gpu: distance matrix needs 4.0 GiB of device memory, only 1.0 GiB of 80.0 GiB is free" {
-		t.Errorf("OutOfMemoryError = %q", got)
+		t.Errorf("device.OutOfMemoryError = %q", got)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"fmt"
@@ -19,19 +19,19 @@ const addMinPerIteration = 16 * 3
 func (d *Device) AddMinCeiling(target time.Duration, repeats int) (float64, error) {
 	repeats = max(repeats, 1)
 	threads := int64(d.sms) * 2048
-	cfg := d.linear(threads, 256, false)
+	cfg := d.Linear(threads, 256, false)
 	var rates []float64
 	err := d.Do(func(c *Ctx) (err error) {
 		out, err := c.Alloc(threads*4, "add-min ceiling output")
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, func() error { return c.Free(&out) })
+		defer ReleaseInto(&err, func() error { return c.Free(&out) })
 		timer, err := c.NewTimer()
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, timer.Close)
+		defer ReleaseInto(&err, timer.Close)
 		run := func(iterations int64) (time.Duration, error) {
 			if err := timer.Start(); err != nil {
 				return 0, err

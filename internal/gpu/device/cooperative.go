@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 /*
 #include <stdlib.h>
@@ -33,22 +33,22 @@ import (
 // than read out of gorgonia.org/cu's private types. See pinned.go for the
 // other driver calls.
 
-// cooperativeKernel is a kernel loaded into the current context for
+// CooperativeKernel is a kernel loaded into the current context for
 // cooperative launches. Unload it on the same context's thread.
-type cooperativeKernel struct {
+type CooperativeKernel struct {
 	name string
 	mod  C.CUmodule
 	fn   C.CUfunction
 }
 
-// loadCooperative loads k's PTX into the context current on the calling
+// LoadCooperative loads k's PTX into the context current on the calling
 // thread.
-func loadCooperative(k *kernels.Kernel) (*cooperativeKernel, error) {
+func LoadCooperative(k *kernels.Kernel) (*CooperativeKernel, error) {
 	ptx := C.CString(k.PTX())
 	defer C.free(unsafe.Pointer(ptx))
 	name := C.CString(k.Name())
 	defer C.free(unsafe.Pointer(name))
-	ck := &cooperativeKernel{name: k.Name()}
+	ck := &CooperativeKernel{name: k.Name()}
 	if r := C.module_load_data(&ck.mod, unsafe.Pointer(ptx)); r != C.CUDA_SUCCESS {
 		return nil, driverError("loading "+k.Name(), r)
 	}
@@ -60,7 +60,7 @@ func loadCooperative(k *kernels.Kernel) (*cooperativeKernel, error) {
 
 // maxActiveBlocksPerSM is how many blocks of blockSize threads can be
 // resident on one multiprocessor at once.
-func (k *cooperativeKernel) maxActiveBlocksPerSM(blockSize int) (int, error) {
+func (k *CooperativeKernel) MaxActiveBlocksPerSM(blockSize int) (int, error) {
 	var blocks C.int
 	if r := C.max_active_blocks(&blocks, k.fn, C.int(blockSize)); r != C.CUDA_SUCCESS {
 		return 0, driverError("occupancy of "+k.name, r)
@@ -69,7 +69,7 @@ func (k *cooperativeKernel) maxActiveBlocksPerSM(blockSize int) (int, error) {
 }
 
 // unload releases the module.
-func (k *cooperativeKernel) unload() error {
+func (k *CooperativeKernel) Unload() error {
 	if r := C.module_unload(k.mod); r != C.CUDA_SUCCESS {
 		return driverError("unloading "+k.name, r)
 	}
@@ -80,7 +80,7 @@ func (k *cooperativeKernel) unload() error {
 // default stream, every argument passed as 64 bits. It fails (with
 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) rather than start a grid whose
 // blocks cannot all be resident.
-func (k *cooperativeKernel) launch(gx, gy, bx int, args ...uint64) error {
+func (k *CooperativeKernel) Launch(gx, gy, bx int, args ...uint64) error {
 	// The parameter array and the values it points to live in C memory:
 	// cgo forbids passing Go pointers to Go pointers.
 	values := (*[1 << 20]C.ulonglong)(C.malloc(C.size_t(8 * len(args))))

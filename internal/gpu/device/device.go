@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"errors"
@@ -124,10 +124,10 @@ func (d *Device) run(fn func(c *Ctx) error) (err error) {
 	return fn(d.c)
 }
 
-// releaseInto runs release (a Close or Free) and joins its error, if any,
-// to *err. Deferred as defer releaseInto(&err, timer.Close), it reports a
+// ReleaseInto runs release (a Close or Free) and joins its error, if any,
+// to *err. Deferred as defer ReleaseInto(&err, timer.Close), it reports a
 // failed release without hiding the error being returned.
-func releaseInto(err *error, release func() error) {
+func ReleaseInto(err *error, release func() error) {
 	if rerr := release(); rerr != nil {
 		*err = errors.Join(*err, rerr)
 	}
@@ -149,6 +149,10 @@ func (d *Device) Close() error {
 
 // Ordinal is the device's CUDA ordinal.
 func (d *Device) Ordinal() int { return d.ordinal }
+
+// CUDAContext is the device's context handle, for driver calls that name
+// another device's context (peer copies); make them inside Do.
+func (d *Device) CUDAContext() cu.CUContext { return d.c.ctx }
 
 // Name is the device's product name, e.g. "NVIDIA H200".
 func (d *Device) Name() string { return d.name }

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func TestCopiesRoundTrip(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, func() error { return c.Free(&b) })
+		defer ReleaseInto(&err, func() error { return c.Free(&b) })
 		if err := c.FillInt32(b, -7); err != nil {
 			return err
 		}
@@ -187,33 +187,33 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, func() error { return c.Free(&dev) })
+		defer ReleaseInto(&err, func() error { return c.Free(&dev) })
 		if err := c.CopyInt32ToDevice(dev, matrix); err != nil {
 			return err
 		}
-		host, err := allocPinned(5 * n * 4)
+		host, err := AllocPinned(5 * n * 4)
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, host.free)
-		out := host.int32s(5 * n)
+		defer ReleaseInto(&err, host.free)
+		out := host.Int32s(5 * n)
 		for i := range out {
 			out[i] = poison
 		}
-		cs, err := c.newCopyStream()
+		cs, err := c.NewCopyStream()
 		if err != nil {
 			return err
 		}
-		defer releaseInto(&err, cs.close)
+		defer ReleaseInto(&err, cs.Close)
 		// Matrix rows 2..4 packed to host rows 1..3, then row 0 to host
 		// row 4 by a linear copy of its first n values.
-		if err := host.copyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.s); err != nil {
+		if err := host.CopyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.s); err != nil {
 			return err
 		}
-		if err := host.copyRowsFromDevice(4*n*4, n*4, dev.Ptr, n*4, n*4, 1, cs.s); err != nil {
+		if err := host.CopyRowsFromDevice(4*n*4, n*4, dev.Ptr, n*4, n*4, 1, cs.s); err != nil {
 			return err
 		}
-		if err := cs.sync(); err != nil {
+		if err := cs.Sync(); err != nil {
 			return err
 		}
 		for j := range n {
@@ -229,13 +229,13 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 				}
 			}
 		}
-		if err := host.copyRowsFromDevice(3*n*4, n*4, dev.Ptr, pitch*4, n*4, 3, cs.s); err == nil {
+		if err := host.CopyRowsFromDevice(3*n*4, n*4, dev.Ptr, pitch*4, n*4, 3, cs.s); err == nil {
 			t.Error("a copy past the end of the pinned buffer was accepted")
 		}
-		if err := host.copyRowsFromDevice(0, n*4, dev.Ptr, 2*4, n*4, 2, cs.s); err == nil {
+		if err := host.CopyRowsFromDevice(0, n*4, dev.Ptr, 2*4, n*4, 2, cs.s); err == nil {
 			t.Error("rows wider than their pitch were accepted")
 		}
-		return cs.sync()
+		return cs.Sync()
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"errors"
@@ -10,10 +10,10 @@ import (
 	"gorgonia.org/cu"
 )
 
-// resolveDevices returns the ordinals to open: those given, or every
+// ResolveDevices returns the ordinals to open: those given, or every
 // visible device when none are (CUDA_VISIBLE_DEVICES decides which are
 // visible).
-func resolveDevices(ordinals []int) ([]int, error) {
+func ResolveDevices(ordinals []int) ([]int, error) {
 	if len(ordinals) > 0 {
 		return ordinals, nil
 	}
@@ -31,12 +31,12 @@ func resolveDevices(ordinals []int) ([]int, error) {
 	return all, nil
 }
 
-// enablePeerAccess lets each device's context read the memory of every
+// EnablePeerAccess lets each device's context read the memory of every
 // other GPU's context where the hardware allows it, and describes the
 // links for the log: "peer access 0<->1", or copies "staged through host
 // memory" (the driver does that for a peer copy without access), or
 // "contexts on one GPU" for an ordinal listed twice.
-func enablePeerAccess(all []*Backend) (string, error) {
+func EnablePeerAccess(all []*Device) (string, error) {
 	if len(all) < 2 {
 		return "", nil
 	}
@@ -44,7 +44,7 @@ func enablePeerAccess(all []*Backend) (string, error) {
 	for i, a := range all {
 		for j := i + 1; j < len(all); j++ {
 			b := all[j]
-			oa, ob := a.dev.Ordinal(), b.dev.Ordinal()
+			oa, ob := a.Ordinal(), b.Ordinal()
 			if oa == ob {
 				links = append(links, fmt.Sprintf("%d and %d are contexts on one GPU", oa, ob))
 				continue
@@ -69,26 +69,26 @@ func enablePeerAccess(all []*Backend) (string, error) {
 
 // enablePeer lets a's context access b's memory if the GPUs allow it, and
 // reports whether it does.
-func enablePeer(a, b *Backend) (bool, error) {
-	da, err := cu.GetDevice(a.dev.Ordinal())
+func enablePeer(a, b *Device) (bool, error) {
+	da, err := cu.GetDevice(a.Ordinal())
 	if err != nil {
-		return false, fmt.Errorf("gpu: device %d: %w", a.dev.Ordinal(), err)
+		return false, fmt.Errorf("gpu: device %d: %w", a.Ordinal(), err)
 	}
-	db, err := cu.GetDevice(b.dev.Ordinal())
+	db, err := cu.GetDevice(b.Ordinal())
 	if err != nil {
-		return false, fmt.Errorf("gpu: device %d: %w", b.dev.Ordinal(), err)
+		return false, fmt.Errorf("gpu: device %d: %w", b.Ordinal(), err)
 	}
 	can, err := da.CanAccessPeer(db)
 	if err != nil {
-		return false, fmt.Errorf("gpu: can device %d access device %d: %w", a.dev.Ordinal(), b.dev.Ordinal(), err)
+		return false, fmt.Errorf("gpu: can device %d access device %d: %w", a.Ordinal(), b.Ordinal(), err)
 	}
 	if can == 0 {
 		return false, nil
 	}
-	peer := b.dev.c.ctx
-	err = a.dev.Do(func(*Ctx) error { return peer.EnablePeerAccess(0) })
+	peer := b.c.ctx
+	err = a.Do(func(*Ctx) error { return peer.EnablePeerAccess(0) })
 	if err != nil {
-		return false, fmt.Errorf("gpu: enabling access from device %d to device %d: %w", a.dev.Ordinal(), b.dev.Ordinal(), err)
+		return false, fmt.Errorf("gpu: enabling access from device %d to device %d: %w", a.Ordinal(), b.Ordinal(), err)
 	}
 	return true, nil
 }

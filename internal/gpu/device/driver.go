@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 // #include "driver.h"
 import "C"

@@ -1,4 +1,4 @@
-package gpu
+package device
 
 import (
 	"errors"
@@ -6,10 +6,6 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 )
-
-// ErrNoCUDA is what the GPU tools report in builds without the cuda tag,
-// which register no GPU backend.
-var ErrNoCUDA = errors.New("gpu: built without CUDA support (rebuild with -tags cuda)")
 
 // ErrNotSupported is wrapped by errors for algorithms, variants or methods
 // the GPU backend does not implement. It wraps backend.ErrUnsupported, so
@@ -27,11 +23,8 @@ var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeeds
 // ErrClosed is returned by Device.Do after Close.
 var ErrClosed = errors.New("gpu: device is closed")
 
-// Name is the name the GPU backend registers under.
+// Name is the name the GPU backend registers under, which its errors carry.
 const Name = "gpu"
-
-// NegativeCycleError reports a negative cycle, naming a vertex on it.
-type NegativeCycleError = backend.NegativeCycleError
 
 // OutOfMemoryError reports an allocation larger than the device's free
 // memory.
@@ -45,11 +38,11 @@ type OutOfMemoryError struct {
 // Error names the allocation and the sizes.
 func (e *OutOfMemoryError) Error() string {
 	return fmt.Sprintf("gpu: %s needs %s of device memory, only %s of %s is free",
-		e.What, formatBytes(e.Need), formatBytes(e.Free), formatBytes(e.Total))
+		e.What, FormatBytes(e.Need), FormatBytes(e.Free), FormatBytes(e.Total))
 }
 
-// formatBytes prints a byte count with a binary unit.
-func formatBytes(b int64) string {
+// FormatBytes prints a byte count with a binary unit.
+func FormatBytes(b int64) string {
 	const unit = 1024
 	if b < unit {
 		return fmt.Sprintf("%d B", b)

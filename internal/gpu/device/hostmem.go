@@ -1,4 +1,4 @@
-package gpu
+package device
 
 import (
 	"bufio"
@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// hostAvailable is the host memory available to a new allocation, in
+// HostAvailable is the host memory available to a new allocation, in
 // bytes (MemAvailable of /proc/meminfo), or 0 where that is not known.
-func hostAvailable() int64 {
+func HostAvailable() int64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0

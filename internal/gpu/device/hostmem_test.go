@@ -1,4 +1,4 @@
-package gpu
+package device
 
 import (
 	"bufio"
@@ -63,7 +63,7 @@ func TestHostAvailable(t *testing.T) {
 	if _, err := os.Stat("/proc/meminfo"); err != nil {
 		t.Skip("no /proc/meminfo")
 	}
-	if got := hostAvailable(); got <= 0 || got%1024 != 0 {
-		t.Fatalf("hostAvailable() = %d, want a positive count of whole KiB", got)
+	if got := HostAvailable(); got <= 0 || got%1024 != 0 {
+		t.Fatalf("HostAvailable() = %d, want a positive count of whole KiB", got)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"fmt"
@@ -22,6 +22,10 @@ type Ctx struct {
 
 // Device is the device the context belongs to.
 func (c *Ctx) Device() *Device { return c.dev }
+
+// Kernels are the launch wrappers of the context's kernels, each loaded on
+// its first launch.
+func (c *Ctx) Kernels() *kernels.Module { return c.kernels }
 
 // Buffer is a device allocation. The zero Buffer (null pointer, no bytes)
 // is what Alloc returns for zero bytes; Free accepts it.
@@ -69,7 +73,7 @@ func (c *Ctx) Alloc(bytes int64, what string) (Buffer, error) {
 	}
 	ptr, err := cu.MemAlloc(bytes)
 	if err != nil {
-		return Buffer{}, fmt.Errorf("gpu: allocating %s (%s): %w", what, formatBytes(bytes), err)
+		return Buffer{}, fmt.Errorf("gpu: allocating %s (%s): %w", what, FormatBytes(bytes), err)
 	}
 	return Buffer{Ptr: ptr, Bytes: bytes}, nil
 }
@@ -116,7 +120,7 @@ func (c *Ctx) CopyInt32FromDevice(dst []int32, src Buffer) error {
 		return fmt.Errorf("gpu: copying %d bytes from a %d-byte buffer", bytes, src.Bytes)
 	}
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), src.Ptr, bytes); err != nil {
-		return fmt.Errorf("gpu: copying %s to the host: %w", formatBytes(bytes), err)
+		return fmt.Errorf("gpu: copying %s to the host: %w", FormatBytes(bytes), err)
 	}
 	return nil
 }
@@ -129,7 +133,7 @@ func (c *Ctx) toDevice(dst Buffer, src unsafe.Pointer, bytes int64) error {
 		return fmt.Errorf("gpu: copying %d bytes into a %d-byte buffer", bytes, dst.Bytes)
 	}
 	if err := cu.MemcpyHtoD(dst.Ptr, src, bytes); err != nil {
-		return fmt.Errorf("gpu: copying %s to the device: %w", formatBytes(bytes), err)
+		return fmt.Errorf("gpu: copying %s to the device: %w", FormatBytes(bytes), err)
 	}
 	return nil
 }

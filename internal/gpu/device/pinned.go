@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 /*
 #include <string.h>
@@ -90,23 +90,23 @@ var _ [unsafe.Sizeof(C.CUstream(nil)) - unsafe.Sizeof(cu.Stream{})]struct{} = st
 
 // pinned is page-locked host memory, usable from every context. Allocate
 // and free it on a device's thread (inside Device.Do).
-type pinned struct {
+type Pinned struct {
 	ptr   unsafe.Pointer
 	bytes int64
 }
 
-// allocPinned allocates bytes (at least 1) of pinned host memory.
-func allocPinned(bytes int64) (*pinned, error) {
+// AllocPinned allocates bytes (at least 1) of pinned host memory.
+func AllocPinned(bytes int64) (*Pinned, error) {
 	bytes = max(bytes, 1)
 	var p unsafe.Pointer
 	if r := C.host_alloc(&p, C.size_t(bytes)); r != C.CUDA_SUCCESS {
-		return nil, driverError(fmt.Sprintf("allocating %s of pinned host memory", formatBytes(bytes)), r)
+		return nil, driverError(fmt.Sprintf("allocating %s of pinned host memory", FormatBytes(bytes)), r)
 	}
-	return &pinned{ptr: p, bytes: bytes}, nil
+	return &Pinned{ptr: p, bytes: bytes}, nil
 }
 
 // free releases the memory; later calls do nothing.
-func (p *pinned) free() error {
+func (p *Pinned) Free() error {
 	if p == nil || p.ptr == nil {
 		return nil
 	}
@@ -119,7 +119,7 @@ func (p *pinned) free() error {
 }
 
 // int32s is the first count int32 of the memory.
-func (p *pinned) int32s(count int64) []int32 {
+func (p *Pinned) Int32s(count int64) []int32 {
 	if count == 0 {
 		return []int32{}
 	}
@@ -128,7 +128,7 @@ func (p *pinned) int32s(count int64) []int32 {
 
 // at is the address of byte offset off after checking that a copy of
 // bytes fits there.
-func (p *pinned) at(off, bytes int64) (unsafe.Pointer, error) {
+func (p *Pinned) at(off, bytes int64) (unsafe.Pointer, error) {
 	if off < 0 || bytes < 0 || off+bytes > p.bytes {
 		return nil, fmt.Errorf("gpu: copying %d bytes to offset %d of a %d-byte pinned buffer", bytes, off, p.bytes)
 	}
@@ -136,7 +136,7 @@ func (p *pinned) at(off, bytes int64) (unsafe.Pointer, error) {
 }
 
 // copyFromDevice enqueues on s a copy of bytes from src to byte offset off.
-func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.Stream) error {
+func (p *Pinned) CopyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.Stream) error {
 	if bytes == 0 {
 		return nil
 	}
@@ -145,7 +145,7 @@ func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.S
 		return err
 	}
 	if r := C.copy_dtoh_async(dst, C.CUdeviceptr(src), C.size_t(bytes), cStream(s)); r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("copying %s to the host", formatBytes(bytes)), r)
+		return driverError(fmt.Sprintf("copying %s to the host", FormatBytes(bytes)), r)
 	}
 	return nil
 }
@@ -154,9 +154,9 @@ func (p *pinned) copyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.S
 // srcPitch bytes apart on the device from src, to rows dstPitch bytes apart
 // from byte offset off: one 2D copy, which packs pitched rows when dstPitch
 // is width. Equal pitches make it one linear copy.
-func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPitch, width, height int64, s cu.Stream) error {
+func (p *Pinned) CopyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPitch, width, height int64, s cu.Stream) error {
 	if srcPitch == width && dstPitch == width {
-		return p.copyFromDevice(off, src, width*height, s)
+		return p.CopyFromDevice(off, src, width*height, s)
 	}
 	return p.copyRows(true, off, dstPitch, src, srcPitch, width, height, s)
 }
@@ -164,14 +164,14 @@ func (p *pinned) copyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPi
 // copyRowsToDevice enqueues on s a copy of height rows of width bytes,
 // srcPitch bytes apart from byte offset off, to device rows dstPitch bytes
 // apart from dst (copyRowsFromDevice's counterpart).
-func (p *pinned) copyRowsToDevice(off, srcPitch int64, dst cu.DevicePtr, dstPitch, width, height int64, s cu.Stream) error {
+func (p *Pinned) CopyRowsToDevice(off, srcPitch int64, dst cu.DevicePtr, dstPitch, width, height int64, s cu.Stream) error {
 	return p.copyRows(false, off, srcPitch, dst, dstPitch, width, height, s)
 }
 
 // copyRows enqueues on s a 2D copy between height rows of width bytes at
 // byte offset off, hostPitch bytes apart, and device rows devPitch bytes
 // apart at dev, to the host when toHost.
-func (p *pinned) copyRows(toHost bool, off, hostPitch int64, dev cu.DevicePtr, devPitch, width, height int64, s cu.Stream) error {
+func (p *Pinned) copyRows(toHost bool, off, hostPitch int64, dev cu.DevicePtr, devPitch, width, height int64, s cu.Stream) error {
 	if width == 0 || height == 0 {
 		return nil
 	}
@@ -189,34 +189,37 @@ func (p *pinned) copyRows(toHost bool, off, hostPitch int64, dev cu.DevicePtr, d
 	r := C.copy_rows_async(dir, host, C.size_t(hostPitch), C.CUdeviceptr(dev), C.size_t(devPitch),
 		C.size_t(width), C.size_t(height), cStream(s))
 	if r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("copying %d rows of %s to the %s", height, formatBytes(width), what), r)
+		return driverError(fmt.Sprintf("copying %d rows of %s to the %s", height, FormatBytes(width), what), r)
 	}
 	return nil
 }
 
-// copyStream is a stream for device-to-host copies that does not
+// CopyStream is a stream for device-to-host copies that does not
 // synchronise with the legacy default stream, on which the kernels run:
 // its copies overlap them, and it orders itself after kernels only where
 // afterKernels says so. Its start and stop events time it.
-type copyStream struct {
+type CopyStream struct {
 	s                  cu.Stream
 	ready, start, stop cu.Event
 	started            bool
 }
 
-// newCopyStream creates the stream and its events; close them with close.
-func (c *Ctx) newCopyStream() (*copyStream, error) {
+// CUDA is the stream's handle, for enqueuing copies on it.
+func (cs *CopyStream) CUDA() cu.Stream { return cs.s }
+
+// NewCopyStream creates the stream and its events; close them with close.
+func (c *Ctx) NewCopyStream() (*CopyStream, error) {
 	s, err := cu.MakeStream(cu.NonBlocking)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: creating a copy stream: %w", err)
 	}
-	cs := &copyStream{s: s}
+	cs := &CopyStream{s: s}
 	for _, e := range []struct {
 		ev    *cu.Event
 		flags cu.EventFlags
 	}{{&cs.ready, cu.DisableTiming}, {&cs.start, cu.DefaultEvent}, {&cs.stop, cu.DefaultEvent}} {
 		if *e.ev, err = cu.MakeEvent(e.flags); err != nil {
-			return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), cs.close())
+			return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), cs.Close())
 		}
 	}
 	return cs, nil
@@ -224,7 +227,7 @@ func (c *Ctx) newCopyStream() (*copyStream, error) {
 
 // afterKernels makes the copies enqueued from now on wait for the work
 // launched so far on the legacy default stream.
-func (cs *copyStream) afterKernels() error {
+func (cs *CopyStream) AfterKernels() error {
 	if err := cs.ready.Record(cu.Stream{}); err != nil {
 		return fmt.Errorf("gpu: recording an event: %w", err)
 	}
@@ -235,7 +238,7 @@ func (cs *copyStream) afterKernels() error {
 }
 
 // markStart records the start event before the first copy.
-func (cs *copyStream) markStart() error {
+func (cs *CopyStream) MarkStart() error {
 	if cs.started {
 		return nil
 	}
@@ -248,7 +251,7 @@ func (cs *copyStream) markStart() error {
 
 // elapsed records the stop event, waits for it and returns the stream's
 // time since markStart (0 if nothing was copied).
-func (cs *copyStream) elapsed() (time.Duration, error) {
+func (cs *CopyStream) Elapsed() (time.Duration, error) {
 	if !cs.started {
 		return 0, nil
 	}
@@ -267,7 +270,7 @@ func (cs *copyStream) elapsed() (time.Duration, error) {
 
 // sync waits for every copy enqueued so far and returns the first
 // asynchronous error.
-func (cs *copyStream) sync() error {
+func (cs *CopyStream) Sync() error {
 	if err := cs.s.Synchronize(); err != nil {
 		return fmt.Errorf("gpu: waiting for the copy stream: %w", err)
 	}
@@ -276,7 +279,7 @@ func (cs *copyStream) sync() error {
 
 // close destroys the events and the stream; copies already enqueued still
 // complete.
-func (cs *copyStream) close() error {
+func (cs *CopyStream) Close() error {
 	var errs []error
 	for _, e := range []*cu.Event{&cs.ready, &cs.start, &cs.stop} {
 		if *e != (cu.Event{}) {

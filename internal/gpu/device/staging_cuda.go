@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"context"
@@ -35,48 +35,59 @@ import (
 // hand-over goroutine runs host work on the block (parent repair) and
 // calls the sink, so that neither delays the device.
 
-// stagedBlock is one pinned block of a run's pool: its rows as handed to
+// StagedBlock is one pinned block of a run's pool: its rows as handed to
 // the sink, the pinned memory they point into, and the event recorded
 // after the copies into it.
-type stagedBlock struct {
+type StagedBlock struct {
 	rows         *backend.Rows
-	dist, parent *pinned
+	dist, parent *Pinned
 	copied       cu.Event
 }
 
+// Rows are the block's rows as the sink will get them.
+func (blk *StagedBlock) Rows() *backend.Rows { return blk.rows }
+
+// Dist is the pinned memory the block's distances are copied into.
+func (blk *StagedBlock) Dist() *Pinned { return blk.dist }
+
+// Parent is the pinned memory the block's parents are copied into, or nil
+// in a run without parents.
+func (blk *StagedBlock) Parent() *Pinned { return blk.parent }
+
 // staging is one run's pool, blocks and copy stream.
 type staging struct {
-	shape   stagingShape
+	shape   StagingShape
 	width   int64
 	parents bool
-	blocks  []*stagedBlock
-	byRows  map[*backend.Rows]*stagedBlock
+	blocks  []*StagedBlock
+	byRows  map[*backend.Rows]*StagedBlock
 	pool    *backend.Pool
-	cs      *copyStream
+	cs      *CopyStream
 }
 
-// stageFuncs are what a kind of run plugs into Backend.stream. compute and
-// copy run on the device's thread (inside Device.Do); neither may wait for
+// StageFuncs are what a kind of run plugs into Stager.Stream. Compute and
+// Copy run on the device's thread (inside Device.Do); neither may wait for
 // the copy stream.
-type stageFuncs struct {
-	// compute runs block k's device work for its sources, or is nil. It
+type StageFuncs struct {
+	// Compute runs block k's device work for its sources, or is nil. It
 	// may wait for its own kernels (the copy of block k-1 goes on).
-	compute func(c *Ctx, k int, sources []int32) error
-	// copy enqueues on cs the copies of block k into blk, whose rows are
+	Compute func(c *Ctx, k int, sources []int32) error
+	// Copy enqueues on cs the copies of block k into blk, whose rows are
 	// set (First, Sources, Width, Dist32 and Parent sized to them).
-	copy func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error
-	// prepare is host work on a copied block before the sink, or nil; it
+	Copy func(c *Ctx, k int, blk *StagedBlock, cs *CopyStream) error
+	// Prepare is host work on a copied block before the sink, or nil; it
 	// runs on the hand-over goroutine.
-	prepare func(*backend.Rows)
+	Prepare func(*backend.Rows)
 }
 
-// firstError keeps the first error of several goroutines.
-type firstError struct {
+// FirstError keeps the first error of several goroutines.
+type FirstError struct {
 	mu  sync.Mutex
 	err error
 }
 
-func (f *firstError) set(err error) {
+// Set keeps err if it is the first.
+func (f *FirstError) Set(err error) {
 	f.mu.Lock()
 	if f.err == nil {
 		f.err = err
@@ -84,31 +95,76 @@ func (f *firstError) set(err error) {
 	f.mu.Unlock()
 }
 
-func (f *firstError) get() error {
+// Get returns the first error set, or nil.
+func (f *FirstError) Get() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.err
 }
 
-// stream hands the rows of sources, width values each, to sink in the
+// Stager streams one device's result rows to the host (Stream) through
+// blocks of page-locked memory, which it keeps between runs. Its methods
+// may be called from several goroutines.
+type Stager struct {
+	dev    *Device
+	opts   StagingOptions
+	pinned pinnedCache
+}
+
+// NewStager stages dev's results in blocks shaped by opts and keeps one
+// run's worth of pinned blocks (distances and parents) between runs.
+func NewStager(dev *Device, opts StagingOptions) *Stager {
+	return &Stager{dev: dev, opts: opts, pinned: pinnedCache{limit: 2 * int64(opts.Blocks) * opts.Bytes}}
+}
+
+// Device is the device whose results the stager moves.
+func (sg *Stager) Device() *Device { return sg.dev }
+
+// Options are the stager's block shape.
+func (sg *Stager) Options() StagingOptions { return sg.opts }
+
+// Close frees the cached pinned memory; the device stays open. Runs must
+// have returned. After the device's Close it has nothing to do.
+func (sg *Stager) Close() error {
+	err := sg.dev.Do(func(*Ctx) error { return sg.pinned.freeAll() })
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+// FillCached writes v over every cached pinned block, so that a test can
+// tell a cell no copy wrote from one an earlier run left.
+func (sg *Stager) FillCached(v int32) {
+	sg.pinned.mu.Lock()
+	defer sg.pinned.mu.Unlock()
+	for _, p := range sg.pinned.free {
+		s := p.Int32s(p.bytes / 4)
+		for i := range s {
+			s[i] = v
+		}
+	}
+}
+
+// Stream hands the rows of sources, width values each, to sink in the
 // blocks of shape, through pinned staging (see the top of this file). The
 // first error from f, a copy, sink or ctx stops it. It returns when no
 // goroutine of its own is left, nothing is copying into a block, and the
 // consumer has released every block it was handed, so the pinned memory
 // can be reused.
-func (b *Backend) stream(ctx context.Context, width int64, sources []int32, parents bool,
-	shape stagingShape, f stageFuncs, sink backend.Sink) (StreamStats, error) {
+func (sg *Stager) Stream(ctx context.Context, width int64, sources []int32, parents bool,
+	shape StagingShape, f StageFuncs, sink backend.Sink) (StreamStats, error) {
 	if shape.blocks == 0 {
 		return StreamStats{}, ctx.Err()
 	}
-	st, err := b.openStaging(width, parents, shape)
+	st, err := sg.openStaging(width, parents, shape)
 	if err != nil {
 		return StreamStats{}, err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &streamRun{b: b, st: st, f: f, ctx: runCtx, cancel: cancel,
-		handoff: make(chan *stagedBlock), handed: make(chan struct{})}
+	r := &streamRun{sg: sg, st: st, f: f, ctx: runCtx, cancel: cancel,
+		handoff: make(chan *StagedBlock), handed: make(chan struct{})}
 	go r.handOver(sink)
 	begin := time.Now()
 	if err := r.produce(sources); err != nil {
@@ -121,30 +177,30 @@ func (b *Backend) stream(ctx context.Context, width int64, sources []int32, pare
 	return r.stats, err
 }
 
-// streamRun is one call of Backend.stream: the producer's state (the
+// streamRun is one call of Stager.Stream: the producer's state (the
 // blocks it holds, the stats) and what it shares with the hand-over
 // goroutine (the channel, the first error, the cancellation).
 type streamRun struct {
-	b  *Backend
+	sg *Stager
 	st *staging
-	f  stageFuncs
+	f  StageFuncs
 	// ctx is cancelled by the first error.
 	ctx    context.Context
 	cancel context.CancelFunc
-	first  firstError
+	first  FirstError
 	// handoff carries the copied blocks, in order, to the hand-over
 	// goroutine, which closes handed when it ends.
-	handoff chan *stagedBlock
+	handoff chan *StagedBlock
 	handed  chan struct{}
 	// held are the blocks taken from the pool and not handed over, oldest
 	// first: at most two (one with device work).
-	held  []*stagedBlock
+	held  []*StagedBlock
 	stats StreamStats
 }
 
 // fail records err, if it is the first, and stops the run.
 func (r *streamRun) fail(err error) {
-	r.first.set(err)
+	r.first.Set(err)
 	r.cancel()
 }
 
@@ -153,12 +209,12 @@ func (r *streamRun) fail(err error) {
 func (r *streamRun) handOver(sink backend.Sink) {
 	defer close(r.handed)
 	for blk := range r.handoff {
-		if r.first.get() != nil {
+		if r.first.Get() != nil {
 			blk.rows.Release() // never handed over: the producer's to return
 			continue
 		}
-		if r.f.prepare != nil {
-			r.f.prepare(blk.rows)
+		if r.f.Prepare != nil {
+			r.f.Prepare(blk.rows)
 		}
 		// The sink owns the block from here, error or not.
 		if err := sink(blk.rows); err != nil {
@@ -177,8 +233,8 @@ func (r *streamRun) produce(sources []int32) error {
 		}
 		at, count := r.st.shape.span(k, len(sources))
 		rowSources := sources[at : at+count]
-		if r.f.compute != nil {
-			if err := r.b.dev.Do(func(c *Ctx) error { return r.f.compute(c, k, rowSources) }); err != nil {
+		if r.f.Compute != nil {
+			if err := r.sg.dev.Do(func(c *Ctx) error { return r.f.Compute(c, k, rowSources) }); err != nil {
 				return err
 			}
 			// Block k-1's copy ran beside those kernels: hand it over
@@ -214,7 +270,7 @@ func (r *streamRun) produce(sources []int32) error {
 }
 
 // nextBlock takes block k's pinned block from the pool and holds it.
-func (r *streamRun) nextBlock(k int) (*stagedBlock, error) {
+func (r *streamRun) nextBlock(k int) (*StagedBlock, error) {
 	rows, seq, err := r.st.pool.Next(r.ctx)
 	if err != nil {
 		return nil, err
@@ -229,13 +285,13 @@ func (r *streamRun) nextBlock(k int) (*stagedBlock, error) {
 
 // copyBlock enqueues block k's copies into blk on the copy stream, then
 // its event.
-func (r *streamRun) copyBlock(k int, blk *stagedBlock) error {
+func (r *streamRun) copyBlock(k int, blk *StagedBlock) error {
 	cs := r.st.cs
-	return r.b.dev.Do(func(c *Ctx) error {
-		if err := cs.markStart(); err != nil {
+	return r.sg.dev.Do(func(c *Ctx) error {
+		if err := cs.MarkStart(); err != nil {
 			return err
 		}
-		if err := r.f.copy(c, k, blk, cs); err != nil {
+		if err := r.f.Copy(c, k, blk, cs); err != nil {
 			return err
 		}
 		if err := blk.copied.Record(cs.s); err != nil {
@@ -249,7 +305,7 @@ func (r *streamRun) copyBlock(k int, blk *stagedBlock) error {
 // hand-over goroutine.
 func (r *streamRun) handOldest() error {
 	blk := r.held[0]
-	if err := r.b.dev.Do(func(*Ctx) error { return blk.waitCopied() }); err != nil {
+	if err := r.sg.dev.Do(func(*Ctx) error { return blk.waitCopied() }); err != nil {
 		return err
 	}
 	if err := r.ctx.Err(); err != nil {
@@ -276,12 +332,12 @@ func (r *streamRun) finish() error {
 	// Nothing may copy into a block once it is back in the pool: wait for
 	// the copy stream (and, after an error, for every kernel too, so that
 	// the caller can free or reuse its device buffers).
-	syncErr := r.b.dev.Do(func(c *Ctx) error {
-		if r.first.get() != nil {
-			return errors.Join(st.cs.sync(), c.Sync())
+	syncErr := r.sg.dev.Do(func(c *Ctx) error {
+		if r.first.Get() != nil {
+			return errors.Join(st.cs.Sync(), c.Sync())
 		}
 		var err error
-		r.stats.Copy, err = st.cs.elapsed()
+		r.stats.Copy, err = st.cs.Elapsed()
 		return err
 	})
 	for _, blk := range r.held {
@@ -292,10 +348,10 @@ func (r *streamRun) finish() error {
 	if _, err := st.pool.Drain(context.Background(), st.shape.pool); err != nil {
 		return err
 	}
-	closeErr := r.b.closeStaging(st)
+	closeErr := r.sg.closeStaging(st)
 	// After a failure the first error is the one to report: waiting and
 	// closing then mostly fail with the same cause.
-	if err := r.first.get(); err != nil {
+	if err := r.first.Get(); err != nil {
 		return err
 	}
 	return errors.Join(syncErr, closeErr)
@@ -303,22 +359,22 @@ func (r *streamRun) finish() error {
 
 // openStaging allocates the pinned blocks of shape (from the backend's
 // cache where it can), their events and a copy stream.
-func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*staging, error) {
-	st := &staging{shape: shape, width: width, parents: parents, byRows: map[*backend.Rows]*stagedBlock{}}
+func (sg *Stager) openStaging(width int64, parents bool, shape StagingShape) (*staging, error) {
+	st := &staging{shape: shape, width: width, parents: parents, byRows: map[*backend.Rows]*StagedBlock{}}
 	bytes := int64(shape.rows) * width * 4
-	err := b.dev.Do(func(c *Ctx) error {
+	err := sg.dev.Do(func(c *Ctx) error {
 		var err error
-		if st.cs, err = c.newCopyStream(); err != nil {
+		if st.cs, err = c.NewCopyStream(); err != nil {
 			return err
 		}
 		for range shape.pool {
-			blk := &stagedBlock{rows: &backend.Rows{Width: int(width)}}
+			blk := &StagedBlock{rows: &backend.Rows{Width: int(width)}}
 			st.blocks = append(st.blocks, blk)
-			if blk.dist, err = b.pinned.take(bytes); err != nil {
+			if blk.dist, err = sg.pinned.take(bytes); err != nil {
 				return err
 			}
 			if parents {
-				if blk.parent, err = b.pinned.take(bytes); err != nil {
+				if blk.parent, err = sg.pinned.take(bytes); err != nil {
 					return err
 				}
 			}
@@ -329,7 +385,7 @@ func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*s
 		return nil
 	})
 	if err != nil {
-		return nil, errors.Join(err, b.closeStaging(st))
+		return nil, errors.Join(err, sg.closeStaging(st))
 	}
 	rows := make([]*backend.Rows, len(st.blocks))
 	for i, blk := range st.blocks {
@@ -342,15 +398,15 @@ func (b *Backend) openStaging(width int64, parents bool, shape stagingShape) (*s
 
 // closeStaging destroys the events and the copy stream and returns the
 // pinned memory to the backend's cache. Every block must be back.
-func (b *Backend) closeStaging(st *staging) error {
-	return b.dev.Do(func(c *Ctx) error {
+func (sg *Stager) closeStaging(st *staging) error {
+	return sg.dev.Do(func(c *Ctx) error {
 		var errs []error
-		var mem []*pinned
+		var mem []*Pinned
 		for _, blk := range st.blocks {
 			if blk.copied != (cu.Event{}) {
 				errs = append(errs, cu.DestroyEvent(&blk.copied))
 			}
-			for _, p := range []*pinned{blk.dist, blk.parent} {
+			for _, p := range []*Pinned{blk.dist, blk.parent} {
 				if p != nil {
 					mem = append(mem, p)
 				}
@@ -358,26 +414,26 @@ func (b *Backend) closeStaging(st *staging) error {
 			blk.rows.Sources, blk.rows.Dist32, blk.rows.Parent = nil, nil, nil
 		}
 		if st.cs != nil {
-			errs = append(errs, st.cs.close())
+			errs = append(errs, st.cs.Close())
 		}
-		errs = append(errs, b.pinned.put(mem))
+		errs = append(errs, sg.pinned.put(mem))
 		return errors.Join(errs...)
 	})
 }
 
 // setRows points blk's rows at request rows first.. of sources.
-func (st *staging) setRows(blk *stagedBlock, first int, sources []int32) {
+func (st *staging) setRows(blk *StagedBlock, first int, sources []int32) {
 	r := blk.rows
 	cells := int64(len(sources)) * st.width
 	r.First, r.Sources, r.Width, r.Offsets = first, sources, int(st.width), nil
-	r.Dist32, r.Parent = blk.dist.int32s(cells), nil
+	r.Dist32, r.Parent = blk.dist.Int32s(cells), nil
 	if st.parents {
-		r.Parent = blk.parent.int32s(cells)
+		r.Parent = blk.parent.Int32s(cells)
 	}
 }
 
 // waitCopied waits for the copies into the block.
-func (blk *stagedBlock) waitCopied() error {
+func (blk *StagedBlock) waitCopied() error {
 	if err := blk.copied.Synchronize(); err != nil {
 		return fmt.Errorf("gpu: copying rows %d..%d to the host: %w", blk.rows.First, blk.rows.First+blk.rows.Len()-1, err)
 	}
@@ -385,7 +441,7 @@ func (blk *stagedBlock) waitCopied() error {
 }
 
 // bytes is the size of the block's rows, parents included.
-func (blk *stagedBlock) bytes() int64 {
+func (blk *StagedBlock) bytes() int64 {
 	return int64(len(blk.rows.Dist32)+len(blk.rows.Parent)) * 4
 }
 
@@ -393,13 +449,13 @@ func (blk *stagedBlock) bytes() int64 {
 // since pinning memory costs far more than reusing it, up to limit bytes.
 type pinnedCache struct {
 	mu    sync.Mutex
-	free  []*pinned
+	free  []*Pinned
 	limit int64
 }
 
 // take returns the smallest cached buffer of at least bytes, or a new one.
 // Call it on the device's thread.
-func (pc *pinnedCache) take(bytes int64) (*pinned, error) {
+func (pc *pinnedCache) take(bytes int64) (*Pinned, error) {
 	pc.mu.Lock()
 	best := -1
 	for i, p := range pc.free {
@@ -414,17 +470,17 @@ func (pc *pinnedCache) take(bytes int64) (*pinned, error) {
 		return p, nil
 	}
 	pc.mu.Unlock()
-	return allocPinned(bytes)
+	return AllocPinned(bytes)
 }
 
 // put caches ps, then frees the smallest buffers while the cache holds more
 // than its limit. Call it on the device's thread.
-func (pc *pinnedCache) put(ps []*pinned) error {
+func (pc *pinnedCache) put(ps []*Pinned) error {
 	pc.mu.Lock()
 	pc.free = append(pc.free, ps...)
-	slices.SortFunc(pc.free, func(a, b *pinned) int { return int(min(max(b.bytes-a.bytes, -1), 1)) })
+	slices.SortFunc(pc.free, func(a, b *Pinned) int { return int(min(max(b.bytes-a.bytes, -1), 1)) })
 	var kept int64
-	var evict []*pinned
+	var evict []*Pinned
 	for i, p := range pc.free {
 		if kept+p.bytes > pc.limit {
 			evict = append(evict, pc.free[i:]...)
@@ -436,7 +492,7 @@ func (pc *pinnedCache) put(ps []*pinned) error {
 	pc.mu.Unlock()
 	var errs []error
 	for _, p := range evict {
-		errs = append(errs, p.free())
+		errs = append(errs, p.Free())
 	}
 	return errors.Join(errs...)
 }
@@ -449,7 +505,7 @@ func (pc *pinnedCache) freeAll() error {
 	pc.mu.Unlock()
 	var errs []error
 	for _, p := range ps {
-		errs = append(errs, p.free())
+		errs = append(errs, p.Free())
 	}
 	return errors.Join(errs...)
 }

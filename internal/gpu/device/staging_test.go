@@ -1,4 +1,4 @@
-package gpu
+package device
 
 import (
 	"math/rand/v2"
@@ -23,7 +23,7 @@ func TestShapeStaging(t *testing.T) {
 		{n: 1000, total: 10, bytes: 4000, pool: 1, wantRows: 1, wantCount: 10, wantPool: 2},
 		{n: 1000, total: 0, bytes: 4000, pool: 4},
 	} {
-		s := shapeStaging(c.n, c.total, c.bytes, c.pool, c.maxRows)
+		s := ShapeStaging(c.n, c.total, c.bytes, c.pool, c.maxRows)
 		if s.rows != c.wantRows || s.blocks != c.wantCount || s.pool != c.wantPool {
 			t.Errorf("%+v: %+v", c, s)
 		}
@@ -42,12 +42,12 @@ func TestShapeStaging(t *testing.T) {
 }
 
 func TestRowRuns(t *testing.T) {
-	got := rowRuns(nil, []int32{4, 5, 6, 2, 3, 9, 8, 9, 10})
-	want := []rowRun{{0, 3, 4}, {3, 2, 2}, {5, 1, 9}, {6, 3, 8}}
+	got := RowRuns(nil, []int32{4, 5, 6, 2, 3, 9, 8, 9, 10})
+	want := []RowRun{{0, 3, 4}, {3, 2, 2}, {5, 1, 9}, {6, 3, 8}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("runs %v, want %v", got, want)
 	}
-	if got := rowRuns(got, nil); len(got) != 0 {
+	if got := RowRuns(got, nil); len(got) != 0 {
 		t.Fatalf("runs of nothing: %v", got)
 	}
 	// Random orders: the runs rebuild the sources.
@@ -61,12 +61,12 @@ func TestRowRuns(t *testing.T) {
 		}
 	}
 	var rebuilt []int32
-	for _, run := range rowRuns(nil, sources) {
-		if run.at != len(rebuilt) {
+	for _, run := range RowRuns(nil, sources) {
+		if run.At != len(rebuilt) {
 			t.Fatalf("seed %d: run %+v starts at %d", seed, run, len(rebuilt))
 		}
-		for i := range run.count {
-			rebuilt = append(rebuilt, run.first+int32(i))
+		for i := range run.Count {
+			rebuilt = append(rebuilt, run.First+int32(i))
 		}
 	}
 	if !slices.Equal(rebuilt, sources) {

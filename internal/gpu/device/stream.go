@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package device
 
 import (
 	"errors"
@@ -42,10 +42,10 @@ func (c *Ctx) NewStream(urgent bool) (*Stream, error) {
 	return &Stream{s: s, mark: mark}, nil
 }
 
-// newCopyingStream creates a stream that does not synchronise with the
+// NewCopyingStream creates a stream that does not synchronise with the
 // default stream, for copies that overlap kernels; order it with
 // Mark and WaitFor.
-func (c *Ctx) newCopyingStream() (*Stream, error) {
+func (c *Ctx) NewCopyingStream() (*Stream, error) {
 	s, err := cu.MakeStream(cu.NonBlocking)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: creating a stream: %w", err)

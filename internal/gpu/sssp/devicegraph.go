@@ -1,21 +1,24 @@
 //go:build cuda
 
-package gpu
+package sssp
 
-import "github.com/pathflow/pathflow/internal/graph"
+import (
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+)
 
 // DeviceGraph is a CSR graph uploaded once for single-source searches and
 // shared by every variant and every batch of sources: the forward arcs,
 // and the reverse arcs for the parent pass, uploaded on first use.
 type DeviceGraph struct {
 	host    *graph.CSR
-	forward *DeviceCSR
-	reverse *DeviceCSR
+	forward *device.DeviceCSR
+	reverse *device.DeviceCSR
 }
 
 // uploadGraph copies g's arcs to the device. The caller frees the result
 // with Free on the same device.
-func (c *Ctx) uploadGraph(g *graph.CSR) (*DeviceGraph, error) {
+func uploadGraph(c *device.Ctx, g *graph.CSR) (*DeviceGraph, error) {
 	fwd, err := c.UploadCSR(g)
 	if err != nil {
 		return nil, err
@@ -24,11 +27,11 @@ func (c *Ctx) uploadGraph(g *graph.CSR) (*DeviceGraph, error) {
 }
 
 // Forward is the graph's arcs.
-func (g *DeviceGraph) Forward() *DeviceCSR { return g.forward }
+func (g *DeviceGraph) Forward() *device.DeviceCSR { return g.forward }
 
 // Reverse returns the reversed arcs (row v lists the arcs entering v),
 // building and uploading them on the first call.
-func (g *DeviceGraph) Reverse(c *Ctx) (*DeviceCSR, error) {
+func (g *DeviceGraph) Reverse(c *device.Ctx) (*device.DeviceCSR, error) {
 	if g.reverse == nil {
 		rev, err := c.UploadCSR(g.host.Reverse())
 		if err != nil {
@@ -40,9 +43,9 @@ func (g *DeviceGraph) Reverse(c *Ctx) (*DeviceCSR, error) {
 }
 
 // Free releases the device buffers.
-func (g *DeviceGraph) Free(c *Ctx) error {
+func (g *DeviceGraph) Free(c *device.Ctx) error {
 	var first error
-	for _, d := range []**DeviceCSR{&g.forward, &g.reverse} {
+	for _, d := range []**device.DeviceCSR{&g.forward, &g.reverse} {
 		if *d == nil {
 			continue
 		}

@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
@@ -21,13 +22,13 @@ const batchGatherWarps = 4
 // batchSolver is one batched run on one device: the graph, the search
 // state of a launch's groups, the asked columns and two result slots.
 type batchSolver struct {
-	b     *Backend
+	b     *unit
 	plan  ssspPlan
 	host  *graph.CSR
 	req   *backend.Request
 	graph *DeviceGraph
 	// search is sssp_batch, loaded for cooperative launches.
-	search *cooperativeKernel
+	search *device.CooperativeKernel
 	shape  batchShape
 	// width is the values per row on the device: the targets, the widest
 	// row of a ragged request, or n when rows are narrowed on the host.
@@ -38,36 +39,38 @@ type batchSolver struct {
 	onDevice bool
 	cutoff   int64
 
-	dist, pending, queued, nearQueue, state, sources Buffer
+	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
 	// with their row starts.
-	columns, rowStarts Buffer
+	columns, rowStarts device.Buffer
 	slots              [2]resultSlot
 }
 
 // SolveBatch runs the near-far searches of req's sources in batches of up
 // to 32 per group that share one frontier (kernels/sssp_batch.cu), as many
 // groups per launch as the device's free memory and the staging take, and
-// hands the rows to sink as Run does: narrowed to req.Targets, ragged for
+// hands the rows to sink as Serve does: narrowed to req.Targets, ragged for
 // req.SourceTargets, or whole. A search stops at req.MaxDistance and, with
 // targets, once every target of its group is settled; only the asked
-// columns leave the device. Non-negative weights only (ErrNotSupported
-// otherwise). O(groups * n) device memory per launch.
-func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts SSSPOptions, sink backend.Sink) (SSSPStats, error) {
+// columns leave the device. Non-negative weights only
+// (device.ErrNotSupported otherwise). O(groups * n) device memory per
+// launch. It runs on gpu's device; workers host goroutines mend parent
+// rows.
+func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.CSR, req *backend.Request, opts Options, sink backend.Sink) (Stats, error) {
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
-		return SSSPStats{}, err
+		return Stats{}, err
 	}
-	if err := checkSources(g.N, req.Sources); err != nil {
-		return SSSPStats{}, err
+	if err := device.CheckSources(g.N, req.Sources); err != nil {
+		return Stats{}, err
 	}
-	return b.solveBatch(ctx, g, req, plan, sink)
+	return newUnit(gpu, workers).solveBatch(ctx, g, req, plan, sink)
 }
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
-// of g) and checked sources: Run plans once, for the variant and this.
-func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (SSSPStats, error) {
-	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
+// of g) and checked sources: Serve plans once, for the variant and this.
+func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (Stats, error) {
+	stats := Stats{Variant: VariantNearFar + " (batched)"}
 	if len(req.Sources) == 0 {
 		return stats, nil
 	}
@@ -84,13 +87,13 @@ func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.BlockSize, stats.LocalRounds = plan.delta, plan.opts.BlockSize, plan.localRounds
-		staging, pool := b.batchStaging(s.width), b.opts.stagingBlocks
-		if staging > b.opts.stagingBytes {
+		staging, pool := b.batchStaging(s.width), b.st.Options().Blocks
+		if staging > b.st.Options().Bytes {
 			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
 		}
-		shape := shapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
-		var produced SSSPStats
-		stats.Stream, err = b.stream(ctx, s.width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
+		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
+		var produced Stats
+		stats.Stream, err = b.st.Stream(ctx, s.width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
 	}
 	if cerr := b.dev.Do(s.close); cerr != nil {
@@ -101,11 +104,11 @@ func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 
 // batchStaging is the bytes of one pinned block of a batched run: the
 // backend's, widened for wide rows unless WithStaging fixed them.
-func (b *Backend) batchStaging(width int64) int64 {
-	if b.opts.stagingFixed {
-		return b.opts.stagingBytes
+func (b *unit) batchStaging(width int64) int64 {
+	if b.st.Options().Fixed {
+		return b.st.Options().Bytes
 	}
-	return batchStagingBytes(width, b.opts.stagingBytes)
+	return batchStagingBytes(width, b.st.Options().Bytes)
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list
@@ -123,9 +126,9 @@ func rowWidest(req *backend.Request, n int) int {
 
 // prepare uploads the graph (and the reverse arcs for parents), loads the
 // kernel, sizes the launches from the free memory and allocates.
-func (s *batchSolver) prepare(c *Ctx) error {
+func (s *batchSolver) prepare(c *device.Ctx) error {
 	var err error
-	if s.graph, err = c.uploadGraph(s.host); err != nil {
+	if s.graph, err = uploadGraph(c, s.host); err != nil {
 		return err
 	}
 	if s.req.Parents {
@@ -137,7 +140,7 @@ func (s *batchSolver) prepare(c *Ctx) error {
 		return err
 	}
 	bs := s.plan.opts.BlockSize
-	perSM, err := s.search.maxActiveBlocksPerSM(bs)
+	perSM, err := s.search.MaxActiveBlocksPerSM(bs)
 	if err != nil {
 		return err
 	}
@@ -153,13 +156,13 @@ func (s *batchSolver) prepare(c *Ctx) error {
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
 	staging := s.b.batchStaging(s.width)
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
-		perSM*s.b.dev.sms, s.plan.opts.Batch)
+		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8, "batched search state and result rows"); err != nil {
 		return err
 	}
 	for _, a := range []struct {
-		buf   *Buffer
+		buf   *device.Buffer
 		bytes int64
 		what  string
 	}{
@@ -205,19 +208,19 @@ func (s *batchSolver) prepare(c *Ctx) error {
 }
 
 // loadKernel loads the named kernel for cooperative launches.
-func loadKernel(name string) (*cooperativeKernel, error) {
+func loadKernel(name string) (*device.CooperativeKernel, error) {
 	for _, k := range kernels.All() {
 		if k.Name() == name {
-			return loadCooperative(k)
+			return device.LoadCooperative(k)
 		}
 	}
 	return nil, fmt.Errorf("gpu: kernel %s is missing (run go generate ./kernels)", name)
 }
 
 // close frees everything prepare made.
-func (s *batchSolver) close(c *Ctx) error {
+func (s *batchSolver) close(c *device.Ctx) error {
 	var errs []error
-	for _, buf := range []*Buffer{&s.dist, &s.pending, &s.queued, &s.nearQueue, &s.state, &s.sources, &s.columns, &s.rowStarts} {
+	for _, buf := range []*device.Buffer{&s.dist, &s.pending, &s.queued, &s.nearQueue, &s.state, &s.sources, &s.columns, &s.rowStarts} {
 		errs = append(errs, c.Free(buf))
 	}
 	for i := range s.slots {
@@ -227,7 +230,7 @@ func (s *batchSolver) close(c *Ctx) error {
 		errs = append(errs, s.graph.Free(c))
 	}
 	if s.search != nil {
-		errs = append(errs, s.search.unload())
+		errs = append(errs, s.search.Unload())
 	}
 	return errors.Join(errs...)
 }
@@ -235,14 +238,14 @@ func (s *batchSolver) close(c *Ctx) error {
 // stageFuncs are the batched run's part of the staging: block k's launch
 // into slot k%2, its rows copied from there (ragged blocks get their
 // offsets), and with parents over weights <= 0 the repair of whole rows.
-func (s *batchSolver) stageFuncs(produced *SSSPStats) stageFuncs {
-	f := stageFuncs{
-		compute: func(c *Ctx, k int, rows []int32) error {
+func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
+	f := device.StageFuncs{
+		Compute: func(c *device.Ctx, k int, rows []int32) error {
 			return s.launch(c, &s.slots[k%2], k*s.shape.rows, rows, produced)
 		},
-		copy: func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
+		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
 			slot := &s.slots[k%2]
-			r := blk.rows
+			r := blk.Rows()
 			cells := int64(r.Len()) * s.width
 			if s.onDevice && s.req.SourceTargets != nil {
 				r.Offsets = s.rowOffsets(r.First, r.Len())
@@ -253,24 +256,24 @@ func (s *batchSolver) stageFuncs(produced *SSSPStats) stageFuncs {
 					r.Parent = r.Parent[:cells]
 				}
 			}
-			if err := cs.afterKernels(); err != nil {
+			if err := cs.AfterKernels(); err != nil {
 				return err
 			}
-			if err := blk.dist.copyFromDevice(0, slot.dist.Ptr, 4*cells, cs.s); err != nil {
+			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*cells, cs.CUDA()); err != nil {
 				return err
 			}
 			if s.req.Parents {
-				return blk.parent.copyFromDevice(0, slot.parent.Ptr, 4*cells, cs.s)
+				return blk.Parent().CopyFromDevice(0, slot.parent.Ptr, 4*cells, cs.CUDA())
 			}
 			return nil
 		},
 	}
 	if !s.onDevice {
-		scratch := make([]*paths.TreeRepair, s.b.opts.workers)
+		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(s.plan.n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.Prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }
@@ -287,7 +290,7 @@ func (s *batchSolver) rowOffsets(first, count int) []int {
 // launch runs the searches of rows (request rows first..) and gathers
 // their columns into slot, then reads the groups' state: a launch past its
 // time limit or a path that reached graph.Inf32 is an error.
-func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, st *SSSPStats) error {
+func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []int32, st *Stats) error {
 	k := int64(len(rows))
 	n := s.plan.n
 	groups := (k + batchLanes - 1) / batchLanes
@@ -323,12 +326,12 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 	}
 	bs := s.plan.opts.BlockSize
 	err := timed(c, st, func() error {
-		if err := c.kernels.SSSPBatchInit(s.b.dev.linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
+		if err := c.Kernels().SSSPBatchInit(s.b.dev.Linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {
 			return err
 		}
 		g := s.graph.Forward()
-		if err := s.search.launch(s.shape.blocksPerGroup, int(groups), bs,
+		if err := s.search.Launch(s.shape.blocksPerGroup, int(groups), bs,
 			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
 			uint64(s.dist.Ptr), uint64(s.pending.Ptr), uint64(s.queued.Ptr), uint64(s.nearQueue.Ptr),
 			uint64(s.state.Ptr), uint64(k), uint64(s.columns.Ptr), uint64(rowStarts), uint64(ncolumns),
@@ -356,7 +359,7 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 				rows[g*batchLanes], s.plan.opts.Timeout, row[btSteps])
 		}
 		if row[btOverflow] != 0 {
-			return fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", ErrNeedsInt64, rows[g*batchLanes], graph.Inf32)
+			return fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[g*batchLanes], graph.Inf32)
 		}
 		st.Steps += int64(row[btSteps])
 		st.Splits += int64(row[btSplits])
@@ -369,29 +372,29 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 
 // gather copies the asked columns (or whole rows) of the launch's k
 // sources into slot, with parents when asked.
-func (s *batchSolver) gather(c *Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
+func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
 	n := s.plan.n
-	var rev *DeviceCSR
+	var rev *device.DeviceCSR
 	if s.req.Parents {
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
 			return err
 		}
 	} else {
-		rev = &DeviceCSR{}
+		rev = &device.DeviceCSR{}
 	}
-	spread := int64(s.b.dev.sms * strideBlocksPerSM)
+	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
 	if rowStarts != 0 {
 		x := max(min((ncolumns+255)/256, spread/groups), 1)
 		cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 256}}
-		return c.kernels.SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
 			s.sources.Ptr, k, s.columns.Ptr, rowStarts, slot.dist.Ptr, slot.parent.Ptr)
 	}
 	width := s.width
 	tiles := (width + 31) / 32
 	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, spread/groups), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 32 * batchGatherWarps}}
-	return c.kernels.SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)
 }
 
@@ -411,7 +414,7 @@ type BatchFacts struct {
 }
 
 // batchFacts condenses the stats of a batched run that took wall.
-func batchFacts(s SSSPStats, wall time.Duration) BatchFacts {
+func batchFacts(s Stats, wall time.Duration) BatchFacts {
 	return BatchFacts{
 		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
 		StoppedGroups: s.Stopped, Steps: s.Steps,

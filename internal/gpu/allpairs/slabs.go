@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 
 	"gorgonia.org/cu"
 
@@ -36,17 +38,17 @@ type slabRun struct {
 
 // slabPart is one device's share of a slabRun.
 type slabPart struct {
-	b *Backend
+	b *unit
 	// first is the slab's first row (a vertex), rows its row count (whole
 	// tiles; the last slab's may reach into the padding), tile0 its first
 	// tile row.
 	first, rows, tile0 int64
 	// pitch is the matrix's row length.
 	pitch           int64
-	dist, parent    Buffer
-	panel, negative Buffer
+	dist, parent    device.Buffer
+	panel, negative device.Buffer
 	graph           matrixGraph
-	s               *Stream
+	s               *device.Stream
 	// receivers are the devices that copied this one's last panel: its
 	// next launch waits for their copies.
 	receivers []*slabPart
@@ -59,7 +61,7 @@ func (p *slabPart) tiles() int64 { return p.rows / FastTile }
 func (p *slabPart) realRows(n int64) int64 { return max(0, min(p.rows, n-p.first)) }
 
 // prepareSlabs allocates each device's slab and uploads the graph to it.
-func prepareSlabs(devs []*Backend, l allPairsLayout, g *graph.EdgeList) (*slabRun, error) {
+func prepareSlabs(devs []*unit, l allPairsLayout, g *graph.EdgeList) (*slabRun, error) {
 	run := &slabRun{l: l}
 	in := l.reverseGraph(g)
 	for d, b := range devs {
@@ -69,7 +71,7 @@ func prepareSlabs(devs []*Backend, l allPairsLayout, g *graph.EdgeList) (*slabRu
 		}
 		p := &slabPart{b: b, tile0: tile0, first: tile0 * l.tile, rows: tiles * l.tile, pitch: l.pitch}
 		run.parts = append(run.parts, p)
-		if err := p.do(func(c *Ctx) error { return p.allocate(c, l, g, in) }); err != nil {
+		if err := p.do(func(c *device.Ctx) error { return p.allocate(c, l, g, in) }); err != nil {
 			return nil, errors.Join(err, run.close())
 		}
 	}
@@ -77,7 +79,7 @@ func prepareSlabs(devs []*Backend, l allPairsLayout, g *graph.EdgeList) (*slabRu
 }
 
 // allocate reserves and fills the part's device memory.
-func (p *slabPart) allocate(c *Ctx, l allPairsLayout, g *graph.EdgeList, in *graph.CSR) error {
+func (p *slabPart) allocate(c *device.Ctx, l allPairsLayout, g *graph.EdgeList, in *graph.CSR) error {
 	what := fmt.Sprintf("rows %d..%d of %s", p.first, p.first+p.rows-1, l.describe())
 	need := l.slabBytes([]int64{0, p.tiles()})
 	if err := c.Reserve(need, what); err != nil {
@@ -98,7 +100,7 @@ func (p *slabPart) allocate(c *Ctx, l allPairsLayout, g *graph.EdgeList, in *gra
 	if p.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 		return err
 	}
-	if p.graph, err = c.uploadMatrixGraph(g, in); err != nil {
+	if p.graph, err = uploadMatrixGraph(c, g, in); err != nil {
 		return err
 	}
 	p.s, err = c.NewStream(false)
@@ -106,7 +108,7 @@ func (p *slabPart) allocate(c *Ctx, l allPairsLayout, g *graph.EdgeList, in *gra
 }
 
 // ops is the part's kernels on its stream; use it inside its Do.
-func (p *slabPart) ops(c *Ctx) tileOps { return tileOps{c: c, s: p.s, negative: p.negative.Ptr} }
+func (p *slabPart) ops(c *device.Ctx) tileOps { return tileOps{c: c, s: p.s, negative: p.negative.Ptr} }
 
 // compute runs the rounds on every device, then finishes each slab, and
 // returns the wall time.
@@ -118,7 +120,7 @@ func (run *slabRun) compute(ctx context.Context) (time.Duration, error) {
 	// Wait for every device, also after a failure, before buffers can be
 	// reused; the primary's marks belong to its thread.
 	for i, p := range run.parts {
-		err = errors.Join(err, p.do(func(c *Ctx) error {
+		err = errors.Join(err, p.do(func(c *device.Ctx) error {
 			serr := c.Sync()
 			if i == 0 {
 				serr = errors.Join(serr, marks.finish(err == nil && serr == nil))
@@ -136,7 +138,7 @@ func (run *slabRun) compute(ctx context.Context) (time.Duration, error) {
 func (run *slabRun) launch(ctx context.Context, marks *launchProgress) error {
 	l := run.l
 	for _, p := range run.parts {
-		err := p.do(func(c *Ctx) error {
+		err := p.do(func(c *device.Ctx) error {
 			if err := c.FillInt32(p.negative, math.MaxInt32); err != nil {
 				return err
 			}
@@ -160,7 +162,7 @@ func (run *slabRun) launch(ctx context.Context, marks *launchProgress) error {
 		}
 	}
 	for _, p := range run.parts {
-		err := p.do(func(c *Ctx) error {
+		err := p.do(func(c *device.Ctx) error {
 			return finishRows(c, p.s, l.allPairsPlan, p.dist.Ptr, p.parent.Ptr, p.graph, p.negative.Ptr+4, p.first, p.realRows(l.n))
 		})
 		if err != nil {
@@ -183,7 +185,7 @@ func (run *slabRun) round(q int64, owner int, marks *launchProgress) error {
 		}
 		return marks.mark((q+1)*t, p.s.CUDA())
 	}
-	err := o.do(func(c *Ctx) error {
+	err := o.do(func(c *device.Ctx) error {
 		ops := o.ops(c)
 		if err := o.waitForReceivers(); err != nil {
 			return err
@@ -210,14 +212,14 @@ func (run *slabRun) round(q int64, owner int, marks *launchProgress) error {
 		if p == o {
 			continue
 		}
-		err := p.do(func(c *Ctx) error {
+		err := p.do(func(c *device.Ctx) error {
 			if err := p.waitForReceivers(); err != nil {
 				return err
 			}
 			if err := p.s.WaitFor(o.s); err != nil {
 				return err
 			}
-			if err := cu.MemcpyPeerAsync(p.panel.Ptr, c.ctx, panel, o.b.dev.c.ctx, t*pitch*4, p.s.CUDA()); err != nil {
+			if err := cu.MemcpyPeerAsync(p.panel.Ptr, c.Device().CUDAContext(), panel, o.b.dev.CUDAContext(), t*pitch*4, p.s.CUDA()); err != nil {
 				return fmt.Errorf("gpu: copying pivot rows %d.. from device %d to device %d: %w", q*t, o.b.dev.Ordinal(), p.b.dev.Ordinal(), err)
 			}
 			if err := p.s.Mark(); err != nil {
@@ -251,7 +253,7 @@ func (p *slabPart) waitForReceivers() error {
 
 // do runs fn on the part's device; its error names the device, so that a
 // device failing mid-run is known by its ordinal.
-func (p *slabPart) do(fn func(c *Ctx) error) error {
+func (p *slabPart) do(fn func(c *device.Ctx) error) error {
 	if err := p.b.dev.Do(fn); err != nil {
 		return fmt.Errorf("gpu: device %d: %w", p.b.dev.Ordinal(), err)
 	}
@@ -277,20 +279,20 @@ func (run *slabRun) checkNegative() error {
 	found := int32(math.MaxInt32)
 	for _, p := range run.parts {
 		flags := make([]int32, 2)
-		if err := p.do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, p.negative) }); err != nil {
+		if err := p.do(func(c *device.Ctx) error { return c.CopyInt32FromDevice(flags, p.negative) }); err != nil {
 			return err
 		}
 		found = min(found, flags[0], flags[1])
 	}
 	if found != math.MaxInt32 {
-		return &NegativeCycleError{Backend: Name, Vertex: found}
+		return &backend.NegativeCycleError{Backend: device.Name, Vertex: found}
 	}
 	return nil
 }
 
 // stream hands the requested rows to sink: each device streams the spans
 // of sources in its slab through its own staging, all devices at once.
-func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (device.StreamStats, error) {
 	l := run.l
 	bounds := make([]int64, len(run.parts)+1)
 	for i, p := range run.parts {
@@ -302,8 +304,8 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Si
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
-		total StreamStats
-		first firstError
+		total device.StreamStats
+		first device.FirstError
 	)
 	for i, p := range run.parts {
 		mine := spansOf(spans, i)
@@ -313,17 +315,17 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Si
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var mineStats StreamStats
+			var mineStats device.StreamStats
 			defer func() {
 				mu.Lock()
-				total = total.add(mineStats)
+				total = total.Add(mineStats)
 				mu.Unlock()
 			}()
 			for _, sp := range mine {
 				st, err := p.b.streamMatrixRows(ctx, l.allPairsPlan, sp, p.dist.Ptr, p.parent.Ptr, p.first, sink)
-				mineStats = mineStats.then(st)
+				mineStats = mineStats.Then(st)
 				if err != nil {
-					first.set(err)
+					first.Set(err)
 					cancel()
 					return
 				}
@@ -331,14 +333,14 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink backend.Si
 		}()
 	}
 	wg.Wait()
-	return total, first.get()
+	return total, first.Get()
 }
 
 // close frees every device's buffers.
 func (run *slabRun) close() error {
 	var errs []error
 	for _, p := range run.parts {
-		errs = append(errs, p.do(func(c *Ctx) error {
+		errs = append(errs, p.do(func(c *device.Ctx) error {
 			errs := []error{p.graph.free(c)}
 			if p.s != nil {
 				errs = append(errs, p.s.Close())

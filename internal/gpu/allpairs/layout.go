@@ -1,8 +1,10 @@
-package gpu
+package allpairs
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
 // placement is where an all-pairs matrix lives while it is computed.
@@ -67,13 +69,13 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 	if p.variant != VariantFast || (devices <= 1 && one <= budget) {
 		l.deviceBytes = one
 		if one > budget {
-			return l, &OutOfMemoryError{What: p.describe(), Need: one, Free: budget, Total: budget}
+			return l, &device.OutOfMemoryError{What: p.describe(), Need: one, Free: budget, Total: budget}
 		}
 		return l, nil
 	}
 	l.allPairsPlan = p.deriving()
 	if devices > 1 {
-		l.slabs = splitEvenly(p.pitch/p.tile, devices)
+		l.slabs = device.SplitEvenly(p.pitch/p.tile, devices)
 		l.deviceBytes = l.slabBytes(l.slabs)
 		if l.deviceBytes <= budget {
 			l.place = inRowSlabs
@@ -91,12 +93,12 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 	l.hostBytes = p.pitch * p.pitch * 4
 	if l.super == 0 {
 		return l, fmt.Errorf("gpu: %s needs %s of device memory in core and at least %s out of core (%d-vertex super-tiles), over the %s usable per device: %w",
-			p.describe(), formatBytes(one), formatBytes(l.outOfCoreBytes(p.tile)), p.tile, formatBytes(budget), errTooLarge)
+			p.describe(), device.FormatBytes(one), device.FormatBytes(l.outOfCoreBytes(p.tile)), p.tile, device.FormatBytes(budget), errTooLarge)
 	}
 	l.deviceBytes = l.outOfCoreBytes(l.super)
 	if hostBudget > 0 && l.hostBytes > hostBudget {
 		return l, fmt.Errorf("gpu: %s does not fit the %s usable per device, and out of core its %s matrix does not fit the %s of available host memory: %w",
-			p.describe(), formatBytes(budget), formatBytes(l.hostBytes), formatBytes(hostBudget), errTooLarge)
+			p.describe(), device.FormatBytes(budget), device.FormatBytes(l.hostBytes), device.FormatBytes(hostBudget), errTooLarge)
 	}
 	return l, nil
 }
@@ -114,21 +116,6 @@ func (p allPairsPlan) deriving() allPairsPlan {
 		}
 	}
 	return p
-}
-
-// splitEvenly splits count items (tile rows, sources) into parts
-// contiguous blocks whose sizes differ by at most one, larger ones first:
-// the bounds, parts + 1 of them. Parts beyond the count are empty.
-func splitEvenly(count int64, parts int) []int64 {
-	bounds := make([]int64, parts+1)
-	for d := range parts {
-		size := count / int64(parts)
-		if int64(d) < count%int64(parts) {
-			size++
-		}
-		bounds[d+1] = bounds[d] + size
-	}
-	return bounds
 }
 
 // graphBytes is the device memory beside the matrix: the arc list, the

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 
 	"gorgonia.org/cu"
 
@@ -35,19 +37,19 @@ import (
 // (docs/multi-gpu.md). Parents are derived per stripe of rows as they are
 // streamed out, as the row slabs do.
 type outOfCoreRun struct {
-	b    *Backend
+	b    *unit
 	l    allPairsLayout
-	host *pinned
+	host *device.Pinned
 	// rowPanel holds a super-row (B x pitch) or a stripe of rows when
 	// initialising and streaming; colPanel a super-column (pitch x B, rows
 	// B apart), a second stripe when initialising, and a stripe's parents
 	// when streaming.
-	rowPanel, colPanel Buffer
-	tiles              [3]Buffer
-	negative           Buffer
+	rowPanel, colPanel device.Buffer
+	tiles              [3]device.Buffer
+	negative           device.Buffer
 	graph              matrixGraph
 	// comp runs the kernels; up and down the copies to and from the host.
-	comp, up, down *Stream
+	comp, up, down *device.Stream
 	// arrived, relaxed and left are each super-tile buffer's events.
 	arrived, relaxed, left [3]cu.Event
 	progress               func(done, total int64)
@@ -56,16 +58,16 @@ type outOfCoreRun struct {
 
 // prepareOutOfCore allocates the host matrix and the device buffers and
 // uploads the graph.
-func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCoreRun, error) {
+func prepareOutOfCore(b *unit, l allPairsLayout, g *graph.EdgeList) (*outOfCoreRun, error) {
 	r := &outOfCoreRun{b: b, l: l}
 	in := l.reverseGraph(g)
-	err := r.do(func(c *Ctx) error {
+	err := r.do(func(c *device.Ctx) error {
 		if err := c.Reserve(l.deviceBytes, l.describe()); err != nil {
 			return err
 		}
 		var err error
-		if r.host, err = allocPinned(l.hostBytes); err != nil {
-			return fmt.Errorf("gpu: %s keeps its %s matrix in host memory: %w", l.describe(), formatBytes(l.hostBytes), err)
+		if r.host, err = device.AllocPinned(l.hostBytes); err != nil {
+			return fmt.Errorf("gpu: %s keeps its %s matrix in host memory: %w", l.describe(), device.FormatBytes(l.hostBytes), err)
 		}
 		panel := l.super * l.pitch * 4
 		if r.rowPanel, err = c.Alloc(panel, "pivot super-row"); err != nil {
@@ -82,7 +84,7 @@ func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCo
 		if r.negative, err = c.Alloc(8, "negative-cycle flag"); err != nil {
 			return err
 		}
-		if r.graph, err = c.uploadMatrixGraph(g, in); err != nil {
+		if r.graph, err = uploadMatrixGraph(c, g, in); err != nil {
 			return err
 		}
 		return r.openStreams(c)
@@ -94,7 +96,7 @@ func prepareOutOfCore(b *Backend, l allPairsLayout, g *graph.EdgeList) (*outOfCo
 }
 
 // do runs fn on the run's device; its error names the device.
-func (r *outOfCoreRun) do(fn func(c *Ctx) error) error {
+func (r *outOfCoreRun) do(fn func(c *device.Ctx) error) error {
 	if err := r.b.dev.Do(fn); err != nil {
 		return fmt.Errorf("gpu: device %d: %w", r.b.dev.Ordinal(), err)
 	}
@@ -102,15 +104,15 @@ func (r *outOfCoreRun) do(fn func(c *Ctx) error) error {
 }
 
 // openStreams creates the three streams and the buffers' events.
-func (r *outOfCoreRun) openStreams(c *Ctx) error {
+func (r *outOfCoreRun) openStreams(c *device.Ctx) error {
 	var err error
 	if r.comp, err = c.NewStream(false); err != nil {
 		return err
 	}
-	if r.up, err = c.newCopyingStream(); err != nil {
+	if r.up, err = c.NewCopyingStream(); err != nil {
 		return err
 	}
-	if r.down, err = c.newCopyingStream(); err != nil {
+	if r.down, err = c.NewCopyingStream(); err != nil {
 		return err
 	}
 	for _, evs := range []*[3]cu.Event{&r.arrived, &r.relaxed, &r.left} {
@@ -131,7 +133,9 @@ type Traffic struct {
 }
 
 // ops is the run's kernels on its compute stream.
-func (r *outOfCoreRun) ops(c *Ctx) tileOps { return tileOps{c: c, s: r.comp, negative: r.negative.Ptr} }
+func (r *outOfCoreRun) ops(c *device.Ctx) tileOps {
+	return tileOps{c: c, s: r.comp, negative: r.negative.Ptr}
+}
 
 // compute initialises the host matrix and runs every super-round, then
 // checks for negative cycles; it returns the wall time.
@@ -139,7 +143,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 	begin := time.Now()
 	r.traffic = Traffic{}
 	marks := &launchProgress{report: r.progress, total: r.l.n}
-	err := r.do(func(c *Ctx) error {
+	err := r.do(func(c *device.Ctx) error {
 		if err := c.FillInt32(r.negative, math.MaxInt32); err != nil {
 			return err
 		}
@@ -150,7 +154,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 			err = fmt.Errorf("gpu: %s cancelled: %w", r.l.describe(), err)
 			break
 		}
-		err = r.do(func(c *Ctx) error {
+		err = r.do(func(c *device.Ctx) error {
 			if err := r.superRound(c, s); err != nil {
 				return err
 			}
@@ -158,7 +162,7 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 			return marks.mark(min(first+size, r.l.n), r.comp.CUDA())
 		})
 	}
-	err = errors.Join(err, r.do(func(c *Ctx) error {
+	err = errors.Join(err, r.do(func(c *device.Ctx) error {
 		serr := c.Sync()
 		return errors.Join(serr, marks.finish(err == nil && serr == nil))
 	}))
@@ -170,9 +174,9 @@ func (r *outOfCoreRun) compute(ctx context.Context) (time.Duration, error) {
 
 // initialise fills the host matrix stripe by stripe: the arcs written into
 // initialised rows on the device, then copied down.
-func (r *outOfCoreRun) initialise(c *Ctx) error {
+func (r *outOfCoreRun) initialise(c *device.Ctx) error {
 	l := r.l
-	bufs := []Buffer{r.rowPanel, r.colPanel}
+	bufs := []device.Buffer{r.rowPanel, r.colPanel}
 	for s := range l.superTiles() {
 		first, rows := l.superSpan(s)
 		buf := bufs[s%2]
@@ -205,7 +209,7 @@ func (r *outOfCoreRun) toHost(src cu.DevicePtr, srcPitch, row, col, rows, cols i
 	pitch := r.l.pitch
 	off := (row*pitch + col) * 4
 	r.traffic.DeviceToHost += rows * cols * 4
-	return r.host.copyRowsFromDevice(off, pitch*4, src, srcPitch*4, cols*4, rows, r.down.CUDA())
+	return r.host.CopyRowsFromDevice(off, pitch*4, src, srcPitch*4, cols*4, rows, r.down.CUDA())
 }
 
 // toDevice enqueues on the up stream the copy of the rows x cols block of
@@ -213,11 +217,11 @@ func (r *outOfCoreRun) toHost(src cu.DevicePtr, srcPitch, row, col, rows, cols i
 func (r *outOfCoreRun) toDevice(dst cu.DevicePtr, dstPitch, row, col, rows, cols int64) error {
 	pitch := r.l.pitch
 	r.traffic.HostToDevice += rows * cols * 4
-	return r.host.copyRowsToDevice((row*pitch+col)*4, pitch*4, dst, dstPitch*4, cols*4, rows, r.up.CUDA())
+	return r.host.CopyRowsToDevice((row*pitch+col)*4, pitch*4, dst, dstPitch*4, cols*4, rows, r.up.CUDA())
 }
 
 // superRound enqueues super-round s (see outOfCoreRun).
-func (r *outOfCoreRun) superRound(c *Ctx, s int64) error {
+func (r *outOfCoreRun) superRound(c *device.Ctx, s int64) error {
 	l, ops := r.l, r.ops(c)
 	r0, size := l.superSpan(s)
 	pitch, t, ld := l.pitch, l.tile, l.super
@@ -344,7 +348,7 @@ func (r *outOfCoreRun) relaxOthers(ops tileOps, s, pivotTiles int64) error {
 			i0, rows := l.superSpan(i)
 			j0, cols := l.superSpan(j)
 			// In once the buffer's last tile has left.
-			if err := r.up.s.Wait(r.left[buf], 0); err != nil {
+			if err := r.up.CUDA().Wait(r.left[buf], 0); err != nil {
 				return fmt.Errorf("gpu: ordering copies: %w", err)
 			}
 			if err := r.toDevice(tile, ld, i0, j0, rows, cols); err != nil {
@@ -353,7 +357,7 @@ func (r *outOfCoreRun) relaxOthers(ops tileOps, s, pivotTiles int64) error {
 			if err := record(r.arrived[buf], r.up); err != nil {
 				return err
 			}
-			if err := r.comp.s.Wait(r.arrived[buf], 0); err != nil {
+			if err := r.comp.CUDA().Wait(r.arrived[buf], 0); err != nil {
 				return fmt.Errorf("gpu: ordering kernels after copies: %w", err)
 			}
 			for q := range pivotTiles {
@@ -366,7 +370,7 @@ func (r *outOfCoreRun) relaxOthers(ops tileOps, s, pivotTiles int64) error {
 			if err := record(r.relaxed[buf], r.comp); err != nil {
 				return err
 			}
-			if err := r.down.s.Wait(r.relaxed[buf], 0); err != nil {
+			if err := r.down.CUDA().Wait(r.relaxed[buf], 0); err != nil {
 				return fmt.Errorf("gpu: ordering copies after kernels: %w", err)
 			}
 			if err := r.toHost(tile, ld, i0, j0, rows, cols); err != nil {
@@ -381,8 +385,8 @@ func (r *outOfCoreRun) relaxOthers(ops tileOps, s, pivotTiles int64) error {
 }
 
 // record records ev after the work enqueued on s so far.
-func record(ev cu.Event, s *Stream) error {
-	if err := ev.Record(s.s); err != nil {
+func record(ev cu.Event, s *device.Stream) error {
+	if err := ev.Record(s.CUDA()); err != nil {
 		return fmt.Errorf("gpu: recording an event: %w", err)
 	}
 	return nil
@@ -392,18 +396,18 @@ func record(ev cu.Event, s *Stream) error {
 // on the host matrix's diagonal.
 func (r *outOfCoreRun) checkNegative() error {
 	flags := make([]int32, 2)
-	if err := r.do(func(c *Ctx) error { return c.CopyInt32FromDevice(flags, r.negative) }); err != nil {
+	if err := r.do(func(c *device.Ctx) error { return c.CopyInt32FromDevice(flags, r.negative) }); err != nil {
 		return err
 	}
 	found := flags[0]
-	m := r.host.int32s(r.l.pitch * r.l.pitch)
+	m := r.host.Int32s(r.l.pitch * r.l.pitch)
 	for v := int64(0); v < r.l.n && int32(v) < found; v++ {
 		if m[v*r.l.pitch+v] < 0 {
 			found = int32(v)
 		}
 	}
 	if found != math.MaxInt32 {
-		return &NegativeCycleError{Backend: Name, Vertex: found}
+		return &backend.NegativeCycleError{Backend: device.Name, Vertex: found}
 	}
 	return nil
 }
@@ -411,7 +415,7 @@ func (r *outOfCoreRun) checkNegative() error {
 // stream hands the requested rows to sink, one stripe of B rows at a
 // time: the stripe goes up to the device, is finished there (unreachable
 // sums, parents) and streams down through the staging blocks.
-func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (StreamStats, error) {
+func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend.Sink) (device.StreamStats, error) {
 	l := r.l
 	bounds := make([]int64, l.superTiles()+1)
 	for s := range l.superTiles() {
@@ -419,14 +423,14 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 		bounds[s+1] = first + size
 	}
 	spans := splitSources(sources, bounds)
-	var total StreamStats
+	var total device.StreamStats
 	for s := range l.superTiles() {
 		mine := spansOf(spans, int(s))
 		if len(mine) == 0 {
 			continue
 		}
 		first, size := l.superSpan(s)
-		err := r.do(func(c *Ctx) error {
+		err := r.do(func(c *device.Ctx) error {
 			if err := r.toDevice(r.rowPanel.Ptr, l.pitch, first, 0, size, l.pitch); err != nil {
 				return err
 			}
@@ -447,7 +451,7 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 		}
 		for _, sp := range mine {
 			st, err := r.b.streamMatrixRows(ctx, l.allPairsPlan, sp, r.rowPanel.Ptr, r.colPanel.Ptr, first, sink)
-			total = total.then(st)
+			total = total.Then(st)
 			if err != nil {
 				return total, err
 			}
@@ -458,9 +462,9 @@ func (r *outOfCoreRun) stream(ctx context.Context, sources []int32, sink backend
 
 // close frees the device buffers, the streams and the host matrix.
 func (r *outOfCoreRun) close() error {
-	return r.do(func(c *Ctx) error {
+	return r.do(func(c *device.Ctx) error {
 		errs := []error{r.graph.free(c)}
-		for _, s := range []**Stream{&r.comp, &r.up, &r.down} {
+		for _, s := range []**device.Stream{&r.comp, &r.up, &r.down} {
 			if *s != nil {
 				errs = append(errs, (*s).Close())
 				*s = nil
@@ -476,7 +480,7 @@ func (r *outOfCoreRun) close() error {
 		for i := range r.tiles {
 			errs = append(errs, c.Free(&r.tiles[i]))
 		}
-		errs = append(errs, c.Free(&r.rowPanel), c.Free(&r.colPanel), c.Free(&r.negative), r.host.free())
+		errs = append(errs, c.Free(&r.rowPanel), c.Free(&r.colPanel), c.Free(&r.negative), r.host.Free())
 		return errors.Join(errs...)
 	})
 }

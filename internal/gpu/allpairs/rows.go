@@ -1,9 +1,11 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
 import (
 	"errors"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 
 	"gorgonia.org/cu"
 
@@ -14,8 +16,8 @@ import (
 // the arcs its rows are initialised from and, when parents are derived,
 // the reverse CSR they are derived from (nil otherwise).
 type matrixGraph struct {
-	arcs *DeviceEdgeList
-	in   *DeviceCSR
+	arcs *device.DeviceEdgeList
+	in   *device.DeviceCSR
 }
 
 // reverseGraph is the reverse CSR of e when p derives parents, else nil.
@@ -28,7 +30,7 @@ func (p allPairsPlan) reverseGraph(e *graph.EdgeList) *graph.CSR {
 }
 
 // uploadMatrixGraph uploads e, and in unless it is nil.
-func (c *Ctx) uploadMatrixGraph(e *graph.EdgeList, in *graph.CSR) (matrixGraph, error) {
+func uploadMatrixGraph(c *device.Ctx, e *graph.EdgeList, in *graph.CSR) (matrixGraph, error) {
 	var g matrixGraph
 	var err error
 	if g.arcs, err = c.UploadEdgeList(e); err != nil {
@@ -43,7 +45,7 @@ func (c *Ctx) uploadMatrixGraph(e *graph.EdgeList, in *graph.CSR) (matrixGraph, 
 }
 
 // free releases what was uploaded and forgets it; it does nothing twice.
-func (g *matrixGraph) free(c *Ctx) error {
+func (g *matrixGraph) free(c *device.Ctx) error {
 	var errs []error
 	if g.arcs != nil {
 		errs = append(errs, g.arcs.Free(c))
@@ -61,16 +63,16 @@ func (g *matrixGraph) free(c *Ctx) error {
 // when tracked, else 0), pitch values apart: 0 on the diagonal, Inf32
 // elsewhere, then the arcs leaving those rows. The whole matrix of one
 // device, a device's slab and an out-of-core stripe all start this way.
-func initRows(c *Ctx, s *Stream, p allPairsPlan, dist, parent cu.DevicePtr, g matrixGraph, first, rows int64) error {
-	d := c.dev
-	if err := c.kernels.APSPInit(onStream(d.rows(rows, p.pitch, 256), s), dist, parent, p.pitch, first, rows); err != nil {
+func initRows(c *device.Ctx, s *device.Stream, p allPairsPlan, dist, parent cu.DevicePtr, g matrixGraph, first, rows int64) error {
+	d := c.Device()
+	if err := c.Kernels().APSPInit(onStream(d.RowGrid(rows, p.pitch, 256), s), dist, parent, p.pitch, first, rows); err != nil {
 		return err
 	}
 	if p.m == 0 {
 		return nil
 	}
 	e := g.arcs
-	return c.kernels.APSPLoadArcs(onStream(d.linear(p.m, 256, true), s), dist, parent,
+	return c.Kernels().APSPLoadArcs(onStream(d.Linear(p.m, 256, true), s), dist, parent,
 		e.Src.Ptr, e.Dst.Ptr, e.Weight.Ptr, p.m, p.pitch, first, rows)
 }
 
@@ -81,29 +83,29 @@ func initRows(c *Ctx, s *Stream, p allPairsPlan, dist, parent cu.DevicePtr, g ma
 // into negative, and parents derived from the distances when the plan
 // derives them (from g's reverse CSR). The whole matrix of one device, a
 // device's slab and an out-of-core stripe all finish this way.
-func finishRows(c *Ctx, s *Stream, p allPairsPlan, dist, parent cu.DevicePtr, g matrixGraph, negative cu.DevicePtr, first, rows int64) error {
+func finishRows(c *device.Ctx, s *device.Stream, p allPairsPlan, dist, parent cu.DevicePtr, g matrixGraph, negative cu.DevicePtr, first, rows int64) error {
 	if rows <= 0 {
 		return nil
 	}
-	d := c.dev
+	d := c.Device()
 	if p.negative {
-		if err := c.kernels.APSPFinish(onStream(d.rows(rows, p.n, 256), s), dist, parent, p.n, p.pitch, p.threshold, rows); err != nil {
+		if err := c.Kernels().APSPFinish(onStream(d.RowGrid(rows, p.n, 256), s), dist, parent, p.n, p.pitch, p.threshold, rows); err != nil {
 			return err
 		}
 	}
-	if err := c.kernels.APSPNegativeDiagonal(onStream(d.linear(rows, 256, true), s), dist, p.pitch, negative, first, rows); err != nil {
+	if err := c.Kernels().APSPNegativeDiagonal(onStream(d.Linear(rows, 256, true), s), dist, p.pitch, negative, first, rows); err != nil {
 		return err
 	}
 	in := g.in
 	switch p.method {
 	case parentsFirstTight:
-		cfg := d.linear(p.n, 128, false)
+		cfg := d.Linear(p.n, 128, false)
 		cfg.Grid.Y = int(min(rows, 65535))
-		return c.kernels.APSPRecoverParents(onStream(cfg, s), dist, parent, p.n, p.pitch,
+		return c.Kernels().APSPRecoverParents(onStream(cfg, s), dist, parent, p.n, p.pitch,
 			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr, first, rows)
 	case parentsSearch:
-		cfg := d.linear(min(rows, int64(d.sms)*8)*256, 256, false)
-		return c.kernels.APSPSearchParents(onStream(cfg, s), dist, parent, p.n, p.pitch,
+		cfg := d.Linear(min(rows, int64(d.Multiprocessors())*8)*256, 256, false)
+		return c.Kernels().APSPSearchParents(onStream(cfg, s), dist, parent, p.n, p.pitch,
 			in.Offsets.Ptr, in.Targets.Ptr, in.Weights.Ptr, first, rows)
 	}
 	return nil

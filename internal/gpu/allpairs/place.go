@@ -1,13 +1,17 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
+)
 
 // layoutAllPairs places p on b's devices (see layoutAllPairs): each
 // context's budget is its GPU's free memory shared among the contexts
 // listed on that GPU, capped by WithMemoryLimit.
-func (b *Backend) layoutAllPairs(p allPairsPlan) (allPairsLayout, error) {
+func (b *unit) layoutAllPairs(p allPairsPlan) (allPairsLayout, error) {
 	devs := b.devices()
 	contexts := map[int]int64{}
 	for _, d := range devs {
@@ -24,8 +28,8 @@ func (b *Backend) layoutAllPairs(p allPairsPlan) (allPairsLayout, error) {
 			budget = share
 		}
 	}
-	if limit := b.opts.memoryLimit; limit > 0 {
+	if limit := b.opts.MemoryLimit; limit > 0 {
 		budget = min(budget, limit)
 	}
-	return layoutAllPairs(p, len(devs), budget, hostAvailable())
+	return layoutAllPairs(p, len(devs), budget, device.HostAvailable())
 }

@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
@@ -16,35 +17,35 @@ import (
 // check, and Dijkstra's reduction scratch. Parents go straight to the
 // solver's result rows.
 type singleBuffers struct {
-	dist   Buffer
-	first  Buffer // Bellman-Ford: previous round's distances; Dijkstra: frontier set F
-	second Buffer // Bellman-Ford: changed-vertex flags; Dijkstra: unsettled set U
-	steps  Buffer // one int per step launched between host checks
+	dist   device.Buffer
+	first  device.Buffer // Bellman-Ford: previous round's distances; Dijkstra: frontier set F
+	second device.Buffer // Bellman-Ford: changed-vertex flags; Dijkstra: unsettled set U
+	steps  device.Buffer // one int per step launched between host checks
 	// partial holds the minimum pass's per-block minima, scalar the
 	// minimum itself, source the search's source.
-	partial, scalar, source Buffer
+	partial, scalar, source device.Buffer
 	minBlocks               int
 }
 
-func (b *singleBuffers) free(c *Ctx) error {
+func (b *singleBuffers) free(c *device.Ctx) error {
 	var errs []error
-	for _, buf := range []*Buffer{&b.dist, &b.first, &b.second, &b.steps, &b.partial, &b.scalar, &b.source} {
+	for _, buf := range []*device.Buffer{&b.dist, &b.first, &b.second, &b.steps, &b.partial, &b.scalar, &b.source} {
 		errs = append(errs, c.Free(buf))
 	}
 	return errors.Join(errs...)
 }
 
 // allocSingle allocates the buffers of a Bellman-Ford or Dijkstra solver.
-func (s *SSSPSolver) allocSingle(c *Ctx) error {
+func (s *Solver) allocSingle(c *device.Ctx) error {
 	n := s.plan.n
-	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.BlockSize)-1)/int64(s.plan.opts.BlockSize), 1), int64(s.dev.sms*8)))}
+	b := &singleBuffers{minBlocks: int(min(max((n+int64(s.plan.opts.BlockSize)-1)/int64(s.plan.opts.BlockSize), 1), int64(s.dev.Multiprocessors()*8)))}
 	s.single = b
 	if err := c.Reserve(12*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
 		return err
 	}
 	var err error
 	for _, a := range []struct {
-		buf   *Buffer
+		buf   *device.Buffer
 		bytes int64
 		what  string
 	}{
@@ -65,7 +66,7 @@ func (s *SSSPSolver) allocSingle(c *Ctx) error {
 
 // singleSearch runs one Bellman-Ford or Dijkstra search and leaves its
 // distances (and parents) in row row of slot.
-func (s *SSSPSolver) singleSearch(ctx context.Context, c *Ctx, source int32, withParents bool, slot *resultSlot, row int64, st *SSSPStats) error {
+func (s *Solver) singleSearch(ctx context.Context, c *device.Ctx, source int32, withParents bool, slot *resultSlot, row int64, st *Stats) error {
 	b := s.single
 	if err := c.CopyInt32ToDevice(b.source, []int32{source}); err != nil {
 		return err
@@ -91,7 +92,7 @@ func (s *SSSPSolver) singleSearch(ctx context.Context, c *Ctx, source int32, wit
 	}
 	return timed(c, st, func() error {
 		st.Launches++
-		return s.parentPass(c, b.dist, Buffer{Ptr: slot.parent.Ptr + at, Bytes: 4 * n}, b.source, 1)
+		return s.parentPass(c, b.dist, device.Buffer{Ptr: slot.parent.Ptr + at, Bytes: 4 * n}, b.source, 1)
 	})
 }
 
@@ -106,8 +107,8 @@ func firstZero(flags []int32) int {
 }
 
 // stepFlag is the device address of step i's flag.
-func (b *singleBuffers) stepFlag(i int) Buffer {
-	return Buffer{Ptr: b.steps.Ptr + cuPtr(4*int64(i)), Bytes: 4}
+func (b *singleBuffers) stepFlag(i int) device.Buffer {
+	return device.Buffer{Ptr: b.steps.Ptr + cuPtr(4*int64(i)), Bytes: 4}
 }
 
 // errNoProgress reports a search that did not finish within its step bound,

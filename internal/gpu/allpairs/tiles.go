@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package allpairs
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/kernels"
@@ -14,8 +15,8 @@ import (
 // strip. Matrices are addressed by their first cell and row pitch (in
 // int32), so a strip may lie in another buffer than the tiles it relaxes.
 type tileOps struct {
-	c *Ctx
-	s *Stream
+	c *device.Ctx
+	s *device.Stream
 	// negative receives the first vertex whose diagonal turns negative.
 	negative cu.DevicePtr
 }
@@ -28,7 +29,7 @@ func cell(m cu.DevicePtr, pitch, row, col int64) cu.DevicePtr {
 // closeTile enqueues phase 1 on the diagonal tile at tile, whose first
 // vertex is vertex0.
 func (o tileOps) closeTile(tile cu.DevicePtr, pitch, vertex0 int64) error {
-	return o.c.kernels.FloydWarshallTileClose(onStream(square(1, 1, 32), o.s), tile, pitch, vertex0, o.negative)
+	return o.c.Kernels().FloydWarshallTileClose(onStream(device.Square(1, 1, 32), o.s), tile, pitch, vertex0, o.negative)
 }
 
 // minPlus enqueues c = min(c, a (x) b) over rowTiles x colTiles tiles of
@@ -48,7 +49,7 @@ func (o tileOps) minPlus(c cu.DevicePtr, cPitch int64, a cu.DevicePtr, aPitch in
 		return nil
 	}
 	cfg := onStream(kernels.Config{Grid: kernels.Dim3{X: int(colTiles), Y: int(rowTiles)}, Block: kernels.Dim3{X: 256}}, o.s)
-	return o.c.kernels.FloydWarshallMinPlus(cfg, c, cPitch, a, aPitch, b, bPitch, skipRow, skipCol)
+	return o.c.Kernels().FloydWarshallMinPlus(cfg, c, cPitch, a, aPitch, b, bPitch, skipRow, skipCol)
 }
 
 // closeBlock enqueues the blocked Floyd-Warshall over the tiles x tiles

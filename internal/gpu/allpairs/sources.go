@@ -1,9 +1,7 @@
-package gpu
+package allpairs
 
 import (
 	"sort"
-
-	"github.com/pathflow/pathflow/internal/backend"
 )
 
 // sourceSpan is a run of consecutive positions of a request whose sources
@@ -41,16 +39,4 @@ func spansOf(spans []sourceSpan, p int) []sourceSpan {
 		}
 	}
 	return out
-}
-
-// shiftRows passes sink the blocks of a span's rows with First counted
-// from the start of the whole request, not of the span.
-func shiftRows(sink backend.Sink, by int) backend.Sink {
-	if by == 0 {
-		return sink
-	}
-	return func(rows *backend.Rows) error {
-		rows.First += by
-		return sink(rows)
-	}
 }

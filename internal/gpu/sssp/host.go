@@ -1,6 +1,7 @@
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +47,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, source int32) error {
 	var cycle *cpu.NegativeCycleError
 	switch {
 	case errors.As(err, &cycle):
-		return &NegativeCycleError{Backend: Name, Vertex: cycle.Vertex, Cycle: cycle.Cycle}
+		return &backend.NegativeCycleError{Backend: device.Name, Vertex: cycle.Vertex, Cycle: cycle.Cycle}
 	case err != nil:
 		return fmt.Errorf("gpu: locating a negative cycle from %d: %w", source, err)
 	}

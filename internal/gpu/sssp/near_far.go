@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -21,24 +22,24 @@ const nearFarBlocksPerSM = 2
 // rows, so the next batch can start while they are copied.
 type nearFarBuffers struct {
 	rows                             int
-	words, onFar, nearQueue, farPile Buffer
-	state, sources                   Buffer
-	search                           *cooperativeKernel
+	words, onFar, nearQueue, farPile device.Buffer
+	state, sources                   device.Buffer
+	search                           *device.CooperativeKernel
 }
 
-func (b *nearFarBuffers) free(c *Ctx) error {
+func (b *nearFarBuffers) free(c *device.Ctx) error {
 	var errs []error
-	for _, buf := range []*Buffer{&b.words, &b.onFar, &b.nearQueue, &b.farPile, &b.state, &b.sources} {
+	for _, buf := range []*device.Buffer{&b.words, &b.onFar, &b.nearQueue, &b.farPile, &b.state, &b.sources} {
 		errs = append(errs, c.Free(buf))
 	}
 	return errors.Join(errs...)
 }
 
 // close frees the buffers and unloads the kernel.
-func (b *nearFarBuffers) close(c *Ctx) error {
+func (b *nearFarBuffers) close(c *device.Ctx) error {
 	err := b.free(c)
 	if b.search != nil {
-		err = errors.Join(err, b.search.unload())
+		err = errors.Join(err, b.search.Unload())
 		b.search = nil
 	}
 	return err
@@ -46,25 +47,25 @@ func (b *nearFarBuffers) close(c *Ctx) error {
 
 // prepareNearFar loads the kernel and counts how many of its blocks can be
 // resident at once.
-func (s *SSSPSolver) prepareNearFar(c *Ctx) error {
+func (s *Solver) prepareNearFar(c *device.Ctx) error {
 	fn, err := loadKernel("sssp_near_far")
 	if err != nil {
 		return err
 	}
 	s.nf = &nearFarBuffers{search: fn}
-	perSM, err := fn.maxActiveBlocksPerSM(s.plan.opts.BlockSize)
+	perSM, err := fn.MaxActiveBlocksPerSM(s.plan.opts.BlockSize)
 	if err != nil {
 		return err
 	}
 	if perSM < 1 {
 		return fmt.Errorf("gpu: sssp_near_far cannot run blocks of %d threads", s.plan.opts.BlockSize)
 	}
-	s.resident = perSM * s.dev.sms
+	s.resident = perSM * s.dev.Multiprocessors()
 	return nil
 }
 
 // ensureNearFar makes the buffers hold s.batch rows.
-func (s *SSSPSolver) ensureNearFar(c *Ctx) error {
+func (s *Solver) ensureNearFar(c *device.Ctx) error {
 	b := s.nf
 	if b.rows >= s.batch {
 		return nil
@@ -78,7 +79,7 @@ func (s *SSSPSolver) ensureNearFar(c *Ctx) error {
 		return err
 	}
 	for _, a := range []struct {
-		buf   *Buffer
+		buf   *device.Buffer
 		bytes int64
 		what  string
 	}{
@@ -101,7 +102,7 @@ func (s *SSSPSolver) ensureNearFar(c *Ctx) error {
 // nearFarBatch solves up to s.batch sources in one cooperative launch and
 // leaves their rows (and parents) in slot. It waits for the kernels, to
 // read the searches' state, but not for copies in flight.
-func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slot *resultSlot, st *SSSPStats) error {
+func (s *Solver) nearFarBatch(c *device.Ctx, sources []int32, withParents bool, slot *resultSlot, st *Stats) error {
 	b := s.nf
 	k := int64(len(sources))
 	n := s.plan.n
@@ -110,13 +111,13 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 	}
 	bs := s.plan.opts.BlockSize
 	err := timed(c, st, func() error {
-		cells := s.dev.linear(k*n, bs, true)
-		if err := c.kernels.SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,
+		cells := s.dev.Linear(k*n, bs, true)
+		if err := c.Kernels().SSSPNearFarInit(cells, b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.state.Ptr,
 			b.sources.Ptr, n, k, s.plan.delta); err != nil {
 			return err
 		}
 		g := s.graph.Forward()
-		err := b.search.launch(s.blocks, int(k), bs,
+		err := b.search.Launch(s.blocks, int(k), bs,
 			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
 			uint64(b.words.Ptr), uint64(b.onFar.Ptr), uint64(b.nearQueue.Ptr), uint64(b.farPile.Ptr),
 			uint64(b.state.Ptr), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
@@ -124,7 +125,7 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 		if err != nil {
 			return err
 		}
-		if err := c.kernels.SSSPNearFarFinish(cells, b.words.Ptr, slot.dist.Ptr, k*n); err != nil {
+		if err := c.Kernels().SSSPNearFarFinish(cells, b.words.Ptr, slot.dist.Ptr, k*n); err != nil {
 			return err
 		}
 		st.Launches += 3
@@ -149,7 +150,7 @@ func (s *SSSPSolver) nearFarBatch(c *Ctx, sources []int32, withParents bool, slo
 				sources[g], s.plan.opts.Timeout, row[nfSteps])
 		}
 		if row[nfOverflow] != 0 {
-			return fmt.Errorf("%w: a shortest path from %d is at least %d long", ErrNeedsInt64, sources[g], graph.Inf32)
+			return fmt.Errorf("%w: a shortest path from %d is at least %d long", device.ErrNeedsInt64, sources[g], graph.Inf32)
 		}
 		st.Steps += int64(row[nfSteps])
 		st.Splits += int64(row[nfSplits])

@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 
 	"github.com/pathflow/pathflow/kernels"
@@ -20,7 +21,7 @@ import (
 //
 // O(rounds * n) work for bf-naive and bf-stride, O(rounds * n +
 // relaxations) for bf-flags; rounds <= n.
-func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
+func (s *Solver) bellmanFord(ctx context.Context, c *device.Ctx, source int32, st *Stats) error {
 	l := s.bellmanFordLaunch()
 	if err := timed(c, st, func() error { return s.bellmanFordInit(c, l, source, st) }); err != nil {
 		return err
@@ -55,48 +56,48 @@ func (s *SSSPSolver) bellmanFord(ctx context.Context, c *Ctx, source int32, st *
 type bellmanFordLaunch struct {
 	// full has one thread per vertex; capped a grid capped to the device.
 	full, capped kernels.Config
-	g            *DeviceCSR
+	g            *device.DeviceCSR
 	// flags marks the changed vertices (bf-flags only; zero otherwise).
-	flags Buffer
+	flags device.Buffer
 }
 
-func (s *SSSPSolver) bellmanFordLaunch() bellmanFordLaunch {
+func (s *Solver) bellmanFordLaunch() bellmanFordLaunch {
 	bs := s.plan.opts.BlockSize
 	l := bellmanFordLaunch{
-		full:   s.dev.linear(s.plan.n, bs, false),
-		capped: s.dev.linear(s.plan.n, bs, true),
+		full:   s.dev.Linear(s.plan.n, bs, false),
+		capped: s.dev.Linear(s.plan.n, bs, true),
 		g:      s.graph.Forward(),
 		flags:  s.single.second,
 	}
 	if s.plan.variant != VariantBFFlags {
-		l.flags = Buffer{}
+		l.flags = device.Buffer{}
 	}
 	return l
 }
 
 // bellmanFordInit sets both distance buffers to the search from source
 // and, for bf-flags, flags the source alone as changed.
-func (s *SSSPSolver) bellmanFordInit(c *Ctx, l bellmanFordLaunch, source int32, st *SSSPStats) error {
+func (s *Solver) bellmanFordInit(c *device.Ctx, l bellmanFordLaunch, source int32, st *Stats) error {
 	b, n := s.single, s.plan.n
 	st.Launches += 2
-	if err := c.kernels.SSSPInit(l.capped, b.dist.Ptr, b.source.Ptr, n, 1); err != nil {
+	if err := c.Kernels().SSSPInit(l.capped, b.dist.Ptr, b.source.Ptr, n, 1); err != nil {
 		return err
 	}
-	if err := c.kernels.SSSPInit(l.capped, b.first.Ptr, b.source.Ptr, n, 1); err != nil {
+	if err := c.Kernels().SSSPInit(l.capped, b.first.Ptr, b.source.Ptr, n, 1); err != nil {
 		return err
 	}
 	if l.flags.Ptr != 0 {
 		if err := c.FillInt32(l.flags, 0); err != nil {
 			return err
 		}
-		return c.CopyInt32ToDevice(Buffer{Ptr: l.flags.Ptr + cuPtr(4*int64(source)), Bytes: 4}, []int32{1})
+		return c.CopyInt32ToDevice(device.Buffer{Ptr: l.flags.Ptr + cuPtr(4*int64(source)), Bytes: 4}, []int32{1})
 	}
 	return nil
 }
 
 // bellmanFordRounds clears the step flags and launches chunk rounds, each
 // a relax and an update kernel that sets round r's step flag on a change.
-func (s *SSSPSolver) bellmanFordRounds(c *Ctx, l bellmanFordLaunch, chunk int, st *SSSPStats) error {
+func (s *Solver) bellmanFordRounds(c *device.Ctx, l bellmanFordLaunch, chunk int, st *Stats) error {
 	b, n, g := s.single, s.plan.n, l.g
 	if err := c.FillInt32(b.steps, 0); err != nil {
 		return err
@@ -105,18 +106,18 @@ func (s *SSSPSolver) bellmanFordRounds(c *Ctx, l bellmanFordLaunch, chunk int, s
 		var err error
 		switch s.plan.variant {
 		case VariantBFNaive:
-			err = c.kernels.SSSPBfRelaxNaive(l.full, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
+			err = c.Kernels().SSSPBfRelaxNaive(l.full, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
 		case VariantBFStride:
-			err = c.kernels.SSSPBfRelaxStride(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
+			err = c.Kernels().SSSPBfRelaxStride(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr)
 		default:
-			err = c.kernels.SSSPBfRelaxFlags(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr, l.flags.Ptr)
+			err = c.Kernels().SSSPBfRelaxFlags(l.capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n, b.first.Ptr, b.dist.Ptr, l.flags.Ptr)
 		}
 		if err == nil {
 			upd := l.capped
 			if s.plan.variant == VariantBFNaive {
 				upd = l.full
 			}
-			err = c.kernels.SSSPBfUpdate(upd, b.first.Ptr, b.dist.Ptr, n, l.flags.Ptr, b.stepFlag(r).Ptr)
+			err = c.Kernels().SSSPBfUpdate(upd, b.first.Ptr, b.dist.Ptr, n, l.flags.Ptr, b.stepFlag(r).Ptr)
 		}
 		if err != nil {
 			return err
@@ -128,6 +129,6 @@ func (s *SSSPSolver) bellmanFordRounds(c *Ctx, l bellmanFordLaunch, chunk int, s
 
 // negativeCycle locates the negative cycle that kept the device's
 // Bellman-Ford relaxing after n rounds, on the host.
-func (s *SSSPSolver) negativeCycle(ctx context.Context, source int32) error {
+func (s *Solver) negativeCycle(ctx context.Context, source int32) error {
 	return negativeCycleFrom(ctx, s.host, source)
 }

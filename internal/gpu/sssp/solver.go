@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
@@ -13,8 +14,8 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
-// SSSPStats counts what one Solve did, summed over its sources.
-type SSSPStats struct {
+// Stats counts what one Solve did, summed over its sources.
+type Stats struct {
 	// Variant is the variant that ran.
 	Variant string
 	// Sources and Batches: searches run, and device round trips that ran
@@ -42,14 +43,14 @@ type SSSPStats struct {
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
 	// Stream is how the rows reached the host.
-	Stream StreamStats
+	Stream device.StreamStats
 	// Delta, LocalRounds, BlocksPerSource and BatchSize are the near-far
 	// parameters used; BlockSize the threads per block.
 	Delta                                              int64
 	LocalRounds, BlocksPerSource, BatchSize, BlockSize int
 }
 
-func (s *SSSPStats) add(o SSSPStats) {
+func (s *Stats) add(o Stats) {
 	s.Sources += o.Sources
 	s.Batches += o.Batches
 	s.Steps += o.Steps
@@ -62,13 +63,13 @@ func (s *SSSPStats) add(o SSSPStats) {
 	s.Kernel += o.Kernel
 }
 
-// SSSPSolver is a graph on the device with the buffers of one
+// Solver is a graph on the device with the buffers of one
 // single-source variant, reused by every Solve until Close: the graph is
 // uploaded once however many sources are solved. A solver serves one Solve
 // at a time; use one per goroutine.
-type SSSPSolver struct {
-	b     *Backend
-	dev   *Device
+type Solver struct {
+	b     *unit
+	dev   *device.Device
 	plan  ssspPlan
 	host  *graph.CSR
 	graph *DeviceGraph
@@ -89,23 +90,29 @@ type SSSPSolver struct {
 // when allocated with parents, as many parents.
 type resultSlot struct {
 	rows         int64
-	dist, parent Buffer
+	dist, parent device.Buffer
 }
 
-// PrepareSSSP validates the request, uploads g and allocates the variant's
-// buffers. Errors: ErrNeedsInt64 (wrapped) when distances might not fit
-// int32, ErrNotSupported (wrapped) for unknown names or variants and for
-// near-far or Dijkstra on negative weights, *OutOfMemoryError. O(n + m)
-// host work.
-func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (*SSSPSolver, error) {
+// Prepare validates the request, uploads g to gpu's device and allocates
+// the variant's buffers; workers host goroutines mend parent rows. Errors:
+// device.ErrNeedsInt64 (wrapped) when distances might not fit int32,
+// device.ErrNotSupported (wrapped) for unknown names or variants and for
+// near-far or Dijkstra on negative weights, *device.OutOfMemoryError.
+// O(n + m) host work.
+func Prepare(gpu *device.Stager, workers int, g *graph.CSR, alg backend.Algorithm, opts Options) (*Solver, error) {
+	return newUnit(gpu, workers).prepare(g, alg, opts)
+}
+
+// prepare is Prepare on b.
+func (b *unit) prepare(g *graph.CSR, alg backend.Algorithm, opts Options) (*Solver, error) {
 	plan, err := planSSSP(g, alg, opts)
 	if err != nil {
 		return nil, err
 	}
-	s := &SSSPSolver{b: b, dev: b.dev, plan: plan, host: g, batch: 1, blocks: 1}
-	err = b.dev.Do(func(c *Ctx) error {
+	s := &Solver{b: b, dev: b.dev, plan: plan, host: g, batch: 1, blocks: 1}
+	err = b.dev.Do(func(c *device.Ctx) error {
 		var err error
-		if s.graph, err = c.uploadGraph(g); err != nil {
+		if s.graph, err = uploadGraph(c, g); err != nil {
 			return err
 		}
 		if plan.variant == VariantNearFar {
@@ -120,11 +127,11 @@ func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOpti
 }
 
 // Variant is the variant the solver runs.
-func (s *SSSPSolver) Variant() string { return s.plan.variant }
+func (s *Solver) Variant() string { return s.plan.variant }
 
 // Close frees the device memory.
-func (s *SSSPSolver) Close() error {
-	return s.dev.Do(func(c *Ctx) error {
+func (s *Solver) Close() error {
+	return s.dev.Do(func(c *device.Ctx) error {
 		var errs []error
 		if s.graph != nil {
 			errs = append(errs, s.graph.Free(c))
@@ -151,10 +158,10 @@ func (s *SSSPSolver) Close() error {
 // block's sources in one launch, the other variants one after the other.
 // With weights <= 0, parent rows that loop are mended on the host before
 // their block is handed over. Negative cycles give a *NegativeCycleError;
-// a near-far launch that outlives SSSPOptions.Timeout gives an error.
-func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents bool, sink backend.Sink) (SSSPStats, error) {
-	stats := SSSPStats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
-	if err := checkSources(int32(s.plan.n), sources); err != nil {
+// a near-far launch that outlives Options.Timeout gives an error.
+func (s *Solver) Solve(ctx context.Context, sources []int32, withParents bool, sink backend.Sink) (Stats, error) {
+	stats := Stats{Variant: s.plan.variant, BlockSize: s.plan.opts.BlockSize}
+	if err := device.CheckSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
 	}
 	if len(sources) == 0 {
@@ -165,9 +172,9 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 		return stats, err
 	}
 	// produced is written by compute, on the calling goroutine only.
-	var produced SSSPStats
+	var produced Stats
 	var err error
-	stats.Stream, err = s.b.stream(ctx, s.plan.n, sources, withParents, shape, s.stageFuncs(ctx, withParents, &produced), sink)
+	stats.Stream, err = s.b.st.Stream(ctx, s.plan.n, sources, withParents, shape, s.stageFuncs(ctx, withParents, &produced), sink)
 	stats.add(produced)
 	return stats, err
 }
@@ -178,35 +185,35 @@ func (s *SSSPSolver) Solve(ctx context.Context, sources []int32, withParents boo
 // The variants that search one source at a time cut a run into at least
 // two blocks per pinned block, so that the host encodes some while the
 // device searches on.
-func (s *SSSPSolver) blockShape(total int, withParents bool, stats *SSSPStats) stagingShape {
-	n, o, so := s.plan.n, s.b.opts, s.plan.opts
+func (s *Solver) blockShape(total int, withParents bool, stats *Stats) device.StagingShape {
+	n, o, so := s.plan.n, s.b.st.Options(), s.plan.opts
 	if s.plan.variant != VariantNearFar {
-		few := (total + 2*o.stagingBlocks - 1) / (2 * o.stagingBlocks)
-		return shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, few)
+		few := (total + 2*o.Blocks - 1) / (2 * o.Blocks)
+		return device.ShapeStaging(n, total, o.Bytes, o.Blocks, few)
 	}
 	slotInts := int64(2)
 	if withParents {
 		slotInts = 4
 	}
-	fit := shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, 0).rows
-	s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.sms,
+	fit := device.ShapeStaging(n, total, o.Bytes, o.Blocks, 0).BlockRows()
+	s.blocks, s.batch = nearFarShape(n, fit, so.BlockSize, s.resident, nearFarBlocksPerSM*s.dev.Multiprocessors(),
 		so.BlocksPerSource, so.Batch, so.MaxBatchBytes, slotInts)
 	stats.BlocksPerSource, stats.BatchSize = s.blocks, s.batch
 	stats.Delta, stats.LocalRounds = s.plan.delta, s.plan.localRounds
-	return shapeStaging(n, total, o.stagingBytes, o.stagingBlocks, s.batch)
+	return device.ShapeStaging(n, total, o.Bytes, o.Blocks, s.batch)
 }
 
 // prepareBlocks makes the device buffers fit blocks of shape: the
 // near-far buffers for its batch, the result slots, and with parents the
 // reverse arcs.
-func (s *SSSPSolver) prepareBlocks(shape stagingShape, withParents bool) error {
-	return s.dev.Do(func(c *Ctx) error {
+func (s *Solver) prepareBlocks(shape device.StagingShape, withParents bool) error {
+	return s.dev.Do(func(c *device.Ctx) error {
 		if s.plan.variant == VariantNearFar {
 			if err := s.ensureNearFar(c); err != nil {
 				return err
 			}
 		}
-		if err := s.ensureSlots(c, int64(shape.rows), withParents); err != nil {
+		if err := s.ensureSlots(c, int64(shape.BlockRows()), withParents); err != nil {
 			return err
 		}
 		if withParents {
@@ -222,40 +229,40 @@ func (s *SSSPSolver) prepareBlocks(shape stagingShape, withParents bool) error {
 // result slot k%2, counted in produced, and its rows copied from that
 // slot; with parents and weights <= 0, the repair of parent rows that
 // loop.
-func (s *SSSPSolver) stageFuncs(ctx context.Context, withParents bool, produced *SSSPStats) stageFuncs {
+func (s *Solver) stageFuncs(ctx context.Context, withParents bool, produced *Stats) device.StageFuncs {
 	n := s.plan.n
-	f := stageFuncs{
-		compute: func(c *Ctx, k int, rows []int32) error {
+	f := device.StageFuncs{
+		Compute: func(c *device.Ctx, k int, rows []int32) error {
 			return s.computeBlock(ctx, c, &s.slots[k%2], rows, withParents, produced)
 		},
-		copy: func(c *Ctx, k int, blk *stagedBlock, cs *copyStream) error {
+		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
 			slot := &s.slots[k%2]
-			cells := int64(blk.rows.Len()) * n
-			if err := cs.afterKernels(); err != nil {
+			cells := int64(blk.Rows().Len()) * n
+			if err := cs.AfterKernels(); err != nil {
 				return err
 			}
-			if err := blk.dist.copyFromDevice(0, slot.dist.Ptr, 4*cells, cs.s); err != nil {
+			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*cells, cs.CUDA()); err != nil {
 				return err
 			}
 			if withParents {
-				return blk.parent.copyFromDevice(0, slot.parent.Ptr, 4*cells, cs.s)
+				return blk.Parent().CopyFromDevice(0, slot.parent.Ptr, 4*cells, cs.CUDA())
 			}
 			return nil
 		},
 	}
 	if withParents && s.plan.lo <= 0 {
-		scratch := make([]*paths.TreeRepair, s.b.opts.workers)
+		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(n))
 		}
-		f.prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
+		f.Prepare = func(b *backend.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
 }
 
 // ensureSlots makes both result slots hold rows rows, with parents when
 // withParents.
-func (s *SSSPSolver) ensureSlots(c *Ctx, rows int64, withParents bool) error {
+func (s *Solver) ensureSlots(c *device.Ctx, rows int64, withParents bool) error {
 	n := s.plan.n
 	for i := range s.slots {
 		slot := &s.slots[i]
@@ -289,7 +296,7 @@ func (s *SSSPSolver) ensureSlots(c *Ctx, rows int64, withParents bool) error {
 
 // computeBlock runs the searches of sources (at most a block's rows) and
 // leaves their rows in slot.
-func (s *SSSPSolver) computeBlock(ctx context.Context, c *Ctx, slot *resultSlot, sources []int32, withParents bool, st *SSSPStats) error {
+func (s *Solver) computeBlock(ctx context.Context, c *device.Ctx, slot *resultSlot, sources []int32, withParents bool, st *Stats) error {
 	st.Sources += len(sources)
 	if s.plan.variant == VariantNearFar {
 		st.Batches++
@@ -309,12 +316,12 @@ func (s *SSSPSolver) computeBlock(ctx context.Context, c *Ctx, slot *resultSlot,
 
 // timed runs launch between a pair of CUDA events and adds the device time
 // to st.
-func timed(c *Ctx, st *SSSPStats, launch func() error) (err error) {
+func timed(c *device.Ctx, st *Stats, launch func() error) (err error) {
 	timer, err := c.NewTimer()
 	if err != nil {
 		return err
 	}
-	defer releaseInto(&err, timer.Close)
+	defer device.ReleaseInto(&err, timer.Close)
 	if err := timer.Start(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package gpu
+package sssp
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -16,8 +19,8 @@ import (
 )
 
 func TestPlanSSSPPicksVariants(t *testing.T) {
-	pos := graph.BuildCSR(lineGraph(5, 3))
-	negEdges := lineGraph(5, 3)
+	pos := graph.BuildCSR(gputest.LineGraph(5, 3))
+	negEdges := gputest.LineGraph(5, 3)
 	negEdges.Weight[1] = -2
 	neg := graph.BuildCSR(negEdges)
 	for _, c := range []struct {
@@ -34,7 +37,7 @@ func TestPlanSSSPPicksVariants(t *testing.T) {
 		{neg, backend.Algorithm{Name: BellmanFordFamily, Variant: VariantBFNaive}, VariantBFNaive},
 		{pos, backend.Algorithm{Name: SSSPFamily, Variant: VariantBFStride}, VariantBFStride},
 	} {
-		p, err := planSSSP(c.g, c.alg, SSSPOptions{})
+		p, err := planSSSP(c.g, c.alg, Options{})
 		if err != nil || p.variant != c.want {
 			t.Errorf("%+v: variant %q, %v; want %q", c.alg, p.variant, err, c.want)
 		}
@@ -42,31 +45,31 @@ func TestPlanSSSPPicksVariants(t *testing.T) {
 }
 
 func TestPlanSSSPRefuses(t *testing.T) {
-	negEdges := lineGraph(5, 3)
+	negEdges := gputest.LineGraph(5, 3)
 	negEdges.Weight[0] = -1
 	neg := graph.BuildCSR(negEdges)
-	pos := graph.BuildCSR(lineGraph(5, 3))
-	huge := graph.BuildCSR(lineGraph(3, 1<<29))
-	halfHuge := lineGraph(3, 1<<28)
+	pos := graph.BuildCSR(gputest.LineGraph(5, 3))
+	huge := graph.BuildCSR(gputest.LineGraph(3, 1<<29))
+	halfHuge := gputest.LineGraph(3, 1<<28)
 	halfHuge.Weight[0] = -(1 << 28)
 	for _, c := range []struct {
 		name string
 		g    *graph.CSR
 		alg  backend.Algorithm
-		opts SSSPOptions
+		opts Options
 		is   error
 	}{
-		{"near-far on a negative arc", neg, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, SSSPOptions{}, ErrNotSupported},
-		{"dijkstra on a negative arc", neg, backend.Algorithm{Name: DijkstraFamily}, SSSPOptions{}, ErrNotSupported},
-		{"unknown family", pos, backend.Algorithm{Name: "floyd-warshall"}, SSSPOptions{}, ErrNotSupported},
-		{"unknown variant", pos, backend.Algorithm{Name: SSSPFamily, Variant: "fast"}, SSSPOptions{}, ErrNotSupported},
-		{"int32 overflow", huge, backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
-		{"weight at infinity", graph.BuildCSR(lineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, SSSPOptions{}, ErrNeedsInt64},
-		{"negative weights near the bound", graph.BuildCSR(halfHuge), backend.Algorithm{Name: BellmanFordFamily}, SSSPOptions{}, ErrNeedsInt64},
-		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{BlockSize: 100}, nil},
-		{"negative delta", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Delta: -1}, nil},
-		{"negative timeout", pos, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{Timeout: -time.Second}, nil},
-		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, BlockSize: 32}, SSSPOptions{}, nil},
+		{"near-far on a negative arc", neg, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, Options{}, device.ErrNotSupported},
+		{"dijkstra on a negative arc", neg, backend.Algorithm{Name: DijkstraFamily}, Options{}, device.ErrNotSupported},
+		{"unknown family", pos, backend.Algorithm{Name: "floyd-warshall"}, Options{}, device.ErrNotSupported},
+		{"unknown variant", pos, backend.Algorithm{Name: SSSPFamily, Variant: "fast"}, Options{}, device.ErrNotSupported},
+		{"int32 overflow", huge, backend.Algorithm{Name: BellmanFordFamily}, Options{}, device.ErrNeedsInt64},
+		{"weight at infinity", graph.BuildCSR(gputest.LineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, Options{}, device.ErrNeedsInt64},
+		{"negative weights near the bound", graph.BuildCSR(halfHuge), backend.Algorithm{Name: BellmanFordFamily}, Options{}, device.ErrNeedsInt64},
+		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, Options{BlockSize: 100}, nil},
+		{"negative delta", pos, backend.Algorithm{Name: SSSPFamily}, Options{Delta: -1}, nil},
+		{"negative timeout", pos, backend.Algorithm{Name: SSSPFamily}, Options{Timeout: -time.Second}, nil},
+		{"tile size", pos, backend.Algorithm{Name: SSSPFamily, BlockSize: 32}, Options{}, nil},
 	} {
 		_, err := planSSSP(c.g, c.alg, c.opts)
 		if err == nil || (c.is != nil && !errors.Is(err, c.is)) {
@@ -76,7 +79,7 @@ func TestPlanSSSPRefuses(t *testing.T) {
 }
 
 func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
-	good := func() *graph.CSR { return graph.BuildCSR(lineGraph(4, 2)) }
+	good := func() *graph.CSR { return graph.BuildCSR(gputest.LineGraph(4, 2)) }
 	if err := checkCSR(good()); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if err := checkSources(4, []int32{0, 3, 4}); err == nil {
+	if err := device.CheckSources(4, []int32{0, 3, 4}); err == nil {
 		t.Error("source 4 of 4 vertices accepted")
 	}
 }
@@ -110,13 +113,13 @@ func TestPlanSSSPPicksDeltaByDegree(t *testing.T) {
 	}
 	for _, c := range []struct {
 		e    *graph.EdgeList
-		opts SSSPOptions
+		opts Options
 		want int64
 	}{
-		{grid, SSSPOptions{}, 10 * SparseDeltaFactor},
-		{dense, SSSPOptions{}, 10 * DenseDeltaFactor},
-		{dense, SSSPOptions{DeltaFactor: 2.5}, 25},
-		{grid, SSSPOptions{Delta: 7, DeltaFactor: 3}, 7},
+		{grid, Options{}, 10 * SparseDeltaFactor},
+		{dense, Options{}, 10 * DenseDeltaFactor},
+		{dense, Options{DeltaFactor: 2.5}, 25},
+		{grid, Options{Delta: 7, DeltaFactor: 3}, 7},
 	} {
 		p, err := planSSSP(graph.BuildCSR(c.e), backend.Algorithm{Name: SSSPFamily}, c.opts)
 		if err != nil || p.delta != c.want {
@@ -172,7 +175,7 @@ func TestNegativeCycleFromNamesAVertexOnTheCycle(t *testing.T) {
 	e.Add(3, 1, 1)
 	e.Add(0, 4, 1)
 	err := negativeCycleFrom(context.Background(), graph.BuildCSR(e), 0)
-	var cycle *NegativeCycleError
+	var cycle *backend.NegativeCycleError
 	if !errors.As(err, &cycle) || cycle.Vertex < 1 || cycle.Vertex > 3 {
 		t.Fatalf("cycle 1 -> 2 -> 3 -> 1 of weight -1: %v", err)
 	}
@@ -240,16 +243,16 @@ func TestPlanSSSPChecksNearFarBeyondTheBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
-	p, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily}, SSSPOptions{})
+	p, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily}, Options{})
 	if err != nil || !p.checked {
 		t.Fatalf("near-far: checked %v, %v", p.checked, err)
 	}
 	for _, v := range []string{VariantBFFlags, VariantDijkstra} {
-		if _, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: v}, SSSPOptions{}); !errors.Is(err, ErrNeedsInt64) {
-			t.Errorf("%s: %v, want ErrNeedsInt64", v, err)
+		if _, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: v}, Options{}); !errors.Is(err, device.ErrNeedsInt64) {
+			t.Errorf("%s: %v, want device.ErrNeedsInt64", v, err)
 		}
 	}
-	small, err := planSSSP(graph.BuildCSR(lineGraph(5, 3)), backend.Algorithm{Name: SSSPFamily}, SSSPOptions{})
+	small, err := planSSSP(graph.BuildCSR(gputest.LineGraph(5, 3)), backend.Algorithm{Name: SSSPFamily}, Options{})
 	if err != nil || small.checked {
 		t.Fatalf("small graph: checked %v, %v", small.checked, err)
 	}

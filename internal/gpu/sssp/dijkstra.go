@@ -1,8 +1,9 @@
 //go:build cuda
 
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 )
 
@@ -17,17 +18,17 @@ import (
 // batches of steps.
 //
 // One step per distinct distance value: O(steps * n) work.
-func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSSPStats) error {
+func (s *Solver) dijkstra(ctx context.Context, c *device.Ctx, source int32, st *Stats) error {
 	b := s.single
 	n := s.plan.n
 	bs := s.plan.opts.BlockSize
-	capped := s.dev.linear(n, bs, true)
-	minimum := s.dev.linear(int64(b.minBlocks)*int64(bs), bs, false)
-	final := s.dev.linear(1024, 1024, false)
+	capped := s.dev.Linear(n, bs, true)
+	minimum := s.dev.Linear(int64(b.minBlocks)*int64(bs), bs, false)
+	final := s.dev.Linear(1024, 1024, false)
 	g := s.graph.Forward()
 	err := timed(c, st, func() error {
 		st.Launches++
-		return c.kernels.SSSPDijkstraInit(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n, int64(source))
+		return c.Kernels().SSSPDijkstraInit(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n, int64(source))
 	})
 	if err != nil {
 		return err
@@ -42,17 +43,17 @@ func (s *SSSPSolver) dijkstra(ctx context.Context, c *Ctx, source int32, st *SSS
 				return err
 			}
 			for i := range check {
-				if err := c.kernels.SSSPDijkstraRelax(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
+				if err := c.Kernels().SSSPDijkstraRelax(capped, g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
 					b.dist.Ptr, b.first.Ptr, b.second.Ptr); err != nil {
 					return err
 				}
-				if err := c.kernels.SSSPDijkstraMinimum(minimum, b.dist.Ptr, b.second.Ptr, n, b.partial.Ptr); err != nil {
+				if err := c.Kernels().SSSPDijkstraMinimum(minimum, b.dist.Ptr, b.second.Ptr, n, b.partial.Ptr); err != nil {
 					return err
 				}
-				if err := c.kernels.SSSPDijkstraMinimumFinal(final, b.partial.Ptr, int64(b.minBlocks), b.scalar.Ptr); err != nil {
+				if err := c.Kernels().SSSPDijkstraMinimumFinal(final, b.partial.Ptr, int64(b.minBlocks), b.scalar.Ptr); err != nil {
 					return err
 				}
-				if err := c.kernels.SSSPDijkstraUpdate(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n,
+				if err := c.Kernels().SSSPDijkstraUpdate(capped, b.dist.Ptr, b.first.Ptr, b.second.Ptr, n,
 					b.scalar.Ptr, b.stepFlag(i).Ptr); err != nil {
 					return err
 				}

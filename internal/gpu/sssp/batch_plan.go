@@ -1,4 +1,4 @@
-package gpu
+package sssp
 
 import "github.com/pathflow/pathflow/internal/backend"
 
@@ -52,7 +52,7 @@ type batchShape struct {
 // launch holds as many groups as the free device memory (free, after the
 // graph) takes with two result slots of their rows, as the staging bytes
 // hold rows, and as resident blocks allow one block per group at least.
-// batch, when positive, caps the rows per launch (SSSPOptions.Batch).
+// batch, when positive, caps the rows per launch (Options.Batch).
 // Every quantity is at least one.
 func planBatch(n, width int64, total int, parents bool, free, stagingBytes int64, resident, batch int) batchShape {
 	if total <= 0 {

@@ -1,4 +1,4 @@
-package gpu
+package allpairs
 
 import (
 	"errors"
@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
+
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -53,8 +56,8 @@ func checkBounds(t *testing.T, what string, bounds []int64, total int64, parts i
 func TestSplitTiles(t *testing.T) {
 	for tiles := int64(0); tiles <= 70; tiles++ {
 		for parts := 1; parts <= 17; parts++ {
-			what := fmt.Sprintf("splitEvenly(%d, %d)", tiles, parts)
-			b := splitEvenly(tiles, parts)
+			what := fmt.Sprintf("device.SplitEvenly(%d, %d)", tiles, parts)
+			b := device.SplitEvenly(tiles, parts)
 			checkBounds(t, what, b, tiles, parts)
 			lo, hi := tiles, int64(0)
 			for d := range parts {
@@ -77,14 +80,14 @@ func TestSplitTiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for range 500 {
 		tiles, parts := r.Int64N(1<<20), 1+r.IntN(64)
-		b := splitEvenly(tiles, parts)
-		checkBounds(t, fmt.Sprintf("splitEvenly(%d, %d)", tiles, parts), b, tiles, parts)
+		b := device.SplitEvenly(tiles, parts)
+		checkBounds(t, fmt.Sprintf("device.SplitEvenly(%d, %d)", tiles, parts), b, tiles, parts)
 		if first, last := b[1]-b[0], b[parts]-b[parts-1]; first < last || first-last > 1 {
-			t.Fatalf("splitEvenly(%d, %d): first block %d, last %d", tiles, parts, first, last)
+			t.Fatalf("device.SplitEvenly(%d, %d): first block %d, last %d", tiles, parts, first, last)
 		}
 	}
-	if b := splitEvenly(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
-		t.Fatalf("splitEvenly(3, 5) = %v, want three blocks of one then two empty ones", b)
+	if b := device.SplitEvenly(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
+		t.Fatalf("device.SplitEvenly(3, 5) = %v, want three blocks of one then two empty ones", b)
 	}
 }
 
@@ -101,7 +104,7 @@ func TestLayoutEmptyGraph(t *testing.T) {
 func TestLayoutOneDevice(t *testing.T) {
 	for _, variant := range Variants {
 		for _, parents := range []bool{false, true} {
-			p := fwTestPlan(t, lineGraph(1000, 3), variant, parents, ParentsTrack)
+			p := fwTestPlan(t, gputest.LineGraph(1000, 3), variant, parents, ParentsTrack)
 			one := p.deviceBytes()
 			for _, budget := range []int64{one, one + 1, 100 * one} {
 				what := fmt.Sprintf("%s parents %t budget %d of %d", variant, parents, budget, one)
@@ -128,14 +131,14 @@ func TestLayoutOneDevice(t *testing.T) {
 // out of core; the others need the whole matrix on the primary device.
 func TestLayoutOtherVariantsStayOnOneDevice(t *testing.T) {
 	for _, variant := range []string{VariantBlocked, VariantNaive, VariantRow} {
-		p := fwTestPlan(t, lineGraph(700, 2), variant, true, ParentsAuto)
+		p := fwTestPlan(t, gputest.LineGraph(700, 2), variant, true, ParentsAuto)
 		one := p.deviceBytes()
 		for _, devices := range []int{1, 2, 4} {
 			what := fmt.Sprintf("%s on %d devices", variant, devices)
 			l, err := layoutAllPairs(p, devices, one-1, 0)
-			var oom *OutOfMemoryError
+			var oom *device.OutOfMemoryError
 			if !errors.As(err, &oom) {
-				t.Fatalf("%s, budget one byte short: error %v, want *OutOfMemoryError", what, err)
+				t.Fatalf("%s, budget one byte short: error %v, want *device.OutOfMemoryError", what, err)
 			}
 			if oom.Need != one || oom.Free != one-1 || !strings.Contains(oom.What, variant) {
 				t.Fatalf("%s: %+v, want need %d free %d naming %s", what, oom, one, one-1, variant)
@@ -158,7 +161,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	for range 300 {
 		n := 1 + r.Int32N(5000)
 		parents := r.IntN(2) == 0
-		p := fwTestPlan(t, lineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
+		p := fwTestPlan(t, gputest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
 		devices := 2 + r.IntN(7)
 		tiles := p.pitch / p.tile
 		// A budget that holds the whole matrix twice holds any slab.
@@ -203,7 +206,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	// Distances only on at least two tile rows: a slab plus a panel is
 	// never larger than the whole matrix, so the one-device budget is
 	// enough for row slabs.
-	p := fwTestPlan(t, lineGraph(1000, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, gputest.LineGraph(1000, 1), VariantFast, false, ParentsAuto)
 	l, err := layoutAllPairs(p, 2, p.deviceBytes(), 0)
 	if err != nil || l.place != inRowSlabs || l.deviceBytes > p.deviceBytes() {
 		t.Fatalf("1000 vertices on 2 devices with the one-device budget: %s, %d bytes, %v", l.place, l.deviceBytes, err)
@@ -213,7 +216,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	}
 
 	// More devices than tile rows: the extra devices own nothing.
-	p = fwTestPlan(t, lineGraph(300, 1), VariantFast, false, ParentsAuto)
+	p = fwTestPlan(t, gputest.LineGraph(300, 1), VariantFast, false, ParentsAuto)
 	l, err = layoutAllPairs(p, 5, 1<<30, 0)
 	if err != nil || l.place != inRowSlabs {
 		t.Fatalf("3 tile rows on 5 devices: %s, %v", l.place, err)
@@ -258,7 +261,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 	for range 300 {
 		n := 200 + r.Int32N(6000)
 		parents := r.IntN(2) == 0
-		p := fwTestPlan(t, lineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
+		p := fwTestPlan(t, gputest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
 		one := p.deviceBytes()
 		// Anywhere from the pivot panels of one tile to just under the
 		// whole matrix.
@@ -292,7 +295,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 	}
 
 	// The super-tile grows with the budget.
-	p := fwTestPlan(t, lineGraph(5000, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, gputest.LineGraph(5000, 1), VariantFast, false, ParentsAuto)
 	var last int64
 	for budget := p.deviceBytes() / 16; budget < p.deviceBytes(); budget += p.deviceBytes() / 16 {
 		l, err := layoutAllPairs(p, 1, budget, 0)
@@ -309,7 +312,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 // TestLayoutNothingFits: (e) a budget below even one-tile super-tiles.
 func TestLayoutNothingFits(t *testing.T) {
 	for _, parents := range []bool{false, true} {
-		p := fwTestPlan(t, lineGraph(3000, 4), VariantFast, parents, ParentsAuto)
+		p := fwTestPlan(t, gputest.LineGraph(3000, 4), VariantFast, parents, ParentsAuto)
 		one := p.deviceBytes()
 		// The pivot panels of 128-vertex super-tiles alone.
 		panels := 2 * p.tile * p.pitch * 4
@@ -319,7 +322,7 @@ func TestLayoutNothingFits(t *testing.T) {
 			if !errors.Is(err, errTooLarge) {
 				t.Fatalf("%s: error %v, want errTooLarge", what, err)
 			}
-			for _, want := range []string{formatBytes(one), formatBytes(budget), fmt.Sprintf("%d-vertex", p.tile), "3000 vertices"} {
+			for _, want := range []string{device.FormatBytes(one), device.FormatBytes(budget), fmt.Sprintf("%d-vertex", p.tile), "3000 vertices"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("%s: error %q does not mention %q", what, err, want)
 				}
@@ -346,7 +349,7 @@ func TestLayoutNothingFits(t *testing.T) {
 
 // TestLayoutHostMemory: (f) out of core, the matrix must fit host memory.
 func TestLayoutHostMemory(t *testing.T) {
-	p := fwTestPlan(t, lineGraph(4000, 2), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, gputest.LineGraph(4000, 2), VariantFast, false, ParentsAuto)
 	budget := p.deviceBytes() / 3
 	matrix := p.pitch * p.pitch * 4
 	for _, host := range []int64{1, 1 << 20, matrix - 1} {
@@ -354,7 +357,7 @@ func TestLayoutHostMemory(t *testing.T) {
 		if !errors.Is(err, errTooLarge) {
 			t.Fatalf("host budget %d for a %d-byte matrix: error %v, want errTooLarge", host, matrix, err)
 		}
-		for _, want := range []string{formatBytes(matrix), formatBytes(host), formatBytes(budget)} {
+		for _, want := range []string{device.FormatBytes(matrix), device.FormatBytes(host), device.FormatBytes(budget)} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("host budget %d: error %q does not mention %q", host, err, want)
 			}
@@ -378,11 +381,11 @@ func TestLayoutHostMemory(t *testing.T) {
 // TestLayoutDerivesParents: (g) row slabs and out-of-core runs derive
 // parents.
 func TestLayoutDerivesParents(t *testing.T) {
-	tracked := fwTestPlan(t, lineGraph(1000, 5), VariantFast, true, ParentsTrack)
+	tracked := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, true, ParentsTrack)
 	packed := fwTestPlan(t, fwRegularGraph(1000, 40, 1), VariantFast, true, ParentsAuto)
-	recovered := fwTestPlan(t, lineGraph(1000, 5), VariantFast, true, ParentsRecover)
-	searched := fwTestPlan(t, lineGraph(1000, 0), VariantFast, true, ParentsAuto)
-	none := fwTestPlan(t, lineGraph(1000, 5), VariantFast, false, ParentsTrack)
+	recovered := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, true, ParentsRecover)
+	searched := fwTestPlan(t, gputest.LineGraph(1000, 0), VariantFast, true, ParentsAuto)
+	none := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, false, ParentsTrack)
 	if tracked.method != parentsTracked || packed.method != parentsPacked || recovered.method != parentsFirstTight ||
 		searched.method != parentsSearch || none.method != parentsNone {
 		t.Fatalf("plans: methods %d %d %d %d %d", tracked.method, packed.method, recovered.method, searched.method, none.method)
@@ -451,7 +454,7 @@ func TestLayoutDerivesParents(t *testing.T) {
 // devices whose budget holds it whole on one but not its row slabs.
 func TestLayoutTwoDevicesWhenOneWouldDo(t *testing.T) {
 	// One tile row: the busy slab is the whole matrix plus a panel.
-	p := fwTestPlan(t, lineGraph(100, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, gputest.LineGraph(100, 1), VariantFast, false, ParentsAuto)
 	one := p.deviceBytes()
 	l, err := layoutAllPairs(p, 2, one, 0)
 	if err == nil && l.deviceBytes > one {
@@ -483,7 +486,7 @@ func TestLayoutGnutella31(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOutOfCore(t, "Gnutella31", p, l, budget)
-	t.Logf("Gnutella31: %s, %s of device memory for a %s matrix", l.describe(), formatBytes(l.deviceBytes), formatBytes(matrix))
+	t.Logf("Gnutella31: %s, %s of device memory for a %s matrix", l.describe(), device.FormatBytes(l.deviceBytes), device.FormatBytes(matrix))
 
 	// The doc's count: pivot super-row and super-column (2 B n 4 bytes)
 	// and four super-tiles (4 B^2 4 bytes), beside the arcs. Its largest
@@ -542,7 +545,7 @@ func TestSuperTilesCoverTheMatrix(t *testing.T) {
 	}
 	// And as layoutAllPairs leaves them.
 	for _, n := range []int32{129, 1000, 3333, 5000} {
-		p := fwTestPlan(t, lineGraph(n, 1), VariantFast, false, ParentsAuto)
+		p := fwTestPlan(t, gputest.LineGraph(n, 1), VariantFast, false, ParentsAuto)
 		for _, div := range []int64{2, 5, 17} {
 			l, err := layoutAllPairs(p, 1, p.deviceBytes()/div, 0)
 			if errors.Is(err, errTooLarge) {
@@ -561,7 +564,7 @@ func TestSuperTilesCoverTheMatrix(t *testing.T) {
 // smallest.
 func TestSuperTileForCapsAtThePitch(t *testing.T) {
 	for _, n := range []int32{1, 128, 129, 1000} {
-		p := fwTestPlan(t, lineGraph(n, 1), VariantFast, true, ParentsAuto)
+		p := fwTestPlan(t, gputest.LineGraph(n, 1), VariantFast, true, ParentsAuto)
 		l := allPairsLayout{allPairsPlan: p.deriving()}
 		whole := l.outOfCoreBytes(p.pitch)
 		for _, budget := range []int64{whole, whole + 1, 1 << 50} {

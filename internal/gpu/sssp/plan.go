@@ -1,6 +1,7 @@
-package gpu
+package sssp
 
 import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"fmt"
 	"math"
 	"strings"
@@ -45,12 +46,12 @@ const (
 	VariantNearFar = "near-far"
 )
 
-// SSSPVariants lists the single-source variants, fastest first.
-var SSSPVariants = []string{VariantNearFar, VariantBFFlags, VariantBFStride, VariantBFNaive, VariantDijkstra}
+// Variants lists the single-source variants, fastest first.
+var Variants = []string{VariantNearFar, VariantBFFlags, VariantBFStride, VariantBFNaive, VariantDijkstra}
 
-// SSSPOptions tune the single-source searches; zero fields take the
+// Options tune the single-source searches; zero fields take the
 // defaults below.
-type SSSPOptions struct {
+type Options struct {
 	// Delta is near-far's threshold step; 0 means DeltaFactor times the
 	// mean arc weight (at least 1).
 	Delta int64
@@ -94,7 +95,7 @@ type SSSPOptions struct {
 	Timeout time.Duration
 }
 
-// Defaults of SSSPOptions, chosen from sweeps on an H200 (docs/gpu-sssp.md):
+// Defaults of Options, chosen from sweeps on an H200 (docs/gpu-sssp.md):
 // on grids a factor of 32 was within 5% of the fastest single source (64)
 // at two thirds of its relaxations, which multi-source runs pay for; on
 // degree-7 random graphs 2 was fastest; 16 local rounds beat 8 and 32.
@@ -113,7 +114,7 @@ const (
 )
 
 // withDefaults fills the zero fields.
-func (o SSSPOptions) withDefaults() SSSPOptions {
+func (o Options) withDefaults() Options {
 	if o.LocalRounds == 0 {
 		o.LocalRounds = DefaultLocalRounds
 	}
@@ -136,7 +137,7 @@ func (o SSSPOptions) withDefaults() SSSPOptions {
 }
 
 // validate rejects options no launch can honour.
-func (o SSSPOptions) validate() error {
+func (o Options) validate() error {
 	switch {
 	case o.Delta < 0 || o.DeltaFactor < 0 || math.IsNaN(o.DeltaFactor):
 		return fmt.Errorf("gpu: negative near-far delta %d or factor %v", o.Delta, o.DeltaFactor)
@@ -166,12 +167,12 @@ type ssspPlan struct {
 	// checks that no path reached graph.Inf32 and fails with ErrNeedsInt64
 	// if one did (near-far only).
 	checked bool
-	opts    SSSPOptions
+	opts    Options
 }
 
 // planSSSP validates g and the request and resolves the variant and its
 // parameters. O(n + m).
-func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, error) {
+func planSSSP(g *graph.CSR, alg backend.Algorithm, opts Options) (ssspPlan, error) {
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
 		return ssspPlan{}, err
@@ -182,7 +183,7 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, 
 	p := ssspPlan{n: int64(g.N), m: int64(g.M()), opts: opts}
 	p.lo, p.hi = g.WeightRange()
 	var err error
-	if p.variant, p.checked, err = chooseSSSP(p.n, p.lo, p.hi, alg); err != nil {
+	if p.variant, p.checked, err = Choose(p.n, p.lo, p.hi, alg); err != nil {
 		return ssspPlan{}, err
 	}
 	p.delta = opts.Delta
@@ -200,14 +201,14 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts SSSPOptions) (ssspPlan, 
 	return p, nil
 }
 
-// chooseSSSP is the part of planSSSP that needs only the vertex count and
+// Choose is the part of planSSSP that needs only the vertex count and
 // the weight range (lo, hi; both 0 without arcs), so that Factory.Choose
 // decides on the host before any device is opened: the variant ("" and
 // "auto" pick the family's default) and the int32 checks. checked reports
 // a near-far run whose worst-case bound exceeds int32, which then checks
-// its real distances (see ssspPlan.checked). Errors wrap ErrNotSupported or
-// ErrNeedsInt64.
-func chooseSSSP(n int64, lo, hi int32, alg backend.Algorithm) (variant string, checked bool, err error) {
+// its real distances (see ssspPlan.checked). Errors wrap device.ErrNotSupported or
+// device.ErrNeedsInt64.
+func Choose(n int64, lo, hi int32, alg backend.Algorithm) (variant string, checked bool, err error) {
 	negative := lo < 0
 	variant = alg.Variant
 	if variant == "auto" {
@@ -231,25 +232,25 @@ func chooseSSSP(n int64, lo, hi int32, alg backend.Algorithm) (variant string, c
 		}
 	default:
 		return "", false, fmt.Errorf("gpu: single-source algorithm %q: %w (have %s, %s, %s)",
-			alg.Name, ErrNotSupported, SSSPFamily, BellmanFordFamily, DijkstraFamily)
+			alg.Name, device.ErrNotSupported, SSSPFamily, BellmanFordFamily, DijkstraFamily)
 	}
 	if !isSSSPVariant(variant) {
 		return "", false, fmt.Errorf("gpu: single-source variant %q: %w (have %s)",
-			variant, ErrNotSupported, strings.Join(SSSPVariants, ", "))
+			variant, device.ErrNotSupported, strings.Join(Variants, ", "))
 	}
 	if alg.BlockSize != 0 {
-		return "", false, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d): %w", variant, alg.BlockSize, ErrNotSupported)
+		return "", false, fmt.Errorf("gpu: single-source variant %s takes no block size (have %d): %w", variant, alg.BlockSize, device.ErrNotSupported)
 	}
 	if negative && (variant == VariantNearFar || variant == VariantDijkstra) {
 		return "", false, fmt.Errorf("gpu: %s needs non-negative weights (smallest is %d), use bellman-ford: %w",
-			variant, lo, ErrNotSupported)
+			variant, lo, device.ErrNotSupported)
 	}
 	if !graph.FitsInt32Distances(n, lo, hi) {
 		// Near-far detects a path reaching Inf32 (see checked), which a
 		// relaxation can compute without wrapping when w < Inf32.
 		if variant != VariantNearFar || negative || hi >= graph.Inf32 {
 			return "", false, fmt.Errorf("%w: %d vertices with weights in [%d, %d] allow distances up to %d",
-				ErrNeedsInt64, n, lo, hi, graph.DistanceBound(n, lo, hi))
+				device.ErrNeedsInt64, n, lo, hi, graph.DistanceBound(n, lo, hi))
 		}
 		checked = true
 	}
@@ -258,7 +259,7 @@ func chooseSSSP(n int64, lo, hi int32, alg backend.Algorithm) (variant string, c
 		// largest |weight| per round for n rounds before it is detected.
 		if bound := graph.DistanceBound(n, lo, hi); 2*bound >= int64(graph.Inf32) {
 			return "", false, fmt.Errorf("%w: with negative weights twice the distance bound (%d) must stay below %d",
-				ErrNeedsInt64, bound, graph.Inf32)
+				device.ErrNeedsInt64, bound, graph.Inf32)
 		}
 	}
 	return variant, checked, nil
@@ -328,7 +329,7 @@ const (
 )
 
 func isSSSPVariant(v string) bool {
-	for _, s := range SSSPVariants {
+	for _, s := range Variants {
 		if s == v {
 			return true
 		}
@@ -365,12 +366,3 @@ func checkCSR(g *graph.CSR) error {
 	return nil
 }
 
-// checkSources rejects a source outside the graph.
-func checkSources(n int32, sources []int32) error {
-	for _, s := range sources {
-		if s < 0 || s >= n {
-			return fmt.Errorf("gpu: source %d outside 0..%d", s, n-1)
-		}
-	}
-	return nil
-}
