@@ -8,7 +8,6 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/allpairs"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
 	"github.com/pathflow/pathflow/internal/graph"
 )
 

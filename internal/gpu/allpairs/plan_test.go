@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 

@@ -5,10 +5,9 @@ package allpairs
 import (
 	"errors"
 
-	"github.com/pathflow/pathflow/internal/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 

@@ -10,11 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/gpu/device"
-
 	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 

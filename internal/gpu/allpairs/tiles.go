@@ -3,9 +3,9 @@
 package allpairs
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"gorgonia.org/cu"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/kernels"
 )
 

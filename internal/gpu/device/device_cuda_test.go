@@ -3,10 +3,8 @@
 package device
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,14 +13,11 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/kernels"
 )
 
 func TestDeviceDescribes(t *testing.T) {
-	d := defaultBackend().GPU()
+	d := testDevice
 	major, _ := d.ComputeCapability()
 	if d.Name() == "" || major < 7 || d.Multiprocessors() < 1 || d.TotalMemory() < 1<<30 {
 		t.Fatalf("device %q cc %d sms %d memory %d", d.Name(), major, d.Multiprocessors(), d.TotalMemory())
@@ -38,7 +33,7 @@ func TestDeviceDescribes(t *testing.T) {
 }
 
 func TestEveryKernelLoads(t *testing.T) {
-	err := defaultBackend().GPU().Do(func(c *Ctx) error {
+	err := testDevice.Do(func(c *Ctx) error {
 		for _, k := range kernels.All() {
 			fn, err := c.kernels.Function(k)
 			if err != nil {
@@ -64,7 +59,7 @@ func TestKernelsOutsideDoFail(t *testing.T) {
 }
 
 func TestAllocBeyondFreeMemory(t *testing.T) {
-	d := defaultBackend().GPU()
+	d := testDevice
 	err := d.Do(func(c *Ctx) error {
 		_, err := c.Alloc(2*d.TotalMemory(), "an impossible matrix")
 		return err
@@ -81,7 +76,7 @@ func TestAllocBeyondFreeMemory(t *testing.T) {
 func TestCopiesRoundTrip(t *testing.T) {
 	want := []int32{3, -1, 1 << 30, 7, 0}
 	got := make([]int32, len(want))
-	err := defaultBackend().GPU().Do(func(c *Ctx) (err error) {
+	err := testDevice.Do(func(c *Ctx) (err error) {
 		b, err := c.Alloc(int64(len(want))*4, "round trip")
 		if err != nil {
 			return err
@@ -114,7 +109,7 @@ func TestCopiesRoundTrip(t *testing.T) {
 }
 
 func TestDoFromManyGoroutinesAndPanics(t *testing.T) {
-	d := defaultBackend().GPU()
+	d := testDevice
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 16 {
@@ -160,7 +155,7 @@ func TestClosedDevice(t *testing.T) {
 }
 
 func TestAddMinCeiling(t *testing.T) {
-	rate, err := defaultBackend().GPU().AddMinCeiling(20*time.Millisecond, 3)
+	rate, err := testDevice.AddMinCeiling(20*time.Millisecond, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +177,7 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 			matrix[i*pitch+j] = int32(100*i + j)
 		}
 	}
-	err := defaultBackend().GPU().Do(func(c *Ctx) (err error) {
+	err := testDevice.Do(func(c *Ctx) (err error) {
 		dev, err := c.Alloc(rows*pitch*4, "pitched matrix")
 		if err != nil {
 			return err
@@ -195,7 +190,7 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer ReleaseInto(&err, host.free)
+		defer ReleaseInto(&err, host.Free)
 		out := host.Int32s(5 * n)
 		for i := range out {
 			out[i] = poison
@@ -207,10 +202,10 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		defer ReleaseInto(&err, cs.Close)
 		// Matrix rows 2..4 packed to host rows 1..3, then row 0 to host
 		// row 4 by a linear copy of its first n values.
-		if err := host.CopyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.s); err != nil {
+		if err := host.CopyRowsFromDevice(n*4, n*4, dev.Ptr+2*pitch*4, pitch*4, n*4, 3, cs.CUDA()); err != nil {
 			return err
 		}
-		if err := host.CopyRowsFromDevice(4*n*4, n*4, dev.Ptr, n*4, n*4, 1, cs.s); err != nil {
+		if err := host.CopyRowsFromDevice(4*n*4, n*4, dev.Ptr, n*4, n*4, 1, cs.CUDA()); err != nil {
 			return err
 		}
 		if err := cs.Sync(); err != nil {
@@ -229,51 +224,15 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 				}
 			}
 		}
-		if err := host.CopyRowsFromDevice(3*n*4, n*4, dev.Ptr, pitch*4, n*4, 3, cs.s); err == nil {
+		if err := host.CopyRowsFromDevice(3*n*4, n*4, dev.Ptr, pitch*4, n*4, 3, cs.CUDA()); err == nil {
 			t.Error("a copy past the end of the pinned buffer was accepted")
 		}
-		if err := host.CopyRowsFromDevice(0, n*4, dev.Ptr, 2*4, n*4, 2, cs.s); err == nil {
+		if err := host.CopyRowsFromDevice(0, n*4, dev.Ptr, 2*4, n*4, 2, cs.CUDA()); err == nil {
 			t.Error("rows wider than their pitch were accepted")
 		}
 		return cs.Sync()
 	})
 	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestRegisteredFactory(t *testing.T) {
-	f, ok := backend.Lookup(Name)
-	if !ok {
-		t.Fatal(`a cuda build did not register "gpu"`)
-	}
-	if ok, why := f.Available(); !ok || why == "" {
-		t.Fatalf("Available = %v, %q", ok, why)
-	}
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 2)), 50, 200, 1, 9, 0)
-	g := graph.BuildCSR(e)
-	choice, err := f.Choose(backend.Problem{N: 50, M: 200, MinWeight: 1, MaxWeight: 9, Sources: 2,
-		Algorithm: backend.Algorithm{Name: "auto"}, Parents: true})
-	if err != nil || choice.Algorithm != (backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}) {
-		t.Fatalf("Choose: %+v, %v", choice, err)
-	}
-	be, err := f.Open(backend.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeChecked(t, "the backend", be)
-	if be.Name() != Name || !strings.Contains(be.Device(), "sm_") {
-		t.Fatalf("Name %q, Device %q", be.Name(), be.Device())
-	}
-	req := backend.Request{Edges: e, CSR: g, Sources: []int32{7, 3}, Choice: choice, Parents: true, MaxDistance: backend.NoCutoff}
-	col := gputest.NewCollector(&req, false)
-	col.Check = func(b *backend.Rows) error {
-		return gputest.CheckBlock(g, b, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
-	}
-	if err := be.Run(context.Background(), req, col.Sink); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := col.Done(); err != nil {
 		t.Fatal(err)
 	}
 }

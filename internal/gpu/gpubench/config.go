@@ -1,13 +1,10 @@
 package gpubench
 
 import (
-	"strconv"
-
-	"github.com/pathflow/pathflow/internal/gpu/allpairs"
-
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
 )
 
 // Flag names of the fw and ceiling subcommands.

@@ -13,12 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/gpu/allpairs"
-	"github.com/pathflow/pathflow/internal/gpu/device"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )

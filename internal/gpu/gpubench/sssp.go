@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 )
 
 // Flag names of the sssp subcommand.

@@ -15,13 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )

@@ -3,17 +3,18 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/kernels"
-	"gorgonia.org/cu"
 )
 
 // batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.

@@ -3,9 +3,9 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/kernels"
 )
 

@@ -3,8 +3,8 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/graph"
 )
 
 // DeviceGraph is a CSR graph uploaded once for single-source searches and

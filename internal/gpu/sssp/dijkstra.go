@@ -3,8 +3,9 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
 // dijkstra runs the GPU Dijkstra of Martin, Torres and Gavilanes as the

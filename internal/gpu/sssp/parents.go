@@ -3,8 +3,8 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/kernels"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/kernels"
 )
 
 // parentPass derives the parents of k rows of converged distances (dist,

@@ -1,13 +1,13 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -365,4 +365,3 @@ func checkCSR(g *graph.CSR) error {
 	}
 	return nil
 }
-

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/graph"
 )
 
 // Serve answers req (an sssp, bellman-ford or dijkstra Choice) on gpus,

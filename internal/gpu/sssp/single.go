@@ -3,12 +3,13 @@
 package sssp
 
 import (
-	"github.com/pathflow/pathflow/internal/gpu/device"
 	"context"
 	"errors"
 	"fmt"
 
 	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
 // singleBuffers is the device state of the variants that solve one source

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package allpairs_test
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/allpairs"
-	"github.com/pathflow/pathflow/internal/gpu/device"
-
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/backendtest"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -43,11 +44,11 @@ func (c config) String() string {
 	return s
 }
 
-func (c config) backend() *Backend {
+func (c config) backend() *gpu.Backend {
 	if c.noLookahead {
-		return oneStreamBackends[c.strategy]
+		return backendtest.WithStrategy(c.strategy, false)
 	}
-	return testBackends[c.strategy]
+	return backendtest.WithStrategy(c.strategy, true)
 }
 
 // allConfigs covers every variant, the blocked variant's block sizes
@@ -69,11 +70,11 @@ var allConfigs = []config{
 // streamFW computes all pairs with c on poisoned device buffers and
 // streams rows sources (all when nil) into a collector whose Check is
 // check (none when nil) and which keeps the rows when keep.
-func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList, sources []int32, withParents bool,
+func streamFW(t *testing.T, b *gpu.Backend, alg backend.Algorithm, e *graph.EdgeList, sources []int32, withParents bool,
 	check func(*backend.Rows) error, keep bool) (*gputest.Collector, device.StreamStats, error) {
 	t.Helper()
 	if sources == nil {
-		sources = vertices(e.N)
+		sources = backendtest.Vertices(e.N)
 	}
 	req := &backend.Request{Edges: e, Sources: sources, Parents: withParents}
 	col := gputest.NewCollector(req, keep)
@@ -82,14 +83,11 @@ func streamFW(t *testing.T, b *Backend, alg backend.Algorithm, e *graph.EdgeList
 	if err != nil {
 		return col, device.StreamStats{}, err
 	}
-	defer closeChecked(t, "the run", r)
-	err = r.dev.Do(func(c *device.Ctx) error {
-		return errors.Join(c.FillInt32(r.dist, poison), c.FillInt32(r.parent, poison))
-	})
-	if err != nil {
+	defer backendtest.CloseChecked(t, "the run", r)
+	if err := r.FillMatrices(backendtest.Poison); err != nil {
 		return col, device.StreamStats{}, err
 	}
-	poisonPinned(b)
+	backendtest.PoisonPinned(b)
 	if _, err := r.Compute(context.Background()); err != nil {
 		return col, device.StreamStats{}, err
 	}
@@ -139,7 +137,7 @@ func (rc randomCase) graph(r *rand.Rand) *graph.EdgeList {
 }
 
 func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
-	for _, seed := range []uint64{1, 2, freshSeed(t)} {
+	for _, seed := range []uint64{1, 2, backendtest.FreshSeed(t)} {
 		r := rand.New(rand.NewPCG(seed, 99))
 		for _, rc := range randomCases() {
 			e := rc.graph(r)
@@ -165,7 +163,7 @@ func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
 // from scattered matrix rows) and matrices padded beyond n (fast: pitch
 // 384 for 300 vertices), so that every copy path packs and places rows.
 func TestAllPairsStreamsRequestedRows(t *testing.T) {
-	seed := freshSeed(t)
+	seed := backendtest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 41))
 	e := gputest.RandomGraph(r, 300, 2400, 0, 40, 0)
 	want, _ := gputest.FloydWarshall(e)
@@ -175,11 +173,11 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 	for i, v := range perm {
 		scrambled[i] = int32(v)
 	}
-	reversed := vertices(300)
+	reversed := backendtest.Vertices(300)
 	slices.Reverse(reversed)
 	runs := []int32{250, 251, 252, 0, 1, 2, 3, 4, 299, 100, 102, 101, 103, 104, 105, 106, 107, 7}
 	for _, staging := range []struct{ blocks, rows int }{{2, 1}, {3, 7}, {4, 64}, {4, 1000}} {
-		b, err := New(WithStaging(staging.blocks, int64(staging.rows)*300*4))
+		b, err := gpu.New(gpu.WithStaging(staging.blocks, int64(staging.rows)*300*4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +213,7 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 }
 
 func TestAllPairsIsRepeatable(t *testing.T) {
-	r := rand.New(rand.NewPCG(freshSeed(t), 5))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 5))
 	e := gputest.RandomGraph(r, 517, 5000, 1, 30, 0)
 	for _, c := range allConfigs {
 		first, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, nil, true)
@@ -245,7 +243,7 @@ func TestAllPairsIsRepeatable(t *testing.T) {
 func TestAllPairsVariantsAgree(t *testing.T) {
 	// Larger than the CPU Floyd-Warshall likes: check every row against
 	// Dijkstra, and parents as trees.
-	r := rand.New(rand.NewPCG(freshSeed(t), 6))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 6))
 	e := gputest.RandomGraph(r, 1000, 8000, 1, 100, 0)
 	g := graph.BuildCSR(e)
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
@@ -270,7 +268,7 @@ func negativeCycleGraph(r *rand.Rand, n int32) (e *graph.EdgeList, cycle []int32
 }
 
 func TestAllPairsReportsNegativeCycle(t *testing.T) {
-	r := rand.New(rand.NewPCG(freshSeed(t), 7))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 7))
 	for _, n := range []int32{3, 40, 300} {
 		e, cycle := negativeCycleGraph(r, n)
 		for _, c := range allConfigs {
@@ -302,11 +300,11 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 	e := graph.NewEdgeList(3000, 2)
 	e.Add(0, 1, 1<<20)
 	e.Add(1, 2, 1)
-	if _, err := request(t, e, backend.Algorithm{Name: allpairs.AllPairsFamily}, vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
+	if _, err := backendtest.Request(t, e, backend.Algorithm{Name: allpairs.AllPairsFamily}, backendtest.Vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Fatalf("Choose: %v, want device.ErrNeedsInt64", err)
 	}
 	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily}, AllPairs: true}}
-	if err := defaultBackend().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, device.ErrNeedsInt64) {
+	if err := backendtest.Default().Run(context.Background(), req, func(b *backend.Rows) error { b.Release(); return nil }); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Fatalf("Run: %v, want device.ErrNeedsInt64", err)
 	}
 }
@@ -314,11 +312,11 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 // TestRunAllPairs goes through Backend.Run: every row, a subset, the empty
 // graph, an unknown family, int64 distances, a cancelled context.
 func TestRunAllPairs(t *testing.T) {
-	b := defaultBackend()
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 1)), 400, 1000, 1, 9, 0)
+	b := backendtest.Default()
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 1)), 400, 1000, 1, 9, 0)
 	want, _ := gputest.FloydWarshall(e)
-	for _, sources := range [][]int32{vertices(400), {399, 3, 17, 18, 19, 0}} {
-		req, err := request(t, e, backend.Algorithm{Name: "auto"}, sources, true)
+	for _, sources := range [][]int32{backendtest.Vertices(400), {399, 3, 17, 18, 19, 0}} {
+		req, err := backendtest.Request(t, e, backend.Algorithm{Name: "auto"}, sources, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,10 +334,10 @@ func TestRunAllPairs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d sources: %v", len(sources), err)
 		}
-		noLeaks(t, before)
+		backendtest.NoLeaks(t, before)
 	}
 	empty := graph.NewEdgeList(0, 0)
-	req, err := request(t, empty, backend.Algorithm{Name: allpairs.AllPairsFamily}, nil, true)
+	req, err := backendtest.Request(t, empty, backend.Algorithm{Name: allpairs.AllPairsFamily}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +360,7 @@ func TestRunAllPairs(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := b.Run(ctx, backend.Request{Edges: e, Sources: vertices(400), Choice: fw}, sink); !errors.Is(err, context.Canceled) {
+	if err := b.Run(ctx, backend.Request{Edges: e, Sources: backendtest.Vertices(400), Choice: fw}, sink); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: %v", err)
 	}
 }
@@ -373,18 +371,18 @@ func TestRunAllPairs(t *testing.T) {
 // blocks come back.
 func TestStreamPoolIsBounded(t *testing.T) {
 	const pool, rowsPerBlock = 3, 4
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 3)), 200, 1500, 1, 20, 0)
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 3)), 200, 1500, 1, 20, 0)
 	want, _ := gputest.FloydWarshall(e)
-	b := openBackend(t, WithStaging(pool, rowsPerBlock*200*4))
+	b := backendtest.Open(t, gpu.WithStaging(pool, rowsPerBlock*200*4))
 	r, err := b.PrepareAllPairs(e, backend.Algorithm{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeChecked(t, "the run", r)
+	defer backendtest.CloseChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	req := &backend.Request{Edges: e, Sources: vertices(200), Parents: true}
+	req := &backend.Request{Edges: e, Sources: backendtest.Vertices(200), Parents: true}
 	col := gputest.NewCollector(req, false)
 	col.Check = against(e, gputest.MatrixRows(200, want), true)
 	var outstanding, peak atomic.Int64
@@ -446,10 +444,10 @@ func TestStreamPoolIsBounded(t *testing.T) {
 // no goroutine is left, and the backend works on. The same for a context
 // cancelled mid-stream.
 func TestStreamStopsAtSinkError(t *testing.T) {
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(freshSeed(t), 4)), 300, 2000, 1, 20, 0)
-	b := openBackend(t, WithStaging(3, 5*300*4))
+	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 4)), 300, 2000, 1, 20, 0)
+	b := backendtest.Open(t, gpu.WithStaging(3, 5*300*4))
 	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
-	req := backend.Request{Edges: e, Sources: vertices(300), Choice: fw, Parents: true}
+	req := backend.Request{Edges: e, Sources: backendtest.Vertices(300), Choice: fw, Parents: true}
 	stop := errors.New("enough")
 	for _, failAt := range []int64{1, 3, 40} {
 		var calls atomic.Int64
@@ -491,7 +489,7 @@ func TestStreamStopsAtSinkError(t *testing.T) {
 			if got := calls.Load(); got != atReturn {
 				t.Fatalf("fail at %d: %d sink calls after Run returned", failAt, got-atReturn)
 			}
-			noLeaks(t, before)
+			backendtest.NoLeaks(t, before)
 		}
 		cancel()
 	}

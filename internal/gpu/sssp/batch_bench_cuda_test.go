@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package sssp_test
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
 	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/backendtest"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 	}
 	g := graph.BuildCSR(e)
 	n := g.N
-	be := defaultBackend()
+	be := backendtest.Default()
 	b.Logf("grid %d: n %d, m %d, device %s, %s", side, n, g.M(), be.Device(), time.Now().Format("2006-01-02"))
 	span := func(lo, count int32) []int32 {
 		s := make([]int32, count)
@@ -118,12 +119,12 @@ func BenchmarkSSSPBatch(b *testing.B) {
 				b.ReportMetric(wall.Seconds()*1e3, "ms")
 				b.ReportMetric(wall.Seconds()*1e3/float64(len(req.Sources)), "ms/source")
 				b.ReportMetric(stats.Kernel.Seconds()*1e3, "kernel-ms")
-				groups := int64(stats.BatchSize+batchLanes-1) / batchLanes
+				groups := int64(stats.BatchSize+sssp.BatchLanes-1) / sssp.BatchLanes
 				b.Logf("%s: %d sources, %d cells, wall %v, kernel %v, launch rows %d (search state %s), groups stopped %d, steps %d, relaxations %d, stream %v",
 					sh.name, len(req.Sources), cells, wall.Round(time.Microsecond), stats.Kernel.Round(time.Microsecond),
-					stats.BatchSize, FormatBytes(groups*batchGroupBytes(int64(n))), stats.Stopped, stats.Steps, stats.Relaxations, stats.Stream)
+					stats.BatchSize, device.FormatBytes(groups*sssp.BatchGroupBytes(int64(n))), stats.Stopped, stats.Steps, stats.Relaxations, stats.Stream)
 			}
-			b.Logf("%s: device memory free before %s", sh.name, FormatBytes(free0))
+			b.Logf("%s: device memory free before %s", sh.name, device.FormatBytes(free0))
 		})
 	}
 	b.Run("check-od-rows", func(b *testing.B) {
@@ -139,9 +140,9 @@ func BenchmarkSSSPBatch(b *testing.B) {
 }
 
 // deviceFree is the free device memory of b's device.
-func deviceFree(tb testing.TB, b *Backend) int64 {
+func deviceFree(tb testing.TB, b *gpu.Backend) int64 {
 	var free int64
-	err := b.dev.Do(func(c *device.Ctx) error {
+	err := b.GPU().Do(func(c *device.Ctx) error {
 		var err error
 		free, _, err = c.MemInfo()
 		return err

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package allpairs_test
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/allpairs"
-
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -32,7 +33,7 @@ var rowSeed = maphash.MakeSeed()
 // fwDigests runs all pairs of e on b and returns each row's digest
 // (distances, then parents) and where the matrix was placed; check, when
 // set, sees every block first.
-func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, check func(*backend.Rows) error) ([]uint64, string, error) {
+func fwDigests(t *testing.T, b *gpu.Backend, e *graph.EdgeList, withParents bool, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
 	r, err := b.PrepareAllPairs(e, backend.Algorithm{Variant: allpairs.VariantFast}, withParents)
 	if err != nil {
@@ -45,16 +46,10 @@ func fwDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, ch
 // super, whatever the graph's size: small graphs, whose whole matrix
 // takes less memory than the out-of-core buffers, test every super-tile
 // shape too.
-func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents bool, super int64, check func(*backend.Rows) error) ([]uint64, string, error) {
+func outOfCoreDigests(t *testing.T, b *gpu.Backend, e *graph.EdgeList, withParents bool, super int64, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
-	p, err := planAllPairs(e, backend.Algorithm{Variant: allpairs.VariantFast}, withParents, allpairs.ParentsRecover)
+	r, err := allpairs.PrepareOutOfCore(b.Stagers(), b.AllPairsOptions(), e, withParents, super)
 	if err != nil {
-		return nil, "", err
-	}
-	l := allPairsLayout{allPairsPlan: p.deriving(), place: outOfCore, slabs: []int64{0, p.pitch / p.tile}, super: min(super, p.pitch)}
-	l.deviceBytes, l.hostBytes = l.outOfCoreBytes(l.super), p.pitch*p.pitch*4
-	r := &allpairs.Run{b: b, dev: b.dev, plan: l.allPairsPlan, layout: l}
-	if r.spread, err = prepareOutOfCore(b, l, e); err != nil {
 		return nil, "", err
 	}
 	return runDigests(t, r, e, check)
@@ -63,12 +58,12 @@ func outOfCoreDigests(t *testing.T, b *Backend, e *graph.EdgeList, withParents b
 // runDigests computes r and digests its rows (see fwDigests).
 func runDigests(t *testing.T, r *allpairs.Run, e *graph.EdgeList, check func(*backend.Rows) error) ([]uint64, string, error) {
 	t.Helper()
-	defer closeChecked(t, "the run", r)
+	defer backendtest.CloseChecked(t, "the run", r)
 	if _, err := r.Compute(context.Background()); err != nil {
 		return nil, r.Placement(), err
 	}
 	digests := make([]uint64, e.N)
-	_, err := r.Stream(context.Background(), vertices(e.N), func(rows *backend.Rows) error {
+	_, err := r.Stream(context.Background(), backendtest.Vertices(e.N), func(rows *backend.Rows) error {
 		defer rows.Release()
 		if check != nil {
 			if err := check(rows); err != nil {
@@ -117,11 +112,11 @@ func sameRows(t *testing.T, what string, got, want []uint64) {
 // of GPU 0, and out of core with 128- and 256-vertex super-tiles, against
 // one device and the reference.
 func TestSpreadRunsEqualOneDevice(t *testing.T) {
-	one := testBackends[allpairs.ParentsRecover]
-	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(allpairs.ParentsRecover))
-	three := openBackend(t, WithDevices([]int{0, 0, 0}), WithParentStrategy(allpairs.ParentsRecover))
+	one := backendtest.WithStrategy(allpairs.ParentsRecover, true)
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}), gpu.WithParentStrategy(allpairs.ParentsRecover))
+	three := backendtest.Open(t, gpu.WithDevices([]int{0, 0, 0}), gpu.WithParentStrategy(allpairs.ParentsRecover))
 	cases := append(randomCases(), randomCase{name: "seven tiles", n: 850, arcs: 6000, lo: 1, hi: 90, disconnectedExtras: 30})
-	for _, seed := range []uint64{3, freshSeed(t)} {
+	for _, seed := range []uint64{3, backendtest.FreshSeed(t)} {
 		r := rand.New(rand.NewPCG(seed, 11))
 		for _, rc := range cases {
 			e := rc.graph(r)
@@ -164,8 +159,8 @@ func TestSpreadRunsEqualOneDevice(t *testing.T) {
 // TestSpreadRunsReportNegativeCycles plants a negative cycle: every
 // schedule reports a vertex on it and hands over no rows.
 func TestSpreadRunsReportNegativeCycles(t *testing.T) {
-	r := rand.New(rand.NewPCG(freshSeed(t), 13))
-	two := openBackend(t, WithDevices([]int{0, 0}))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 13))
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
 	for _, n := range []int32{300, 700} {
 		e, cycle := negativeCycleGraph(r, n)
 		for name, run := range map[string]func(check func(*backend.Rows) error) error{
@@ -174,7 +169,7 @@ func TestSpreadRunsReportNegativeCycles(t *testing.T) {
 				return err
 			},
 			"out of core": func(check func(*backend.Rows) error) error {
-				_, _, err := outOfCoreDigests(t, defaultBackend(), e, false, 128, check)
+				_, _, err := outOfCoreDigests(t, backendtest.Default(), e, false, 128, check)
 				return err
 			},
 		} {
@@ -197,7 +192,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Gnutella all pairs three ways takes seconds")
 	}
-	two := openBackend(t, WithDevices([]int{0, 0}), WithParentStrategy(allpairs.ParentsRecover))
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}), gpu.WithParentStrategy(allpairs.ParentsRecover))
 	for _, name := range []string{"p2p-Gnutella04.txt", "p2p-Gnutella25.txt"} {
 		path, ok := datasets.MirrorFile(name)
 		if !ok {
@@ -208,13 +203,13 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pitch := (int64(e.N) + FastTile - 1) / FastTile * FastTile
-		quarter := openBackend(t, WithMemoryLimit(pitch*pitch), WithParentStrategy(allpairs.ParentsRecover))
-		base, _, err := fwDigests(t, testBackends[allpairs.ParentsRecover], e, true, nil)
+		pitch := (int64(e.N) + allpairs.FastTile - 1) / allpairs.FastTile * allpairs.FastTile
+		quarter := backendtest.Open(t, gpu.WithMemoryLimit(pitch*pitch), gpu.WithParentStrategy(allpairs.ParentsRecover))
+		base, _, err := fwDigests(t, backendtest.WithStrategy(allpairs.ParentsRecover, true), e, true, nil)
 		if err != nil {
 			t.Fatalf("%s one device: %v", name, err)
 		}
-		for what, b := range map[string]*Backend{"row slabs": two, "out of core": quarter} {
+		for what, b := range map[string]*gpu.Backend{"row slabs": two, "out of core": quarter} {
 			got, place, err := fwDigests(t, b, e, true, nil)
 			if err != nil || place != what {
 				t.Fatalf("%s %s: %v (placed %s)", name, what, err, place)
@@ -228,16 +223,16 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 // distances and their positions are those of one device, the parents a
 // shortest-path tree.
 func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
-	r := rand.New(rand.NewPCG(freshSeed(t), 17))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 17))
 	e := gputest.RandomGraph(r, 3000, 15000, 1, 100, 0)
 	g := graph.BuildCSR(e)
 	sources := make([]int32, 101)
 	for i := range sources {
 		sources[i] = int32(r.IntN(int(e.N)))
 	}
-	two := openBackend(t, WithDevices([]int{0, 0}))
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
 	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
-		digest := func(b *Backend) []uint64 {
+		digest := func(b *gpu.Backend) []uint64 {
 			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: backend.NoCutoff, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
 			d := make([]uint64, len(sources))
 			err := b.Run(context.Background(), req, func(rows *backend.Rows) error {
@@ -261,6 +256,6 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 			}
 			return d
 		}
-		sameRows(t, alg+" on 2 contexts", digest(two), digest(defaultBackend()))
+		sameRows(t, alg+" on 2 contexts", digest(two), digest(backendtest.Default()))
 	}
 }

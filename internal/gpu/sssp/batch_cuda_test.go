@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package sssp_test
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -62,7 +63,7 @@ func batchQueries(r *rand.Rand, n int32, sources []int32, typical int64) []batch
 // distances (beyond a cutoff: unreachable or the true distance), and a
 // parent that closes a shortest path through an existing arc.
 func TestSSSPBatchMatchesDijkstra(t *testing.T) {
-	b := defaultBackend()
+	b := backendtest.Default()
 	for _, seed := range ssspTestSeeds(t) {
 		for _, c := range ssspCases(t, seed) {
 			r := rand.New(rand.NewPCG(seed, 77))
@@ -91,7 +92,7 @@ func TestSSSPBatchMatchesDijkstra(t *testing.T) {
 // so that groups of fewer than 32 lanes and several launches per run are
 // exercised, and checks the result as above.
 func TestSSSPBatchSmallLaunches(t *testing.T) {
-	b := defaultBackend()
+	b := backendtest.Default()
 	for _, c := range ssspCases(t, 3) {
 		r := rand.New(rand.NewPCG(3, 78))
 		sources := ssspPickSources(r, c.g.N, 70)
@@ -121,7 +122,7 @@ func referenceRows(g *graph.CSR, sources []int32) [][]int64 {
 
 // checkBatch runs req through SolveBatch and checks every cell of every
 // block against refs (one row per source).
-func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts sssp.Options) error {
+func checkBatch(b *gpu.Backend, req *backend.Request, refs [][]int64, opts sssp.Options) error {
 	return checkRows(req, refs, func(sink backend.Sink) error {
 		_, err := b.SolveBatch(context.Background(), req.CSR, req, opts, sink)
 		return err
@@ -130,7 +131,7 @@ func checkBatch(b *Backend, req *backend.Request, refs [][]int64, opts sssp.Opti
 
 // checkBatchRun runs req through Backend.Run and checks it as checkBatch
 // does.
-func checkBatchRun(b *Backend, req *backend.Request, refs [][]int64) error {
+func checkBatchRun(b *gpu.Backend, req *backend.Request, refs [][]int64) error {
 	return checkRows(req, refs, func(sink backend.Sink) error { return b.Run(context.Background(), *req, sink) })
 }
 
@@ -225,18 +226,18 @@ func tightArc(g *graph.CSR, u, v int32, dist []int64) bool {
 // GPUs): every cell is checked against Dijkstra, and each context reports
 // its own facts, whose sources add up to the run's.
 func TestSSSPBatchSpreadOverContexts(t *testing.T) {
-	two := openBackend(t, WithDevices([]int{0, 0}))
-	r := rand.New(rand.NewPCG(freshSeed(t), 23))
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 23))
 	e := gputest.RandomGraph(r, 4000, 16000, 1, 100, 0)
 	g := graph.BuildCSR(e)
 	sources := ssspPickSources(r, g.N, 90)
 	refs := referenceRows(g, sources)
 	for _, q := range batchQueries(r, g.N, sources, 300) {
 		var mu sync.Mutex
-		facts := map[string]BatchFacts{}
+		facts := map[string]sssp.BatchFacts{}
 		req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
 			MaxDistance: q.cutoff, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
-			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(BatchFacts); mu.Unlock() }}
+			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(sssp.BatchFacts); mu.Unlock() }}
 		if err := checkBatchRun(two, req, refs); err != nil {
 			t.Fatalf("%s: %v", q.name, err)
 		}

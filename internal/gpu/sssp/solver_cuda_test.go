@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package sssp_test
 
 import (
 	"context"
@@ -12,14 +12,15 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/sssp"
-
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/backendtest"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -78,7 +79,7 @@ func ssspCases(t *testing.T, seed uint64) []ssspCase {
 }
 
 // ssspTestSeeds are the fixed seeds plus a fresh one, logged.
-func ssspTestSeeds(t *testing.T) []uint64 { return []uint64{1, freshSeed(t)} }
+func ssspTestSeeds(t *testing.T) []uint64 { return []uint64{1, backendtest.FreshSeed(t)} }
 
 // ssspPickSources returns vertex 0, the last vertex and a few random ones.
 func ssspPickSources(r *rand.Rand, n int32, random int) []int32 {
@@ -93,19 +94,19 @@ func ssspPickSources(r *rand.Rand, n int32, random int) []int32 {
 // default backend when nil) and checks every row, as it is handed over,
 // against the reference ref: distances, parents as loop-free trees, and
 // that each row arrives once where it belongs.
-func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts sssp.Options, sources []int32, withParents bool,
+func ssspSolve(t *testing.T, b *gpu.Backend, g *graph.CSR, variant string, opts sssp.Options, sources []int32, withParents bool,
 	ref func(s int32) []int64) sssp.Stats {
 	t.Helper()
 	if b == nil {
-		b = defaultBackend()
+		b = backendtest.Default()
 	}
 	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", variant, err)
 	}
-	defer closeChecked(t, "the solver", s)
+	defer backendtest.CloseChecked(t, "the solver", s)
 	// A first solve allocates the buffers (near-far sizes them per solve);
-	// poison them before the solve that is checked.
+	// backendtest.Poison them before the solve that is checked.
 	release := func(r *backend.Rows) error { r.Release(); return nil }
 	if _, err := s.Solve(context.Background(), sources, withParents, release); err != nil {
 		t.Fatalf("%s: %v", variant, err)
@@ -122,7 +123,7 @@ func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts sssp
 	if err != nil {
 		t.Fatalf("%s (parents %v, %+v): %v", variant, withParents, opts, err)
 	}
-	noLeaks(t, before)
+	backendtest.NoLeaks(t, before)
 	if stats.Sources != len(sources) || stats.Stream.Rows != len(sources) {
 		t.Fatalf("%s: stats count %d sources, %d rows streamed, for %d", variant, stats.Sources, stats.Stream.Rows, len(sources))
 	}
@@ -134,28 +135,10 @@ func ssspSolve(t *testing.T, b *Backend, g *graph.CSR, variant string, opts sssp
 // writes cannot pass for a result.
 func ssspPoison(t *testing.T, s *sssp.Solver) {
 	t.Helper()
-	err := s.dev.Do(func(c *device.Ctx) error {
-		var bufs []Buffer
-		if s.nf != nil {
-			bufs = append(bufs, s.nf.words, s.nf.onFar, s.nf.nearQueue, s.nf.farPile, s.nf.state)
-		}
-		if s.single != nil {
-			bufs = append(bufs, s.single.dist, s.single.first, s.single.second, s.single.partial)
-		}
-		for _, slot := range s.slots {
-			bufs = append(bufs, slot.dist, slot.parent)
-		}
-		for _, b := range bufs {
-			if err := c.FillInt32(b, poison); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.FillBuffers(backendtest.Poison); err != nil {
 		t.Fatal(err)
 	}
-	poisonPinned(s.b)
+	s.FillCached(backendtest.Poison)
 }
 
 func TestSSSPVariantsMatchDijkstra(t *testing.T) {
@@ -183,7 +166,7 @@ func TestSSSPVariantsMatchDijkstra(t *testing.T) {
 // partial last batch (and so the pinned staging), a delta of 1 (many
 // splits) and one larger than every distance (a single bucket).
 func TestSSSPNearFarShapes(t *testing.T) {
-	seed := freshSeed(t)
+	seed := backendtest.FreshSeed(t)
 	e, err := generate.Grid(96, 1, 1000, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +226,7 @@ func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
 }
 
 func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
-	seed := freshSeed(t)
+	seed := backendtest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 17))
 	e := gputest.RandomGraph(r, 400, 1600, 0, 30, 20)
 	// Plant one cycle of negative weight, reachable from 0 through a path.
@@ -257,7 +240,7 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: backend.NoCutoff,
 			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily, Variant: variant}}}
 		col := gputest.NewCollector(&req, false)
-		err := defaultBackend().Run(context.Background(), req, col.Sink)
+		err := backendtest.Default().Run(context.Background(), req, col.Sink)
 		var neg *backend.NegativeCycleError
 		if !errors.As(err, &neg) {
 			t.Fatalf("%s: got %v, want a negative cycle", variant, err)
@@ -303,7 +286,7 @@ func ssspOnNegativeCycle(g *graph.CSR, v int32) bool {
 // sources in small pinned blocks (near-far batches cut to them), repeats,
 // parents, and Dijkstra.
 func TestSSSPRun(t *testing.T) {
-	seed := freshSeed(t)
+	seed := backendtest.FreshSeed(t)
 	e, err := generate.Grid(64, 1, 1000, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -312,14 +295,14 @@ func TestSSSPRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 19))
 	sources := ssspPickSources(r, g.N, 200)
 	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
-	b := openBackend(t, WithStaging(3, 7*int64(g.N)*4))
+	b := backendtest.Open(t, gpu.WithStaging(3, 7*int64(g.N)*4))
 	for _, alg := range []backend.Algorithm{{Name: "auto"}, {Name: sssp.DijkstraFamily}, {Name: sssp.BellmanFordFamily}} {
 		srcs := sources
 		if alg.Name != "auto" {
 			srcs = sources[:9]
 		}
 		for _, withParents := range []bool{false, true} {
-			req, err := request(t, e, alg, srcs, withParents)
+			req, err := backendtest.Request(t, e, alg, srcs, withParents)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +318,7 @@ func TestSSSPRun(t *testing.T) {
 			if blocks, maxRows := col.Blocks(); maxRows > 7 || blocks < len(srcs)/7 {
 				t.Fatalf("%+v: %d blocks of up to %d rows", req.Choice.Algorithm, blocks, maxRows)
 			}
-			noLeaks(t, before)
+			backendtest.NoLeaks(t, before)
 		}
 	}
 }
@@ -349,7 +332,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
-	b := openBackend(t, WithStaging(2, 2*int64(g.N)*4))
+	b := backendtest.Open(t, gpu.WithStaging(2, 2*int64(g.N)*4))
 	for _, variant := range []string{sssp.VariantNearFar, sssp.VariantBFFlags} {
 		s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, sssp.Options{Batch: 2, BlocksPerSource: 1})
 		if err != nil {
@@ -368,7 +351,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		if !errors.Is(err, stop) || calls.Load() != 3 {
 			t.Fatalf("%s: err %v after %d calls, want %v after 3", variant, err, calls.Load(), stop)
 		}
-		noLeaks(t, before)
+		backendtest.NoLeaks(t, before)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *backend.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
@@ -392,14 +375,14 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 }
 
 func TestSSSPRefusals(t *testing.T) {
-	b := defaultBackend()
+	b := backendtest.Default()
 	neg := graph.NewEdgeList(3, 2)
 	neg.Add(0, 1, -1)
 	neg.Add(1, 2, 4)
 	release := func(r *backend.Rows) error { r.Release(); return nil }
 	for _, variant := range []string{sssp.VariantNearFar, sssp.VariantDijkstra} {
 		alg := backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}
-		if _, err := request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {
+		if _, err := backendtest.Request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {
 			t.Errorf("Choose %s on a negative arc: %v", variant, err)
 		}
 		req := backend.Request{Edges: neg, Sources: []int32{0}, Choice: backend.Choice{Algorithm: alg}}
@@ -408,7 +391,7 @@ func TestSSSPRefusals(t *testing.T) {
 		}
 	}
 	// sssp picks bf-flags for negative weights.
-	req, err := request(t, neg, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, true)
+	req, err := backendtest.Request(t, neg, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, true)
 	if err != nil || req.Choice.Algorithm.Variant != sssp.VariantBFFlags {
 		t.Fatalf("sssp on negative weights: %+v, %v", req.Choice, err)
 	}
@@ -423,7 +406,7 @@ func TestSSSPRefusals(t *testing.T) {
 	big := graph.NewEdgeList(3, 2)
 	big.Add(0, 1, 1<<29)
 	big.Add(1, 2, 1<<29)
-	if _, err := request(t, big, backend.Algorithm{Name: sssp.BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
+	if _, err := backendtest.Request(t, big, backend.Algorithm{Name: sssp.BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Errorf("Choose on overflowing distances: %v", err)
 	}
 	bigReq := backend.Request{Edges: big, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily}}}
@@ -440,7 +423,7 @@ func TestSSSPRefusals(t *testing.T) {
 // worst-case distance bound exceeds int32 but whose real distances fit, and
 // on one where a real distance reaches graph.Inf32.
 func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
-	seed := freshSeed(t)
+	seed := backendtest.FreshSeed(t)
 	e, err := generate.RandomDegree(3000, 7, 1, 1_000_000, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -457,12 +440,12 @@ func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
 	for v := int32(0); v < 3; v++ {
 		far.Add(v, v+1, 1<<29-1)
 	}
-	req, err := request(t, far, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, false)
+	req, err := backendtest.Request(t, far, backend.Algorithm{Name: sssp.SSSPFamily}, []int32{0}, false)
 	if err != nil {
 		t.Fatalf("Choose lets near-far check its distances: %v", err)
 	}
 	col := gputest.NewCollector(&req, false)
-	if err := defaultBackend().Run(context.Background(), req, col.Sink); !errors.Is(err, backend.ErrNeedsInt64) {
+	if err := backendtest.Default().Run(context.Background(), req, col.Sink); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Fatalf("distance 3 * (2^29 - 1): %v, want device.ErrNeedsInt64", err)
 	}
 	if blocks, _ := col.Blocks(); blocks != 0 {
