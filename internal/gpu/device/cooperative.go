@@ -58,7 +58,7 @@ func LoadCooperative(k *kernels.Kernel) (*CooperativeKernel, error) {
 	return ck, nil
 }
 
-// maxActiveBlocksPerSM is how many blocks of blockSize threads can be
+// MaxActiveBlocksPerSM is how many blocks of blockSize threads can be
 // resident on one multiprocessor at once.
 func (k *CooperativeKernel) MaxActiveBlocksPerSM(blockSize int) (int, error) {
 	var blocks C.int
@@ -68,7 +68,7 @@ func (k *CooperativeKernel) MaxActiveBlocksPerSM(blockSize int) (int, error) {
 	return int(blocks), nil
 }
 
-// unload releases the module.
+// Unload releases the module.
 func (k *CooperativeKernel) Unload() error {
 	if r := C.module_unload(k.mod); r != C.CUDA_SUCCESS {
 		return driverError("unloading "+k.name, r)
@@ -76,7 +76,7 @@ func (k *CooperativeKernel) Unload() error {
 	return nil
 }
 
-// launch launches the kernel on a gx x gy grid of bx-thread blocks on the
+// Launch launches the kernel on a gx x gy grid of bx-thread blocks on the
 // default stream, every argument passed as 64 bits. It fails (with
 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) rather than start a grid whose
 // blocks cannot all be resident.

@@ -11,7 +11,7 @@ import "github.com/pathflow/pathflow/kernels"
 // loops.
 const StrideBlocksPerSM = 16
 
-// linear returns a 1-D launch of block threads covering n items, one per
+// Linear returns a 1-D launch of block threads covering n items, one per
 // thread, capped for grid-stride kernels (capped == true) at
 // StrideBlocksPerSM blocks per multiprocessor.
 func (d *Device) Linear(n int64, block int, capped bool) kernels.Config {
@@ -22,7 +22,7 @@ func (d *Device) Linear(n int64, block int, capped bool) kernels.Config {
 	return kernels.Config{Grid: kernels.Dim3{X: int(blocks)}, Block: kernels.Dim3{X: block}}
 }
 
-// rows returns a 2-D grid-stride launch over a rows x cols matrix: blockX
+// RowGrid returns a 2-D grid-stride launch over a rows x cols matrix: blockX
 // threads along a row, one block row per matrix row up to the cap.
 func (d *Device) RowGrid(rows, cols int64, blockX int) kernels.Config {
 	x := min(max((cols+int64(blockX)-1)/int64(blockX), 1), 64)
@@ -30,7 +30,7 @@ func (d *Device) RowGrid(rows, cols int64, blockX int) kernels.Config {
 	return kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(y)}, Block: kernels.Dim3{X: blockX}}
 }
 
-// cells returns a 2-D launch with one thread per cell of an n x n matrix,
+// Cells returns a 2-D launch with one thread per cell of an n x n matrix,
 // in bx x by blocks.
 func Cells(n int64, bx, by int) kernels.Config {
 	return kernels.Config{
@@ -39,7 +39,7 @@ func Cells(n int64, bx, by int) kernels.Config {
 	}
 }
 
-// square returns a grid of x by y blocks of side x side threads.
+// Square returns a grid of x by y blocks of side x side threads.
 func Square(x, y int64, side int) kernels.Config {
 	return kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(y)}, Block: kernels.Dim3{X: side, Y: side}}
 }

@@ -88,7 +88,7 @@ var streamHandleSize [unsafe.Sizeof(cu.Stream{}) - unsafe.Sizeof(C.CUstream(nil)
 
 var _ [unsafe.Sizeof(C.CUstream(nil)) - unsafe.Sizeof(cu.Stream{})]struct{} = streamHandleSize
 
-// pinned is page-locked host memory, usable from every context. Allocate
+// Pinned is page-locked host memory, usable from every context. Allocate
 // and free it on a device's thread (inside Device.Do).
 type Pinned struct {
 	ptr   unsafe.Pointer
@@ -105,7 +105,7 @@ func AllocPinned(bytes int64) (*Pinned, error) {
 	return &Pinned{ptr: p, bytes: bytes}, nil
 }
 
-// free releases the memory; later calls do nothing.
+// Free releases the memory; later calls do nothing.
 func (p *Pinned) Free() error {
 	if p == nil || p.ptr == nil {
 		return nil
@@ -118,7 +118,7 @@ func (p *Pinned) Free() error {
 	return nil
 }
 
-// int32s is the first count int32 of the memory.
+// Int32s is the first count int32 of the memory.
 func (p *Pinned) Int32s(count int64) []int32 {
 	if count == 0 {
 		return []int32{}
@@ -135,7 +135,7 @@ func (p *Pinned) at(off, bytes int64) (unsafe.Pointer, error) {
 	return unsafe.Add(p.ptr, off), nil
 }
 
-// copyFromDevice enqueues on s a copy of bytes from src to byte offset off.
+// CopyFromDevice enqueues on s a copy of bytes from src to byte offset off.
 func (p *Pinned) CopyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.Stream) error {
 	if bytes == 0 {
 		return nil
@@ -150,7 +150,7 @@ func (p *Pinned) CopyFromDevice(off int64, src cu.DevicePtr, bytes int64, s cu.S
 	return nil
 }
 
-// copyRowsFromDevice enqueues on s a copy of height rows of width bytes,
+// CopyRowsFromDevice enqueues on s a copy of height rows of width bytes,
 // srcPitch bytes apart on the device from src, to rows dstPitch bytes apart
 // from byte offset off: one 2D copy, which packs pitched rows when dstPitch
 // is width. Equal pitches make it one linear copy.
@@ -161,7 +161,7 @@ func (p *Pinned) CopyRowsFromDevice(off, dstPitch int64, src cu.DevicePtr, srcPi
 	return p.copyRows(true, off, dstPitch, src, srcPitch, width, height, s)
 }
 
-// copyRowsToDevice enqueues on s a copy of height rows of width bytes,
+// CopyRowsToDevice enqueues on s a copy of height rows of width bytes,
 // srcPitch bytes apart from byte offset off, to device rows dstPitch bytes
 // apart from dst (copyRowsFromDevice's counterpart).
 func (p *Pinned) CopyRowsToDevice(off, srcPitch int64, dst cu.DevicePtr, dstPitch, width, height int64, s cu.Stream) error {
@@ -225,7 +225,7 @@ func (c *Ctx) NewCopyStream() (*CopyStream, error) {
 	return cs, nil
 }
 
-// afterKernels makes the copies enqueued from now on wait for the work
+// AfterKernels makes the copies enqueued from now on wait for the work
 // launched so far on the legacy default stream.
 func (cs *CopyStream) AfterKernels() error {
 	if err := cs.ready.Record(cu.Stream{}); err != nil {
@@ -237,7 +237,7 @@ func (cs *CopyStream) AfterKernels() error {
 	return nil
 }
 
-// markStart records the start event before the first copy.
+// MarkStart records the start event before the first copy.
 func (cs *CopyStream) MarkStart() error {
 	if cs.started {
 		return nil
@@ -249,7 +249,7 @@ func (cs *CopyStream) MarkStart() error {
 	return nil
 }
 
-// elapsed records the stop event, waits for it and returns the stream's
+// Elapsed records the stop event, waits for it and returns the stream's
 // time since markStart (0 if nothing was copied).
 func (cs *CopyStream) Elapsed() (time.Duration, error) {
 	if !cs.started {
@@ -268,7 +268,7 @@ func (cs *CopyStream) Elapsed() (time.Duration, error) {
 	return time.Duration(ms * float64(time.Millisecond)), nil
 }
 
-// sync waits for every copy enqueued so far and returns the first
+// Sync waits for every copy enqueued so far and returns the first
 // asynchronous error.
 func (cs *CopyStream) Sync() error {
 	if err := cs.s.Synchronize(); err != nil {
@@ -277,7 +277,7 @@ func (cs *CopyStream) Sync() error {
 	return nil
 }
 
-// close destroys the events and the stream; copies already enqueued still
+// Close destroys the events and the stream; copies already enqueued still
 // complete.
 func (cs *CopyStream) Close() error {
 	var errs []error
