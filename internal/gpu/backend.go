@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -148,4 +149,20 @@ func (b *Backend) Close() error {
 	}
 	b.gpus = nil
 	return errors.Join(errs...)
+}
+
+// stagingBlocksFor is the default pool for a host of workers cores. A block
+// goes back to the pool only when every part file over its rows is
+// encoded, so with few blocks most writers of a large host wait for one:
+// on 16 cores, four blocks kept about ten of them busy. One block per two
+// cores keeps them all encoding.
+func stagingBlocksFor(workers int) int { return max(DefaultStagingBlocks, workers/2) }
+
+func defaultOptions() options {
+	workers := runtime.GOMAXPROCS(0)
+	return options{
+		devices: []int{0}, parents: allpairs.ParentsAuto, lookahead: true,
+		workers: workers,
+		staging: device.StagingOptions{Blocks: stagingBlocksFor(workers), Bytes: DefaultStagingBytes},
+	}
 }

@@ -208,10 +208,6 @@ func parseDevices(text string, device int) ([]int, error) {
 	return ordinals, nil
 }
 
-// spread reports whether the run may leave one device's memory: several
-// devices or a memory limit.
-func (c *FWConfig) spread() bool { return len(c.Devices) != 1 || c.MemoryLimit > 0 }
-
 // CeilingConfig configures the ceiling subcommand.
 type CeilingConfig struct {
 	// Duration of each timed repeat.

@@ -390,3 +390,7 @@ func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	fmt.Fprintf(out, "add-min ceiling: %.3fe12/s (median of %d runs of %v)\n", rate/1e12, c.Repeats, c.Duration)
 	return nil
 }
+
+// spread reports whether the run may leave one device's memory: several
+// devices or a memory limit.
+func (c *FWConfig) spread() bool { return len(c.Devices) != 1 || c.MemoryLimit > 0 }

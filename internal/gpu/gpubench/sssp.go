@@ -213,19 +213,6 @@ func (c *SSSPConfig) options(variant string) []sssp.Options {
 	return all
 }
 
-// multiOptions lists the combinations for the multi-source run: the delta
-// options with every batch size.
-func (c *SSSPConfig) multiOptions(variant string) []sssp.Options {
-	var all []sssp.Options
-	for _, o := range c.options(variant) {
-		for _, batch := range c.Batches {
-			o.Batch = batch
-			all = append(all, o)
-		}
-	}
-	return all
-}
-
 // parseList parses a comma-separated list of numbers, none below least.
 func parseList[T int | int64 | float64](s string, parse func(string) (T, error), least T) ([]T, error) {
 	var out []T

@@ -383,3 +383,16 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// multiOptions lists the combinations for the multi-source run: the delta
+// options with every batch size.
+func (c *SSSPConfig) multiOptions(variant string) []sssp.Options {
+	var all []sssp.Options
+	for _, o := range c.options(variant) {
+		for _, batch := range c.Batches {
+			o.Batch = batch
+			all = append(all, o)
+		}
+	}
+	return all
+}

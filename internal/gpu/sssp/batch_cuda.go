@@ -88,10 +88,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.BlockSize, stats.LocalRounds = plan.delta, plan.opts.BlockSize, plan.localRounds
-		staging, pool := b.batchStaging(s.width), b.st.Options().Blocks
-		if staging > b.st.Options().Bytes {
-			pool = batchWidePool // wide rows: pinning costs more than the overlap of more blocks gains
-		}
+		staging, pool := batchStaging(s.width, b.st.Options())
 		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
 		var produced Stats
 		stats.Stream, err = b.st.Stream(ctx, s.width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
@@ -101,15 +98,6 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
 	}
 	return stats, err
-}
-
-// batchStaging is the bytes of one pinned block of a batched run: the
-// backend's, widened for wide rows unless WithStaging fixed them.
-func (b *unit) batchStaging(width int64) int64 {
-	if b.st.Options().Fixed {
-		return b.st.Options().Bytes
-	}
-	return batchStagingBytes(width, b.st.Options().Bytes)
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list
@@ -155,7 +143,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	n := s.plan.n
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
-	staging := s.b.batchStaging(s.width)
+	staging, _ := batchStaging(s.width, s.b.st.Options())
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
 		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)

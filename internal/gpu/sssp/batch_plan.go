@@ -1,6 +1,9 @@
 package sssp
 
-import "github.com/pathflow/pathflow/internal/backend"
+import (
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+)
 
 // Host-side sizing of the batched near-far search (sssp_batch_cuda.go): no
 // CUDA, so it is tested in every build.
@@ -76,10 +79,21 @@ func planBatch(n, width int64, total int, parents bool, free, stagingBytes int64
 	return batchShape{rows: int(rows), groups: int(groups), blocksPerGroup: max(resident/int(groups), 1)}
 }
 
-// batchStagingBytes is the staging a batched run's blocks may take: the
-// default, raised for wide rows so that a block can hold a group.
-func batchStagingBytes(width int64, defaultBytes int64) int64 {
-	return max(defaultBytes, min(batchLanes*4*width, batchMaxStagingBytes))
+// batchStaging is the staging of a batched run whose rows are width
+// values wide, from the stager's options o: the bytes of one pinned block,
+// raised for wide rows so that a block can hold a group unless o is
+// Fixed, and the blocks of the pool, batchWidePool for blocks wider than
+// o's (pinning them costs more than the overlap of more blocks gains).
+func batchStaging(width int64, o device.StagingOptions) (bytes int64, pool int) {
+	bytes = o.Bytes
+	if !o.Fixed {
+		bytes = max(o.Bytes, min(batchLanes*4*width, batchMaxStagingBytes))
+	}
+	pool = o.Blocks
+	if bytes > o.Bytes {
+		pool = batchWidePool
+	}
+	return bytes, pool
 }
 
 // batchCutoff is the cutoff the kernel applies: graph.Inf32 (none) for

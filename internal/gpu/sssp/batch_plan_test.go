@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
 // planBatch fills launches with whole groups within the memory, the
@@ -59,5 +60,30 @@ func TestUseBatch(t *testing.T) {
 	}
 	if batchCutoff(backend.NoCutoff, 1<<30-1) != 1<<30-1 || batchCutoff(5, 1<<30-1) != 5 || batchCutoff(1<<40, 1<<30-1) != 1<<30-1 {
 		t.Error("batchCutoff maps cutoffs wrong")
+	}
+}
+
+func TestBatchStagingWidensForWideRows(t *testing.T) {
+	o := device.StagingOptions{Blocks: 8, Bytes: 64 << 20}
+	for _, c := range []struct {
+		name      string
+		width     int64
+		o         device.StagingOptions
+		wantBytes int64
+		wantPool  int
+	}{
+		// A group of 32 rows of 1000 values fits the default block.
+		{"narrow", 1000, o, 64 << 20, 8},
+		// 32 rows of 1M values (128 MiB) need a wider block, so fewer.
+		{"wide", 1 << 20, o, 128 << 20, batchWidePool},
+		// 32 rows of 24M values would take 3 GiB: capped.
+		{"capped", 24 << 20, o, batchMaxStagingBytes, batchWidePool},
+		// WithStaging's sizes are kept.
+		{"fixed", 1 << 20, device.StagingOptions{Blocks: 8, Bytes: 64 << 20, Fixed: true}, 64 << 20, 8},
+	} {
+		bytes, pool := batchStaging(c.width, c.o)
+		if bytes != c.wantBytes || pool != c.wantPool {
+			t.Errorf("%s: %d bytes in %d blocks, want %d in %d", c.name, bytes, pool, c.wantBytes, c.wantPool)
+		}
 	}
 }
