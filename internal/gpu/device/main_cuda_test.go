@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"testing"
-	"time"
 )
 
 // testDevice is device 0, opened once for the package's tests.
@@ -28,13 +27,6 @@ func TestMain(m *testing.M) {
 		code = max(code, 1)
 	}
 	os.Exit(code)
-}
-
-// freshSeed returns a new seed and logs it, so a failure can be replayed.
-func freshSeed(t testing.TB) uint64 {
-	s := uint64(time.Now().UnixNano())
-	t.Logf("fresh seed %d", s)
-	return s
 }
 
 // poison is written over buffers before copies, so that a cell no copy
