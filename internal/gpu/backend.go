@@ -13,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 )
 
 // Backend is the CUDA implementation of backend.Backend. It owns one
@@ -138,6 +139,16 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 		_, err := planSSSP(g, alg, SSSPOptions{})
 		return err
 	}
+	if alg.Name == AlgorithmCH && req.Hierarchy == nil {
+		// Built once on the host, before the sources are spread over devices.
+		began := time.Now()
+		h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(b.opts.workers))
+		if err != nil {
+			return fmt.Errorf("gpu: ch: %w", err)
+		}
+		req.Hierarchy = h
+		req.ReportFact(hierarchy.FactKey, h.Facts(time.Since(began).Seconds()))
+	}
 	sink = countRows(&req, sink)
 	if len(b.others) == 0 {
 		return b.runSSSP(ctx, g, &req, sink)
@@ -150,13 +161,16 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink backend.Sin
 // the rest one source at a time with the rows narrowed on the host.
 func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
 	alg := req.Choice.Algorithm
+	if alg.Name == AlgorithmCH {
+		return b.runCH(ctx, g, req, sink)
+	}
 	plan, err := planSSSP(g, alg, SSSPOptions{})
 	if err != nil {
 		return err
 	}
 	if plan.variant == VariantNearFar && useBatch(req) {
 		start := time.Now()
-		stats, err := b.solveBatch(ctx, g, req, plan, sink) // sources checked by Run
+		stats, err := b.solveBatch(ctx, g, req, plan, nil, sink) // sources checked by Run
 		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 		return err
 	}
@@ -168,6 +182,26 @@ func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
+	return err
+}
+
+// runCH answers req from req.Hierarchy by PHAST sweeps on b's device,
+// through the batched run's gathers and staging (solveBatch).
+func (b *Backend) runCH(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
+	if req.Hierarchy.N != g.N {
+		return fmt.Errorf("gpu: ch: the request's hierarchy has %d vertices and its graph %d", req.Hierarchy.N, g.N)
+	}
+	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, SSSPOptions{})
+	if err != nil {
+		return err
+	}
+	sweep, err := newCHSweep(req.Hierarchy, b.opts.workers)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	stats, err := b.solveBatch(ctx, g, req, plan, sweep, sink)
+	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 	return err
 }
 

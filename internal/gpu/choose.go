@@ -56,6 +56,14 @@ func choose(p backend.Problem) (backend.Choice, error) {
 			alg.BlockSize = int(plan.tile)
 		}
 		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
+	case AlgorithmCH:
+		if lo < 0 {
+			return backend.Choice{}, fmt.Errorf("gpu: %s needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d: %w", AlgorithmCH, lo, ErrNotSupported)
+		}
+		if alg.Variant != "" {
+			return backend.Choice{}, fmt.Errorf("gpu: %s has no variant %q: %w", AlgorithmCH, alg.Variant, ErrNotSupported)
+		}
+		return backend.Choice{Algorithm: alg, Reason: reason + ": a contraction hierarchy swept on the GPU (PHAST), 32 sources per sweep"}, nil
 	case SSSPFamily, BellmanFordFamily, DijkstraFamily:
 		variant, checked, err := chooseSSSP(int64(p.N), lo, hi, alg)
 		if err != nil {
@@ -67,6 +75,6 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		}
 		return backend.Choice{Algorithm: alg, Reason: reason}, nil
 	}
-	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s)",
-		alg.Name, ErrNotSupported, AllPairsFamily, SSSPFamily, BellmanFordFamily, DijkstraFamily)
+	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s, %s)",
+		alg.Name, ErrNotSupported, AllPairsFamily, SSSPFamily, BellmanFordFamily, DijkstraFamily, AlgorithmCH)
 }

@@ -37,6 +37,9 @@ type batchSolver struct {
 	// weights <= 0, whose loops are mended on whole rows on the host.
 	onDevice bool
 	cutoff   int64
+	// sweep, when not nil, computes the groups' distances by PHAST sweeps
+	// over a contraction hierarchy instead of near-far searches.
+	sweep *chSweep
 
 	dist, pending, queued, nearQueue, state, sources Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -61,18 +64,22 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 	if err := checkSources(g.N, req.Sources); err != nil {
 		return SSSPStats{}, err
 	}
-	return b.solveBatch(ctx, g, req, plan, sink)
+	return b.solveBatch(ctx, g, req, plan, nil, sink)
 }
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
 // of g) and checked sources: Run plans once, for the variant and this.
-func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (SSSPStats, error) {
+// With sweep, the groups' distances come from its PHAST sweeps instead.
+func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sweep *chSweep, sink backend.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
+	if sweep != nil {
+		stats.Variant = AlgorithmCH + " (PHAST sweeps)"
+	}
 	if len(req.Sources) == 0 {
 		return stats, nil
 	}
 	var err error
-	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
+	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32)), sweep: sweep}
 	s.onDevice = !(req.Parents && plan.lo <= 0)
 	s.width = plan.n
 	if s.onDevice {
@@ -125,6 +132,11 @@ func rowWidest(req *backend.Request, n int) int {
 // kernel, sizes the launches from the free memory and allocates.
 func (s *batchSolver) prepare(c *Ctx) error {
 	var err error
+	if s.sweep != nil {
+		if err := s.sweep.prepare(c); err != nil {
+			return err
+		}
+	}
 	if s.graph, err = c.uploadGraph(s.host); err != nil {
 		return err
 	}
@@ -229,6 +241,9 @@ func (s *batchSolver) close(c *Ctx) error {
 	if s.search != nil {
 		errs = append(errs, s.search.unload())
 	}
+	if s.sweep != nil {
+		errs = append(errs, s.sweep.close(c))
+	}
 	return errors.Join(errs...)
 }
 
@@ -322,6 +337,20 @@ func (s *batchSolver) launch(c *Ctx, slot *resultSlot, first int, rows []int32, 
 		rowStarts = 0
 	}
 	bs := s.plan.opts.BlockSize
+	if s.sweep != nil {
+		err := timed(c, st, func() error {
+			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs)
+			st.Launches += launches + 1
+			if err != nil {
+				return err
+			}
+			return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+		})
+		st.HostSyncs++
+		st.Sources += len(rows)
+		st.Batches++
+		return err
+	}
 	err := timed(c, st, func() error {
 		if err := c.kernels.SSSPBatchInit(s.b.dev.linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {

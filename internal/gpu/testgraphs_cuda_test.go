@@ -23,7 +23,7 @@ func gpuAlgorithms() []backend.Algorithm {
 	for _, v := range SSSPVariants {
 		algs = append(algs, backend.Algorithm{Name: SSSPFamily, Variant: v})
 	}
-	return algs
+	return append(algs, backend.Algorithm{Name: AlgorithmCH})
 }
 
 // TestRunOnTestGraphs runs every GPU algorithm and variant, with and
@@ -46,7 +46,7 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 	lo, hi := e.WeightRange()
 	choice, err := choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(g.Sources), Algorithm: alg, Parents: parents})
-	if g.Negative() && (alg.Variant == VariantNearFar || alg.Variant == VariantDijkstra) {
+	if g.Negative() && (alg.Variant == VariantNearFar || alg.Variant == VariantDijkstra || alg.Name == AlgorithmCH) {
 		if !errors.Is(err, ErrNotSupported) {
 			t.Fatalf("negative weights: %v, want ErrNotSupported", err)
 		}
