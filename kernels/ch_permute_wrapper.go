@@ -19,16 +19,23 @@ var chPermuteKernel = newKernel("ch_permute", chPermutePTX)
 
 // ChPermute launches ch_permute (ch_permute.cu) with cfg.
 //
-// ch_permute copies a finished PHAST sweep into the layout of the batched
-// searches: out[v * BT_LANES + j] = lanes[rank[v] * BT_LANES + j] for every
-// original vertex v, so the gathers of sssp_batch_gather*.cu read it as a
-// group's distances. A distance beyond cutoff becomes INF32 (the batched
-// searches' rule for a cutoff). One warp per vertex: both sides are
-// coalesced 128-byte lines.
-func (m *Module) ChPermute(cfg Config, lanes cu.DevicePtr, rank cu.DevicePtr, n int64, cutoff int64, out cu.DevicePtr) error {
+// ch_permute copies finished PHAST sweeps into the layout of the batched
+// searches, group blockIdx.y from lanes + group * stride ([count][BT_LANES]
+// in swept order) to out + group * n * BT_LANES ([n][BT_LANES] in original
+// ids), so the gathers of sssp_batch_gather*.cu read them as groups'
+// distances: for i < count, out[v * BT_LANES + j] = lanes[x * BT_LANES + j]
+// with v = vertices[i] (i when vertices is null) and x = index[i] (i when
+// index is null). A whole sweep passes index = the ranks and no vertices;
+// a restricted one its vertices' original ids and no index. A distance
+// beyond cutoff becomes INF32 (the batched searches' rule for a cutoff).
+// One warp per vertex: both sides are coalesced 128-byte lines.
+func (m *Module) ChPermute(cfg Config, lanes cu.DevicePtr, stride int64, index cu.DevicePtr, vertices cu.DevicePtr, count int64, n int64, cutoff int64, out cu.DevicePtr) error {
 	return m.launch(chPermuteKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&lanes),
-		unsafe.Pointer(&rank),
+		unsafe.Pointer(&stride),
+		unsafe.Pointer(&index),
+		unsafe.Pointer(&vertices),
+		unsafe.Pointer(&count),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&cutoff),
 		unsafe.Pointer(&out),

@@ -19,22 +19,26 @@ var chSweepKernel = newKernel("ch_sweep", chSweepPTX)
 
 // ChSweep launches ch_sweep (ch_sweep.cu) with cfg.
 //
-// ch_sweep settles one level of a contraction hierarchy for the BT_LANES
-// sources of a PHAST sweep (kernels/ch_*.cu, internal/gpu/ch_sweep.go).
-// lanes is [n][BT_LANES] int32 in hierarchy ids, holding each source's
-// upward-search distance (or INF32) before the sweep reaches a vertex and
-// its final distance after. The level's vertices lo..hi-1 share no arc, and
-// every Down arc of one comes from a higher level, already final, so each
-// vertex is independent: one warp per vertex, one thread per lane, and the
-// warp reads a tail's 32 lanes as one coalesced 128-byte line while the
-// arc itself is the same word for every thread. A sum that reaches INF32
-// sets *overflow: the int32 distances would not be exact.
-func (m *Module) ChSweep(cfg Config, downOffsets cu.DevicePtr, downTails cu.DevicePtr, downWeights cu.DevicePtr, lanes cu.DevicePtr, lo int64, hi int64, overflow cu.DevicePtr) error {
+// ch_sweep settles one level of a contraction hierarchy for the groups of
+// a PHAST sweep (kernels/ch_*.cu, internal/gpu/ch_sweep_cuda.go), group
+// blockIdx.y holding BT_LANES sources. lanes is [groups][count][BT_LANES]
+// int32 over the swept vertices (the hierarchy, or the part of it that
+// can reach the asked columns, in hierarchy order; stride = count *
+// BT_LANES per group), holding each source's upward-search distance (or
+// INF32) before the sweep reaches a vertex and its final distance after.
+// The level's vertices lo..hi-1 share no arc, and every Down arc of one
+// comes from a higher level, already final, so each vertex is
+// independent: one warp per vertex, one thread per lane, and the warp
+// reads a tail's 32 lanes as one coalesced 128-byte line while the arc
+// itself is the same word for every thread. A sum that reaches INF32 sets
+// *overflow: the int32 distances would not be exact.
+func (m *Module) ChSweep(cfg Config, downOffsets cu.DevicePtr, downTails cu.DevicePtr, downWeights cu.DevicePtr, lanes cu.DevicePtr, stride int64, lo int64, hi int64, overflow cu.DevicePtr) error {
 	return m.launch(chSweepKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&downOffsets),
 		unsafe.Pointer(&downTails),
 		unsafe.Pointer(&downWeights),
 		unsafe.Pointer(&lanes),
+		unsafe.Pointer(&stride),
 		unsafe.Pointer(&lo),
 		unsafe.Pointer(&hi),
 		unsafe.Pointer(&overflow),

@@ -195,12 +195,8 @@ func (b *Backend) runCH(ctx context.Context, g *graph.CSR, req *backend.Request,
 	if err != nil {
 		return err
 	}
-	sweep, err := newCHSweep(req.Hierarchy, b.opts.workers)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
-	stats, err := b.solveBatch(ctx, g, req, plan, sweep, sink)
+	stats, err := b.solveBatch(ctx, g, req, plan, req.Hierarchy, sink)
 	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"gorgonia.org/cu"
@@ -14,63 +15,133 @@ import (
 // chSweep computes the distances of a batched run's groups by PHAST
 // sweeps over a contraction hierarchy (kernels/ch_*.cu) instead of
 // near-far searches: the host runs each source's upward search (a few
-// hundred vertices on a road network), the device seeds a group's 32
-// lanes with them and settles the hierarchy level by level, top down, then
-// copies the lanes into the group's slot of the batched state in original
-// ids, where the batched run's gathers read them as they read a search's.
-// A sweep touches every vertex once per group: O(n + Down arcs) per 32
-// sources, with no frontier and no host round trip between levels.
+// hundred vertices on a road network), the device seeds the groups' lanes
+// with them and settles the swept vertices level by level, top down, all
+// groups of a pass in each launch, then copies the lanes into the groups'
+// slots of the batched state in original ids, where the batched run's
+// gathers read them as they read a search's. When only some columns are
+// asked (targets, pairs) the sweep is restricted to the part of the
+// hierarchy that reaches them (hierarchy.Selection); otherwise it covers
+// every vertex. O(swept vertices + their Down arcs) per 32 sources.
 type chSweep struct {
 	h       *hierarchy.Hierarchy
-	levels  []int32
+	sel     *hierarchy.Selection
 	workers int
 	down    *DeviceCSR
-	// rank is h.Rank on the device; lanes one group's [n][32] distances
-	// in hierarchy ids; seedAt and seedDist the seeds of one group, with
-	// room for seedCap of them; overflow the sweep's int32 overflow flag.
-	rank, lanes, seedAt, seedDist, overflow Buffer
-	seedCap                                 int64
+	// vertices are the swept vertices' original ids, in swept order;
+	// lanes the [perPass][swept][32] distances of one pass of groups;
+	// seedAt and seedDist the seeds of a pass, with room for seedCap;
+	// overflow the sweeps' int32 overflow flag.
+	vertices, lanes, seedAt, seedDist, overflow Buffer
+	perPass                                     int
+	seedCap                                     int64
 }
 
-// newCHSweep checks that h can be swept by levels.
-func newCHSweep(h *hierarchy.Hierarchy, workers int) (*chSweep, error) {
-	levels, err := h.Levels()
+// chSelectAll: a selection larger than this share of the vertices is
+// swept whole, which costs little more and needs no selection pass.
+const chSelectAll = 2
+
+// newCHSweep plans the sweeps of req over h: restricted to what reaches
+// the asked columns (and their in-neighbours, which the parents rule
+// reads) when the rows are narrowed on the device, else whole.
+func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDevice bool, workers int) (*chSweep, error) {
+	var columns []int32
+	if onDevice && req.Narrowed() {
+		seen := make([]bool, g.N)
+		add := func(v int32) {
+			if !seen[v] {
+				seen[v] = true
+				columns = append(columns, v)
+			}
+		}
+		for _, v := range req.Targets {
+			add(v)
+		}
+		for _, list := range req.SourceTargets {
+			for _, v := range list {
+				add(v)
+			}
+		}
+		if req.Parents {
+			rev := g.Reverse()
+			for _, v := range columns {
+				for _, u := range rev.Targets[rev.Offsets[v]:rev.Offsets[v+1]] {
+					add(u)
+				}
+			}
+		}
+	}
+	sel, err := h.Select(columns)
+	if err == nil && columns != nil && int64(len(sel.Vertices))*chSelectAll > int64(h.N) {
+		sel, err = h.Select(nil)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gpu: ch: %w", err)
 	}
-	return &chSweep{h: h, levels: levels, workers: workers}, nil
+	return &chSweep{h: h, sel: sel, workers: workers}, nil
 }
 
-// prepare uploads the Down arcs and the ranks and allocates the lanes,
-// before the batched run sizes its groups from the memory left.
+// swept is the number of vertices a sweep settles.
+func (w *chSweep) swept() int64 { return int64(len(w.sel.Vertices)) }
+
+// prepare uploads the swept part of the hierarchy and room for one
+// group's lanes, before the batched run sizes its groups from the memory
+// left; grow then widens the passes.
 func (w *chSweep) prepare(c *Ctx) error {
 	var err error
-	if w.down, err = c.UploadCSR(&w.h.Down); err != nil {
+	if w.down, err = c.UploadCSR(&w.sel.Down); err != nil {
 		return err
 	}
-	n := int64(w.h.N)
-	for _, a := range []struct {
-		buf   *Buffer
-		bytes int64
-		what  string
-	}{
-		{&w.rank, n * 4, "ranks"},
-		{&w.lanes, n * batchLanes * 4, "sweep lanes"},
-		{&w.overflow, 4, "overflow flag"},
-	} {
-		if *a.buf, err = c.Alloc(a.bytes, "hierarchy "+a.what); err != nil {
-			return err
-		}
+	ids := make([]int32, len(w.sel.Vertices))
+	for i, r := range w.sel.Vertices {
+		ids[i] = w.h.Order[r]
 	}
-	if err := c.CopyInt32ToDevice(w.rank, w.h.Rank); err != nil {
+	if w.vertices, err = c.Alloc(max(int64(len(ids)), 1)*4, "hierarchy vertex ids"); err != nil {
 		return err
 	}
-	return c.FillInt32(w.overflow, 0)
+	if err := c.CopyInt32ToDevice(w.vertices, ids); err != nil {
+		return err
+	}
+	if w.overflow, err = c.Alloc(4, "hierarchy overflow flag"); err != nil {
+		return err
+	}
+	if err := c.FillInt32(w.overflow, 0); err != nil {
+		return err
+	}
+	return w.allocLanes(c, 1)
 }
 
-// close frees what prepare and fill made.
+// grow makes room for passes of up to groups groups, as many as the free
+// memory takes (at least the one prepare made room for).
+func (w *chSweep) grow(c *Ctx, groups int) error {
+	free, _, err := c.MemInfo()
+	if err != nil {
+		return err
+	}
+	perGroup := max(w.swept(), 1) * batchLanes * 4
+	fit := int(min(int64(groups), (free-free/8)/perGroup+int64(w.perPass)))
+	if fit <= w.perPass {
+		return nil
+	}
+	if err := c.Free(&w.lanes); err != nil {
+		return err
+	}
+	return w.allocLanes(c, fit)
+}
+
+// allocLanes allocates the lanes of passes of groups groups.
+func (w *chSweep) allocLanes(c *Ctx, groups int) error {
+	var err error
+	w.lanes, err = c.Alloc(int64(groups)*max(w.swept(), 1)*batchLanes*4, "hierarchy sweep lanes")
+	if err == nil {
+		w.perPass = groups
+	}
+	return err
+}
+
+// close frees what prepare, grow and fill made.
 func (w *chSweep) close(c *Ctx) error {
-	errs := []error{c.Free(&w.rank), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
+	errs := []error{c.Free(&w.vertices), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
 	if w.down != nil {
 		errs = append(errs, w.down.Free(c))
 	}
@@ -79,51 +150,65 @@ func (w *chSweep) close(c *Ctx) error {
 
 // fill sweeps the groups of one launch (sources rows, 32 per group) and
 // writes group g's distances, at most cutoff (farther ones INF32), to
-// dist + g*n*32 int32 in original ids. It returns the kernel launches.
+// dist + g*n*32 int32 in original ids, at the swept vertices. It returns
+// the kernel launches.
 func (w *chSweep) fill(c *Ctx, rows []int32, dist Buffer, cutoff int64, blockSize int) (int64, error) {
 	seeds, err := w.h.UpwardSearches(rows, w.workers)
 	if err != nil {
 		return 0, err
 	}
-	n := int64(w.h.N)
+	n, count := int64(w.h.N), w.swept()
+	stride := count * batchLanes
+	groups := (len(rows) + batchLanes - 1) / batchLanes
+	dev := c.Device()
 	launches := int64(0)
 	var at []int64
 	var d []int32
-	for g := 0; g*batchLanes < len(rows); g++ {
+	for g0 := 0; g0 < groups; g0 += w.perPass {
+		pass := min(w.perPass, groups-g0)
 		at, d = at[:0], d[:0]
-		for j := range min(batchLanes, len(rows)-g*batchLanes) {
-			s := seeds[g*batchLanes+j]
-			for i, r := range s.Vertices {
-				if s.Dist[i] >= int64(graph.Inf32) {
-					return launches, fmt.Errorf("%w: an upward path from source %d is at least %d long", ErrNeedsInt64, rows[g*batchLanes+j], graph.Inf32)
+		for r := g0 * batchLanes; r < min(len(rows), (g0+pass)*batchLanes); r++ {
+			base := int64(r/batchLanes-g0)*stride + int64(r%batchLanes)
+			s := seeds[r]
+			for i, v := range s.Vertices {
+				p := w.sel.Position(v)
+				if p < 0 {
+					continue
 				}
-				at = append(at, int64(r)*batchLanes+int64(j))
+				if s.Dist[i] >= int64(graph.Inf32) {
+					return launches, fmt.Errorf("%w: an upward path from source %d is at least %d long", ErrNeedsInt64, rows[r], graph.Inf32)
+				}
+				at = append(at, base+int64(p)*batchLanes)
 				d = append(d, int32(s.Dist[i]))
 			}
 		}
 		if err := w.upload(c, at, d); err != nil {
 			return launches, err
 		}
-		if err := c.FillInt32(w.lanes, graph.Inf32); err != nil {
+		if err := c.FillInt32(Buffer{Ptr: w.lanes.Ptr, Bytes: int64(pass) * stride * 4}, graph.Inf32); err != nil {
 			return launches, err
 		}
-		dev := c.Device()
 		if len(at) > 0 {
 			if err := c.kernels.ChSeed(dev.linear(int64(len(at)), blockSize, true), w.lanes.Ptr, w.seedAt.Ptr, w.seedDist.Ptr, int64(len(at))); err != nil {
 				return launches, err
 			}
 			launches++
 		}
-		for l := len(w.levels) - 2; l >= 0; l-- {
-			lo, hi := int64(w.levels[l]), int64(w.levels[l+1])
-			if err := c.kernels.ChSweep(dev.linear((hi-lo)*32, blockSize, true), w.down.Offsets.Ptr, w.down.Targets.Ptr,
-				w.down.Weights.Ptr, w.lanes.Ptr, lo, hi, w.overflow.Ptr); err != nil {
+		levels := w.sel.Levels
+		for l := len(levels) - 2; l >= 0; l-- {
+			lo, hi := int64(levels[l]), int64(levels[l+1])
+			cfg := dev.linear((hi-lo)*32, blockSize, true)
+			cfg.Grid.Y = pass
+			if err := c.kernels.ChSweep(cfg, w.down.Offsets.Ptr, w.down.Targets.Ptr, w.down.Weights.Ptr,
+				w.lanes.Ptr, stride, lo, hi, w.overflow.Ptr); err != nil {
 				return launches, err
 			}
 			launches++
 		}
-		out := dist.Ptr + cu.DevicePtr(int64(g)*n*batchLanes*4)
-		if err := c.kernels.ChPermute(dev.linear(n*32, blockSize, true), w.lanes.Ptr, w.rank.Ptr, n, cutoff, out); err != nil {
+		cfg := dev.linear(count*32, blockSize, true)
+		cfg.Grid.Y = pass
+		out := dist.Ptr + cu.DevicePtr(int64(g0)*n*batchLanes*4)
+		if err := c.kernels.ChPermute(cfg, w.lanes.Ptr, stride, 0, w.vertices.Ptr, count, n, cutoff, out); err != nil {
 			return launches, err
 		}
 		launches++
@@ -138,7 +223,7 @@ func (w *chSweep) fill(c *Ctx, rows []int32, dist Buffer, cutoff int64, blockSiz
 	return launches, nil
 }
 
-// upload copies a group's seeds to the device, growing their buffers when
+// upload copies a pass's seeds to the device, growing their buffers when
 // they are too small.
 func (w *chSweep) upload(c *Ctx, at []int64, d []int32) error {
 	if int64(len(at)) > w.seedCap {

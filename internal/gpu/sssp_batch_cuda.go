@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/kernels"
 	"gorgonia.org/cu"
@@ -69,18 +70,25 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
 // of g) and checked sources: Run plans once, for the variant and this.
-// With sweep, the groups' distances come from its PHAST sweeps instead.
-func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sweep *chSweep, sink backend.Sink) (SSSPStats, error) {
+// With a hierarchy h of g, the groups' distances come from PHAST sweeps
+// over it instead (chSweep).
+func (b *Backend) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, h *hierarchy.Hierarchy, sink backend.Sink) (SSSPStats, error) {
 	stats := SSSPStats{Variant: VariantNearFar + " (batched)"}
-	if sweep != nil {
+	if h != nil {
 		stats.Variant = AlgorithmCH + " (PHAST sweeps)"
 	}
 	if len(req.Sources) == 0 {
 		return stats, nil
 	}
 	var err error
-	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32)), sweep: sweep}
+	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
 	s.onDevice = !(req.Parents && plan.lo <= 0)
+	if h != nil {
+		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, b.opts.workers); err != nil {
+			return stats, err
+		}
+		stats.Swept = s.sweep.swept()
+	}
 	s.width = plan.n
 	if s.onDevice {
 		s.width = int64(rowWidest(req, int(plan.n)))
@@ -212,6 +220,9 @@ func (s *batchSolver) prepare(c *Ctx) error {
 			}
 		}
 		slot.rows = rows
+	}
+	if s.sweep != nil {
+		return s.sweep.grow(c, int(groups))
 	}
 	return nil
 }
@@ -437,6 +448,9 @@ type BatchFacts struct {
 	Steps          int64   `json:"steps"`
 	KernelSeconds  float64 `json:"kernel_s"`
 	BusySeconds    float64 `json:"busy_s"`
+	// SweptVertices: with ch, the vertices each sweep settled (all of
+	// them, or the part of the hierarchy that reaches the asked columns).
+	SweptVertices int64 `json:"swept_vertices,omitempty"`
 }
 
 // batchFacts condenses the stats of a batched run that took wall.
@@ -444,7 +458,7 @@ func batchFacts(s SSSPStats, wall time.Duration) BatchFacts {
 	return BatchFacts{
 		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
 		StoppedGroups: s.Stopped, Steps: s.Steps,
-		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()),
+		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 	}
 }
 

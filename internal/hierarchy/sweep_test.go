@@ -11,48 +11,54 @@ import (
 )
 
 // sweepByLevels is the sweep a GPU runs, on the host: seeds from
-// UpwardSearches, then the levels top down, every vertex of a level from
-// the values of higher levels only (a copy of the level's inputs is taken
-// first, so a vertex that read one of its own level would see a stale
-// value and the test would catch it).
-func sweepByLevels(t *testing.T, h *Hierarchy, source int32) []int64 {
+// UpwardSearches at the selected vertices, then the selection's levels top
+// down, every vertex of a level from the values of higher levels only (a
+// copy of the level's inputs is taken first, so a vertex that read one of
+// its own level would see a stale value and the test would catch it). It
+// returns the distances by original id, infinity where not selected.
+func sweepByLevels(t *testing.T, h *Hierarchy, sel *Selection, source int32) []int64 {
 	t.Helper()
-	levels, err := h.Levels()
-	if err != nil {
-		t.Fatal(err)
-	}
 	seeds, err := h.UpwardSearches([]int32{source}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := make([]int64, h.N)
+	d := make([]int64, len(sel.Vertices))
 	for i := range d {
 		d[i] = infinity
 	}
 	for j, r := range seeds[0].Vertices {
-		d[r] = seeds[0].Dist[j]
+		if p := sel.Position(r); p >= 0 {
+			d[p] = seeds[0].Dist[j]
+		}
 	}
+	levels := sel.Levels
 	for l := len(levels) - 2; l >= 0; l-- {
 		before := slices.Clone(d)
-		for r := levels[l]; r < levels[l+1]; r++ {
-			for a := h.Down.Offsets[r]; a < h.Down.Offsets[r+1]; a++ {
-				x := h.Down.Targets[a]
+		for p := levels[l]; p < levels[l+1]; p++ {
+			for a := sel.Down.Offsets[p]; a < sel.Down.Offsets[p+1]; a++ {
+				x := sel.Down.Targets[a]
 				if x >= levels[l] && x < levels[l+1] {
-					t.Fatalf("Down arc %d -> %d joins two vertices of level %d", x, r, l)
+					t.Fatalf("Down arc %d -> %d joins two positions of level %d", x, p, l)
 				}
 				if before[x] < infinity {
-					d[r] = min(d[r], before[x]+int64(h.Down.Weights[a]))
+					d[p] = min(d[p], before[x]+int64(sel.Down.Weights[a]))
 				}
 			}
 		}
 	}
 	out := make([]int64, h.N)
 	for v, r := range h.Rank {
-		out[v] = d[r]
+		out[v] = infinity
+		if p := sel.Position(r); p >= 0 {
+			out[v] = d[p]
+		}
 	}
 	return out
 }
 
+// TestSweepByLevelsMatchesDijkstra sweeps whole hierarchies and
+// selections for random targets, level by level as the GPU does, and
+// compares the distances with Dijkstra's.
 func TestSweepByLevelsMatchesDijkstra(t *testing.T) {
 	rng := rand.New(rand.NewPCG(freshSeed(t), 5))
 	e, vs, err := generate.Road(30, rng.Uint64())
@@ -73,12 +79,30 @@ func TestSweepByLevelsMatchesDijkstra(t *testing.T) {
 		{"random 80", graph.BuildCSR(random), nil},
 	} {
 		h := build(t, c.g, c.opts...)
+		targets := randomVertices(rng, c.g.N, 12)
+		whole, err := h.Select(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, err := h.Select(targets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.name == "road 30" && len(part.Vertices) >= len(whole.Vertices)/2 {
+			t.Errorf("%s: 12 targets select %d of %d vertices", c.name, len(part.Vertices), len(whole.Vertices))
+		}
 		for _, s := range randomVertices(rng, c.g.N, 10) {
 			want := reference(t, c.g, s)
-			got := sweepByLevels(t, h, s)
+			got := sweepByLevels(t, h, whole, s)
 			for v := range want {
 				if got[v] != want[v] && !(got[v] == infinity && want[v] == paths.Unreachable) {
 					t.Fatalf("%s: from %d to %d: sweep %d, Dijkstra %d", c.name, s, v, got[v], want[v])
+				}
+			}
+			got = sweepByLevels(t, h, part, s)
+			for _, v := range targets {
+				if got[v] != want[v] && !(got[v] == infinity && want[v] == paths.Unreachable) {
+					t.Fatalf("%s: restricted, from %d to %d: sweep %d, Dijkstra %d", c.name, s, v, got[v], want[v])
 				}
 			}
 		}
