@@ -55,6 +55,14 @@ func choose(p backend.Problem) (backend.Choice, error) {
 			return backend.Choice{}, err
 		}
 		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
+	case sssp.AlgorithmCH:
+		if lo < 0 {
+			return backend.Choice{}, fmt.Errorf("gpu: %s needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d: %w", sssp.AlgorithmCH, lo, device.ErrNotSupported)
+		}
+		if alg.Variant != "" {
+			return backend.Choice{}, fmt.Errorf("gpu: %s has no variant %q: %w", sssp.AlgorithmCH, alg.Variant, device.ErrNotSupported)
+		}
+		return backend.Choice{Algorithm: alg, Reason: reason + ": a contraction hierarchy swept on the GPU (PHAST), 32 sources per sweep"}, nil
 	case sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily:
 		variant, checked, err := sssp.Choose(int64(p.N), lo, hi, alg)
 		if err != nil {
@@ -66,6 +74,6 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		}
 		return backend.Choice{Algorithm: alg, Reason: reason}, nil
 	}
-	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s)",
-		alg.Name, device.ErrNotSupported, allpairs.AllPairsFamily, sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily)
+	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s, %s)",
+		alg.Name, device.ErrNotSupported, allpairs.AllPairsFamily, sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily, sssp.AlgorithmCH)
 }

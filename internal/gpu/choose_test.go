@@ -97,3 +97,15 @@ func TestChooseLetsNearFarCheckBeyondTheBound(t *testing.T) {
 		t.Fatalf("bf-flags beyond the bound: %v", err)
 	}
 }
+
+// A hierarchy cannot hold a negative arc: ch refuses such a graph.
+func TestChooseCHRefusesNegativeWeights(t *testing.T) {
+	_, err := choose(backend.Problem{N: 3, M: 2, MinWeight: -1, MaxWeight: 4, Sources: 1, Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}})
+	if err == nil || !strings.Contains(err.Error(), "non-negative") {
+		t.Fatalf("ch chosen for a graph with a negative weight: %v", err)
+	}
+	c, err := choose(backend.Problem{N: 3, M: 2, MinWeight: 1, MaxWeight: 4, Sources: 1, Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}})
+	if err != nil || c.Algorithm.Name != sssp.AlgorithmCH {
+		t.Fatalf("choose ch: %+v, %v", c, err)
+	}
+}

@@ -32,7 +32,7 @@ func gpuAlgorithms() []backend.Algorithm {
 	for _, v := range sssp.Variants {
 		algs = append(algs, backend.Algorithm{Name: sssp.SSSPFamily, Variant: v})
 	}
-	return algs
+	return append(algs, backend.Algorithm{Name: sssp.AlgorithmCH})
 }
 
 // TestRunOnTestGraphs runs every GPU algorithm and variant, with and
@@ -64,7 +64,7 @@ func runTestGraph(t *testing.T, b *gpu.Backend, g *testgraphs.Graph, alg backend
 	lo, hi := e.WeightRange()
 	choice, err := choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(g.Sources), Algorithm: alg, Parents: parents})
-	if g.Negative() && (alg.Variant == sssp.VariantNearFar || alg.Variant == sssp.VariantDijkstra) {
+	if g.Negative() && (alg.Variant == sssp.VariantNearFar || alg.Variant == sssp.VariantDijkstra || alg.Name == sssp.AlgorithmCH) {
 		if !errors.Is(err, device.ErrNotSupported) {
 			t.Fatalf("negative weights: %v, want device.ErrNotSupported", err)
 		}

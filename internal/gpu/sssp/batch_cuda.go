@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/kernels"
 )
@@ -39,6 +40,9 @@ type batchSolver struct {
 	// weights <= 0, whose loops are mended on whole rows on the host.
 	onDevice bool
 	cutoff   int64
+	// sweep, when not nil, computes the groups' distances by PHAST sweeps
+	// over a contraction hierarchy instead of near-far searches.
+	sweep *chSweep
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -56,7 +60,8 @@ type batchSolver struct {
 // columns leave the device. Non-negative weights only
 // (device.ErrNotSupported otherwise). O(groups * n) device memory per
 // launch. It runs on gpu's device; workers host goroutines mend parent
-// rows.
+// rows. With a ch Choice the groups' distances come from PHAST sweeps over
+// req.Hierarchy instead (chSweep), in the same launches and layout.
 func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.CSR, req *backend.Request, opts Options, sink backend.Sink) (Stats, error) {
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
@@ -65,19 +70,36 @@ func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.C
 	if err := device.CheckSources(g.N, req.Sources); err != nil {
 		return Stats{}, err
 	}
-	return newUnit(gpu, workers).solveBatch(ctx, g, req, plan, sink)
+	var h *hierarchy.Hierarchy
+	if req.Choice.Algorithm.Name == AlgorithmCH {
+		if h = req.Hierarchy; h == nil || h.N != g.N {
+			return Stats{}, fmt.Errorf("gpu: ch: SolveBatch needs the request's hierarchy of the graph")
+		}
+	}
+	return newUnit(gpu, workers).solveBatch(ctx, g, req, plan, h, sink)
 }
 
 // solveBatch is SolveBatch for a graph already planned (a near-far plan
 // of g) and checked sources: Serve plans once, for the variant and this.
-func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, sink backend.Sink) (Stats, error) {
+// With a hierarchy h of g, the groups' distances come from PHAST sweeps
+// over it instead (chSweep).
+func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, h *hierarchy.Hierarchy, sink backend.Sink) (Stats, error) {
 	stats := Stats{Variant: VariantNearFar + " (batched)"}
+	if h != nil {
+		stats.Variant = AlgorithmCH + " (PHAST sweeps)"
+	}
 	if len(req.Sources) == 0 {
 		return stats, nil
 	}
 	var err error
 	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
 	s.onDevice = !(req.Parents && plan.lo <= 0)
+	if h != nil {
+		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, b.workers); err != nil {
+			return stats, err
+		}
+		stats.Swept = s.sweep.swept()
+	}
 	s.width = plan.n
 	if s.onDevice {
 		s.width = int64(rowWidest(req, int(plan.n)))
@@ -117,6 +139,11 @@ func rowWidest(req *backend.Request, n int) int {
 // kernel, sizes the launches from the free memory and allocates.
 func (s *batchSolver) prepare(c *device.Ctx) error {
 	var err error
+	if s.sweep != nil {
+		if err := s.sweep.prepare(c); err != nil {
+			return err
+		}
+	}
 	if s.graph, err = uploadGraph(c, s.host); err != nil {
 		return err
 	}
@@ -193,6 +220,9 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		}
 		slot.rows = rows
 	}
+	if s.sweep != nil {
+		return s.sweep.grow(c, int(groups))
+	}
 	return nil
 }
 
@@ -220,6 +250,9 @@ func (s *batchSolver) close(c *device.Ctx) error {
 	}
 	if s.search != nil {
 		errs = append(errs, s.search.Unload())
+	}
+	if s.sweep != nil {
+		errs = append(errs, s.sweep.close(c))
 	}
 	return errors.Join(errs...)
 }
@@ -314,6 +347,20 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 		rowStarts = 0
 	}
 	bs := s.plan.opts.BlockSize
+	if s.sweep != nil {
+		err := timed(c, st, func() error {
+			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs)
+			st.Launches += launches + 1
+			if err != nil {
+				return err
+			}
+			return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+		})
+		st.HostSyncs++
+		st.Sources += len(rows)
+		st.Batches++
+		return err
+	}
 	err := timed(c, st, func() error {
 		if err := c.Kernels().SSSPBatchInit(s.b.dev.Linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {
@@ -400,6 +447,9 @@ type BatchFacts struct {
 	Steps          int64   `json:"steps"`
 	KernelSeconds  float64 `json:"kernel_s"`
 	BusySeconds    float64 `json:"busy_s"`
+	// SweptVertices: with ch, the vertices each sweep settled (all of
+	// them, or the part of the hierarchy that reaches the asked columns).
+	SweptVertices int64 `json:"swept_vertices,omitempty"`
 }
 
 // batchFacts condenses the stats of a batched run that took wall.
@@ -407,7 +457,7 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 	return BatchFacts{
 		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
 		StoppedGroups: s.Stopped, Steps: s.Steps,
-		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()),
+		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 	}
 }
 

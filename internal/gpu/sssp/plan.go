@@ -22,6 +22,10 @@ const (
 	BellmanFordFamily = "bellman-ford"
 	// DijkstraFamily defaults to VariantDijkstra.
 	DijkstraFamily = "dijkstra"
+	// AlgorithmCH answers from a contraction hierarchy (the request's, or
+	// one built on the host) by PHAST sweeps on the device; non-negative
+	// weights only. It has no variants.
+	AlgorithmCH = "ch"
 )
 
 // The single-source variants (backend.Algorithm.Variant); "" and "auto" pick

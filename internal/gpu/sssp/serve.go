@@ -13,9 +13,10 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 )
 
-// Serve answers req (an sssp, bellman-ford or dijkstra Choice) on gpus,
+// Serve answers req (an sssp, bellman-ford, dijkstra or ch Choice) on gpus,
 // the first being the primary device: with several, each solves a
 // contiguous block of the sources and streams its rows into sink. workers
 // host goroutines per device mend parent rows. Near-far requests of
@@ -37,9 +38,23 @@ func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.
 	if err := device.CheckSources(g.N, req.Sources); err != nil {
 		return err
 	}
+	ch := req.Choice.Algorithm.Name == AlgorithmCH
 	if len(req.Sources) == 0 {
+		if ch {
+			return nil
+		}
 		_, err := planSSSP(g, req.Choice.Algorithm, Options{})
 		return err
+	}
+	if ch && req.Hierarchy == nil {
+		// Built once on the host, before the sources are spread over devices.
+		began := time.Now()
+		h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers))
+		if err != nil {
+			return fmt.Errorf("gpu: ch: %w", err)
+		}
+		req.Hierarchy = h
+		req.ReportFact(hierarchy.FactKey, h.Facts(time.Since(began).Seconds()))
 	}
 	sink = countRows(&req, sink)
 	if len(gpus) == 1 {
@@ -53,13 +68,16 @@ func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.
 // source at a time with the rows narrowed on the host.
 func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
 	alg := req.Choice.Algorithm
+	if alg.Name == AlgorithmCH {
+		return b.serveCH(ctx, g, req, sink)
+	}
 	plan, err := planSSSP(g, alg, Options{})
 	if err != nil {
 		return err
 	}
 	if plan.variant == VariantNearFar && useBatch(req) {
 		start := time.Now()
-		stats, err := b.solveBatch(ctx, g, req, plan, sink) // sources checked by Serve
+		stats, err := b.solveBatch(ctx, g, req, plan, nil, sink) // sources checked by Serve
 		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 		return err
 	}
@@ -71,6 +89,22 @@ func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, si
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}
+	return err
+}
+
+// serveCH answers req from req.Hierarchy by PHAST sweeps on b's device,
+// through the batched run's gathers and staging (solveBatch).
+func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, sink backend.Sink) error {
+	if req.Hierarchy.N != g.N {
+		return fmt.Errorf("gpu: ch: the request's hierarchy has %d vertices and its graph %d", req.Hierarchy.N, g.N)
+	}
+	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, Options{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	stats, err := b.solveBatch(ctx, g, req, plan, req.Hierarchy, sink)
+	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 	return err
 }
 

@@ -39,6 +39,8 @@ type Stats struct {
 	// Stopped: batched groups that stopped once their targets were
 	// settled, before their searches ran out.
 	Stopped int
+	// Swept: with ch, the vertices each PHAST sweep settled.
+	Swept int64
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
