@@ -16,14 +16,14 @@
 //
 // Everything here that touches CUDA builds only under the cuda build tag;
 // without it the package is empty. The wrappers do not own a context: call
-// them on the goroutine that holds one (gpu.Device.Do in internal/gpu),
+// them on the goroutine that holds one (device.Device.Do in internal/gpu/device),
 // which also picks launch shapes and checks sizes. Every scalar kernel
 // parameter is 64-bit, because gorgonia.org/cu's Function.Launch copies eight
 // bytes per argument; the generator rejects narrower ones.
 //
 // Adding a kernel: write kernels/<name>.cu (parameters: pointers, long long,
 // unsigned long long or double), run `go generate ./kernels` (needs nvcc; see
-// scripts/setup-cuda.sh), and call the new wrapper from internal/gpu.
+// scripts/setup-cuda.sh), and call the new wrapper from internal/gpu/allpairs or internal/gpu/sssp.
 package kernels
 
 //go:generate go run ../internal/kernelgen/cmd/kernelgen -dir .

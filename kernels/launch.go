@@ -59,7 +59,7 @@ func All() []*Kernel { return append([]*Kernel(nil), all...) }
 // compiles every module it loads, which for all of them takes more than a
 // second on a cold cache), and later launches read the function without a
 // lock. A Module belongs to its context: use it only on the thread where
-// that context is current (gpu.Device.Do). The generated launch wrappers
+// that context is current (device.Device.Do). The generated launch wrappers
 // are its methods.
 type Module struct {
 	fns sync.Map   // *Kernel -> cu.Function, written once per kernel
@@ -74,7 +74,7 @@ func Load() (*Module, error) {
 		return nil, fmt.Errorf("kernels: no current CUDA context: %w", err)
 	}
 	if ctx == (cu.CUContext{}) {
-		return nil, fmt.Errorf("kernels: no CUDA context is current on this thread (load inside gpu.Device.Do)")
+		return nil, fmt.Errorf("kernels: no CUDA context is current on this thread (load inside device.Device.Do)")
 	}
 	return &Module{}, nil
 }
@@ -155,7 +155,7 @@ var (
 
 // SetLaunchObserver turns debug mode on (obs != nil) or off: in debug mode
 // every launch synchronises the context and hands a LaunchReport to obs, so
-// a fault names the kernel that caused it. internal/gpu turns it on when
+// a fault names the kernel that caused it. internal/gpu/device turns it on when
 // PATHFLOW_GPU_SYNC=1.
 func SetLaunchObserver(obs func(LaunchReport)) {
 	observerMu.Lock()

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cpu"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -48,7 +48,7 @@ func TestComputeCH(t *testing.T) {
 			if res.Manifest.Algorithm != backend.AlgorithmCH {
 				t.Errorf("manifest algorithm %q", res.Manifest.Algorithm)
 			}
-			if f, ok := res.Manifest.RunFacts[cpu.FactHierarchy].(cpu.HierarchyFacts); !ok || f.Rounds <= 0 {
+			if f, ok := res.Manifest.RunFacts[hierarchy.FactKey].(hierarchy.BuildFacts); !ok || f.Rounds <= 0 {
 				t.Errorf("run facts %v: no hierarchy build reported", res.Manifest.RunFacts)
 			}
 			sources, _ := DenseNames(shapeN).Sources(KeySources, []string{"5", "2", "30", "0-3"})

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -51,7 +51,7 @@ func usedStored(t *testing.T, m *Manifest) {
 	if _, ok := m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts); !ok {
 		t.Fatalf("run facts %v: no stored hierarchy", m.RunFacts)
 	}
-	if _, built := m.RunFacts[cpu.FactHierarchy]; built {
+	if _, built := m.RunFacts[hierarchy.FactKey]; built {
 		t.Fatalf("run facts %v: a hierarchy was built beside the stored one", m.RunFacts)
 	}
 }

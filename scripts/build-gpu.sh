@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything a GPU machine needs into .gpu/ (git-ignored), for a run
 # on a machine with an NVIDIA driver but no Go:
-#   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda)
+#   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda); device.test.gz,
+#                           allpairs.test.gz and sssp.test.gz the same for
+#                           internal/gpu/device, allpairs and sssp
 #   .gpu/gpubench.gz        the benchmark command (-tags cuda)
 #   .gpu/pipeline.test.gz   pipeline tests and BenchmarkComputeRun (-tags cuda)
 #   .gpu/compute.gz         the compute command (-tags cuda), for end-to-end runs
@@ -24,12 +26,16 @@ rm -rf "$out"
 mkdir -p "$out/datasets" "$out/ptx"
 
 flags=(-tags cuda -trimpath -ldflags=-s\ -w)
-go test -c "${flags[@]}" -o "$out/gpu.test" ./internal/gpu
+# One test binary per GPU package, named after its folder.
+gpu_packages=(gpu gpu/device gpu/allpairs gpu/sssp)
+for pkg in "${gpu_packages[@]}"; do
+  go test -c "${flags[@]}" -o "$out/${pkg##*/}.test" "./internal/$pkg"
+done
 # The pipeline's GPU tests (whole compute stages on the GPU against the
 # CPU) and its in-process benchmark (BenchmarkComputeRun).
 go test -c "${flags[@]}" -o "$out/pipeline.test" ./pipeline
 go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
-gzip -9 "$out/gpu.test" "$out/gpubench" "$out/pipeline.test"
+gzip -9 "$out"/*.test "$out/gpubench"
 # The compute command links the whole pipeline; without it the GPU tests
 # and benchmarks still run, and e2e says it is missing.
 if go build "${flags[@]}" -o "$out/compute" ./cmd/compute; then
@@ -63,7 +69,7 @@ OUT=${OUT:-$here/out}
 mode=${1:-}
 mkdir -p "$OUT"
 for f in "$here"/*.gz; do gunzip -kf "$f"; done
-chmod +x "$here/gpu.test" "$here/gpubench" "$here/pipeline.test"
+chmod +x "$here"/*.test "$here/gpubench"
 [ -f "$here/compute" ] && chmod +x "$here/compute"
 export PATHFLOW_DATASETS=$here/datasets
 
@@ -90,10 +96,14 @@ case "$mode" in
   e2e|tests) tests=${GPU_TESTS:-.} ;;
   bandwidth) tests=${GPU_TESTS:-'^Test(Pinned|Stream|RunAllPairs|AllPairsStreamsRequestedRows|SSSPRun|SSSPStops|Registered)'} ;;
 esac
-# From the package folder, as go test runs them (some tests read the kernel
-# sources beside it).
-(cd "$here/../internal/gpu" && "$here/gpu.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests") > "$OUT/test.log" 2>&1
-echo "tests: exit $? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
+# Each package's tests from its folder, as go test runs them (some tests
+# read the kernel sources).
+status=0
+: > "$OUT/test.log"
+for pkg in gpu gpu/device gpu/allpairs gpu/sssp; do
+  (cd "$here/../internal/$pkg" && "$here/${pkg##*/}.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests") >> "$OUT/test.log" 2>&1 || status=$?
+done
+echo "tests: exit $status ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"
 grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 if [ "$mode" = tests ]; then
   # Whole compute stages on the GPU against the CPU, from the package

@@ -14,7 +14,7 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/pipeline"
 )
 
@@ -94,7 +94,7 @@ func TestStartsWithoutAVisibleDevice(t *testing.T) {
 
 // TestUsesTheGPUWhenOneAnswers runs only where a GPU is usable.
 func TestUsesTheGPUWhenOneAnswers(t *testing.T) {
-	if ok, why := gpu.Available(); !ok {
+	if ok, why := device.Available(); !ok {
 		t.Skip("no usable GPU:", why)
 	}
 	for _, backend := range []string{"auto", "gpu"} {

@@ -87,7 +87,7 @@ func (b *Backend) Close() error { return nil }
 //
 // CH (a contraction hierarchy, non-negative weights only) first builds
 // the hierarchy on every worker and reports its build time, shortcuts and
-// rounds through req.Facts (FactHierarchy); then PHAST computes whole
+// rounds through req.Facts (hierarchy.FactKey); then PHAST computes whole
 // rows (parents derived in the original graph), the bucket algorithm rows
 // narrowed to req.Targets or req.SourceTargets, and a point query per
 // cell, unpacked into the original graph, narrowed rows with parents. Its

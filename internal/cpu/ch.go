@@ -15,19 +15,6 @@ import (
 	"github.com/pathflow/pathflow/internal/results"
 )
 
-// FactHierarchy is the backend.Request.Facts key under which the ch
-// algorithm reports the hierarchy it built, as a HierarchyFacts.
-const FactHierarchy = "hierarchy"
-
-// HierarchyFacts is what the ch algorithm reports of its contraction
-// hierarchy: how long the build took on all cores, how many shortcuts it
-// added and in how many rounds of independent sets it contracted.
-type HierarchyFacts struct {
-	BuildSeconds float64 `json:"build_s"`
-	Shortcuts    int     `json:"shortcuts"`
-	Rounds       int     `json:"rounds"`
-}
-
 // chGroupSources is the most sources of a request with per-source targets
 // that one block answers with one set of buckets, over the union of their
 // targets, unless they all ask for the same list. Every source scans the
@@ -71,9 +58,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		if h, err = hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers)); err != nil {
 			return fmt.Errorf("cpu: ch: %w", err)
 		}
-		req.ReportFact(FactHierarchy, HierarchyFacts{
-			BuildSeconds: time.Since(began).Seconds(), Shortcuts: h.Shortcuts(), Rounds: h.Rounds,
-		})
+		req.ReportFact(hierarchy.FactKey, h.Facts(time.Since(began).Seconds()))
 	} else if h.N != g.N {
 		return fmt.Errorf("cpu: ch: the request's hierarchy has %d vertices and its graph %d", h.N, g.N)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
@@ -252,9 +253,9 @@ func TestCHReportsItsHierarchy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ok := got.facts[FactHierarchy].(HierarchyFacts)
+	f, ok := got.facts[hierarchy.FactKey].(hierarchy.BuildFacts)
 	if !ok {
-		t.Fatalf("facts %v have no %q", got.facts, FactHierarchy)
+		t.Fatalf("facts %v have no %q", got.facts, hierarchy.FactKey)
 	}
 	if f.BuildSeconds <= 0 || f.Shortcuts <= 0 || f.Rounds <= 0 {
 		t.Errorf("hierarchy facts %+v", f)

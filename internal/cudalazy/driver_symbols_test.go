@@ -38,7 +38,7 @@ func resolvedNames(t *testing.T, file string, pattern *regexp.Regexp) []string {
 
 // TestInstalledDriverHasEveryResolvedFunction checks every symbol the
 // cuda build looks up at run time (the copy's trampolines and
-// internal/gpu's driver.h) against the installed driver library, where
+// internal/gpu/device's driver.h) against the installed driver library, where
 // there is one: a name the driver does not export would fail only on a
 // GPU, at the first call.
 func TestInstalledDriverHasEveryResolvedFunction(t *testing.T) {
@@ -74,7 +74,7 @@ func TestInstalledDriverHasEveryResolvedFunction(t *testing.T) {
 		}
 	}
 	names := resolvedNames(t, filepath.Join(copyDir, OutputFile), regexp.MustCompile(`cu_lazy_resolve\(&\(slot\), "(\w+)"`))
-	names = append(names, resolvedNames(t, filepath.Join("..", "gpu", "driver.c"), regexp.MustCompile(`\{"(\w+)", \(void \*\*\)&driver_`))...)
+	names = append(names, resolvedNames(t, filepath.Join("..", "gpu", "device", "driver.c"), regexp.MustCompile(`\{"(\w+)", \(void \*\*\)&driver_`))...)
 	versioned := 0
 	for _, name := range names {
 		if !exported[name] {

@@ -6,12 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
 )
@@ -21,13 +22,11 @@ import (
 // (WithDevices); its methods may be called from several goroutines (work
 // on a device runs one call at a time).
 type Backend struct {
-	dev    *Device
-	opts   options
-	pinned pinnedCache
-	// others are the backends of the other selected devices, each with its
-	// own context and staging; peers describes the links between them.
-	others []*Backend
-	peers  string
+	// gpus are the selected devices with their staging, the primary first;
+	// peers describes the links between them.
+	gpus  []*device.Stager
+	opts  options
+	peers string
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -40,36 +39,27 @@ func New(opts ...Option) (*Backend, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	ordinals, err := resolveDevices(o.devices)
+	ordinals, err := device.ResolveDevices(o.devices)
 	if err != nil {
 		return nil, err
 	}
 	// The staging pool is shared out: each device streams its own rows.
-	o.stagingBlocks = max(2, (o.stagingBlocks+len(ordinals)-1)/len(ordinals))
-	var all []*Backend
+	o.staging.Blocks = max(2, (o.staging.Blocks+len(ordinals)-1)/len(ordinals))
+	b := &Backend{opts: o}
+	devs := make([]*device.Device, 0, len(ordinals))
 	for _, ordinal := range ordinals {
-		dev, err := Open(ordinal)
+		dev, err := device.Open(ordinal)
 		if err != nil {
-			for _, b := range all {
-				err = errors.Join(err, b.Close())
-			}
-			return nil, err
+			return nil, errors.Join(err, b.Close())
 		}
-		// Keep one run's worth of pinned blocks (distances and parents)
-		// between runs.
-		limit := 2 * int64(o.stagingBlocks) * o.stagingBytes
-		all = append(all, &Backend{dev: dev, opts: o, pinned: pinnedCache{limit: limit}})
+		devs = append(devs, dev)
+		b.gpus = append(b.gpus, device.NewStager(dev, o.staging))
 	}
-	b := all[0]
-	b.others = all[1:]
-	if b.peers, err = enablePeerAccess(all); err != nil {
+	if b.peers, err = device.EnablePeerAccess(devs); err != nil {
 		return nil, errors.Join(err, b.Close())
 	}
 	return b, nil
 }
-
-// devices is every device's backend, the primary first.
-func (b *Backend) devices() []*Backend { return append([]*Backend{b}, b.others...) }
 
 // Name is "gpu".
 func (b *Backend) Name() string { return Name }
@@ -78,19 +68,43 @@ func (b *Backend) Name() string { return Name }
 // with several: "2 devices: [0] NVIDIA H200 (sm_90, 139 GiB), [1] ...;
 // peer access 0<->1".
 func (b *Backend) Device() string {
-	if len(b.others) == 0 {
-		return b.dev.String()
+	if len(b.gpus) == 1 {
+		return b.GPU().String()
 	}
-	all := b.devices()
-	names := make([]string, len(all))
-	for i, d := range all {
-		names[i] = fmt.Sprintf("[%d] %s", d.dev.Ordinal(), d.dev)
+	names := make([]string, len(b.gpus))
+	for i, g := range b.gpus {
+		names[i] = fmt.Sprintf("[%d] %s", g.Device().Ordinal(), g.Device())
 	}
-	return fmt.Sprintf("%d devices: %s; %s", len(all), strings.Join(names, ", "), b.peers)
+	return fmt.Sprintf("%d devices: %s; %s", len(b.gpus), strings.Join(names, ", "), b.peers)
 }
 
-// GPU is the backend's device, for algorithms built on this package.
-func (b *Backend) GPU() *Device { return b.dev }
+// GPU is the backend's primary device.
+func (b *Backend) GPU() *device.Device { return b.gpus[0].Device() }
+
+// Stagers are the selected devices with their result staging, the primary
+// first, for the algorithm packages' entry points.
+func (b *Backend) Stagers() []*device.Stager { return b.gpus }
+
+// AllPairsOptions are the backend's options for all-pairs runs.
+func (b *Backend) AllPairsOptions() allpairs.Options {
+	return allpairs.Options{Parents: b.opts.parents, Lookahead: b.opts.lookahead, MemoryLimit: b.opts.memoryLimit}
+}
+
+// PrepareAllPairs is allpairs.Prepare on the backend's devices, for
+// benchmarks that time the parts of a run.
+func (b *Backend) PrepareAllPairs(g *graph.EdgeList, alg backend.Algorithm, withParents bool) (*allpairs.Run, error) {
+	return allpairs.Prepare(b.gpus, b.AllPairsOptions(), g, alg, withParents)
+}
+
+// PrepareSSSP is sssp.Prepare on the primary device.
+func (b *Backend) PrepareSSSP(g *graph.CSR, alg backend.Algorithm, opts sssp.Options) (*sssp.Solver, error) {
+	return sssp.Prepare(b.gpus[0], b.opts.workers, g, alg, opts)
+}
+
+// SolveBatch is sssp.SolveBatch on the primary device.
+func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, opts sssp.Options, sink results.Sink) (sssp.Stats, error) {
+	return sssp.SolveBatch(ctx, b.gpus[0], b.opts.workers, g, req, opts, sink)
+}
 
 // Run computes the rows of req.Sources with req.Choice (from the gpu
 // Factory's Choose) and hands them to sink in blocks of int32 distances
@@ -110,158 +124,46 @@ func (b *Backend) GPU() *Device { return b.dev }
 // Searches honour req.Targets and req.SourceTargets (rows narrowed to
 // them) and stop at req.MaxDistance; all-pairs rows are exact and whole.
 //
-// Errors: ErrNotSupported (wrapped) for algorithms, variants and options
-// the GPU does not implement and for int64 distances; ErrNeedsInt64
-// (wrapped) when distances might not fit int32; *NegativeCycleError;
-// *OutOfMemoryError; ctx's error; the sink's error.
+// Errors: device.ErrNotSupported (wrapped) for algorithms, variants and
+// options the GPU does not implement and for int64 distances;
+// device.ErrNeedsInt64 (wrapped) when distances might not fit int32;
+// *backend.NegativeCycleError; *device.OutOfMemoryError; ctx's error; the sink's error.
 func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
 	if req.Choice.Int64 {
-		return fmt.Errorf("gpu: int64 distances: %w", ErrNotSupported)
+		return fmt.Errorf("gpu: int64 distances: %w", device.ErrNotSupported)
 	}
 	if sink == nil {
 		return errors.New("gpu: Run needs a sink")
 	}
-	alg := req.Choice.Algorithm
-	if alg.Name == AllPairsFamily {
-		return b.runAllPairs(ctx, req, sink)
+	if req.Choice.Algorithm.Name == allpairs.AllPairsFamily {
+		return allpairs.Serve(ctx, b.gpus, b.AllPairsOptions(), req, sink)
 	}
-	g := req.CSR
-	if g == nil {
-		if req.Edges == nil {
-			return errors.New("gpu: the request has no graph")
-		}
-		g = graph.BuildCSR(req.Edges)
-	}
-	if err := checkSources(g.N, req.Sources); err != nil {
-		return err
-	}
-	if len(req.Sources) == 0 {
-		_, err := planSSSP(g, alg, SSSPOptions{})
-		return err
-	}
-	sink = countRows(&req, sink)
-	if len(b.others) == 0 {
-		return b.runSSSP(ctx, g, &req, sink)
-	}
-	return b.runSSSPSpread(ctx, g, &req, sink)
-}
-
-// runSSSP solves req's sources on b's device: near-far requests of several
-// sources, targets or a cutoff through the batched search (SolveBatch),
-// the rest one source at a time with the rows narrowed on the host.
-func (b *Backend) runSSSP(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
-	alg := req.Choice.Algorithm
-	plan, err := planSSSP(g, alg, SSSPOptions{})
-	if err != nil {
-		return err
-	}
-	if plan.variant == VariantNearFar && useBatch(req) {
-		start := time.Now()
-		stats, err := b.solveBatch(ctx, g, req, plan, sink) // sources checked by Run
-		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
-		return err
-	}
-	s, err := b.PrepareSSSP(g, alg, SSSPOptions{})
-	if err != nil {
-		return err
-	}
-	_, err = s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
-	if cerr := s.Close(); cerr != nil {
-		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
-	}
-	return err
-}
-
-// runSSSPSpread splits the sources into one contiguous block per device
-// (with their target lists) and solves the blocks at once, each device
-// streaming its rows into sink.
-func (b *Backend) runSSSPSpread(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
-	devs := b.devices()
-	bounds := splitEvenly(int64(len(req.Sources)), len(devs))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg    sync.WaitGroup
-		first firstError
-	)
-	for d, dev := range devs {
-		lo, hi := bounds[d], bounds[d+1]
-		if lo == hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			part := *req
-			part.Sources = req.Sources[lo:hi]
-			if req.SourceTargets != nil {
-				part.SourceTargets = req.SourceTargets[lo:hi]
-			}
-			// Two contexts may share a GPU: facts are keyed by context too.
-			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
-			if err := dev.runSSSP(ctx, g, &part, shiftRows(sink, int(lo))); err != nil {
-				first.set(fmt.Errorf("gpu: device %d: %w", dev.dev.Ordinal(), err))
-				cancel()
-			}
-		}()
-	}
-	wg.Wait()
-	return first.get()
-}
-
-// countRows wraps sink so that req.Progress hears of every block's rows
-// (sources) before the block is handed on.
-func countRows(req *backend.Request, sink results.Sink) results.Sink {
-	if req.Progress == nil {
-		return sink
-	}
-	var done atomic.Int64
-	total := int64(len(req.Sources))
-	return func(rows *results.Rows) error {
-		req.Progress(done.Add(int64(rows.Len())), total)
-		return sink(rows)
-	}
-}
-
-// runAllPairs computes the matrix and streams the requested rows.
-func (b *Backend) runAllPairs(ctx context.Context, req backend.Request, sink results.Sink) error {
-	e := req.Edges
-	if e == nil {
-		return errors.New("gpu: floyd-warshall needs the request's edge list")
-	}
-	if err := checkSources(e.N, req.Sources); err != nil {
-		return err
-	}
-	if len(req.Sources) == 0 {
-		_, err := planAllPairs(e, req.Choice.Algorithm, req.Parents, b.opts.parents)
-		return err
-	}
-	run, err := b.PrepareAllPairs(e, req.Choice.Algorithm, req.Parents)
-	if err != nil {
-		return err
-	}
-	run.SetProgress(req.Progress)
-	_, err = run.Compute(ctx)
-	if err == nil {
-		_, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
-	}
-	if cerr := run.Close(); cerr != nil {
-		err = errors.Join(err, fmt.Errorf("gpu: releasing the matrix: %w", cerr))
-	}
-	return err
+	return sssp.Serve(ctx, b.gpus, b.opts.workers, req, sink)
 }
 
 // Close frees the cached pinned memory and releases the devices. Runs
 // must have returned.
 func (b *Backend) Close() error {
 	var errs []error
-	for _, o := range b.others {
-		errs = append(errs, o.Close())
+	for _, g := range b.gpus {
+		errs = append(errs, g.Close(), g.Device().Close())
 	}
-	b.others = nil
-	err := b.dev.Do(func(*Ctx) error { return b.pinned.freeAll() })
-	if errors.Is(err, ErrClosed) {
-		err = nil
+	b.gpus = nil
+	return errors.Join(errs...)
+}
+
+// stagingBlocksFor is the default pool for a host of workers cores. A block
+// goes back to the pool only when every part file over its rows is
+// encoded, so with few blocks most writers of a large host wait for one:
+// on 16 cores, four blocks kept about ten of them busy. One block per two
+// cores keeps them all encoding.
+func stagingBlocksFor(workers int) int { return max(DefaultStagingBlocks, workers/2) }
+
+func defaultOptions() options {
+	workers := runtime.GOMAXPROCS(0)
+	return options{
+		devices: []int{0}, parents: allpairs.ParentsAuto, lookahead: true,
+		workers: workers,
+		staging: device.StagingOptions{Blocks: stagingBlocksFor(workers), Bytes: DefaultStagingBytes},
 	}
-	return errors.Join(append(errs, err, b.dev.Close())...)
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -17,24 +19,24 @@ func TestChooseResolvesAutoAndDefaults(t *testing.T) {
 		allPairs bool
 	}{
 		{"auto all sources", backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, AllSources: true, Sources: 1000,
-			Algorithm: backend.Algorithm{Name: "auto"}}, backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, true},
+			Algorithm: backend.Algorithm{Name: "auto"}}, backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, true},
 		{"no name all sources, negative", backend.Problem{N: 1000, M: 5000, MinWeight: -3, MaxWeight: 100, AllSources: true},
-			backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, true},
+			backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, true},
 		{"auto some sources", backend.Problem{N: 1000, M: 5000, MinWeight: 0, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: "auto", Variant: "auto"}}, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, false},
+			Algorithm: backend.Algorithm{Name: "auto", Variant: "auto"}}, backend.Algorithm{Name: sssp.SSSPFamily, Variant: sssp.VariantNearFar}, false},
 		{"auto negative", backend.Problem{N: 1000, M: 5000, MinWeight: -3, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: "auto"}}, backend.Algorithm{Name: BellmanFordFamily, Variant: VariantBFFlags}, false},
+			Algorithm: backend.Algorithm{Name: "auto"}}, backend.Algorithm{Name: sssp.BellmanFordFamily, Variant: sssp.VariantBFFlags}, false},
 		{"sssp negative", backend.Problem{N: 1000, M: 5000, MinWeight: -3, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: SSSPFamily}}, backend.Algorithm{Name: SSSPFamily, Variant: VariantBFFlags}, false},
+			Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}, backend.Algorithm{Name: sssp.SSSPFamily, Variant: sssp.VariantBFFlags}, false},
 		{"dijkstra", backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: DijkstraFamily}}, backend.Algorithm{Name: DijkstraFamily, Variant: VariantDijkstra}, false},
+			Algorithm: backend.Algorithm{Name: sssp.DijkstraFamily}}, backend.Algorithm{Name: sssp.DijkstraFamily, Variant: sssp.VariantDijkstra}, false},
 		{"blocked gets its tile", backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: VariantBlocked}},
-			backend.Algorithm{Name: AllPairsFamily, Variant: VariantBlocked, TileEdge: DefaultTileEdge}, true},
+			Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantBlocked}},
+			backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantBlocked, TileEdge: allpairs.DefaultTileEdge}, true},
 		{"fw some sources", backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, Sources: 3,
-			Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: "auto"}}, backend.Algorithm{Name: AllPairsFamily, Variant: VariantFast}, true},
+			Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: "auto"}}, backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, true},
 		{"no arcs, weights ignored", backend.Problem{N: 10, MinWeight: -5, Sources: 1, Algorithm: backend.Algorithm{Name: "auto"}},
-			backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, false},
+			backend.Algorithm{Name: sssp.SSSPFamily, Variant: sssp.VariantNearFar}, false},
 	} {
 		got, err := choose(c.p)
 		if err != nil {
@@ -58,21 +60,21 @@ func TestChooseRefuses(t *testing.T) {
 		{"johnson", backend.Problem{N: 10, M: 20, MinWeight: 1, MaxWeight: 9, AllSources: true,
 			Algorithm: backend.Algorithm{Name: "johnson"}}, backend.ErrUnsupported},
 		{"unknown variant", backend.Problem{N: 10, M: 20, MinWeight: 1, MaxWeight: 9,
-			Algorithm: backend.Algorithm{Name: AllPairsFamily, Variant: "quick"}}, backend.ErrUnsupported},
+			Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: "quick"}}, backend.ErrUnsupported},
 		{"tile of fast", backend.Problem{N: 10, M: 20, MinWeight: 1, MaxWeight: 9,
-			Algorithm: backend.Algorithm{Name: AllPairsFamily, TileEdge: 64}}, backend.ErrUnsupported},
+			Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, TileEdge: 64}}, backend.ErrUnsupported},
 		{"dijkstra on negative weights", backend.Problem{N: 10, M: 20, MinWeight: -1, MaxWeight: 9,
-			Algorithm: backend.Algorithm{Name: DijkstraFamily}}, backend.ErrUnsupported},
+			Algorithm: backend.Algorithm{Name: sssp.DijkstraFamily}}, backend.ErrUnsupported},
 		{"fw overflow", backend.Problem{N: n, M: 5000, MinWeight: 1, MaxWeight: big, AllSources: true,
 			Algorithm: backend.Algorithm{Name: "auto"}}, backend.ErrNeedsInt64},
 		{"fw negative weights near half the bound", backend.Problem{N: n, M: 5000, MinWeight: -(graph.Inf32/(2*(n-1)) + 1), MaxWeight: 1,
 			AllSources: true}, backend.ErrNeedsInt64},
 		{"bellman-ford overflow", backend.Problem{N: n, M: 5000, MinWeight: 1, MaxWeight: big,
-			Algorithm: backend.Algorithm{Name: BellmanFordFamily}}, backend.ErrNeedsInt64},
+			Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily}}, backend.ErrNeedsInt64},
 		{"bellman-ford negative weights near half the bound", backend.Problem{N: n, M: 5000, MinWeight: -(graph.Inf32/(2*(n-1)) + 1),
 			MaxWeight: 1, Algorithm: backend.Algorithm{Name: "auto"}}, backend.ErrNeedsInt64},
 		{"near-far with a weight at infinity", backend.Problem{N: 3, M: 2, MinWeight: 1, MaxWeight: graph.Inf32,
-			Algorithm: backend.Algorithm{Name: SSSPFamily}}, backend.ErrNeedsInt64},
+			Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}, backend.ErrNeedsInt64},
 	} {
 		_, err := choose(c.p)
 		if !errors.Is(err, c.is) {
@@ -87,11 +89,23 @@ func TestChooseLetsNearFarCheckBeyondTheBound(t *testing.T) {
 	p := backend.Problem{N: 4900 * 4900, M: 4 * 4900 * 4900, MinWeight: 1, MaxWeight: 1000, Sources: 1,
 		Algorithm: backend.Algorithm{Name: "auto"}}
 	c, err := choose(p)
-	if err != nil || c.Algorithm.Variant != VariantNearFar || !strings.Contains(c.Reason, "checks") {
+	if err != nil || c.Algorithm.Variant != sssp.VariantNearFar || !strings.Contains(c.Reason, "checks") {
 		t.Fatalf("choice %+v, %v", c, err)
 	}
-	p.Algorithm = backend.Algorithm{Name: SSSPFamily, Variant: VariantBFFlags}
+	p.Algorithm = backend.Algorithm{Name: sssp.SSSPFamily, Variant: sssp.VariantBFFlags}
 	if _, err := choose(p); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Fatalf("bf-flags beyond the bound: %v", err)
+	}
+}
+
+// A hierarchy cannot hold a negative arc: ch refuses such a graph.
+func TestChooseCHRefusesNegativeWeights(t *testing.T) {
+	_, err := choose(backend.Problem{N: 3, M: 2, MinWeight: -1, MaxWeight: 4, Sources: 1, Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}})
+	if err == nil || !strings.Contains(err.Error(), "non-negative") {
+		t.Fatalf("ch chosen for a graph with a negative weight: %v", err)
+	}
+	c, err := choose(backend.Problem{N: 3, M: 2, MinWeight: 1, MaxWeight: 4, Sources: 1, Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}})
+	if err != nil || c.Algorithm.Name != sssp.AlgorithmCH {
+		t.Fatalf("choose ch: %+v, %v", c, err)
 	}
 }

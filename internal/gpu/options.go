@@ -1,47 +1,11 @@
 package gpu
 
-import "runtime"
+import (
+	"runtime"
 
-// ParentStrategy chooses how the fast variant builds the predecessor matrix
-// of a graph whose weights are all positive. (With zero or negative
-// weights, the tiled variants always derive parents by a search over tight
-// arcs, and naive and row always track them; see chooseParents.)
-type ParentStrategy int
-
-const (
-	// ParentsAuto derives parents from the distances when the graph is
-	// sparse (m * RecoverMaxDensity <= n * n), else packs them into the
-	// phase-3 distances when every distance is below PackedDistanceLimit,
-	// else tracks them.
-	ParentsAuto ParentStrategy = iota
-	// ParentsTrack updates a cell's parent with its distance in every
-	// kernel: about three times the phase-3 instructions per relaxation.
-	ParentsTrack
-	// ParentsRecover computes distances only, then gives each (s, v) the
-	// first in-arc u -> v with dist[s][u] + w == dist[s][v]: O(n * m) work
-	// instead of slowing down the O(n^3) kernels.
-	ParentsRecover
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
-
-// RecoverMaxDensity: ParentsAuto derives parents when m * RecoverMaxDensity
-// <= n * n, i.e. the average in-degree is at most n / RecoverMaxDensity.
-// Measured on an H200 at n = 16384 (docs/gpu-floyd-warshall.md): plain
-// tracking adds about 0.70 s, packing about 0.055 s, the derivation about
-// 6 ns per arc and source.
-const RecoverMaxDensity = 32
-
-// String is the strategy's flag value: auto, track or recover.
-func (s ParentStrategy) String() string {
-	switch s {
-	case ParentsAuto:
-		return "auto"
-	case ParentsTrack:
-		return "track"
-	case ParentsRecover:
-		return "recover"
-	}
-	return "ParentStrategy(?)"
-}
 
 // Option configures New.
 type Option func(*options)
@@ -51,17 +15,13 @@ type options struct {
 	devices []int
 	// memoryLimit caps the device memory a run plans for (0: none).
 	memoryLimit int64
-	parents     ParentStrategy
+	parents     allpairs.ParentStrategy
 	lookahead   bool
 	// workers is the number of host goroutines for parent repairs.
 	workers int
-	// stagingBlocks and stagingBytes shape the pinned blocks results are
-	// copied into (see WithStaging).
-	stagingBlocks int
-	stagingBytes  int64
-	// stagingFixed: WithStaging set them, so the batched search keeps
-	// them rather than widening its blocks for wide rows.
-	stagingFixed bool
+	// staging shapes the pinned blocks results are copied into (see
+	// WithStaging).
+	staging device.StagingOptions
 }
 
 // Staging defaults: at least four blocks, so that the copy engine fills
@@ -73,22 +33,6 @@ const (
 	DefaultStagingBlocks = 4
 	DefaultStagingBytes  = 64 << 20
 )
-
-// stagingBlocksFor is the default pool for a host of workers cores. A block
-// goes back to the pool only when every part file over its rows is
-// encoded, so with few blocks most writers of a large host wait for one:
-// on 16 cores, four blocks kept about ten of them busy. One block per two
-// cores keeps them all encoding.
-func stagingBlocksFor(workers int) int { return max(DefaultStagingBlocks, workers/2) }
-
-func defaultOptions() options {
-	workers := runtime.GOMAXPROCS(0)
-	return options{
-		devices: []int{0}, parents: ParentsAuto, lookahead: true,
-		workers:       workers,
-		stagingBlocks: stagingBlocksFor(workers), stagingBytes: DefaultStagingBytes,
-	}
-}
 
 // WithDevice selects one GPU by ordinal (default 0).
 func WithDevice(ordinal int) Option { return func(o *options) { o.devices = []int{ordinal} } }
@@ -109,8 +53,8 @@ func WithDevices(ordinals []int) Option {
 func WithMemoryLimit(bytes int64) Option { return func(o *options) { o.memoryLimit = max(bytes, 0) } }
 
 // WithParentStrategy sets how the fast variant builds predecessors
-// (default ParentsAuto).
-func WithParentStrategy(s ParentStrategy) Option { return func(o *options) { o.parents = s } }
+// (default allpairs.ParentsAuto).
+func WithParentStrategy(s allpairs.ParentStrategy) Option { return func(o *options) { o.parents = s } }
 
 // WithLookahead turns the fast variant's two-stream schedule on (the
 // default) or off: on, each round's pivot phases run on a second stream
@@ -135,7 +79,6 @@ func WithWorkers(n int) Option {
 // (and as much again of parents), at least one row.
 func WithStaging(blocks int, bytes int64) Option {
 	return func(o *options) {
-		o.stagingBlocks, o.stagingBytes = max(blocks, 2), max(bytes, 4)
-		o.stagingFixed = true
+		o.staging = device.StagingOptions{Blocks: max(blocks, 2), Bytes: max(bytes, 4), Fixed: true}
 	}
 }

@@ -1,11 +1,10 @@
 package gpubench
 
 import (
-	"strconv"
-
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
 )
 
 // Flag names of the fw and ceiling subcommands.
@@ -60,7 +60,7 @@ type FWConfig struct {
 	// Parents: which of distances-only (false) and with-parents (true) to time.
 	Parents []bool
 	// Strategy for the fast variant's parents.
-	Strategy gpu.ParentStrategy
+	Strategy allpairs.ParentStrategy
 	// TileEdge for the blocked variant (0: default).
 	TileEdge int
 	// Warmup and Repeats: untimed then timed runs; the median is reported.
@@ -100,13 +100,13 @@ func (c *FWConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32(flagHi, 100, "largest generated weight")
 	fs.Uint64(flagSeed, 0, "generator seed (0: a fresh one, printed)")
 	fs.String(flagGraph, "", "SNAP edge list to use instead of a generated graph (hash weights, seed 42, 1..100)")
-	fs.String(flagVariants, gpu.VariantFast, "comma-separated variants to time: "+strings.Join(gpu.Variants, ", "))
+	fs.String(flagVariants, allpairs.VariantFast, "comma-separated variants to time: "+strings.Join(allpairs.Variants, ", "))
 	fs.String(flagParents, "both", "none (distances only), with, or both")
 	fs.String(flagStrategy, "auto", "parents of the fast variant: auto, track or recover")
 	fs.Int(flagBlockSize, 0, "tile edge of the blocked variant (0: default)")
 	fs.Int(flagWarmup, 1, "untimed runs before timing")
 	fs.Int(flagRepeats, 5, "timed runs; the median is reported")
-	fs.String(flagValidate, gpu.VariantBlocked, "variant whose distances every result must equal (none: skip)")
+	fs.String(flagValidate, allpairs.VariantBlocked, "variant whose distances every result must equal (none: skip)")
 	fs.Int(flagCheckRows, 16, "rows checked against CPU Dijkstra and as shortest-path trees")
 	fs.Bool(flagCeiling, true, "measure the int32 add-min ceiling and report each rate's share of it")
 	fs.Int(flagDevice, 0, "GPU ordinal")
@@ -147,8 +147,8 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	}
 	c.Variants = nil
 	for _, name := range strings.Split(v.GetString(flagVariants), ",") {
-		if name = strings.TrimSpace(name); !slices.Contains(gpu.Variants, name) {
-			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(gpu.Variants, ", ")))
+		if name = strings.TrimSpace(name); !slices.Contains(allpairs.Variants, name) {
+			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(allpairs.Variants, ", ")))
 			continue
 		}
 		c.Variants = append(c.Variants, name)
@@ -165,18 +165,18 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	}
 	switch s := v.GetString(flagStrategy); s {
 	case "auto":
-		c.Strategy = gpu.ParentsAuto
+		c.Strategy = allpairs.ParentsAuto
 	case "track":
-		c.Strategy = gpu.ParentsTrack
+		c.Strategy = allpairs.ParentsTrack
 	case "recover":
-		c.Strategy = gpu.ParentsRecover
+		c.Strategy = allpairs.ParentsRecover
 	default:
 		errs = append(errs, fmt.Errorf("--strategy %q: want auto, track or recover", s))
 	}
 	switch c.Validate = v.GetString(flagValidate); {
 	case c.Validate == "none":
 		c.Validate = ""
-	case !slices.Contains(gpu.Variants, c.Validate):
+	case !slices.Contains(allpairs.Variants, c.Validate):
 		errs = append(errs, fmt.Errorf("--validate %q: want none or a variant", c.Validate))
 	}
 	if c.Repeats < 1 || c.Warmup < 0 || c.CheckRows < 0 {
@@ -207,10 +207,6 @@ func parseDevices(text string, device int) ([]int, error) {
 	}
 	return ordinals, nil
 }
-
-// spread reports whether the run may leave one device's memory: several
-// devices or a memory limit.
-func (c *FWConfig) spread() bool { return len(c.Devices) != 1 || c.MemoryLimit > 0 }
 
 // CeilingConfig configures the ceiling subcommand.
 type CeilingConfig struct {

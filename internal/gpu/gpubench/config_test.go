@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
 )
 
 func TestParseFW(t *testing.T) {
@@ -18,8 +18,8 @@ func TestParseFW(t *testing.T) {
 		t.Fatal(err)
 	}
 	fw := cfg.(*FWConfig)
-	if fw.N != 4096 || fw.P != 0.01 || len(fw.Variants) != 2 || fw.Variants[1] != gpu.VariantBlocked ||
-		len(fw.Parents) != 1 || !fw.Parents[0] || fw.Strategy != gpu.ParentsTrack || fw.Repeats != 3 ||
+	if fw.N != 4096 || fw.P != 0.01 || len(fw.Variants) != 2 || fw.Variants[1] != allpairs.VariantBlocked ||
+		len(fw.Parents) != 1 || !fw.Parents[0] || fw.Strategy != allpairs.ParentsTrack || fw.Repeats != 3 ||
 		fw.Validate != "" || fw.Seed != 9 || fw.Lo != 1 || fw.Hi != 100 || !fw.Ceiling || fw.Lookahead ||
 		fw.StagingBlocks != 3 || fw.StagingMiB != 64 {
 		t.Fatalf("parsed %+v", fw)

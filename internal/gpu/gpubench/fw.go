@@ -16,6 +16,8 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/allpairs"
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
@@ -131,8 +133,8 @@ func closeInto(err *error, c io.Closer) {
 }
 
 func (c *FWConfig) algorithm(variant string) backend.Algorithm {
-	alg := backend.Algorithm{Name: gpu.AllPairsFamily, Variant: variant}
-	if variant == gpu.VariantBlocked {
+	alg := backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: variant}
+	if variant == allpairs.VariantBlocked {
 		alg.TileEdge = c.TileEdge
 	}
 	return alg
@@ -167,17 +169,17 @@ func (c *FWConfig) sampleRows(n int32) []int32 {
 
 // timeComputes prepares one run and times Warmup + Repeats computes; the
 // run is left open for the caller to close.
-func (c *FWConfig) timeComputes(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (measurement, *gpu.AllPairsRun, error) {
+func (c *FWConfig) timeComputes(ctx context.Context, b *gpu.Backend, e *graph.EdgeList, variant string, withParents bool) (measurement, *allpairs.Run, error) {
 	start := time.Now()
 	run, err := b.PrepareAllPairs(e, c.algorithm(variant), withParents)
 	if err != nil {
 		return measurement{}, nil, err
 	}
 	res := measurement{upload: time.Since(start), label: variant, placement: run.Describe()}
-	if variant == gpu.VariantBlocked && c.TileEdge != 0 {
+	if variant == allpairs.VariantBlocked && c.TileEdge != 0 {
 		res.label += fmt.Sprintf("/b%d", c.TileEdge)
 	}
-	if variant == gpu.VariantFast && !c.Lookahead {
+	if variant == allpairs.VariantFast && !c.Lookahead {
 		res.label += "/1s"
 	}
 	if withParents {
@@ -228,12 +230,12 @@ type measurement struct {
 	// placement describes where the matrix lived; traffic what one
 	// compute moved.
 	placement   string
-	traffic     gpu.Traffic
+	traffic     allpairs.Traffic
 	median, min time.Duration
 	upload, run time.Duration
 	// stream is the median-rate stream of every row to a sink that
 	// releases at once.
-	stream gpu.StreamStats
+	stream device.StreamStats
 }
 
 // measure prepares one run, times Warmup + Repeats computes, then Warmup
@@ -248,7 +250,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 	// below it does nothing.
 	defer closeInto(&err, run)
 	all := allVertices(e.N)
-	var streams []gpu.StreamStats
+	var streams []device.StreamStats
 	for i := 0; i < c.Warmup+c.Repeats; i++ {
 		st, err := run.Stream(ctx, all, releaseAtOnce)
 		if err != nil {
@@ -258,7 +260,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 			streams = append(streams, st)
 		}
 	}
-	slices.SortFunc(streams, func(a, b gpu.StreamStats) int { return cmp.Compare(a.Wall, b.Wall) })
+	slices.SortFunc(streams, func(a, b device.StreamStats) int { return cmp.Compare(a.Wall, b.Wall) })
 	res.stream = streams[len(streams)/2]
 
 	// The whole Run allocates its own matrix.
@@ -376,7 +378,7 @@ func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeLi
 
 // Run measures and prints the add-min ceiling.
 func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) (err error) {
-	dev, err := gpu.Open(c.Device)
+	dev, err := device.Open(c.Device)
 	if err != nil {
 		return err
 	}
@@ -389,3 +391,7 @@ func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	fmt.Fprintf(out, "add-min ceiling: %.3fe12/s (median of %d runs of %v)\n", rate/1e12, c.Repeats, c.Duration)
 	return nil
 }
+
+// spread reports whether the run may leave one device's memory: several
+// devices or a memory limit.
+func (c *FWConfig) spread() bool { return len(c.Devices) != 1 || c.MemoryLimit > 0 }

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 )
 
 // Flag names of the sssp subcommand.
@@ -80,7 +80,7 @@ func (c *SSSPConfig) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32(ssspFlagLo, 1, "smallest generated weight")
 	fs.Int32(ssspFlagHi, 1000, "largest generated weight")
 	fs.Uint64(ssspFlagSeed, 1, "generator and source seed (0: a fresh one, printed)")
-	fs.String(ssspFlagVariants, gpu.VariantNearFar, "comma-separated variants: "+strings.Join(gpu.SSSPVariants, ", "))
+	fs.String(ssspFlagVariants, sssp.VariantNearFar, "comma-separated variants: "+strings.Join(sssp.Variants, ", "))
 	fs.String(ssspFlagSources, "corner,center", "single-source runs: vertex ids, corner (0), center, random")
 	fs.Int(ssspFlagMulti, 0, "also solve this many random sources in one multi-source run (0: none)")
 	fs.Bool(ssspFlagParents, false, "compute parents too")
@@ -126,8 +126,8 @@ func (c *SSSPConfig) InitFromViper(v *viper.Viper) error {
 	}
 	c.Variants = nil
 	for _, name := range strings.Split(v.GetString(ssspFlagVariants), ",") {
-		if name = strings.TrimSpace(name); !slices.Contains(gpu.SSSPVariants, name) {
-			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(gpu.SSSPVariants, ", ")))
+		if name = strings.TrimSpace(name); !slices.Contains(sssp.Variants, name) {
+			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(sssp.Variants, ", ")))
 			continue
 		}
 		c.Variants = append(c.Variants, name)
@@ -186,11 +186,11 @@ func (c *SSSPConfig) readLists(v *viper.Viper) []error {
 }
 
 // options lists the parameter combinations to time for a variant.
-func (c *SSSPConfig) options(variant string) []gpu.SSSPOptions {
-	var all []gpu.SSSPOptions
+func (c *SSSPConfig) options(variant string) []sssp.Options {
+	var all []sssp.Options
 	for _, bs := range c.BlockSizes {
-		base := gpu.SSSPOptions{ThreadsPerBlock: bs}
-		if variant != gpu.VariantNearFar {
+		base := sssp.Options{ThreadsPerBlock: bs}
+		if variant != sssp.VariantNearFar {
 			all = append(all, base)
 			continue
 		}
@@ -208,19 +208,6 @@ func (c *SSSPConfig) options(variant string) []gpu.SSSPOptions {
 					}
 				}
 			}
-		}
-	}
-	return all
-}
-
-// multiOptions lists the combinations for the multi-source run: the delta
-// options with every batch size.
-func (c *SSSPConfig) multiOptions(variant string) []gpu.SSSPOptions {
-	var all []gpu.SSSPOptions
-	for _, o := range c.options(variant) {
-		for _, batch := range c.Batches {
-			o.Batch = batch
-			all = append(all, o)
 		}
 	}
 	return all

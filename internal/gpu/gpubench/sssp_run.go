@@ -20,6 +20,7 @@ import (
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -150,15 +151,15 @@ func (c *SSSPConfig) sources(n int32, r *rand.Rand) ([]int32, error) {
 
 // single times one solver over the single sources.
 func (c *SSSPConfig) single(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
-	opts gpu.SSSPOptions, sources []int32, ref *reference) (err error) {
-	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
+	opts sssp.Options, sources []int32, ref *reference) (err error) {
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		return err
 	}
 	defer closeInto(&err, s)
 	for _, src := range sources {
 		var kernel, wall []time.Duration
-		var stats gpu.SSSPStats
+		var stats sssp.Stats
 		for i := range c.Warmup + c.Repeats {
 			var tree *paths.Tree
 			begin := time.Now()
@@ -206,8 +207,8 @@ const multiSampleEvery = 97
 // from the call to the last block handed over (copies included), the
 // device time of the kernels, and the rate rows reached the host.
 func (c *SSSPConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g *graph.CSR, variant string,
-	opts gpu.SSSPOptions, sources []int32, ref *reference) (err error) {
-	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: gpu.SSSPFamily, Variant: variant}, opts)
+	opts sssp.Options, sources []int32, ref *reference) (err error) {
+	s, err := b.PrepareSSSP(g, backend.Algorithm{Name: sssp.SSSPFamily, Variant: variant}, opts)
 	if err != nil {
 		return err
 	}
@@ -242,8 +243,8 @@ func (c *SSSPConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 // Repeats (at least once), checking the sampled rows of each run when
 // validating. It returns the median wall and kernel times and the stats
 // of the last run.
-func (c *SSSPConfig) timeMulti(ctx context.Context, s *gpu.SSSPSolver, g *graph.CSR, variant string, sources []int32,
-	ref *reference) (wall, kernel time.Duration, stats gpu.SSSPStats, err error) {
+func (c *SSSPConfig) timeMulti(ctx context.Context, s *sssp.Solver, g *graph.CSR, variant string, sources []int32,
+	ref *reference) (wall, kernel time.Duration, stats sssp.Stats, err error) {
 	req := &backend.Request{CSR: g, Sources: sources, Parents: c.Parents}
 	var walls, kernels []time.Duration
 	for i := range c.Warmup + max(c.Repeats/2, 1) {
@@ -383,3 +384,16 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// multiOptions lists the combinations for the multi-source run: the delta
+// options with every batch size.
+func (c *SSSPConfig) multiOptions(variant string) []sssp.Options {
+	var all []sssp.Options
+	for _, o := range c.options(variant) {
+		for _, batch := range c.Batches {
+			o.Batch = batch
+			all = append(all, o)
+		}
+	}
+	return all
+}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 )
 
 func TestSSSPFlagsParse(t *testing.T) {
@@ -18,17 +18,17 @@ func TestSSSPFlagsParse(t *testing.T) {
 	}
 	c := cfg.(*SSSPConfig)
 	if c.Graph != "degree" || c.N != 5000 || c.Multi != 100 || !c.Parents ||
-		!slices.Equal(c.Variants, []string{gpu.VariantNearFar, gpu.VariantBFFlags}) ||
+		!slices.Equal(c.Variants, []string{sssp.VariantNearFar, sssp.VariantBFFlags}) ||
 		!slices.Equal(c.Sources, []string{"corner", "17", "random"}) ||
 		!slices.Equal(c.DeltaFactors, []float64{4, 16}) || !slices.Equal(c.Blocks, []int{0, 64}) ||
 		!slices.Equal(c.LocalRounds, []int{-1, 8}) || !slices.Equal(c.Batches, []int{32}) ||
 		!slices.Equal(c.BlockSizes, []int{128, 256}) {
 		t.Fatalf("parsed %+v", c)
 	}
-	if got := len(c.options(gpu.VariantNearFar)); got != 16 {
+	if got := len(c.options(sssp.VariantNearFar)); got != 16 {
 		t.Errorf("%d near-far combinations, want 2 block sizes x 2 factors x 2 block counts x 2 round counts", got)
 	}
-	if got := len(c.options(gpu.VariantBFFlags)); got != 2 {
+	if got := len(c.options(sssp.VariantBFFlags)); got != 2 {
 		t.Errorf("%d bf-flags combinations, want one per block size", got)
 	}
 }

@@ -59,3 +59,12 @@ func ReadSNAP(path string) (_ *graph.EdgeList, err error) {
 	})
 	return e, err
 }
+
+// LineGraph is the path 0 -> 1 -> ... -> n-1 with every arc of weight w.
+func LineGraph(n int32, w int32) *graph.EdgeList {
+	e := graph.NewEdgeList(n, int(n))
+	for v := int32(0); v+1 < n; v++ {
+		e.Add(v, v+1, w)
+	}
+	return e
+}

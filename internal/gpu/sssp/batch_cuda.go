@@ -1,0 +1,466 @@
+//go:build cuda
+
+package sssp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/kernels"
+)
+
+// batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.
+const batchGatherWarps = 4
+
+// batchSolver is one batched run on one device: the graph, the search
+// state of a launch's groups, the asked columns and two result slots.
+type batchSolver struct {
+	b     *unit
+	plan  ssspPlan
+	host  *graph.CSR
+	req   *backend.Request
+	graph *DeviceGraph
+	// search is sssp_batch, loaded for cooperative launches.
+	search *device.CooperativeKernel
+	shape  batchShape
+	// width is the values per row on the device: the targets, the widest
+	// row of a ragged request, or n when rows are narrowed on the host.
+	width int64
+	// onDevice: the asked columns are gathered on the device and the
+	// search stops once they are settled. Off only for parents over
+	// weights <= 0, whose loops are mended on whole rows on the host.
+	onDevice bool
+	cutoff   int64
+	// sweep, when not nil, computes the groups' distances by PHAST sweeps
+	// over a contraction hierarchy instead of near-far searches.
+	sweep *chSweep
+
+	dist, pending, queued, nearQueue, state, sources device.Buffer
+	// columns holds the shared targets, or the ragged lists of the launch
+	// with their row starts.
+	columns, rowStarts device.Buffer
+	slots              [2]resultSlot
+}
+
+// SolveBatch runs the near-far searches of req's sources in batches of up
+// to 32 per group that share one frontier (kernels/sssp_batch.cu), as many
+// groups per launch as the device's free memory and the staging take, and
+// hands the rows to sink as Serve does: narrowed to req.Targets, ragged for
+// req.SourceTargets, or whole. A search stops at req.MaxDistance and, with
+// targets, once every target of its group is settled; only the asked
+// columns leave the device. Non-negative weights only
+// (device.ErrNotSupported otherwise). O(groups * n) device memory per
+// launch. It runs on gpu's device; workers host goroutines mend parent
+// rows. With a ch Choice the groups' distances come from PHAST sweeps over
+// req.Hierarchy instead (chSweep), in the same launches and layout.
+func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.CSR, req *backend.Request, opts Options, sink results.Sink) (Stats, error) {
+	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := device.CheckSources(g.N, req.Sources); err != nil {
+		return Stats{}, err
+	}
+	var h *hierarchy.Hierarchy
+	if req.Choice.Algorithm.Name == AlgorithmCH {
+		if h = req.Hierarchy; h == nil || h.N != g.N {
+			return Stats{}, fmt.Errorf("gpu: ch: SolveBatch needs the request's hierarchy of the graph")
+		}
+	}
+	return newUnit(gpu, workers).solveBatch(ctx, g, req, plan, h, sink)
+}
+
+// solveBatch is SolveBatch for a graph already planned (a near-far plan
+// of g) and checked sources: Serve plans once, for the variant and this.
+// With a hierarchy h of g, the groups' distances come from PHAST sweeps
+// over it instead (chSweep).
+func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, h *hierarchy.Hierarchy, sink results.Sink) (Stats, error) {
+	stats := Stats{Variant: VariantNearFar + " (batched)"}
+	if h != nil {
+		stats.Variant = AlgorithmCH + " (PHAST sweeps)"
+	}
+	if len(req.Sources) == 0 {
+		return stats, nil
+	}
+	var err error
+	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
+	s.onDevice = !(req.Parents && plan.lo <= 0)
+	if h != nil {
+		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, b.workers); err != nil {
+			return stats, err
+		}
+		stats.Swept = s.sweep.swept()
+	}
+	s.width = plan.n
+	if s.onDevice {
+		s.width = int64(rowWidest(req, int(plan.n)))
+	} else {
+		sink = backend.NarrowSink(req, sink)
+	}
+	err = b.dev.Do(s.prepare)
+	if err == nil {
+		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
+		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
+		staging, pool := batchStaging(s.width, b.st.Options())
+		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
+		var produced Stats
+		stats.Stream, err = b.st.Stream(ctx, s.width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
+		stats.add(produced)
+	}
+	if cerr := b.dev.Do(s.close); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
+	}
+	return stats, err
+}
+
+// rowWidest is the widest row req asks for: its targets, the longest list
+// of a ragged request, or n.
+func rowWidest(req *backend.Request, n int) int {
+	if req.SourceTargets == nil {
+		return req.RowWidth(0, n)
+	}
+	widest := 0
+	for i := range req.SourceTargets {
+		widest = max(widest, len(req.SourceTargets[i]))
+	}
+	return widest
+}
+
+// prepare uploads the graph (and the reverse arcs for parents), loads the
+// kernel, sizes the launches from the free memory and allocates.
+func (s *batchSolver) prepare(c *device.Ctx) error {
+	var err error
+	if s.sweep != nil {
+		if err := s.sweep.prepare(c); err != nil {
+			return err
+		}
+	}
+	if s.graph, err = uploadGraph(c, s.host); err != nil {
+		return err
+	}
+	if s.req.Parents {
+		if _, err := s.graph.Reverse(c); err != nil {
+			return err
+		}
+	}
+	if s.search, err = loadKernel("sssp_batch"); err != nil {
+		return err
+	}
+	bs := s.plan.opts.ThreadsPerBlock
+	perSM, err := s.search.MaxActiveBlocksPerSM(bs)
+	if err != nil {
+		return err
+	}
+	if perSM < 1 {
+		return fmt.Errorf("gpu: sssp_batch cannot run blocks of %d threads", bs)
+	}
+	free, _, err := c.MemInfo()
+	if err != nil {
+		return err
+	}
+	n := s.plan.n
+	// Leave room for the column lists and a margin for the driver.
+	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
+	staging, _ := batchStaging(s.width, s.b.st.Options())
+	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
+		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
+	groups, rows := int64(s.shape.groups), int64(s.shape.rows)
+	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8, "batched search state and result rows"); err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		buf   *device.Buffer
+		bytes int64
+		what  string
+	}{
+		{&s.dist, groups * n * batchLanes * 4, "distances"},
+		{&s.pending, groups * n * 4, "pending lanes"},
+		{&s.queued, groups * n * 4, "queue stamps"},
+		{&s.nearQueue, groups * 2 * n * 4, "near queues"},
+		{&s.state, groups * batchStateInts * 4, "search state"},
+		{&s.sources, rows * 4, "sources"},
+		{&s.rowStarts, (rows + 1) * 8, "row starts"},
+	} {
+		if *a.buf, err = c.Alloc(a.bytes, "batched search "+a.what); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !s.onDevice:
+	case s.req.SourceTargets != nil:
+		if s.columns, err = c.Alloc(rows*s.width*4, "batched search columns"); err != nil {
+			return err
+		}
+	case s.req.Targets != nil:
+		if s.columns, err = c.Alloc(int64(len(s.req.Targets))*4, "batched search targets"); err != nil {
+			return err
+		}
+		if err := c.CopyInt32ToDevice(s.columns, s.req.Targets); err != nil {
+			return err
+		}
+	}
+	for i := range s.slots {
+		slot := &s.slots[i]
+		if slot.dist, err = c.Alloc(rows*s.width*4, "batched result distances"); err != nil {
+			return err
+		}
+		if s.req.Parents {
+			if slot.parent, err = c.Alloc(rows*s.width*4, "batched result parents"); err != nil {
+				return err
+			}
+		}
+		slot.rows = rows
+	}
+	if s.sweep != nil {
+		return s.sweep.grow(c, int(groups))
+	}
+	return nil
+}
+
+// loadKernel loads the named kernel for cooperative launches.
+func loadKernel(name string) (*device.CooperativeKernel, error) {
+	for _, k := range kernels.All() {
+		if k.Name() == name {
+			return device.LoadCooperative(k)
+		}
+	}
+	return nil, fmt.Errorf("gpu: kernel %s is missing (run go generate ./kernels)", name)
+}
+
+// close frees everything prepare made.
+func (s *batchSolver) close(c *device.Ctx) error {
+	var errs []error
+	for _, buf := range []*device.Buffer{&s.dist, &s.pending, &s.queued, &s.nearQueue, &s.state, &s.sources, &s.columns, &s.rowStarts} {
+		errs = append(errs, c.Free(buf))
+	}
+	for i := range s.slots {
+		errs = append(errs, c.Free(&s.slots[i].dist), c.Free(&s.slots[i].parent))
+	}
+	if s.graph != nil {
+		errs = append(errs, s.graph.Free(c))
+	}
+	if s.search != nil {
+		errs = append(errs, s.search.Unload())
+	}
+	if s.sweep != nil {
+		errs = append(errs, s.sweep.close(c))
+	}
+	return errors.Join(errs...)
+}
+
+// stageFuncs are the batched run's part of the staging: block k's launch
+// into slot k%2, its rows copied from there (ragged blocks get their
+// offsets), and with parents over weights <= 0 the repair of whole rows.
+func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
+	f := device.StageFuncs{
+		Compute: func(c *device.Ctx, k int, rows []int32) error {
+			return s.launch(c, &s.slots[k%2], k*s.shape.rows, rows, produced)
+		},
+		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
+			slot := &s.slots[k%2]
+			r := blk.Rows()
+			cells := int64(r.Len()) * s.width
+			if s.onDevice && s.req.SourceTargets != nil {
+				r.Offsets = s.rowOffsets(r.First, r.Len())
+				r.Width = 0
+				cells = int64(r.Offsets[r.Len()])
+				r.Dist32 = r.Dist32[:cells]
+				if r.Parent != nil {
+					r.Parent = r.Parent[:cells]
+				}
+			}
+			if err := cs.AfterKernels(); err != nil {
+				return err
+			}
+			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*cells, cs.CUDA()); err != nil {
+				return err
+			}
+			if s.req.Parents {
+				return blk.Parent().CopyFromDevice(0, slot.parent.Ptr, 4*cells, cs.CUDA())
+			}
+			return nil
+		},
+	}
+	if !s.onDevice {
+		scratch := make([]*paths.TreeRepair, s.b.workers)
+		for i := range scratch {
+			scratch[i] = paths.NewTreeRepair(int(s.plan.n))
+		}
+		f.Prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
+	}
+	return f
+}
+
+// rowOffsets are the ragged offsets of count rows from request row first.
+func (s *batchSolver) rowOffsets(first, count int) []int {
+	offsets := make([]int, count+1)
+	for i := range count {
+		offsets[i+1] = offsets[i] + len(s.req.SourceTargets[first+i])
+	}
+	return offsets
+}
+
+// launch runs the searches of rows (request rows first..) and gathers
+// their columns into slot, then reads the groups' state: a launch past its
+// time limit or a path that reached graph.Inf32 is an error.
+func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []int32, st *Stats) error {
+	k := int64(len(rows))
+	n := s.plan.n
+	groups := (k + batchLanes - 1) / batchLanes
+	if err := c.CopyInt32ToDevice(s.sources, rows); err != nil {
+		return err
+	}
+	ncolumns := int64(0)
+	if s.onDevice {
+		switch {
+		case s.req.SourceTargets != nil:
+			offsets := s.rowOffsets(first, len(rows))
+			starts := make([]int64, len(offsets))
+			lists := make([]int32, 0, offsets[len(rows)])
+			for i := range rows {
+				starts[i] = int64(offsets[i])
+				lists = append(lists, s.req.SourceTargets[first+i]...)
+			}
+			starts[len(rows)] = int64(offsets[len(rows)])
+			if err := c.CopyInt64ToDevice(s.rowStarts, starts); err != nil {
+				return err
+			}
+			if err := c.CopyInt32ToDevice(s.columns, lists); err != nil {
+				return err
+			}
+			ncolumns = int64(len(lists))
+		case s.req.Targets != nil:
+			ncolumns = int64(len(s.req.Targets))
+		}
+	}
+	rowStarts := s.rowStarts.Ptr
+	if s.req.SourceTargets == nil || !s.onDevice {
+		rowStarts = 0
+	}
+	bs := s.plan.opts.ThreadsPerBlock
+	if s.sweep != nil {
+		err := timed(c, st, func() error {
+			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs)
+			st.Launches += launches + 1
+			if err != nil {
+				return err
+			}
+			return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+		})
+		st.HostSyncs++
+		st.Sources += len(rows)
+		st.Batches++
+		return err
+	}
+	err := timed(c, st, func() error {
+		if err := c.Kernels().SSSPBatchInit(s.b.dev.Linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
+			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {
+			return err
+		}
+		g := s.graph.Forward()
+		if err := s.search.Launch(s.shape.blocksPerGroup, int(groups), bs,
+			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
+			uint64(s.dist.Ptr), uint64(s.pending.Ptr), uint64(s.queued.Ptr), uint64(s.nearQueue.Ptr),
+			uint64(s.state.Ptr), uint64(k), uint64(s.columns.Ptr), uint64(rowStarts), uint64(ncolumns),
+			uint64(s.cutoff), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
+			uint64(s.plan.localRounds)); err != nil {
+			return err
+		}
+		st.Launches += 3
+		return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+	})
+	if err != nil {
+		return err
+	}
+	state := make([]int32, groups*batchStateInts)
+	if err := c.CopyInt32FromDevice(state, s.state); err != nil {
+		return err
+	}
+	st.HostSyncs++
+	st.Sources += len(rows)
+	st.Batches++
+	for g := range groups {
+		row := state[g*batchStateInts : (g+1)*batchStateInts]
+		if row[btAbort] != 0 {
+			return fmt.Errorf("gpu: batched near-far search from %d ran past its %v time limit (%d steps done)",
+				rows[g*batchLanes], s.plan.opts.Timeout, row[btSteps])
+		}
+		if row[btOverflow] != 0 {
+			return fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[g*batchLanes], graph.Inf32)
+		}
+		st.Steps += int64(row[btSteps])
+		st.Splits += int64(row[btSplits])
+		st.Stopped += int(row[btStopped])
+		st.Relaxations += int64(uint64At(row, btRelaxed))
+		st.Improvements += int64(uint64At(row, btImproved))
+	}
+	return nil
+}
+
+// gather copies the asked columns (or whole rows) of the launch's k
+// sources into slot, with parents when asked.
+func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
+	n := s.plan.n
+	var rev *device.DeviceCSR
+	if s.req.Parents {
+		var err error
+		if rev, err = s.graph.Reverse(c); err != nil {
+			return err
+		}
+	} else {
+		rev = &device.DeviceCSR{}
+	}
+	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	if rowStarts != 0 {
+		x := max(min((ncolumns+255)/256, spread/groups), 1)
+		cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 256}}
+		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+			s.sources.Ptr, k, s.columns.Ptr, rowStarts, slot.dist.Ptr, slot.parent.Ptr)
+	}
+	width := s.width
+	tiles := (width + 31) / 32
+	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, spread/groups), 1)
+	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 32 * batchGatherWarps}}
+	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)
+}
+
+// BatchFacts is what one device reports of a batched run (see
+// backend.Request.Facts): the sources it searched, the rows per launch it
+// chose and why it could not take more, its launches, the groups that
+// stopped at their targets, and its busy time.
+type BatchFacts struct {
+	Sources        int     `json:"sources"`
+	LaunchRows     int     `json:"launch_rows"`
+	BlocksPerGroup int     `json:"blocks_per_group"`
+	Launches       int     `json:"launches"`
+	StoppedGroups  int     `json:"groups_stopped_at_targets"`
+	Steps          int64   `json:"steps"`
+	KernelSeconds  float64 `json:"kernel_s"`
+	BusySeconds    float64 `json:"busy_s"`
+	// SweptVertices: with ch, the vertices each sweep settled (all of
+	// them, or the part of the hierarchy that reaches the asked columns).
+	SweptVertices int64 `json:"swept_vertices,omitempty"`
+}
+
+// batchFacts condenses the stats of a batched run that took wall.
+func batchFacts(s Stats, wall time.Duration) BatchFacts {
+	return BatchFacts{
+		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
+		StoppedGroups: s.Stopped, Steps: s.Steps,
+		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
+	}
+}
+
+// round3 rounds to milliseconds, for reports.
+func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }

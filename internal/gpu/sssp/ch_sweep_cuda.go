@@ -1,0 +1,250 @@
+//go:build cuda
+
+package sssp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"gorgonia.org/cu"
+)
+
+// chSweep computes the distances of a batched run's groups by PHAST
+// sweeps over a contraction hierarchy (kernels/ch_*.cu) instead of
+// near-far searches: the host runs each source's upward search (a few
+// hundred vertices on a road network), the device seeds the groups' lanes
+// with them and settles the swept vertices level by level, top down, all
+// groups of a pass in each launch, then copies the lanes into the groups'
+// slots of the batched state in original ids, where the batched run's
+// gathers read them as they read a search's. When only some columns are
+// asked (targets, pairs) the sweep is restricted to the part of the
+// hierarchy that reaches them (hierarchy.Selection); otherwise it covers
+// every vertex. O(swept vertices + their Down arcs) per 32 sources.
+type chSweep struct {
+	h       *hierarchy.Hierarchy
+	sel     *hierarchy.Selection
+	workers int
+	down    *device.DeviceCSR
+	// vertices are the swept vertices' original ids, in swept order;
+	// lanes the [perPass][swept][32] distances of one pass of groups;
+	// seedAt and seedDist the seeds of a pass, with room for seedCap;
+	// overflow the sweeps' int32 overflow flag.
+	vertices, lanes, seedAt, seedDist, overflow device.Buffer
+	perPass                                     int
+	seedCap                                     int64
+}
+
+// chSelectAll: a selection larger than this share of the vertices is
+// swept whole, which costs little more and needs no selection pass.
+const chSelectAll = 2
+
+// newCHSweep plans the sweeps of req over h: restricted to what reaches
+// the asked columns (and their in-neighbours, which the parents rule
+// reads) when the rows are narrowed on the device, else whole.
+func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDevice bool, workers int) (*chSweep, error) {
+	var columns []int32
+	if onDevice && req.Narrowed() {
+		seen := make([]bool, g.N)
+		add := func(v int32) {
+			if !seen[v] {
+				seen[v] = true
+				columns = append(columns, v)
+			}
+		}
+		for _, v := range req.Targets {
+			add(v)
+		}
+		for _, list := range req.SourceTargets {
+			for _, v := range list {
+				add(v)
+			}
+		}
+		if req.Parents {
+			rev := g.Reverse()
+			for _, v := range columns {
+				for _, u := range rev.Targets[rev.Offsets[v]:rev.Offsets[v+1]] {
+					add(u)
+				}
+			}
+		}
+	}
+	sel, err := h.Select(columns)
+	if err == nil && columns != nil && int64(len(sel.Vertices))*chSelectAll > int64(h.N) {
+		sel, err = h.Select(nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gpu: ch: %w", err)
+	}
+	return &chSweep{h: h, sel: sel, workers: workers}, nil
+}
+
+// swept is the number of vertices a sweep settles.
+func (w *chSweep) swept() int64 { return int64(len(w.sel.Vertices)) }
+
+// prepare uploads the swept part of the hierarchy and room for one
+// group's lanes, before the batched run sizes its groups from the memory
+// left; grow then widens the passes.
+func (w *chSweep) prepare(c *device.Ctx) error {
+	var err error
+	if w.down, err = c.UploadCSR(&w.sel.Down); err != nil {
+		return err
+	}
+	ids := make([]int32, len(w.sel.Vertices))
+	for i, r := range w.sel.Vertices {
+		ids[i] = w.h.Order[r]
+	}
+	if w.vertices, err = c.Alloc(max(int64(len(ids)), 1)*4, "hierarchy vertex ids"); err != nil {
+		return err
+	}
+	if err := c.CopyInt32ToDevice(w.vertices, ids); err != nil {
+		return err
+	}
+	if w.overflow, err = c.Alloc(4, "hierarchy overflow flag"); err != nil {
+		return err
+	}
+	if err := c.FillInt32(w.overflow, 0); err != nil {
+		return err
+	}
+	return w.allocLanes(c, 1)
+}
+
+// grow makes room for passes of up to groups groups, as many as the free
+// memory takes (at least the one prepare made room for).
+func (w *chSweep) grow(c *device.Ctx, groups int) error {
+	free, _, err := c.MemInfo()
+	if err != nil {
+		return err
+	}
+	perGroup := max(w.swept(), 1) * batchLanes * 4
+	fit := int(min(int64(groups), (free-free/8)/perGroup+int64(w.perPass)))
+	if fit <= w.perPass {
+		return nil
+	}
+	if err := c.Free(&w.lanes); err != nil {
+		return err
+	}
+	return w.allocLanes(c, fit)
+}
+
+// allocLanes allocates the lanes of passes of groups groups.
+func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
+	var err error
+	w.lanes, err = c.Alloc(int64(groups)*max(w.swept(), 1)*batchLanes*4, "hierarchy sweep lanes")
+	if err == nil {
+		w.perPass = groups
+	}
+	return err
+}
+
+// close frees what prepare, grow and fill made.
+func (w *chSweep) close(c *device.Ctx) error {
+	errs := []error{c.Free(&w.vertices), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
+	if w.down != nil {
+		errs = append(errs, w.down.Free(c))
+	}
+	return errors.Join(errs...)
+}
+
+// fill sweeps the groups of one launch (sources rows, 32 per group) and
+// writes group g's distances, at most cutoff (farther ones INF32), to
+// dist + g*n*32 int32 in original ids, at the swept vertices. It returns
+// the kernel launches.
+func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff int64, blockSize int) (int64, error) {
+	seeds, err := w.h.UpwardSearches(rows, w.workers)
+	if err != nil {
+		return 0, err
+	}
+	n, count := int64(w.h.N), w.swept()
+	stride := count * batchLanes
+	groups := (len(rows) + batchLanes - 1) / batchLanes
+	dev := c.Device()
+	launches := int64(0)
+	var at []int64
+	var d []int32
+	for g0 := 0; g0 < groups; g0 += w.perPass {
+		pass := min(w.perPass, groups-g0)
+		at, d = at[:0], d[:0]
+		for r := g0 * batchLanes; r < min(len(rows), (g0+pass)*batchLanes); r++ {
+			base := int64(r/batchLanes-g0)*stride + int64(r%batchLanes)
+			s := seeds[r]
+			for i, v := range s.Vertices {
+				p := w.sel.Position(v)
+				if p < 0 {
+					continue
+				}
+				if s.Dist[i] >= int64(graph.Inf32) {
+					return launches, fmt.Errorf("%w: an upward path from source %d is at least %d long", device.ErrNeedsInt64, rows[r], graph.Inf32)
+				}
+				at = append(at, base+int64(p)*batchLanes)
+				d = append(d, int32(s.Dist[i]))
+			}
+		}
+		if err := w.upload(c, at, d); err != nil {
+			return launches, err
+		}
+		if err := c.FillInt32(device.Buffer{Ptr: w.lanes.Ptr, Bytes: int64(pass) * stride * 4}, graph.Inf32); err != nil {
+			return launches, err
+		}
+		if len(at) > 0 {
+			if err := c.Kernels().ChSeed(dev.Linear(int64(len(at)), blockSize, true), w.lanes.Ptr, w.seedAt.Ptr, w.seedDist.Ptr, int64(len(at))); err != nil {
+				return launches, err
+			}
+			launches++
+		}
+		levels := w.sel.Levels
+		for l := len(levels) - 2; l >= 0; l-- {
+			lo, hi := int64(levels[l]), int64(levels[l+1])
+			cfg := dev.Linear((hi-lo)*32, blockSize, true)
+			cfg.Grid.Y = pass
+			if err := c.Kernels().ChSweep(cfg, w.down.Offsets.Ptr, w.down.Targets.Ptr, w.down.Weights.Ptr,
+				w.lanes.Ptr, stride, lo, hi, w.overflow.Ptr); err != nil {
+				return launches, err
+			}
+			launches++
+		}
+		cfg := dev.Linear(count*32, blockSize, true)
+		cfg.Grid.Y = pass
+		out := dist.Ptr + cu.DevicePtr(int64(g0)*n*batchLanes*4)
+		if err := c.Kernels().ChPermute(cfg, w.lanes.Ptr, stride, 0, w.vertices.Ptr, count, n, cutoff, out); err != nil {
+			return launches, err
+		}
+		launches++
+	}
+	flag := make([]int32, 1)
+	if err := c.CopyInt32FromDevice(flag, w.overflow); err != nil {
+		return launches, err
+	}
+	if flag[0] != 0 {
+		return launches, fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[0], graph.Inf32)
+	}
+	return launches, nil
+}
+
+// upload copies a pass's seeds to the device, growing their buffers when
+// they are too small.
+func (w *chSweep) upload(c *device.Ctx, at []int64, d []int32) error {
+	if int64(len(at)) > w.seedCap {
+		if err := errors.Join(c.Free(&w.seedAt), c.Free(&w.seedDist)); err != nil {
+			return err
+		}
+		w.seedCap = max(int64(len(at)), 2*w.seedCap, 4096)
+		var err error
+		if w.seedAt, err = c.Alloc(w.seedCap*8, "hierarchy seeds"); err != nil {
+			return err
+		}
+		if w.seedDist, err = c.Alloc(w.seedCap*4, "hierarchy seed distances"); err != nil {
+			return err
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	if err := c.CopyInt64ToDevice(w.seedAt, at); err != nil {
+		return err
+	}
+	return c.CopyInt32ToDevice(w.seedDist, d)
+}

@@ -1,0 +1,58 @@
+//go:build cuda
+
+package sssp
+
+import (
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// DeviceGraph is a CSR graph uploaded once for single-source searches and
+// shared by every variant and every batch of sources: the forward arcs,
+// and the reverse arcs for the parent pass, uploaded on first use.
+type DeviceGraph struct {
+	host    *graph.CSR
+	forward *device.DeviceCSR
+	reverse *device.DeviceCSR
+}
+
+// uploadGraph copies g's arcs to the device. The caller frees the result
+// with Free on the same device.
+func uploadGraph(c *device.Ctx, g *graph.CSR) (*DeviceGraph, error) {
+	fwd, err := c.UploadCSR(g)
+	if err != nil {
+		return nil, err
+	}
+	return &DeviceGraph{host: g, forward: fwd}, nil
+}
+
+// Forward is the graph's arcs.
+func (g *DeviceGraph) Forward() *device.DeviceCSR { return g.forward }
+
+// Reverse returns the reversed arcs (row v lists the arcs entering v),
+// building and uploading them on the first call.
+func (g *DeviceGraph) Reverse(c *device.Ctx) (*device.DeviceCSR, error) {
+	if g.reverse == nil {
+		rev, err := c.UploadCSR(g.host.Reverse())
+		if err != nil {
+			return nil, err
+		}
+		g.reverse = rev
+	}
+	return g.reverse, nil
+}
+
+// Free releases the device buffers.
+func (g *DeviceGraph) Free(c *device.Ctx) error {
+	var first error
+	for _, d := range []**device.DeviceCSR{&g.forward, &g.reverse} {
+		if *d == nil {
+			continue
+		}
+		if err := (*d).Free(c); err != nil && first == nil {
+			first = err
+		}
+		*d = nil
+	}
+	return first
+}

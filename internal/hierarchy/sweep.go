@@ -1,0 +1,178 @@
+package hierarchy
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// Levels returns the hierarchy's levels as ranges of hierarchy ids: level
+// l holds ids Levels[l] to Levels[l+1]-1, and the last entry is N. A
+// vertex's level is one more than the highest level of the vertices below
+// it that it shares an arc with, so no arc joins two vertices of one level
+// and every Down arc of a level comes from a higher one: a PHAST sweep may
+// settle all of a level's vertices at once, top level first. Build lays
+// the ids out by level, so the ranges are contiguous; an error says
+// otherwise. O(N + arcs) on the first call, then O(1): the result is
+// kept, and shared by every caller (do not modify it).
+func (h *Hierarchy) Levels() ([]int32, error) {
+	h.levelsOnce.Do(func() { h.levels, h.levelsErr = h.findLevels() })
+	return h.levels, h.levelsErr
+}
+
+// findLevels is Levels without the cache.
+func (h *Hierarchy) findLevels() ([]int32, error) {
+	level := make([]int32, h.N)
+	for r := range h.N {
+		next := level[r] + 1
+		for _, x := range h.Up.Targets[h.Up.Offsets[r]:h.Up.Offsets[r+1]] {
+			level[x] = max(level[x], next)
+		}
+		for _, x := range h.Down.Targets[h.Down.Offsets[r]:h.Down.Offsets[r+1]] {
+			level[x] = max(level[x], next)
+		}
+	}
+	starts := []int32{0}
+	for r := int32(1); r < h.N; r++ {
+		switch {
+		case level[r] < level[r-1]:
+			return nil, fmt.Errorf("hierarchy: id %d is on level %d after id %d on level %d: the ids are not laid out by level", r, level[r], r-1, level[r-1])
+		case level[r] > level[r-1]:
+			starts = append(starts, r)
+		}
+	}
+	if h.N == 0 {
+		return []int32{0}, nil
+	}
+	return append(starts, h.N), nil
+}
+
+// Seeds are the vertices an upward search settled (hierarchy ids) and
+// their upward distances: the starting values of a PHAST sweep.
+type Seeds struct {
+	Vertices []int32
+	Dist     []int64
+}
+
+// UpwardSearches runs the upward search (with stall-on-demand) of each
+// source (original ids) on workers goroutines (0: all cores) and returns
+// what each settled, in sources' order: the host's share of a sweep run
+// elsewhere, such as on a GPU. O(search space) per source, a few hundred
+// vertices on road networks.
+func (h *Hierarchy) UpwardSearches(sources []int32, workers int) ([]Seeds, error) {
+	for _, s := range sources {
+		if err := h.checkVertex(s); err != nil {
+			return nil, err
+		}
+	}
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	out := make([]Seeds, len(sources))
+	pool := h.pool()
+	forChunks(len(sources), workers, 16, func(_, lo, hi int) {
+		s := pool.get()
+		defer pool.put(s)
+		for i := lo; i < hi; i++ {
+			s.run(&h.Up, &h.Down, h.Rank[sources[i]], false)
+			seeds := Seeds{Vertices: make([]int32, len(s.settled)), Dist: make([]int64, len(s.settled))}
+			for j, v := range s.settled {
+				seeds.Vertices[j], seeds.Dist[j] = v, s.dist[v]
+			}
+			out[i] = seeds
+		}
+	})
+	return out, nil
+}
+
+// Selection is the part of a hierarchy that a PHAST sweep must settle to
+// find the distances to some vertices (restricted PHAST): those vertices
+// and every vertex with a downward path to one of them, closed under the
+// tails of Down arcs, so a sweep over the selection alone, seeded with the
+// upward searches' values at its vertices, gives the chosen vertices
+// their exact distances. On a road network a few thousand targets select
+// a small part of the graph.
+type Selection struct {
+	// Vertices are the selected hierarchy ids, ascending.
+	Vertices []int32
+	// Down row i lists the Down arcs into Vertices[i], tails as positions
+	// in Vertices (every tail is selected).
+	Down graph.CSR
+	// Levels are ranges of positions as Hierarchy.Levels gives them, the
+	// empty ones left out: no arc joins two positions of one range.
+	Levels []int32
+	// position[r] is r's position in Vertices, or -1.
+	position []int32
+}
+
+// Position returns the position of hierarchy id r in the selection, or
+// -1 when r is not selected. O(1).
+func (s *Selection) Position(r int32) int32 { return s.position[r] }
+
+// Select returns the selection that reaches vertices (original ids; nil:
+// every vertex). O(N + selected arcs).
+func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
+	levels, err := h.Levels()
+	if err != nil {
+		return nil, err
+	}
+	position := make([]int32, h.N)
+	if vertices == nil {
+		for r := range position {
+			position[r] = int32(r)
+		}
+		all := make([]int32, h.N)
+		copy(all, position)
+		return &Selection{Vertices: all, Down: h.Down, Levels: levels, position: position}, nil
+	}
+	for r := range position {
+		position[r] = -1
+	}
+	const marked = -2
+	stack := make([]int32, 0, len(vertices))
+	for _, v := range vertices {
+		if err := h.checkVertex(v); err != nil {
+			return nil, err
+		}
+		if r := h.Rank[v]; position[r] == -1 {
+			position[r] = marked
+			stack = append(stack, r)
+		}
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, x := range h.Down.Targets[h.Down.Offsets[r]:h.Down.Offsets[r+1]] {
+			if position[x] == -1 {
+				position[x] = marked
+				stack = append(stack, x)
+			}
+		}
+	}
+	s := &Selection{position: position}
+	for r, p := range position {
+		if p == marked {
+			position[r] = int32(len(s.Vertices))
+			s.Vertices = append(s.Vertices, int32(r))
+		}
+	}
+	s.Down = graph.CSR{N: int32(len(s.Vertices)), Offsets: make([]int64, len(s.Vertices)+1)}
+	for i, r := range s.Vertices {
+		lo, hi := h.Down.Offsets[r], h.Down.Offsets[r+1]
+		for a := lo; a < hi; a++ {
+			s.Down.Targets = append(s.Down.Targets, position[h.Down.Targets[a]])
+		}
+		s.Down.Weights = append(s.Down.Weights, h.Down.Weights[lo:hi]...)
+		s.Down.Offsets[i+1] = int64(len(s.Down.Targets))
+	}
+	// A level's positions are contiguous because Vertices ascend.
+	s.Levels = []int32{0}
+	for l := 1; l < len(levels); l++ {
+		at := int32(sort.Search(len(s.Vertices), func(i int) bool { return s.Vertices[i] >= levels[l] }))
+		if at > s.Levels[len(s.Levels)-1] {
+			s.Levels = append(s.Levels, at)
+		}
+	}
+	return s, nil
+}
