@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -92,32 +93,9 @@ func readDIMACS(t testing.TB, name string) *graph.EdgeList {
 	return e
 }
 
-// snapWeight is the project's documented weighting of unweighted SNAP
-// arcs: lo + splitmix64(seed ^ (u<<32 | v)) mod (hi - lo + 1).
-func snapWeight(seed uint64, u, v int64, lo, hi int32) int32 {
-	x := seed ^ (uint64(u)<<32 | uint64(v))
-	x += 0x9E3779B97F4A7C15
-	z := (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	z ^= z >> 31
-	return lo + int32(z%uint64(int64(hi)-int64(lo)+1))
-}
-
-func TestSNAPWeightVectors(t *testing.T) {
-	// The test vectors of the dataset README (seed 42, weights 1..100).
-	for _, c := range []struct {
-		u, v int64
-		want int32
-	}{{0, 1, 61}, {0, 2, 99}, {1, 0, 48}, {10875, 10878, 60}, {123456, 7, 84}} {
-		if got := snapWeight(42, c.u, c.v, 1, 100); got != c.want {
-			t.Errorf("w(%d, %d) = %d, want %d", c.u, c.v, got, c.want)
-		}
-	}
-}
-
 // readSNAP reads a SNAP edge list, keeping the original ids as vertex ids
-// (ids that never occur become isolated vertices), weighted by snapWeight
-// with seed 42 in [lo, hi].
+// (ids that never occur become isolated vertices), weighted by
+// formats.HashWeight with seed 42 in [lo, hi].
 func readSNAP(t testing.TB, name string, lo, hi int32) *graph.EdgeList {
 	t.Helper()
 	e := graph.NewEdgeList(0, 0)
@@ -130,7 +108,7 @@ func readSNAP(t testing.TB, name string, lo, hi int32) *graph.EdgeList {
 		if err1 != nil || err2 != nil || u < 0 || v < 0 {
 			return fmt.Errorf("bad edge %v", f)
 		}
-		e.Add(u, v, snapWeight(42, int64(u), int64(v), lo, hi))
+		e.Add(u, v, formats.HashWeight(int64(u), int64(v), lo, hi, 42))
 		e.N = max(e.N, u+1, v+1)
 		return nil
 	})
