@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // binaryBytes encodes a header and triples by hand, independently of
@@ -30,7 +31,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 8))
 		for range 5 {
 			n := 1 + rng.Int32N(100_000)
-			e := randomEdgeList(rng, n, rng.IntN(3*binaryBlock), math.MinInt32, math.MaxInt32)
+			e := graphtest.RandomGraph(rng, n, rng.IntN(3*binaryBlock), math.MinInt32, math.MaxInt32, 0)
 			var b bytes.Buffer
 			if err := WriteBinary(&b, e); err != nil {
 				t.Fatal(err)

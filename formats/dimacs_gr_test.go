@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // referenceDIMACS parses a valid DIMACS text the simple way, independently
@@ -127,7 +128,7 @@ func TestReadDIMACSNoisyText(t *testing.T) {
 	for _, seed := range testSeeds(t) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		n := 1 + rng.Int32N(30_000_000)
-		e := randomEdgeList(rng, n, 40_000, -1_000_000, 1_000_000)
+		e := graphtest.RandomGraph(rng, n, 40_000, -1_000_000, 1_000_000, 0)
 		// The extremes of every field.
 		e.Add(0, n-1, math.MinInt32)
 		e.Add(n-1, 0, math.MaxInt32)
@@ -261,7 +262,7 @@ func TestWriteDIMACSRoundTrip(t *testing.T) {
 	for _, seed := range testSeeds(t) {
 		rng := rand.New(rand.NewPCG(seed, 3))
 		for _, n := range []int32{1, 2, 17, 1000} {
-			e := randomEdgeList(rng, n, rng.IntN(3000), math.MinInt32, math.MaxInt32)
+			e := graphtest.RandomGraph(rng, n, rng.IntN(3000), math.MinInt32, math.MaxInt32, 0)
 			var b bytes.Buffer
 			if err := WriteDIMACS(&b, e); err != nil {
 				t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // corrupt replaces one random line of text with bad, so the parallel and
@@ -45,7 +47,7 @@ func TestReadDIMACSParallelAgrees(t *testing.T) {
 	bads := []string{"a 1 2 x", "a 0 1 1", "p sp 3 3", "q", "a 1 2 99999999999", "c fine", ""}
 	for _, seed := range testSeeds(t) {
 		rng := rand.New(rand.NewPCG(seed, 21))
-		e := randomEdgeList(rng, 1+rng.Int32N(1000), 2000+rng.IntN(3000), -50, 1_000_000)
+		e := graphtest.RandomGraph(rng, 1+rng.Int32N(1000), 2000+rng.IntN(3000), -50, 1_000_000, 0)
 		text := noisyDIMACS(rng, e)
 		// Headers that lie both ways: the result arrays are too short (they
 		// grow while workers fill windows of the old ones) or too long.

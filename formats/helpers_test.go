@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -22,17 +21,6 @@ func testSeeds(t *testing.T) []uint64 {
 	seeds := []uint64{1, 20240607, uint64(time.Now().UnixNano())}
 	t.Logf("seeds %v", seeds)
 	return seeds
-}
-
-// randomEdgeList returns a graph of n vertices and m arcs with weights in
-// [lo, hi]; self-loops and parallel arcs occur naturally.
-func randomEdgeList(rng *rand.Rand, n int32, m int, lo, hi int32) *graph.EdgeList {
-	e := graph.NewEdgeList(n, m)
-	for range m {
-		w := lo + int32(rng.Int64N(int64(hi)-int64(lo)+1))
-		e.Add(rng.Int32N(n), rng.Int32N(n), w)
-	}
-	return e
 }
 
 // equalEdgeLists reports the first difference between two edge lists, or "".

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // referenceReduce computes Reduce with a map: minimum weight per pair,
@@ -44,7 +45,7 @@ func TestSimplifyReduce(t *testing.T) {
 	for _, seed := range testSeeds(t) {
 		rng := rand.New(rand.NewPCG(seed, 10))
 		for _, n := range []int32{1, 2, 5, 50, 2000} {
-			e := randomEdgeList(rng, n, rng.IntN(5000), -10, 10)
+			e := graphtest.RandomGraph(rng, n, rng.IntN(5000), -10, 10, 0)
 			if n > 1 {
 				e.Add(0, 1, math.MinInt32)
 				e.Add(0, 1, math.MaxInt32)

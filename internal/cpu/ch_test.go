@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -232,7 +233,7 @@ func TestCHZeroWeights(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 13))
 	for range 8 {
 		n := int32(2 + r.IntN(150))
-		e := randomArcs(r, n, r.IntN(4*int(n)), 0, 6)
+		e := graphtest.RandomGraph(r, n, r.IntN(4*int(n)), 0, 6, 0)
 		for range int(n) / 2 {
 			e.Add(r.Int32N(n), r.Int32N(n), 0)
 		}

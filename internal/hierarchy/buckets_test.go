@@ -6,6 +6,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // TestBucketsRefill reads rows against one Buckets filled with target
@@ -23,7 +24,7 @@ func TestBucketsRefill(t *testing.T) {
 	sources := randomVertices(rng, g.N, 12)
 	refs := make([][]int64, len(sources))
 	for i, s := range sources {
-		refs[i] = reference(t, g, s)
+		refs[i] = graphtest.Dijkstra(g, s)
 	}
 	b := NewBuckets(h)
 	for round, k := range []int{40, 3, 0, 200, 7} {

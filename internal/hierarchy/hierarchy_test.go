@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 )
@@ -67,34 +68,6 @@ func checkStructure(t testing.TB, h *Hierarchy) {
 	}
 }
 
-// reference returns Dijkstra's distances from source, by a plain binary
-// heap with lazy deletion written for the tests alone (the CPU backend,
-// which runs this package's hierarchies, cannot be imported here).
-func reference(t testing.TB, g *graph.CSR, source int32) []int64 {
-	t.Helper()
-	dist := make([]int64, g.N)
-	for v := range dist {
-		dist[v] = paths.Unreachable
-	}
-	var h minHeap
-	dist[source] = 0
-	h.push(0, source)
-	for len(h) > 0 {
-		it := h.pop()
-		if it.dist > dist[it.v] {
-			continue
-		}
-		for a := g.Offsets[it.v]; a < g.Offsets[it.v+1]; a++ {
-			v, d := g.Targets[a], it.dist+int64(g.Weights[a])
-			if dist[v] == paths.Unreachable || d < dist[v] {
-				dist[v] = d
-				h.push(d, v)
-			}
-		}
-	}
-	return dist
-}
-
 // checkAll compares every query of h with Dijkstra from the given sources:
 // PHAST rows and the parents derived from them, the table, and point
 // queries with their unpacked paths.
@@ -103,7 +76,7 @@ func checkAll(t *testing.T, name string, g *graph.CSR, h *Hierarchy, sources []i
 	n := int(g.N)
 	want := make([][]int64, len(sources))
 	for i, s := range sources {
-		want[i] = reference(t, g, s)
+		want[i] = graphtest.Dijkstra(g, s)
 	}
 	rows := make([]int64, len(sources)*n)
 	if err := h.Trees(sources, rows, 0); err != nil {

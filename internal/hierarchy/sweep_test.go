@@ -7,6 +7,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
@@ -92,7 +93,7 @@ func TestSweepByLevelsMatchesDijkstra(t *testing.T) {
 			t.Errorf("%s: 12 targets select %d of %d vertices", c.name, len(part.Vertices), len(whole.Vertices))
 		}
 		for _, s := range randomVertices(rng, c.g.N, 10) {
-			want := reference(t, c.g, s)
+			want := graphtest.Dijkstra(c.g, s)
 			got := sweepByLevels(t, h, whole, s)
 			for v := range want {
 				if got[v] != want[v] && !(got[v] == infinity && want[v] == paths.Unreachable) {

@@ -21,6 +21,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -132,7 +133,7 @@ func randomCases() []randomCase {
 }
 
 func (rc randomCase) graph(r *rand.Rand) *graph.EdgeList {
-	e := gputest.RandomGraph(r, rc.n-rc.disconnectedExtras, rc.arcs, rc.lo, rc.hi, rc.shift)
+	e := graphtest.RandomGraph(r, rc.n-rc.disconnectedExtras, rc.arcs, rc.lo, rc.hi, rc.shift)
 	e.N = rc.n // the last vertices have no arcs at all
 	return e
 }
@@ -142,14 +143,14 @@ func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		for _, rc := range randomCases() {
 			e := rc.graph(r)
-			want, neg := gputest.FloydWarshall(e)
+			want, neg := graphtest.FloydWarshall(e)
 			if neg != -1 {
 				t.Fatalf("seed %d %s: test graph has a negative cycle", seed, rc.name)
 			}
 			for _, c := range allConfigs {
 				for _, withParents := range []bool{false, true} {
 					_, _, err := streamFW(t, c.backend(), c.alg, e, nil, withParents,
-						against(e, gputest.MatrixRows(e.N, want), withParents), false)
+						against(e, graphtest.MatrixRows(e.N, want), withParents), false)
 					if err != nil {
 						t.Errorf("seed %d %s (n %d, %d arcs) %v parents %v: %v", seed, rc.name, e.N, e.M(), c, withParents, err)
 					}
@@ -166,9 +167,9 @@ func TestAllPairsMatchesReferenceOnRandomGraphs(t *testing.T) {
 func TestAllPairsStreamsRequestedRows(t *testing.T) {
 	seed := backendtest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 41))
-	e := gputest.RandomGraph(r, 300, 2400, 0, 40, 0)
-	want, _ := gputest.FloydWarshall(e)
-	rows := gputest.MatrixRows(e.N, want)
+	e := graphtest.RandomGraph(r, 300, 2400, 0, 40, 0)
+	want, _ := graphtest.FloydWarshall(e)
+	rows := graphtest.MatrixRows(e.N, want)
 	perm := r.Perm(300)
 	scrambled := make([]int32, len(perm))
 	for i, v := range perm {
@@ -215,7 +216,7 @@ func TestAllPairsStreamsRequestedRows(t *testing.T) {
 
 func TestAllPairsIsRepeatable(t *testing.T) {
 	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 5))
-	e := gputest.RandomGraph(r, 517, 5000, 1, 30, 0)
+	e := graphtest.RandomGraph(r, 517, 5000, 1, 30, 0)
 	for _, c := range allConfigs {
 		first, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, nil, true)
 		if err != nil {
@@ -245,9 +246,9 @@ func TestAllPairsVariantsAgree(t *testing.T) {
 	// Larger than the CPU Floyd-Warshall likes: check every row against
 	// Dijkstra, and parents as trees.
 	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 6))
-	e := gputest.RandomGraph(r, 1000, 8000, 1, 100, 0)
+	e := graphtest.RandomGraph(r, 1000, 8000, 1, 100, 0)
 	g := graph.BuildCSR(e)
-	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
+	ref := func(s int32) []int64 { return graphtest.Dijkstra(g, s) }
 	for _, c := range allConfigs {
 		if _, _, err := streamFW(t, c.backend(), c.alg, e, nil, true, against(e, ref, true), false); err != nil {
 			t.Errorf("%v: %v", c, err)
@@ -259,7 +260,7 @@ func TestAllPairsVariantsAgree(t *testing.T) {
 // random graph whose other weights are at least 10, so that it is the only
 // negative simple cycle.
 func negativeCycleGraph(r *rand.Rand, n int32) (e *graph.EdgeList, cycle []int32) {
-	e = gputest.RandomGraph(r, n, int(n)*4, 10, 100, 0)
+	e = graphtest.RandomGraph(r, n, int(n)*4, 10, 100, 0)
 	perm := r.Perm(int(n))
 	a, b, c := int32(perm[0]), int32(perm[1]), int32(perm[2])
 	e.Add(a, b, -5)
@@ -286,7 +287,7 @@ func TestAllPairsReportsNegativeCycle(t *testing.T) {
 		}
 	}
 	// A negative self-loop is a cycle of one vertex.
-	e := gputest.RandomGraph(r, 50, 100, 1, 9, 0)
+	e := graphtest.RandomGraph(r, 50, 100, 1, 9, 0)
 	e.Add(17, 17, -1)
 	for _, c := range allConfigs[:6] {
 		_, _, err := streamFW(t, c.backend(), c.alg, e, nil, false, nil, false)
@@ -314,8 +315,8 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 // graph, an unknown family, int64 distances, a cancelled context.
 func TestRunAllPairs(t *testing.T) {
 	b := backendtest.Default()
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 1)), 400, 1000, 1, 9, 0)
-	want, _ := gputest.FloydWarshall(e)
+	e := graphtest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 1)), 400, 1000, 1, 9, 0)
+	want, _ := graphtest.FloydWarshall(e)
 	for _, sources := range [][]int32{backendtest.Vertices(400), {399, 3, 17, 18, 19, 0}} {
 		req, err := backendtest.Request(t, e, backend.Algorithm{Name: "auto"}, sources, true)
 		if err != nil {
@@ -326,7 +327,7 @@ func TestRunAllPairs(t *testing.T) {
 		}
 		req.Choice = backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
 		col := gputest.NewCollector(&req, false)
-		col.Check = against(e, gputest.MatrixRows(400, want), true)
+		col.Check = against(e, graphtest.MatrixRows(400, want), true)
 		before := runtime.NumGoroutine()
 		err = b.Run(context.Background(), req, col.Sink)
 		if err == nil {
@@ -372,8 +373,8 @@ func TestRunAllPairs(t *testing.T) {
 // blocks come back.
 func TestStreamPoolIsBounded(t *testing.T) {
 	const pool, rowsPerBlock = 3, 4
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 3)), 200, 1500, 1, 20, 0)
-	want, _ := gputest.FloydWarshall(e)
+	e := graphtest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 3)), 200, 1500, 1, 20, 0)
+	want, _ := graphtest.FloydWarshall(e)
 	b := backendtest.Open(t, gpu.WithStaging(pool, rowsPerBlock*200*4))
 	r, err := b.PrepareAllPairs(e, backend.Algorithm{}, true)
 	if err != nil {
@@ -385,7 +386,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 	}
 	req := &backend.Request{Edges: e, Sources: backendtest.Vertices(200), Parents: true}
 	col := gputest.NewCollector(req, false)
-	col.Check = against(e, gputest.MatrixRows(200, want), true)
+	col.Check = against(e, graphtest.MatrixRows(200, want), true)
 	var outstanding, peak atomic.Int64
 	held := make(chan *results.Rows, 200)
 	sink := func(b *results.Rows) error {
@@ -445,7 +446,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 // no goroutine is left, and the backend works on. The same for a context
 // cancelled mid-stream.
 func TestStreamStopsAtSinkError(t *testing.T) {
-	e := gputest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 4)), 300, 2000, 1, 20, 0)
+	e := graphtest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 4)), 300, 2000, 1, 20, 0)
 	b := backendtest.Open(t, gpu.WithStaging(3, 5*300*4))
 	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
 	req := backend.Request{Edges: e, Sources: backendtest.Vertices(300), Choice: fw, Parents: true}
@@ -524,7 +525,7 @@ func TestAllPairsGnutella04(t *testing.T) {
 	g := graph.BuildCSR(e)
 	// Dijkstra once per source, shared by every configuration.
 	want := make([][]int64, e.N)
-	if err := gputest.ForEach(int(e.N), func(s int) error { want[s] = gputest.Dijkstra(g, int32(s)); return nil }); err != nil {
+	if err := gputest.ForEach(int(e.N), func(s int) error { want[s] = graphtest.Dijkstra(g, int32(s)); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	ref := func(s int32) []int64 { return want[s] }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // fwTestPlan plans an all-pairs run of e, failing the test on an error.
@@ -103,7 +103,7 @@ func TestLayoutEmptyGraph(t *testing.T) {
 func TestLayoutOneDevice(t *testing.T) {
 	for _, variant := range Variants {
 		for _, parents := range []bool{false, true} {
-			p := fwTestPlan(t, gputest.LineGraph(1000, 3), variant, parents, ParentsTrack)
+			p := fwTestPlan(t, graphtest.LineGraph(1000, 3), variant, parents, ParentsTrack)
 			one := p.deviceBytes()
 			for _, budget := range []int64{one, one + 1, 100 * one} {
 				what := fmt.Sprintf("%s parents %t budget %d of %d", variant, parents, budget, one)
@@ -130,7 +130,7 @@ func TestLayoutOneDevice(t *testing.T) {
 // out of core; the others need the whole matrix on the primary device.
 func TestLayoutOtherVariantsStayOnOneDevice(t *testing.T) {
 	for _, variant := range []string{VariantBlocked, VariantNaive, VariantRow} {
-		p := fwTestPlan(t, gputest.LineGraph(700, 2), variant, true, ParentsAuto)
+		p := fwTestPlan(t, graphtest.LineGraph(700, 2), variant, true, ParentsAuto)
 		one := p.deviceBytes()
 		for _, devices := range []int{1, 2, 4} {
 			what := fmt.Sprintf("%s on %d devices", variant, devices)
@@ -160,7 +160,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	for range 300 {
 		n := 1 + r.Int32N(5000)
 		parents := r.IntN(2) == 0
-		p := fwTestPlan(t, gputest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
+		p := fwTestPlan(t, graphtest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
 		devices := 2 + r.IntN(7)
 		tiles := p.pitch / p.tile
 		// A budget that holds the whole matrix twice holds any slab.
@@ -205,7 +205,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	// Distances only on at least two tile rows: a slab plus a panel is
 	// never larger than the whole matrix, so the one-device budget is
 	// enough for row slabs.
-	p := fwTestPlan(t, gputest.LineGraph(1000, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, graphtest.LineGraph(1000, 1), VariantFast, false, ParentsAuto)
 	l, err := layoutAllPairs(p, 2, p.deviceBytes(), 0)
 	if err != nil || l.place != inRowSlabs || l.deviceBytes > p.deviceBytes() {
 		t.Fatalf("1000 vertices on 2 devices with the one-device budget: %s, %d bytes, %v", l.place, l.deviceBytes, err)
@@ -215,7 +215,7 @@ func TestLayoutRowSlabs(t *testing.T) {
 	}
 
 	// More devices than tile rows: the extra devices own nothing.
-	p = fwTestPlan(t, gputest.LineGraph(300, 1), VariantFast, false, ParentsAuto)
+	p = fwTestPlan(t, graphtest.LineGraph(300, 1), VariantFast, false, ParentsAuto)
 	l, err = layoutAllPairs(p, 5, 1<<30, 0)
 	if err != nil || l.place != inRowSlabs {
 		t.Fatalf("3 tile rows on 5 devices: %s, %v", l.place, err)
@@ -260,7 +260,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 	for range 300 {
 		n := 200 + r.Int32N(6000)
 		parents := r.IntN(2) == 0
-		p := fwTestPlan(t, gputest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
+		p := fwTestPlan(t, graphtest.LineGraph(n, 1+r.Int32N(50)), VariantFast, parents, ParentStrategy(r.IntN(3)))
 		one := p.deviceBytes()
 		// Anywhere from the pivot panels of one tile to just under the
 		// whole matrix.
@@ -294,7 +294,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 	}
 
 	// The super-tile grows with the budget.
-	p := fwTestPlan(t, gputest.LineGraph(5000, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, graphtest.LineGraph(5000, 1), VariantFast, false, ParentsAuto)
 	var last int64
 	for budget := p.deviceBytes() / 16; budget < p.deviceBytes(); budget += p.deviceBytes() / 16 {
 		l, err := layoutAllPairs(p, 1, budget, 0)
@@ -311,7 +311,7 @@ func TestLayoutOutOfCore(t *testing.T) {
 // TestLayoutNothingFits: (e) a budget below even one-tile super-tiles.
 func TestLayoutNothingFits(t *testing.T) {
 	for _, parents := range []bool{false, true} {
-		p := fwTestPlan(t, gputest.LineGraph(3000, 4), VariantFast, parents, ParentsAuto)
+		p := fwTestPlan(t, graphtest.LineGraph(3000, 4), VariantFast, parents, ParentsAuto)
 		one := p.deviceBytes()
 		// The pivot panels of 128-vertex super-tiles alone.
 		panels := 2 * p.tile * p.pitch * 4
@@ -348,7 +348,7 @@ func TestLayoutNothingFits(t *testing.T) {
 
 // TestLayoutHostMemory: (f) out of core, the matrix must fit host memory.
 func TestLayoutHostMemory(t *testing.T) {
-	p := fwTestPlan(t, gputest.LineGraph(4000, 2), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, graphtest.LineGraph(4000, 2), VariantFast, false, ParentsAuto)
 	budget := p.deviceBytes() / 3
 	matrix := p.pitch * p.pitch * 4
 	for _, host := range []int64{1, 1 << 20, matrix - 1} {
@@ -380,11 +380,11 @@ func TestLayoutHostMemory(t *testing.T) {
 // TestLayoutDerivesParents: (g) row slabs and out-of-core runs derive
 // parents.
 func TestLayoutDerivesParents(t *testing.T) {
-	tracked := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, true, ParentsTrack)
+	tracked := fwTestPlan(t, graphtest.LineGraph(1000, 5), VariantFast, true, ParentsTrack)
 	packed := fwTestPlan(t, fwRegularGraph(1000, 40, 1), VariantFast, true, ParentsAuto)
-	recovered := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, true, ParentsRecover)
-	searched := fwTestPlan(t, gputest.LineGraph(1000, 0), VariantFast, true, ParentsAuto)
-	none := fwTestPlan(t, gputest.LineGraph(1000, 5), VariantFast, false, ParentsTrack)
+	recovered := fwTestPlan(t, graphtest.LineGraph(1000, 5), VariantFast, true, ParentsRecover)
+	searched := fwTestPlan(t, graphtest.LineGraph(1000, 0), VariantFast, true, ParentsAuto)
+	none := fwTestPlan(t, graphtest.LineGraph(1000, 5), VariantFast, false, ParentsTrack)
 	if tracked.method != parentsTracked || packed.method != parentsPacked || recovered.method != parentsFirstTight ||
 		searched.method != parentsSearch || none.method != parentsNone {
 		t.Fatalf("plans: methods %d %d %d %d %d", tracked.method, packed.method, recovered.method, searched.method, none.method)
@@ -453,7 +453,7 @@ func TestLayoutDerivesParents(t *testing.T) {
 // devices whose budget holds it whole on one but not its row slabs.
 func TestLayoutTwoDevicesWhenOneWouldDo(t *testing.T) {
 	// One tile row: the busy slab is the whole matrix plus a panel.
-	p := fwTestPlan(t, gputest.LineGraph(100, 1), VariantFast, false, ParentsAuto)
+	p := fwTestPlan(t, graphtest.LineGraph(100, 1), VariantFast, false, ParentsAuto)
 	one := p.deviceBytes()
 	l, err := layoutAllPairs(p, 2, one, 0)
 	if err == nil && l.deviceBytes > one {
@@ -544,7 +544,7 @@ func TestSuperTilesCoverTheMatrix(t *testing.T) {
 	}
 	// And as layoutAllPairs leaves them.
 	for _, n := range []int32{129, 1000, 3333, 5000} {
-		p := fwTestPlan(t, gputest.LineGraph(n, 1), VariantFast, false, ParentsAuto)
+		p := fwTestPlan(t, graphtest.LineGraph(n, 1), VariantFast, false, ParentsAuto)
 		for _, div := range []int64{2, 5, 17} {
 			l, err := layoutAllPairs(p, 1, p.deviceBytes()/div, 0)
 			if errors.Is(err, errTooLarge) {
@@ -563,7 +563,7 @@ func TestSuperTilesCoverTheMatrix(t *testing.T) {
 // smallest.
 func TestSuperTileForCapsAtThePitch(t *testing.T) {
 	for _, n := range []int32{1, 128, 129, 1000} {
-		p := fwTestPlan(t, gputest.LineGraph(n, 1), VariantFast, true, ParentsAuto)
+		p := fwTestPlan(t, graphtest.LineGraph(n, 1), VariantFast, true, ParentsAuto)
 		l := allPairsLayout{allPairsPlan: p.deriving()}
 		whole := l.outOfCoreBytes(p.pitch)
 		for _, budget := range []int64{whole, whole + 1, 1 << 50} {

@@ -9,12 +9,12 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 func TestPlanVariants(t *testing.T) {
-	e := gputest.LineGraph(300, 5)
+	e := graphtest.LineGraph(300, 5)
 	for _, tc := range []struct {
 		alg          backend.Algorithm
 		variant      string
@@ -59,27 +59,27 @@ func TestPlanNeedsInt64(t *testing.T) {
 	n := int32(1000)
 	// (n-1) * w reaches Inf32 for w = Inf32 / 999 + 1.
 	big := graph.Inf32/(n-1) + 1
-	if _, err := planAllPairs(gputest.LineGraph(n, big), backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, device.ErrNeedsInt64) {
+	if _, err := planAllPairs(graphtest.LineGraph(n, big), backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Fatalf("weights up to %d on %d vertices: error %v, want device.ErrNeedsInt64", big, n, err)
 	}
-	if _, err := planAllPairs(gputest.LineGraph(n, big-1), backend.Algorithm{}, false, ParentsAuto); err != nil {
+	if _, err := planAllPairs(graphtest.LineGraph(n, big-1), backend.Algorithm{}, false, ParentsAuto); err != nil {
 		t.Fatalf("weights up to %d on %d vertices: %v", big-1, n, err)
 	}
 	// Negative weights need twice the headroom.
-	neg := gputest.LineGraph(n, -(graph.Inf32/(2*(n-1)) + 1))
+	neg := graphtest.LineGraph(n, -(graph.Inf32/(2*(n-1)) + 1))
 	if _, err := planAllPairs(neg, backend.Algorithm{}, false, ParentsAuto); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Fatalf("negative weights at half the limit: error %v, want device.ErrNeedsInt64", err)
 	}
-	p, err := planAllPairs(gputest.LineGraph(n, -3), backend.Algorithm{}, false, ParentsAuto)
+	p, err := planAllPairs(graphtest.LineGraph(n, -3), backend.Algorithm{}, false, ParentsAuto)
 	if err != nil || !p.negative || p.threshold != 3*int64(n-1) {
 		t.Fatalf("weight -3: plan %+v, err %v; want negative with threshold %d", p, err, 3*(n-1))
 	}
 }
 
 func TestPlanParentStrategy(t *testing.T) {
-	sparse := gputest.LineGraph(200, 4)
-	negative := gputest.LineGraph(200, -4)
-	zero := gputest.LineGraph(200, 0)
+	sparse := graphtest.LineGraph(200, 4)
+	negative := graphtest.LineGraph(200, -4)
+	zero := graphtest.LineGraph(200, 0)
 	dense, denseHeavy := graph.NewEdgeList(20, 400), graph.NewEdgeList(20, 400)
 	for u := int32(0); u < 20; u++ {
 		for v := int32(0); v < 20; v++ {
@@ -96,7 +96,7 @@ func TestPlanParentStrategy(t *testing.T) {
 	}{
 		{"fast auto sparse", sparse, VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense small distances", dense, VariantFast, ParentsAuto, parentsPacked},
-		{"fast auto sparse large distances", gputest.LineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
+		{"fast auto sparse large distances", graphtest.LineGraph(200, 30000), VariantFast, ParentsAuto, parentsFirstTight},
 		{"fast auto dense large distances", denseHeavy, VariantFast, ParentsAuto, parentsTracked},
 		{"fast auto negative", negative, VariantFast, ParentsAuto, parentsSearch},
 		{"fast auto zero weights", zero, VariantFast, ParentsAuto, parentsSearch},
@@ -145,7 +145,7 @@ func TestPlanCoversAndCountsTheMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 6))
 	for range 200 {
 		n := 1 + r.Int32N(3000)
-		e := gputest.LineGraph(n, 1+r.Int32N(100))
+		e := graphtest.LineGraph(n, 1+r.Int32N(100))
 		variant := Variants[r.IntN(len(Variants))]
 		parents := r.IntN(2) == 0
 		p, err := planAllPairs(e, backend.Algorithm{Variant: variant}, parents, ParentStrategy(r.IntN(3)))

@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -121,9 +122,9 @@ func TestSpreadRunsEqualOneDevice(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		for _, rc := range cases {
 			e := rc.graph(r)
-			want, _ := gputest.FloydWarshall(e)
+			want, _ := graphtest.FloydWarshall(e)
 			for _, withParents := range []bool{false, true} {
-				check := against(e, gputest.MatrixRows(e.N, want), withParents)
+				check := against(e, graphtest.MatrixRows(e.N, want), withParents)
 				base, place, err := fwDigests(t, one, e, withParents, check)
 				if err != nil || place != "one device" {
 					t.Fatalf("seed %d %s: one device: %v (%s)", seed, rc.name, err, place)
@@ -225,7 +226,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 // shortest-path tree.
 func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 17))
-	e := gputest.RandomGraph(r, 3000, 15000, 1, 100, 0)
+	e := graphtest.RandomGraph(r, 3000, 15000, 1, 100, 0)
 	g := graph.BuildCSR(e)
 	sources := make([]int32, 101)
 	for i := range sources {

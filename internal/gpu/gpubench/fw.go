@@ -20,6 +20,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -309,7 +310,7 @@ func newValidator(g *graph.CSR, rows []int32) *validator {
 	v := &validator{g: g, rows: rows, want: map[int32][]int64{}}
 	if lo, _ := g.WeightRange(); lo >= 0 {
 		for _, s := range rows {
-			v.want[s] = gputest.Dijkstra(g, s)
+			v.want[s] = graphtest.Dijkstra(g, s)
 		}
 	}
 	return v

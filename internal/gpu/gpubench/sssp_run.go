@@ -22,6 +22,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
@@ -350,11 +351,11 @@ func (r *reference) distances(ctx context.Context, s int32) ([]int64, error) {
 		}
 	case r.algorithm == "bellman-ford":
 		var ok bool
-		if d, ok = gputest.BellmanFord(r.g, s); !ok {
+		if d, ok = graphtest.BellmanFord(r.g, s); !ok {
 			return nil, fmt.Errorf("a negative cycle is reachable from %d", s)
 		}
 	default:
-		d = gputest.Dijkstra(r.g, s)
+		d = graphtest.Dijkstra(r.g, s)
 	}
 	r.took[s] = time.Since(begin)
 	r.dist[s] = d

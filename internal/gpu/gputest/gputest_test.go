@@ -5,82 +5,13 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
-
-func seeds(t *testing.T) []uint64 {
-	fresh := uint64(time.Now().UnixNano())
-	t.Logf("seeds: 1 and %d", fresh)
-	return []uint64{1, fresh}
-}
-
-func TestReferencesAgree(t *testing.T) {
-	for _, seed := range seeds(t) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		for _, n := range []int32{1, 2, 9, 40} {
-			e := RandomGraph(r, n, int(n)*3, 0, 20, 0)
-			want, neg := FloydWarshall(e)
-			if neg != -1 {
-				t.Fatalf("seed %d n %d: negative cycle at %d in a non-negative graph", seed, n, neg)
-			}
-			g := graph.BuildCSR(e)
-			row := MatrixRows(n, want)
-			for s := range n {
-				tree := &paths.Tree{Source: s, Dist: Dijkstra(g, s)}
-				if err := CompareDistances(tree, row(s)); err != nil {
-					t.Fatalf("seed %d n %d Dijkstra: %v", seed, n, err)
-				}
-				bf, ok := BellmanFord(g, s)
-				if !ok {
-					t.Fatalf("seed %d n %d: Bellman-Ford found a negative cycle", seed, n)
-				}
-				if err := CompareDistances(&paths.Tree{Source: s, Dist: bf}, row(s)); err != nil {
-					t.Fatalf("seed %d n %d Bellman-Ford: %v", seed, n, err)
-				}
-			}
-		}
-	}
-}
-
-func TestRandomGraphShiftKeepsCyclesNonNegative(t *testing.T) {
-	for _, seed := range seeds(t) {
-		r := rand.New(rand.NewPCG(seed, 8))
-		e := RandomGraph(r, 30, 200, 0, 10, 50)
-		if !e.HasNegativeWeight() {
-			t.Fatalf("seed %d: shifted weights never went negative", seed)
-		}
-		if _, neg := FloydWarshall(e); neg != -1 {
-			t.Fatalf("seed %d: negative cycle through %d", seed, neg)
-		}
-		want, _ := FloydWarshall(e)
-		bf, ok := BellmanFord(graph.BuildCSR(e), 3)
-		if !ok || CompareDistances(&paths.Tree{Source: 3, Dist: bf}, MatrixRows(30, want)(3)) != nil {
-			t.Fatalf("seed %d: Bellman-Ford disagrees with Floyd-Warshall on negative weights", seed)
-		}
-	}
-}
-
-func TestNegativeCycles(t *testing.T) {
-	e := graph.NewEdgeList(4, 4)
-	e.Add(0, 1, 2)
-	e.Add(1, 2, -3)
-	e.Add(2, 1, 1)
-	e.Add(2, 3, 1)
-	if _, neg := FloydWarshall(e); neg != 1 && neg != 2 {
-		t.Fatalf("negative vertex %d, want 1 or 2", neg)
-	}
-	if _, ok := BellmanFord(graph.BuildCSR(e), 0); ok {
-		t.Fatal("Bellman-Ford missed the negative cycle")
-	}
-	if _, ok := BellmanFord(graph.BuildCSR(e), 3); !ok {
-		t.Fatal("Bellman-Ford from a vertex that reaches no cycle failed")
-	}
-}
 
 func TestCheckTreeCatchesParentLoop(t *testing.T) {
 	// 0 -> 1 -> 2 -> 1 with zero weights: parents 2 -> 1 -> 2 loop but
@@ -125,10 +56,10 @@ func block(req *backend.Request, first, count int, rows func(s int32) []int64, r
 }
 
 func TestCollectorChecksAndKeepsRows(t *testing.T) {
-	e := RandomGraph(rand.New(rand.NewPCG(3, 3)), 10, 30, 1, 9, 0)
+	e := graphtest.RandomGraph(rand.New(rand.NewPCG(3, 3)), 10, 30, 1, 9, 0)
 	g := graph.BuildCSR(e)
-	want, _ := FloydWarshall(e)
-	rows := MatrixRows(10, want)
+	want, _ := graphtest.FloydWarshall(e)
+	rows := graphtest.MatrixRows(10, want)
 	req := &backend.Request{Edges: e, CSR: g, Sources: []int32{7, 2, 9, 0}}
 	c := NewCollector(req, true)
 	c.Check = func(b *results.Rows) error { return CheckBlock(g, b, rows, false) }

@@ -16,9 +16,9 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -131,7 +131,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 	b.Run("check-od-rows", func(b *testing.B) {
 		req := backend.Request{CSR: g, Sources: []int32{sources[0], sources[len(sources)-1]}, Targets: targets,
 			MaxDistance: results.NoCutoff, Parents: true}
-		refs := [][]int64{gputest.Dijkstra(g, req.Sources[0]), gputest.Dijkstra(g, req.Sources[1])}
+		refs := [][]int64{graphtest.Dijkstra(g, req.Sources[0]), graphtest.Dijkstra(g, req.Sources[1])}
 		for b.Loop() {
 			if err := checkBatch(be, &req, refs, sssp.Options{}); err != nil {
 				b.Fatal(err)

@@ -13,9 +13,9 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
@@ -115,7 +115,7 @@ func referenceRows(g *graph.CSR, sources []int32) [][]int64 {
 	refs := make([][]int64, len(sources))
 	var wg sync.WaitGroup
 	for i, s := range sources {
-		wg.Go(func() { refs[i] = gputest.Dijkstra(g, s) })
+		wg.Go(func() { refs[i] = graphtest.Dijkstra(g, s) })
 	}
 	wg.Wait()
 	return refs
@@ -229,7 +229,7 @@ func tightArc(g *graph.CSR, u, v int32, dist []int64) bool {
 func TestSSSPBatchSpreadOverContexts(t *testing.T) {
 	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
 	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 23))
-	e := gputest.RandomGraph(r, 4000, 16000, 1, 100, 0)
+	e := graphtest.RandomGraph(r, 4000, 16000, 1, 100, 0)
 	g := graph.BuildCSR(e)
 	sources := ssspPickSources(r, g.N, 90)
 	refs := referenceRows(g, sources)

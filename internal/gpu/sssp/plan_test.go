@@ -12,15 +12,15 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
 func TestPlanSSSPPicksVariants(t *testing.T) {
-	pos := graph.BuildCSR(gputest.LineGraph(5, 3))
-	negEdges := gputest.LineGraph(5, 3)
+	pos := graph.BuildCSR(graphtest.LineGraph(5, 3))
+	negEdges := graphtest.LineGraph(5, 3)
 	negEdges.Weight[1] = -2
 	neg := graph.BuildCSR(negEdges)
 	for _, c := range []struct {
@@ -45,12 +45,12 @@ func TestPlanSSSPPicksVariants(t *testing.T) {
 }
 
 func TestPlanSSSPRefuses(t *testing.T) {
-	negEdges := gputest.LineGraph(5, 3)
+	negEdges := graphtest.LineGraph(5, 3)
 	negEdges.Weight[0] = -1
 	neg := graph.BuildCSR(negEdges)
-	pos := graph.BuildCSR(gputest.LineGraph(5, 3))
-	huge := graph.BuildCSR(gputest.LineGraph(3, 1<<29))
-	halfHuge := gputest.LineGraph(3, 1<<28)
+	pos := graph.BuildCSR(graphtest.LineGraph(5, 3))
+	huge := graph.BuildCSR(graphtest.LineGraph(3, 1<<29))
+	halfHuge := graphtest.LineGraph(3, 1<<28)
 	halfHuge.Weight[0] = -(1 << 28)
 	for _, c := range []struct {
 		name string
@@ -64,7 +64,7 @@ func TestPlanSSSPRefuses(t *testing.T) {
 		{"unknown family", pos, backend.Algorithm{Name: "floyd-warshall"}, Options{}, device.ErrNotSupported},
 		{"unknown variant", pos, backend.Algorithm{Name: SSSPFamily, Variant: "fast"}, Options{}, device.ErrNotSupported},
 		{"int32 overflow", huge, backend.Algorithm{Name: BellmanFordFamily}, Options{}, device.ErrNeedsInt64},
-		{"weight at infinity", graph.BuildCSR(gputest.LineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, Options{}, device.ErrNeedsInt64},
+		{"weight at infinity", graph.BuildCSR(graphtest.LineGraph(3, graph.Inf32)), backend.Algorithm{Name: SSSPFamily}, Options{}, device.ErrNeedsInt64},
 		{"negative weights near the bound", graph.BuildCSR(halfHuge), backend.Algorithm{Name: BellmanFordFamily}, Options{}, device.ErrNeedsInt64},
 		{"block size", pos, backend.Algorithm{Name: SSSPFamily}, Options{ThreadsPerBlock: 100}, nil},
 		{"negative delta", pos, backend.Algorithm{Name: SSSPFamily}, Options{Delta: -1}, nil},
@@ -79,7 +79,7 @@ func TestPlanSSSPRefuses(t *testing.T) {
 }
 
 func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
-	good := func() *graph.CSR { return graph.BuildCSR(gputest.LineGraph(4, 2)) }
+	good := func() *graph.CSR { return graph.BuildCSR(graphtest.LineGraph(4, 2)) }
 	if err := checkCSR(good()); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestPlanSSSPChecksNearFarBeyondTheBound(t *testing.T) {
 			t.Errorf("%s: %v, want device.ErrNeedsInt64", v, err)
 		}
 	}
-	small, err := planSSSP(graph.BuildCSR(gputest.LineGraph(5, 3)), backend.Algorithm{Name: SSSPFamily}, Options{})
+	small, err := planSSSP(graph.BuildCSR(graphtest.LineGraph(5, 3)), backend.Algorithm{Name: SSSPFamily}, Options{})
 	if err != nil || small.checked {
 		t.Fatalf("small graph: checked %v, %v", small.checked, err)
 	}

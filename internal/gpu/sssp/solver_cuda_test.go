@@ -22,6 +22,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -74,7 +75,7 @@ func ssspCases(t *testing.T, seed uint64) []ssspCase {
 	e, err = generate.ErdosRenyi(2000, 0.0008, 1, 100, seed+4)
 	add("erdos-renyi sparse", e, err, true)
 	r := rand.New(rand.NewPCG(seed, 5))
-	add("multigraph with zero weights", gputest.RandomGraph(r, 700, 2500, 0, 3, 0), nil, true)
+	add("multigraph with zero weights", graphtest.RandomGraph(r, 700, 2500, 0, 3, 0), nil, true)
 	add("single vertex", graph.NewEdgeList(1, 0), nil, true)
 	return cases
 }
@@ -147,7 +148,7 @@ func TestSSSPVariantsMatchDijkstra(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		for _, c := range ssspCases(t, seed) {
 			sources := ssspPickSources(r, c.g.N, 2)
-			ref := func(s int32) []int64 { return gputest.Dijkstra(c.g, s) }
+			ref := func(s int32) []int64 { return graphtest.Dijkstra(c.g, s) }
 			for _, variant := range sssp.Variants {
 				if !c.small && (variant == sssp.VariantDijkstra || variant == sssp.VariantBFNaive) {
 					continue
@@ -175,7 +176,7 @@ func TestSSSPNearFarShapes(t *testing.T) {
 	g := graph.BuildCSR(e)
 	r := rand.New(rand.NewPCG(seed, 11))
 	sources := ssspPickSources(r, g.N, 35)
-	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
+	ref := func(s int32) []int64 { return graphtest.Dijkstra(g, s) }
 	for _, opts := range []sssp.Options{
 		{BlocksPerSource: 1, Batch: 8},
 		{BlocksPerSource: 3, Batch: 5, ThreadsPerBlock: 128},
@@ -208,9 +209,9 @@ func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
 			{n: 500, arcs: 700, lo: 0, hi: 20, shift: 100},
 			{n: 200, arcs: 900, lo: 0, hi: 2, shift: 3},
 		} {
-			g := graph.BuildCSR(gputest.RandomGraph(r, shape.n, shape.arcs, shape.lo, shape.hi, shape.shift))
+			g := graph.BuildCSR(graphtest.RandomGraph(r, shape.n, shape.arcs, shape.lo, shape.hi, shape.shift))
 			ref := func(s int32) []int64 {
-				dist, ok := gputest.BellmanFord(g, s)
+				dist, ok := graphtest.BellmanFord(g, s)
 				if !ok {
 					panic("test graph with a negative cycle")
 				}
@@ -229,7 +230,7 @@ func TestSSSPBellmanFordNegativeWeights(t *testing.T) {
 func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 	seed := backendtest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 17))
-	e := gputest.RandomGraph(r, 400, 1600, 0, 30, 20)
+	e := graphtest.RandomGraph(r, 400, 1600, 0, 30, 20)
 	// Plant one cycle of negative weight, reachable from 0 through a path.
 	cycle := []int32{101, 202, 303, 57}
 	e.Add(0, cycle[0], 1)
@@ -295,7 +296,7 @@ func TestSSSPRun(t *testing.T) {
 	g := graph.BuildCSR(e)
 	r := rand.New(rand.NewPCG(seed, 19))
 	sources := ssspPickSources(r, g.N, 200)
-	ref := func(s int32) []int64 { return gputest.Dijkstra(g, s) }
+	ref := func(s int32) []int64 { return graphtest.Dijkstra(g, s) }
 	b := backendtest.Open(t, gpu.WithStaging(3, 7*int64(g.N)*4))
 	for _, alg := range []backend.Algorithm{{Name: "auto"}, {Name: sssp.DijkstraFamily}, {Name: sssp.BellmanFordFamily}} {
 		srcs := sources
@@ -361,7 +362,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true, MaxDistance: results.NoCutoff}
 		col := gputest.NewCollector(req, false)
 		col.Check = func(r *results.Rows) error {
-			return gputest.CheckBlock(g, r, func(s int32) []int64 { return gputest.Dijkstra(g, s) }, true)
+			return gputest.CheckBlock(g, r, func(s int32) []int64 { return graphtest.Dijkstra(g, s) }, true)
 		}
 		if _, err := s.Solve(context.Background(), req.Sources, true, col.Sink); err != nil {
 			t.Fatalf("%s: after the stopped solves: %v", variant, err)
@@ -435,7 +436,7 @@ func TestSSSPNearFarBeyondTheInt32Bound(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(seed, 23))
 	ssspSolve(t, nil, g, sssp.VariantNearFar, sssp.Options{}, ssspPickSources(r, g.N, 3), true,
-		func(s int32) []int64 { return gputest.Dijkstra(g, s) })
+		func(s int32) []int64 { return graphtest.Dijkstra(g, s) })
 
 	far := graph.NewEdgeList(4, 3)
 	for v := int32(0); v < 3; v++ {
