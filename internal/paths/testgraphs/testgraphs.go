@@ -8,6 +8,7 @@ package testgraphs
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -38,6 +39,14 @@ type Graph struct {
 	// NegativeCycle is true when a negative cycle is reachable from every
 	// source: every algorithm must report it.
 	NegativeCycle bool
+	// UnreachableCycle is true when the graph has a negative cycle that no
+	// source reaches: searches from Sources answer Want, and algorithms
+	// over all pairs must report the cycle.
+	UnreachableCycle bool
+	// Int64 is true when some distance or arc sum lies outside int32: a
+	// backend with int32 distances must refuse the graph rather than
+	// answer it.
+	Int64 bool
 }
 
 // EdgeList returns the graph's arcs as an edge list.
@@ -176,5 +185,116 @@ var Graphs = []Graph{
 		Arcs:          []Arc{{0, 1, 1}, {1, 2, -2}, {2, 1, 1}, {2, 3, 1}, {3, 0, 1}},
 		Sources:       []int32{0, 3},
 		NegativeCycle: true,
+	},
+	{
+		// Nothing connects the two vertices.
+		Name: "two vertices, no arcs", N: 2, Sources: []int32{0, 1},
+		Want:    [][]int64{{0, U}, {U, 0}},
+		Parents: [][][]int32{{none, none}, {none, none}},
+	},
+	{
+		// The shortcut 0 -> 2 (10) loses to the path through 1 (2 + 3).
+		Name: "path with shortcut", N: 3,
+		Arcs:    []Arc{{0, 1, 2}, {1, 2, 3}, {0, 2, 10}},
+		Sources: []int32{0, 1},
+		Want:    [][]int64{{0, 2, 5}, {U, 0, 3}},
+		Parents: [][][]int32{{none, {0}, {1}}, {none, none, {1}}},
+	},
+	{
+		// Every arc weighs 0: 3 is reached through 1 and 2 alike.
+		Name: "diamond, zero weights", N: 4,
+		Arcs:    []Arc{{0, 1, 0}, {0, 2, 0}, {1, 3, 0}, {2, 3, 0}},
+		Sources: []int32{0},
+		Want:    [][]int64{{0, 0, 0, 0}},
+		Parents: [][][]int32{{none, {0}, {0}, {1, 2}}},
+	},
+	{
+		// 0 -> 1 three times (the 3 counts), 1 -> 2 twice (the 2 counts),
+		// the way back 1 -> 0 and self-loops that never help; 2 reaches
+		// only itself.
+		Name: "parallel arcs and self-loops", N: 3,
+		Arcs: []Arc{{0, 1, 5}, {0, 1, 3}, {0, 1, 7}, {1, 0, 1},
+			{1, 1, 0}, {2, 2, 4}, {1, 2, 9}, {1, 2, 2}},
+		Sources: []int32{0, 2},
+		Want:    [][]int64{{0, 3, 5}, {U, U, 0}},
+		Parents: [][][]int32{{none, {0}, {1}}, {none, none, none}},
+	},
+	{
+		// A triangle 0 -> 1 -> 2 -> 0 of weight 1 arcs, the pair 3 <-> 4
+		// of weight 2 with 4 -> 5 of weight 1, and 6 alone.
+		Name: "disconnected", N: 7,
+		Arcs:    []Arc{{0, 1, 1}, {1, 2, 1}, {2, 0, 1}, {3, 4, 2}, {4, 3, 2}, {4, 5, 1}},
+		Sources: []int32{0, 3, 6},
+		Want: [][]int64{
+			{0, 1, 2, U, U, U, U},
+			{U, U, U, 0, 2, 3, U},
+			{U, U, U, U, U, U, 0},
+		},
+		Parents: [][][]int32{
+			{none, {0}, {1}, none, none, none, none},
+			{none, none, none, none, {3}, {4}, none},
+			{none, none, none, none, none, none, none},
+		},
+	},
+	{
+		// From 0, 1 costs 2 - 3 = -1 through 2, and 4 costs -1 + 2 - 5 =
+		// -4 through 1 and 3 rather than 2 + 1; the cycle 2 -> 1 -> 3 ->
+		// 4 -> 2 weighs -3 + 2 - 5 + 7 = 1. From 3, 2 costs -5 + 7.
+		Name: "negative arcs, a detour through a negative path", N: 5,
+		Arcs:    []Arc{{0, 1, 4}, {0, 2, 2}, {2, 1, -3}, {1, 3, 2}, {3, 4, -5}, {2, 4, 1}, {4, 2, 7}},
+		Sources: []int32{0, 3},
+		Want:    [][]int64{{0, -1, 2, 1, -4}, {U, -1, 2, 0, -5}},
+		Parents: [][][]int32{
+			{none, {2}, {0}, {1}, {3}},
+			{none, {2}, {4}, none, {3}},
+		},
+	},
+	{
+		// The only vertex, with a self-loop that cannot shorten anything.
+		Name: "one vertex, self-loop", N: 1,
+		Arcs:    []Arc{{0, 0, 5}},
+		Sources: []int32{0},
+		Want:    [][]int64{{0}}, Parents: [][][]int32{{none}},
+	},
+	{
+		// A self-loop of weight -1 is a negative cycle.
+		Name: "one vertex, negative self-loop", N: 1,
+		Arcs:          []Arc{{0, 0, -1}},
+		Sources:       []int32{0},
+		NegativeCycle: true,
+	},
+	{
+		// 0 -> 1 at -4 (beside 5) and back at 3: the cycle weighs -1.
+		Name: "negative two-cycle via a parallel arc", N: 2,
+		Arcs:          []Arc{{0, 1, 5}, {0, 1, -4}, {1, 0, 3}},
+		Sources:       []int32{0, 1},
+		NegativeCycle: true,
+	},
+	{
+		// 1 -> 2 -> 1 weighs -2; 4 reaches it through 0, while 3 reaches
+		// nothing (so it is no source here).
+		Name: "negative cycle behind a path", N: 5,
+		Arcs:          []Arc{{0, 1, 1}, {1, 2, -3}, {2, 1, 1}, {2, 3, 1}, {4, 0, 1}},
+		Sources:       []int32{0, 4},
+		NegativeCycle: true,
+	},
+	{
+		// 2 -> 3 -> 2 weighs -1, but 0 reaches only 1.
+		Name: "negative cycle unreachable from the source", N: 4,
+		Arcs:             []Arc{{0, 1, 1}, {2, 3, -2}, {3, 2, 1}},
+		Sources:          []int32{0},
+		Want:             [][]int64{{0, 1, U, U}},
+		Parents:          [][][]int32{{none, {0}, none, none}},
+		UnreachableCycle: true,
+	},
+	{
+		// Arcs of weight MaxInt32 add up past int32 (1 -> 2 from 0 is
+		// 2 * MaxInt32 long), and 0 -> 2 at MinInt32 + 1 is shorter.
+		Name: "extreme weights", N: 3,
+		Arcs:    []Arc{{0, 1, math.MaxInt32}, {1, 2, math.MaxInt32}, {0, 2, math.MinInt32 + 1}},
+		Sources: []int32{0, 1},
+		Want:    [][]int64{{0, math.MaxInt32, math.MinInt32 + 1}, {U, 0, math.MaxInt32}},
+		Parents: [][][]int32{{none, {0}, {0}}, {none, none, {1}}},
+		Int64:   true,
 	},
 }

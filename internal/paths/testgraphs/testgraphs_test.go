@@ -12,9 +12,12 @@ func TestTableIsWellFormed(t *testing.T) {
 		if err := g.EdgeList().Validate(); err != nil {
 			t.Errorf("%s: %v", g.Name, err)
 		}
+		if (g.UnreachableCycle || g.NegativeCycle) && !g.Negative() {
+			t.Errorf("%s: a negative cycle needs a negative arc", g.Name)
+		}
 		if g.NegativeCycle {
-			if g.Want != nil || !g.Negative() {
-				t.Errorf("%s: a negative cycle needs a negative arc and no answers", g.Name)
+			if g.Want != nil || g.UnreachableCycle {
+				t.Errorf("%s: a negative cycle every source reaches has no answers", g.Name)
 			}
 			continue
 		}
