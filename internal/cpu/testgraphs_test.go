@@ -99,7 +99,7 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 // whole graph, not only where the sources reach: Johnson's potentials and
 // Floyd-Warshall's matrix.
 func allPairsCycleCheck(alg backend.Algorithm) bool {
-	return alg.Name == AlgorithmJohnson || alg.Name == AlgorithmFloydWarshall
+	return alg.Name == backend.AlgorithmJohnson || alg.Name == backend.AlgorithmFloydWarshall
 }
 
 // TestSearchesOnTestGraphs runs the single-source functions themselves.
