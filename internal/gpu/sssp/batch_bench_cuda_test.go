@@ -23,7 +23,7 @@ import (
 )
 
 // BenchmarkSSSPBatch times the batched search on a generated grid
-// (PATHFLOW_BENCH_GRID_SIDE, default 4900: 24M vertices, 96M arcs) in the
+// (BENCH_GRID_SIDE, default 4900: 24M vertices, 96M arcs) in the
 // shapes users ask for: an origin-destination table (sources 0..999 to
 // the 1,000 vertices from n/2), sources within a cutoff, a million random
 // pairs over 1,000 sources, 64 whole rows, and the table at fixed launch
@@ -33,7 +33,7 @@ import (
 // -bench SSSPBatch -benchtime 1x.
 func BenchmarkSSSPBatch(b *testing.B) {
 	side := int32(4900)
-	if s, err := strconv.Atoi(os.Getenv("PATHFLOW_BENCH_GRID_SIDE")); err == nil {
+	if s, err := strconv.Atoi(os.Getenv("BENCH_GRID_SIDE")); err == nil {
 		side = int32(s)
 	}
 	e, err := generate.Grid(side, 1, 1000, 1)

@@ -134,7 +134,7 @@ func TestCHSmallLaunches(t *testing.T) {
 }
 
 // BenchmarkCH times ch on the GPU on a road-like graph
-// (PATHFLOW_BENCH_ROAD_SIDE, default 1024: 1.05M vertices; synthetic, not
+// (BENCH_ROAD_SIDE, default 1024: 1.05M vertices; synthetic, not
 // a real road network), its hierarchy built once on the host (not timed
 // in the shapes): a 200 x 200 and a 1,000 x 1,000 table (sources 0.., the
 // targets from n/2), 1,000 x 1,000 random endpoints, and 64 and 256 whole
@@ -144,7 +144,7 @@ func TestCHSmallLaunches(t *testing.T) {
 // -benchtime 1x.
 func BenchmarkCH(b *testing.B) {
 	side := int32(1024)
-	if s, err := strconv.Atoi(os.Getenv("PATHFLOW_BENCH_ROAD_SIDE")); err == nil {
+	if s, err := strconv.Atoi(os.Getenv("BENCH_ROAD_SIDE")); err == nil {
 		side = int32(s)
 	}
 	e, _, err := generate.Road(side, 1)
