@@ -12,7 +12,6 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -127,7 +126,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	defer out.Abort()
 
 	req := backend.Request{
-		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
+		Edges: g.Edges, CSR: g.Rows(), Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
 		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
 	}

@@ -19,6 +19,7 @@ const (
 	KeyOutputDir       = "output.dir"
 	KeyOutputFormat    = "output.format"
 	KeyOutputBatchRows = "output.batch_rows"
+	KeyOutputReload    = "output.reload_file"
 )
 
 // Ingest output formats: the two tables formats, and conversions that
@@ -39,6 +40,8 @@ func IngestKeys() []config.Key {
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
+		config.Key{Name: KeyOutputReload, Default: true, Flag: "reload-file",
+			Usage: "beside parquet or arrow tables, write " + ReloadName + ": the CSR and vertex table as raw arrays that compute maps instead of decoding the tables (about 20 bytes per arc)"},
 		overwriteKey(),
 	)
 }
@@ -53,6 +56,9 @@ type IngestConfig struct {
 	Tables      tables.Format
 	Compression tables.Compression
 	BatchRows   int
+	// Reload is output.reload_file: write the reload file beside the
+	// tables (input_reload.go).
+	Reload bool
 	// Overwrite is output.overwrite: which folder at OutDir the run may
 	// replace (output_owner.go).
 	Overwrite string
@@ -67,6 +73,7 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 		OutDir:    vs.String(KeyOutputDir),
 		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
 		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		Reload:    vs.Bool(KeyOutputReload),
 		Overwrite: readOverwrite(vs),
 		Log:       readLogSettings(vs),
 	}
@@ -145,6 +152,13 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	files, err := writeIngestOutput(cfg, out.Path(), g)
 	if err != nil {
 		return nil, &OutputError{err}
+	}
+	if cfg.Reload && (cfg.Output == IngestParquet || cfg.Output == IngestArrow) {
+		fi, err := writeReloadFile(out.Path(), g, out.RunID)
+		if err != nil {
+			return nil, &OutputError{err}
+		}
+		files = append(files, fi)
 	}
 	m := &IngestManifest{
 		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,

@@ -56,6 +56,9 @@ type InputSpec struct {
 type LoadedGraph struct {
 	Edges    *graph.EdgeList
 	Vertices *graph.Vertices
+	// CSR is Edges in compressed sparse rows when the input held them (a
+	// reload file), else nil: see Rows.
+	CSR *graph.CSR
 	// File is the path read. Name, SHA256 and Format describe the original
 	// input: its file name, the checksum of its bytes and its format (for
 	// a table input, as recorded by the ingest that wrote the table).
@@ -138,7 +141,9 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 		if stats.SelfLoops > 0 || stats.Parallel > 0 {
 			log.Info("simplified", "self_loops_removed", stats.SelfLoops, "parallel_arcs_removed", stats.Parallel)
 		}
-		loaded.Edges = simplified
+		if simplified != loaded.Edges {
+			loaded.Edges, loaded.CSR = simplified, nil
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -326,6 +331,9 @@ func loadTable(path string) (*LoadedGraph, error) {
 	}
 	if files.Edges == "" {
 		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
+	}
+	if g, ok, err := loadReload(dir); ok || err != nil {
+		return g, err
 	}
 	if _, err := os.Stat(files.Vertices); err != nil {
 		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)
