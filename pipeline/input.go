@@ -129,11 +129,13 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 			return nil, &InputError{err}
 		}
 	}
-	if spec.Simplify != "" {
-		mode, err := formats.ParseSimplification(spec.Simplify)
-		if err != nil {
-			return nil, config.Errorf("input.simplify", "%v", err)
-		}
+	mode, err := formats.ParseSimplification(spec.Simplify)
+	if spec.Simplify != "" && err != nil {
+		return nil, config.Errorf("input.simplify", "%v", err)
+	}
+	// KeepAll changes nothing: its O(m) check of arcs every reader has
+	// already checked is skipped.
+	if spec.Simplify != "" && mode != formats.KeepAll {
 		simplified, stats, err := formats.Simplify(loaded.Edges, mode)
 		if err != nil {
 			return nil, &InputError{err}
