@@ -125,8 +125,11 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 	defer out.Abort()
 
+	began = time.Now()
+	csr := g.Rows()
+	stages["csr"] = time.Since(began).Seconds()
 	req := backend.Request{
-		Edges: g.Edges, CSR: g.Rows(), Sources: run.sources,
+		Edges: g.Edges, CSR: csr, Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
 		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance,
 	}
