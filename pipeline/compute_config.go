@@ -97,6 +97,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyPartRows, Default: DefaultPartRows, Usage: "rows (source x target pairs) per distances part file"},
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 		overwriteKey(),
+		reloadKey(),
 	), append(shardKeys(), deviceKeys()...)...)
 }
 
@@ -292,7 +293,8 @@ var runOnlyKeys = []string{
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
-	KeyPairList, // the pair list's bytes enter through withPairListChecksum
+	KeyPairList,     // the pair list's bytes enter through withPairListChecksum
+	KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

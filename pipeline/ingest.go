@@ -19,7 +19,6 @@ const (
 	KeyOutputDir       = "output.dir"
 	KeyOutputFormat    = "output.format"
 	KeyOutputBatchRows = "output.batch_rows"
-	KeyOutputReload    = "output.reload_file"
 )
 
 // Ingest output formats: the two tables formats, and conversions that
@@ -40,8 +39,7 @@ func IngestKeys() []config.Key {
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: 1 << 20, Usage: "rows per record batch / row group"},
-		config.Key{Name: KeyOutputReload, Default: true, Flag: "reload-file",
-			Usage: "beside parquet or arrow tables, write " + ReloadName + ": the CSR and vertex table as raw arrays that compute maps instead of decoding the tables (about 20 bytes per arc)"},
+		reloadKey(),
 		overwriteKey(),
 	)
 }

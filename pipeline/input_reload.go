@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/csrfile"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -20,6 +21,18 @@ import (
 // vertex table as raw arrays (see package csrfile), which compute maps
 // instead of decoding the tables and sorting the arcs again.
 const ReloadName = "graph.csr"
+
+// KeyOutputReload says whether ingest writes the reload file beside its
+// tables. Compute accepts the key, so one config serves both commands,
+// and ignores it: it maps an input's reload file whenever the input's
+// manifest lists one.
+const KeyOutputReload = "output.reload_file"
+
+// reloadKey declares output.reload_file.
+func reloadKey() config.Key {
+	return config.Key{Name: KeyOutputReload, Default: true, Flag: "reload-file",
+		Usage: "ingest: beside parquet or arrow tables, write " + ReloadName + ", the CSR and vertex table as raw arrays (about 16 bytes per arc) that compute maps instead of decoding the tables and sorting the arcs; compute ignores it"}
+}
 
 // MetaIngestRunID, in a reload file's metadata, is the run id of the
 // ingest that wrote it; the manifest beside it must carry the same.
