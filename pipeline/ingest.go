@@ -138,7 +138,9 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	if err != nil {
 		return nil, err
 	}
-	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
+	spec := cfg.Input
+	spec.Tables = true // an ingest output read again keeps its arc order
+	g, err := LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,10 @@ type InputSpec struct {
 	// Mirror and Offline configure the dataset fetcher.
 	Mirror  string
 	Offline bool
+	// Tables reads an ingest output from its tables even when it has a
+	// reload file, whose edge list is grouped by source: ingest sets it,
+	// so that reading an ingest output again keeps the input's arc order.
+	Tables bool
 }
 
 // LoadedGraph is a graph read from an input, with what the outputs record
@@ -112,7 +116,7 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	var loaded *LoadedGraph
 	var err error
 	if format == FormatTable {
-		loaded, err = loadTable(path)
+		loaded, err = loadTable(path, spec.Tables)
 	} else {
 		loaded, err = loadRaw(path, format, spec, log, progressOut, quiet)
 	}
@@ -310,8 +314,9 @@ const (
 )
 
 // loadTable reads an ingest output: a folder holding edges.<ext> and
-// vertices.<ext>, or the edges file itself with vertices.<ext> beside it.
-func loadTable(path string) (*LoadedGraph, error) {
+// vertices.<ext>, or the edges file itself with vertices.<ext> beside it;
+// from its reload file when the manifest lists one, unless tablesOnly.
+func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -334,8 +339,10 @@ func loadTable(path string) (*LoadedGraph, error) {
 	if files.Edges == "" {
 		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
 	}
-	if g, ok, err := loadReload(dir); ok || err != nil {
-		return g, err
+	if !tablesOnly {
+		if g, ok, err := loadReload(dir); ok || err != nil {
+			return g, err
+		}
 	}
 	if _, err := os.Stat(files.Vertices); err != nil {
 		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)

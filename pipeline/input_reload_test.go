@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // shuffledGraph has arcs in no order of their sources, parallel arcs and
@@ -208,5 +209,21 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIngestOfAnIngestOutputKeepsArcOrder reads an ingest output that has
+// a reload file back through ingest: the tables it writes keep the
+// input's arc order, not the reload file's grouping by source.
+func TestIngestOfAnIngestOutputKeepsArcOrder(t *testing.T) {
+	e := shuffledGraph(100, 700, 6)
+	first := ingestTo(t, writeGR(t, "g.gr", e))
+	again := ingestTo(t, first, "-output-format", "arrow")
+	got, _, _, err := tables.ReadGraph(tables.GraphFilesIn(again, tables.Arrow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Src, e.Src) || !slices.Equal(got.Dst, e.Dst) || !slices.Equal(got.Weight, e.Weight) {
+		t.Fatal("ingesting an ingest output changed the order of its arcs")
 	}
 }
