@@ -25,7 +25,7 @@
 //
 // The header's CRC-32C covers the header (with its CRC field zero) and the
 // metadata. Open checks the magic, the sizes against the file's, every
-// CRC (on every core), and the CSR's structure, and names the file in
+// CRC (on every core), and that the offsets span the arcs, and names the file in
 // every error; staleness against the rest of an ingest output is the
 // caller's check, from the metadata.
 package csrfile
