@@ -13,7 +13,6 @@ import (
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -119,8 +118,11 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 	defer out.Abort()
 
+	began = time.Now()
+	csr := g.Rows()
+	stages["csr"] = time.Since(began).Seconds()
 	req := backend.Request{
-		Edges: g.Edges, CSR: graph.BuildCSR(g.Edges), Sources: run.sources,
+		Edges: g.Edges, CSR: csr, Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
 		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance, Hierarchy: stored,
 	}

@@ -76,6 +76,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 		overwriteKey(),
 		ingestHierarchyKey(""),
+		reloadKey(),
 	), append(shardKeys(), deviceKeys()...)...)
 }
 
@@ -271,6 +272,7 @@ var runOnlyKeys = []string{
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
 	KeyPairList,        // the pair list's bytes enter through withPairListChecksum
 	KeyIngestHierarchy, // read by ingest alone; a stored hierarchy changes no result
+	KeyOutputReload,    // ingest's; compute reads the key only to accept shared configs
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

@@ -53,7 +53,7 @@ func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFile
 	if err != nil {
 		return files, "", &InputError{err}
 	}
-	sum = g.Edges.Checksum(workers)
+	sum = g.Rows().Checksum(workers)
 	if recorded != sum {
 		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s (run ingest again to rebuild it, or with ingest.hierarchy: off to drop it; input.simplify changes the arcs of a table input too)",
 			files.Ranks, recorded, g.File, sum)}

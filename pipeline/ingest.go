@@ -39,6 +39,7 @@ func IngestKeys() []config.Key {
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
 			Usage: "tables: zstd, lz4, snappy (parquet only) or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyOutputBatchRows, Default: tables.DefaultBatchRows, Usage: "rows per record batch / row group"},
+		reloadKey(),
 		overwriteKey(),
 		ingestHierarchyKey("hierarchy"),
 	)
@@ -54,6 +55,9 @@ type IngestConfig struct {
 	Tables      tables.Format
 	Compression tables.Compression
 	BatchRows   int
+	// Reload is output.reload_file: write the reload file beside the
+	// tables (input_reload.go).
+	Reload bool
 	// Overwrite is output.overwrite: which folder at OutDir the run may
 	// replace (output_owner.go).
 	Overwrite string
@@ -71,6 +75,7 @@ func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 		OutDir:    vs.String(KeyOutputDir),
 		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
 		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		Reload:    vs.Bool(KeyOutputReload),
 		Overwrite: readOverwrite(vs),
 		Hierarchy: vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
 		Log:       readLogSettings(vs),
@@ -143,7 +148,9 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	if err != nil {
 		return nil, err
 	}
-	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
+	spec := cfg.Input
+	spec.Tables = true // an ingest output read again keeps its arc order
+	g, err := LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +168,13 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		return nil, err
 	}
 	files = append(files, hierarchyFiles...)
+	if cfg.Reload && (cfg.Output == IngestParquet || cfg.Output == IngestArrow) {
+		fi, err := writeReloadFile(out.Path(), g, out.RunID)
+		if err != nil {
+			return nil, &OutputError{err}
+		}
+		files = append(files, fi)
+	}
 	m := &IngestManifest{
 		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),

@@ -89,16 +89,8 @@ func wantHierarchy(setting, output string, e *graph.EdgeList, rows func() *graph
 // when no hierarchy is wanted) and what the manifest records.
 func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g *LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *HierarchyManifest, error) {
 	hm := &HierarchyManifest{Setting: cfg.Hierarchy}
-	var (
-		want bool
-		csr  *graph.CSR
-	)
-	rows := func() *graph.CSR {
-		if csr == nil {
-			csr = graph.BuildCSR(g.Edges)
-		}
-		return csr
-	}
+	var want bool
+	rows := g.Rows
 	want, hm.Reason = wantHierarchy(cfg.Hierarchy, cfg.Output, g.Edges, rows)
 	if !want {
 		if cfg.Hierarchy == HierarchyOn {
@@ -109,7 +101,7 @@ func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g 
 	}
 	workers := runtime.GOMAXPROCS(0)
 	began := time.Now()
-	hm.GraphChecksum = g.Edges.Checksum(workers)
+	hm.GraphChecksum = rows().Checksum(workers)
 	opts := []hierarchy.Option{hierarchy.WithWorkers(workers), hierarchy.WithChecksum(hm.GraphChecksum)}
 	if g.Vertices.HasCoordinates() {
 		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))

@@ -46,12 +46,13 @@ func TestIngestRoundTripsThroughBothFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Parquet by default; each file with its readers' extension.
+			// Parquet by default; each file with its readers' extension,
+			// and the reload file.
 			ext := ".parquet"
 			if format == "arrow" {
 				ext = ".arrow"
 			}
-			if len(res.Files) != 2 || res.Files[0].Path != filepath.Join(out, "edges"+ext) || res.Files[1].Path != filepath.Join(out, "vertices"+ext) {
+			if len(res.Files) != 3 || res.Files[0].Path != filepath.Join(out, "edges"+ext) || res.Files[1].Path != filepath.Join(out, "vertices"+ext) || res.Files[2].Path != filepath.Join(out, ReloadName) {
 				t.Fatalf("%q: wrote %+v", format, res.Files)
 			}
 			ft, _ := tables.ParseFormat(strings.TrimPrefix(ext, "."))

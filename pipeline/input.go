@@ -49,6 +49,10 @@ type InputSpec struct {
 	// Mirror and Offline configure the dataset fetcher.
 	Mirror  string
 	Offline bool
+	// Tables reads an ingest output from its tables even when it has a
+	// reload file, whose edge list is grouped by source: ingest sets it,
+	// so that reading an ingest output again keeps the input's arc order.
+	Tables bool
 }
 
 // LoadedGraph is a graph read from an input, with what the outputs record
@@ -56,6 +60,9 @@ type InputSpec struct {
 type LoadedGraph struct {
 	Edges    *graph.EdgeList
 	Vertices *graph.Vertices
+	// CSR is Edges in compressed sparse rows when the input held them (a
+	// reload file), else nil: see Rows.
+	CSR *graph.CSR
 	// File is the path read. Name, SHA256 and Format describe the original
 	// input: its file name, the checksum of its bytes and its format (for
 	// a table input, as recorded by the ingest that wrote the table).
@@ -112,7 +119,7 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	var loaded *LoadedGraph
 	var err error
 	if format == FormatTable {
-		loaded, err = loadTable(path)
+		loaded, err = loadTable(path, spec.Tables)
 	} else {
 		loaded, err = loadRaw(path, format, spec, log, progressOut, quiet)
 	}
@@ -129,11 +136,13 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 			return nil, &InputError{err}
 		}
 	}
-	if spec.Simplify != "" {
-		mode, err := formats.ParseSimplification(spec.Simplify)
-		if err != nil {
-			return nil, config.Errorf("input.simplify", "%v", err)
-		}
+	mode, err := formats.ParseSimplification(spec.Simplify)
+	if spec.Simplify != "" && err != nil {
+		return nil, config.Errorf("input.simplify", "%v", err)
+	}
+	// KeepAll changes nothing: its O(m) check of arcs every reader has
+	// already checked is skipped.
+	if spec.Simplify != "" && mode != formats.KeepAll {
 		simplified, stats, err := formats.Simplify(loaded.Edges, mode)
 		if err != nil {
 			return nil, &InputError{err}
@@ -141,7 +150,9 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 		if stats.SelfLoops > 0 || stats.Parallel > 0 {
 			log.Info("simplified", "self_loops_removed", stats.SelfLoops, "parallel_arcs_removed", stats.Parallel)
 		}
-		loaded.Edges = simplified
+		if simplified != loaded.Edges {
+			loaded.Edges, loaded.CSR = simplified, nil
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -306,8 +317,9 @@ const (
 )
 
 // loadTable reads an ingest output: a folder holding edges.<ext> and
-// vertices.<ext>, or the edges file itself with vertices.<ext> beside it.
-func loadTable(path string) (*LoadedGraph, error) {
+// vertices.<ext>, or the edges file itself with vertices.<ext> beside it;
+// from its reload file when the manifest lists one, unless tablesOnly.
+func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -329,6 +341,11 @@ func loadTable(path string) (*LoadedGraph, error) {
 	}
 	if files.Edges == "" {
 		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
+	}
+	if !tablesOnly {
+		if g, ok, err := loadReload(dir); ok || err != nil {
+			return g, err
+		}
 	}
 	if _, err := os.Stat(files.Vertices); err != nil {
 		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)

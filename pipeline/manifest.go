@@ -47,7 +47,8 @@ type Manifest struct {
 	// included), in output order; omitted beyond 4096 sources.
 	Reachable []int64 `json:"reachable,omitempty"`
 	// StagesSeconds times each stage: load (read the graph), backend (plan
-	// and open it), compute (the backend's run, during which the writers
+	// and open it), csr (build the compressed sparse rows; near zero when
+	// the input's reload file held them), compute (the backend's run, during which the writers
 	// encode), write_tail (the writers finishing after the run), extras
 	// (paths and summary tables).
 	StagesSeconds map[string]float64 `json:"stages_seconds"`

@@ -55,11 +55,11 @@ func TestCommand(t *testing.T) {
 		stderr []string
 	}{
 		{name: "parquet by default", args: []string{"-input", plain}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
+			files: []string{"edges.parquet", pipeline.ReloadName, pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
 		{name: "gzip under another name", args: []string{"-input", misnamed}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
+			files: []string{"edges.parquet", pipeline.ReloadName, pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
 		{name: "arrow from the environment", args: []string{"-input", plain}, env: []string{"PATHFLOW_OUTPUT_FORMAT=arrow"},
-			code: pipeline.ExitOK, files: []string{"edges.arrow", pipeline.ManifestName, "vertices.arrow"}},
+			code: pipeline.ExitOK, files: []string{"edges.arrow", pipeline.ReloadName, pipeline.ManifestName, "vertices.arrow"}},
 		{name: "dimacs conversion", args: []string{"-input", plain, "-output-format", "dimacs"}, code: pipeline.ExitOK,
 			files: []string{pipeline.ConvertedDIMACS, pipeline.ManifestName}},
 		{name: "binary conversion", args: []string{"-input", plain, "-output-format=binary", "-quiet"}, code: pipeline.ExitOK,

@@ -54,18 +54,8 @@ func (e *EdgeList) Validate() error {
 }
 
 // WeightRange returns the smallest and largest arc weight; both are 0 when
-// there are no arcs.
-func (e *EdgeList) WeightRange() (lo, hi int32) {
-	if len(e.Weight) == 0 {
-		return 0, 0
-	}
-	lo, hi = e.Weight[0], e.Weight[0]
-	for _, w := range e.Weight[1:] {
-		lo = min(lo, w)
-		hi = max(hi, w)
-	}
-	return lo, hi
-}
+// there are no arcs. O(m), on every core for large graphs.
+func (e *EdgeList) WeightRange() (lo, hi int32) { return weightRange(e.Weight) }
 
 // HasNegativeWeight reports whether any arc weight is below zero.
 func (e *EdgeList) HasNegativeWeight() bool {

@@ -133,3 +133,25 @@ func rowArcs(g *CSR, v int32) [][2]int32 {
 	}
 	return arcs
 }
+
+// TestWeightRangeOnEveryCore checks the parallel scan against the
+// sequential one, with the extremes at the ends and in the middle.
+func TestWeightRangeOnEveryCore(t *testing.T) {
+	for _, m := range []int{1, parallelMinWeights - 1, parallelMinWeights, 3*parallelMinWeights + 7} {
+		for _, at := range []int{0, m / 2, m - 1} {
+			ws := make([]int32, m)
+			for i := range ws {
+				ws[i] = int32(i % 1000)
+			}
+			ws[at], ws[m-1-at] = -5, 1<<30
+			if m == 1 {
+				ws[0] = -5
+			}
+			lo, hi := (&EdgeList{Weight: ws}).WeightRange()
+			wlo, whi := rangeOf(ws)
+			if lo != wlo || hi != whi {
+				t.Fatalf("m %d: range [%d, %d], want [%d, %d]", m, lo, hi, wlo, whi)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -60,7 +61,7 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	defer edges.file.Abort()
 	verticesSchema := VerticesSchema(vs.HasCoordinates(), meta)
 	vertices, err := writeTemp(files.Vertices, verticesSchema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
-		return emitVertices(e.N, vs, verticesSchema, cfg, emit)
+		return emitVertices(e.N, vs, verticesSchema, cfg, true, emit)
 	})
 	if err != nil {
 		return nil, err
@@ -102,7 +103,7 @@ func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string,
 	if err := emitEdges(e, EdgesSchema(meta), cfg, keep(&edges)); err != nil {
 		return nil, nil, err
 	}
-	if err := emitVertices(e.N, vs, VerticesSchema(vs.HasCoordinates(), meta), cfg, keep(&vertices)); err != nil {
+	if err := emitVertices(e.N, vs, VerticesSchema(vs.HasCoordinates(), meta), cfg, false, keep(&vertices)); err != nil {
 		return nil, nil, err
 	}
 	return edges, vertices, nil
@@ -146,24 +147,42 @@ func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg config, emit func(ar
 	return nil
 }
 
-func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
+// emitVertices hands emit the vertices table of a graph of n vertices in
+// batches of cfg.batchRows rows. With reuse, emit must be done with each
+// batch when it returns (a file writer encodes it there): the generated id
+// columns of every batch then share one pair of buffers, filled anew,
+// instead of a fresh pair per batch that the allocator must zero (a fifth
+// of the table's writing time for identity ids). A caller that keeps the
+// batches passes reuse false.
+func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg config, reuse bool, emit func(arrow.RecordBatch) error) error {
+	identity := vs == nil || vs.OriginalID == nil
+	var shared idBuffers
+	if reuse {
+		shared = newIDBuffers(cfg.mem, min(cfg.batchRows, int(n)), identity)
+		defer shared.release()
+	}
 	for lo := 0; lo < int(n); lo += cfg.batchRows {
 		hi := min(lo+cfg.batchRows, int(n))
-		idBuf, ids := int32Buffer(cfg.mem, hi-lo)
+		bufs := shared
+		if !reuse {
+			bufs = newIDBuffers(cfg.mem, hi-lo, identity)
+		}
+		ids := bufs.ids[:hi-lo]
 		for i := range ids {
 			ids[i] = int32(lo + i)
 		}
-		cols := []arrow.Array{primitive(int32Type, hi-lo, nil, 0, idBuf)}
-		idBuf.Release()
-		if vs != nil && vs.OriginalID != nil {
-			cols = append(cols, wrapInt64(vs.OriginalID[lo:hi]))
-		} else {
-			origBuf, orig := int64Buffer(cfg.mem, hi-lo)
+		cols := []arrow.Array{primitive(int32Type, hi-lo, nil, 0, bufs.idBuf)}
+		if identity {
+			orig := bufs.orig[:hi-lo]
 			for i := range orig {
 				orig[i] = int64(lo + i)
 			}
-			cols = append(cols, primitive(int64Type, hi-lo, nil, 0, origBuf))
-			origBuf.Release()
+			cols = append(cols, primitive(int64Type, hi-lo, nil, 0, bufs.origBuf))
+		} else {
+			cols = append(cols, wrapInt64(vs.OriginalID[lo:hi]))
+		}
+		if !reuse {
+			bufs.release()
 		}
 		if vs.HasCoordinates() {
 			cols = append(cols, wrapInt32(vs.X[lo:hi]), wrapInt32(vs.Y[lo:hi]))
@@ -176,6 +195,32 @@ func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg config,
 		}
 	}
 	return nil
+}
+
+// idBuffers hold a batch's generated id column and, for identity ids, its
+// original id column.
+type idBuffers struct {
+	idBuf, origBuf *memory.Buffer
+	ids            []int32
+	orig           []int64
+}
+
+func newIDBuffers(mem memory.Allocator, rows int, identity bool) idBuffers {
+	var b idBuffers
+	b.idBuf, b.ids = int32Buffer(mem, rows)
+	if identity {
+		b.origBuf, b.orig = int64Buffer(mem, rows)
+	}
+	return b
+}
+
+// release drops the caller's references; arrays built on the buffers
+// keep theirs.
+func (b idBuffers) release() {
+	b.idBuf.Release()
+	if b.origBuf != nil {
+		b.origBuf.Release()
+	}
 }
 
 // ReadGraph reads the tables WriteGraph wrote, in either format (detected

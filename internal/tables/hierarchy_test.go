@@ -23,7 +23,7 @@ func roadHierarchy(t testing.TB, side int32, seed uint64) (*graph.CSR, *hierarch
 		t.Fatal(err)
 	}
 	g := graph.BuildCSR(e)
-	h, err := hierarchy.Build(context.Background(), g, hierarchy.WithCoordinates(vs.X, vs.Y), hierarchy.WithChecksum(e.Checksum(2)))
+	h, err := hierarchy.Build(context.Background(), g, hierarchy.WithCoordinates(vs.X, vs.Y), hierarchy.WithChecksum(g.Checksum(2)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,6 @@ func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]str
 	}
 	schema := VerticesSchema(vs.HasCoordinates(), meta)
 	return writeFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
-		return emitVertices(n, vs, schema, cfg, emit)
+		return emitVertices(n, vs, schema, cfg, true, emit)
 	})
 }

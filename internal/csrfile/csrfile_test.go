@@ -1,0 +1,158 @@
+package csrfile
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// randomGraph has arcs in no particular order, parallel arcs and
+// self-loops, so the CSR's order differs from the edge list's.
+func randomGraph(n int32, m int, seed uint64) *graph.EdgeList {
+	r := rand.New(rand.NewPCG(seed, 1))
+	e := graph.NewEdgeList(n, m)
+	for range m {
+		e.Add(r.Int32N(n), r.Int32N(n), r.Int32N(2001)-1000)
+	}
+	return e
+}
+
+// writeTemp writes the reload file of e and vs and returns its path.
+func writeTemp(t *testing.T, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string) (string, Written) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := Write(&buf, graph.BuildCSR(e), vs, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Bytes != int64(buf.Len()) {
+		t.Fatalf("Write reports %d bytes, wrote %d", w.Bytes, buf.Len())
+	}
+	path := filepath.Join(t.TempDir(), "graph.csr")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, w
+}
+
+func TestRoundTrip(t *testing.T) {
+	n := int32(5000)
+	orig := make([]int64, n)
+	x, y := make([]int32, n), make([]int32, n)
+	for i := range orig {
+		orig[i], x[i], y[i] = int64(3*i+7), int32(i)-100, int32(-i)
+	}
+	for _, tc := range []struct {
+		name string
+		e    *graph.EdgeList
+		vs   *graph.Vertices
+	}{
+		{"identity ids", randomGraph(n, 40000, 1), nil},
+		{"original ids and coordinates", randomGraph(n, 40000, 2), &graph.Vertices{OriginalID: orig, X: x, Y: y}},
+		{"coordinates only", randomGraph(n, 3, 3), &graph.Vertices{X: x, Y: y}},
+		{"no arcs", graph.NewEdgeList(n, 0), nil},
+		{"no vertices", graph.NewEdgeList(0, 0), nil},
+		// Several checksum blocks, the last one partial.
+		{"many blocks", randomGraph(1<<20, 5<<20, 4), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta := map[string]string{"pathflow.n": "x", "k": "v"}
+			path, _ := writeTemp(t, tc.e, tc.vs, meta)
+			g, err := Open(path, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := graph.BuildCSR(tc.e)
+			if g.CSR.N != want.N || !slices.Equal(g.CSR.Offsets, want.Offsets) || !slices.Equal(g.CSR.Targets, want.Targets) || !slices.Equal(g.CSR.Weights, want.Weights) {
+				t.Fatal("the CSR read back differs from BuildCSR's")
+			}
+			// The edge list gives the same CSR back.
+			again := graph.BuildCSR(g.Edges)
+			if !slices.Equal(again.Offsets, want.Offsets) || !slices.Equal(again.Targets, want.Targets) || !slices.Equal(again.Weights, want.Weights) {
+				t.Fatal("the edge list read back does not give the same CSR")
+			}
+			if err := g.Edges.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.vs == nil && g.Vertices != nil:
+				t.Fatalf("vertices %+v, want nil", g.Vertices)
+			case tc.vs != nil && (!slices.Equal(g.Vertices.OriginalID, tc.vs.OriginalID) || !slices.Equal(g.Vertices.X, tc.vs.X) || !slices.Equal(g.Vertices.Y, tc.vs.Y)):
+				t.Fatal("vertex table differs")
+			}
+			if g.Meta["k"] != "v" || g.Meta["pathflow.n"] != "x" || len(g.Meta) != 2 {
+				t.Fatalf("metadata %v", g.Meta)
+			}
+			// The mapping is private: writing to it changes no file byte.
+			if len(g.CSR.Weights) > 0 {
+				before, _ := os.ReadFile(path)
+				g.CSR.Weights[0]++
+				after, _ := os.ReadFile(path)
+				if !bytes.Equal(before, after) {
+					t.Fatal("a write to the mapped arrays reached the file")
+				}
+			}
+		})
+	}
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	e := randomGraph(100, 1000, 5)
+	var a, b bytes.Buffer
+	wa, err := Write(&a, graph.BuildCSR(e), nil, map[string]string{"b": "2", "a": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, err := Write(&b, graph.BuildCSR(e), nil, map[string]string{"a": "1", "b": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || wa != wb {
+		t.Fatal("the same graph and metadata gave different bytes")
+	}
+}
+
+// TestOpenRefusesDamage truncates, extends and corrupts a file: each is
+// refused with an error naming the file and saying what is wrong.
+func TestOpenRefusesDamage(t *testing.T) {
+	e := randomGraph(1000, 20000, 6)
+	good, _ := writeTemp(t, e, nil, map[string]string{"k": "v"})
+	orig, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte) []byte
+		want   string
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)-4096] }, "truncated"},
+		{"truncated in the header", func(b []byte) []byte { return b[:40] }, "truncated"},
+		{"empty", func(b []byte) []byte { return nil }, "truncated"},
+		{"appended", func(b []byte) []byte { return append(b, 0) }, "appended"},
+		{"an arc changed", func(b []byte) []byte { b[len(b)/2] ^= 1; return b }, "checksum mismatch"},
+		{"metadata changed", func(b []byte) []byte { b[headerBytes+2] ^= 1; return b }, "header checksum"},
+		{"not a reload file", func(b []byte) []byte { copy(b, "PAR1"); return b }, "bad magic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "graph.csr")
+			if err := os.WriteFile(path, tc.damage(slices.Clone(orig)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(path, 2)
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Open: %v, want an error naming %s and saying %q", err, path, tc.want)
+			}
+		})
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing"), 1); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a missing file: %v", err)
+	}
+}

@@ -1,0 +1,131 @@
+package csrfile
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// Magic opens every reload file: "PFCSR", a zero byte, and the layout
+// version "v1".
+const Magic = "PFCSR\x00v1"
+
+// headerBytes is the size of the fixed header.
+const headerBytes = 64
+
+// alignment is the boundary every part starts on.
+const alignment = 4096
+
+// BlockBytes is the size of the blocks the data's checksums cover: large
+// enough that the table stays small (64 entries per GiB), small enough
+// that every core gets blocks to check.
+const BlockBytes = 16 << 20
+
+// Flags of the header.
+const (
+	flagOriginal    uint32 = 1 << 0
+	flagCoordinates uint32 = 1 << 1
+)
+
+// castagnoli is the CRC-32C table; hash/crc32 computes it with the SSE 4.2
+// and ARMv8 CRC instructions where the CPU has them.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header is the fixed part of a reload file.
+type header struct {
+	flags      uint32
+	n, m       int64
+	blockBytes int64
+	fileBytes  int64
+	metaBytes  uint32
+	crc        uint32
+}
+
+// encode lays h out in 64 bytes, crc included.
+func (h *header) encode() []byte {
+	b := make([]byte, headerBytes)
+	copy(b, Magic)
+	binary.LittleEndian.PutUint32(b[8:], h.flags)
+	binary.LittleEndian.PutUint64(b[16:], uint64(h.n))
+	binary.LittleEndian.PutUint64(b[24:], uint64(h.m))
+	binary.LittleEndian.PutUint64(b[32:], uint64(h.blockBytes))
+	binary.LittleEndian.PutUint64(b[40:], uint64(h.fileBytes))
+	binary.LittleEndian.PutUint32(b[48:], h.metaBytes)
+	binary.LittleEndian.PutUint32(b[52:], h.crc)
+	return b
+}
+
+// decodeHeader reads the fixed header from b (at least headerBytes long).
+func decodeHeader(b []byte) (*header, error) {
+	if string(b[:len(Magic)]) != Magic {
+		return nil, errors.New("not a pathflow reload file (bad magic)")
+	}
+	h := &header{
+		flags:      binary.LittleEndian.Uint32(b[8:]),
+		n:          int64(binary.LittleEndian.Uint64(b[16:])),
+		m:          int64(binary.LittleEndian.Uint64(b[24:])),
+		blockBytes: int64(binary.LittleEndian.Uint64(b[32:])),
+		fileBytes:  int64(binary.LittleEndian.Uint64(b[40:])),
+		metaBytes:  binary.LittleEndian.Uint32(b[48:]),
+		crc:        binary.LittleEndian.Uint32(b[52:]),
+	}
+	switch {
+	case h.flags&^(flagOriginal|flagCoordinates) != 0:
+		return nil, fmt.Errorf("unknown header flags %#x", h.flags)
+	case h.n < 0 || h.n > 1<<31-1 || h.m < 0 || h.m > 1<<40:
+		return nil, fmt.Errorf("header counts %d vertices and %d arcs", h.n, h.m)
+	case h.blockBytes <= 0 || h.blockBytes%alignment != 0:
+		return nil, fmt.Errorf("header block size %d", h.blockBytes)
+	}
+	return h, nil
+}
+
+// headerCRC is the CRC-32C of the fixed header, its CRC field read as
+// zero, followed by the metadata.
+func headerCRC(fixed, meta []byte) uint32 {
+	b := append([]byte(nil), fixed[:headerBytes]...)
+	binary.LittleEndian.PutUint32(b[52:], 0)
+	return crc32.Update(crc32.Checksum(b, castagnoli), castagnoli, meta)
+}
+
+// layout is where each part of a file with header h lies.
+type layout struct {
+	data                  int64 // start of offsets: the checked data
+	offsets, targets      int64
+	weights, sources      int64
+	original, x, y        int64 // 0 when absent
+	dataEnd               int64 // end of the last array
+	checksums, checkCount int64
+	fileBytes             int64
+}
+
+func align(x int64) int64 { return (x + alignment - 1) &^ (alignment - 1) }
+
+// layoutOf places the parts of a file with header h.
+func layoutOf(h *header) layout {
+	var l layout
+	l.data = align(headerBytes + int64(h.metaBytes))
+	at := l.data
+	place := func(bytes int64) int64 {
+		start := at
+		at = align(at + bytes)
+		return start
+	}
+	l.offsets = place(8 * (h.n + 1))
+	l.targets = place(4 * h.m)
+	l.weights = place(4 * h.m)
+	l.sources = place(4 * h.m)
+	if h.flags&flagOriginal != 0 {
+		l.original = place(8 * h.n)
+	}
+	if h.flags&flagCoordinates != 0 {
+		l.x = place(4 * h.n)
+		l.y = place(4 * h.n)
+	}
+	l.dataEnd = at
+	l.checkCount = (l.dataEnd - l.data + h.blockBytes - 1) / h.blockBytes
+	l.checksums = l.dataEnd
+	l.fileBytes = l.checksums + 4*l.checkCount
+	return l
+}

@@ -1,0 +1,19 @@
+//go:build !unix
+
+package csrfile
+
+import (
+	"io"
+	"os"
+)
+
+// mapFile reads the size bytes of f into memory, where the system has no
+// mmap.
+func mapFile(f *os.File, size int64) ([]byte, error) {
+	b := make([]byte, size)
+	_, err := f.ReadAt(b, 0)
+	if err == io.EOF {
+		err = nil
+	}
+	return b, err
+}

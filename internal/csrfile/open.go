@@ -1,0 +1,149 @@
+package csrfile
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"unsafe"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
+)
+
+// Graph is an opened reload file. Its arrays are the file's bytes, mapped
+// copy-on-write where the system can (unix), so opening costs neither
+// decoding nor first-touch zeroing of fresh memory; a write to them
+// changes this process's copy only. They stay mapped for the life of the
+// process: nothing tells when the last slice of them is dropped.
+type Graph struct {
+	// CSR is the graph as the file holds it, the same arrays BuildCSR
+	// gives for the ingested edge list.
+	CSR *graph.CSR
+	// Edges lists the same arcs grouped by source (Src is the file's
+	// sources, Dst and Weight share the CSR's arrays): the ingested edge
+	// list stably sorted by source, which gives the same CSR.
+	Edges *graph.EdgeList
+	// Vertices is nil when the ids are the identity and there are no
+	// coordinates, as the tables reader gives them.
+	Vertices *graph.Vertices
+	// Meta is the metadata the file was written with.
+	Meta map[string]string
+	// Bytes is the file's size.
+	Bytes int64
+}
+
+// Open maps the reload file at path and checks it: its magic and header
+// checksum, its size against the header (a truncated or extended file is
+// refused), and the CRC-32C of every block of its arrays on up to workers
+// goroutines. Every error names path. O(n + m) checksum work, at memory
+// speed when the file is in the page cache.
+func Open(path string, workers int) (*Graph, error) {
+	if !littleEndian {
+		return nil, ErrBigEndian
+	}
+	g, err := open(path, workers)
+	if err != nil {
+		return nil, fmt.Errorf("csrfile: %s: %w", path, err)
+	}
+	return g, nil
+}
+
+func open(path string, workers int) (*Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	fixed := make([]byte, headerBytes)
+	if _, err := io.ReadFull(f, fixed); err != nil {
+		return nil, fmt.Errorf("truncated: %d bytes, shorter than the %d-byte header", size, headerBytes)
+	}
+	h, err := decodeHeader(fixed)
+	if err != nil {
+		return nil, err
+	}
+	l := layoutOf(h)
+	switch {
+	case l.fileBytes != h.fileBytes:
+		return nil, fmt.Errorf("corrupt header: it says %d bytes, its counts make %d", h.fileBytes, l.fileBytes)
+	case size < h.fileBytes:
+		return nil, fmt.Errorf("truncated: %d bytes, the header says %d", size, h.fileBytes)
+	case size > h.fileBytes:
+		return nil, fmt.Errorf("%d bytes, the header says %d: something was appended", size, h.fileBytes)
+	}
+	meta := make([]byte, h.metaBytes)
+	if _, err := io.ReadFull(f, meta); err != nil {
+		return nil, err
+	}
+	if got := headerCRC(fixed, meta); got != h.crc {
+		return nil, fmt.Errorf("header checksum %08x, the header says %08x: the file is corrupt", got, h.crc)
+	}
+	g := &Graph{Bytes: size}
+	if err := json.Unmarshal(meta, &g.Meta); err != nil {
+		return nil, fmt.Errorf("metadata: %w", err)
+	}
+	b, err := mapFile(f, size)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyBlocks(b, l, h.blockBytes, workers); err != nil {
+		return nil, err
+	}
+	n, m := h.n, h.m
+	g.CSR = &graph.CSR{
+		N:       int32(n),
+		Offsets: arrayAt[int64](b, l.offsets, n+1),
+		Targets: arrayAt[int32](b, l.targets, m),
+		Weights: arrayAt[int32](b, l.weights, m),
+	}
+	if g.CSR.Offsets[0] != 0 || g.CSR.Offsets[n] != m {
+		return nil, fmt.Errorf("offsets span [%d, %d] for %d arcs", g.CSR.Offsets[0], g.CSR.Offsets[n], m)
+	}
+	g.Edges = &graph.EdgeList{N: int32(n), Src: arrayAt[int32](b, l.sources, m), Dst: g.CSR.Targets, Weight: g.CSR.Weights}
+	if h.flags&(flagOriginal|flagCoordinates) != 0 {
+		g.Vertices = &graph.Vertices{}
+		if h.flags&flagOriginal != 0 {
+			g.Vertices.OriginalID = arrayAt[int64](b, l.original, n)
+		}
+		if h.flags&flagCoordinates != 0 {
+			g.Vertices.X, g.Vertices.Y = arrayAt[int32](b, l.x, n), arrayAt[int32](b, l.y, n)
+		}
+	}
+	return g, nil
+}
+
+// verifyBlocks compares the CRC-32C of every block of the data with the
+// file's table, blocks shared out among workers goroutines.
+func verifyBlocks(b []byte, l layout, blockBytes int64, workers int) error {
+	bad := make([]bool, l.checkCount)
+	parallel.For(int(l.checkCount), max(workers, 1), func(i int) {
+		lo := l.data + int64(i)*blockBytes
+		hi := min(lo+blockBytes, l.dataEnd)
+		want := binary.LittleEndian.Uint32(b[l.checksums+4*int64(i):])
+		bad[i] = crc32.Checksum(b[lo:hi], castagnoli) != want
+	})
+	for i, x := range bad {
+		if x {
+			lo := l.data + int64(i)*blockBytes
+			return fmt.Errorf("checksum mismatch in bytes %d to %d: the file is corrupt", lo, min(lo+blockBytes, l.dataEnd))
+		}
+	}
+	return nil
+}
+
+// arrayAt views count integers of b from byte at (a multiple of their
+// size) as a slice, without a copy.
+func arrayAt[T int32 | int64](b []byte, at, count int64) []T {
+	if count == 0 {
+		return []T{}
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[at])), count)
+}

@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/csrfile"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// KeyOutputReload says whether ingest writes the reload file beside its
+// tables. Compute accepts the key, so one config serves both commands,
+// and ignores it: it maps an input's reload file whenever the input's
+// manifest lists one.
+const KeyOutputReload = "output.reload_file"
+
+// reloadKey declares output.reload_file.
+func reloadKey() config.Key {
+	return config.Key{Name: KeyOutputReload, Default: true, Flag: "reload-file",
+		Usage: "ingest: beside parquet or arrow tables, write " + ReloadName + ", the CSR and vertex table as raw arrays (12 bytes per arc, 8 to 24 per vertex) that compute maps instead of decoding the tables and sorting the arcs; compute ignores it"}
+}
+
+// writeReloadFile writes the reload file of g into the ingest output
+// folder dir, tagged with the ingest's run id. O(n + m): a CSR build and
+// one pass of writing and hashing.
+func writeReloadFile(dir string, g *LoadedGraph, runID string) (tables.FileInfo, error) {
+	path := filepath.Join(dir, ReloadName)
+	f, err := os.Create(path)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	defer f.Close()
+	meta := graphMetadata(g)
+	meta[MetaIngestRunID] = runID
+	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
+	if err != nil {
+		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return tables.FileInfo{}, err
+	}
+	return tables.FileInfo{Path: path, Rows: int64(g.Edges.M()), Bytes: w.Bytes, SHA256: w.SHA256}, nil
+}
