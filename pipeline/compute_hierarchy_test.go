@@ -3,6 +3,7 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,4 +151,35 @@ func TestComputeCHStoredOnRome99(t *testing.T) {
 	}
 	usedStored(t, computeCells(t, dir, "0,1,2,1000,3352", "all", "-algorithm", "ch"))
 	usedStored(t, computeCells(t, dir, "0-39", "4,77,2500,3000", "-algorithm", "auto"))
+}
+
+// TestStoredHierarchyWhateverTheArcOrder stores a hierarchy of a graph
+// whose file lists its arcs out of source order, and checks that compute
+// accepts it both from the reload file (arcs grouped by source) and from
+// the tables (arcs in file order): the checksum is taken over the rows.
+func TestStoredHierarchyWhateverTheArcOrder(t *testing.T) {
+	data, err := os.ReadFile(mirrorFile(t, "rome99.gr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head, arcs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "a ") {
+			arcs = append(arcs, line)
+		} else {
+			head = append(head, line)
+		}
+	}
+	slices.Reverse(arcs)
+	path := filepath.Join(t.TempDir(), "reversed.gr")
+	if err := os.WriteFile(path, []byte(strings.Join(append(head, arcs...), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, reload := range []string{"true", "false"} {
+		dir, m := ingestTo(t, "-input", path, "-hierarchy", "on", "-reload-file="+reload)
+		if !m.Hierarchy.Stored {
+			t.Fatalf("reload file %s: manifest hierarchy %+v", reload, m.Hierarchy)
+		}
+		usedStored(t, computeCells(t, dir, "0,17,3000", "all", "-algorithm", "ch"))
+	}
 }
