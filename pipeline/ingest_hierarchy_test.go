@@ -75,8 +75,9 @@ func TestIngestHierarchySetting(t *testing.T) {
 		{"auto, small", "road:side=40,seed=1", "auto", false, "below the 10000"},
 		{"auto, road-like", "road:side=100,seed=3", "auto", true, "road-like"},
 		{"auto, four arcs per vertex and more", "random-degree:n=20000,k=5", "auto", false, "arcs per vertex"},
+		{"auto, a square grid", "grid:side=110,lo=1,hi=1000,seed=1", "auto", false, "arcs per vertex"},
 		{"auto, one-way arcs", "random-degree:n=20000,k=3", "auto", false, "have a reverse arc"},
-		{"auto, hubs", "p2p-Gnutella04.txt", "auto", false, "more than the 16"},
+		{"auto, hubs", "p2p-Gnutella30.txt", "auto", false, "more than the 16"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			input := []string{"-generate", tc.input}
