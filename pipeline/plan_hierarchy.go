@@ -81,11 +81,11 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	}
 	stages["hierarchy"] = seconds
 	if planCfg != cfg {
-		plan.Why = "auto: ch runs on the CPU backend"
-		plan.Choice.Reason = fmt.Sprintf("auto: the input folder holds a contraction hierarchy of this graph (%s) and the query is %s with non-negative weights: ch, bucket tables for targets, PHAST for whole rows",
+		plan.Why += "; auto: ch from the stored hierarchy"
+		plan.Choice.Reason = fmt.Sprintf("auto: the input folder holds a contraction hierarchy of this graph (%s) and the query is %s with non-negative weights: ch (PHAST sweeps on the GPU; bucket tables for targets and PHAST for whole rows on the CPU)",
 			files.Ranks, query)
 	} else {
-		plan.Choice.Reason = fmt.Sprintf("requested: the contraction hierarchy stored with the input (%s), then bucket tables for targets or PHAST for whole rows", files.Ranks)
+		plan.Choice.Reason = fmt.Sprintf("requested: the contraction hierarchy stored with the input (%s), then PHAST sweeps on the GPU, or bucket tables for targets and PHAST for whole rows on the CPU", files.Ranks)
 	}
 	return plan, planCfg, h, nil
 }
