@@ -31,7 +31,7 @@ func weightRange(ws []int32) (lo, hi int32) {
 		}
 		los[w], his[w] = rangeOf(part)
 	})
-	lo, hi = rangeOf(los)
+	lo, _ = rangeOf(los)
 	_, hi = rangeOf(his)
 	return lo, hi
 }
