@@ -44,6 +44,10 @@ type batchSolver struct {
 	// sweep, when not nil, computes the groups' distances by PHAST sweeps
 	// over a contraction hierarchy instead of near-far searches.
 	sweep *chSweep
+	// space is the number of vertices a group keeps distances for: n, or
+	// a compact sweep's swept vertices, whose positions then stand for
+	// vertex ids in the columns and sources handed to the device.
+	space int64
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -101,6 +105,10 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		}
 		stats.Swept = s.sweep.swept()
 	}
+	s.space = plan.n
+	if s.sweep != nil {
+		s.space = s.sweep.space()
+	}
 	s.width = plan.n
 	if s.onDevice {
 		s.width = int64(rowWidest(req, int(plan.n)))
@@ -145,12 +153,14 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 			return err
 		}
 	}
-	if s.graph, err = uploadGraph(c, s.host); err != nil {
-		return err
-	}
-	if s.req.Parents {
-		if _, err := s.graph.Reverse(c); err != nil {
+	if s.sweep == nil || !s.sweep.compact {
+		if s.graph, err = uploadGraph(c, s.host); err != nil {
 			return err
+		}
+		if s.req.Parents {
+			if _, err := s.graph.Reverse(c); err != nil {
+				return err
+			}
 		}
 	}
 	if s.search, err = loadKernel("sssp_batch"); err != nil {
@@ -168,7 +178,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if err != nil {
 		return err
 	}
-	n := s.plan.n
+	n := s.space
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
 	staging, _ := batchStaging(s.width, s.b.st.Options())
@@ -205,7 +215,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		if s.columns, err = c.Alloc(int64(len(s.req.Targets))*4, "batched search targets"); err != nil {
 			return err
 		}
-		if err := c.CopyInt32ToDevice(s.columns, s.req.Targets); err != nil {
+		if err := c.CopyInt32ToDevice(s.columns, s.positions(s.req.Targets)); err != nil {
 			return err
 		}
 	}
@@ -291,6 +301,9 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 			return nil
 		},
 	}
+	if s.sweep != nil && s.sweep.compact && s.req.Parents {
+		f.Prepare = func(b *results.Rows) { s.sweep.idsOf(b.Parent) }
+	}
 	if !s.onDevice {
 		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
@@ -299,6 +312,20 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 		f.Prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
+}
+
+// positions returns vertices as the device sees them: themselves, or
+// their positions in a compact sweep (-1 for one not swept, which no
+// column is and a source may be).
+func (s *batchSolver) positions(vertices []int32) []int32 {
+	if s.sweep == nil || !s.sweep.compact {
+		return vertices
+	}
+	out := make([]int32, len(vertices))
+	for i, v := range vertices {
+		out[i] = s.sweep.Position(v)
+	}
+	return out
 }
 
 // rowOffsets are the ragged offsets of count rows from request row first.
@@ -317,7 +344,7 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 	k := int64(len(rows))
 	n := s.plan.n
 	groups := (k + batchLanes - 1) / batchLanes
-	if err := c.CopyInt32ToDevice(s.sources, rows); err != nil {
+	if err := c.CopyInt32ToDevice(s.sources, s.positions(rows)); err != nil {
 		return err
 	}
 	ncolumns := int64(0)
@@ -329,7 +356,7 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 			lists := make([]int32, 0, offsets[len(rows)])
 			for i := range rows {
 				starts[i] = int64(offsets[i])
-				lists = append(lists, s.req.SourceTargets[first+i]...)
+				lists = append(lists, s.positions(s.req.SourceTargets[first+i])...)
 			}
 			starts[len(rows)] = int64(offsets[len(rows)])
 			if err := c.CopyInt64ToDevice(s.rowStarts, starts); err != nil {
@@ -410,14 +437,17 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 // gather copies the asked columns (or whole rows) of the launch's k
 // sources into slot, with parents when asked.
 func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
-	n := s.plan.n
+	n := s.space
 	var rev *device.DeviceCSR
-	if s.req.Parents {
+	switch {
+	case s.req.Parents && s.sweep != nil && s.sweep.compact:
+		rev = s.sweep.rev
+	case s.req.Parents:
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
 			return err
 		}
-	} else {
+	default:
 		rev = &device.DeviceCSR{}
 	}
 	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -241,4 +242,51 @@ func uniqueSources(s []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// TestCHParentsAreTheSearchesParents: a compact ch run reads parents over
+// the swept vertices' positions and maps them back; they must be the
+// batched search's parents (the smallest tight in-neighbour by id), cell
+// for cell, for shared targets and pair lists.
+func TestCHParentsAreTheSearchesParents(t *testing.T) {
+	e, _, err := generate.Road(90, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	h, err := hierarchy.Build(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 81))
+	sources := ssspPickSources(r, g.N, 50)
+	b := backendtest.Default()
+	for _, q := range batchQueries(r, g.N, sources, 5000) {
+		if q.targets == nil && q.sourceTargets == nil {
+			continue
+		}
+		cells := func(alg string) []int32 {
+			req := backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
+				MaxDistance: results.NoCutoff, Parents: true, Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			out := make([][]int32, len(sources))
+			var mu sync.Mutex
+			err := b.Run(context.Background(), req, func(rows *results.Rows) error {
+				defer rows.Release()
+				mu.Lock()
+				defer mu.Unlock()
+				for i := range rows.Len() {
+					lo, hi := rows.Span(i)
+					out[rows.First+i] = slices.Clone(rows.Parent[lo:hi])
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", alg, q.name, err)
+			}
+			return slices.Concat(out...)
+		}
+		if ch, nf := cells(sssp.AlgorithmCH), cells(sssp.SSSPFamily); !slices.Equal(ch, nf) {
+			t.Fatalf("%s: ch's parents differ from the batched search's", q.name)
+		}
+	}
 }

@@ -5,6 +5,8 @@ package sssp
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
@@ -24,11 +26,24 @@ import (
 // asked (targets, pairs) the sweep is restricted to the part of the
 // hierarchy that reaches them (hierarchy.Selection); otherwise it covers
 // every vertex. O(swept vertices + their Down arcs) per 32 sources.
+//
+// A restricted sweep is compact: the batched run then keeps its groups'
+// distances over the swept vertices alone (its state, columns and sources
+// given as positions in the selection), reads parents through a reverse
+// graph of the columns' in-arcs over those positions, and maps the parents
+// back to vertex ids on the host; the graph itself is never uploaded.
 type chSweep struct {
 	h       *hierarchy.Hierarchy
 	sel     *hierarchy.Selection
 	workers int
 	down    *device.DeviceCSR
+	// compact: the sweep is restricted and the run works over positions.
+	// rev is then the columns' in-arcs over positions (parents only),
+	// revHost its host copy, and ids the vertex id of every position.
+	compact bool
+	revHost *graph.CSR
+	rev     *device.DeviceCSR
+	ids     []int32
 	// vertices are the swept vertices' original ids, in swept order;
 	// lanes the [perPass][swept][32] distances of one pass of groups;
 	// seedAt and seedDist the seeds of a pass, with room for seedCap;
@@ -42,11 +57,14 @@ type chSweep struct {
 // swept whole, which costs little more and needs no selection pass.
 const chSelectAll = 2
 
-// newCHSweep plans the sweeps of req over h: restricted to what reaches
-// the asked columns (and their in-neighbours, which the parents rule
-// reads) when the rows are narrowed on the device, else whole.
+// newCHSweep plans the sweeps of req over h: restricted and compact when
+// the rows are narrowed on the device and what reaches the asked columns
+// (and their in-neighbours, which the parents rule reads) is at most half
+// the graph, else whole.
 func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDevice bool, workers int) (*chSweep, error) {
+	w := &chSweep{h: h, workers: workers}
 	var columns []int32
+	var in []inArc
 	if onDevice && req.Narrowed() {
 		seen := make([]bool, g.N)
 		add := func(v int32) {
@@ -64,22 +82,109 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 			}
 		}
 		if req.Parents {
-			rev := g.Reverse()
-			for _, v := range columns {
-				for _, u := range rev.Targets[rev.Offsets[v]:rev.Offsets[v+1]] {
-					add(u)
-				}
+			in = inArcs(g, seen, workers)
+			for _, a := range in {
+				add(a.tail)
 			}
 		}
 	}
-	sel, err := h.Select(columns)
-	if err == nil && columns != nil && int64(len(sel.Vertices))*chSelectAll > int64(h.N) {
-		sel, err = h.Select(nil)
+	var err error
+	if columns != nil {
+		w.sel, err = h.Select(columns)
+		w.compact = err == nil && int64(len(w.sel.Vertices))*chSelectAll <= int64(h.N)
+	}
+	if err == nil && !w.compact {
+		w.sel, err = h.Select(nil)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gpu: ch: %w", err)
 	}
-	return &chSweep{h: h, sel: sel, workers: workers}, nil
+	if w.compact {
+		w.ids = make([]int32, len(w.sel.Vertices))
+		for i, r := range w.sel.Vertices {
+			w.ids[i] = h.Order[r]
+		}
+		if req.Parents {
+			w.revHost = w.reverseOver(in)
+		}
+	}
+	return w, nil
+}
+
+// inArc is an arc tail -> head of the graph, weight w.
+type inArc struct{ tail, head, w int32 }
+
+// inArcs lists the arcs into the vertices marked in into, in the order of
+// their tails, scanning the graph's arcs on workers goroutines. O(m / workers).
+func inArcs(g *graph.CSR, into []bool, workers int) []inArc {
+	chunks := max(1, min(workers, int(g.N)/4096+1))
+	parts := make([][]inArc, chunks)
+	var wg sync.WaitGroup
+	for c := range chunks {
+		wg.Go(func() {
+			lo, hi := int64(g.N)*int64(c)/int64(chunks), int64(g.N)*int64(c+1)/int64(chunks)
+			for u := int32(lo); u < int32(hi); u++ {
+				for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+					if v := g.Targets[a]; into[v] {
+						parts[c] = append(parts[c], inArc{tail: u, head: v, w: g.Weights[a]})
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var all []inArc
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return all
+}
+
+// reverseOver is the reverse graph of the arcs in over the selection's
+// positions: row p lists the tails of the arcs into the vertex at p.
+func (w *chSweep) reverseOver(in []inArc) *graph.CSR {
+	count := len(w.sel.Vertices)
+	rev := &graph.CSR{N: int32(count), Offsets: make([]int64, count+1), Targets: make([]int32, len(in)), Weights: make([]int32, len(in))}
+	for _, a := range in {
+		rev.Offsets[w.Position(a.head)+1]++
+	}
+	for p := range count {
+		rev.Offsets[p+1] += rev.Offsets[p]
+	}
+	next := slices.Clone(rev.Offsets[:count])
+	for _, a := range in {
+		p := w.Position(a.head)
+		rev.Targets[next[p]], rev.Weights[next[p]] = w.Position(a.tail), a.w
+		next[p]++
+	}
+	return rev
+}
+
+// Position is the position of vertex v in a compact run, or -1 when v is
+// not swept; v itself when the run is not compact.
+func (w *chSweep) Position(v int32) int32 {
+	if !w.compact {
+		return v
+	}
+	return w.sel.Position(w.h.Rank[v])
+}
+
+// space is the number of vertices the batched run keeps distances for.
+func (w *chSweep) space() int64 {
+	if w.compact {
+		return w.swept()
+	}
+	return int64(w.h.N)
+}
+
+// idsOf replaces every position in parents (-1 left alone) by its vertex
+// id: a compact run's parents, as the rows report them.
+func (w *chSweep) idsOf(parents []int32) {
+	for i, p := range parents {
+		if p >= 0 {
+			parents[i] = w.ids[p]
+		}
+	}
 }
 
 // swept is the number of vertices a sweep settles.
@@ -93,15 +198,22 @@ func (w *chSweep) prepare(c *device.Ctx) error {
 	if w.down, err = c.UploadCSR(&w.sel.Down); err != nil {
 		return err
 	}
-	ids := make([]int32, len(w.sel.Vertices))
-	for i, r := range w.sel.Vertices {
-		ids[i] = w.h.Order[r]
+	if w.revHost != nil {
+		if w.rev, err = c.UploadCSR(w.revHost); err != nil {
+			return err
+		}
 	}
-	if w.vertices, err = c.Alloc(max(int64(len(ids)), 1)*4, "hierarchy vertex ids"); err != nil {
-		return err
-	}
-	if err := c.CopyInt32ToDevice(w.vertices, ids); err != nil {
-		return err
+	if !w.compact {
+		ids := make([]int32, len(w.sel.Vertices))
+		for i, r := range w.sel.Vertices {
+			ids[i] = w.h.Order[r]
+		}
+		if w.vertices, err = c.Alloc(max(int64(len(ids)), 1)*4, "hierarchy vertex ids"); err != nil {
+			return err
+		}
+		if err := c.CopyInt32ToDevice(w.vertices, ids); err != nil {
+			return err
+		}
 	}
 	if w.overflow, err = c.Alloc(4, "hierarchy overflow flag"); err != nil {
 		return err
@@ -143,22 +255,24 @@ func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
 // close frees what prepare, grow and fill made.
 func (w *chSweep) close(c *device.Ctx) error {
 	errs := []error{c.Free(&w.vertices), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
-	if w.down != nil {
-		errs = append(errs, w.down.Free(c))
+	for _, g := range []*device.DeviceCSR{w.down, w.rev} {
+		if g != nil {
+			errs = append(errs, g.Free(c))
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // fill sweeps the groups of one launch (sources rows, 32 per group) and
 // writes group g's distances, at most cutoff (farther ones INF32), to
-// dist + g*n*32 int32 in original ids, at the swept vertices. It returns
-// the kernel launches.
+// dist + g*space*32 int32: by vertex id at the swept vertices, or by
+// position when compact. It returns the kernel launches.
 func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff int64, blockSize int) (int64, error) {
 	seeds, err := w.h.UpwardSearches(rows, w.workers)
 	if err != nil {
 		return 0, err
 	}
-	n, count := int64(w.h.N), w.swept()
+	n, count := w.space(), w.swept()
 	stride := count * batchLanes
 	groups := (len(rows) + batchLanes - 1) / batchLanes
 	dev := c.Device()
@@ -209,6 +323,7 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 		cfg := dev.Linear(count*32, blockSize, true)
 		cfg.Grid.Y = pass
 		out := dist.Ptr + cu.DevicePtr(int64(g0)*n*batchLanes*4)
+		// vertices is null when compact: position i goes to slot i.
 		if err := c.Kernels().ChPermute(cfg, w.lanes.Ptr, stride, 0, w.vertices.Ptr, count, n, cutoff, out); err != nil {
 			return launches, err
 		}
