@@ -47,9 +47,8 @@ type Hierarchy struct {
 
 	searches *searchPool // scratch space for queries, made on first use
 	once     sync.Once
-	// levels and levelsErr are what Levels found, on its first call.
+	// levels is what Levels found, on its first call.
 	levels     []int32
-	levelsErr  error
 	levelsOnce sync.Once
 }
 

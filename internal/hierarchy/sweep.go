@@ -1,51 +1,52 @@
 package hierarchy
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// Levels returns the hierarchy's levels as ranges of hierarchy ids: level
-// l holds ids Levels[l] to Levels[l+1]-1, and the last entry is N. A
-// vertex's level is one more than the highest level of the vertices below
-// it that it shares an arc with, so no arc joins two vertices of one level
-// and every Down arc of a level comes from a higher one: a PHAST sweep may
-// settle all of a level's vertices at once, top level first. Build lays
-// the ids out by level, so the ranges are contiguous; an error says
-// otherwise. O(N + arcs) on the first call, then O(1): the result is
-// kept, and shared by every caller (do not modify it).
-func (h *Hierarchy) Levels() ([]int32, error) {
-	h.levelsOnce.Do(func() { h.levels, h.levelsErr = h.findLevels() })
-	return h.levels, h.levelsErr
+// Levels returns ranges of hierarchy ids that a PHAST sweep may settle a
+// range at a time, top range first: range l holds ids Levels[l] to
+// Levels[l+1]-1, and the last entry is N. No arc joins two ids of one
+// range, and every Down arc into a range comes from a higher one, so all
+// of a range's vertices may be settled at once. The ranges are found by
+// one scan up the ids: a range ends where the next id is the lowest
+// higher neighbour of an id already in it (rows are sorted, so that is
+// the first entry of each row). Build lays the ids out by contraction
+// level, so each range holds one level or more. O(N), the first call;
+// the result is kept and shared by every caller (do not modify it).
+func (h *Hierarchy) Levels() []int32 {
+	h.levelsOnce.Do(func() { h.levels = h.findLevels() })
+	return h.levels
 }
 
 // findLevels is Levels without the cache.
-func (h *Hierarchy) findLevels() ([]int32, error) {
-	level := make([]int32, h.N)
-	for r := range h.N {
-		next := level[r] + 1
-		for _, x := range h.Up.Targets[h.Up.Offsets[r]:h.Up.Offsets[r+1]] {
-			level[x] = max(level[x], next)
+func (h *Hierarchy) findLevels() []int32 {
+	if h.N == 0 {
+		return []int32{0}
+	}
+	// firstHigher is the lowest neighbour above r, or N for none.
+	firstHigher := func(r int32) int32 {
+		low := h.N
+		if a, b := h.Up.Offsets[r], h.Up.Offsets[r+1]; a < b {
+			low = min(low, h.Up.Targets[a])
 		}
-		for _, x := range h.Down.Targets[h.Down.Offsets[r]:h.Down.Offsets[r+1]] {
-			level[x] = max(level[x], next)
+		if a, b := h.Down.Offsets[r], h.Down.Offsets[r+1]; a < b {
+			low = min(low, h.Down.Targets[a])
 		}
+		return low
 	}
 	starts := []int32{0}
+	bound := firstHigher(0)
 	for r := int32(1); r < h.N; r++ {
-		switch {
-		case level[r] < level[r-1]:
-			return nil, fmt.Errorf("hierarchy: id %d is on level %d after id %d on level %d: the ids are not laid out by level", r, level[r], r-1, level[r-1])
-		case level[r] > level[r-1]:
+		if r >= bound {
 			starts = append(starts, r)
+			bound = h.N
 		}
+		bound = min(bound, firstHigher(r))
 	}
-	if h.N == 0 {
-		return []int32{0}, nil
-	}
-	return append(starts, h.N), nil
+	return append(starts, h.N)
 }
 
 // Seeds are the vertices an upward search settled (hierarchy ids) and
@@ -113,10 +114,7 @@ func (s *Selection) Position(r int32) int32 { return s.position[r] }
 // Select returns the selection that reaches vertices (original ids; nil:
 // every vertex). O(N + selected arcs).
 func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
-	levels, err := h.Levels()
-	if err != nil {
-		return nil, err
-	}
+	levels := h.Levels()
 	position := make([]int32, h.N)
 	if vertices == nil {
 		for r := range position {

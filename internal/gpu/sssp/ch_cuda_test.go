@@ -160,7 +160,7 @@ func BenchmarkCH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	levels, _ := h.Levels()
+	levels := h.Levels()
 	b.Logf("road %d (synthetic): n %d, m %d, device %s, %s; hierarchy built on the host in %.1f s, %d shortcuts, %d levels",
 		side, n, g.M(), be.Device(), time.Now().Format("2006-01-02"), time.Since(began).Seconds(), h.Shortcuts(), len(levels)-1)
 	span := func(lo, count int32) []int32 {
