@@ -22,19 +22,15 @@ var ssspParentsKernel = newKernel("sssp_parents", ssspParentsPTX)
 // sssp_parents derives shortest-path parents from converged distances, the
 // pass Bodra's bellmanFordParent* makes: relaxations only keep distances
 // (atomicMin cannot update a distance and its parent together). Vertex v of
-// row g takes the smallest in-neighbour u with dist[u] + w(u, v) ==
-// dist[v], so the result does not depend on thread timing; the source and
-// unreached vertices get -1. It reads the forward arcs (offsets, targets,
-// weights), so no reverse graph is built: each thread takes a vertex u and
-// offers u to every v its tight arcs reach, by an unsigned atomicMin into
-// parent, which the caller filled with -1 (0xFFFFFFFF, above every vertex
-// id). Rows are blockIdx.y (grid-stride over rows too); vertices
-// grid-stride over x.
-func (m *Module) SSSPParents(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, parent cu.DevicePtr, sources cu.DevicePtr, k int64) error {
+// row g takes the smallest in-neighbour u (reverse CSR: roffsets, rsources,
+// rweights) with dist[u] + w(u, v) == dist[v], so the result does not depend
+// on thread timing; the source and unreached vertices get -1. Rows are
+// blockIdx.y (grid-stride over rows too); vertices grid-stride over x.
+func (m *Module) SSSPParents(cfg Config, roffsets cu.DevicePtr, rsources cu.DevicePtr, rweights cu.DevicePtr, n int64, dist cu.DevicePtr, parent cu.DevicePtr, sources cu.DevicePtr, k int64) error {
 	return m.launch(ssspParentsKernel, cfg, []unsafe.Pointer{
-		unsafe.Pointer(&offsets),
-		unsafe.Pointer(&targets),
-		unsafe.Pointer(&weights),
+		unsafe.Pointer(&roffsets),
+		unsafe.Pointer(&rsources),
+		unsafe.Pointer(&rweights),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&parent),

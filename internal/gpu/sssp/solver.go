@@ -207,8 +207,8 @@ func (s *Solver) blockShape(total int, withParents bool, stats *Stats) device.St
 }
 
 // prepareBlocks makes the device buffers fit blocks of shape: the
-// near-far buffers for its batch and the result slots (the parent pass
-// reads the forward arcs, already there).
+// near-far buffers for its batch, the result slots, and with parents the
+// reverse arcs.
 func (s *Solver) prepareBlocks(shape device.StagingShape, withParents bool) error {
 	return s.dev.Do(func(c *device.Ctx) error {
 		if s.plan.variant == VariantNearFar {
@@ -216,7 +216,15 @@ func (s *Solver) prepareBlocks(shape device.StagingShape, withParents bool) erro
 				return err
 			}
 		}
-		return s.ensureSlots(c, int64(shape.BlockRows()), withParents)
+		if err := s.ensureSlots(c, int64(shape.BlockRows()), withParents); err != nil {
+			return err
+		}
+		if withParents {
+			// Upload the reverse arcs now, so no copy lands in the timed kernels.
+			_, err := s.graph.Reverse(c)
+			return err
+		}
+		return nil
 	})
 }
 
