@@ -18,8 +18,8 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"strconv"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/generate"
 )
 
@@ -37,18 +37,8 @@ func main() {
 	}
 	spec := generate.RoadSpec{Side: int32(*side), Seed: *seed}
 	write(*out+".gr", func(w *bufio.Writer) {
-		fmt.Fprintf(w, "c pathflow %s (synthetic road-like graph)\n", spec)
-		fmt.Fprintf(w, "p sp %d %d\n", e.N, e.M())
-		buf := make([]byte, 0, 64)
-		for i := range e.Src {
-			buf = append(buf[:0], "a "...)
-			buf = strconv.AppendInt(buf, int64(e.Src[i])+1, 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(e.Dst[i])+1, 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(e.Weight[i]), 10)
-			buf = append(buf, '\n')
-			w.Write(buf)
+		if err := formats.WriteDIMACS(w, e); err != nil {
+			log.Fatal(err)
 		}
 	})
 	write(*out+".co", func(w *bufio.Writer) {
