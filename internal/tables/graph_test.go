@@ -10,14 +10,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
+// randomGraph is a graph of m random arcs on n vertices, weights in
+// [-1000, 1000].
 func randomGraph(rng *rand.Rand, n int32, m int) *graph.EdgeList {
-	e := graph.NewEdgeList(n, m)
-	for range m {
-		e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(2001)-1000)
-	}
-	return e
+	return graphtest.RandomGraph(rng, n, m, -1000, 1000, 0)
 }
 
 func TestGraphRoundTrip(t *testing.T) {
