@@ -342,11 +342,26 @@ func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	if files.Edges == "" {
 		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
 	}
+	var g *LoadedGraph
+	ok := false
 	if !tablesOnly {
-		if g, ok, err := loadReload(dir); ok || err != nil {
-			return g, err
+		if g, ok, err = loadReload(dir); err != nil {
+			return nil, err
 		}
 	}
+	if !ok {
+		if g, err = readTables(path, files); err != nil {
+			return nil, err
+		}
+	}
+	// Either layout: the folder also holds the manifest and any stored
+	// hierarchy, which compute looks for there.
+	g.Folder = dir
+	return g, nil
+}
+
+// readTables reads the graph of an ingest output from its tables.
+func readTables(path string, files tables.GraphFiles) (*LoadedGraph, error) {
 	if _, err := os.Stat(files.Vertices); err != nil {
 		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)
 	}
@@ -368,6 +383,5 @@ func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 		Bytes:     edges.Size(),
 		Directed:  meta[MetaDirected] != "false",
 		Weighting: meta[MetaWeighting],
-		Folder:    dir,
 	}, nil
 }

@@ -68,7 +68,6 @@ func loadReload(dir string) (g *LoadedGraph, ok bool, err error) {
 		Bytes:     r.Bytes,
 		Directed:  r.Meta[MetaDirected] != "false",
 		Weighting: r.Meta[MetaWeighting],
-		Folder:    dir,
 		Elapsed:   time.Since(start),
 	}, true, nil
 }

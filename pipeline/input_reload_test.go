@@ -12,18 +12,14 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // shuffledGraph has arcs in no order of their sources, parallel arcs and
 // self-loops, so its CSR's order is not its edge list's.
 func shuffledGraph(n int32, m int, seed uint64) *graph.EdgeList {
-	r := rand.New(rand.NewPCG(seed, 2))
-	e := graph.NewEdgeList(n, m)
-	for range m {
-		e.Add(r.Int32N(n), r.Int32N(n), 1+r.Int32N(50))
-	}
-	return e
+	return graphtest.RandomGraph(rand.New(rand.NewPCG(seed, 2)), n, m, 1, 50, 0)
 }
 
 // ingestInput ingests input into a fresh folder with the extra arguments.

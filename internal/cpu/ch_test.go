@@ -25,37 +25,19 @@ type chCells struct {
 	facts  map[string]any
 }
 
-// runCH runs req with the ch algorithm on b, checking every block's shape,
-// and returns the cells by row.
+// runCH runs req with the ch algorithm on b, checking every block as
+// narrowedRows does, and returns the cells by row and the facts reported.
 func runCH(t *testing.T, b *Backend, req backend.Request) (*chCells, error) {
 	t.Helper()
-	out := &chCells{dist: make([][]int64, len(req.Sources)), parent: make([][]int32, len(req.Sources)), facts: map[string]any{}}
+	out := &chCells{facts: map[string]any{}}
 	var mu sync.Mutex
 	req.Facts = func(key string, value any) {
 		mu.Lock()
 		defer mu.Unlock()
 		out.facts[key] = value
 	}
-	err := b.Run(context.Background(), req, func(rows *results.Rows) error {
-		defer rows.Release()
-		if err := req.CheckRows(rows); err != nil {
-			t.Error(err)
-			return err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for i := range rows.Len() {
-			lo, hi := rows.Span(i)
-			if out.dist[rows.First+i] != nil {
-				t.Errorf("row %d handed over twice", rows.First+i)
-			}
-			out.dist[rows.First+i] = slices.Clone(rows.Dist64[lo:hi])
-			if rows.Parent != nil {
-				out.parent[rows.First+i] = slices.Clone(rows.Parent[lo:hi])
-			}
-		}
-		return nil
-	})
+	var err error
+	out.dist, out.parent, err = narrowedRows(t, b, req)
 	return out, err
 }
 

@@ -17,10 +17,11 @@ import (
 
 // narrowedRows runs req on b and returns each row's cells (distances and
 // parents, in column order), checking every block against the request
-// (width or ragged offsets) on the way.
+// (width or ragged offsets) and that no row comes twice on the way.
 func narrowedRows(t *testing.T, b *Backend, req backend.Request) (dist [][]int64, parent [][]int32, err error) {
 	t.Helper()
 	dist, parent = make([][]int64, len(req.Sources)), make([][]int32, len(req.Sources))
+	seen := make([]bool, len(req.Sources))
 	var mu sync.Mutex
 	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
@@ -33,6 +34,10 @@ func narrowedRows(t *testing.T, b *Backend, req backend.Request) (dist [][]int64
 		for i := range rows.Len() {
 			lo, hi := rows.Span(i)
 			row := rows.First + i
+			if seen[row] {
+				t.Errorf("row %d handed over twice", row)
+			}
+			seen[row] = true
 			for j := range hi - lo {
 				dist[row] = append(dist[row], rows.Distance(i, j))
 			}

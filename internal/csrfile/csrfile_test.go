@@ -11,17 +11,13 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
 // randomGraph has arcs in no particular order, parallel arcs and
 // self-loops, so the CSR's order differs from the edge list's.
 func randomGraph(n int32, m int, seed uint64) *graph.EdgeList {
-	r := rand.New(rand.NewPCG(seed, 1))
-	e := graph.NewEdgeList(n, m)
-	for range m {
-		e.Add(r.Int32N(n), r.Int32N(n), r.Int32N(2001)-1000)
-	}
-	return e
+	return graphtest.RandomGraph(rand.New(rand.NewPCG(seed, 1)), n, m, -1000, 1000, 0)
 }
 
 // writeTemp writes the reload file of e and vs and returns its path.

@@ -47,9 +47,12 @@ type Hierarchy struct {
 
 	searches *searchPool // scratch space for queries, made on first use
 	once     sync.Once
-	// levels is what Levels found, on its first call.
+	// levels is what Levels found, and whole what Select(nil) made, on
+	// their first calls.
 	levels     []int32
 	levelsOnce sync.Once
+	whole      *Selection
+	wholeOnce  sync.Once
 }
 
 // pool returns the hierarchy's scratch space for upward searches, O(1).

@@ -112,18 +112,22 @@ type Selection struct {
 func (s *Selection) Position(r int32) int32 { return s.position[r] }
 
 // Select returns the selection that reaches vertices (original ids; nil:
-// every vertex). O(N + selected arcs).
+// every vertex). O(N + selected arcs); the whole selection is made on the
+// first call for nil, then kept and shared (do not modify it).
 func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 	levels := h.Levels()
-	position := make([]int32, h.N)
 	if vertices == nil {
-		for r := range position {
-			position[r] = int32(r)
-		}
-		all := make([]int32, h.N)
-		copy(all, position)
-		return &Selection{Vertices: all, Down: h.Down, Levels: levels, position: position}, nil
+		h.wholeOnce.Do(func() {
+			all := make([]int32, h.N)
+			for r := range all {
+				all[r] = int32(r)
+			}
+			// Position r is r: the one array serves as both.
+			h.whole = &Selection{Vertices: all, Down: h.Down, Levels: levels, position: all}
+		})
+		return h.whole, nil
 	}
+	position := make([]int32, h.N)
 	for r := range position {
 		position[r] = -1
 	}

@@ -107,10 +107,11 @@ func TestCHMatchesDijkstra(t *testing.T) {
 	}
 }
 
-// TestCHSmallLaunches cuts ch runs into launches of a few sources, so that
-// part-filled groups and several launches per run are exercised.
-func TestCHSmallLaunches(t *testing.T) {
-	e, _, err := generate.Road(50, 3)
+// roadWithHierarchy is the road-like graph of the given side and seed and
+// its contraction hierarchy.
+func roadWithHierarchy(t *testing.T, side int32, seed uint64) (*graph.CSR, *hierarchy.Hierarchy) {
+	t.Helper()
+	e, _, err := generate.Road(side, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +120,13 @@ func TestCHSmallLaunches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, h
+}
+
+// TestCHSmallLaunches cuts ch runs into launches of a few sources, so that
+// part-filled groups and several launches per run are exercised.
+func TestCHSmallLaunches(t *testing.T) {
+	g, h := roadWithHierarchy(t, 50, 3)
 	r := rand.New(rand.NewPCG(3, 80))
 	sources := ssspPickSources(r, g.N, 70)
 	refs := referenceRows(g, sources)
@@ -249,15 +257,7 @@ func uniqueSources(s []int32) []int32 {
 // batched search's parents (the smallest tight in-neighbour by id), cell
 // for cell, for shared targets and pair lists.
 func TestCHParentsAreTheSearchesParents(t *testing.T) {
-	e, _, err := generate.Road(90, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.BuildCSR(e)
-	h, err := hierarchy.Build(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, h := roadWithHierarchy(t, 90, 5)
 	r := rand.New(rand.NewPCG(5, 81))
 	sources := ssspPickSources(r, g.N, 50)
 	b := backendtest.Default()

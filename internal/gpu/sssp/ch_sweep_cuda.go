@@ -53,8 +53,8 @@ type chSweep struct {
 	seedCap                                     int64
 }
 
-// chSelectAll: a selection larger than this share of the vertices is
-// swept whole, which costs little more and needs no selection pass.
+// chSelectAll: a selection of more than 1/chSelectAll of the vertices is
+// swept whole, in the batched search's layout of every vertex.
 const chSelectAll = 2
 
 // newCHSweep plans the sweeps of req over h: restricted and compact when
@@ -204,14 +204,12 @@ func (w *chSweep) prepare(c *device.Ctx) error {
 		}
 	}
 	if !w.compact {
-		ids := make([]int32, len(w.sel.Vertices))
-		for i, r := range w.sel.Vertices {
-			ids[i] = w.h.Order[r]
-		}
-		if w.vertices, err = c.Alloc(max(int64(len(ids)), 1)*4, "hierarchy vertex ids"); err != nil {
+		// A whole sweep covers every hierarchy id in order: position r
+		// holds vertex Order[r].
+		if w.vertices, err = c.Alloc(max(int64(w.h.N), 1)*4, "hierarchy vertex ids"); err != nil {
 			return err
 		}
-		if err := c.CopyInt32ToDevice(w.vertices, ids); err != nil {
+		if err := c.CopyInt32ToDevice(w.vertices, w.h.Order); err != nil {
 			return err
 		}
 	}
