@@ -16,6 +16,8 @@ var all = []*Kernel{
 	chPermuteKernel,
 	chSeedKernel,
 	chSweepKernel,
+	csrInDegreeKernel,
+	csrReverseScatterKernel,
 	floydWarshallBlockedCrossKernel,
 	floydWarshallBlockedCrossParentsKernel,
 	floydWarshallBlockedPivotKernel,

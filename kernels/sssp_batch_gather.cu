@@ -10,13 +10,13 @@
 // out_dist[r * ncolumns + c] is the distance from source r (of the k of
 // the launch) to vertex columns[c] (to vertex c when columns is null), and
 // with out_parent not null its parent by the tight smallest in-neighbour
-// rule (tight_parent) over the reverse arcs. Each warp transposes tiles of
+// rule (tight_parent) over the reverse arcs (ids: see tight_parent). Each warp transposes tiles of
 // 32 columns x 32 lanes through shared memory, so both the reads (a
 // vertex's lanes) and the writes (a row's columns) are coalesced.
 // blockIdx.y is the group.
 extern "C" __global__ void sssp_batch_gather(const long long* __restrict__ rev_offsets,
                                              const int* __restrict__ rev_sources,
-                                             const int* __restrict__ rev_weights, long long n,
+                                             const int* __restrict__ rev_weights, const int* __restrict__ ids, long long n,
                                              const int* __restrict__ dist, const int* __restrict__ sources,
                                              long long k, const int* __restrict__ columns, long long ncolumns,
                                              int* __restrict__ out_dist, int* __restrict__ out_parent) {
@@ -35,7 +35,7 @@ extern "C" __global__ void sssp_batch_gather(const long long* __restrict__ rev_o
       const int v = columns != nullptr ? columns[c] : (int)c;
       dist_tile[w][i][lane] = d[(i64)v * BT_LANES + lane];
       if (out_parent != nullptr) {
-        parent_tile[w][i][lane] = lane < rows ? tight_parent(rev_offsets, rev_sources, rev_weights, d, v, lane, source) : -1;
+        parent_tile[w][i][lane] = lane < rows ? tight_parent(rev_offsets, rev_sources, rev_weights, ids, d, v, lane, source) : -1;
       }
     }
     __syncwarp();

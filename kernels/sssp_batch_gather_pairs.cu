@@ -6,11 +6,11 @@
 // distances: row r of the launch reports vertices
 // columns[row_starts[r] .. row_starts[r + 1] - 1], written at the same
 // positions of out_dist, and with out_parent not null their parents by the
-// tight smallest in-neighbour rule (tight_parent). One thread per cell,
+// tight smallest in-neighbour rule (tight_parent; ids: see there). One thread per cell,
 // blockIdx.y the group; row_starts holds k + 1 offsets from 0.
 extern "C" __global__ void sssp_batch_gather_pairs(const long long* __restrict__ rev_offsets,
                                                    const int* __restrict__ rev_sources,
-                                                   const int* __restrict__ rev_weights, long long n,
+                                                   const int* __restrict__ rev_weights, const int* __restrict__ ids, long long n,
                                                    const int* __restrict__ dist, const int* __restrict__ sources,
                                                    long long k, const int* __restrict__ columns,
                                                    const long long* __restrict__ row_starts,
@@ -25,7 +25,7 @@ extern "C" __global__ void sssp_batch_gather_pairs(const long long* __restrict__
     const int v = columns[c];
     out_dist[c] = d[(i64)v * BT_LANES + j];
     if (out_parent != nullptr) {
-      out_parent[c] = tight_parent(rev_offsets, rev_sources, rev_weights, d, v, j, sources[g * BT_LANES + j]);
+      out_parent[c] = tight_parent(rev_offsets, rev_sources, rev_weights, ids, d, v, j, sources[g * BT_LANES + j]);
     }
   }
 }

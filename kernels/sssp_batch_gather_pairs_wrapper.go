@@ -24,13 +24,14 @@ var ssspBatchGatherPairsKernel = newKernel("sssp_batch_gather_pairs", ssspBatchG
 // distances: row r of the launch reports vertices
 // columns[row_starts[r] .. row_starts[r + 1] - 1], written at the same
 // positions of out_dist, and with out_parent not null their parents by the
-// tight smallest in-neighbour rule (tight_parent). One thread per cell,
+// tight smallest in-neighbour rule (tight_parent; ids: see there). One thread per cell,
 // blockIdx.y the group; row_starts holds k + 1 offsets from 0.
-func (m *Module) SSSPBatchGatherPairs(cfg Config, revOffsets cu.DevicePtr, revSources cu.DevicePtr, revWeights cu.DevicePtr, n int64, dist cu.DevicePtr, sources cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, outDist cu.DevicePtr, outParent cu.DevicePtr) error {
+func (m *Module) SSSPBatchGatherPairs(cfg Config, revOffsets cu.DevicePtr, revSources cu.DevicePtr, revWeights cu.DevicePtr, ids cu.DevicePtr, n int64, dist cu.DevicePtr, sources cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, outDist cu.DevicePtr, outParent cu.DevicePtr) error {
 	return m.launch(ssspBatchGatherPairsKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&revOffsets),
 		unsafe.Pointer(&revSources),
 		unsafe.Pointer(&revWeights),
+		unsafe.Pointer(&ids),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&sources),

@@ -24,15 +24,16 @@ var ssspBatchGatherKernel = newKernel("sssp_batch_gather", ssspBatchGatherPTX)
 // out_dist[r * ncolumns + c] is the distance from source r (of the k of
 // the launch) to vertex columns[c] (to vertex c when columns is null), and
 // with out_parent not null its parent by the tight smallest in-neighbour
-// rule (tight_parent) over the reverse arcs. Each warp transposes tiles of
+// rule (tight_parent) over the reverse arcs (ids: see tight_parent). Each warp transposes tiles of
 // 32 columns x 32 lanes through shared memory, so both the reads (a
 // vertex's lanes) and the writes (a row's columns) are coalesced.
 // blockIdx.y is the group.
-func (m *Module) SSSPBatchGather(cfg Config, revOffsets cu.DevicePtr, revSources cu.DevicePtr, revWeights cu.DevicePtr, n int64, dist cu.DevicePtr, sources cu.DevicePtr, k int64, columns cu.DevicePtr, ncolumns int64, outDist cu.DevicePtr, outParent cu.DevicePtr) error {
+func (m *Module) SSSPBatchGather(cfg Config, revOffsets cu.DevicePtr, revSources cu.DevicePtr, revWeights cu.DevicePtr, ids cu.DevicePtr, n int64, dist cu.DevicePtr, sources cu.DevicePtr, k int64, columns cu.DevicePtr, ncolumns int64, outDist cu.DevicePtr, outParent cu.DevicePtr) error {
 	return m.launch(ssspBatchGatherKernel, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&revOffsets),
 		unsafe.Pointer(&revSources),
 		unsafe.Pointer(&revWeights),
+		unsafe.Pointer(&ids),
 		unsafe.Pointer(&n),
 		unsafe.Pointer(&dist),
 		unsafe.Pointer(&sources),

@@ -31,25 +31,31 @@ __device__ __forceinline__ int warp_min(int v) {
 }
 
 // tight_parent is the parent of vertex v in lane j of a group's distances
-// (dist, [n][BT_LANES]): the first in-neighbour u, in the order of v's
-// reverse row, with dist[u] + w(u, v) == dist[v], or -1 for the lane's
-// source and for unreachable vertices. Reverse rows list in-neighbours by
-// increasing vertex id (graph.CSR.Reverse; a compact ch run's rows keep
-// that order over positions), so that is the smallest such u by id, the
-// rule every backend uses. dist[v] must be final; then so is every such u,
-// so the rule does not depend on how far the rest of the search went. The
-// threads of a warp call it for one v in 32 lanes, so their loads of dist[u]
-// are one coalesced line per in-arc.
+// (dist, [n][BT_LANES]): the in-neighbour u of smallest vertex id with
+// dist[u] + w(u, v) == dist[v], the rule every backend uses, or -1 for the
+// lane's source and for unreachable vertices. ids, when not null, is the
+// vertex id of each index (a compact ch run's distances are indexed by
+// position in its selection); u is returned as an index. It reads the whole reverse
+// row, so the rows' order does not matter (a reverse graph built on the
+// device lists in-arcs in the order its atomics ran). dist[v] must be
+// final; then so is every such u, so the rule does not depend on how far
+// the rest of the search went. The threads of a warp call it for one v in
+// 32 lanes, so their loads of dist[u] are one coalesced line per in-arc.
 __device__ __forceinline__ int tight_parent(const long long* __restrict__ rev_offsets,
                                             const int* __restrict__ rev_sources, const int* __restrict__ rev_weights,
-                                            const int* __restrict__ dist, int v, int j, int source) {
+                                            const int* __restrict__ ids, const int* __restrict__ dist, int v, int j,
+                                            int source) {
   const int dv = dist[(long long)v * BT_LANES + j];
   if (dv >= INF32 || v == source) return -1;
+  int best = -1, best_id = 0;
   const long long end = __ldg(rev_offsets + v + 1);
   for (long long e = __ldg(rev_offsets + v); e < end; ++e) {
     const int u = __ldg(rev_sources + e);
     const int du = dist[(long long)u * BT_LANES + j];
-    if (du < INF32 && du + __ldg(rev_weights + e) == dv) return u;
+    if (du < INF32 && du + __ldg(rev_weights + e) == dv) {
+      const int id = ids != nullptr ? __ldg(ids + u) : u;
+      if (best < 0 || id < best_id) best = u, best_id = id;
+    }
   }
-  return -1;
+  return best;
 }

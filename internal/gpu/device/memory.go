@@ -112,14 +112,36 @@ func (c *Ctx) CopyInt64ToDevice(dst Buffer, src []int64) error {
 
 // CopyInt32FromDevice fills dst from the start of src.
 func (c *Ctx) CopyInt32FromDevice(dst []int32, src Buffer) error {
-	bytes := int64(len(dst)) * 4
+	return c.toHost(unsafe.Pointer(unsafe.SliceData(dst)), src, int64(len(dst))*4)
+}
+
+// CopyInt64FromDevice fills dst from the start of src.
+func (c *Ctx) CopyInt64FromDevice(dst []int64, src Buffer) error {
+	return c.toHost(unsafe.Pointer(unsafe.SliceData(dst)), src, int64(len(dst))*8)
+}
+
+// CopyOnDevice copies the first bytes of src to the start of dst.
+func (c *Ctx) CopyOnDevice(dst, src Buffer, bytes int64) error {
+	if bytes == 0 {
+		return nil
+	}
+	if bytes > src.Bytes || bytes > dst.Bytes {
+		return fmt.Errorf("gpu: copying %d bytes between buffers of %d and %d bytes", bytes, src.Bytes, dst.Bytes)
+	}
+	if err := cu.MemcpyDtoD(dst.Ptr, src.Ptr, bytes); err != nil {
+		return fmt.Errorf("gpu: copying %s on the device: %w", FormatBytes(bytes), err)
+	}
+	return nil
+}
+
+func (c *Ctx) toHost(dst unsafe.Pointer, src Buffer, bytes int64) error {
 	if bytes == 0 {
 		return nil
 	}
 	if bytes > src.Bytes {
 		return fmt.Errorf("gpu: copying %d bytes from a %d-byte buffer", bytes, src.Bytes)
 	}
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), src.Ptr, bytes); err != nil {
+	if err := cu.MemcpyDtoH(dst, src.Ptr, bytes); err != nil {
 		return fmt.Errorf("gpu: copying %s to the host: %w", FormatBytes(bytes), err)
 	}
 	return nil

@@ -439,9 +439,10 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
 	n := s.space
 	var rev *device.DeviceCSR
+	var ids cu.DevicePtr
 	switch {
 	case s.req.Parents && s.sweep != nil && s.sweep.compact:
-		rev = s.sweep.rev
+		rev, ids = s.sweep.rev, s.sweep.revIDs.Ptr
 	case s.req.Parents:
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
@@ -454,14 +455,14 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 	if rowStarts != 0 {
 		x := max(min((ncolumns+255)/256, spread/groups), 1)
 		cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 256}}
-		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 			s.sources.Ptr, k, s.columns.Ptr, rowStarts, slot.dist.Ptr, slot.parent.Ptr)
 	}
 	width := s.width
 	tiles := (width + 31) / 32
 	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, spread/groups), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 32 * batchGatherWarps}}
-	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, s.dist.Ptr,
+	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)
 }
 

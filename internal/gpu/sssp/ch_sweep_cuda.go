@@ -39,11 +39,14 @@ type chSweep struct {
 	down    *device.DeviceCSR
 	// compact: the sweep is restricted and the run works over positions.
 	// rev is then the columns' in-arcs over positions (parents only),
-	// revHost its host copy, and ids the vertex id of every position.
+	// revHost its host copy, ids the vertex id of every position and
+	// revIDs their device copy (parents only), by which the gathers pick
+	// the smallest tight in-neighbour.
 	compact bool
 	revHost *graph.CSR
 	rev     *device.DeviceCSR
 	ids     []int32
+	revIDs  device.Buffer
 	// vertices are the swept vertices' original ids, in swept order;
 	// lanes the [perPass][swept][32] distances of one pass of groups;
 	// seedAt and seedDist the seeds of a pass, with room for seedCap;
@@ -202,6 +205,12 @@ func (w *chSweep) prepare(c *device.Ctx) error {
 		if w.rev, err = c.UploadCSR(w.revHost); err != nil {
 			return err
 		}
+		if w.revIDs, err = c.Alloc(int64(len(w.ids))*4, "selection vertex ids"); err != nil {
+			return err
+		}
+		if err := c.CopyInt32ToDevice(w.revIDs, w.ids); err != nil {
+			return err
+		}
 	}
 	if !w.compact {
 		// A whole sweep covers every hierarchy id in order: position r
@@ -252,7 +261,7 @@ func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
 
 // close frees what prepare, grow and fill made.
 func (w *chSweep) close(c *device.Ctx) error {
-	errs := []error{c.Free(&w.vertices), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
+	errs := []error{c.Free(&w.vertices), c.Free(&w.revIDs), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
 	for _, g := range []*device.DeviceCSR{w.down, w.rev} {
 		if g != nil {
 			errs = append(errs, g.Free(c))

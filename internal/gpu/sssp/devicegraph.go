@@ -11,7 +11,6 @@ import (
 // shared by every variant and every batch of sources: the forward arcs,
 // and the reverse arcs for the parent pass, uploaded on first use.
 type DeviceGraph struct {
-	host    *graph.CSR
 	forward *device.DeviceCSR
 	reverse *device.DeviceCSR
 }
@@ -23,17 +22,17 @@ func uploadGraph(c *device.Ctx, g *graph.CSR) (*DeviceGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DeviceGraph{host: g, forward: fwd}, nil
+	return &DeviceGraph{forward: fwd}, nil
 }
 
 // Forward is the graph's arcs.
 func (g *DeviceGraph) Forward() *device.DeviceCSR { return g.forward }
 
-// Reverse returns the reversed arcs (row v lists the arcs entering v),
-// building and uploading them on the first call.
+// Reverse returns the reversed arcs (row v lists the arcs entering v, in
+// no particular order), building them on the device on the first call.
 func (g *DeviceGraph) Reverse(c *device.Ctx) (*device.DeviceCSR, error) {
 	if g.reverse == nil {
-		rev, err := c.UploadCSR(g.host.Reverse())
+		rev, err := c.ReverseCSR(g.forward)
 		if err != nil {
 			return nil, err
 		}
