@@ -41,6 +41,8 @@ var all = []*Kernel{
 	floydWarshallRowParentsKernel,
 	floydWarshallTileCloseKernel,
 	ssspBatchKernel,
+	ssspBatchCellsCountKernel,
+	ssspBatchCellsWriteKernel,
 	ssspBatchGatherKernel,
 	ssspBatchGatherPairsKernel,
 	ssspBatchInitKernel,

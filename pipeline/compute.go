@@ -280,6 +280,9 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		return nil
 	}
 
+	// Only a long table of every vertex with a cutoff, and no paths, takes
+	// rows as their cells within the cutoff (backend.Request.SparseRows).
+	sent.CutoffCells = out.matrix == nil && out.paths == nil && r.cfg.Layout == tables.Long
 	sent.Facts = r.facts.add
 	start := time.Now()
 	err = be.Run(ctx, sent, sink)

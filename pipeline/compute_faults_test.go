@@ -43,16 +43,17 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink results.Sin
 	return f.cpu.Run(ctx, inner, func(rows *results.Rows) error {
 		// Sources from the request: the block's own may be reused once
 		// released.
+		// Whatever the block's kind (whole, narrowed, ragged or sparse):
+		// the same cells in int32.
+		cells := len(rows.Dist32) + len(rows.Dist64)
 		out := &results.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
-			Dist32: make([]int32, rows.Len()*rows.Width)}
-		for i := range rows.Len() {
-			for v := range rows.Width {
-				d := rows.Distance(i, v)
-				if d == paths.Unreachable {
-					d = int64(graph.Inf32)
-				}
-				out.Dist32[i*rows.Width+v] = int32(d)
+			Offsets: slices.Clone(rows.Offsets), Vertices: slices.Clone(rows.Vertices), Dist32: make([]int32, cells)}
+		for at := range cells {
+			d := rows.Cell(at)
+			if d == paths.Unreachable {
+				d = int64(graph.Inf32)
 			}
+			out.Dist32[at] = int32(d)
 		}
 		if rows.Parent != nil {
 			out.Parent = slices.Clone(rows.Parent)

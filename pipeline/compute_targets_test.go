@@ -48,11 +48,11 @@ func TestComputeNarrowedTargets(t *testing.T) {
 }
 
 // fullRowsBackend answers every request with full rows, as a backend that
-// does not narrow to targets yet.
+// does not narrow to targets (nor hand sparse rows) yet.
 type fullRowsBackend struct{ backend.Backend }
 
 func (f fullRowsBackend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
-	req.Targets, req.SourceTargets = nil, nil
+	req.Targets, req.SourceTargets, req.CutoffCells = nil, nil, false
 	return f.Backend.Run(ctx, req, sink)
 }
 

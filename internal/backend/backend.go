@@ -54,6 +54,12 @@ type Request struct {
 	// this distance: a vertex farther away may be reported unreachable or
 	// with its true distance. Consumers filter either way.
 	MaxDistance int64
+	// CutoffCells says that the consumers also take sparse blocks
+	// (results.Rows.Vertices): with a cutoff and every vertex a target, a
+	// backend may hand each row as its cells within MaxDistance instead of
+	// n values, so that only those leave the device and cross to the
+	// writers. Ignored otherwise (see SparseRows).
+	CutoffCells bool
 	// Progress, when not nil, is told how far the computation has come:
 	// done of total units, in the unit ProgressUnit names for the Choice
 	// (pivots for all-pairs algorithms, sources for searches). Backends
@@ -84,6 +90,12 @@ func (r *Request) RowWidth(i int, n int) int {
 // Narrowed reports whether rows hold chosen targets rather than every
 // vertex.
 func (r *Request) Narrowed() bool { return r.Targets != nil || r.SourceTargets != nil }
+
+// SparseRows reports whether a backend may hand r's rows as sparse blocks:
+// CutoffCells with a cutoff, over every vertex.
+func (r *Request) SparseRows() bool {
+	return r.CutoffCells && r.MaxDistance != results.NoCutoff && !r.Narrowed()
+}
 
 // ReportFact calls r.Facts when it is set.
 func (r *Request) ReportFact(key string, value any) {

@@ -143,14 +143,19 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 		}
 		return b.streamTargets(ctx, &req, set.targeted, sink)
 	}
+	if req.SparseRows() && set.cells != nil {
+		return b.streamCells(ctx, &req, int(g.N), set.cells, sink)
+	}
 	return b.stream(ctx, &req, int(g.N), set.full, sink)
 }
 
-// searchSet is what makes one search per worker, for full rows and for
-// rows narrowed to targets.
+// searchSet is what makes one search per worker, for full rows, for rows
+// narrowed to targets and, where the algorithm can stop at the cutoff, for
+// sparse rows (nil otherwise).
 type searchSet struct {
 	full     func() rowSearch
 	targeted func(withParents bool) targetSearch
+	cells    func(withParents bool) cellSearch
 }
 
 // searches checks g for the single-source algorithm name and returns what
@@ -172,7 +177,7 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 		if err := checkDijkstraInput(g); err != nil {
 			return searchSet{}, err
 		}
-		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit)}, nil
+		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit), dijkstraCellSearches(g, limit)}, nil
 	case backend.AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
 			return searchSet{}, err
@@ -189,12 +194,12 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 		}
 		if lo, _ := g.WeightRange(); lo >= 0 {
 			// Without negative weights Johnson's searches are Dijkstra's.
-			return searchSet{full, dijkstraTargetSearches(g, limit)}, nil
+			return searchSet{full, dijkstraTargetSearches(g, limit), dijkstraCellSearches(g, limit)}, nil
 		}
 	default:
 		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
 	}
-	return searchSet{full, gatherSearches(g.N, full)}, nil
+	return searchSet{full, gatherSearches(g.N, full), nil}, nil
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,

@@ -3,12 +3,42 @@ package cpu
 import (
 	"context"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
+
+// collectCells runs req and returns its rows as trees over the graph's
+// vertices, and whether any block was sparse.
+func collectCells(ctx context.Context, t *testing.T, b *Backend, req backend.Request) (trees []*paths.Tree, sparse bool, err error) {
+	t.Helper()
+	n := req.Edges.N
+	trees = make([]*paths.Tree, len(req.Sources))
+	var mu sync.Mutex
+	err = b.Run(ctx, req, func(rows *results.Rows) error {
+		defer rows.Release()
+		if err := req.CheckRows(rows); err != nil {
+			t.Error(err)
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		sparse = sparse || rows.Sparse()
+		for i := range rows.Len() {
+			if rows.Sparse() {
+				trees[rows.First+i] = rows.SparseTree(i, n)
+			} else {
+				trees[rows.First+i] = rows.Tree(i).Copy()
+			}
+		}
+		return nil
+	})
+	return trees, sparse, err
+}
 
 // checkCutoffTree checks a row computed with a distance cutoff: every
 // vertex within the cutoff has its shortest distance, any other vertex is
@@ -36,7 +66,10 @@ func checkCutoffTree(t *testing.T, label string, g *graph.CSR, tree *paths.Tree,
 }
 
 // TestRunMaxDistance runs every algorithm with cutoffs at 0 and at random
-// distances of each graph without negative cycles.
+// distances of each graph without negative cycles, with whole rows and
+// with sparse ones (backend.Request.CutoffCells), which Dijkstra and
+// Johnson without negative weights give: exactly the cells within the
+// cutoff, with the whole rows' distances and parents.
 func TestRunMaxDistance(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), 11))
 	for _, tg := range testGraphs(t) {
@@ -76,6 +109,25 @@ func TestRunMaxDistance(t *testing.T) {
 				}
 				for _, tree := range trees {
 					checkCutoffTree(t, tg.name+", "+name, g, tree, want[tree.Source], cutoff)
+				}
+				req.CutoffCells = true
+				cells, sparse, err := collectCells(context.Background(), t, b, req)
+				if err != nil {
+					t.Fatalf("%s, %s, cutoff %d, sparse: %v", tg.name, name, cutoff, err)
+				}
+				if hasCells := name == backend.AlgorithmDijkstra || name == backend.AlgorithmJohnson && !e.HasNegativeWeight(); sparse != hasCells {
+					t.Errorf("%s, %s: sparse blocks %v, want %v", tg.name, name, sparse, hasCells)
+				}
+				for i, tree := range cells {
+					checkCutoffTree(t, tg.name+", "+name+", sparse", g, tree, want[tree.Source], cutoff)
+					for v, d := range tree.Dist {
+						if sparse && (d == paths.Unreachable) != (want[tree.Source][v] == paths.Unreachable || want[tree.Source][v] > cutoff) {
+							t.Fatalf("%s, %s, source %d: sparse row has %d at %d, want exactly the cells within %d", tg.name, name, tree.Source, d, v, cutoff)
+						}
+						if sparse && d != paths.Unreachable && tree.Parent[v] != trees[i].Parent[v] {
+							t.Fatalf("%s, %s, source %d: sparse row's parent of %d differs from the whole row's", tg.name, name, tree.Source, v)
+						}
+					}
 				}
 			}
 		}

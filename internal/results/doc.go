@@ -13,7 +13,7 @@
 // Every writer of blocks is a Consumer (the distances parts, summary and
 // paths of internal/tables, the distance matrix of formats); the pipeline
 // hands each block to several through a Fanout. Consumers check a block's
-// shape with CheckShape or CheckRagged before reading it.
+// shape with CheckShape, CheckRagged or CheckSparse before reading it.
 //
 // Tree and Matrix read full rows in place with gonum-style accessors
 // (From, WeightTo, To, Weight, Between). They do not replace paths.Tree

@@ -6,7 +6,8 @@ import "github.com/pathflow/pathflow/internal/paths"
 // (and parents) from Sources[i] to every vertex, or to the request's
 // targets (backend.Request.Targets: column j is vertex Targets[j]), Width
 // values per row, row-major; or, for a request with SourceTargets, to row
-// i's own targets, ragged (see Offsets). Distances are in the backend's
+// i's own targets, ragged (see Offsets); or, in a sparse block, only to
+// the vertices within the request's cutoff (see Vertices). Distances are in the backend's
 // native width: exactly one of
 // Dist32 (graph.Inf32 for "no path") and Dist64 (paths.Unreachable) is
 // set. Parent is nil when the request asked for none; paths.NoParent marks
@@ -22,13 +23,18 @@ type Rows struct {
 	// Width is the number of values per row: the graph's vertex count, or
 	// the request's target count; 0 in a ragged block.
 	Width int
-	// Offsets, in a ragged block (a request with SourceTargets), holds
-	// Len()+1 positions: row i's values are at Offsets[i]..Offsets[i+1]-1
-	// of Dist32 (or Dist64) and Parent. nil otherwise.
+	// Offsets, in a ragged block (a request with SourceTargets) or a
+	// sparse one, holds Len()+1 positions: row i's values are at
+	// Offsets[i]..Offsets[i+1]-1 of Dist32 (or Dist64) and Parent. nil
+	// otherwise.
 	Offsets []int
-	Dist32  []int32
-	Dist64  []int64
-	Parent  []int32
+	// Vertices, in a sparse block (a request with CutoffCells), is the
+	// vertex of each value: a row holds exactly the vertices within the
+	// cutoff, in increasing id order. nil otherwise.
+	Vertices []int32
+	Dist32   []int32
+	Dist64   []int64
+	Parent   []int32
 
 	release func(*Rows)
 }
@@ -45,15 +51,25 @@ func (r *Rows) Span(i int) (lo, hi int) {
 }
 
 // Distance returns row i's value in column j (vertex j of a full row, the
-// j-th target of a narrowed one), or paths.Unreachable.
+// j-th target of a narrowed one, the j-th cell of a sparse one), or
+// paths.Unreachable.
 func (r *Rows) Distance(i, j int) int64 {
 	lo, _ := r.Span(i)
-	at := lo + j
+	return r.Cell(lo + j)
+}
+
+// Cell returns the distance at position at of the block's values (see
+// Span), or paths.Unreachable.
+func (r *Rows) Cell(at int) int64 {
 	if r.Dist32 != nil {
 		return paths.Widen(r.Dist32[at])
 	}
 	return r.Dist64[at]
 }
+
+// Sparse reports whether the block lists each row's cells with their
+// vertices (Vertices) rather than by column.
+func (r *Rows) Sparse() bool { return r.Vertices != nil }
 
 // Release hands the block back to its producer. Call it exactly once.
 func (r *Rows) Release() {

@@ -24,8 +24,8 @@ type Tree struct {
 	i    int
 }
 
-// Tree returns a view of row i, which must be a full row: not ragged, one
-// column per vertex. O(1).
+// Tree returns a view of row i, which must be a full row: not ragged or
+// sparse, one column per vertex. O(1).
 func (r *Rows) Tree(i int) Tree { return Tree{rows: r, i: i} }
 
 // From returns the row's source. O(1).
@@ -61,6 +61,22 @@ func (t Tree) Copy() *paths.Tree {
 	if r.Parent != nil {
 		lo, hi := r.Span(t.i)
 		out.Parent = append([]int32(nil), r.Parent[lo:hi]...)
+	}
+	return out
+}
+
+// SparseTree copies sparse row i (see Rows.Vertices) into a paths.Tree over
+// n vertices: the row's cells where it lists them, unreachable and without
+// parent elsewhere. For checks and tests. O(n).
+func (r *Rows) SparseTree(i int, n int32) *paths.Tree {
+	out := paths.NewTree(n, r.Sources[i], r.Parent != nil)
+	lo, hi := r.Span(i)
+	for at := lo; at < hi; at++ {
+		v := r.Vertices[at]
+		out.Dist[v] = r.Cell(at)
+		if r.Parent != nil {
+			out.Parent[v] = r.Parent[at]
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package tables
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -124,9 +125,12 @@ func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		end := int(min(int64(s.shape.rowCount(i)), int64(j)+hi-c))
-		if bulk {
+		switch {
+		case rows.Sparse():
+			b.addSparse(rows, i-rows.First, j, end)
+		case bulk:
 			b.addRun(rows, i-rows.First, j, end)
-		} else {
+		default:
 			b.addSelected(rows, i-rows.First, s.shape.rowTargets(i), j, end, s.shape.MaxDistance)
 		}
 		c += int64(end - j)
@@ -376,6 +380,25 @@ func (b *longBatch) addSelected(rows *results.Rows, r int, targets []int32, j0, 
 		b.distCell(at, d)
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+j])
+		}
+		b.n++
+	}
+}
+
+// addSparse appends the cells of sparse row r (results.Rows.Vertices, all
+// within the cutoff) whose vertices lie in j0..j1-1: the cells addSelected
+// keeps of the same row in full. O(log cells + cells added).
+func (b *longBatch) addSparse(rows *results.Rows, r int, j0, j1 int) {
+	source := rows.Sources[r]
+	lo, hi := rows.Span(r)
+	vs := rows.Vertices[lo:hi]
+	first, _ := slices.BinarySearch(vs, int32(j0))
+	for at := lo + first; at < hi && int(rows.Vertices[at]) < j1; at++ {
+		k := b.n
+		b.src[k], b.vtx[k] = source, rows.Vertices[at]
+		b.distCell(k, rows.Cell(at))
+		if b.par != nil {
+			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[at])
 		}
 		b.n++
 	}

@@ -101,6 +101,13 @@ func (s *ResultShape) rowCount(i int) int {
 // hasCutoff reports whether cells beyond MaxDistance are dropped.
 func (s *ResultShape) hasCutoff() bool { return s.MaxDistance != results.NoCutoff }
 
+// takesSparse reports whether the shape's blocks may be sparse
+// (results.Rows.Vertices): a long table of every vertex with a cutoff,
+// which writes only the cells within it anyway.
+func (s *ResultShape) takesSparse() bool {
+	return s.hasCutoff() && s.Targets == nil && s.SourceTargets == nil && s.Layout == Long
+}
+
 // check validates the shape.
 func (s *ResultShape) check() error {
 	switch {
@@ -221,9 +228,15 @@ func (p partition) part(i int) (lo, hi int64) {
 func (s *ResultShape) checkBlock(rows *results.Rows) error {
 	parents := s.Parents || rows.Parent != nil
 	var err error
-	if s.SourceTargets != nil {
+	switch {
+	case rows.Sparse():
+		if !s.takesSparse() {
+			return fmt.Errorf("tables: a sparse block at row %d for a table without a cutoff over every vertex in the long layout", rows.First)
+		}
+		err = rows.CheckSparse(s.Sources, s.Width, s.MaxDistance, parents)
+	case s.SourceTargets != nil:
 		err = rows.CheckRagged(s.Sources, s.SourceTargets, parents)
-	} else {
+	default:
 		err = rows.CheckShape(s.Sources, s.targetCount(), parents)
 	}
 	if err != nil {

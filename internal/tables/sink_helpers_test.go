@@ -525,3 +525,46 @@ func checkFiles(t *testing.T, s *ResultSink, dir string, format Format, want [][
 func sameWideRow(a, b wideRow) bool {
 	return a.src == b.src && slices.Equal(a.dist, b.dist) && slices.Equal(a.par, b.par) && (a.par == nil) == (b.par == nil)
 }
+
+// sparseBlocks cuts trees into blocks of at most per rows as a backend
+// answering shape's request with CutoffCells may: each row its cells
+// within shape.MaxDistance (Vertices), except rows of every other block,
+// which stay whole, as a device that could not fit a block's cells would
+// leave them.
+func sparseBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) []*results.Rows {
+	blocks := cutBlocks(trees, per, narrow, shape.Parents, false)
+	for k, b := range blocks {
+		if k%2 == 1 {
+			continue
+		}
+		sparse := &results.Rows{First: b.First, Sources: b.Sources, Offsets: []int{0}, Vertices: []int32{}}
+		if narrow {
+			sparse.Dist32 = []int32{}
+		} else {
+			sparse.Dist64 = []int64{}
+		}
+		if shape.Parents {
+			sparse.Parent = []int32{}
+		}
+		for i := range b.Len() {
+			lo, hi := b.Span(i)
+			for at := lo; at < hi; at++ {
+				if d := b.Cell(at); d == paths.Unreachable || d > shape.MaxDistance {
+					continue
+				}
+				sparse.Vertices = append(sparse.Vertices, int32(at-lo))
+				if narrow {
+					sparse.Dist32 = append(sparse.Dist32, b.Dist32[at])
+				} else {
+					sparse.Dist64 = append(sparse.Dist64, b.Dist64[at])
+				}
+				if shape.Parents {
+					sparse.Parent = append(sparse.Parent, b.Parent[at])
+				}
+			}
+			sparse.Offsets = append(sparse.Offsets, len(sparse.Vertices))
+		}
+		blocks[k] = sparse
+	}
+	return blocks
+}

@@ -36,6 +36,9 @@ func (s *SummarySink) Put(rows *results.Rows) error {
 		i := rows.First + r
 		lo, hi := rows.Span(r)
 		targets, source := s.shape.rowTargets(i), rows.Sources[r]
+		if rows.Sparse() {
+			targets = rows.Vertices[lo:hi]
+		}
 		var acc sourceAcc
 		if rows.Dist32 != nil {
 			acc = rowSummary(rows.Dist32[lo:hi], graph.Inf32, targets, source, s.shape.MaxDistance)

@@ -425,7 +425,7 @@ func (sg *Stager) closeStaging(st *staging) error {
 func (st *staging) setRows(blk *StagedBlock, first int, sources []int32) {
 	r := blk.rows
 	cells := int64(len(sources)) * st.width
-	r.First, r.Sources, r.Width, r.Offsets = first, sources, int(st.width), nil
+	r.First, r.Sources, r.Width, r.Offsets, r.Vertices = first, sources, int(st.width), nil, nil
 	r.Dist32, r.Parent = blk.dist.Int32s(cells), nil
 	if st.parents {
 		r.Parent = blk.parent.Int32s(cells)
@@ -442,7 +442,7 @@ func (blk *StagedBlock) waitCopied() error {
 
 // bytes is the size of the block's rows, parents included.
 func (blk *StagedBlock) bytes() int64 {
-	return int64(len(blk.rows.Dist32)+len(blk.rows.Parent)) * 4
+	return int64(len(blk.rows.Dist32)+len(blk.rows.Vertices)+len(blk.rows.Parent)) * 4
 }
 
 // pinnedCache keeps the pinned buffers of finished runs for the next ones,

@@ -22,6 +22,10 @@ import (
 // batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.
 const batchGatherWarps = 4
 
+// batchCellChunk is BT_CELL_CHUNK of kernels/sssp_batch_cells_*.cu: the
+// vertices a warp walks when the rows leave the device sparse.
+const batchCellChunk = 1024
+
 // batchSolver is one batched run on one device: the graph, the search
 // state of a launch's groups, the asked columns and two result slots.
 type batchSolver struct {
@@ -41,6 +45,11 @@ type batchSolver struct {
 	// weights <= 0, whose loops are mended on whole rows on the host.
 	onDevice bool
 	cutoff   int64
+	// sparse: rows may leave the device as their cells within the cutoff
+	// (backend.Request.SparseRows), through cellCounts (per group, chunk
+	// and lane) and cellStarts (their write positions).
+	sparse                 bool
+	cellCounts, cellStarts device.Buffer
 	// sweep, when not nil, computes the groups' distances by PHAST sweeps
 	// over a contraction hierarchy instead of near-far searches.
 	sweep *chSweep
@@ -109,6 +118,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if s.sweep != nil {
 		s.space = s.sweep.space()
 	}
+	s.sparse = req.SparseRows() && s.onDevice && s.space == plan.n
 	s.width = plan.n
 	if s.onDevice {
 		s.width = int64(rowWidest(req, int(plan.n)))
@@ -185,7 +195,11 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
 		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)
-	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8, "batched search state and result rows"); err != nil {
+	cellBytes := int64(0)
+	if s.sparse {
+		cellBytes = groups * s.cellChunks() * batchLanes * (4 + 8)
+	}
+	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes, "batched search state and result rows"); err != nil {
 		return err
 	}
 	for _, a := range []struct {
@@ -200,6 +214,8 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		{&s.state, groups * batchStateInts * 4, "search state"},
 		{&s.sources, rows * 4, "sources"},
 		{&s.rowStarts, (rows + 1) * 8, "row starts"},
+		{&s.cellCounts, cellBytes / 12 * 4, "cell counts"},
+		{&s.cellStarts, cellBytes / 12 * 8, "cell positions"},
 	} {
 		if *a.buf, err = c.Alloc(a.bytes, "batched search "+a.what); err != nil {
 			return err
@@ -250,7 +266,7 @@ func loadKernel(name string) (*device.CooperativeKernel, error) {
 // close frees everything prepare made.
 func (s *batchSolver) close(c *device.Ctx) error {
 	var errs []error
-	for _, buf := range []*device.Buffer{&s.dist, &s.pending, &s.queued, &s.nearQueue, &s.state, &s.sources, &s.columns, &s.rowStarts} {
+	for _, buf := range []*device.Buffer{&s.dist, &s.pending, &s.queued, &s.nearQueue, &s.state, &s.sources, &s.columns, &s.rowStarts, &s.cellCounts, &s.cellStarts} {
 		errs = append(errs, c.Free(buf))
 	}
 	for i := range s.slots {
@@ -280,10 +296,23 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 			slot := &s.slots[k%2]
 			r := blk.Rows()
 			cells := int64(r.Len()) * s.width
-			if s.onDevice && s.req.SourceTargets != nil {
+			copied := cells
+			switch {
+			case slot.cells != nil:
+				// Distances, then their vertices, in the first 2*cells
+				// values of the slot and of the block.
+				cells = int64(slot.cells[r.Len()])
+				copied = 2 * cells
+				r.Offsets, r.Width = slot.cells, 0
+				r.Dist32, r.Vertices = r.Dist32[:cells], r.Dist32[cells:2*cells]
+				if r.Parent != nil {
+					r.Parent = r.Parent[:cells]
+				}
+			case s.onDevice && s.req.SourceTargets != nil:
 				r.Offsets = s.rowOffsets(r.First, r.Len())
 				r.Width = 0
 				cells = int64(r.Offsets[r.Len()])
+				copied = cells
 				r.Dist32 = r.Dist32[:cells]
 				if r.Parent != nil {
 					r.Parent = r.Parent[:cells]
@@ -292,7 +321,7 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 			if err := cs.AfterKernels(); err != nil {
 				return err
 			}
-			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*cells, cs.CUDA()); err != nil {
+			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*copied, cs.CUDA()); err != nil {
 				return err
 			}
 			if s.req.Parents {
@@ -378,11 +407,11 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 	if s.sweep != nil {
 		err := timed(c, st, func() error {
 			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs)
-			st.Launches += launches + 1
+			st.Launches += launches
 			if err != nil {
 				return err
 			}
-			return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+			return s.collect(c, slot, k, groups, ncolumns, rowStarts, st)
 		})
 		st.HostSyncs++
 		st.Sources += len(rows)
@@ -403,8 +432,8 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 			uint64(s.plan.localRounds)); err != nil {
 			return err
 		}
-		st.Launches += 3
-		return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+		st.Launches += 2
+		return s.collect(c, slot, k, groups, ncolumns, rowStarts, st)
 	})
 	if err != nil {
 		return err
@@ -434,9 +463,87 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 	return nil
 }
 
+// collect moves the launch's k rows into slot: as sparse rows when the
+// run allows them and they fit (writeCells), else gathered (gather).
+func (s *batchSolver) collect(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr, st *Stats) error {
+	if s.sparse {
+		written, err := s.writeCells(c, slot, k, groups)
+		if err != nil {
+			return err
+		}
+		if written {
+			st.Launches += 2
+			st.SparseBlocks++
+			return nil
+		}
+		st.Launches++
+	}
+	st.Launches++
+	return s.gather(c, slot, k, groups, ncolumns, rowStarts)
+}
+
+// cellChunks is the number of vertex chunks the cell kernels walk.
+func (s *batchSolver) cellChunks() int64 { return (s.space + batchCellChunk - 1) / batchCellChunk }
+
+// writeCells writes the launch's k rows into slot as sparse rows, their
+// cells within the cutoff in vertex order (kernels sssp_batch_cells_*),
+// and sets slot.cells; it reports false, leaving slot alone, when those
+// cells with their vertices would not fit the slot's k whole rows (then
+// the rows are gathered whole). One round trip to the host, for the counts.
+func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int64) (bool, error) {
+	slot.cells = nil
+	n, chunks := s.space, s.cellChunks()
+	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	const warps = 4
+	cfg := kernels.Config{Grid: kernels.Dim3{X: int(max(min((chunks+warps-1)/warps, spread/groups), 1)), Y: int(groups)},
+		Block: kernels.Dim3{X: 32 * warps}}
+	if err := c.Kernels().SSSPBatchCellsCount(cfg, s.dist.Ptr, n, s.cutoff, s.cellCounts.Ptr); err != nil {
+		return false, err
+	}
+	counts := make([]int32, groups*chunks*batchLanes)
+	if err := c.CopyInt32FromDevice(counts, s.cellCounts); err != nil {
+		return false, err
+	}
+	// Row r is lane r%32 of group r/32; its cells follow the previous
+	// row's, chunk by chunk.
+	starts := make([]int64, len(counts))
+	offsets := make([]int, k+1)
+	at := int64(0)
+	for r := range k {
+		base := (r/batchLanes)*chunks*batchLanes + r%batchLanes
+		for ch := range chunks {
+			i := base + ch*batchLanes
+			starts[i] = at
+			at += int64(counts[i])
+		}
+		offsets[r+1] = int(at)
+	}
+	if 2*at > k*s.width {
+		return false, nil
+	}
+	if err := c.CopyInt64ToDevice(s.cellStarts, starts); err != nil {
+		return false, err
+	}
+	rev := &device.DeviceCSR{}
+	if s.req.Parents {
+		var err error
+		if rev, err = s.graph.Reverse(c); err != nil {
+			return false, err
+		}
+	}
+	vertices := slot.dist.Ptr + cu.DevicePtr(4*at)
+	if err := c.Kernels().SSSPBatchCellsWrite(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, s.dist.Ptr, n, s.cutoff,
+		s.sources.Ptr, k, s.cellStarts.Ptr, slot.dist.Ptr, vertices, slot.parent.Ptr); err != nil {
+		return false, err
+	}
+	slot.cells = offsets
+	return true, nil
+}
+
 // gather copies the asked columns (or whole rows) of the launch's k
 // sources into slot, with parents when asked.
 func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
+	slot.cells = nil
 	n := s.space
 	var rev *device.DeviceCSR
 	var ids cu.DevicePtr
@@ -482,6 +589,9 @@ type BatchFacts struct {
 	// SweptVertices: with ch, the vertices each sweep settled (all of
 	// them, or the part of the hierarchy that reaches the asked columns).
 	SweptVertices int64 `json:"swept_vertices,omitempty"`
+	// SparseBlocks: launches whose rows left the device as their cells
+	// within the cutoff.
+	SparseBlocks int `json:"sparse_blocks,omitempty"`
 }
 
 // batchFacts condenses the stats of a batched run that took wall.
@@ -490,6 +600,7 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
 		StoppedGroups: s.Stopped, Steps: s.Steps,
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
+		SparseBlocks: s.SparseBlocks,
 	}
 }
 

@@ -27,12 +27,16 @@ type batchQuery struct {
 	targets       []int32
 	sourceTargets [][]int32
 	cutoff        int64
+	// cells lets the rows come as their cells within the cutoff
+	// (backend.Request.CutoffCells).
+	cells bool
 }
 
 // batchQueries are the shapes every graph is checked in: whole rows,
 // targets that include the sources and (on graphs that have them)
 // unreachable vertices, cutoffs of 0, of a typical distance and beyond
-// every distance, and per-source target lists.
+// every distance (also as sparse rows of the cells within them), and
+// per-source target lists.
 func batchQueries(r *rand.Rand, n int32, sources []int32, typical int64) []batchQuery {
 	targets := append(slices.Clone(sources[:min(3, len(sources))]), r.Int32N(n), r.Int32N(n), n-1, 0)
 	for range 40 {
@@ -53,6 +57,9 @@ func batchQueries(r *rand.Rand, n int32, sources []int32, typical int64) []batch
 		{name: "cutoff 0", cutoff: 0},
 		{name: "typical cutoff", cutoff: typical},
 		{name: "cutoff beyond every distance", cutoff: 1 << 40},
+		{name: "cutoff 0, sparse", cutoff: 0, cells: true},
+		{name: "typical cutoff, sparse", cutoff: typical, cells: true},
+		{name: "cutoff beyond every distance, sparse", cutoff: 1 << 40, cells: true},
 		{name: "targets within a cutoff", targets: targets, cutoff: typical},
 		{name: "pairs", sourceTargets: lists, cutoff: results.NoCutoff},
 	}
@@ -79,7 +86,7 @@ func TestSSSPBatchMatchesDijkstra(t *testing.T) {
 				for _, parents := range []bool{false, true} {
 					name := fmt.Sprintf("%s/seed %d/%s/parents %v", c.name, seed, q.name, parents)
 					req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-						MaxDistance: q.cutoff, Parents: parents, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
+						MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: parents, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
 					if err := checkBatch(b, req, refs, sssp.Options{}); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
@@ -101,7 +108,7 @@ func TestSSSPBatchSmallLaunches(t *testing.T) {
 		for _, batch := range []int{1, 5, 33} {
 			for _, q := range batchQueries(r, c.g.N, sources, 1000) {
 				req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-					MaxDistance: q.cutoff, Parents: true}
+					MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true}
 				if err := checkBatch(b, req, refs, sssp.Options{Batch: batch}); err != nil {
 					t.Fatalf("%s/batch %d/%s: %v", c.name, batch, q.name, err)
 				}
@@ -140,14 +147,20 @@ func checkBatchRun(b *gpu.Backend, req *backend.Request, refs [][]int64) error {
 // refs (one row per source), and that each row arrives once.
 func checkRows(req *backend.Request, refs [][]int64, run func(results.Sink) error) error {
 	var (
-		mu   sync.Mutex
-		seen = make([]bool, len(req.Sources))
-		bad  error
+		mu     sync.Mutex
+		seen   = make([]bool, len(req.Sources))
+		bad    error
+		sparse int
 	)
 	sink := func(rows *results.Rows) error {
 		defer rows.Release()
 		if err := req.CheckRows(rows); err != nil {
 			return err
+		}
+		if rows.Sparse() {
+			mu.Lock()
+			sparse++
+			mu.Unlock()
 		}
 		for i := range rows.Len() {
 			row := rows.First + i
@@ -172,17 +185,35 @@ func checkRows(req *backend.Request, refs [][]int64, run func(results.Sink) erro
 	if i := slices.Index(seen, false); i >= 0 {
 		return fmt.Errorf("row %d never handed over", i)
 	}
+	// With a cutoff of 0 a row is one cell: sparse rows always fit.
+	if req.SparseRows() && req.MaxDistance == 0 && req.CSR.N > 1 && sparse == 0 {
+		return fmt.Errorf("no sparse block, though rows of one cell fit")
+	}
 	return nil
 }
 
 // checkBatchRow checks row i of rows against want, the source's whole
-// reference row.
+// reference row. A sparse row must list exactly the vertices within the
+// cutoff.
 func checkBatchRow(req *backend.Request, rows *results.Rows, i int, want []int64) error {
 	g, source := req.CSR, rows.Sources[i]
 	lo, hi := rows.Span(i)
+	if rows.Sparse() {
+		within := 0
+		for _, d := range want {
+			if d != paths.Unreachable && d <= req.MaxDistance {
+				within++
+			}
+		}
+		if hi-lo != within {
+			return fmt.Errorf("sparse row of %d cells, %d vertices lie within the cutoff %d", hi-lo, within, req.MaxDistance)
+		}
+	}
 	for j := range hi - lo {
 		v := int32(j)
 		switch {
+		case rows.Sparse():
+			v = rows.Vertices[lo+j]
 		case req.SourceTargets != nil:
 			v = req.SourceTargets[rows.First+i][j]
 		case req.Targets != nil:
@@ -237,7 +268,7 @@ func TestSSSPBatchSpreadOverContexts(t *testing.T) {
 		var mu sync.Mutex
 		facts := map[string]sssp.BatchFacts{}
 		req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-			MaxDistance: q.cutoff, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
+			MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
 			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(sssp.BatchFacts); mu.Unlock() }}
 		if err := checkBatchRun(two, req, refs); err != nil {
 			t.Fatalf("%s: %v", q.name, err)

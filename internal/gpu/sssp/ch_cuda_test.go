@@ -80,7 +80,7 @@ func TestCHMatchesDijkstra(t *testing.T) {
 				built, swept := 0, int64(0)
 				var mu sync.Mutex
 				req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-					MaxDistance: q.cutoff, Parents: parents, Hierarchy: given,
+					MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: parents, Hierarchy: given,
 					Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}},
 					Facts: func(key string, v any) {
 						mu.Lock()
@@ -134,7 +134,7 @@ func TestCHSmallLaunches(t *testing.T) {
 	for _, batch := range []int{1, 5, 33} {
 		for _, q := range batchQueries(r, g.N, sources, 5000) {
 			req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-				MaxDistance: q.cutoff, Parents: true, Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}}}
+				MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true, Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}}}
 			if err := checkBatch(b, req, refs, sssp.Options{Batch: batch}); err != nil {
 				t.Fatalf("batch %d/%s: %v", batch, q.name, err)
 			}

@@ -42,6 +42,9 @@ type Stats struct {
 	Stopped int
 	// Swept: with ch, the vertices each PHAST sweep settled.
 	Swept int64
+	// SparseBlocks: batched launches whose rows left the device as their
+	// cells within the cutoff (backend.Request.SparseRows).
+	SparseBlocks int
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
@@ -63,6 +66,7 @@ func (s *Stats) add(o Stats) {
 	s.Relaxations += o.Relaxations
 	s.Improvements += o.Improvements
 	s.Stopped += o.Stopped
+	s.SparseBlocks += o.SparseBlocks
 	s.Kernel += o.Kernel
 }
 
@@ -94,6 +98,10 @@ type Solver struct {
 type resultSlot struct {
 	rows         int64
 	dist, parent device.Buffer
+	// cells, in a batched run, holds the row offsets of the sparse rows
+	// the slot holds (distances, then their vertices, in dist); nil when it
+	// holds whole or narrowed rows.
+	cells []int
 }
 
 // Prepare validates the request, uploads g to gpu's device and allocates
