@@ -17,9 +17,10 @@ import (
 )
 
 // OtherVariables are the PATHFLOW_* environment variables pathflow's
-// commands read that are not configuration keys: the dataset mirror, and
-// the GPU backend's launch debugging switch (gpu.SyncEnv, declared only in
-// cuda builds). They draw no "matches no key" warning.
+// commands read that are not configuration keys: the dataset mirror, the
+// CPU profile (ProfileEnv), and the GPU backend's launch debugging switch
+// (gpu.SyncEnv, declared only in cuda builds). They draw no "matches no
+// key" warning.
 //
 // The list holds only variables the commands themselves read. Variables
 // that configure the scripts and tests around them (the Slurm scripts'
@@ -28,7 +29,7 @@ import (
 // misspelled key can no longer be warned about, and a job's environment
 // (exported by a user or a scheduler for the scripts) should not make the
 // command warn on every task about variables it never reads.
-var OtherVariables = []string{datasets.MirrorEnv, "PATHFLOW_GPU_SYNC"}
+var OtherVariables = []string{datasets.MirrorEnv, ProfileEnv, "PATHFLOW_GPU_SYNC"}
 
 // RenamedVariables are variables that scripts and tests once read under
 // the PATHFLOW_ prefix, with what replaced them: a job environment that
@@ -92,7 +93,9 @@ func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	interrupted := cancelOnSignal(ctx, cancel, stderr, cmd.Name)
 
+	stopProfile := startProfile(env, stderr, cmd.Name)
 	err = cmd.Stage(ctx, l, Streams{Stdout: stdout, Stderr: stderr})
+	stopProfile()
 	if err == nil {
 		// Done and committed, even if a signal came too late to stop it:
 		// the outputs are in place, as exit 0 says.
