@@ -185,8 +185,10 @@ func checkRows(req *backend.Request, refs [][]int64, run func(results.Sink) erro
 	if i := slices.Index(seen, false); i >= 0 {
 		return fmt.Errorf("row %d never handed over", i)
 	}
-	// With a cutoff of 0 a row is one cell: sparse rows always fit.
-	if req.SparseRows() && req.MaxDistance == 0 && req.CSR.N > 1 && sparse == 0 {
+	// With a cutoff of 0 a row is one cell: sparse rows always fit, except
+	// where parents over weights <= 0 are mended on whole rows.
+	lo, _ := req.CSR.WeightRange()
+	if req.SparseRows() && req.MaxDistance == 0 && req.CSR.N > 1 && !(req.Parents && lo <= 0) && sparse == 0 {
 		return fmt.Errorf("no sparse block, though rows of one cell fit")
 	}
 	return nil
