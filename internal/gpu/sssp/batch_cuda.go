@@ -188,11 +188,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8, "batched search state and result rows"); err != nil {
 		return err
 	}
-	for _, a := range []struct {
-		buf   *device.Buffer
-		bytes int64
-		what  string
-	}{
+	if err := allocBuffers(c, "batched search ", []bufferAlloc{
 		{&s.dist, groups * n * batchLanes * 4, "distances"},
 		{&s.pending, groups * n * 4, "pending lanes"},
 		{&s.queued, groups * n * 4, "queue stamps"},
@@ -200,10 +196,8 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		{&s.state, groups * batchStateInts * 4, "search state"},
 		{&s.sources, rows * 4, "sources"},
 		{&s.rowStarts, (rows + 1) * 8, "row starts"},
-	} {
-		if *a.buf, err = c.Alloc(a.bytes, "batched search "+a.what); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	switch {
 	case !s.onDevice:
