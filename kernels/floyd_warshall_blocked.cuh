@@ -9,6 +9,10 @@
 
 #define BLOCKED_MAX 32
 
+// A tile in shared memory, padded by one column so that a warp's column
+// reads fall in different banks.
+typedef int blocked_tile[BLOCKED_MAX][BLOCKED_MAX + 1];
+
 // fw_blocked_pivot closes tile (r, r) over its own b vertices. At the start
 // of step k, dist[k][k] covers every intermediate vertex below k; if it is
 // negative, k lies on a negative cycle (one whose other vertices are all
@@ -17,8 +21,7 @@
 template <bool Parents>
 __device__ __forceinline__ void fw_blocked_pivot(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
                                                  int* __restrict__ negative) {
-  __shared__ int t[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int tp[BLOCKED_MAX][BLOCKED_MAX + 1];
+  __shared__ blocked_tile t, tp;
   const int b = blockDim.x, tx = threadIdx.x, ty = threadIdx.y;
   const i64 cell = (r * b + ty) * pitch + r * b + tx;
   t[ty][tx] = dist[cell];
@@ -41,10 +44,7 @@ __device__ __forceinline__ void fw_blocked_pivot(int* __restrict__ dist, int* __
 // pivot column r (blockIdx.y == 1); blockIdx.x counts the other tiles.
 template <bool Parents>
 __device__ __forceinline__ void fw_blocked_cross(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r) {
-  __shared__ int own[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int piv[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int ownp[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int pivp[BLOCKED_MAX][BLOCKED_MAX + 1];
+  __shared__ blocked_tile own, piv, ownp, pivp;
   const int b = blockDim.x, tx = threadIdx.x, ty = threadIdx.y;
   const i64 t = blockIdx.x + (blockIdx.x >= r);
   const bool inRow = blockIdx.y == 0;
@@ -76,9 +76,7 @@ __device__ __forceinline__ void fw_blocked_cross(int* __restrict__ dist, int* __
 // barrier, and an unchanged cell is not written back.
 template <bool Parents>
 __device__ __forceinline__ void fw_blocked_rest(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r) {
-  __shared__ int col[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int row[BLOCKED_MAX][BLOCKED_MAX + 1];
-  __shared__ int rowp[BLOCKED_MAX][BLOCKED_MAX + 1];
+  __shared__ blocked_tile col, row, rowp;
   const int b = blockDim.x, tx = threadIdx.x, ty = threadIdx.y;
   const i64 ti = blockIdx.y + (blockIdx.y >= r), tj = blockIdx.x + (blockIdx.x >= r);
   const i64 cell = (ti * b + ty) * pitch + tj * b + tx;

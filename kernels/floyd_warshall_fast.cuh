@@ -41,6 +41,34 @@
 
 __device__ __forceinline__ int pack_dist(int d) { return min(d, PACK_INF) << PACK_SHIFT; }
 
+// fast_load_quad loads the 4 x 4 cells (rows ty+32a, columns tx+32b) of a
+// phase 1 or 2 thread from the tile at base, and their parents when
+// Parents.
+template <bool Parents>
+__device__ __forceinline__ void fast_load_quad(const int* __restrict__ dist, const int* __restrict__ parent, i64 base,
+                                               i64 pitch, int tx, int ty, int (&c)[4][4], int (&p)[4][4]) {
+#pragma unroll
+  for (int a = 0; a < 4; ++a)
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      c[a][b] = dist[base + (ty + 32 * a) * pitch + tx + 32 * b];
+      if (Parents) p[a][b] = parent[base + (ty + 32 * a) * pitch + tx + 32 * b];
+    }
+}
+
+// fast_store_quad stores them back.
+template <bool Parents>
+__device__ __forceinline__ void fast_store_quad(int* __restrict__ dist, int* __restrict__ parent, i64 base, i64 pitch,
+                                                int tx, int ty, const int (&c)[4][4], const int (&p)[4][4]) {
+#pragma unroll
+  for (int a = 0; a < 4; ++a)
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      dist[base + (ty + 32 * a) * pitch + tx + 32 * b] = c[a][b];
+      if (Parents) parent[base + (ty + 32 * a) * pitch + tx + 32 * b] = p[a][b];
+    }
+}
+
 // fast_close_tile closes the diagonal tile at dist (row pitch `pitch`)
 // over its 128 vertices, vertex0 being the first one's id: sums are
 // clamped at -INF32, and pivot vertex k is reported when its diagonal
@@ -53,13 +81,7 @@ __device__ __forceinline__ void fast_close_tile(int* __restrict__ dist, int* __r
   const int tx = threadIdx.x, ty = threadIdx.y;
   const i64 base = 0;
   int c[4][4], p[4][4];
-#pragma unroll
-  for (int a = 0; a < 4; ++a)
-#pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      c[a][b] = dist[base + (ty + 32 * a) * pitch + tx + 32 * b];
-      if (Parents) p[a][b] = parent[base + (ty + 32 * a) * pitch + tx + 32 * b];
-    }
+  fast_load_quad<Parents>(dist, parent, base, pitch, tx, ty, c, p);
 #pragma unroll
   for (int a = 0; a < 4; ++a) {
     for (int kk = 0; kk < 32; ++kk) {
@@ -93,13 +115,7 @@ __device__ __forceinline__ void fast_close_tile(int* __restrict__ dist, int* __r
       __syncthreads();
     }
   }
-#pragma unroll
-  for (int a = 0; a < 4; ++a)
-#pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      dist[base + (ty + 32 * a) * pitch + tx + 32 * b] = c[a][b];
-      if (Parents) parent[base + (ty + 32 * a) * pitch + tx + 32 * b] = p[a][b];
-    }
+  fast_store_quad<Parents>(dist, parent, base, pitch, tx, ty, c, p);
 }
 
 // fw_fast_pivot closes tile (r, r) of the matrix (see fast_close_tile).
@@ -126,13 +142,7 @@ __device__ __forceinline__ void fw_fast_cross(int* __restrict__ dist, int* __res
   const i64 base = (inRow ? r : t) * FAST_TILE * pitch + (inRow ? t : r) * FAST_TILE;
   const i64 pbase = r * FAST_TILE * pitch + r * FAST_TILE;
   int c[4][4], p[4][4];
-#pragma unroll
-  for (int a = 0; a < 4; ++a)
-#pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      c[a][b] = dist[base + (ty + 32 * a) * pitch + tx + 32 * b];
-      if (Parents) p[a][b] = parent[base + (ty + 32 * a) * pitch + tx + 32 * b];
-    }
+  fast_load_quad<Parents>(dist, parent, base, pitch, tx, ty, c, p);
 #pragma unroll
   for (int a = 0; a < 4; ++a) {
     // Stage pivot vertices 32a .. 32a+31 of the pivot tile.
@@ -186,13 +196,7 @@ __device__ __forceinline__ void fw_fast_cross(int* __restrict__ dist, int* __res
       __syncthreads();
     }
   }
-#pragma unroll
-  for (int a = 0; a < 4; ++a)
-#pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      dist[base + (ty + 32 * a) * pitch + tx + 32 * b] = c[a][b];
-      if (Parents) parent[base + (ty + 32 * a) * pitch + tx + 32 * b] = p[a][b];
-    }
+  fast_store_quad<Parents>(dist, parent, base, pitch, tx, ty, c, p);
 }
 
 // fast_rc maps register index x (0..7) of thread coordinate t to its row or
@@ -295,45 +299,23 @@ __device__ __forceinline__ void fast_stage_chunk(int (*colT)[FAST_TILE + 4], int
   }
 }
 
-// fast_min_plus relaxes the 128 x 128 tile at dist (row pitch pitch)
-// through 128 pivots: the tile's column strip at col (its 128 rows by the
-// pivots, row pitch colPitch) and the pivots' row strip at row (the pivots
-// by its 128 columns, row pitch rowPitch), i.e. dist[i][j] = min(dist[i][j],
-// col[i][k] + row[k][j]). Distances only, or with packed parents (Packed,
-// see PACK_SHIFT; parent and rowParent then point at the tile's and the
-// row strip's parents, with the pitches of dist and row). Chunks are
-// double-buffered: the next chunk's global loads are in flight while the
-// current one is computed, and one barrier per chunk separates the
-// buffers' uses. The tile is stored once, after every strip value is
-// read, so a strip may be the tile itself.
-template <bool Packed>
-__device__ __forceinline__ void fast_min_plus(int* __restrict__ dist, int* __restrict__ parent, i64 pitch,
-                                              const int* __restrict__ col, i64 colPitch, const int* __restrict__ row_,
-                                              i64 rowPitch, const int* __restrict__ rowParent) {
-  // colT[kk][i] = col[tile row i][pivot kk], padded by 4 so that the
-  // transposing stores spread over banks and rows stay 16-byte aligned.
-  __shared__ __align__(16) int colT[2][FAST_CHUNK][FAST_TILE + 4];
-  __shared__ __align__(16) int row[2][FAST_CHUNK][FAST_TILE];
-  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
-  const i64 base = 0;
-
-  int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
-  fast_fetch_strips(col, colPitch, row_, rowPitch, 0, tid, cv, rv);
-  int c[8][8];
-  fast_load_cells(dist, base, pitch, tx, ty, c);
-  if (Packed) {
-#pragma unroll
-    for (int x = 0; x < 8; ++x)
-#pragma unroll
-      for (int y = 0; y < 8; ++y) c[x][y] = pack_dist(c[x][y]) | PACK_KEEP;
-  }
+// fast_chunks relaxes the thread's cells c through the tile's 128 pivots,
+// chunk by chunk: fetch(k0) loads chunk k0 into cv and rv, and chunk 0 is
+// already there. Chunks are double-buffered in colT and row: the next
+// chunk's global loads are in flight while the current one is computed,
+// and one barrier per chunk separates the buffers' uses. Packed stages
+// the chunks packed (see PACK_SHIFT).
+template <bool Packed, class Fetch>
+__device__ __forceinline__ void fast_chunks(int (*colT)[FAST_CHUNK][FAST_TILE + 4], int (*row)[FAST_CHUNK][FAST_TILE],
+                                            int tid, int tx, int ty, int4 (&cv)[FAST_CHUNK_PIECES],
+                                            int4 (&rv)[FAST_CHUNK_PIECES], int (&c)[8][8], Fetch fetch) {
   fast_stage_chunk<Packed>(colT[0], row[0], tid, 0, cv, rv);
   __syncthreads();
 #pragma unroll 1
   for (int chunk = 0; chunk < FAST_TILE / FAST_CHUNK; ++chunk) {
     const int cur = chunk & 1;
     const bool more = chunk + 1 < FAST_TILE / FAST_CHUNK;
-    if (more) fast_fetch_strips(col, colPitch, row_, rowPitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
+    if (more) fetch((chunk + 1) * FAST_CHUNK);
     // Not unrolled: unrolling spills at the 128-register cap (measured
     // slower), and the loop's own instructions leave the integer pipe alone.
 #pragma unroll 1
@@ -349,6 +331,40 @@ __device__ __forceinline__ void fast_min_plus(int* __restrict__ dist, int* __res
     if (more) fast_stage_chunk<Packed>(colT[cur ^ 1], row[cur ^ 1], tid, (chunk + 1) * FAST_CHUNK, cv, rv);
     __syncthreads();
   }
+}
+
+// fast_min_plus relaxes the 128 x 128 tile at dist (row pitch pitch)
+// through 128 pivots: the tile's column strip at col (its 128 rows by the
+// pivots, row pitch colPitch) and the pivots' row strip at row (the pivots
+// by its 128 columns, row pitch rowPitch), i.e. dist[i][j] = min(dist[i][j],
+// col[i][k] + row[k][j]). Distances only, or with packed parents (Packed,
+// see PACK_SHIFT; parent and rowParent then point at the tile's and the
+// row strip's parents, with the pitches of dist and row), chunk by chunk
+// (see fast_chunks). The tile is stored once, after every strip value is
+// read, so a strip may be the tile itself.
+template <bool Packed>
+__device__ __forceinline__ void fast_min_plus(int* __restrict__ dist, int* __restrict__ parent, i64 pitch,
+                                              const int* __restrict__ col, i64 colPitch, const int* __restrict__ row_,
+                                              i64 rowPitch, const int* __restrict__ rowParent) {
+  // colT[kk][i] = col[tile row i][pivot kk], padded by 4 so that the
+  // transposing stores spread over banks and rows stay 16-byte aligned.
+  __shared__ __align__(16) int colT[2][FAST_CHUNK][FAST_TILE + 4];
+  __shared__ __align__(16) int row[2][FAST_CHUNK][FAST_TILE];
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, tid = threadIdx.x;
+  const i64 base = 0;
+
+  int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
+  const auto fetch = [&](int k0) { fast_fetch_strips(col, colPitch, row_, rowPitch, k0, tid, cv, rv); };
+  fetch(0);
+  int c[8][8];
+  fast_load_cells(dist, base, pitch, tx, ty, c);
+  if (Packed) {
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+#pragma unroll
+      for (int y = 0; y < 8; ++y) c[x][y] = pack_dist(c[x][y]) | PACK_KEEP;
+  }
+  fast_chunks<Packed>(colT, row, tid, tx, ty, cv, rv, c, fetch);
   if (Packed) {
     // Unpack; a cell improved through pivot k takes rowParent[k][j].
 #pragma unroll
@@ -372,14 +388,9 @@ __device__ __forceinline__ void fast_min_plus(int* __restrict__ dist, int* __res
 // H100 (0.3249 s -> 0.3331 s at n = 16,384), while packed parents ran 2.2%
 // faster through it (0.4049 s -> 0.3957 s), so they use it.
 //
-// fast_rest_distances updates tile (ti, tj) through the pivot vertices of
-// round r: distances only, or with packed parents (Packed, see
-// PACK_SHIFT). Chunks are double-buffered: the next chunk's global loads
-// are in flight while the current one is computed, and one barrier per
-// chunk separates the buffers' uses.
-template <bool Packed>
-__device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int* __restrict__ parent, i64 pitch, i64 r,
-                                                    i64 ti, i64 tj) {
+// fast_rest_distances updates the distances of tile (ti, tj) through the
+// pivot vertices of round r (see fast_chunks).
+__device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, i64 pitch, i64 r, i64 ti, i64 tj) {
   // colT[kk][i] = dist[tile row i][pivot vertex kk], padded by 4 so that
   // the transposing stores spread over banks and rows stay 16-byte aligned.
   __shared__ __align__(16) int colT[2][FAST_CHUNK][FAST_TILE + 4];
@@ -390,52 +401,11 @@ __device__ __forceinline__ void fast_rest_distances(int* __restrict__ dist, int*
   const i64 rowBase = r * FAST_TILE * pitch + tj * FAST_TILE;
 
   int4 cv[FAST_CHUNK_PIECES], rv[FAST_CHUNK_PIECES];
-  fast_fetch_chunk(dist, colBase, rowBase, pitch, 0, tid, cv, rv);
+  const auto fetch = [&](int k0) { fast_fetch_chunk(dist, colBase, rowBase, pitch, k0, tid, cv, rv); };
+  fetch(0);
   int c[8][8];
   fast_load_cells(dist, base, pitch, tx, ty, c);
-  if (Packed) {
-#pragma unroll
-    for (int x = 0; x < 8; ++x)
-#pragma unroll
-      for (int y = 0; y < 8; ++y) c[x][y] = pack_dist(c[x][y]) | PACK_KEEP;
-  }
-  fast_stage_chunk<Packed>(colT[0], row[0], tid, 0, cv, rv);
-  __syncthreads();
-#pragma unroll 1
-  for (int chunk = 0; chunk < FAST_TILE / FAST_CHUNK; ++chunk) {
-    const int cur = chunk & 1;
-    const bool more = chunk + 1 < FAST_TILE / FAST_CHUNK;
-    if (more) fast_fetch_chunk(dist, colBase, rowBase, pitch, (chunk + 1) * FAST_CHUNK, tid, cv, rv);
-    // Not unrolled: unrolling spills at the 128-register cap (measured
-    // slower), and the loop's own instructions leave the integer pipe alone.
-#pragma unroll 1
-    for (int kk = 0; kk < FAST_CHUNK; ++kk) {
-      int a[8], b[8];
-      fast_operands(colT[cur], row[cur], kk, tx, ty, a, b);
-#pragma unroll
-      for (int x = 0; x < 8; ++x)
-#pragma unroll
-        for (int y = 0; y < 8; ++y) c[x][y] = add_min(a[x], b[y], c[x][y]);
-    }
-    // The other buffer was last read before the previous barrier.
-    if (more) fast_stage_chunk<Packed>(colT[cur ^ 1], row[cur ^ 1], tid, (chunk + 1) * FAST_CHUNK, cv, rv);
-    __syncthreads();
-  }
-  if (Packed) {
-    // Unpack; a cell improved through pivot k takes parent[pivot k][j].
-    const i64 pivotRows = r * FAST_TILE * pitch + tj * FAST_TILE;
-#pragma unroll
-    for (int x = 0; x < 8; ++x) {
-      const i64 at = base + fast_rc(ty, x) * pitch + 4 * tx;
-#pragma unroll
-      for (int y = 0; y < 8; ++y) {
-        const int col = fast_rc(tx, y), k = c[x][y] & PACK_KEEP;
-        if (k != PACK_KEEP) parent[at + (col - 4 * tx)] = parent[pivotRows + k * pitch + col];
-        const int d = c[x][y] >> PACK_SHIFT;
-        c[x][y] = d >= PACK_INF ? INF32 : d;
-      }
-    }
-  }
+  fast_chunks<false>(colT, row, tid, tx, ty, cv, rv, c, fetch);
   fast_store_cells(dist, base, pitch, tx, ty, c);
 }
 
@@ -526,7 +496,7 @@ __device__ __forceinline__ void fw_fast_rest_tile(int* __restrict__ dist, int* _
   else if (Mode == FAST_PACKED)
     fast_rest_packed(dist, parent, pitch, r, ti, tj);
   else
-    fast_rest_distances<false>(dist, parent, pitch, r, ti, tj);
+    fast_rest_distances(dist, pitch, r, ti, tj);
 }
 
 // skip2 maps 0, 1, 2, ... onto the tile indices other than lo and hi

@@ -13,10 +13,5 @@ extern "C" __global__ void sssp_bf_relax_naive(const long long* __restrict__ off
   if (u >= n) return;
   const int du = prev[u];
   if (du == INF32) return;
-  const i64 end = offsets[u + 1];
-  for (i64 e = offsets[u]; e < end; ++e) {
-    const int v = targets[e];
-    const int nd = du + weights[e];
-    if (nd < dist[v]) atomicMin(dist + v, nd);
-  }
+  relax_out_arcs(offsets, targets, weights, u, du, dist);
 }

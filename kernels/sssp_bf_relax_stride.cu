@@ -9,11 +9,6 @@ extern "C" __global__ void sssp_bf_relax_stride(const long long* __restrict__ of
   for (i64 u = blockIdx.x * (i64)blockDim.x + threadIdx.x; u < n; u += (i64)gridDim.x * blockDim.x) {
     const int du = prev[u];
     if (du == INF32) continue;
-    const i64 end = offsets[u + 1];
-    for (i64 e = offsets[u]; e < end; ++e) {
-      const int v = targets[e];
-      const int nd = du + weights[e];
-      if (nd < dist[v]) atomicMin(dist + v, nd);
-    }
+    relax_out_arcs(offsets, targets, weights, u, du, dist);
   }
 }

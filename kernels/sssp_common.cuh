@@ -89,3 +89,32 @@ __device__ __forceinline__ bool group_barrier(unsigned int* arrived, unsigned in
   __syncthreads();
   return stop != 0;
 }
+
+// relax_out_arcs relaxes u's out-arcs with u's distance du: dist[v] drops
+// to du + w through atomicMin, so concurrent relaxations of one vertex keep
+// the smallest.
+__device__ __forceinline__ void relax_out_arcs(const long long* __restrict__ offsets, const int* __restrict__ targets,
+                                               const int* __restrict__ weights, i64 u, int du, int* dist) {
+  const i64 end = offsets[u + 1];
+  for (i64 e = offsets[u]; e < end; ++e) {
+    const int v = targets[e];
+    const int nd = du + weights[e];
+    if (nd < dist[v]) atomicMin(dist + v, nd);
+  }
+}
+
+// store_block_min writes the minimum of m over the block (at most 1024
+// threads, all calling) to out[at]: a shuffle reduction within warps, then
+// shared memory across them, thread 0 storing.
+__device__ __forceinline__ void store_block_min(int m, int* out, i64 at) {
+  __shared__ int warps[32];
+  for (int d = 16; d > 0; d >>= 1) m = min(m, __shfl_down_sync(0xFFFFFFFFu, m, d));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) warps[warp] = m;
+  __syncthreads();
+  if (warp == 0) {
+    m = lane < (blockDim.x + 31) / 32 ? warps[lane] : INF32;
+    for (int d = 16; d > 0; d >>= 1) m = min(m, __shfl_down_sync(0xFFFFFFFFu, m, d));
+    if (lane == 0) out[at] = m;
+  }
+}

@@ -6,18 +6,9 @@
 // warps and shared memory across them. Blocks of at most 1024 threads.
 extern "C" __global__ void sssp_dijkstra_minimum(const int* __restrict__ dist, const int* __restrict__ unsettled,
                                                  long long n, int* __restrict__ partial) {
-  __shared__ int warps[32];
   int m = INF32;
   for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
     if (unsettled[v]) m = min(m, dist[v]);
   }
-  for (int d = 16; d > 0; d >>= 1) m = min(m, __shfl_down_sync(0xFFFFFFFFu, m, d));
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  if (lane == 0) warps[warp] = m;
-  __syncthreads();
-  if (warp == 0) {
-    m = lane < (blockDim.x + 31) / 32 ? warps[lane] : INF32;
-    for (int d = 16; d > 0; d >>= 1) m = min(m, __shfl_down_sync(0xFFFFFFFFu, m, d));
-    if (lane == 0) partial[blockIdx.x] = m;
-  }
+  store_block_min(m, partial, blockIdx.x);
 }

@@ -29,20 +29,17 @@ static CUresult copy_rows_async(int to_host, void *host, size_t host_pitch, CUde
                                 size_t width, size_t height, CUstream s) {
 	CUDA_MEMCPY2D c;
 	memset(&c, 0, sizeof c);
+	c.srcMemoryType = to_host ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	c.srcPitch = to_host ? dev_pitch : host_pitch;
+	c.dstMemoryType = to_host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+	c.dstPitch = to_host ? host_pitch : dev_pitch;
+	// Only the pointer of each side's memory type is read.
 	if (to_host) {
-		c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
 		c.srcDevice = dev;
-		c.srcPitch = dev_pitch;
-		c.dstMemoryType = CU_MEMORYTYPE_HOST;
 		c.dstHost = host;
-		c.dstPitch = host_pitch;
 	} else {
-		c.srcMemoryType = CU_MEMORYTYPE_HOST;
 		c.srcHost = host;
-		c.srcPitch = host_pitch;
-		c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
 		c.dstDevice = dev;
-		c.dstPitch = dev_pitch;
 	}
 	c.WidthInBytes = width;
 	c.Height = height;

@@ -31,22 +31,19 @@ func (c *Ctx) NewStream(urgent bool) (*Stream, error) {
 		}
 		priority = greatest
 	}
-	s, err := cu.MakeStreamWithPriority(priority, cu.DefaultStream)
-	if err != nil {
-		return nil, fmt.Errorf("gpu: creating a stream: %w", err)
-	}
-	mark, err := cu.MakeEvent(cu.DisableTiming)
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("gpu: creating an event: %w", err), s.Destroy())
-	}
-	return &Stream{s: s, mark: mark}, nil
+	return withMark(cu.MakeStreamWithPriority(priority, cu.DefaultStream))
 }
 
 // NewCopyingStream creates a stream that does not synchronise with the
 // default stream, for copies that overlap kernels; order it with
 // Mark and WaitFor.
 func (c *Ctx) NewCopyingStream() (*Stream, error) {
-	s, err := cu.MakeStream(cu.NonBlocking)
+	return withMark(cu.MakeStream(cu.NonBlocking))
+}
+
+// withMark wraps a just created stream (or its creation error) with the
+// event that Mark records, destroying the stream if the event fails.
+func withMark(s cu.Stream, err error) (*Stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: creating a stream: %w", err)
 	}

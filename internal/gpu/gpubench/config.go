@@ -145,14 +145,9 @@ func (c *FWConfig) InitFromViper(v *viper.Viper) error {
 	if c.Graph == "" && (c.N < 1 || !(c.P >= 0 && c.P <= 1) || c.Lo > c.Hi) {
 		errs = append(errs, fmt.Errorf("need n >= 1, 0 <= p <= 1 and lo <= hi (have %d, %v, %d, %d)", c.N, c.P, c.Lo, c.Hi))
 	}
-	c.Variants = nil
-	for _, name := range strings.Split(v.GetString(flagVariants), ",") {
-		if name = strings.TrimSpace(name); !slices.Contains(allpairs.Variants, name) {
-			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(allpairs.Variants, ", ")))
-			continue
-		}
-		c.Variants = append(c.Variants, name)
-	}
+	var bad []error
+	c.Variants, bad = parseVariants(v.GetString(flagVariants), allpairs.Variants)
+	errs = append(errs, bad...)
 	switch p := v.GetString(flagParents); p {
 	case "none":
 		c.Parents = []bool{false}
@@ -232,4 +227,17 @@ func (c *CeilingConfig) InitFromViper(v *viper.Viper) error {
 		return fmt.Errorf("need a positive duration and repeats >= 1")
 	}
 	return nil
+}
+
+// parseVariants splits a comma-separated list of variant names, keeping
+// those in known, in order, and an error for each other one.
+func parseVariants(list string, known []string) (names []string, errs []error) {
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); !slices.Contains(known, name) {
+			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(known, ", ")))
+			continue
+		}
+		names = append(names, name)
+	}
+	return names, errs
 }

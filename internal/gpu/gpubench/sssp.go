@@ -3,7 +3,6 @@ package gpubench
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -124,14 +123,9 @@ func (c *SSSPConfig) InitFromViper(v *viper.Viper) error {
 	if c.Lo > c.Hi {
 		errs = append(errs, fmt.Errorf("--lo %d > --hi %d", c.Lo, c.Hi))
 	}
-	c.Variants = nil
-	for _, name := range strings.Split(v.GetString(ssspFlagVariants), ",") {
-		if name = strings.TrimSpace(name); !slices.Contains(sssp.Variants, name) {
-			errs = append(errs, fmt.Errorf("unknown variant %q (have %s)", name, strings.Join(sssp.Variants, ", ")))
-			continue
-		}
-		c.Variants = append(c.Variants, name)
-	}
+	var bad []error
+	c.Variants, bad = parseVariants(v.GetString(ssspFlagVariants), sssp.Variants)
+	errs = append(errs, bad...)
 	errs = append(errs, c.readSources(v)...)
 	errs = append(errs, c.readLists(v)...)
 	if c.Repeats < 1 || c.Warmup < 0 || c.Multi < 0 {

@@ -202,11 +202,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes, "batched search state and result rows"); err != nil {
 		return err
 	}
-	for _, a := range []struct {
-		buf   *device.Buffer
-		bytes int64
-		what  string
-	}{
+	if err := allocBuffers(c, "batched search ", []bufferAlloc{
 		{&s.dist, groups * n * batchLanes * 4, "distances"},
 		{&s.pending, groups * n * 4, "pending lanes"},
 		{&s.queued, groups * n * 4, "queue stamps"},
@@ -216,10 +212,8 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		{&s.rowStarts, (rows + 1) * 8, "row starts"},
 		{&s.cellCounts, cellBytes / 12 * 4, "cell counts"},
 		{&s.cellStarts, cellBytes / 12 * 8, "cell positions"},
-	} {
-		if *a.buf, err = c.Alloc(a.bytes, "batched search "+a.what); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	switch {
 	case !s.onDevice:

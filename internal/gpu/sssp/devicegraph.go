@@ -55,3 +55,24 @@ func (g *DeviceGraph) Free(c *device.Ctx) error {
 	}
 	return first
 }
+
+// bufferAlloc is one buffer of allocBuffers: where it goes, its size and
+// what it holds.
+type bufferAlloc struct {
+	buf   *device.Buffer
+	bytes int64
+	what  string
+}
+
+// allocBuffers allocates the buffers in order, each named prefix + what in
+// errors. On an error the ones already allocated stay set, for the
+// caller's free.
+func allocBuffers(c *device.Ctx, prefix string, bufs []bufferAlloc) error {
+	for _, a := range bufs {
+		var err error
+		if *a.buf, err = c.Alloc(a.bytes, prefix+a.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -78,22 +78,15 @@ func (s *Solver) ensureNearFar(c *device.Ctx) error {
 	if err := c.Reserve(nearFarRowInts*4*cells+int64(s.batch)*(nfState+1)*4, "near-far search state"); err != nil {
 		return err
 	}
-	for _, a := range []struct {
-		buf   *device.Buffer
-		bytes int64
-		what  string
-	}{
+	if err := allocBuffers(c, "near-far ", []bufferAlloc{
 		{&b.words, 8 * cells, "distances and stamps"},
 		{&b.onFar, 4 * cells, "far-pile flags"},
 		{&b.nearQueue, 8 * cells, "near queues"},
 		{&b.farPile, 8 * cells, "far piles"},
 		{&b.state, int64(s.batch) * nfState * 4, "search state"},
 		{&b.sources, int64(s.batch) * 4, "sources"},
-	} {
-		var err error
-		if *a.buf, err = c.Alloc(a.bytes, "near-far "+a.what); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	b.rows = s.batch
 	return nil

@@ -1,6 +1,7 @@
 package sssp
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -119,24 +120,12 @@ const (
 
 // withDefaults fills the zero fields.
 func (o Options) withDefaults() Options {
-	if o.LocalRounds == 0 {
-		o.LocalRounds = DefaultLocalRounds
-	}
-	if o.ThreadsPerBlock == 0 {
-		o.ThreadsPerBlock = DefaultThreadsPerBlock
-	}
-	if o.BatchStateBytes == 0 {
-		o.BatchStateBytes = DefaultBatchStateBytes
-	}
-	if o.MaxBatchBytes == 0 {
-		o.MaxBatchBytes = DefaultMaxBatchBytes
-	}
-	if o.StepsPerCheck == 0 {
-		o.StepsPerCheck = DefaultStepsPerCheck
-	}
-	if o.Timeout == 0 {
-		o.Timeout = DefaultSSSPTimeout
-	}
+	o.LocalRounds = cmp.Or(o.LocalRounds, DefaultLocalRounds)
+	o.ThreadsPerBlock = cmp.Or(o.ThreadsPerBlock, DefaultThreadsPerBlock)
+	o.BatchStateBytes = cmp.Or(o.BatchStateBytes, DefaultBatchStateBytes)
+	o.MaxBatchBytes = cmp.Or(o.MaxBatchBytes, DefaultMaxBatchBytes)
+	o.StepsPerCheck = cmp.Or(o.StepsPerCheck, DefaultStepsPerCheck)
+	o.Timeout = cmp.Or(o.Timeout, DefaultSSSPTimeout)
 	return o
 }
 

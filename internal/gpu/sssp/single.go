@@ -44,12 +44,7 @@ func (s *Solver) allocSingle(c *device.Ctx) error {
 	if err := c.Reserve(12*n+int64(s.plan.opts.StepsPerCheck+b.minBlocks+2)*4, "single-source search state"); err != nil {
 		return err
 	}
-	var err error
-	for _, a := range []struct {
-		buf   *device.Buffer
-		bytes int64
-		what  string
-	}{
+	return allocBuffers(c, "", []bufferAlloc{
 		{&b.dist, 4 * n, "distances"},
 		{&b.first, 4 * n, "previous distances or frontier"},
 		{&b.second, 4 * n, "flags or unsettled set"},
@@ -57,12 +52,7 @@ func (s *Solver) allocSingle(c *device.Ctx) error {
 		{&b.partial, int64(b.minBlocks) * 4, "partial minima"},
 		{&b.scalar, 4, "minimum"},
 		{&b.source, 4, "source"},
-	} {
-		if *a.buf, err = c.Alloc(a.bytes, a.what); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // singleSearch runs one Bellman-Ford or Dijkstra search and leaves its

@@ -7,7 +7,9 @@
 //
 // This directory is its own module (so the main module's go build, vet and
 // test never see it); build.sh points it at a local copy of LdDl/ch with a
-// replace directive, its dependencies coming from the Go module proxy.
+// replace directive, its dependencies coming from the Go module proxy, and
+// at this repository for scripts/compare/harness, which it shares with
+// pathflow_table.go.
 //
 // It reads the .gr (1-based ids; vertex v here is label v, v+1 in the file),
 // adds every vertex (CreateVertex) and arc (AddEdge, float64 weight), times
@@ -28,20 +30,17 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"log"
 	"math"
-	"os"
 	"runtime"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/LdDl/ch"
+
+	"github.com/pathflow/pathflow/scripts/compare/harness"
 )
 
 func main() {
@@ -60,10 +59,10 @@ func main() {
 	fmt.Printf("tool=lddl graph=%s n=%d m=%d read_wall_s=%.2f\n", *gr, n, g.GetEdgesNum(), time.Since(start).Seconds())
 	runtime.GC()
 
-	w0, c0 := time.Now(), cpuSeconds()
+	w0, c0 := time.Now(), harness.CPUSeconds()
 	g.PrepareContractionHierarchies()
 	fmt.Printf("build wall_s=%.2f cpu_s=%.2f shortcuts=%d peak_rss_mb=%d\n",
-		time.Since(w0).Seconds(), cpuSeconds()-c0, g.GetShortcutsNum(), peakRSSMB())
+		time.Since(w0).Seconds(), harness.CPUSeconds()-c0, g.GetShortcutsNum(), harness.PeakRSSMB())
 	runtime.GC()
 
 	want := map[string]bool{}
@@ -71,38 +70,23 @@ func main() {
 		want[strings.TrimSpace(t)] = true
 	}
 	if want["table200"] {
-		table(g, "table200", span(0, 200), span(n/2, 200), *reps)
+		table(g, "table200", harness.Span[int64](0, 200), harness.Span(n/2, 200), *reps)
 	}
 	if want["table1000"] {
-		table(g, "table1000", span(0, 1000), span(n/2, 1000), *reps)
+		table(g, "table1000", harness.Span[int64](0, 1000), harness.Span(n/2, 1000), *reps)
 	}
 	if want["random1000"] {
-		rng := splitMix64(1)
-		rs, rt := make([]int64, 1000), make([]int64, 1000)
-		for i := range rs {
-			rs[i] = int64(rng.next() % uint64(n))
-		}
-		for i := range rt {
-			rt[i] = int64(rng.next() % uint64(n))
-		}
+		rs, rt := harness.Random(n)
 		table(g, "random1000", rs, rt, *reps)
 	}
-	fmt.Printf("peak_rss_mb=%d\n", peakRSSMB())
+	fmt.Printf("peak_rss_mb=%d\n", harness.PeakRSSMB())
 }
 
 // table times reps calls of ShortestPathManyToMany and prints their times
 // and checksum.
 func table(g *ch.Graph, name string, sources, targets []int64, reps int) {
 	var out [][]float64
-	best, wallTotal, cpuTotal := 1e300, 0.0, 0.0
-	for range reps {
-		w0, c0 := time.Now(), cpuSeconds()
-		out, _ = g.ShortestPathManyToMany(sources, targets)
-		w := time.Since(w0).Seconds()
-		best = min(best, w)
-		wallTotal += w
-		cpuTotal += cpuSeconds() - c0
-	}
+	t := harness.Time(reps, func() { out, _ = g.ShortestPathManyToMany(sources, targets) })
 	var sum, unreachable uint64
 	for _, row := range out {
 		for _, d := range row {
@@ -116,93 +100,34 @@ func table(g *ch.Graph, name string, sources, targets []int64, reps int) {
 			}
 		}
 	}
-	fmt.Printf("%-10s %dx%d reps=%d wall_best_s=%.4f wall_mean_s=%.4f cpu_mean_s=%.4f sum=%d unreachable=%d\n",
-		name, len(sources), len(targets), reps, best, wallTotal/float64(reps), cpuTotal/float64(reps), sum, unreachable)
-}
-
-func span(from, count int64) []int64 {
-	v := make([]int64, count)
-	for i := range v {
-		v[i] = from + int64(i)
-	}
-	return v
-}
-
-// splitMix64 is the generator every harness of scripts/compare uses for
-// the random endpoints.
-type splitMix64 uint64
-
-func (s *splitMix64) next() uint64 {
-	*s += 0x9e3779b97f4a7c15
-	z := uint64(*s)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
-func peakRSSMB() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss / 1024
+	t.Print(10, name, len(sources), len(targets), sum, unreachable)
 }
 
 // readGr reads a DIMACS .gr file into a new ch.Graph, labels 0-based.
 func readGr(path string) *ch.Graph {
 	g := ch.NewGraph()
-	f, err := os.Open(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	s.Buffer(make([]byte, 1<<20), 1<<20)
 	var n int64 = -1
-	for s.Scan() {
-		fields := bytes.Fields(s.Bytes())
-		if len(fields) == 0 {
-			continue
-		}
-		switch string(fields[0]) {
+	harness.EachLine(path, func(f [][]byte) {
+		switch string(f[0]) {
 		case "p":
-			n = atoi(fields[2])
+			n = harness.Atoi(f[2])
 			for v := range n {
 				if err := g.CreateVertex(v); err != nil {
 					log.Fatal(err)
 				}
 			}
 		case "a":
-			u, v := atoi(fields[1])-1, atoi(fields[2])-1
+			u, v := harness.Atoi(f[1])-1, harness.Atoi(f[2])-1
 			if u < 0 || v < 0 || u >= n || v >= n {
 				log.Fatalf("%s: arc %d -> %d outside 1..%d", path, u+1, v+1, n)
 			}
-			if err := g.AddEdge(u, v, float64(atoi(fields[3]))); err != nil {
+			if err := g.AddEdge(u, v, float64(harness.Atoi(f[3]))); err != nil {
 				log.Fatal(err)
 			}
 		}
-	}
-	if err := s.Err(); err != nil {
-		log.Fatal(err)
-	}
+	})
 	if n < 0 {
 		log.Fatalf("%s: no problem line", path)
 	}
 	return g
-}
-
-func atoi(b []byte) int64 {
-	v, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return v
 }
