@@ -1,10 +1,6 @@
 #include "sssp_common.cuh"
 #include "sssp_batch_state.cuh"
 
-// BT_CELL_CHUNK is the vertices of one chunk of sssp_batch_cells_count and
-// sssp_batch_cells_write: one warp walks a chunk, each lane one source.
-#define BT_CELL_CHUNK 1024
-
 // sssp_batch_cells_count counts, for every source of a launch of batched
 // searches ([groups][n][BT_LANES] distances) and every chunk of
 // BT_CELL_CHUNK vertices, the vertices within the cutoff (distance at most

@@ -1,9 +1,6 @@
 #include "sssp_common.cuh"
 #include "sssp_batch_state.cuh"
 
-// BT_CELL_CHUNK: see sssp_batch_cells_count.cu, whose chunks these are.
-#define BT_CELL_CHUNK 1024
-
 // sssp_batch_cells_write writes the cells within the cutoff of a launch of
 // batched searches ([groups][n][BT_LANES] distances) as sparse rows: lane
 // j of group g (row g * BT_LANES + j of the k of the launch) writes its

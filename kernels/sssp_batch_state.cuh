@@ -23,6 +23,7 @@
 #define BT_STOPPED 22     // set when the search stopped because every target was settled
 #define BT_ARRIVED 32     // barrier arrival counter, on a cache line of its own
 #define BT_STATE 64
+#define BT_CELL_CHUNK 1024  // vertices a warp walks in sssp_batch_cells_*, one lane per source
 
 // warp_min is the smallest v over the warp's 32 lanes (all must call it).
 __device__ __forceinline__ int warp_min(int v) {

@@ -73,3 +73,12 @@ func buildCSR(n int32, from, to, weight []int32) *CSR {
 func (c *CSR) WeightRange() (lo, hi int32) {
 	return (&EdgeList{Weight: c.Weights}).WeightRange()
 }
+
+// MeanWeight is the mean arc weight, 0 without arcs. O(m), on every core
+// for large graphs.
+func (c *CSR) MeanWeight() float64 {
+	if len(c.Weights) == 0 {
+		return 0
+	}
+	return float64(weightSum(c.Weights)) / float64(len(c.Weights))
+}

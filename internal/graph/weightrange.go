@@ -45,3 +45,22 @@ func rangeOf(ws []int32) (lo, hi int32) {
 	}
 	return lo, hi
 }
+
+// weightSum returns the sum of ws, exactly, in one pass split among
+// GOMAXPROCS goroutines for large arrays.
+func weightSum(ws []int32) int64 {
+	workers := runtime.GOMAXPROCS(0)
+	sums := make([]int64, workers)
+	parallel.Chunks(len(ws), workers, parallelMinWeights, func(w, lo, hi int) {
+		var s int64
+		for _, x := range ws[lo:hi] {
+			s += int64(x)
+		}
+		sums[w] = s
+	})
+	var total int64
+	for _, s := range sums {
+		total += s
+	}
+	return total
+}

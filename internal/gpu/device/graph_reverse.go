@@ -5,14 +5,16 @@ package device
 import (
 	"errors"
 	"fmt"
+
+	"gorgonia.org/cu"
 )
 
 // ReverseCSR builds the reverse of fwd on the device: row v lists the arcs
 // entering v, as (source, weight). The arcs of a row come in no particular
 // order (see kernels/csr_reverse_scatter.cu). It counts in-degrees with
-// atomics, scans them on the host (n+1 int64 each way) and scatters the
-// arcs: O(m) device work, against a host counting sort of every arc and
-// its upload. The caller frees the result with Free.
+// atomics, scans them (InclusivePrefixSum) and scatters the arcs: O(n + m)
+// device work and no copy of the graph, against a host counting sort of
+// every arc and its upload. The caller frees the result with Free.
 func (c *Ctx) ReverseCSR(fwd *DeviceCSR) (*DeviceCSR, error) {
 	n, m := int64(fwd.N), fwd.M
 	rev := &DeviceCSR{N: fwd.N, M: m}
@@ -45,18 +47,15 @@ func (c *Ctx) reverseInto(fwd, rev *DeviceCSR, cursor *Buffer) error {
 			return err
 		}
 	}
-	offsets := make([]int64, n+1)
-	if err := c.CopyInt64FromDevice(offsets, rev.Offsets); err != nil {
+	if err := c.InclusivePrefixSum(rev.Offsets, n+1); err != nil {
 		return err
 	}
-	for v := int64(1); v <= n; v++ {
-		offsets[v] += offsets[v-1]
-	}
-	if offsets[n] != m {
-		return fmt.Errorf("gpu: reverse graph counted %d arcs of %d", offsets[n], m)
-	}
-	if err := c.CopyInt64ToDevice(rev.Offsets, offsets); err != nil {
+	last := make([]int64, 1)
+	if err := c.CopyInt64FromDevice(last, Buffer{Ptr: rev.Offsets.Ptr + cu.DevicePtr(8*n), Bytes: 8}); err != nil {
 		return err
+	}
+	if last[0] != m {
+		return fmt.Errorf("gpu: reverse graph counted %d arcs of %d", last[0], m)
 	}
 	if rev.Targets, err = c.Alloc(4*m, "reverse sources"); err != nil {
 		return err

@@ -83,8 +83,10 @@ type StreamStats struct {
 	// Wall is the time from the first block taken from the pool to the
 	// last handed over; Copy the device time of the copy stream, from
 	// before its first copy to after its last (CUDA events), which
-	// includes any time it waited for kernels or for the host.
-	Wall, Copy time.Duration
+	// includes any time it waited for kernels or for the host. Open is the
+	// time taken to set up the staging before that (pinned memory the
+	// stager had not cached yet is allocated then).
+	Wall, Copy, Open time.Duration
 }
 
 // Add counts o's rows, blocks and bytes in s; the times are the longer
@@ -93,15 +95,15 @@ func (s StreamStats) Add(o StreamStats) StreamStats {
 	s.Rows += o.Rows
 	s.Blocks += o.Blocks
 	s.Bytes += o.Bytes
-	s.Wall, s.Copy = max(s.Wall, o.Wall), max(s.Copy, o.Copy)
+	s.Wall, s.Copy, s.Open = max(s.Wall, o.Wall), max(s.Copy, o.Copy), max(s.Open, o.Open)
 	return s
 }
 
 // Then counts o, which ran after s: the times add up too.
 func (s StreamStats) Then(o StreamStats) StreamStats {
-	wall, copied := s.Wall+o.Wall, s.Copy+o.Copy
+	wall, copied, open := s.Wall+o.Wall, s.Copy+o.Copy, s.Open+o.Open
 	s = s.Add(o)
-	s.Wall, s.Copy = wall, copied
+	s.Wall, s.Copy, s.Open = wall, copied, open
 	return s
 }
 

@@ -157,10 +157,12 @@ func (sg *Stager) Stream(ctx context.Context, width int64, sources []int32, pare
 	if shape.blocks == 0 {
 		return StreamStats{}, ctx.Err()
 	}
+	opened := time.Now()
 	st, err := sg.openStaging(width, parents, shape)
 	if err != nil {
 		return StreamStats{}, err
 	}
+	open := time.Since(opened)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &streamRun{sg: sg, st: st, f: f, ctx: runCtx, cancel: cancel,
@@ -172,7 +174,7 @@ func (sg *Stager) Stream(ctx context.Context, width int64, sources []int32, pare
 	}
 	close(r.handoff)
 	<-r.handed
-	r.stats.Wall = time.Since(begin)
+	r.stats.Wall, r.stats.Open = time.Since(begin), open
 	err = r.finish()
 	return r.stats, err
 }

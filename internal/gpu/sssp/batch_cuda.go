@@ -22,10 +22,6 @@ import (
 // batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.
 const batchGatherWarps = 4
 
-// batchCellChunk is BT_CELL_CHUNK of kernels/sssp_batch_cells_*.cu: the
-// vertices a warp walks when the rows leave the device sparse.
-const batchCellChunk = 1024
-
 // batchSolver is one batched run on one device: the graph, the search
 // state of a launch's groups, the asked columns and two result slots.
 type batchSolver struct {
@@ -125,7 +121,9 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	} else {
 		sink = backend.NarrowSink(req, sink)
 	}
+	began := time.Now()
 	err = b.dev.Do(s.prepare)
+	stats.Prepare = time.Since(began)
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
@@ -567,7 +565,7 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)
 }
 
-// BatchFacts is what one device reports of a batched run (see
+// BatchFacts is what one device reports of a run (see
 // backend.Request.Facts): the sources it searched, the rows per launch it
 // chose and why it could not take more, its launches, the groups that
 // stopped at their targets, and its busy time.
@@ -580,6 +578,13 @@ type BatchFacts struct {
 	Steps          int64   `json:"steps"`
 	KernelSeconds  float64 `json:"kernel_s"`
 	BusySeconds    float64 `json:"busy_s"`
+	// PrepareSeconds: the graph's upload, the reverse arcs and the
+	// buffers; StagingSeconds: setting up the pinned staging (allocating
+	// what was not cached); StreamSeconds: from the first block computed
+	// to the last handed over.
+	PrepareSeconds float64 `json:"prepare_s"`
+	StagingSeconds float64 `json:"staging_open_s"`
+	StreamSeconds  float64 `json:"stream_s"`
 	// SweptVertices: with ch, the vertices each sweep settled (all of
 	// them, or the part of the hierarchy that reaches the asked columns).
 	SweptVertices int64 `json:"swept_vertices,omitempty"`
@@ -594,7 +599,8 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		Sources: s.Sources, LaunchRows: s.BatchSize, BlocksPerGroup: s.BlocksPerSource, Launches: s.Batches,
 		StoppedGroups: s.Stopped, Steps: s.Steps,
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
-		SparseBlocks: s.SparseBlocks,
+		SparseBlocks: s.SparseBlocks, PrepareSeconds: round3(s.Prepare.Seconds()),
+		StagingSeconds: round3(s.Stream.Open.Seconds()), StreamSeconds: round3(s.Stream.Wall.Seconds()),
 	}
 }
 

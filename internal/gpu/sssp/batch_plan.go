@@ -113,3 +113,7 @@ func batchCutoff(maxDistance int64, inf int64) int64 {
 func useBatch(req *backend.Request) bool {
 	return len(req.Sources) > 1 || req.Narrowed() || req.MaxDistance != results.NoCutoff
 }
+
+// batchCellChunk is BT_CELL_CHUNK of kernels/sssp_batch_state.cuh: the
+// vertices a warp walks when the rows leave the device sparse.
+const batchCellChunk = 1024

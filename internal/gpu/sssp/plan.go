@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // The single-source algorithm families (backend.Algorithm.Name). Every
@@ -188,7 +191,7 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts Options) (ssspPlan, erro
 				factor = SparseDeltaFactor
 			}
 		}
-		p.delta = defaultDelta(g.Weights, factor)
+		p.delta = defaultDelta(g.MeanWeight(), factor)
 	}
 	p.localRounds = max(opts.LocalRounds, 0)
 	return p, nil
@@ -260,16 +263,8 @@ func Choose(n int64, lo, hi int32, alg backend.Algorithm) (variant string, check
 
 // defaultDelta is factor times the mean weight, at least 1 and at most
 // Inf32.
-func defaultDelta(weights []int32, factor float64) int64 {
-	if len(weights) == 0 {
-		return 1
-	}
-	var sum float64
-	for _, w := range weights {
-		sum += float64(w)
-	}
-	d := factor * sum / float64(len(weights))
-	return int64(min(max(d, 1), float64(graph.Inf32)))
+func defaultDelta(mean, factor float64) int64 {
+	return int64(min(max(factor*mean, 1), float64(graph.Inf32)))
 }
 
 // nearFarShape picks the blocks per source and the sources per launch.
@@ -330,6 +325,20 @@ func isSSSPVariant(v string) bool {
 	return false
 }
 
+// checkMinChunk is the fewest offsets or arcs checkCSR gives a goroutine.
+const checkMinChunk = 1 << 20
+
+// firstBad is the smallest index of bad other than -1 (chunks in order:
+// the first chunk's), or -1.
+func firstBad(bad []int) int {
+	for _, i := range bad {
+		if i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // checkCSR checks the structure the kernels index blindly: N+1 offsets from
 // 0, non-decreasing, ending at the arc count, and every target a vertex.
 // O(n + m).
@@ -346,15 +355,31 @@ func checkCSR(g *graph.CSR) error {
 	if g.Offsets[0] != 0 || g.Offsets[g.N] != int64(len(g.Targets)) {
 		return fmt.Errorf("gpu: CSR offsets run from %d to %d for %d arcs", g.Offsets[0], g.Offsets[g.N], len(g.Targets))
 	}
-	for u := int32(0); u < g.N; u++ {
-		if g.Offsets[u+1] < g.Offsets[u] {
-			return fmt.Errorf("gpu: CSR offsets decrease at vertex %d", u)
+	// One pass over offsets and targets, on every core: a chunk keeps its
+	// first bad index, and the smallest is reported.
+	workers := runtime.GOMAXPROCS(0)
+	badOffset, badTarget := slices.Repeat([]int{-1}, workers), slices.Repeat([]int{-1}, workers)
+	parallel.Chunks(int(g.N), workers, checkMinChunk, func(w, lo, hi int) {
+		for u := lo; u < hi; u++ {
+			if g.Offsets[u+1] < g.Offsets[u] {
+				badOffset[w] = u
+				return
+			}
 		}
+	})
+	if u := firstBad(badOffset); u >= 0 {
+		return fmt.Errorf("gpu: CSR offsets decrease at vertex %d", u)
 	}
-	for i, v := range g.Targets {
-		if v < 0 || v >= g.N {
-			return fmt.Errorf("gpu: CSR arc %d points to %d, outside 0..%d", i, v, g.N-1)
+	parallel.Chunks(len(g.Targets), workers, checkMinChunk, func(w, lo, hi int) {
+		for i, v := range g.Targets[lo:hi] {
+			if v < 0 || v >= g.N {
+				badTarget[w] = lo + i
+				return
+			}
 		}
+	})
+	if i := firstBad(badTarget); i >= 0 {
+		return fmt.Errorf("gpu: CSR arc %d points to %d, outside 0..%d", i, g.Targets[i], g.N-1)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +79,31 @@ func TestPlanSSSPRefuses(t *testing.T) {
 	}
 }
 
+// A graph large enough to be checked in chunks on every core: the first
+// bad arc and the first decreasing offset are named, wherever they lie.
+func TestCheckCSRNamesTheFirstFaultOfALargeGraph(t *testing.T) {
+	g := graph.BuildCSR(graphtest.LineGraph(3<<20, 2))
+	if err := checkCSR(g); err != nil {
+		t.Fatal(err)
+	}
+	m := len(g.Targets)
+	for _, at := range []int{0, m / 2, m - 1} {
+		// A second bad arc at the end: the first one is named.
+		atSaved, lastSaved := g.Targets[at], g.Targets[m-1]
+		g.Targets[m-1], g.Targets[at] = -7, -1
+		err := checkCSR(g)
+		g.Targets[m-1], g.Targets[at] = lastSaved, atSaved
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("arc %d points", at)) {
+			t.Errorf("bad arc %d: %v", at, err)
+		}
+	}
+	u := int(g.N) - 5
+	g.Offsets[u+1] = g.Offsets[u] - 1
+	if err := checkCSR(g); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("decrease at vertex %d", u)) {
+		t.Errorf("decreasing offset at %d: %v", u, err)
+	}
+}
+
 func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
 	good := func() *graph.CSR { return graph.BuildCSR(graphtest.LineGraph(4, 2)) }
 	if err := checkCSR(good()); err != nil {
@@ -129,13 +155,13 @@ func TestPlanSSSPPicksDeltaByDegree(t *testing.T) {
 }
 
 func TestDefaultDeltaScalesTheMeanWeight(t *testing.T) {
-	if d := defaultDelta([]int32{10, 20, 30}, 2); d != 40 {
+	if d := defaultDelta(20, 2); d != 40 {
 		t.Errorf("delta %d, want 40", d)
 	}
-	if d := defaultDelta([]int32{0, 0}, 8); d != 1 {
+	if d := defaultDelta(0, 8); d != 1 {
 		t.Errorf("delta of zero weights %d, want 1", d)
 	}
-	if d := defaultDelta(nil, 8); d != 1 {
+	if d := defaultDelta(0, 8); d != 1 {
 		t.Errorf("delta without arcs %d, want 1", d)
 	}
 }

@@ -82,11 +82,15 @@ func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, si
 		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 		return err
 	}
+	start := time.Now()
 	s, err := b.prepare(g, alg, Options{})
 	if err != nil {
 		return err
 	}
-	_, err = s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
+	prepared := time.Since(start)
+	stats, err := s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
+	stats.Prepare = prepared
+	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 	if cerr := s.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
 	}

@@ -45,6 +45,9 @@ type Stats struct {
 	// SparseBlocks: batched launches whose rows left the device as their
 	// cells within the cutoff (backend.Request.SparseRows).
 	SparseBlocks int
+	// Prepare is the wall time of setting a run up on the device: the
+	// graph's upload, the reverse arcs, the buffers.
+	Prepare time.Duration
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
