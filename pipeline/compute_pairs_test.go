@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,8 +79,8 @@ func writePairsParquet(t *testing.T, pairs [][2]int64) string {
 }
 
 // expectPairs is what a pair list's table holds: its pairs grouped by
-// source (sources in the order of their first pair, each one's targets in
-// file order), only cells within cutoff unless it is results.NoCutoff.
+// source (sources in increasing id order, each one's targets in file
+// order), only cells within cutoff unless it is results.NoCutoff.
 func expectPairs(ref map[int32][]int64, pairs [][2]int64, cutoff int64) []longRow {
 	var order []int32
 	groups := map[int32][]int32{}
@@ -90,6 +91,7 @@ func expectPairs(ref map[int32][]int64, pairs [][2]int64, cutoff int64) []longRo
 		}
 		groups[s] = append(groups[s], int32(p[1]))
 	}
+	slices.Sort(order)
 	var out []longRow
 	for _, s := range order {
 		for _, v := range groups[s] {

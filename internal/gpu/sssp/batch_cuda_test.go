@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
@@ -277,6 +278,35 @@ func TestSSSPBatchSpreadOverContexts(t *testing.T) {
 		}
 		if len(facts) != 2 || facts["context0.gpu0"].Sources+facts["context1.gpu0"].Sources != len(sources) {
 			t.Fatalf("%s: facts %+v, want two contexts sharing %d sources", q.name, facts, len(sources))
+		}
+	}
+}
+
+// TestSSSPBatchSparseRowsOfALargeGraph runs rows within cutoffs on a grid
+// large enough that its launches' pinned blocks, sized for cells, are
+// smaller than whole rows: a small cutoff's cells go through them, a wide
+// one's through pageable memory, and one beyond every distance comes back
+// as whole rows the same way. Every cell is checked against Dijkstra.
+func TestSSSPBatchSparseRowsOfALargeGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 640,000-vertex grid")
+	}
+	b := backendtest.Default()
+	e, err := generate.Grid(800, 1, 100, backendtest.FreshSeed(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	r := rand.New(rand.NewPCG(5, 6))
+	sources := ssspPickSources(r, g.N, 40)
+	refs := referenceRows(g, sources)
+	for _, cutoff := range []int64{300, refs[0][g.N/2], 1 << 40} {
+		for _, parents := range []bool{false, true} {
+			req := &backend.Request{CSR: g, Sources: sources, MaxDistance: cutoff, CutoffCells: true, Parents: parents,
+				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
+			if err := checkBatch(b, req, refs, sssp.Options{}); err != nil {
+				t.Fatalf("cutoff %d, parents %v: %v", cutoff, parents, err)
+			}
 		}
 	}
 }
