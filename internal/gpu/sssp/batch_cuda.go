@@ -132,13 +132,12 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		width := s.width
 		if s.sparse {
 			// Rows within a cutoff are a few cells: the launches keep the
-			// rows whole rows would have, but their pinned blocks have the
-			// default size; a launch whose cells do not fit goes through
-			// pageable memory (copyPageable).
-			o := b.st.Options()
+			// rows whole rows would have, but their pinned blocks are
+			// small; a launch whose cells do not fit goes through pageable
+			// memory (copyPageable).
 			rows := shape.BlockRows()
-			width = max(1, o.Bytes/(4*int64(rows)))
-			shape = device.ShapeStaging(width, len(req.Sources), o.Bytes, o.Blocks, rows)
+			width = max(1, sparseStagingBytes/(4*int64(rows)))
+			shape = device.ShapeStaging(width, len(req.Sources), sparseStagingBytes, batchWidePool, rows)
 		}
 		var produced Stats
 		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
@@ -325,6 +324,14 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 				r.Width = 0
 				cells = int64(r.Offsets[r.Len()])
 				copied = cells
+				r.Dist32 = r.Dist32[:cells]
+				if r.Parent != nil {
+					r.Parent = r.Parent[:cells]
+				}
+			default:
+				// Whole or narrowed rows; a sparse run's staging is wider
+				// per row than they are when the graph is small.
+				r.Width = int(s.width)
 				r.Dist32 = r.Dist32[:cells]
 				if r.Parent != nil {
 					r.Parent = r.Parent[:cells]
