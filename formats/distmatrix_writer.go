@@ -27,8 +27,9 @@ import (
 //
 // The output runs at disk speed: the rows are converted to the file's
 // bytes on every core, into a few reusable chunks of matrixChunkBytes,
-// and each chunk goes to the file in one write while the SHA-256 of the
-// manifest covers it on another core, as the next chunk is converted.
+// and each chunk goes to the file in one write, then to the SHA-256 of
+// the manifest on another core, as the next chunks are converted and
+// written.
 type DistanceMatrixWriter struct {
 	path    string
 	n       int
@@ -54,7 +55,7 @@ type DistanceMatrixWriter struct {
 // matrixChunks chunks are in flight at once.
 const (
 	matrixChunkBytes = 8 << 20
-	matrixChunks     = 4
+	matrixChunks     = 8
 )
 
 // NewDistanceMatrixWriter creates the matrix file of n x n entries at
@@ -203,26 +204,38 @@ func encodeDist64(dst []byte, src []int64, base int) int {
 	return -1
 }
 
-// output writes the converted chunks in order, each in one write while
-// the hash reads it on another goroutine, and returns them to free. After
-// a failure it keeps taking chunks back without writing them, so the
-// converter never waits for a chunk that will not come.
+// output writes the converted chunks in order, each in one write, and
+// passes them to a hashing goroutine, which returns them to free: the
+// writes run ahead of the SHA-256 by up to the chunks in flight, so the
+// file goes at the slower of the two rates rather than at the sum of
+// their per-chunk maxima. After a failure it keeps taking chunks back
+// without writing them, so the converter never waits for a chunk that will
+// not come.
 func (w *DistanceMatrixWriter) output(finished chan<- struct{}) {
 	defer close(finished)
+	written := make(chan []byte, matrixChunks)
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		for buf := range written {
+			w.hash.Write(buf)
+			w.free <- buf[:cap(buf)]
+		}
+	}()
 	failed := false
 	for buf := range w.full {
-		if !failed {
-			var hashed sync.WaitGroup
-			hashed.Go(func() { w.hash.Write(buf) })
-			_, err := w.f.Write(buf)
-			hashed.Wait()
-			if err != nil {
-				w.fail(fmt.Errorf("formats: writing %s: %w", w.path, err))
-				failed = true
-			}
+		if failed {
+			w.free <- buf[:cap(buf)]
+			continue
 		}
-		w.free <- buf[:cap(buf)]
+		if _, err := w.f.Write(buf); err != nil {
+			w.fail(fmt.Errorf("formats: writing %s: %w", w.path, err))
+			failed = true
+		}
+		written <- buf
 	}
+	close(written)
+	<-hashed
 }
 
 // fail records the first error and releases every pending block.

@@ -86,15 +86,34 @@ func Serve(ctx context.Context, gpus []*device.Stager, opts Options, req backend
 		return err
 	}
 	run.SetProgress(req.Progress)
-	_, err = run.Compute(ctx)
+	began := time.Now()
+	kernel, err := run.Compute(ctx)
+	facts := Facts{KernelSeconds: seconds(kernel), ComputeSeconds: seconds(time.Since(began))}
 	if err == nil {
-		_, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
+		var stream device.StreamStats
+		stream, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
+		facts.StreamSeconds, facts.StreamBytes = seconds(stream.Wall), stream.Bytes
 	}
+	req.ReportFact("gpu", facts)
 	if cerr := run.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the matrix: %w", cerr))
 	}
 	return err
 }
+
+// Facts is what an all-pairs run reports (backend.Request.Facts, under
+// "gpu"): the device time of its kernels, the wall time of the computation
+// and of streaming the rows to the consumer (which runs at the consumer's
+// speed: a distance matrix's writes), and the bytes streamed.
+type Facts struct {
+	KernelSeconds  float64 `json:"kernel_s"`
+	ComputeSeconds float64 `json:"compute_s"`
+	StreamSeconds  float64 `json:"stream_s"`
+	StreamBytes    int64   `json:"stream_bytes"`
+}
+
+// seconds is d in seconds, rounded to milliseconds, for reports.
+func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }
 
 // Prepare validates the request (errors: ErrNeedsInt64 (wrapped)
 // when distances might not fit int32, ErrNotSupported (wrapped) for unknown
