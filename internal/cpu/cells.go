@@ -48,14 +48,7 @@ func dijkstraCellSearches(g *graph.CSR, limit int64) func(withParents bool) cell
 					}
 				}
 			}
-			for _, v := range stop.touched {
-				scratch.dist[v] = paths.Unreachable
-			}
-			if scratch.parent != nil {
-				for _, v := range stop.touched {
-					scratch.parent[v] = paths.NoParent
-				}
-			}
+			scratch.clearAt(stop.touched)
 			return err
 		}
 	}

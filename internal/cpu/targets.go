@@ -35,6 +35,19 @@ func newRowScratch(n int32, withParents bool) *rowScratch {
 	return s
 }
 
+// clearAt makes the scratch row's cells at vertices unreachable and
+// without parent again: what a stopped search wrote.
+func (s *rowScratch) clearAt(vertices []int32) {
+	for _, v := range vertices {
+		s.dist[v] = paths.Unreachable
+	}
+	if s.parent != nil {
+		for _, v := range vertices {
+			s.parent[v] = paths.NoParent
+		}
+	}
+}
+
 // gather copies the scratch row's cells at targets into dist and parent.
 func (s *rowScratch) gather(targets []int32, dist []int64, parent []int32) {
 	for j, v := range targets {
@@ -133,14 +146,7 @@ func dijkstraTargetSearches(g *graph.CSR, limit int64) func(withParents bool) ta
 			if err == nil {
 				scratch.gather(targets, dist, parent)
 			}
-			for _, v := range stop.touched {
-				scratch.dist[v] = paths.Unreachable
-			}
-			if scratch.parent != nil {
-				for _, v := range stop.touched {
-					scratch.parent[v] = paths.NoParent
-				}
-			}
+			scratch.clearAt(stop.touched)
 			return err
 		}
 	}

@@ -29,19 +29,8 @@ func TestSparseBlocksWriteTheSameTables(t *testing.T) {
 						opts := []Option{WithFormat(format), WithCompression(LZ4), WithBatchRows(1 + rng.IntN(n+20)),
 							WithPartRows(int64(1 + len(trees)*n/4))}
 						dense := writeTrees(t, resultDir(t), shape, trees, narrow, per, rng, opts...)
-						sparseDir := resultDir(t)
-						s, err := NewResultSink(sparseDir, shape, testMeta, nil, opts...)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if err := putShuffled(s, sparseBlocks(trees, shape, per, narrow), rng); err != nil {
-							s.Abort()
-							t.Fatal(err)
-						}
-						if err := s.Close(); err != nil {
-							t.Fatal(err)
-						}
-						wantFiles, gotFiles := dense.Files(), s.Files()
+						sparse := writeBlocks(t, resultDir(t), shape, sparseBlocks(trees, shape, per, narrow), rng, opts...)
+						wantFiles, gotFiles := dense.Files(), sparse.Files()
 						if len(gotFiles) != len(wantFiles) {
 							t.Fatalf("%d parts from sparse blocks, %d from whole rows", len(gotFiles), len(wantFiles))
 						}

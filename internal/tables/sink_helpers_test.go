@@ -162,11 +162,18 @@ func putShuffled(s results.Consumer, blocks []*results.Rows, rng *rand.Rand) err
 // order, and fails the test on error.
 func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand, opts ...Option) *ResultSink {
 	t.Helper()
+	return writeBlocks(t, dir, shape, shapeBlocks(trees, shape, per, narrow), rng, opts...)
+}
+
+// writeBlocks writes blocks through a new sink of shape at dir, handed
+// over in a random order, and fails the test on error.
+func writeBlocks(t testing.TB, dir string, shape ResultShape, blocks []*results.Rows, rng *rand.Rand, opts ...Option) *ResultSink {
+	t.Helper()
 	s, err := NewResultSink(dir, shape, testMeta, nil, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := putShuffled(s, shapeBlocks(trees, shape, per, narrow), rng); err != nil {
+	if err := putShuffled(s, blocks, rng); err != nil {
 		s.Abort()
 		t.Fatal(err)
 	}
