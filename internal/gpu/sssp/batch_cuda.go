@@ -22,6 +22,13 @@ import (
 // batchGatherWarps is BT_GATHER_WARPS of kernels/sssp_batch_gather.cu.
 const batchGatherWarps = 4
 
+// sparseStagingBytes is the pinned block of a run whose rows leave the
+// device as their cells within a cutoff (distances and vertices; as much
+// again of parents). Pinning costs about 0.45 s per GiB (H100 host,
+// 2026-11-25): 1 GiB of blocks took longer than the 100-source cutoff search they
+// served.
+const sparseStagingBytes = 16 << 20
+
 // batchSolver is one batched run on one device: the graph, the search
 // state of a launch's groups, the asked columns and two result slots.
 type batchSolver struct {
@@ -131,11 +138,10 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
 		width := s.width
 		if s.sparse {
-			// Rows within a cutoff are a few cells: the launches keep the
-			// rows whole rows would have, but their pinned blocks are
-			// small; a launch whose cells do not fit goes through pageable
-			// memory (copyPageable).
-			rows := shape.BlockRows()
+			// Rows within a cutoff are a few cells: their pinned blocks are
+			// small, and a launch whose cells do not fit goes through
+			// pageable memory (copyPageable).
+			rows := s.shape.rows
 			width = max(1, sparseStagingBytes/(4*int64(rows)))
 			shape = device.ShapeStaging(width, len(req.Sources), sparseStagingBytes, batchWidePool, rows)
 		}
@@ -200,6 +206,14 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
 	staging, _ := batchStaging(s.width, s.b.st.Options())
+	if s.sparse {
+		// Sparse rows do not pass through whole-row staging: a launch may
+		// take a full group, whose whole rows, should it fall back to
+		// them, go through pageable memory (32 rows of n values and
+		// parents: 6 GiB at 24M vertices, the bound of a sparse run's
+		// host memory).
+		staging = max(staging, batchLanes*4*s.width)
+	}
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
 		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)

@@ -40,13 +40,6 @@ const (
 // source per launch; this lets a launch carry up to a group of them.
 const batchMaxStagingBytes = 1 << 30
 
-// sparseStagingBytes is the pinned block of a run whose rows leave the
-// device as their cells within a cutoff (distances and vertices; as much
-// again of parents). Pinning costs about 0.45 s per GiB (H100 host, 2026-11-25):
-// 1 GiB of blocks took longer than the 100-source cutoff search they
-// served.
-const sparseStagingBytes = 16 << 20
-
 // batchWidePool is the pinned blocks of a batched run whose blocks are
 // wider than the default staging: three keep the copy of one block, the
 // hand-over of another and the next launch apart.
