@@ -224,12 +224,17 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes, "batched search state and result rows"); err != nil {
 		return err
 	}
+	// PHAST sweeps fill the distances alone: no near-far state.
+	searching := int64(1)
+	if s.sweep != nil {
+		searching = 0
+	}
 	if err := allocBuffers(c, "batched search ", []bufferAlloc{
 		{&s.dist, groups * n * batchLanes * 4, "distances"},
-		{&s.pending, groups * n * 4, "pending lanes"},
-		{&s.queued, groups * n * 4, "queue stamps"},
-		{&s.nearQueue, groups * 2 * n * 4, "near queues"},
-		{&s.state, groups * batchStateInts * 4, "search state"},
+		{&s.pending, searching * groups * n * 4, "pending lanes"},
+		{&s.queued, searching * groups * n * 4, "queue stamps"},
+		{&s.nearQueue, searching * groups * 2 * n * 4, "near queues"},
+		{&s.state, searching * groups * batchStateInts * 4, "search state"},
 		{&s.sources, rows * 4, "sources"},
 		{&s.rowStarts, (rows + 1) * 8, "row starts"},
 		{&s.cellCounts, cellBytes / 12 * 4, "cell counts"},
