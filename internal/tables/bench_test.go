@@ -208,3 +208,34 @@ func BenchmarkResultSinkCores(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSummarySink puts the 16.8M rows of BenchmarkResultSink through
+// the summary consumer alone: the cost every run pays for the summary
+// beside its distances table (compare with BenchmarkResultSink's
+// cpu-s/op).
+func BenchmarkSummarySink(b *testing.B) {
+	trees := gridTrees(512, 64)
+	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
+	blocks := treeBlocks(trees, 4, true, true)
+	for _, blk := range blocks {
+		blk.OnRelease(func(*results.Rows) {})
+	}
+	rows := int64(len(shape.Sources)) * int64(shape.Width)
+	cpu := cpuSeconds()
+	for b.Loop() {
+		s, err := NewSummarySink(shape)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, blk := range blocks {
+			if err := s.Put(blk); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if len(s.Rows()) != len(trees) {
+			b.Fatal("summary rows missing")
+		}
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}
