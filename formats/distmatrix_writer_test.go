@@ -35,21 +35,29 @@ func writeMatrix(t *testing.T, n int, dist []int64) (string, error) {
 	return path, w.Close()
 }
 
+// readMatrix reads back the n x n matrix file at path, failing the test on
+// error.
+func readMatrix(t *testing.T, path string, n int32) *paths.Matrix {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := ReadDistanceMatrix(f, path, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func TestDistanceMatrixWriterRange(t *testing.T) {
 	inf := int64(graph.Inf32)
 	path, err := writeMatrix(t, 2, []int64{0, paths.Unreachable, -inf, inf - 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := ReadDistanceMatrix(f, path, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readMatrix(t, path, 2)
 	if want := []int32{0, graph.Inf32, -graph.Inf32, graph.Inf32 - 1}; !slices.Equal(m.Dist32, want) {
 		t.Errorf("read back %v, want %v", m.Dist32, want)
 	}
@@ -104,15 +112,7 @@ func TestDistanceMatrixWriterChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := ReadDistanceMatrix(f, path, n)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readMatrix(t, path, n)
 	if !slices.Equal(m.Dist32, want) {
 		t.Error("the matrix reads back differently")
 	}

@@ -134,8 +134,8 @@ func rowArcs(g *CSR, v int32) [][2]int32 {
 	return arcs
 }
 
-// TestWeightRangeOnEveryCore checks the parallel scan against the
-// sequential one, with the extremes at the ends and in the middle.
+// TestWeightRangeOnEveryCore checks the parallel scans (range and mean)
+// against sequential ones, with the extremes at the ends and in the middle.
 func TestWeightRangeOnEveryCore(t *testing.T) {
 	for _, m := range []int{1, parallelMinWeights - 1, parallelMinWeights, 3*parallelMinWeights + 7} {
 		for _, at := range []int{0, m / 2, m - 1} {
@@ -151,6 +151,13 @@ func TestWeightRangeOnEveryCore(t *testing.T) {
 			wlo, whi := rangeOf(ws)
 			if lo != wlo || hi != whi {
 				t.Fatalf("m %d: range [%d, %d], want [%d, %d]", m, lo, hi, wlo, whi)
+			}
+			var sum int64
+			for _, w := range ws {
+				sum += int64(w)
+			}
+			if mean, want := (&CSR{Weights: ws}).MeanWeight(), float64(sum)/float64(m); mean != want {
+				t.Fatalf("m %d: mean %v, want %v", m, mean, want)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/pathflow/pathflow/internal/parallel"
 )
@@ -19,17 +20,12 @@ func weightRange(ws []int32) (lo, hi int32) {
 		return 0, 0
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if workers == 1 || len(ws) < parallelMinWeights {
-		return rangeOf(ws)
-	}
-	los, his := make([]int32, workers), make([]int32, workers)
-	chunk := (len(ws) + workers - 1) / workers
-	parallel.For(workers, workers, func(w int) {
-		part := ws[min(w*chunk, len(ws)):min((w+1)*chunk, len(ws))]
-		if len(part) == 0 {
-			part = ws[:1] // an empty tail chunk takes a value of the array
+	// An empty tail chunk keeps the first weight, a value of the array.
+	los, his := slices.Repeat([]int32{ws[0]}, workers), slices.Repeat([]int32{ws[0]}, workers)
+	parallel.Chunks(len(ws), workers, parallelMinWeights, func(w, a, b int) {
+		if a < b {
+			los[w], his[w] = rangeOf(ws[a:b])
 		}
-		los[w], his[w] = rangeOf(part)
 	})
 	lo, _ = rangeOf(los)
 	_, hi = rangeOf(his)

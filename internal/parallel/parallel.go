@@ -40,18 +40,17 @@ func Places(counts [][]int, buckets int) []int {
 	return start
 }
 
-// Chunks splits 0..n-1 into up to workers consecutive chunks and runs
-// body(w, lo, hi) for chunk w, lo..hi-1, each on its own goroutine, and
-// returns when every call has. It returns the chunk count, so that a caller
-// can size per-chunk results (make them before calling: the count is at
-// most workers). n < minChunk runs one chunk on the calling goroutine.
-func Chunks(n, workers, minChunk int, body func(w, lo, hi int)) int {
+// Chunks splits 0..n-1 into up to workers consecutive chunks of at least
+// minChunk (one chunk when n is smaller) and runs body(w, lo, hi) for chunk
+// w, lo..hi-1, chunks in order of w, each on its own goroutine, and returns
+// when every call has. w < workers, so per-chunk results fit in slices of
+// workers entries; a chunk may be empty at the end.
+func Chunks(n, workers, minChunk int, body func(w, lo, hi int)) {
 	chunks := max(1, min(workers, n/max(minChunk, 1)))
 	if chunks == 1 {
 		body(0, 0, n)
-		return 1
+		return
 	}
 	size := (n + chunks - 1) / chunks
 	For(chunks, chunks, func(w int) { body(w, min(w*size, n), min((w+1)*size, n)) })
-	return chunks
 }

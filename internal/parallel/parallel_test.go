@@ -56,3 +56,33 @@ func TestPlacesMatchASequentialStableScatter(t *testing.T) {
 		t.Errorf("scattered %v, want %v", got, want)
 	}
 }
+
+// Chunks covers 0..n-1 once, in consecutive chunks ordered by their index,
+// none but an empty tail smaller than minChunk, w below workers.
+func TestChunksCoverEachIndexOnceInOrder(t *testing.T) {
+	for _, tc := range []struct{ n, workers, minChunk int }{{0, 4, 1}, {5, 4, 10}, {100, 7, 1}, {100, 7, 30}, {1000, 3, 0}, {10, 16, 1}} {
+		runs := make([]atomic.Int32, tc.n)
+		spans := make([][2]int, tc.workers)
+		Chunks(tc.n, tc.workers, tc.minChunk, func(w, lo, hi int) {
+			spans[w] = [2]int{lo, hi}
+			for i := lo; i < hi; i++ {
+				runs[i].Add(1)
+			}
+		})
+		for i := range runs {
+			if c := runs[i].Load(); c != 1 {
+				t.Fatalf("%+v: index %d ran %d times", tc, i, c)
+			}
+		}
+		end := 0
+		for w, s := range spans {
+			if s == [2]int{} && end == tc.n {
+				continue // an unused slot
+			}
+			if s[0] != end || (s[1]-s[0] < tc.minChunk && s[1] != tc.n && w > 0) {
+				t.Fatalf("%+v: chunk %d is %v after %d", tc, w, s, end)
+			}
+			end = s[1]
+		}
+	}
+}

@@ -39,10 +39,12 @@ func (r *Rows) CheckSparse(sources []int32, n int, maxDistance int64, parents bo
 		return fmt.Errorf("results: sparse block at row %d has %d vertices for %d cells", r.First, len(r.Vertices), r.Offsets[rows])
 	}
 	for i := range rows {
-		lo, hi := r.Span(i)
-		if lo > hi {
+		if lo, hi := r.Span(i); lo > hi {
 			return fmt.Errorf("results: sparse block row %d ends before it starts", r.First+i)
 		}
+	}
+	for i := range rows {
+		lo, hi := r.Span(i)
 		for at := lo; at < hi; at++ {
 			v := r.Vertices[at]
 			if v < 0 || int(v) >= n || (at > lo && v <= r.Vertices[at-1]) {

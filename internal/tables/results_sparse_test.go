@@ -65,8 +65,8 @@ func TestSparseBlocksRefused(t *testing.T) {
 	shape := longShape(trees, false)
 	shape.MaxDistance = 1 << 40
 	good := sparseBlocks(trees, shape, 3, true)[0]
-	if lo, hi := good.Span(0); hi-lo < 2 {
-		t.Fatalf("row 0 has %d cells, too few to spoil", hi-lo)
+	if lo, hi := good.Span(0); hi-lo < 2 || good.Len() < 2 || maxCell(good) < 1 {
+		t.Fatalf("row 0 has %d cells (at most %d away) in %d rows, too few to spoil", hi-lo, maxCell(good), good.Len())
 	}
 	cases := map[string]func(s *ResultShape, b *results.Rows){
 		"no cutoff":  func(s *ResultShape, b *results.Rows) { s.MaxDistance = results.NoCutoff },
@@ -76,6 +76,10 @@ func TestSparseBlocksRefused(t *testing.T) {
 		"unordered":  func(s *ResultShape, b *results.Rows) { b.Vertices[0], b.Vertices[1] = b.Vertices[1], b.Vertices[0] },
 		"outside":    func(s *ResultShape, b *results.Rows) { b.Vertices[len(b.Vertices)-1] = 50 },
 		"short list": func(s *ResultShape, b *results.Rows) { b.Vertices = b.Vertices[1:] },
+		"row past the end": func(s *ResultShape, b *results.Rows) {
+			b.Offsets = slices.Clone(b.Offsets)
+			b.Offsets[1] = len(b.Vertices) + 1
+		},
 	}
 	for name, spoil := range cases {
 		s := shape

@@ -24,9 +24,9 @@ const batchGatherWarps = 4
 
 // sparseStagingBytes is the pinned block of a run whose rows leave the
 // device as their cells within a cutoff (distances and vertices; as much
-// again of parents). Pinning costs about 0.45 s per GiB (H100 host,
-// 2026-11-25): 1 GiB of blocks took longer than the 100-source cutoff search they
-// served.
+// again of parents). Pinning cost 0.48-0.81 s per GiB (H100 host,
+// 2026-11-25): 6 GiB of whole-row blocks took 4.9 s for a 100-source
+// cutoff search of 0.2 s.
 const sparseStagingBytes = 16 << 20
 
 // batchSolver is one batched run on one device: the graph, the search
@@ -134,17 +134,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
-		staging, pool := batchStaging(s.width, b.st.Options())
-		shape := device.ShapeStaging(s.width, len(req.Sources), staging, pool, s.shape.rows)
-		width := s.width
-		if s.sparse {
-			// Rows within a cutoff are a few cells: their pinned blocks are
-			// small, and a launch whose cells do not fit goes through
-			// pageable memory (copyPageable).
-			rows := s.shape.rows
-			width = max(1, sparseStagingBytes/(4*int64(rows)))
-			shape = device.ShapeStaging(width, len(req.Sources), sparseStagingBytes, batchWidePool, rows)
-		}
+		width, shape := s.staging()
 		var produced Stats
 		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
@@ -153,6 +143,20 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
 	}
 	return stats, err
+}
+
+// staging is the width per row and the shape of the run's pinned blocks:
+// one launch's rows a block. Rows within a cutoff are a few cells, so a
+// sparse run's blocks are small (sparseStagingBytes), and a launch whose
+// cells do not fit goes through pageable memory (copyPageable).
+func (s *batchSolver) staging() (int64, device.StagingShape) {
+	total := len(s.req.Sources)
+	if s.sparse {
+		width := max(1, sparseStagingBytes/(4*int64(s.shape.rows)))
+		return width, device.ShapeStaging(width, total, sparseStagingBytes, batchWidePool, s.shape.rows)
+	}
+	bytes, pool := batchStaging(s.width, s.b.st.Options())
+	return s.width, device.ShapeStaging(s.width, total, bytes, pool, s.shape.rows)
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list

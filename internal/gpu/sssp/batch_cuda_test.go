@@ -76,13 +76,7 @@ func TestSSSPBatchMatchesDijkstra(t *testing.T) {
 	for _, seed := range ssspTestSeeds(t) {
 		for _, c := range ssspCases(t, seed) {
 			r := rand.New(rand.NewPCG(seed, 77))
-			sources := ssspPickSources(r, c.g.N, 40)
-			sources = append(sources, sources[2]) // a source searched twice
-			refs := referenceRows(c.g, sources)
-			typical := refs[0][r.IntN(int(c.g.N))]
-			if typical == paths.Unreachable {
-				typical = 500
-			}
+			sources, refs, typical := queriedSources(r, c.g)
 			for _, q := range batchQueries(r, c.g.N, sources, typical) {
 				for _, parents := range []bool{false, true} {
 					name := fmt.Sprintf("%s/seed %d/%s/parents %v", c.name, seed, q.name, parents)
@@ -116,6 +110,20 @@ func TestSSSPBatchSmallLaunches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queriedSources picks 40 sources of g and repeats one (a source searched
+// twice), with Dijkstra's rows from them and a typical distance for the
+// cutoffs of batchQueries (a reached one, or 500).
+func queriedSources(r *rand.Rand, g *graph.CSR) (sources []int32, refs [][]int64, typical int64) {
+	sources = ssspPickSources(r, g.N, 40)
+	sources = append(sources, sources[2])
+	refs = referenceRows(g, sources)
+	typical = refs[0][r.IntN(int(g.N))]
+	if typical == paths.Unreachable {
+		typical = 500
+	}
+	return sources, refs, typical
 }
 
 // referenceRows are Dijkstra's distances from every source.

@@ -21,7 +21,6 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
-	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -60,13 +59,7 @@ func TestCHMatchesDijkstra(t *testing.T) {
 			continue
 		}
 		r := rand.New(rand.NewPCG(seed, 79))
-		sources := ssspPickSources(r, c.g.N, 40)
-		sources = append(sources, sources[2]) // a source swept twice
-		refs := referenceRows(c.g, sources)
-		typical := refs[0][r.IntN(int(c.g.N))]
-		if typical == paths.Unreachable {
-			typical = 500
-		}
+		sources, refs, typical := queriedSources(r, c.g)
 		h, err := hierarchy.Build(context.Background(), c.g)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
