@@ -147,7 +147,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		}
 	}
 	begin := time.Now()
-	if err := commitOutput(cfg, out, m, log); err != nil {
+	if err := commitOutput(ctx, cfg, out, m, log); err != nil {
 		return nil, err
 	}
 	log.Info("computed", "out", cfg.OutDir, "sources", len(run.sources), "rows", run.rows,

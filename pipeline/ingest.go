@@ -180,7 +180,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
 		Files: manifestFiles(out.Path(), files), Hierarchy: hm,
 	}
-	if err := out.commit(func(dir string) error { return writeJSON(filepath.Join(dir, ManifestName), m) }); err != nil {
+	if err := out.commit(ctx, func(dir string) error { return writeJSON(filepath.Join(dir, ManifestName), m) }); err != nil {
 		return nil, err
 	}
 	for i := range files { // where they are now

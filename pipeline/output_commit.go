@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -35,6 +36,8 @@ type ownedOutput struct {
 	// made are the folders made above the output for this run, deepest
 	// first: removed again when nothing is committed.
 	made []string
+	// log receives the commit lock's warnings (a stale lock broken).
+	log *slog.Logger
 }
 
 // outputStart is what a run found at its output folder when it started,
@@ -68,7 +71,7 @@ func (s *outputStart) open(log *slog.Logger) (*ownedOutput, error) {
 	if err != nil {
 		return nil, &OutputError{err}
 	}
-	o := &ownedOutput{RunID: newRunID(), overwrite: s.overwrite, seen: s.seen, made: made}
+	o := &ownedOutput{RunID: newRunID(), overwrite: s.overwrite, seen: s.seen, made: made, log: log}
 	removed, err := atomicfile.RemoveStale(s.final)
 	for _, path := range removed {
 		log.Warn("removed the temporary of an attempt whose process is gone", "path", path)
@@ -108,13 +111,14 @@ func (o *ownedOutput) removeMade() {
 // checks that the output at the final name is still the one this run
 // found when it started and still pathflow's, and replaces it. Another
 // run's commit in between gives a *SupersededError: this run's result is
-// dropped and the newer output stays.
-func (o *ownedOutput) commit(write func(dir string) error) error {
+// dropped and the newer output stays. The wait for the lock ends with ctx
+// (a signal), which the error then wraps.
+func (o *ownedOutput) commit(ctx context.Context, write func(dir string) error) error {
 	if err := write(o.Path()); err != nil {
 		return &OutputError{err}
 	}
 	final := o.Name()
-	release, err := atomicfile.Lock(outputLockPath(final), outputLockWait)
+	release, err := atomicfile.Lock(ctx, outputLockPath(final), outputLockWait, o.log)
 	if err != nil {
 		return &OutputError{err}
 	}

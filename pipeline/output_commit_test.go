@@ -46,7 +46,7 @@ func TestConcurrentCommitsOneWins(t *testing.T) {
 		for i, o := range outs {
 			wg.Go(func() {
 				m := &Manifest{Version: Version, RunID: o.RunID, Files: []ManifestFile{{Path: "part"}}}
-				errs[i] = o.commit(func(dir string) error { return writeManifest(dir, m) })
+				errs[i] = o.commit(context.Background(), func(dir string) error { return writeManifest(dir, m) })
 			})
 		}
 		wg.Wait()

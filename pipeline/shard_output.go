@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -67,17 +68,18 @@ func openOutput(cfg *ComputeConfig, start *outputStart, log *slog.Logger) (*owne
 	}
 	// A shard's dataset folder is shared with the other tasks: it is never
 	// removed, even when this attempt fails.
-	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: start.overwrite, seen: start.seen}, nil
+	return &ownedOutput{Dir: out, RunID: newRunID(), overwrite: start.overwrite, seen: start.seen, log: log}, nil
 }
 
 // commitOutput writes the manifest and commits the run's folder: one
-// swap for an unsharded run, the shard's partitions for a shard.
-func commitOutput(cfg *ComputeConfig, out *ownedOutput, m *Manifest, log *slog.Logger) error {
+// swap for an unsharded run, the shard's partitions for a shard. A signal
+// (ctx) ends the wait for the commit lock.
+func commitOutput(ctx context.Context, cfg *ComputeConfig, out *ownedOutput, m *Manifest, log *slog.Logger) error {
 	m.RunID = out.RunID
 	if cfg.Shard.Sharded() {
-		return commitShard(cfg, out, m, log)
+		return commitShard(ctx, cfg, out, m, log)
 	}
-	return out.commit(func(dir string) error { return writeManifest(dir, m) })
+	return out.commit(ctx, func(dir string) error { return writeManifest(dir, m) })
 }
 
 // currentOutput returns the manifest of the output already in place when
@@ -137,7 +139,7 @@ const shardLockWait = 10 * time.Minute
 // while this one ran, this one commits nothing: that is no error when the
 // other's shard is current (the same input, settings and version give the
 // same bytes), and a *SupersededError otherwise.
-func commitShard(cfg *ComputeConfig, owned *ownedOutput, m *Manifest, log *slog.Logger) error {
+func commitShard(ctx context.Context, cfg *ComputeConfig, owned *ownedOutput, m *Manifest, log *slog.Logger) error {
 	out := owned.Dir
 	root, name := out.Path(), cfg.Shard.Name()
 	parts, files, err := partitionFiles(out, m.Files, name)
@@ -152,7 +154,7 @@ func commitShard(cfg *ComputeConfig, owned *ownedOutput, m *Manifest, log *slog.
 	}
 	// Two attempts of one index (Kubernetes may run both) move their
 	// partitions one after the other, never interleaved.
-	release, err := atomicfile.Lock(filepath.Join(cfg.OutDir, "."+name+".lock"), shardLockWait)
+	release, err := atomicfile.Lock(ctx, filepath.Join(cfg.OutDir, "."+name+".lock"), shardLockWait, log)
 	if err != nil {
 		return &OutputError{err}
 	}

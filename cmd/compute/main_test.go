@@ -309,3 +309,69 @@ func TestSIGTERMEndsInTheErrorLine(t *testing.T) {
 		t.Errorf("left behind in the output's folder: %s", e.Name())
 	}
 }
+
+// TestSIGTERMEndsTheWaitForTheOutputLock: a run whose commit waits for
+// another host's lock on its output folder (up to minutes) ends promptly on
+// SIGTERM, as it would at any other point: exit 130, the error line, no
+// output, and the other holder's lock left alone.
+func TestSIGTERMEndsTheWaitForTheOutputLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "o")
+	lock := filepath.Join(parent, ".o.lock")
+	held := "1 another-host - - 0123\n"
+	if err := os.WriteFile(lock, []byte(held), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-generate", "grid:side=8,lo=1,hi=9,seed=1", "-sources", "0",
+		"-algorithm", "dijkstra", "-backend", "cpu", "-out", out)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killer := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
+	defer killer.Stop()
+
+	var lines []string
+	var signalled time.Time
+	scanner := bufio.NewScanner(stderrPipe)
+	for scanner.Scan() {
+		lines = append(lines, scanner.Text())
+		if signalled.IsZero() && strings.Contains(scanner.Text(), "waiting for a lock") {
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			signalled = time.Now()
+		}
+	}
+	err = cmd.Wait()
+	if signalled.IsZero() {
+		t.Fatalf("no line about the lock wait to signal after; stderr:\n%s", strings.Join(lines, "\n"))
+	}
+	if took := time.Since(signalled); took > 10*time.Second {
+		t.Errorf("the run took %v to end after SIGTERM", took)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != pipeline.ExitInterrupted {
+		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, pipeline.ExitInterrupted, strings.Join(lines, "\n"))
+	}
+	want := "compute: error: interrupted by SIGTERM; temporaries removed (exit 130)"
+	if last := lines[len(lines)-1]; last != want {
+		t.Errorf("last line on stderr %q, want %q", last, want)
+	}
+	if b, err := os.ReadFile(lock); err != nil || string(b) != held {
+		t.Errorf("the other holder's lock is gone or changed: %q, %v", b, err)
+	}
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		if e.Name() != ".o.lock" {
+			t.Errorf("left behind in the output's folder: %s", e.Name())
+		}
+	}
+}

@@ -45,6 +45,13 @@
 // RemoveStale, which takes only those whose process no longer runs on this
 // host.
 //
+// Lock serialises writers of one name across processes and hosts: an
+// exclusive lock file holding its holder's pid, host, boot id and start
+// time, touched every LockRefresh while held. A waiter breaks a lock whose
+// holder is gone from this host (or whose pid was reused), an empty or
+// unreadable one, and one of any host not touched for LockStaleAge; its
+// wait ends with the caller's context.
+//
 // Renames are atomic within one file system on POSIX systems, which is why
 // temporaries live in the destination's own folder. The folder itself is
 // synced after each rename so the new name survives a crash.
