@@ -53,8 +53,13 @@ type ComputeResult struct {
 // swap, over an older output) commits them all. A folder that holds files
 // pathflow did not write is refused before any work (output_owner.go), and
 // a run whose folder another run committed meanwhile commits nothing and
-// returns a *SupersededError (output_commit.go).
+// returns a *SupersededError (output_commit.go). An output folder that is,
+// holds or lies inside a file or folder the run reads is refused first
+// (output_inputs.go).
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	if err := overlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
+		return nil, err
+	}
 	cfg, err := withPairListChecksum(cfg)
 	if err != nil {
 		return nil, err

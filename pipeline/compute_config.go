@@ -126,6 +126,9 @@ type ComputeConfig struct {
 	// Finalize asks to complete the dataset instead (see shard_config.go).
 	Shard    Shard
 	Finalize bool
+	// ConfigFile is the config file the settings were read from, "" for
+	// none: a file the run reads, which output.dir must not replace.
+	ConfigFile string
 }
 
 // ComputeConfigFrom reads and validates the compute keys.
@@ -154,6 +157,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		PartRows:         vs.Int64(KeyPartRows, 1, 1<<40),
 		SkipIfSame:       vs.Bool(KeySkipIfUnchanged),
 		Log:              readLogSettings(vs),
+		ConfigFile:       configPath(l),
 	}
 	formatName := vs.OneOf(KeyOutputFormat, "parquet", "arrow", FormatDistMatrix)
 	layoutName := vs.OneOf(KeyLayout, "long", "wide")

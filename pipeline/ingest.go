@@ -65,20 +65,24 @@ type IngestConfig struct {
 	// (ingest_hierarchy.go).
 	Hierarchy string
 	Log       LogSettings
+	// ConfigFile is the config file the settings were read from, "" for
+	// none: a file the run reads, which output.dir must not replace.
+	ConfigFile string
 }
 
 // IngestConfigFrom reads and validates the ingest keys.
 func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 	vs := l.Values()
 	cfg := &IngestConfig{
-		Input:     readInputSpec(vs),
-		OutDir:    vs.String(KeyOutputDir),
-		Output:    vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
-		BatchRows: vs.Int(KeyOutputBatchRows, 1, 1<<28),
-		Reload:    vs.Bool(KeyOutputReload),
-		Overwrite: readOverwrite(vs),
-		Hierarchy: vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
-		Log:       readLogSettings(vs),
+		Input:      readInputSpec(vs),
+		OutDir:     vs.String(KeyOutputDir),
+		Output:     vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
+		BatchRows:  vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		Reload:     vs.Bool(KeyOutputReload),
+		Overwrite:  readOverwrite(vs),
+		Hierarchy:  vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
+		Log:        readLogSettings(vs),
+		ConfigFile: configPath(l),
 	}
 	codec := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	switch {
@@ -140,10 +144,13 @@ type IngestResult struct {
 // hierarchy of the graph when ingest.hierarchy asks for one
 // (ingest_hierarchy.go). The output folder is written as compute's is:
 // in a temporary beside it, committed in one step, replacing only a folder
-// that pathflow committed (output.overwrite); a failed run leaves no
-// folder behind.
+// that pathflow committed (output.overwrite) and never one the run reads
+// from (output_inputs.go); a failed run leaves no folder behind.
 func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOut io.Writer) (*IngestResult, error) {
 	start := time.Now()
+	if err := overlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
+		return nil, err
+	}
 	outStart, err := startOutput(cfg.OutDir, cfg.Overwrite)
 	if err != nil {
 		return nil, err

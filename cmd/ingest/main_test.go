@@ -150,3 +150,37 @@ func checkGraph(t *testing.T, dir, first string) {
 		t.Errorf("%s holds %v %v %v", first, src, dst, wt)
 	}
 }
+
+// TestOutputOverTheInputIsRefused: ingest -input IN -out IN (IN an ingest
+// output) exits 5 with one error line naming the folder and the key, and
+// IN still holds the tables it held.
+func TestOutputOverTheInputIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	plain := write(t, dir, "roads.gr", []byte(roads))
+	in := filepath.Join(dir, "in")
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(cli.Ingest(), []string{"-input", plain, "-out", in}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	edges, err := os.ReadFile(filepath.Join(in, "edges.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	code := cli.Run(cli.Ingest(), []string{"-input", in, "-out", in, "-output-format", "arrow"}, nil, &stdout, &stderr)
+	if code != pipeline.ExitOutput {
+		t.Fatalf("exit %d, want %d: %s", code, pipeline.ExitOutput, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "ingest: error: ") || !strings.Contains(last, pipeline.KeyOutputDir) ||
+		!strings.Contains(last, pipeline.KeyInputPath) || !strings.Contains(last, in) {
+		t.Errorf("error line %q does not name the folder and both keys", last)
+	}
+	if now, err := os.ReadFile(filepath.Join(in, "edges.parquet")); err != nil || !bytes.Equal(now, edges) {
+		t.Errorf("the input's edges table changed or is gone: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(in, "edges.arrow")); err == nil {
+		t.Error("an arrow table was written into the input folder")
+	}
+}
