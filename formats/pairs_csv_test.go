@@ -3,7 +3,9 @@ package formats
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,5 +69,78 @@ func TestReadPairsCSVErrors(t *testing.T) {
 	err := ReadPairsCSV(strings.NewReader("source,target\n1,2\n3,4\n"), "p", func(int64, int64, int64) error { return stop })
 	if err != stop {
 		t.Errorf("err = %v, want the callback's", err)
+	}
+}
+
+// Rows have exactly the header's fields, and quotes follow RFC 4180 in
+// the header and the values alike: a quoted value is read, a quoted comma
+// or doubled quote belongs to its field, a byte order mark before the
+// header is dropped.
+func TestReadPairsCSVFieldsAndQuotes(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []csvPair
+	}{
+		{"quoted header and values", "\"source\",\"target\"\n\"1\",\"2\"\n", []csvPair{{2, 1, 2}}},
+		{"quoted values under a plain header", "source,target\n\"1\",2\n3,\"4\"\n", []csvPair{{2, 1, 2}, {3, 3, 4}}},
+		{"spaces around quotes", "source,target\n \"1\" , \"2\" \n", []csvPair{{2, 1, 2}}},
+		{"a quoted comma in another column", "source,note,target\n1,\"a, b\",2\n", []csvPair{{2, 1, 2}}},
+		{"doubled quotes", "source,note,target\n1,\"say \"\"hi\"\", then \"\"\"\"\",2\n", []csvPair{{2, 1, 2}}},
+		{"a quoted comma in the header", "\"from, to\",source,target\nx,5,6\n", []csvPair{{2, 5, 6}}},
+		{"an empty quoted field", "source,note,target\n1,\"\",2\n", []csvPair{{2, 1, 2}}},
+		{"byte order mark", "\xef\xbb\xbfsource,target\n1,2\n", []csvPair{{2, 1, 2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readPairs(t, []byte(tc.text))
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	for text, mention := range map[string]string{
+		"source,target\n1,2,3\n":                     "pairs.csv:2: 3 fields, the header has 2",
+		"source,target\n1,2,\n":                      "pairs.csv:2: 3 fields, the header has 2",
+		"source,note,target\n1,2\n":                  "pairs.csv:2: 2 fields, the header has 3",
+		"source,target,source\n1,2,3\n":              "pairs.csv:1: the header names the column source twice (fields 1 and 3)",
+		"source,target\n1,2\"\n":                     "pairs.csv:2: a quote inside an unquoted field",
+		"source,target\n\"1\"x,2\n":                  "pairs.csv:2: text after the closing quote",
+		"source,note,target\n1,\"a\nb\",2\n":         "pairs.csv:2: a quoted field runs past the end of the line",
+		"source,target\n\"1,2\"\n":                   "pairs.csv:2: 1 fields, the header has 2",
+		"\"source\",\"target\"\n\"+1\",2\n":          `pairs.csv:2: source "+1" is not an integer`,
+		"source,target\n\"1\",\"\"\n":                `pairs.csv:2: target "" is not an integer`,
+		"\"source,target\"\n1,2\n":                   "pairs.csv:1: the header must name the columns source and target",
+		"source,target\n1,2\n\"3\",\"4\",\"5\"\n":    "pairs.csv:3: 3 fields, the header has 2",
+		"source,target\n1,2\n\"3\",4\n\"5\" \"6\"\n": "pairs.csv:4: text after the closing quote",
+	} {
+		_, err := readPairs(t, []byte(text))
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), mention) {
+			t.Errorf("%q: err = %v, want a ParseError mentioning %q", text, err, mention)
+		}
+	}
+}
+
+// splitCSV reads every well-formed line as encoding/csv does.
+func TestSplitCSVAgreesWithEncodingCSV(t *testing.T) {
+	for _, line := range []string{
+		`1,2`, `"1","2"`, `a,"b,c",d`, `"say ""hi""",x`, `"",""`, `,`, `x,,y`, `"a""",b`, `""""`,
+	} {
+		r := csv.NewReader(strings.NewReader(line))
+		r.FieldsPerRecord = -1
+		want, err := r.Read()
+		if err != nil {
+			t.Fatalf("%s: encoding/csv: %v", line, err)
+		}
+		fields, err := splitCSV([]byte(line), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		got := make([]string, len(fields))
+		for i, f := range fields {
+			got[i] = string(f)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: fields %q, encoding/csv reads %q", line, got, want)
+		}
 	}
 }

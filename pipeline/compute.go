@@ -18,11 +18,17 @@ import (
 )
 
 // Result schema metadata keys written by the compute stage, beside the
-// input keys of graphMetadata.
+// input keys of graphMetadata. They hold what the config and the input
+// determine, never facts of the run (backend, device, workers, the
+// algorithm and variant a backend resolved, times, hosts): the same input
+// and settings give the same bytes on a CPU host and a GPU host. Those
+// facts go to manifest.json.
 const (
+	// MetaAlgorithm and MetaVariant are compute.algorithm and
+	// compute.variant as configured ("auto", ""): the manifest names what
+	// the backend ran.
 	MetaAlgorithm    = "pathflow.algorithm"
 	MetaVariant      = "pathflow.variant"
-	MetaBackend      = "pathflow.backend"
 	MetaConfigSHA256 = "pathflow.config_sha256"
 	MetaVertexIDBase = "pathflow.vertex_id_base"
 	MetaLayout       = "pathflow.layout"
@@ -105,9 +111,8 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		"reason", plan.Choice.Reason, "sources", sourcesSummary(run.sources, run.ids))
 
 	meta := graphMetadata(g)
-	meta[MetaAlgorithm] = alg.Name
-	meta[MetaVariant] = alg.Variant
-	meta[MetaBackend] = be.Name()
+	meta[MetaAlgorithm] = cfg.Algorithm
+	meta[MetaVariant] = cfg.Variant
 	meta[MetaConfigSHA256] = cfg.ConfigSHA256
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()

@@ -262,15 +262,18 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 	return nil
 }
 
-// runOnlyKeys change how a run goes (where it writes, how it logs, how
-// many goroutines and which GPUs it uses, where it looks for inputs),
-// never a byte of its results, so the settings checksum leaves them out.
+// runOnlyKeys change how a run goes (where it writes, how it logs, which
+// backend, how many goroutines and which GPUs it uses, where it looks for
+// inputs), never a byte of its results, so the settings checksum leaves
+// them out: shards computed on GPU hosts finalize under a config that
+// says cpu, and a GPU host's output is current for a CPU host's run.
 // The keys that select the input (path, dataset, generator spec) are left
 // out too: the input's own checksum, recorded beside the settings', stands
 // for them, so the same file read from another folder gives the same
 // bytes.
 var runOnlyKeys = []string{
 	KeyOutputDir, KeyOutputOverwrite, KeySkipIfUnchanged, KeyWorkers, KeyInputMirror, KeyInputOffline,
+	KeyBackend, // how the result is computed, not which result: the manifest names the backend that ran
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -100,8 +101,8 @@ func computeLogged(t *testing.T, cfg *ComputeConfig) (*ComputeResult, *logBuffer
 	return res, logs, err
 }
 
-// checkRanOnCPU checks that a run's manifest and data files name the CPU
-// backend and that its distances are right.
+// checkRanOnCPU checks that a run's manifest names the CPU backend, that
+// its data files name none (a run fact) and that its distances are right.
 func checkRanOnCPU(t *testing.T, res *ComputeResult, out, spec string, sources []int32) {
 	t.Helper()
 	if res.Manifest.Backend != backend.CPU {
@@ -110,8 +111,8 @@ func checkRanOnCPU(t *testing.T, res *ComputeResult, out, spec string, sources [
 	g := graph.BuildCSR(mustGenerate(t, spec))
 	ref := refDists(g, sources)
 	rows, meta, _ := readLong(t, filepath.Join(out, DistancesDir))
-	if meta[MetaBackend] != backend.CPU || !strings.Contains(res.Manifest.Device, "CPU") {
-		t.Errorf("data files say backend %q, the manifest device %q", meta[MetaBackend], res.Manifest.Device)
+	if b, ok := meta["pathflow.backend"]; ok || !strings.Contains(res.Manifest.Device, "CPU") {
+		t.Errorf("data files say backend %q, the manifest device %q", b, res.Manifest.Device)
 	}
 	compareLong(t, g, ref, rows, expectLong(ref, sources, nil, g.N, results.NoCutoff))
 }
@@ -228,8 +229,8 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 			if len(cpuRows) == 0 || !slices.Equal(cpuRows, gpuRows) {
 				t.Fatalf("the GPU wrote %d rows, the CPU %d, or they differ", len(gpuRows), len(cpuRows))
 			}
-			if gpuMeta[MetaBackend] != backend.GPU || devices[backend.GPU] != "fake GPU" {
-				t.Errorf("GPU run: metadata backend %q, manifest device %q", gpuMeta[MetaBackend], devices[backend.GPU])
+			if b, ok := gpuMeta["pathflow.backend"]; ok || devices[backend.GPU] != "fake GPU" {
+				t.Errorf("GPU run: metadata backend %q, manifest device %q", b, devices[backend.GPU])
 			}
 			cpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[backend.CPU], SummaryName+".parquet"))
 			if err != nil {
@@ -372,5 +373,36 @@ func TestComputeAutoRunsOnTheCPUWhatTheGPULacks(t *testing.T) {
 	_, err = Compute(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "gpu", "-algorithm", "johnson", "-out", out), quietLog, io.Discard)
 	if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), KeyAlgorithm) {
 		t.Fatalf("err = %v (exit %d), want exit %d naming %s", err, ExitCode(err), ExitConfig, KeyAlgorithm)
+	}
+}
+
+// TestComputeFilesAreTheSameOnAGPUHost runs one config on the CPU and on a
+// GPU (the fake, which answers as the CPU does), as backend: auto does on
+// a host without and with one: every data file is byte-identical and the
+// settings checksum the same; the manifests alone name the backend and
+// device.
+func TestComputeFilesAreTheSameOnAGPUHost(t *testing.T) {
+	registerFake(t, fakeGPUFactory(nil))
+	dir := t.TempDir()
+	var manifests []*Manifest
+	for _, be := range []string{backend.CPU, backend.GPU} {
+		res := runCompute(t, loadCompute(t, "output:\n  part_rows: 300\n", "-generate", shapeSpec, "-backend", be,
+			"-out", filepath.Join(dir, be), "-algorithm", "dijkstra", "-sources", "0-20", "-paths", "0:59,7:3", "-summary"))
+		manifests = append(manifests, res.Manifest)
+	}
+	if manifests[0].Backend != backend.CPU || manifests[1].Backend != backend.GPU || manifests[1].Device != "fake GPU" {
+		t.Fatalf("manifests name %s (%s) and %s (%s)", manifests[0].Backend, manifests[0].Device, manifests[1].Backend, manifests[1].Device)
+	}
+	if manifests[0].ConfigSHA256 != manifests[1].ConfigSHA256 {
+		t.Error("the settings checksum depends on compute.backend")
+	}
+	a, b := dataFiles(t, filepath.Join(dir, backend.CPU)), dataFiles(t, filepath.Join(dir, backend.GPU))
+	if len(a) < 4 || !slices.Equal(sortedKeys(a), sortedKeys(b)) {
+		t.Fatalf("files %v on the CPU, %v on the GPU", sortedKeys(a), sortedKeys(b))
+	}
+	for name := range a {
+		if !bytes.Equal(a[name], b[name]) {
+			t.Errorf("%s differs between the CPU and the GPU", name)
+		}
 	}
 }

@@ -290,6 +290,8 @@ func TestComputePairListErrors(t *testing.T) {
 		{"no such file", []string{"-pairs", filepath.Join(dir, "missing.csv")}, ExitInput, []string{"missing.csv"}},
 		{"not a number", []string{"-pairs", write("bad.csv", "source,target\n1,2\n\n4,x\n")}, ExitInput, []string{"bad.csv:4", `"x"`}},
 		{"no target column", []string{"-pairs", write("cols.csv", "source,dest\n1,2\n")}, ExitInput, []string{"cols.csv:1", "source and target"}},
+		{"a row with an extra field", []string{"-pairs", write("extra.csv", "source,target\n1,2\n3,4,5\n")}, ExitInput, []string{"extra.csv:3", "3 fields, the header has 2"}},
+		{"a short row", []string{"-pairs", write("short.csv", "source,note,target\n1,a,2\n3,4\n")}, ExitInput, []string{"short.csv:3", "2 fields, the header has 3"}},
 		{"no pairs", []string{"-pairs", write("empty.csv", "source,target\n")}, ExitInput, []string{"empty.csv", "no pair"}},
 		{"with sources", []string{"-pairs", unknownCSV, "-sources", "1-3"}, ExitConfig, []string{KeyPairList, KeySources, KeyTargets}},
 		{"with targets", []string{"-pairs", unknownCSV, "-targets", "1"}, ExitConfig, []string{KeyPairList, KeySources, KeyTargets}},

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -16,8 +18,8 @@ import (
 
 // Rows narrowed to compute.targets, by the backend or, beside
 // compute.paths (which reads whole rows), by the pipeline, give the
-// reference cells for every algorithm and cutoff: a source listed twice
-// written once, targets equal to sources, unreachable targets null.
+// reference cells for every algorithm and cutoff: sources and targets in
+// the order given, targets equal to sources, unreachable targets null.
 func TestComputeNarrowedTargets(t *testing.T) {
 	g, ref := shapeGraph(t)
 	sources, targets := []int32{5, 2, 30}, []int32{17, 5, 2, 59, 0, 40, 41, 42}
@@ -29,7 +31,7 @@ func TestComputeNarrowedTargets(t *testing.T) {
 			for _, withPaths := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/cutoff=%d/paths=%t", alg, cutoff, withPaths), func(t *testing.T) {
 					out := filepath.Join(t.TempDir(), "out")
-					args := shapeArgs(out, "-algorithm", alg, "-sources", "5,2,30,5", "-targets", "17,5,2,59,0,40-42",
+					args := shapeArgs(out, "-algorithm", alg, "-sources", "5,2,30", "-targets", "17,5,2,59,0,40-42",
 						"-max-distance", strconv.FormatInt(cutoff, 10), "-summary")
 					if withPaths {
 						args = append(args, "-paths", "5-41,30-0")
@@ -44,6 +46,34 @@ func TestComputeNarrowedTargets(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A vertex list that names a vertex twice, has an empty element or a
+// signed id is a config error (exit 2) naming the key and the element,
+// before any output is written: it was once read as the list without it.
+func TestComputeRefusesAmbiguousVertexLists(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-sources", "3,1,3"}, `compute.sources": source 3 is named by item 1 ("3") and again by item 3 ("3")`},
+		{[]string{"-sources", "0-9,5"}, `compute.sources": source 5 is named by item 1 ("0-9") and again by item 2 ("5")`},
+		{[]string{"-targets", "5,5"}, `compute.targets": target 5 is named by item 1 ("5") and again by item 2 ("5")`},
+		{[]string{"-sources", "0,,1"}, `compute.sources": flag -sources: "0,,1": element 2 is empty`},
+		{[]string{"-sources", "+3"}, `compute.sources": "+3" is not a vertex id`},
+		{[]string{"-targets", "1-+3"}, `compute.targets": "1-+3" is not a range`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			_, err := configThenCompute(t, append([]string{"-generate", shapeSpec, "-backend", "cpu", "-out", out}, tc.args...)...)
+			if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v (exit %d), want exit %d saying %q", err, ExitCode(err), ExitConfig, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a refused run left %s (%v)", out, err)
+			}
+		})
 	}
 }
 

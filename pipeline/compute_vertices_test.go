@@ -84,7 +84,7 @@ func TestComputeOriginalIDsNameTheSameVerticesAsDenseIDs(t *testing.T) {
 	snap := writeFile(t, "sparse.txt", "10 20 3\n20 35 4\n35 10 1\n10 35 9\n35 40 2\n")
 	dir := t.TempDir()
 	original := runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", filepath.Join(dir, "original"),
-		"-ids", "original", "-sources", "20,10-20", "-targets", "40,10", "-paths", "20:40,10:35"))
+		"-ids", "original", "-sources", "20,10", "-targets", "40,10", "-paths", "20:40,10:35"))
 	dense := runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", filepath.Join(dir, "dense"),
 		"-sources", "1,0", "-targets", "3,0", "-paths", "1:3,0:2"))
 	a, _, _ := readLong(t, filepath.Join(dir, "original", DistancesDir))
@@ -166,7 +166,7 @@ func TestComputeFilesDependOnlyOnTheResult(t *testing.T) {
 	if one.Manifest.ConfigSHA256 != many.Manifest.ConfigSHA256 {
 		t.Error("the settings checksum depends on the worker count")
 	}
-	wantKeys := []string{MetaAlgorithm, MetaBackend, MetaConfigSHA256, MetaDirected, MetaInputFile, MetaInputFormat,
+	wantKeys := []string{MetaAlgorithm, MetaConfigSHA256, MetaDirected, MetaInputFile, MetaInputFormat,
 		MetaInputSHA256, MetaLayout, MetaM, MetaMaxDistance, MetaN, MetaTargets, MetaVariant, MetaVersion, MetaVertexIDBase, MetaWeighting}
 	slices.Sort(wantKeys)
 	for _, f := range one.Manifest.Files {
@@ -211,6 +211,48 @@ func TestSettingsChecksumCoversWhatChangesTheResult(t *testing.T) {
 		}
 		if !runOnly && got == want {
 			t.Errorf("changing %s leaves the settings checksum as it was", k.Name)
+		}
+	}
+}
+
+// TestSettingsChecksumLeavesOutRunFacts names the keys: where a run goes,
+// on which backend and devices, with how many workers, logging how, leaves
+// the checksum as it is, from flags or the environment; a key that changes
+// the result's bytes changes it.
+func TestSettingsChecksumLeavesOutRunFacts(t *testing.T) {
+	sum := func(src config.Source) string {
+		t.Helper()
+		l, err := config.Read("compute", ComputeKeys(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := settingsChecksum(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	base := sum(config.Source{Args: []string{"-backend", "cpu"}})
+	for _, src := range []config.Source{
+		{Args: []string{"-backend", "gpu"}},
+		{Args: []string{"-backend", "auto"}},
+		{Env: []string{"PATHFLOW_COMPUTE_BACKEND=gpu"}},
+		{Args: []string{"-backend", "gpu", "-devices", "0,1", "-gpu-memory-limit", "1GiB"}},
+		{Args: []string{"-backend", "cpu", "-workers", "3"}},
+		{Args: []string{"-backend", "cpu", "-log-format", "json", "-quiet"}},
+		{Args: []string{"-backend", "cpu", "-out", "elsewhere", "-overwrite", OverwriteReplace, "-skip-if-unchanged"}},
+	} {
+		if got := sum(src); got != base {
+			t.Errorf("args %q, environment %q change the settings checksum", src.Args, src.Env)
+		}
+	}
+	for _, args := range [][]string{
+		{"-algorithm", "dijkstra"}, {"-variant", "heap"}, {"-block-size", "16"}, {"-sources", "1"}, {"-targets", "2"},
+		{"-ids", "original"}, {"-max-distance", "5"}, {"-parents=false"}, {"-paths", "0:1"}, {"-summary"},
+		{"-layout", "wide"}, {"-output-format", "arrow"}, {"-compression", "zstd"}, {"-weights", "hash"}, {"-directed=false"},
+	} {
+		if got := sum(config.Source{Args: append([]string{"-backend", "cpu"}, args...)}); got == base {
+			t.Errorf("%q leaves the settings checksum as it was", args)
 		}
 	}
 }

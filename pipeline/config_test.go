@@ -120,7 +120,16 @@ func TestVertexNames(t *testing.T) {
 		want  []int32
 		err   string // a part of the error; "" for none
 	}{
-		{"dense ids, ranges, all", DenseNames(5), []string{"3", "0-2", "2", "all"}, []int32{3, 0, 1, 2, 4}, ""},
+		{"dense ids and ranges in the order given", DenseNames(5), []string{"3", "0-2", "4"}, []int32{3, 0, 1, 2, 4}, ""},
+		{"an id named twice", DenseNames(5), []string{"3", "1", "3"}, nil, `source 3 is named by item 1 ("3") and again by item 3 ("3")`},
+		{"an id inside a range", DenseNames(5), []string{"0-2", "3", "2"}, nil, `source 2 is named by item 1 ("0-2") and again by item 3 ("2")`},
+		{"overlapping ranges", DenseNames(5), []string{"0-2", "2-4"}, nil, `source 2 is named by item 1 ("0-2") and again by item 2 ("2-4")`},
+		{"all and an id", DenseNames(5), []string{"all", "4"}, nil, `source 4 is named by item 1 ("all") and again by item 2 ("4")`},
+		{"a repeat in the original ids", VertexNames{IDs: sparse, Original: true}, []string{"35", "20-36"}, nil, `source 35 is named by item 1 ("35") and again by item 2 ("20-36")`},
+		{"plus sign", DenseNames(5), []string{"+3"}, nil, `"+3" is not a vertex id`},
+		{"plus sign in a range", DenseNames(5), []string{"1-+3"}, nil, `"1-+3" is not a range`},
+		{"space inside", DenseNames(5), []string{"1 2"}, nil, "not a vertex id"},
+		{"empty item", DenseNames(5), []string{"1", ""}, nil, `"" is not a vertex id`},
 		{"dense id out of range", DenseNames(5), []string{"5"}, nil, "source 5 is outside 0..4"},
 		{"negative", DenseNames(5), []string{"-1"}, nil, "not a vertex id"},
 		{"reversed range", DenseNames(5), []string{"2-1"}, nil, "lo <= hi"},
@@ -169,6 +178,19 @@ func TestVertexNamesPairsAndTargets(t *testing.T) {
 	}
 	if old := LegacyPairs([]string{"1-4", "3:2", "x"}); !slices.Equal(old, []string{"1-4"}) {
 		t.Errorf("LegacyPairs = %q, want [1-4]", old)
+	}
+	for _, bad := range []string{"+1:2", "1:+2", "+1-2"} {
+		if _, err := DenseNames(4).Pairs(KeyPaths, []string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("signed pair %q: err = %v", bad, err)
+		}
+	}
+	targets, err := DenseNames(6).Targets(KeyTargets, []string{"5", "0-1"})
+	if err != nil || !slices.Equal(targets, []int32{5, 0, 1}) {
+		t.Errorf("targets %v, %v; want [5 0 1]", targets, err)
+	}
+	if _, err := DenseNames(6).Targets(KeyTargets, []string{"5", "5"}); err == nil ||
+		!strings.Contains(err.Error(), KeyTargets) || !strings.Contains(err.Error(), `target 5 is named by item 1 ("5") and again by item 2 ("5")`) {
+		t.Errorf("a target named twice: err = %v", err)
 	}
 	if all, err := names.Targets(KeyTargets, []string{"all"}); all != nil || err != nil {
 		t.Errorf("all targets: %v, %v; want nil", all, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,25 @@ func TestUnshardedRunRefusesAShardedDataset(t *testing.T) {
 	}
 	if _, err := os.Stat(part); err != nil {
 		t.Errorf("the committed shard is gone: %v", err)
+	}
+}
+
+// Shards written with compute.backend cpu finalize under an environment
+// that sets another backend: the backend is a fact of the run, not a
+// setting of the result, so the shards are current.
+func TestFinalizeUnderAnotherBackend(t *testing.T) {
+	dataset := filepath.Join(t.TempDir(), "dataset")
+	for _, shard := range []string{"0/3", "1/3", "2/3"} {
+		runShard(t, dataset, shard)
+	}
+	t.Setenv("PATHFLOW_COMPUTE_BACKEND", "auto")
+	t.Setenv("PATHFLOW_COMPUTE_WORKERS", "1")
+	args := append(slices.Clone(finalizeArgs), "-out", dataset, "-finalize", "-shards", "3")
+	args = slices.DeleteFunc(args, func(a string) bool { return a == "-backend" || a == "cpu" })
+	if _, err := configThenCompute(t, args...); err != nil {
+		t.Fatalf("finalize with PATHFLOW_COMPUTE_BACKEND=auto: %v (exit %d)", err, ExitCode(err))
+	}
+	if _, err := os.Stat(filepath.Join(dataset, SuccessName)); err != nil {
+		t.Errorf("no _SUCCESS after finalize: %v", err)
 	}
 }

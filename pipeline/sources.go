@@ -20,15 +20,20 @@ type VertexNames struct {
 // DenseNames reads dense ids of a graph of n vertices.
 func DenseNames(n int32) VertexNames { return VertexNames{IDs: NewVertexIDs(n, nil)} }
 
-// Sources turns a sources key into dense vertex ids. Each item is a vertex
-// ("17"), an inclusive range ("0-99") or "all". Duplicates are kept once,
-// in first-seen order. O(n) for "all", else O(items log n) plus ranges.
+// Sources turns a sources key into dense vertex ids, in the order given.
+// Each item is a vertex ("17"), an inclusive range ("0-99") or "all"; an
+// id is decimal digits alone (no sign). A vertex named twice, by two items
+// or by overlapping ranges, is a config error naming it: each source is
+// one row block of the result, and a repeated pair belongs in a pair list
+// (compute.pairs), which keeps every row it lists. O(n) for "all", else
+// O(items log n) plus ranges, and n bits.
 func (vn VertexNames) Sources(key string, items []string) ([]int32, error) {
 	return vn.list(key, "source", items)
 }
 
-// Targets reads a targets key as Sources does; nil stands for "all"
-// (every vertex in id order), the common case, which needs no list.
+// Targets reads a targets key as Sources does, a vertex named twice
+// included; nil stands for "all" (every vertex in id order), the common
+// case, which needs no list.
 func (vn VertexNames) Targets(key string, items []string) ([]int32, error) {
 	if len(items) == 1 && strings.TrimSpace(items[0]) == "all" {
 		return nil, nil
@@ -87,9 +92,24 @@ func splitPair(item string) (s, t int64, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	s, err1 := strconv.ParseInt(strings.TrimSpace(sText), 10, 64)
-	t, err2 := strconv.ParseInt(strings.TrimSpace(tText), 10, 64)
-	return s, t, err1 == nil && err2 == nil
+	s, ok1 := parseID(strings.TrimSpace(sText))
+	t, ok2 := parseID(strings.TrimSpace(tText))
+	return s, t, ok1 && ok2
+}
+
+// parseID reads a vertex id as the vertex keys write it: decimal digits
+// alone, no sign and no spaces, within int64.
+func parseID(text string) (int64, bool) {
+	if text == "" {
+		return 0, false
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	return v, err == nil
 }
 
 // vertex resolves one id as the keys name vertices.
@@ -109,29 +129,46 @@ func (vn VertexNames) vertex(key, noun string, id int64) (int32, error) {
 	return int32(id), nil
 }
 
-// list reads ids, ranges and "all" into dense ids.
+// list reads ids, ranges and "all" into dense ids, in the order given,
+// and refuses a vertex named twice.
 func (vn VertexNames) list(key, noun string, items []string) ([]int32, error) {
 	if len(items) == 0 {
 		return nil, config.Errorf(key, "needs at least one %s", noun)
 	}
-	seen := make(map[int32]bool)
+	seen := make([]uint64, (int(vn.IDs.N())+63)/64)
 	var out []int32
-	add := func(v int32) {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	for _, item := range items {
+	for k, item := range items {
 		lo, hi, err := vn.item(key, noun, strings.TrimSpace(item))
 		if err != nil {
 			return nil, err
 		}
 		for v := lo; v <= hi; v++ {
-			add(v)
+			if seen[v/64]&(1<<(v%64)) != 0 {
+				return nil, vn.repeated(key, noun, items, k, v)
+			}
+			seen[v/64] |= 1 << (v % 64)
+			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+// repeated is the error for vertex v, named again by items[k]: it names
+// the vertex as the key does and the two items, by their positions.
+func (vn VertexNames) repeated(key, noun string, items []string, k int, v int32) error {
+	id := int64(v)
+	if vn.Original {
+		id = vn.IDs.Original(v)
+	}
+	first := k
+	for j, item := range items[:k] {
+		if lo, hi, err := vn.item(key, noun, strings.TrimSpace(item)); err == nil && lo <= v && v <= hi {
+			first = j
+			break
+		}
+	}
+	return config.Errorf(key, "%s %d is named by item %d (%q) and again by item %d (%q): list each %s once (a pair list, %s, keeps repeated pairs)",
+		noun, id, first+1, items[first], k+1, items[k], noun, KeyPairList)
 }
 
 // item reads one item of a vertex list as the dense range lo..hi.
@@ -140,14 +177,14 @@ func (vn VertexNames) item(key, noun, item string) (lo, hi int32, err error) {
 		return 0, vn.IDs.N() - 1, nil
 	}
 	loText, hiText, isRange := strings.Cut(item, "-")
-	first, err := strconv.ParseInt(loText, 10, 64)
-	if err != nil {
-		return 0, 0, config.Errorf(key, "%q is not a vertex id, a range lo-hi or all", item)
+	first, ok := parseID(loText)
+	if !ok {
+		return 0, 0, config.Errorf(key, "%q is not a vertex id (decimal digits, no sign), a range lo-hi or all", item)
 	}
 	last := first
 	if isRange {
-		if last, err = strconv.ParseInt(hiText, 10, 64); err != nil || last < first {
-			return 0, 0, config.Errorf(key, "%q is not a range lo-hi with lo <= hi", item)
+		if last, ok = parseID(hiText); !ok || last < first {
+			return 0, 0, config.Errorf(key, "%q is not a range lo-hi of vertex ids with lo <= hi", item)
 		}
 		if vn.Original && !vn.IDs.increasing {
 			return 0, 0, config.Errorf(key, "range %q: this input's original ids do not grow with the dense ids, so a range of them is not defined; list the ids", item)

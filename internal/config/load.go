@@ -198,7 +198,11 @@ func set(v *viper.Viper, k Key, text, origin string) error {
 		}
 		value = f
 	case []string:
-		value = splitList(text)
+		list, err := splitList(text)
+		if err != nil {
+			return &Error{Key: k.Name, Msg: fmt.Sprintf("%s: %v", origin, err)}
+		}
+		value = list
 	default:
 		return &Error{Key: k.Name, Msg: fmt.Sprintf("unsupported key type %T", k.Default)}
 	}
@@ -206,15 +210,27 @@ func set(v *viper.Viper, k Key, text, origin string) error {
 	return nil
 }
 
-// splitList splits a comma-separated flag or environment value.
-func splitList(text string) []string {
-	var out []string
-	for _, part := range strings.Split(text, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
+// splitList splits a comma-separated flag or environment value into its
+// elements, spaces around each trimmed. A blank value is the empty list;
+// an empty element ("0,,1", "0,1,") is an error rather than skipped, as
+// it is most likely a value lost in a script.
+func splitList(text string) ([]string, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	out := strings.Split(text, ",")
+	for i, part := range out {
+		if out[i] = strings.TrimSpace(part); out[i] == "" {
+			return nil, emptyElement(strconv.Quote(text), i)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// emptyElement is the error for the empty element i (0-based) of a list;
+// written is the list as given.
+func emptyElement(written string, i int) error {
+	return fmt.Errorf("%s: element %d is empty", written, i+1)
 }
 
 func defaultText(d any) any {

@@ -204,3 +204,49 @@ func TestDefaultFileWhenNoneIsNamed(t *testing.T) {
 		t.Errorf("with -config: default %v backend %q workers %d; want the named file alone", l.Default, vs.String("compute.backend"), vs.Int("compute.workers", 0, 64))
 	}
 }
+
+// TestEmptyListElementsAreRefused: an empty element of a list, from a
+// flag, the environment or the file, is an error naming the key and the
+// element rather than skipped.
+func TestEmptyListElementsAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		file string
+		env  string
+		args []string
+		want string
+	}{
+		{name: "flag", args: []string{"-sources", "0,,1"}, want: `"0,,1": element 2 is empty`},
+		{name: "trailing comma", args: []string{"-sources", "0,1,"}, want: `"0,1,": element 3 is empty`},
+		{name: "environment", env: " 4 , ", want: `element 2 is empty`},
+		{name: "file list", file: "compute:\n  sources: [0, '', 1]\n", want: `element 2 is empty`},
+		{name: "file text", file: "compute:\n  sources: '0,,1'\n", want: `"0,,1": element 2 is empty`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if tc.file != "" {
+				args = append([]string{"-config=" + writeConfig(t, tc.file)}, args...)
+			}
+			if tc.env != "" {
+				t.Setenv("PATHFLOW_COMPUTE_SOURCES", tc.env)
+			}
+			l, err := Load("compute", testKeys, args, io.Discard)
+			if err == nil {
+				vs := l.Values()
+				vs.StringList("compute.sources")
+				err = vs.Err()
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Key != "compute.sources" || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want a compute.sources error saying %q", err, tc.want)
+			}
+		})
+	}
+	l, err := Load("compute", testKeys, []string{"-sources", " 3 , 1-2 "}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Values().StringList("compute.sources"); strings.Join(got, "|") != "3|1-2" {
+		t.Errorf("sources = %q, want [3 1-2]", got)
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -99,16 +100,20 @@ func (vs *Values) Bool(key string) bool {
 
 // StringList returns key as a list of strings; a YAML scalar is a list of
 // one, and a comma-separated string (from a flag or the environment) is
-// split.
+// split. An empty element fails, naming the key and the element.
 func (vs *Values) StringList(key string) []string {
 	raw := vs.l.V.Get(key)
 	switch x := raw.(type) {
 	case nil:
 		return nil
 	case string:
-		return splitList(x)
+		list, err := splitList(x)
+		if err != nil {
+			vs.fail(key, "%v", err)
+		}
+		return list
 	case []string:
-		return x
+		return vs.nonEmpty(key, x)
 	case []any:
 		out := make([]string, 0, len(x))
 		for _, item := range x {
@@ -119,7 +124,7 @@ func (vs *Values) StringList(key string) []string {
 			}
 			out = append(out, s)
 		}
-		return out
+		return vs.nonEmpty(key, out)
 	default:
 		s, err := cast.ToStringE(x)
 		if err != nil {
@@ -128,6 +133,17 @@ func (vs *Values) StringList(key string) []string {
 		}
 		return []string{s}
 	}
+}
+
+// nonEmpty returns list, or fails on its first empty element.
+func (vs *Values) nonEmpty(key string, list []string) []string {
+	for i, s := range list {
+		if strings.TrimSpace(s) == "" {
+			vs.fail(key, "%v", emptyElement(fmt.Sprintf("%q", list), i))
+			return nil
+		}
+	}
+	return list
 }
 
 // Path returns key as a file path. Relative paths are relative to the
