@@ -53,9 +53,9 @@ const BackendAuto = "auto"
 // ComputeKeys declares every key the compute command reads.
 func ComputeKeys() []config.Key {
 	return append(append(InputKeys(),
-		config.Key{Name: KeyAlgorithm, Default: backend.AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (CPU contraction hierarchy, weights >= 0)"},
+		config.Key{Name: KeyAlgorithm, Default: backend.AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (contraction hierarchy on either backend, weights >= 0)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
-		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits 7)"},
+		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: fmt.Sprintf("cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits %d)", ExitNoGPU)},
 		config.Key{Name: KeyIDs, Default: IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
 		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (ids as compute.ids says): ids, ranges lo-hi, or all"},
 		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},

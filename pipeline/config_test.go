@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -223,4 +224,68 @@ func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
 			t.Errorf("%s: tile edge %d, want 16", tc.name, cfg.TileEdge)
 		}
 	}
+}
+
+// TestNoGPUExitCodeIsDocumented keeps the -backend help, the reference
+// config and the README's GPU section on the exit code a gpu run without
+// a GPU really takes.
+func TestNoGPUExitCodeIsDocumented(t *testing.T) {
+	want := fmt.Sprintf("exits %d", ExitNoGPU)
+	exits := regexp.MustCompile(`\bexits? (\d+)`)
+	for _, k := range ComputeKeys() {
+		if k.Name == KeyBackend && !strings.Contains(k.Usage, want) {
+			t.Errorf("-backend help %q does not say %q", k.Usage, want)
+		}
+	}
+	ref := readText(t, "../configs/reference.yaml")
+	backendDoc := ref[strings.Index(ref, "  variant: ")+1 : strings.Index(ref, "\n  backend: ")]
+	if !strings.Contains(backendDoc, want) {
+		t.Errorf("configs/reference.yaml's compute.backend comment does not say %q:\n%s", want, backendDoc)
+	}
+	readme := readText(t, "../README.md")
+	start := strings.Index(readme, "\n## GPU\n")
+	if start < 0 {
+		t.Fatal("README.md has no GPU section")
+	}
+	section := readme[start+1:]
+	section = section[:strings.Index(section[1:], "\n## ")+1]
+	found := exits.FindAllStringSubmatch(section, -1)
+	if len(found) == 0 {
+		t.Error("the README's GPU section names no exit code")
+	}
+	for _, m := range found {
+		if m[1] != fmt.Sprint(ExitNoGPU) {
+			t.Errorf("the README's GPU section says %q; a gpu run without a GPU exits %d", m[0], ExitNoGPU)
+		}
+	}
+}
+
+// TestHierarchyThresholdsAreDocumented keeps the README and the reference
+// config on the thresholds of ingest.hierarchy: auto.
+func TestHierarchyThresholdsAreDocumented(t *testing.T) {
+	for _, file := range []string{"../README.md", "../configs/reference.yaml"} {
+		// One line, without the YAML comments' markers.
+		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		for _, want := range []string{
+			fmt.Sprintf("at most %g arcs per vertex on average", autoHierarchyMaxDegree),
+			fmt.Sprintf("%d in or out of any one", autoHierarchyMaxHub),
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not say %q", file, want)
+			}
+		}
+	}
+	usage := ingestHierarchyKey("hierarchy").Usage
+	if want := fmt.Sprintf("<= %g arcs per vertex", autoHierarchyMaxDegree); !strings.Contains(usage, want) {
+		t.Errorf("-hierarchy help %q does not say %q", usage, want)
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -30,7 +30,7 @@ func InputKeys() []config.Key {
 	return []config.Key{
 		{Name: KeyInputPath, Default: "", Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip and the format are told from the bytes"},
 		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
-		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05"},
+		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05 | road:side=1024,seed=1"},
 		{Name: KeyInputFormat, Default: FormatAuto, Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary or table"},
 		{Name: KeyInputCoordinates, Default: "", Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
 		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
