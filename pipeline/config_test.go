@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -51,14 +52,14 @@ func TestShippedConfigs(t *testing.T) {
 	want := map[string]func(c *ComputeConfig) bool{
 		"demo.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Generate == "grid:side=64,lo=1,hi=1000,seed=1" && slices.Equal(c.Sources, []string{"0-3"}) &&
-				slices.Equal(c.Pairs, []string{"0:4095"}) && c.Summary && c.OutDir == "out/demo" && c.OutFormat == tables.Parquet
+				slices.Equal(c.Pairs, []string{"0:4095"}) && c.Summary && c.OutDir == filepath.Join("..", "out", "demo") && c.OutFormat == tables.Parquet
 		},
 		"nyc.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Dataset == "NY" && slices.Equal(c.Sources, []string{"1"}) && c.OriginalIDs &&
-				c.Parents && c.SkipIfSame && c.OutDir == "out/nyc"
+				c.Parents && c.SkipIfSame && c.OutDir == filepath.Join("..", "out", "nyc")
 		},
 		"rome99.yaml": func(c *ComputeConfig) bool {
-			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == "out/rome99"
+			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == filepath.Join("..", "out", "rome99")
 		},
 		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmFloydWarshall
@@ -93,6 +94,80 @@ func TestShippedConfigs(t *testing.T) {
 		if !check(cfg) {
 			t.Errorf("%s: unexpected values %+v", f, cfg)
 		}
+	}
+}
+
+// TestShippedConfigsFromAnotherFolder loads every shipped config from a
+// working directory outside the checkout, as cron runs a job from $HOME:
+// their outputs still go to out/ in the checkout and their inputs are
+// still read from the shared datasets beside it.
+func TestShippedConfigsFromAnotherFolder(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(root, "configs", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("configs: %v %v", files, err)
+	}
+	t.Chdir(t.TempDir())
+	for _, f := range files {
+		name := filepath.Base(f)
+		l, err := config.Read("compute", ComputeKeys(), config.Source{Args: []string{"-config=" + f}})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if name == "reference.yaml" {
+			continue // it names no input and no output folder
+		}
+		cfg, err := ComputeConfigFrom(l)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if filepath.Dir(cfg.OutDir) != filepath.Join(root, "out") {
+			t.Errorf("%s: output folder %s, want one in %s", name, cfg.OutDir, filepath.Join(root, "out"))
+		}
+		if cfg.Input.Path == "" {
+			continue
+		}
+		shared := filepath.Join(filepath.Dir(root), "shared", "datasets")
+		if filepath.Dir(cfg.Input.Path) != shared {
+			t.Errorf("%s: input %s, want one in %s", name, cfg.Input.Path, shared)
+		}
+		if _, err := os.Stat(shared); err == nil {
+			if _, err := os.Stat(cfg.Input.Path); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+}
+
+// TestMissingInputNamesTheKeyAndPath: a file the configuration names and
+// that is not there is an input error naming the key and where the run
+// looked.
+func TestMissingInputNamesTheKeyAndPath(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, "g.gr", "p sp 2 1\na 1 2 3\n")
+	for _, tc := range []struct {
+		key  string
+		args []string
+	}{
+		{KeyInputPath, []string{"-input", "none.gr"}},
+		{KeyInputCoordinates, []string{"-input", good, "-coordinates", "none.co"}},
+		{KeyPairList, []string{"-input", good, "-pairs", "none.csv"}},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			t.Chdir(dir)
+			cfg := loadCompute(t, "", append(tc.args, "-out", filepath.Join(t.TempDir(), "out"))...)
+			_, err := Compute(context.Background(), cfg, quietLog, io.Discard)
+			missing := tc.args[len(tc.args)-1]
+			want := fmt.Sprintf("%s: %s (%s): ", tc.key, missing, filepath.Join(dir, missing))
+			if ExitCode(err) != ExitInput || err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("err = %v (exit %d), want exit %d saying %q", err, ExitCode(err), ExitInput, want)
+			}
+		})
 	}
 }
 
@@ -288,4 +363,34 @@ func readText(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestPathKeysAreDocumented keeps the README's and the reference config's
+// list of keys whose relative paths follow the config file's folder in
+// step with the keys marked config.Key.Path.
+func TestPathKeysAreDocumented(t *testing.T) {
+	var paths []string
+	for _, k := range append(ComputeKeys(), IngestKeys()...) {
+		if k.Path && !slices.Contains(paths, k.Name) {
+			paths = append(paths, k.Name)
+		}
+	}
+	slices.Sort(paths)
+	list := regexp.MustCompile(`Relative paths in a config file \(([^)]*)\)`)
+	for _, file := range []string{"../README.md", "../configs/reference.yaml"} {
+		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		m := list.FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("%s does not list the keys whose relative paths follow the config file", file)
+			continue
+		}
+		var named []string
+		for _, name := range strings.Split(m[1], ",") {
+			named = append(named, strings.Trim(strings.TrimSpace(name), "`"))
+		}
+		slices.Sort(named)
+		if !slices.Equal(named, paths) {
+			t.Errorf("%s lists %v; the path keys are %v", file, named, paths)
+		}
+	}
 }

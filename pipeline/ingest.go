@@ -33,7 +33,7 @@ const (
 // IngestKeys declares every key the ingest command reads.
 func IngestKeys() []config.Key {
 	return append(InputKeys(),
-		config.Key{Name: KeyOutputDir, Default: "", Flag: "out", Usage: "output folder (default out/<input name>)"},
+		config.Key{Name: KeyOutputDir, Default: "", Path: true, Flag: "out", Usage: "output folder (default out/<input name>)"},
 		config.Key{Name: KeyOutputFormat, Default: IngestParquet, Flag: "output-format",
 			Usage: "parquet (edges.parquet, vertices.parquet), arrow (IPC files .arrow), or a conversion to one file: binary (graph.bin) or dimacs (graph.gr)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",

@@ -84,7 +84,9 @@ func TestCommand(t *testing.T) {
 		{name: "unknown original id", args: []string{"-input", "{tmp}/cycle.gr", "-ids", "original", "-sources", "0", "-out", "{tmp}/o"},
 			code: pipeline.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
 		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: pipeline.ExitInput,
-			stderr: []string{"none.gr", "(exit 3)"}},
+			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
+		{name: "missing input named in a file", file: "input:\n  path: none.gr\n", args: []string{"-out", "{tmp}/o"}, code: pipeline.ExitInput,
+			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
 		{name: "negative cycle", args: []string{"-input", "{tmp}/cycle.gr", "-algorithm", "bellman-ford", "-backend", "cpu", "-out", "{tmp}/o"},
 			code: pipeline.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
 		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: pipeline.ExitOutput,
@@ -160,6 +162,18 @@ func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, &stderr)
 	}
 	checkOutput(t, filepath.Join("out", "grid-dijkstra"), stdout.String())
+}
+
+// TestEmbeddedDemoWritesInTheWorkingDirectory: the embedded demo's output
+// folder is out/demo in the working directory, as the README promises,
+// even though configs/demo.yaml writes ../out/demo (beside configs/).
+func TestEmbeddedDemoWritesInTheWorkingDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(cli.Compute(), []string{"-quiet"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+		t.Fatalf("exit %d: %s", code, &stderr)
+	}
+	checkOutput(t, filepath.Join("out", "demo"), stdout.String())
 }
 
 // failingWriter fails every write, as a closed pipe does.

@@ -17,6 +17,12 @@ type Key struct {
 	Flag string
 	// Usage documents the key for -help and the reference config.
 	Usage string
+	// Path marks a key whose value names a file or folder. A relative
+	// path written in a config file is resolved against the file's
+	// folder, so that the file works from any working directory (a cron
+	// job starts in $HOME); one from a flag or an environment variable is
+	// left relative to the working directory, as a shell user expects.
+	Path bool
 }
 
 // EnvName returns the environment variable that sets the key:

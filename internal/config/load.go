@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ type Loaded struct {
 	// Default is true when File is the command's default config, read
 	// because the arguments named none (Source.Default).
 	Default bool
+	// Dir is the folder relative paths in File were resolved against
+	// (Key.Path): File's own folder, or the default config's File.Dir.
+	Dir string
 	// Warnings are problems that do not stop the run, such as a PATHFLOW_*
 	// variable that matches no key; the command prints them.
 	Warnings []string
@@ -60,6 +64,12 @@ type File struct {
 	Name string
 	// Raw is the file's YAML text.
 	Raw []byte
+	// Dir is the folder the file's relative paths (Key.Path) are
+	// resolved against; "" is the working directory. An embedded file
+	// names the folder it has in the repository, relative to the working
+	// directory, so that it reads like the checked-out copy run from the
+	// repository's root.
+	Dir string
 }
 
 // Load is Read with args and the process environment.
@@ -121,12 +131,13 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 		if err != nil {
 			return nil, &Error{Key: ConfigFlag, Msg: err.Error()}
 		}
-		loaded.Raw = raw
+		loaded.Raw, loaded.Dir = raw, filepath.Dir(*configPath)
 	} else if src.Default != nil {
 		loaded.File, loaded.Raw, loaded.Default = src.Default.Name, src.Default.Raw, true
+		loaded.Dir = src.Default.Dir
 	}
 	if loaded.File != "" {
-		if err := readYAML(v, loaded.File, loaded.Raw, known); err != nil {
+		if err := readYAML(v, loaded.File, loaded.Raw, loaded.Dir, known); err != nil {
 			return nil, err
 		}
 	}
@@ -146,8 +157,9 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 }
 
 // readYAML merges the file into v and rejects keys the command does not
-// declare, syntax errors (at their line) and keys given twice.
-func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) error {
+// declare, syntax errors (at their line) and keys given twice. Relative
+// paths of Path keys are resolved against dir.
+func readYAML(v *viper.Viper, path string, raw []byte, dir string, known map[string]Key) error {
 	if err := checkYAML(path, raw); err != nil {
 		return err
 	}
@@ -167,9 +179,23 @@ func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) err
 		return &Error{Key: unknown[0], Msg: fmt.Sprintf("unknown key in %s (see configs/reference.yaml)", path)}
 	}
 	for _, key := range file.AllKeys() {
-		v.Set(key, file.Get(key))
+		value := file.Get(key)
+		if p, ok := value.(string); ok && known[key].Path {
+			value = resolvePath(dir, p)
+		}
+		v.Set(key, value)
 	}
 	return nil
+}
+
+// resolvePath returns p, a path written in a config file, as seen from
+// the working directory: a relative p is joined to dir, the file's
+// folder. Empty (unset) and absolute paths are returned as they are.
+func resolvePath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // set parses a textual value (from a flag or the environment) with the
