@@ -62,7 +62,7 @@ func TestShippedConfigs(t *testing.T) {
 			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == filepath.Join("..", "out", "rome99")
 		},
 		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
-			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmFloydWarshall
+			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmAuto
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
 			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
