@@ -55,6 +55,7 @@ type ComputeResult struct {
 // a run whose folder another run committed meanwhile commits nothing and
 // returns a *SupersededError (output_commit.go).
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	startedAt := time.Now()
 	cfg, err := withPairListChecksum(cfg)
 	if err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 
 	m := &Manifest{
-		Version: Version, InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
+		Version: Version, StartedAt: stamp(startedAt), Host: hostName(), InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
 		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
@@ -146,6 +147,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 			m.Reachable = append(m.Reachable, row.Reachable)
 		}
 	}
+	m.FinishedAt = stamp(time.Now())
 	begin := time.Now()
 	if err := commitOutput(cfg, out, m, log); err != nil {
 		return nil, err

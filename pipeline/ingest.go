@@ -176,7 +176,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		files = append(files, fi)
 	}
 	m := &IngestManifest{
-		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
+		Version: Version, RunID: out.RunID, StartedAt: stamp(start), FinishedAt: stamp(time.Now()), Host: hostName(), InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
 		Files: manifestFiles(out.Path(), files), Hierarchy: hm,
 	}
