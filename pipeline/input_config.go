@@ -41,7 +41,7 @@ func InputKeys() []config.Key {
 		{Name: KeyInputSimplify, Default: "keep", Flag: "simplify", Usage: "keep self-loops and parallel arcs, or reduce them (minimum weight; non-negative self-loops dropped)"},
 		{Name: KeyInputMirror, Default: "", Path: true, Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
 		{Name: KeyInputOffline, Default: false, Flag: "offline", Usage: "never download datasets"},
-		{Name: KeyLogFormat, Default: "text", Flag: "log-format", Usage: "log lines on stderr: text or json"},
+		{Name: KeyLogFormat, Default: "text", Flag: "log-format", Usage: "log lines, warnings and the final error line on stderr: text or json"},
 		{Name: KeyLogQuiet, Default: false, Flag: "quiet", Usage: "only warnings and errors on stderr"},
 	}
 }

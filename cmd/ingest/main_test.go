@@ -69,6 +69,10 @@ func TestCommand(t *testing.T) {
 		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: pipeline.ExitConfig,
 			stderr: []string{`config key "output.format"`, "(exit 2)"}},
 		{name: "no input", code: pipeline.ExitConfig, stderr: []string{`config key "input.path"`, "(exit 2)"}},
+		{name: "missing input", args: []string{"-input", filepath.Join(dir, "none.gr")}, code: pipeline.ExitInput,
+			stderr: []string{"ingest: error: input.path: " + filepath.Join(dir, "none.gr") + ": no such file or directory (exit 3)"}},
+		{name: "misspelled flag", args: []string{"-hierachy", "off"}, code: pipeline.ExitConfig,
+			stderr: []string{"ingest: error: unknown flag -hierachy (did you mean -hierarchy?) (exit 2)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "g")
@@ -148,5 +152,13 @@ func checkGraph(t *testing.T, dir, first string) {
 	}
 	if !slices.Equal(src, []int32{0, 1, 2}) || !slices.Equal(dst, []int32{1, 2, 0}) || !slices.Equal(wt, []int32{5, 1, 2}) {
 		t.Errorf("%s holds %v %v %v", first, src, dst, wt)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(cli.Ingest(), []string{"-version"}, nil, &stdout, &stderr)
+	if want := "ingest " + pipeline.Version + " ("; code != pipeline.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and a line starting %q", code, &stdout, &stderr, want)
 	}
 }

@@ -36,7 +36,8 @@ const EnvPrefix = "PATHFLOW"
 
 // Error is a configuration problem tied to one key.
 type Error struct {
-	// Key is the dotted key, or the flag name for bad command lines.
+	// Key is the dotted key; "" for a problem of the command line (an
+	// unknown flag, a stray argument), which Msg then says whole.
 	Key string
 	// Msg says what is wrong.
 	Msg string
@@ -45,7 +46,12 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("config key %q: %s", e.Key, e.Msg) }
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("config key %q: %s", e.Key, e.Msg)
+}
 
 // Unwrap returns the error the message reports, or nil.
 func (e *Error) Unwrap() error { return e.Err }

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +19,14 @@ import (
 
 // ConfigFlag is the flag naming the YAML file, the same for every command.
 const ConfigFlag = "config"
+
+// VersionFlag is the flag that asks a command for its version; Read then
+// returns ErrVersion.
+const VersionFlag = "version"
+
+// ErrVersion is Read's answer to -version: the caller prints its version
+// and exits 0.
+var ErrVersion = errors.New("config: version requested")
 
 // Loaded is the merged configuration of one command run.
 type Loaded struct {
@@ -90,7 +100,8 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// Parse errors come back as one error line; only -help prints usage.
 	fs.SetOutput(io.Discard)
-	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml)")
+	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml); relative paths in it are resolved against its folder")
+	version := fs.Bool(VersionFlag, false, "print the version and exit")
 	flagKeys := map[string]Key{}
 	for _, k := range keys {
 		if k.Flag == "" {
@@ -111,10 +122,13 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 			fs.PrintDefaults()
 			return nil, err
 		}
-		return nil, &Error{Key: "flags", Msg: err.Error() + " (-help lists the flags)"}
+		return nil, flagError(fs, keys, err)
+	}
+	if *version {
+		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
-		return nil, &Error{Key: "flags", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return nil, &Error{Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 
 	v := viper.New()
@@ -176,7 +190,11 @@ func readYAML(v *viper.Viper, path string, raw []byte, dir string, known map[str
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return &Error{Key: unknown[0], Msg: fmt.Sprintf("unknown key in %s (see configs/reference.yaml)", path)}
+		msg := fmt.Sprintf("unknown key in %s", path)
+		if meant := meantKey(unknown[0], known); meant != "" {
+			msg += fmt.Sprintf("; did you mean %s?", meant)
+		}
+		return &Error{Key: unknown[0], Msg: msg + " (see configs/reference.yaml)"}
 	}
 	for _, key := range file.AllKeys() {
 		value := file.Get(key)
@@ -196,6 +214,45 @@ func resolvePath(dir, p string) string {
 		return p
 	}
 	return filepath.Join(dir, p)
+}
+
+// meantKey returns the declared key an unknown one was likely meant to
+// be, "" for none: one with the same last part in another section
+// ("input.algorithm" for compute.algorithm), else a near spelling.
+func meantKey(name string, known map[string]Key) string {
+	names := slices.Sorted(maps.Keys(known))
+	leaf := name[strings.LastIndex(name, ".")+1:]
+	for _, k := range names {
+		if k[strings.LastIndex(k, ".")+1:] == leaf {
+			return k
+		}
+	}
+	return likelyMeant(name, names)
+}
+
+// flagError turns a flag parse error into one line for the command: an
+// unknown flag names the flag it was likely meant to be, or the flag of
+// the key it spells; other errors keep the flag package's words.
+func flagError(fs *flag.FlagSet, keys []Key, err error) error {
+	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !unknown {
+		return &Error{Msg: err.Error() + " (-help lists the flags)"}
+	}
+	for _, k := range keys {
+		if k.Name != name {
+			continue
+		}
+		if k.Flag != "" {
+			return &Error{Msg: fmt.Sprintf("unknown flag -%s (did you mean -%s? key %s's flag)", name, k.Flag, k.Name)}
+		}
+		return &Error{Msg: fmt.Sprintf("unknown flag -%s: key %s has no flag; set it in the config file or as %s", name, k.Name, k.EnvName())}
+	}
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+	if meant := likelyMeant(name, flags); meant != "" {
+		return &Error{Msg: fmt.Sprintf("unknown flag -%s (did you mean -%s?)", name, meant)}
+	}
+	return &Error{Msg: fmt.Sprintf("unknown flag -%s (-help lists the flags)", name)}
 }
 
 // set parses a textual value (from a flag or the environment) with the
