@@ -63,6 +63,7 @@ type ComputeResult struct {
 // holds or lies inside a file or folder the run reads is refused first
 // (output_inputs.go).
 func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progressOut io.Writer) (*ComputeResult, error) {
+	startedAt := time.Now()
 	if err := overlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	}
 
 	m := &Manifest{
-		Version: Version, InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
+		Version: Version, StartedAt: stamp(startedAt), Host: hostName(), InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
 		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
@@ -156,6 +157,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 			m.Reachable = append(m.Reachable, row.Reachable)
 		}
 	}
+	m.FinishedAt = stamp(time.Now())
 	begin := time.Now()
 	if err := commitOutput(ctx, cfg, out, m, log); err != nil {
 		return nil, err

@@ -77,6 +77,11 @@ func TestComputeCHRefusesNegativeWeights(t *testing.T) {
 	if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), "non-negative") || !strings.Contains(err.Error(), KeyAlgorithm) {
 		t.Fatalf("err = %v (exit %d), want a configuration error of %s about non-negative weights", err, ExitCode(err), KeyAlgorithm)
 	}
+	// Dijkstra needs non-negative weights too: the error must point to
+	// the algorithms that take negative ones.
+	if !strings.Contains(err.Error(), "bellman-ford") || strings.Contains(err.Error(), "dijkstra") {
+		t.Errorf("err = %v: want it to suggest bellman-ford (and not dijkstra)", err)
+	}
 }
 
 // TestComputeCHPairList runs a pair list (per-source targets: a source

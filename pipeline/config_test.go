@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -50,17 +52,17 @@ func TestShippedConfigs(t *testing.T) {
 	want := map[string]func(c *ComputeConfig) bool{
 		"demo.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Generate == "grid:side=64,lo=1,hi=1000,seed=1" && slices.Equal(c.Sources, []string{"0-3"}) &&
-				slices.Equal(c.Pairs, []string{"0:4095"}) && c.Summary && c.OutDir == "out/demo" && c.OutFormat == tables.Parquet
+				slices.Equal(c.Pairs, []string{"0:4095"}) && c.Summary && c.OutDir == filepath.Join("..", "out", "demo") && c.OutFormat == tables.Parquet
 		},
 		"nyc.yaml": func(c *ComputeConfig) bool {
 			return c.Input.Dataset == "NY" && slices.Equal(c.Sources, []string{"1"}) && c.OriginalIDs &&
-				c.Parents && c.SkipIfSame && c.OutDir == "out/nyc"
+				c.Parents && c.SkipIfSame && c.OutDir == filepath.Join("..", "out", "nyc")
 		},
 		"rome99.yaml": func(c *ComputeConfig) bool {
-			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == "out/rome99"
+			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == filepath.Join("..", "out", "rome99")
 		},
 		"gnutella04-apsp.yaml": func(c *ComputeConfig) bool {
-			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmFloydWarshall
+			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmAuto
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
 			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
@@ -92,6 +94,80 @@ func TestShippedConfigs(t *testing.T) {
 		if !check(cfg) {
 			t.Errorf("%s: unexpected values %+v", f, cfg)
 		}
+	}
+}
+
+// TestShippedConfigsFromAnotherFolder loads every shipped config from a
+// working directory outside the checkout, as cron runs a job from $HOME:
+// their outputs still go to out/ in the checkout and their inputs are
+// still read from the shared datasets beside it.
+func TestShippedConfigsFromAnotherFolder(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(root, "configs", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("configs: %v %v", files, err)
+	}
+	t.Chdir(t.TempDir())
+	for _, f := range files {
+		name := filepath.Base(f)
+		l, err := config.Read("compute", ComputeKeys(), config.Source{Args: []string{"-config=" + f}})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if name == "reference.yaml" {
+			continue // it names no input and no output folder
+		}
+		cfg, err := ComputeConfigFrom(l)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if filepath.Dir(cfg.OutDir) != filepath.Join(root, "out") {
+			t.Errorf("%s: output folder %s, want one in %s", name, cfg.OutDir, filepath.Join(root, "out"))
+		}
+		if cfg.Input.Path == "" {
+			continue
+		}
+		shared := filepath.Join(filepath.Dir(root), "shared", "datasets")
+		if filepath.Dir(cfg.Input.Path) != shared {
+			t.Errorf("%s: input %s, want one in %s", name, cfg.Input.Path, shared)
+		}
+		if _, err := os.Stat(shared); err == nil {
+			if _, err := os.Stat(cfg.Input.Path); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+}
+
+// TestMissingInputNamesTheKeyAndPath: a file the configuration names and
+// that is not there is an input error naming the key and where the run
+// looked.
+func TestMissingInputNamesTheKeyAndPath(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, "g.gr", "p sp 2 1\na 1 2 3\n")
+	for _, tc := range []struct {
+		key  string
+		args []string
+	}{
+		{KeyInputPath, []string{"-input", "none.gr"}},
+		{KeyInputCoordinates, []string{"-input", good, "-coordinates", "none.co"}},
+		{KeyPairList, []string{"-input", good, "-pairs", "none.csv"}},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			t.Chdir(dir)
+			cfg := loadCompute(t, "", append(tc.args, "-out", filepath.Join(t.TempDir(), "out"))...)
+			_, err := Compute(context.Background(), cfg, quietLog, io.Discard)
+			missing := tc.args[len(tc.args)-1]
+			want := fmt.Sprintf("%s: %s (%s): ", tc.key, missing, filepath.Join(dir, missing))
+			if ExitCode(err) != ExitInput || err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("err = %v (exit %d), want exit %d saying %q", err, ExitCode(err), ExitInput, want)
+			}
+		})
 	}
 }
 
@@ -243,6 +319,100 @@ func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
 		}
 		if cfg.TileEdge != 16 {
 			t.Errorf("%s: tile edge %d, want 16", tc.name, cfg.TileEdge)
+		}
+	}
+}
+
+// TestNoGPUExitCodeIsDocumented keeps the -backend help, the reference
+// config and the README's GPU section on the exit code a gpu run without
+// a GPU really takes.
+func TestNoGPUExitCodeIsDocumented(t *testing.T) {
+	want := fmt.Sprintf("exits %d", ExitNoGPU)
+	exits := regexp.MustCompile(`\bexits? (\d+)`)
+	for _, k := range ComputeKeys() {
+		if k.Name == KeyBackend && !strings.Contains(k.Usage, want) {
+			t.Errorf("-backend help %q does not say %q", k.Usage, want)
+		}
+	}
+	ref := readText(t, "../configs/reference.yaml")
+	backendDoc := ref[strings.Index(ref, "  variant: ")+1 : strings.Index(ref, "\n  backend: ")]
+	if !strings.Contains(backendDoc, want) {
+		t.Errorf("configs/reference.yaml's compute.backend comment does not say %q:\n%s", want, backendDoc)
+	}
+	readme := readText(t, "../README.md")
+	start := strings.Index(readme, "\n## GPU\n")
+	if start < 0 {
+		t.Fatal("README.md has no GPU section")
+	}
+	section := readme[start+1:]
+	section = section[:strings.Index(section[1:], "\n## ")+1]
+	found := exits.FindAllStringSubmatch(section, -1)
+	if len(found) == 0 {
+		t.Error("the README's GPU section names no exit code")
+	}
+	for _, m := range found {
+		if m[1] != fmt.Sprint(ExitNoGPU) {
+			t.Errorf("the README's GPU section says %q; a gpu run without a GPU exits %d", m[0], ExitNoGPU)
+		}
+	}
+}
+
+// TestHierarchyThresholdsAreDocumented keeps the README and the reference
+// config on the thresholds of ingest.hierarchy: auto.
+func TestHierarchyThresholdsAreDocumented(t *testing.T) {
+	for _, file := range []string{"../README.md", "../configs/reference.yaml"} {
+		// One line, without the YAML comments' markers.
+		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		for _, want := range []string{
+			fmt.Sprintf("at most %g arcs per vertex on average", autoHierarchyMaxDegree),
+			fmt.Sprintf("%d in or out of any one", autoHierarchyMaxHub),
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not say %q", file, want)
+			}
+		}
+	}
+	usage := ingestHierarchyKey("hierarchy").Usage
+	if want := fmt.Sprintf("<= %g arcs per vertex", autoHierarchyMaxDegree); !strings.Contains(usage, want) {
+		t.Errorf("-hierarchy help %q does not say %q", usage, want)
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestPathKeysAreDocumented keeps the README's and the reference config's
+// list of keys whose relative paths follow the config file's folder in
+// step with the keys marked config.Key.Path.
+func TestPathKeysAreDocumented(t *testing.T) {
+	var paths []string
+	for _, k := range append(ComputeKeys(), IngestKeys()...) {
+		if k.Path && !slices.Contains(paths, k.Name) {
+			paths = append(paths, k.Name)
+		}
+	}
+	slices.Sort(paths)
+	list := regexp.MustCompile(`Relative paths in a config file \(([^)]*)\)`)
+	for _, file := range []string{"../README.md", "../configs/reference.yaml"} {
+		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		m := list.FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("%s does not list the keys whose relative paths follow the config file", file)
+			continue
+		}
+		var named []string
+		for _, name := range strings.Split(m[1], ",") {
+			named = append(named, strings.Trim(strings.TrimSpace(name), "`"))
+		}
+		slices.Sort(named)
+		if !slices.Equal(named, paths) {
+			t.Errorf("%s lists %v; the path keys are %v", file, named, paths)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 )
@@ -77,11 +78,17 @@ func datasetManifest(shards []*ShardManifest) (*DatasetManifest, []ManifestFile)
 	dm.Manifest = Manifest{
 		Version: first.Version, InputFile: first.InputFile, InputSHA256: first.InputSHA256,
 		ConfigSHA256: first.ConfigSHA256, N: first.N, M: first.M, StagesSeconds: map[string]float64{},
+		// The dataset's run began with its first shard and ends with
+		// this finalize, on this host; shard_runs say where each ran.
+		StartedAt: first.StartedAt, FinishedAt: stamp(time.Now()), Host: hostName(),
 	}
 	var backends, devices, algorithms, variants []string
 	for _, s := range shards {
 		run := ShardRun{Shard: s.Shard, Sources: s.Sources, Backend: s.Backend, Device: s.Device,
-			Algorithm: s.Algorithm, PeakRSSBytes: s.PeakRSSBytes}
+			Algorithm: s.Algorithm, PeakRSSBytes: s.PeakRSSBytes, Host: s.Host, StartedAt: s.StartedAt, FinishedAt: s.FinishedAt}
+		if s.StartedAt != "" && (dm.StartedAt == "" || s.StartedAt < dm.StartedAt) {
+			dm.StartedAt = s.StartedAt // fixed-width UTC stamps sort as text
+		}
 		for stage, sec := range s.StagesSeconds {
 			dm.StagesSeconds[stage] += sec
 			run.Seconds += sec

@@ -33,7 +33,7 @@ const (
 // IngestKeys declares every key the ingest command reads.
 func IngestKeys() []config.Key {
 	return append(InputKeys(),
-		config.Key{Name: KeyOutputDir, Default: "", Flag: "out", Usage: "output folder (default out/<input name>)"},
+		config.Key{Name: KeyOutputDir, Default: "", Path: true, Flag: "out", Usage: "output folder (default out/<input name>)"},
 		config.Key{Name: KeyOutputFormat, Default: IngestParquet, Flag: "output-format",
 			Usage: "parquet (edges.parquet, vertices.parquet), arrow (IPC files .arrow), or a conversion to one file: binary (graph.bin) or dimacs (graph.gr)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression",
@@ -183,7 +183,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 		files = append(files, fi)
 	}
 	m := &IngestManifest{
-		Version: Version, RunID: out.RunID, InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
+		Version: Version, RunID: out.RunID, StartedAt: stamp(start), FinishedAt: stamp(time.Now()), Host: hostName(), InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: round3(time.Since(start).Seconds()),
 		Files: manifestFiles(out.Path(), files), Hierarchy: hm,
 	}

@@ -29,7 +29,8 @@ const (
 // (without a flag) so that one config file can serve both commands.
 func ingestHierarchyKey(flag string) config.Key {
 	return config.Key{Name: KeyIngestHierarchy, Default: HierarchyAuto, Flag: flag,
-		Usage: "ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, >= 10000 vertices, <= 4 arcs per vertex, <= 16 at any vertex, mostly two-way), on, off"}
+		Usage: fmt.Sprintf("ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, >= %d vertices, <= %g arcs per vertex on average, <= %d in or out of any one, >= %g%% of arcs two-way), on, off",
+			autoHierarchyMinN, autoHierarchyMaxDegree, autoHierarchyMaxHub, 100*autoHierarchyMinTwoWay)}
 }
 
 // HierarchyManifest is what an ingest manifest records of the hierarchy:

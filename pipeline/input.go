@@ -95,6 +95,11 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 		return g, nil
 	}
 	path := spec.Path
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, &InputError{pathError(KeyInputPath, path, err)}
+		}
+	}
 	var manifestEntry *datasets.Dataset
 	if path == "" {
 		located, d, err := locateDataset(ctx, &spec, log, progressOut)
@@ -287,7 +292,7 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 func loadCoordinates(path string, loaded *LoadedGraph) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return pathError(KeyInputCoordinates, path, err)
 	}
 	defer f.Close()
 	co, err := formats.ReadCoordinates(bufio.NewReaderSize(f, 1<<20), path)

@@ -28,20 +28,20 @@ const (
 // InputKeys declares the input and logging keys.
 func InputKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyInputPath, Default: "", Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip and the format are told from the bytes"},
+		{Name: KeyInputPath, Default: "", Path: true, Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip and the format are told from the bytes"},
 		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
-		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05"},
+		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05 | road:side=1024,seed=1"},
 		{Name: KeyInputFormat, Default: FormatAuto, Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary or table"},
-		{Name: KeyInputCoordinates, Default: "", Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
+		{Name: KeyInputCoordinates, Default: "", Path: true, Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
 		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
 		{Name: KeyInputWeighting, Default: "file", Flag: "weights", Usage: "SNAP weights: file (third column, else 1), unit, or hash (the shared datasets' rule)"},
 		{Name: KeyInputWeightLo, Default: 1, Usage: "hash weighting: smallest weight"},
 		{Name: KeyInputWeightHi, Default: 100, Usage: "hash weighting: largest weight"},
 		{Name: KeyInputWeightSeed, Default: 42, Usage: "hash weighting: seed"},
 		{Name: KeyInputSimplify, Default: "keep", Flag: "simplify", Usage: "keep self-loops and parallel arcs, or reduce them (minimum weight; non-negative self-loops dropped)"},
-		{Name: KeyInputMirror, Default: "", Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
+		{Name: KeyInputMirror, Default: "", Path: true, Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
 		{Name: KeyInputOffline, Default: false, Flag: "offline", Usage: "never download datasets"},
-		{Name: KeyLogFormat, Default: "text", Flag: "log-format", Usage: "log lines on stderr: text or json"},
+		{Name: KeyLogFormat, Default: "text", Flag: "log-format", Usage: "log lines, warnings and the final error line on stderr: text or json"},
 		{Name: KeyLogQuiet, Default: false, Flag: "quiet", Usage: "only warnings and errors on stderr"},
 	}
 }

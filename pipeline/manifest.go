@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -20,7 +21,13 @@ type Manifest struct {
 	Version string `json:"version"`
 	// RunID is random per run: it tells two commits of the same settings
 	// apart (a run that finds the output committed by another names it).
-	RunID        string `json:"run_id,omitempty"`
+	RunID string `json:"run_id,omitempty"`
+	// StartedAt and FinishedAt are when the run began and when it wrote
+	// this manifest, and Host the machine it ran on (see runStamp): what
+	// an operator matches against a scheduler's log.
+	StartedAt    string `json:"started_at,omitempty"`
+	FinishedAt   string `json:"finished_at,omitempty"`
+	Host         string `json:"host,omitempty"`
 	InputFile    string `json:"input_file"`
 	InputSHA256  string `json:"input_sha256"`
 	ConfigSHA256 string `json:"config_sha256"`
@@ -84,8 +91,12 @@ func manifestFiles(root string, infos []tables.FileInfo) []ManifestFile {
 // wrote. Its version, input checksum and file list are those of a compute
 // manifest, which is how a later run recognises the folder as pathflow's.
 type IngestManifest struct {
-	Version      string `json:"version"`
-	RunID        string `json:"run_id"`
+	Version string `json:"version"`
+	RunID   string `json:"run_id"`
+	// StartedAt, FinishedAt and Host are as in Manifest.
+	StartedAt    string `json:"started_at"`
+	FinishedAt   string `json:"finished_at"`
+	Host         string `json:"host"`
 	InputFile    string `json:"input_file"`
 	InputSHA256  string `json:"input_sha256"`
 	InputFormat  string `json:"input_format"`
@@ -97,6 +108,23 @@ type IngestManifest struct {
 	Files   []ManifestFile `json:"files"`
 	// Hierarchy says whether a contraction hierarchy was stored and why.
 	Hierarchy *HierarchyManifest `json:"hierarchy,omitempty"`
+}
+
+// stampLayout is RFC 3339 in UTC with milliseconds, fixed width, so that
+// stamps sort as text: "2026-01-02T15:04:05.000Z".
+const stampLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// stamp renders t for a manifest's started_at and finished_at.
+func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
+
+// hostName is the machine's name for a manifest, "" when the system will
+// not tell.
+func hostName() string {
+	name, err := os.Hostname()
+	if err != nil {
+		return ""
+	}
+	return name
 }
 
 // writeManifest writes m as indented JSON into dir, atomically.

@@ -40,7 +40,7 @@ type pairList struct {
 func readPairList(path string, names VertexNames) (*pairList, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{fmt.Errorf("pipeline: pair list (%s): %w", KeyPairList, err)}
+		return nil, &InputError{pathError(KeyPairList, path, err)}
 	}
 	defer f.Close()
 	list := &pairList{}
@@ -144,7 +144,7 @@ func withPairListChecksum(cfg *ComputeConfig) (*ComputeConfig, error) {
 	}
 	f, err := os.Open(cfg.PairList)
 	if err != nil {
-		return nil, &InputError{fmt.Errorf("pipeline: pair list (%s): %w", KeyPairList, err)}
+		return nil, &InputError{pathError(KeyPairList, cfg.PairList, err)}
 	}
 	defer f.Close()
 	h := sha256.New()

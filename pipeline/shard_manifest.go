@@ -51,6 +51,9 @@ type ShardRun struct {
 	Algorithm    string  `json:"algorithm"`
 	Seconds      float64 `json:"seconds"`
 	PeakRSSBytes int64   `json:"peak_rss_bytes,omitempty"`
+	Host         string  `json:"host,omitempty"`
+	StartedAt    string  `json:"started_at,omitempty"`
+	FinishedAt   string  `json:"finished_at,omitempty"`
 }
 
 // shardDir is the folder of shard i's manifest and marker.

@@ -88,6 +88,13 @@ func TestShardsThenFinalizeEqualTheOneShotRun(t *testing.T) {
 	if m.Shards != 3 || m.Sources != 50 || len(m.ShardRuns) != 3 || m.ShardRuns[1].Sources != 17 {
 		t.Errorf("dataset manifest: %d shards, %d sources, runs %+v", m.Shards, m.Sources, m.ShardRuns)
 	}
+	// The dataset's run spans its shards': it starts with the first.
+	for _, run := range m.ShardRuns {
+		if run.Host == "" || run.StartedAt == "" || run.StartedAt < m.StartedAt || run.FinishedAt > m.FinishedAt {
+			t.Errorf("dataset manifest from %s to %s; shard %d ran on %q from %s to %s",
+				m.StartedAt, m.FinishedAt, run.Shard, run.Host, run.StartedAt, run.FinishedAt)
+		}
+	}
 	for _, name := range []string{SuccessName, VerticesName + ".parquet"} {
 		if _, err := os.Stat(filepath.Join(dataset, name)); err != nil {
 			t.Errorf("finalize wrote no %s: %v", name, err)

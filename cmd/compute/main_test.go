@@ -58,7 +58,9 @@ func TestCommand(t *testing.T) {
 		{name: "unknown key", file: "compute:\n  backnd: gpu\n", code: pipeline.ExitConfig,
 			stderr: []string{`compute: error: config key "compute.backnd": unknown key in`, "(exit 2)"}},
 		{name: "unknown flag", args: []string{"-backnd", "gpu"}, code: pipeline.ExitConfig,
-			stderr: []string{"flag provided but not defined: -backnd", "(exit 2)"}},
+			stderr: []string{"compute: error: unknown flag -backnd (did you mean -backend?) (exit 2)"}},
+		{name: "misspelled key", file: "compute:\n  sorces: [1]\n", code: pipeline.ExitConfig,
+			stderr: []string{`compute: error: config key "compute.sorces": unknown key in {tmp}/c.yaml; did you mean compute.sources?`, "(exit 2)"}},
 		{name: "stray argument", args: []string{"-generate", tiny, "extra"}, code: pipeline.ExitConfig,
 			stderr: []string{`unexpected argument "extra" (exit 2)`}},
 		{name: "missing config file", args: []string{"-config={tmp}/none.yaml"}, code: pipeline.ExitConfig,
@@ -84,7 +86,9 @@ func TestCommand(t *testing.T) {
 		{name: "unknown original id", args: []string{"-input", "{tmp}/cycle.gr", "-ids", "original", "-sources", "0", "-out", "{tmp}/o"},
 			code: pipeline.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
 		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: pipeline.ExitInput,
-			stderr: []string{"none.gr", "(exit 3)"}},
+			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
+		{name: "missing input named in a file", file: "input:\n  path: none.gr\n", args: []string{"-out", "{tmp}/o"}, code: pipeline.ExitInput,
+			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
 		{name: "negative cycle", args: []string{"-input", "{tmp}/cycle.gr", "-algorithm", "bellman-ford", "-backend", "cpu", "-out", "{tmp}/o"},
 			code: pipeline.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
 		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: pipeline.ExitOutput,
@@ -160,6 +164,18 @@ func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, &stderr)
 	}
 	checkOutput(t, filepath.Join("out", "grid-dijkstra"), stdout.String())
+}
+
+// TestEmbeddedDemoWritesInTheWorkingDirectory: the embedded demo's output
+// folder is out/demo in the working directory, as the README promises,
+// even though configs/demo.yaml writes ../out/demo (beside configs/).
+func TestEmbeddedDemoWritesInTheWorkingDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(cli.Compute(), []string{"-quiet"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+		t.Fatalf("exit %d: %s", code, &stderr)
+	}
+	checkOutput(t, filepath.Join("out", "demo"), stdout.String())
 }
 
 // failingWriter fails every write, as a closed pipe does.

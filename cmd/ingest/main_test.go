@@ -69,6 +69,10 @@ func TestCommand(t *testing.T) {
 		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: pipeline.ExitConfig,
 			stderr: []string{`config key "output.format"`, "(exit 2)"}},
 		{name: "no input", code: pipeline.ExitConfig, stderr: []string{`config key "input.path"`, "(exit 2)"}},
+		{name: "missing input", args: []string{"-input", filepath.Join(dir, "none.gr")}, code: pipeline.ExitInput,
+			stderr: []string{"ingest: error: input.path: " + filepath.Join(dir, "none.gr") + ": no such file or directory (exit 3)"}},
+		{name: "misspelled flag", args: []string{"-hierachy", "off"}, code: pipeline.ExitConfig,
+			stderr: []string{"ingest: error: unknown flag -hierachy (did you mean -hierarchy?) (exit 2)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "g")
@@ -182,5 +186,13 @@ func TestOutputOverTheInputIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(in, "edges.arrow")); err == nil {
 		t.Error("an arrow table was written into the input folder")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(cli.Ingest(), []string{"-version"}, nil, &stdout, &stderr)
+	if want := "ingest " + pipeline.Version + " ("; code != pipeline.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and a line starting %q", code, &stdout, &stderr, want)
 	}
 }

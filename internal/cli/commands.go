@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 
 	"github.com/pathflow/pathflow/configs"
 	"github.com/pathflow/pathflow/internal/config"
@@ -17,7 +18,11 @@ import (
 // which is what a first `compute` on a fresh clone should do.
 func Compute() Command {
 	return Command{Name: "compute", Keys: pipeline.ComputeKeys(),
-		Default: &config.File{Name: configs.DemoName + " (embedded)", Raw: configs.Demo}, UsesDefault: noInput,
+		// The embedded demo resolves its paths as configs/demo.yaml does
+		// run from the repository's root: its output is out/demo in the
+		// working directory.
+		Default:     &config.File{Name: configs.DemoName + " (embedded)", Raw: configs.Demo, Dir: path.Dir(configs.DemoName)},
+		UsesDefault: noInput,
 		Stage: printingOutDir(pipeline.ComputeConfigFrom,
 			func(c *pipeline.ComputeConfig) (pipeline.LogSettings, string) { return c.Log, c.OutDir }, pipeline.Compute)}
 }

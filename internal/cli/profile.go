@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"runtime/pprof"
 	"strings"
@@ -16,7 +15,7 @@ const ProfileEnv = "PATHFLOW_CPUPROFILE"
 
 // startProfile starts the CPU profile env asks for, and returns what stops
 // it; a profile that cannot start is reported on stderr and skipped.
-func startProfile(env []string, stderr io.Writer, name string) (stop func()) {
+func startProfile(env []string, msgs messages) (stop func()) {
 	path := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, ProfileEnv+"="); ok {
@@ -33,13 +32,13 @@ func startProfile(env []string, stderr io.Writer, name string) (stop func()) {
 		}
 	}
 	if err != nil {
-		report(stderr, "%s: warning: no CPU profile: %v\n", name, fmt.Errorf("%s: %w", ProfileEnv, err))
+		msgs.warn("no CPU profile: %v", fmt.Errorf("%s: %w", ProfileEnv, err))
 		return func() {}
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		if err := f.Close(); err != nil {
-			report(stderr, "%s: warning: CPU profile: %v\n", name, err)
+			msgs.warn("CPU profile: %v", err)
 		}
 	}
 }

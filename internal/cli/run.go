@@ -79,21 +79,32 @@ func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 		src.Default = cmd.Default
 		l, err = config.Read(cmd.Name, cmd.Keys, src)
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return pipeline.ExitOK
+	case errors.Is(err, config.ErrVersion):
+		report(stdout, "%s\n", versionText(cmd.Name))
 		return pipeline.ExitOK
 	}
+	// The messages follow log.format, read as far as it can be when the
+	// configuration does not load.
+	format := config.Peek(cmd.Keys, src, pipeline.KeyLogFormat)
+	if err == nil {
+		format = l.V.GetString(pipeline.KeyLogFormat)
+	}
+	msgs := newMessages(stderr, cmd.Name, format)
 	if err != nil {
-		return fail(stderr, cmd.Name, err, pipeline.ExitConfig)
+		return msgs.fail(err, pipeline.ExitConfig)
 	}
 	for _, w := range l.Warnings {
-		report(stderr, "%s: warning: %s\n", cmd.Name, w)
+		msgs.warn("%s", w)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	interrupted := cancelOnSignal(ctx, cancel, stderr, cmd.Name)
+	interrupted := cancelOnSignal(ctx, cancel, msgs)
 
-	stopProfile := startProfile(env, stderr, cmd.Name)
+	stopProfile := startProfile(env, msgs)
 	err = cmd.Stage(ctx, l, Streams{Stdout: stdout, Stderr: stderr})
 	stopProfile()
 	if err == nil {
@@ -107,18 +118,18 @@ func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 		// (context canceled, a half-written file): the signal is the
 		// cause a scheduler's log should show.
 		atomicfile.AbortAll()
-		return fail(stderr, cmd.Name, fmt.Errorf("interrupted by %s; temporaries removed", signalName(sig)), pipeline.ExitInterrupted)
+		return msgs.fail(fmt.Errorf("interrupted by %s; temporaries removed", signalName(sig)), pipeline.ExitInterrupted)
 	default:
 	}
 	atomicfile.AbortAll()
-	return fail(stderr, cmd.Name, err, pipeline.ExitCode(err))
+	return msgs.fail(err, pipeline.ExitCode(err))
 }
 
 // cancelOnSignal cancels ctx on SIGINT or SIGTERM and returns a channel
 // that then delivers the signal. It stops listening when ctx ends, and
 // after the first signal, so that a second one ends a run whose clean-up
 // hangs the way it would end any program.
-func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, stderr io.Writer, name string) <-chan os.Signal {
+func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, msgs messages) <-chan os.Signal {
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	interrupted := make(chan os.Signal, 1)
@@ -128,7 +139,7 @@ func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, stderr io.Wr
 		case sig := <-signals:
 			// A notice now, since removing temporaries may take a while;
 			// the error line follows once the stage has returned.
-			report(stderr, "%s: %s received: stopping and removing temporaries\n", name, signalName(sig))
+			msgs.notice("%s received: stopping and removing temporaries", signalName(sig))
 			interrupted <- sig
 			cancel()
 		case <-ctx.Done():
@@ -148,17 +159,4 @@ func signalName(sig os.Signal) string {
 	default:
 		return sig.String()
 	}
-}
-
-// fail prints err in the one form every failure takes and returns code.
-func fail(stderr io.Writer, name string, err error, code int) int {
-	report(stderr, "%s: error: %v (exit %d)\n", name, err, code)
-	return code
-}
-
-// report writes a message to stderr, deliberately dropping a write error:
-// a failed write there has nowhere else to go, and the exit code still
-// tells the scheduler what happened.
-func report(stderr io.Writer, format string, args ...any) {
-	_, _ = fmt.Fprintf(stderr, format, args...)
 }

@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -107,7 +109,13 @@ func TestRun(t *testing.T) {
 		{name: "variables of the scripts and tests", env: []string{"COMPUTE_BIN=/opt/bin/compute", "REQUIRE_DUCKDB=1", "BENCH_COMPUTE_ARGS=-sources 0"},
 			code: pipeline.ExitOK, stdout: "\n"},
 		{name: "bad flag", args: []string{"-nosuchflag"}, code: pipeline.ExitConfig,
-			stderr: "compute: error: config key \"flags\": flag provided but not defined: -nosuchflag (-help lists the flags) (exit 2)\n"},
+			stderr: "compute: error: unknown flag -nosuchflag (-help lists the flags) (exit 2)\n"},
+		{name: "misspelled flag", args: []string{"-source", "3"}, code: pipeline.ExitConfig,
+			stderr: "compute: error: unknown flag -source (did you mean -sources?) (exit 2)\n"},
+		{name: "key as a flag", args: []string{"-output.dir", "x"}, code: pipeline.ExitConfig,
+			stderr: "compute: error: unknown flag -output.dir (did you mean -out? key output.dir's flag) (exit 2)\n"},
+		{name: "bad flag value", args: []string{"-sources"}, code: pipeline.ExitConfig,
+			stderr: "compute: error: flag needs an argument: -sources (-help lists the flags) (exit 2)\n"},
 		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK},
 		{name: "config error", err: config.Errorf("compute.sources", "bad"), code: pipeline.ExitConfig, stdout: "\n",
 			stderr: "compute: error: config key \"compute.sources\": bad (exit 2)\n"},
@@ -134,6 +142,76 @@ func TestRun(t *testing.T) {
 			}
 			if stderr.String() != tc.stderr {
 				t.Errorf("stderr:\n%q\nwant:\n%q", &stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"-version", "--version"} {
+		var stdout, stderr bytes.Buffer
+		code := Run(echo(nil), []string{arg}, nil, &stdout, &stderr)
+		want := "compute " + pipeline.Version + " (go"
+		if code != pipeline.ExitOK || !strings.HasPrefix(stdout.String(), want) || strings.Count(stdout.String(), "\n") != 1 || stderr.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 0 and one line starting %q", arg, code, &stdout, &stderr, want)
+		}
+	}
+}
+
+// TestJSONMessages: under log.format json, from the file, a variable or a
+// flag, the warnings and the final error line are JSON records, even when
+// the configuration itself is what fails.
+func TestJSONMessages(t *testing.T) {
+	jsonKeys := append(slices.Clone(keys), config.Key{Name: "log.format", Default: "text", Flag: "log-format", Usage: "log format"})
+	dir := t.TempDir()
+	badFile := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(badFile, []byte("log:\n  format: json\noutput:\n  dri: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		env      []string
+		err      error
+		code     int
+		warnings int
+		msg      string
+	}{
+		{name: "stage error, variable", env: []string{"PATHFLOW_LOG_FORMAT=json", "PATHFLOW_OUTPUT_DIRS=x"},
+			err: &pipeline.InputError{Err: errors.New("x.gr:3: bad arc")}, code: pipeline.ExitInput, warnings: 1, msg: "x.gr:3: bad arc"},
+		{name: "unknown flag, flag", args: []string{"-log-format", "json", "-nosuchflag"}, code: pipeline.ExitConfig,
+			msg: "unknown flag -nosuchflag (-help lists the flags)"},
+		{name: "unknown key, file", args: []string{"-config", badFile}, code: pipeline.ExitConfig,
+			msg: `config key "output.dri": unknown key in ` + badFile + "; did you mean output.dir? (see configs/reference.yaml)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			cmd := echo(tc.err)
+			cmd.Keys = jsonKeys
+			code := Run(cmd, tc.args, tc.env, io.Discard, &stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			var records []map[string]any
+			for _, line := range lines {
+				var r map[string]any
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					t.Fatalf("not a JSON record: %q (%v)", line, err)
+				}
+				records = append(records, r)
+			}
+			if len(records) != tc.warnings+1 {
+				t.Fatalf("%d records, want %d warnings and the error:\n%s", len(records), tc.warnings, &stderr)
+			}
+			for _, r := range records[:tc.warnings] {
+				if r["level"] != "WARN" || r["command"] != "compute" {
+					t.Errorf("warning record %v", r)
+				}
+			}
+			last := records[len(records)-1]
+			if last["level"] != "ERROR" || last["command"] != "compute" || last["msg"] != tc.msg || last["exit"] != float64(tc.code) {
+				t.Errorf("error record %v, want msg %q and exit %d", last, tc.msg, tc.code)
 			}
 		})
 	}

@@ -8,5 +8,11 @@
 // a typo in a scheduled job's YAML fails loudly instead of being ignored;
 // so is a key given twice in one mapping, in any case (viper folds keys to
 // lower case, and the later one would win). YAML syntax errors name the
-// line of the fault.
+// line of the fault. An unknown key, flag or PATHFLOW_* variable names the
+// one likely meant.
+//
+// A relative path in a config file (a key marked Key.Path) is resolved
+// against the file's folder, so that a file works from any working
+// directory; one from a flag or an environment variable is relative to
+// the working directory.
 package config

@@ -50,16 +50,40 @@ func applyEnv(v *viper.Viper, keys []Key, env, others []string, renamed map[stri
 // key, naming the key whose variable is nearest in edit distance.
 func unknownVariable(name string, keys []Key) string {
 	msg := fmt.Sprintf("environment variable %s matches no key and is ignored", name)
-	best, bestDist := Key{}, -1
-	for _, k := range keys {
-		if d := editDistance(name, k.EnvName()); bestDist < 0 || d < bestDist {
-			best, bestDist = k, d
-		}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.EnvName()
 	}
-	if bestDist >= 0 {
-		msg += fmt.Sprintf("; did you mean %s (key %s)?", best.EnvName(), best.Name)
+	if i, _ := nearest(name, names); i >= 0 {
+		msg += fmt.Sprintf("; did you mean %s (key %s)?", names[i], keys[i].Name)
 	}
 	return msg
+}
+
+// nearest returns the index in candidates of the name nearest to name in
+// edit distance (the first of equals), and that distance; -1 when there
+// are no candidates. O(len(candidates) * len(name) * longest candidate).
+func nearest(name string, candidates []string) (index, distance int) {
+	index, distance = -1, -1
+	for i, c := range candidates {
+		if d := editDistance(name, c); distance < 0 || d < distance {
+			index, distance = i, d
+		}
+	}
+	return index, distance
+}
+
+// likelyMeant returns the candidate name was likely meant to be, "" for
+// none: the nearest in edit distance when it is close enough to be a
+// typo (a third of name's length, at least one edit). Unlike a variable,
+// whose prefix every candidate shares, a flag or key far from every
+// candidate gets no suggestion: the nearest would be noise.
+func likelyMeant(name string, candidates []string) string {
+	i, d := nearest(name, candidates)
+	if i < 0 || d > max(1, len(name)/3) {
+		return ""
+	}
+	return candidates[i]
 }
 
 // editDistance is the Levenshtein distance between a and b: the fewest

@@ -17,6 +17,12 @@ type Key struct {
 	Flag string
 	// Usage documents the key for -help and the reference config.
 	Usage string
+	// Path marks a key whose value names a file or folder. A relative
+	// path written in a config file is resolved against the file's
+	// folder, so that the file works from any working directory (a cron
+	// job starts in $HOME); one from a flag or an environment variable is
+	// left relative to the working directory, as a shell user expects.
+	Path bool
 }
 
 // EnvName returns the environment variable that sets the key:
@@ -30,7 +36,8 @@ const EnvPrefix = "PATHFLOW"
 
 // Error is a configuration problem tied to one key.
 type Error struct {
-	// Key is the dotted key, or the flag name for bad command lines.
+	// Key is the dotted key; "" for a problem of the command line (an
+	// unknown flag, a stray argument), which Msg then says whole.
 	Key string
 	// Msg says what is wrong.
 	Msg string
@@ -39,7 +46,12 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("config key %q: %s", e.Key, e.Msg) }
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("config key %q: %s", e.Key, e.Msg)
+}
 
 // Unwrap returns the error the message reports, or nil.
 func (e *Error) Unwrap() error { return e.Err }

@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +19,14 @@ import (
 
 // ConfigFlag is the flag naming the YAML file, the same for every command.
 const ConfigFlag = "config"
+
+// VersionFlag is the flag that asks a command for its version; Read then
+// returns ErrVersion.
+const VersionFlag = "version"
+
+// ErrVersion is Read's answer to -version: the caller prints its version
+// and exits 0.
+var ErrVersion = errors.New("config: version requested")
 
 // Loaded is the merged configuration of one command run.
 type Loaded struct {
@@ -28,6 +39,9 @@ type Loaded struct {
 	// Default is true when File is the command's default config, read
 	// because the arguments named none (Source.Default).
 	Default bool
+	// Dir is the folder relative paths in File were resolved against
+	// (Key.Path): File's own folder, or the default config's File.Dir.
+	Dir string
 	// Warnings are problems that do not stop the run, such as a PATHFLOW_*
 	// variable that matches no key; the command prints them.
 	Warnings []string
@@ -60,6 +74,12 @@ type File struct {
 	Name string
 	// Raw is the file's YAML text.
 	Raw []byte
+	// Dir is the folder the file's relative paths (Key.Path) are
+	// resolved against; "" is the working directory. An embedded file
+	// names the folder it has in the repository, relative to the working
+	// directory, so that it reads like the checked-out copy run from the
+	// repository's root.
+	Dir string
 }
 
 // Load is Read with args and the process environment.
@@ -80,7 +100,8 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// Parse errors come back as one error line; only -help prints usage.
 	fs.SetOutput(io.Discard)
-	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml)")
+	configPath := fs.String(ConfigFlag, "", "YAML config file (keys: see configs/reference.yaml); relative paths in it are resolved against its folder")
+	version := fs.Bool(VersionFlag, false, "print the version and exit")
 	flagKeys := map[string]Key{}
 	for _, k := range keys {
 		if k.Flag == "" {
@@ -101,10 +122,13 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 			fs.PrintDefaults()
 			return nil, err
 		}
-		return nil, &Error{Key: "flags", Msg: err.Error() + " (-help lists the flags)"}
+		return nil, flagError(fs, keys, err)
+	}
+	if *version {
+		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
-		return nil, &Error{Key: "flags", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return nil, &Error{Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 
 	v := viper.New()
@@ -121,12 +145,13 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 		if err != nil {
 			return nil, &Error{Key: ConfigFlag, Msg: err.Error()}
 		}
-		loaded.Raw = raw
+		loaded.Raw, loaded.Dir = raw, filepath.Dir(*configPath)
 	} else if src.Default != nil {
 		loaded.File, loaded.Raw, loaded.Default = src.Default.Name, src.Default.Raw, true
+		loaded.Dir = src.Default.Dir
 	}
 	if loaded.File != "" {
-		if err := readYAML(v, loaded.File, loaded.Raw, known); err != nil {
+		if err := readYAML(v, loaded.File, loaded.Raw, loaded.Dir, known); err != nil {
 			return nil, err
 		}
 	}
@@ -146,8 +171,9 @@ func Read(name string, keys []Key, src Source) (*Loaded, error) {
 }
 
 // readYAML merges the file into v and rejects keys the command does not
-// declare, syntax errors (at their line) and keys given twice.
-func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) error {
+// declare, syntax errors (at their line) and keys given twice. Relative
+// paths of Path keys are resolved against dir.
+func readYAML(v *viper.Viper, path string, raw []byte, dir string, known map[string]Key) error {
 	if err := checkYAML(path, raw); err != nil {
 		return err
 	}
@@ -164,12 +190,69 @@ func readYAML(v *viper.Viper, path string, raw []byte, known map[string]Key) err
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return &Error{Key: unknown[0], Msg: fmt.Sprintf("unknown key in %s (see configs/reference.yaml)", path)}
+		msg := fmt.Sprintf("unknown key in %s", path)
+		if meant := meantKey(unknown[0], known); meant != "" {
+			msg += fmt.Sprintf("; did you mean %s?", meant)
+		}
+		return &Error{Key: unknown[0], Msg: msg + " (see configs/reference.yaml)"}
 	}
 	for _, key := range file.AllKeys() {
-		v.Set(key, file.Get(key))
+		value := file.Get(key)
+		if p, ok := value.(string); ok && known[key].Path {
+			value = resolvePath(dir, p)
+		}
+		v.Set(key, value)
 	}
 	return nil
+}
+
+// resolvePath returns p, a path written in a config file, as seen from
+// the working directory: a relative p is joined to dir, the file's
+// folder. Empty (unset) and absolute paths are returned as they are.
+func resolvePath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// meantKey returns the declared key an unknown one was likely meant to
+// be, "" for none: one with the same last part in another section
+// ("input.algorithm" for compute.algorithm), else a near spelling.
+func meantKey(name string, known map[string]Key) string {
+	names := slices.Sorted(maps.Keys(known))
+	leaf := name[strings.LastIndex(name, ".")+1:]
+	for _, k := range names {
+		if k[strings.LastIndex(k, ".")+1:] == leaf {
+			return k
+		}
+	}
+	return likelyMeant(name, names)
+}
+
+// flagError turns a flag parse error into one line for the command: an
+// unknown flag names the flag it was likely meant to be, or the flag of
+// the key it spells; other errors keep the flag package's words.
+func flagError(fs *flag.FlagSet, keys []Key, err error) error {
+	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !unknown {
+		return &Error{Msg: err.Error() + " (-help lists the flags)"}
+	}
+	for _, k := range keys {
+		if k.Name != name {
+			continue
+		}
+		if k.Flag != "" {
+			return &Error{Msg: fmt.Sprintf("unknown flag -%s (did you mean -%s? key %s's flag)", name, k.Flag, k.Name)}
+		}
+		return &Error{Msg: fmt.Sprintf("unknown flag -%s: key %s has no flag; set it in the config file or as %s", name, k.Name, k.EnvName())}
+	}
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+	if meant := likelyMeant(name, flags); meant != "" {
+		return &Error{Msg: fmt.Sprintf("unknown flag -%s (did you mean -%s?)", name, meant)}
+	}
+	return &Error{Msg: fmt.Sprintf("unknown flag -%s (-help lists the flags)", name)}
 }
 
 // set parses a textual value (from a flag or the environment) with the

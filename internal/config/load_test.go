@@ -250,3 +250,67 @@ func TestEmptyListElementsAreRefused(t *testing.T) {
 		t.Errorf("sources = %q, want [3 1-2]", got)
 	}
 }
+
+func TestUnknownKeySuggestsTheKeyMeant(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"compute:\n  backnd: gpu\n", "did you mean compute.backend?"},
+		{"input:\n  backend: gpu\n", "did you mean compute.backend?"}, // the right key in the wrong section
+		{"output:\n  dirs: x\n", "did you mean output.dir?"},
+		{"zzz:\n  qqq: 1\n", ""},
+	} {
+		_, err := Load("compute", testKeys, []string{"-config=" + writeConfig(t, tc.yaml)}, io.Discard)
+		if err == nil {
+			t.Errorf("%q: no error", tc.yaml)
+			continue
+		}
+		if tc.want == "" && strings.Contains(err.Error(), "did you mean") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want it to say %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+func TestUnknownFlagSuggestsTheFlagMeant(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-backnd", "gpu"}, "unknown flag -backnd (did you mean -backend?)"},
+		{[]string{"--worker=2"}, "unknown flag -worker (did you mean -workers?)"},
+		{[]string{"-compute.backend", "gpu"}, "unknown flag -compute.backend (did you mean -backend? key compute.backend's flag)"},
+		{[]string{"-output.dir", "x"}, "unknown flag -output.dir: key output.dir has no flag; set it in the config file or as PATHFLOW_OUTPUT_DIR"},
+		{[]string{"-frobnicate"}, "unknown flag -frobnicate (-help lists the flags)"},
+	} {
+		_, err := Load("compute", testKeys, tc.args, io.Discard)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	if _, err := Load("compute", testKeys, []string{"-version"}, io.Discard); !errors.Is(err, ErrVersion) {
+		t.Errorf("-version: %v, want ErrVersion", err)
+	}
+}
+
+// TestPeek reads one setting as Read would, from a command line, an
+// environment or a file that does not load as a whole.
+func TestPeek(t *testing.T) {
+	bad := writeConfig(t, "compute:\n  backend: gpu\n  nosuchkey: 1\n")
+	for _, tc := range []struct {
+		name string
+		src  Source
+		want string
+	}{
+		{"flag", Source{Args: []string{"-backend", "cpu", "-nosuchflag"}, Env: []string{"PATHFLOW_COMPUTE_BACKEND=auto"}}, "cpu"},
+		{"flag with =", Source{Args: []string{"--backend=cpu"}}, "cpu"},
+		{"environment", Source{Args: []string{"-config", bad}, Env: []string{"PATHFLOW_COMPUTE_BACKEND=auto"}}, "auto"},
+		{"file with an unknown key", Source{Args: []string{"-config=" + bad}}, "gpu"},
+		{"default file", Source{Default: &File{Raw: []byte("compute:\n  backend: gpu\n")}}, "gpu"},
+		{"nothing", Source{Args: []string{"-config", "/nonexistent.yaml"}}, ""},
+	} {
+		if got := Peek(testKeys, tc.src, "compute.backend"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -146,9 +146,10 @@ func (vs *Values) nonEmpty(key string, list []string) []string {
 	return list
 }
 
-// Path returns key as a file path. Relative paths are relative to the
-// working directory (the project root in the shipped configs), not to the
-// config file. It fails when required and empty.
+// Path returns key as a file path, as seen from the working directory: a
+// relative path from a config file was resolved against the file's
+// folder when the file was read (Key.Path). It fails when required and
+// empty.
 func (vs *Values) Path(key string, required bool) string {
 	s := vs.String(key)
 	if required && s == "" {

@@ -88,7 +88,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 // chNegativeWeight is the error for a graph with a negative arc: a
 // contraction hierarchy cannot hold one.
 func chNegativeWeight(lo int32) error {
-	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use dijkstra, bellman-ford or johnson (%w, %w)",
+	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use bellman-ford, johnson or auto, which handle negative weights (%w, %w)",
 		lo, ErrNegativeWeight, backend.ErrUnsupported)
 }
 

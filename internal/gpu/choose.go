@@ -57,7 +57,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
 	case sssp.AlgorithmCH:
 		if lo < 0 {
-			return backend.Choice{}, fmt.Errorf("gpu: %s needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d: %w", sssp.AlgorithmCH, lo, device.ErrNotSupported)
+			return backend.Choice{}, fmt.Errorf("gpu: %s needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use bellman-ford, johnson or auto, which handle negative weights: %w", sssp.AlgorithmCH, lo, device.ErrNotSupported)
 		}
 		if alg.Variant != "" {
 			return backend.Choice{}, fmt.Errorf("gpu: %s has no variant %q: %w", sssp.AlgorithmCH, alg.Variant, device.ErrNotSupported)
