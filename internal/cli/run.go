@@ -123,7 +123,9 @@ func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, stderr io.Wr
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	interrupted := make(chan os.Signal, 1)
 	go func() {
-		defer signal.Stop(signals)
+		if !supervisedChild { // a supervisor deals with a second signal
+			defer signal.Stop(signals)
+		}
 		select {
 		case sig := <-signals:
 			// A notice now, since removing temporaries may take a while;
