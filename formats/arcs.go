@@ -34,6 +34,14 @@ func preallocLimit(r, in io.Reader, minBytes int64) int64 {
 	return size/minBytes + 1
 }
 
+// sizeKnown reports whether preallocLimit(r, in, ...) is an exact bound:
+// r tells its size and in reads it as it is, not decompressed.
+func sizeKnown(r, in io.Reader) bool {
+	_, ok := sizeHint(r)
+	_, compressed := in.(*gzip.Reader)
+	return ok && !compressed
+}
+
 // sizeHint returns the bytes left in r when r can tell.
 func sizeHint(r io.Reader) (int64, bool) {
 	switch s := r.(type) {

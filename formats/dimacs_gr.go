@@ -40,7 +40,7 @@ func readDIMACS(r io.Reader, name string, workers, chunk int) (*graph.EdgeList, 
 	if err != nil {
 		return nil, err
 	}
-	d := &dimacsReader{name: name, limit: limit}
+	d := &dimacsReader{name: name, limit: limit, exact: sizeKnown(r, in)}
 	chunks := newLineChunks(in, chunk)
 	if workers > 1 {
 		err = d.scanParallel(chunks, workers)
@@ -81,6 +81,10 @@ type dimacsReader struct {
 	m     int64
 	arcs  arcArrays
 	limit int64 // preallocation bound
+	// exact says that limit bounds the arc lines the input can hold (a
+	// plain input of known size), so a p line declaring more is refused
+	// before the arcs are read.
+	exact bool
 }
 
 // scanChunk parses a run of whole lines. Well-formed arc lines take the fast
@@ -220,6 +224,10 @@ func (d *dimacsReader) problemLine(f [][]byte, fits bool) error {
 	}
 	if st == intRange || m < 0 {
 		return lineErr(d.name, d.line, "arc count %s outside 0..%d", quote(f[3]), int64(math.MaxInt64))
+	}
+	if d.exact && m > d.limit {
+		return lineErr(d.name, d.line, "the p line declares %d arcs, more than the %d lines of 8 bytes or more (\"a 1 1 0\") the input's size can hold",
+			m, d.limit)
 	}
 	d.pLine, d.n, d.m = d.line, int32(n), m
 	d.arcs = newArcArrays(m, d.limit)

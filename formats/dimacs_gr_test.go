@@ -241,9 +241,32 @@ func TestReadDIMACSLyingHeader(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := ReadDIMACS(strings.NewReader(text), "lie.gr")
 	runtime.ReadMemStats(&after)
-	wantParseError(t, err, "formats: lie.gr:1: ", "declares 2147483647 arcs, the file has 1")
+	wantParseError(t, err, "formats: lie.gr:1: ", "declares 2147483647 arcs, more than the 6 lines")
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 100<<20 {
 		t.Errorf("allocated %d MB for a two-line file", grew>>20)
+	}
+}
+
+// TestReadDIMACSArcCountBeyondTheBytes checks that a p line declaring more
+// arcs than the input's bytes can hold is refused at the p line, before
+// any arc is read, when the size is known; compressed, the count is
+// checked once the arcs are read, as for an input of unknown size.
+func TestReadDIMACSArcCountBeyondTheBytes(t *testing.T) {
+	text := "c a typo: one digit too many\np sp 3 20\na 1 2 3\na 2 3 4\nthis line is never read\n"
+	_, err := ReadDIMACS(strings.NewReader(text), "typo.gr")
+	wantParseError(t, err, "formats: typo.gr:2: ", "declares 20 arcs, more than the 10 lines")
+
+	// The bound is the input's bytes over 8, plus one: a count within it
+	// is checked once the arcs are read.
+	_, err = ReadDIMACS(strings.NewReader("p sp 1 2\na 1 1 0\n"), "tight.gr")
+	wantParseError(t, err, "formats: tight.gr:1: ", "declares 2 arcs, the file has 1")
+
+	for name, r := range map[string]io.Reader{
+		"typo.gr.gz":    bytes.NewReader(gzipBytes(t, []byte("p sp 3 20\na 1 2 3\n"))),
+		"typo.gr.stdin": iotest.OneByteReader(strings.NewReader("p sp 3 20\na 1 2 3\n")),
+	} {
+		_, err := ReadDIMACS(r, name)
+		wantParseError(t, err, "formats: "+name+":1: ", "declares 20 arcs, the file has 1")
 	}
 }
 

@@ -79,7 +79,9 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 		return nil, err
 	}
 	stages := map[string]float64{}
-	g, err := LoadGraph(ctx, cfg.Input, log, progressOut, cfg.Log.Quiet)
+	spec := cfg.Input
+	spec.Footprint = ComputeFootprint
+	g, err := LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ const (
 	ExitOutput      = 5   // the outputs could not be written
 	ExitSuperseded  = 7   // another run committed the output first: this run's result was dropped
 	ExitNoGPU       = 8   // compute.backend is gpu but no GPU can be used here: no driver library, no device, or a build without CUDA
+	ExitOutOfMemory = 9   // not enough memory: the input's sizes need more than this machine or its limits give, or the run ran out
 	ExitInterrupted = 130 // SIGINT or SIGTERM: temporaries were removed
 )
 
@@ -79,6 +80,7 @@ func ExitCode(err error) int {
 		supErr *SupersededError
 		incErr *IncompleteError
 		gpuErr *NoGPUError
+		memErr *NotEnoughMemoryError
 	)
 	switch {
 	case err == nil:
@@ -87,6 +89,8 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &cfgErr):
 		return ExitConfig
+	case errors.As(err, &memErr): // before InputError, which may wrap it
+		return ExitOutOfMemory
 	case errors.As(err, &inErr):
 		return ExitInput
 	case errors.As(err, &cmpErr):

@@ -33,6 +33,13 @@ var generatorParams = map[string]map[string]string{
 // "random-degree:n=1000000,k=7" describes. Generators are deterministic for
 // a seed, so the spec itself stands in for the input checksum.
 func generateGraph(spec string) (*LoadedGraph, error) {
+	return generateWithin(spec, Footprint{})
+}
+
+// generateWithin is generateGraph for a stage of footprint fp: a graph
+// whose run would not fit this machine's memory is refused with a
+// *NotEnoughMemoryError before it is generated.
+func generateWithin(spec string, fp Footprint) (*LoadedGraph, error) {
 	start := time.Now()
 	kind, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	defaults, ok := generatorParams[kind]
@@ -54,6 +61,12 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 	var lo, hi int32
 	if kind != "road" {
 		lo, hi = int32(p.int("lo")), int32(p.int("hi"))
+	}
+	if p.err == nil {
+		n, m := generatedSize(kind, &p)
+		if err := checkMemory(fp, "generated graph "+spec, n, m, true); err != nil {
+			return nil, err
+		}
 	}
 	var (
 		e        *graph.EdgeList
@@ -101,6 +114,39 @@ func generateGraph(spec string) (*LoadedGraph, error) {
 		Edges: e, Vertices: vertices, File: canonical, Name: canonical, SHA256: hex.EncodeToString(sum[:]),
 		Format: FormatGenerated, Directed: true, Weighting: "generated", Elapsed: time.Since(start),
 	}, nil
+}
+
+// generatedSize returns the vertices and (about) the arcs of the graph
+// kind and p describe, before generating it: exact for grid and
+// random-degree, the expected count for erdos-renyi and a lower bound for
+// road (a connected street grid keeps at least a tree, an arc each way).
+// Parameters out of range give 0, 0, leaving the generator to refuse them.
+func generatedSize(kind string, p *paramReader) (n, m int64) {
+	switch kind {
+	case "grid", "road":
+		side := int64(p.int("side"))
+		if side < 1 || side > 46340 {
+			return 0, 0
+		}
+		n = side * side
+		if kind == "grid" {
+			return n, 4 * side * (side - 1)
+		}
+		return n, 2 * (n - 1)
+	case "random-degree":
+		n, k := int64(p.int("n")), int64(p.int("k"))
+		if n < 1 || k < 1 {
+			return max(n, 0), 0
+		}
+		return n, int64(min(float64(n)*float64(k), 1<<62))
+	case "erdos-renyi":
+		n, prob := int64(p.int("n")), p.float("p")
+		if n < 1 || prob <= 0 || prob > 1 {
+			return max(n, 0), 0
+		}
+		return n, int64(min(float64(n)*float64(n-1)*prob, 1<<62))
+	}
+	return 0, 0
 }
 
 // gridCoordinates places vertex r*side + c of a generated grid at x = c,

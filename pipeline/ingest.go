@@ -157,6 +157,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	}
 	spec := cfg.Input
 	spec.Tables = true // an ingest output read again keeps its arc order
+	spec.Footprint = IngestFootprint
 	g, err := LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err

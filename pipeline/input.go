@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,6 +47,11 @@ type InputSpec struct {
 	// (parallel arcs become one arc of the minimum weight and non-negative
 	// self-loops go, see formats.Simplify).
 	Simplify string
+	// Footprint, when set, is the memory the stage's run takes per vertex
+	// and per arc: a graph whose sizes need more than this machine gives
+	// is refused with a *NotEnoughMemoryError before the per-vertex
+	// arrays are allocated (a generated one before it is generated).
+	Footprint Footprint
 	// Mirror and Offline configure the dataset fetcher.
 	Mirror  string
 	Offline bool
@@ -87,7 +93,11 @@ type LoadedGraph struct {
 func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOut io.Writer, quiet bool) (*LoadedGraph, error) {
 	start := time.Now()
 	if spec.Path == "" && spec.Dataset == "" && spec.Generate != "" {
-		g, err := generateGraph(spec.Generate)
+		g, err := generateWithin(spec.Generate, spec.Footprint)
+		var memErr *NotEnoughMemoryError
+		if errors.As(err, &memErr) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, config.Errorf(KeyInputGenerate, "%v", err)
 		}
@@ -130,6 +140,14 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	}
 	if err != nil {
 		return nil, &InputError{err}
+	}
+	// Before anything is allocated per vertex: a DIMACS p line may declare
+	// far more vertices than its arcs use.
+	if err := checkMemory(spec.Footprint, loaded.File, int64(loaded.Edges.N), int64(loaded.Edges.M()), false); err != nil {
+		return nil, err
+	}
+	if format == FormatDIMACS {
+		loaded.Vertices = formats.DIMACSVertices(loaded.Edges.N)
 	}
 	if manifestEntry != nil {
 		if err := checkCounts(manifestEntry, path, loaded); err != nil {
@@ -259,10 +277,9 @@ func loadRaw(path, format string, spec InputSpec, log *slog.Logger, progressOut 
 	loaded := &LoadedGraph{File: path, Name: filepath.Base(path), Format: format, Bytes: st.Size(), Directed: true, Weighting: "file"}
 	switch format {
 	case FormatDIMACS:
+		// Its vertex metadata is made by LoadGraph, once the sizes are
+		// checked against the memory.
 		loaded.Edges, err = formats.ReadDIMACS(r, path)
-		if err == nil {
-			loaded.Vertices = formats.DIMACSVertices(loaded.Edges.N)
-		}
 	case FormatSNAP:
 		var w formats.Weighting
 		if w, err = formats.ParseWeighting(spec.Weighting); err != nil {

@@ -22,5 +22,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(cli.Compute(), os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
+	os.Exit(cli.Main(cli.Compute()))
 }

@@ -18,5 +18,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(cli.Ingest(), os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
+	os.Exit(cli.Main(cli.Ingest()))
 }

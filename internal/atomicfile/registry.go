@@ -25,6 +25,14 @@ var openDirs = struct {
 }{byPath: make(map[string]*Dir)}
 
 func register(a aborter) {
+	switch t := a.(type) {
+	case *File:
+		if !t.inDir {
+			announce(t.final)
+		}
+	case *Dir:
+		announce(t.final)
+	}
 	inFlight.Lock()
 	inFlight.set[a] = struct{}{}
 	inFlight.Unlock()

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"sync"
@@ -80,5 +81,31 @@ func TestAbortAllWhileWriting(t *testing.T) {
 	}
 	if got := entries(t, parent); len(got) != 0 {
 		t.Errorf("parent holds %v, want nothing", got)
+	}
+}
+
+func TestAnnounceTo(t *testing.T) {
+	var got bytes.Buffer
+	AnnounceTo(&got)
+	defer AnnounceTo(nil)
+	dir := t.TempDir()
+	d, err := CreateDir(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Abort()
+	inner, err := Create(filepath.Join(d.Path(), "part.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Abort()
+	f, err := Create(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	want := filepath.Join(dir, "out") + "\x00" + filepath.Join(dir, "manifest.json") + "\x00"
+	if got.String() != want {
+		t.Errorf("announced %q, want %q (a file inside a temporary folder is not announced)", got.String(), want)
 	}
 }

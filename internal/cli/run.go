@@ -134,7 +134,9 @@ func cancelOnSignal(ctx context.Context, cancel context.CancelFunc, msgs message
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	interrupted := make(chan os.Signal, 1)
 	go func() {
-		defer signal.Stop(signals)
+		if !supervisedChild { // a supervisor deals with a second signal
+			defer signal.Stop(signals)
+		}
 		select {
 		case sig := <-signals:
 			// A notice now, since removing temporaries may take a while;

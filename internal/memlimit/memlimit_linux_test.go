@@ -1,0 +1,73 @@
+package memlimit
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func file(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+
+func TestCgroupV2WalksAncestors(t *testing.T) {
+	root := fstest.MapFS{
+		"proc/self/cgroup":                        file("0::/job/step\n"),
+		"sys/fs/cgroup/job/step/memory.max":       file("max\n"),
+		"sys/fs/cgroup/job/step/memory.current":   file("100\n"),
+		"sys/fs/cgroup/job/memory.max":            file("8000\n"),
+		"sys/fs/cgroup/job/memory.current":        file("3000\n"),
+		"sys/fs/cgroup/memory.max":                file("1000000\n"),
+		"sys/fs/cgroup/memory.current":            file("10\n"),
+		"proc/meminfo":                            file("MemTotal: 100 kB\nMemAvailable:     50 kB\n"),
+		"sys/fs/cgroup/memory/memory.limit_bytes": file("1\n"), // not a file the v2 walk reads
+	}
+	ls := limits(root)
+	got, ok := tightest(ls)
+	if !ok || got.Free != 5000 || got.Total != 8000 || !strings.Contains(got.Name, "memory.max of /sys/fs/cgroup/job") {
+		t.Fatalf("tightest of %+v = %+v, want the job's 5000 of 8000", ls, got)
+	}
+}
+
+func TestCgroupV1(t *testing.T) {
+	root := fstest.MapFS{
+		"proc/self/cgroup": file("4:memory:/slurm/uid_1/job_7\n1:cpu,cpuacct:/\n"),
+		"sys/fs/cgroup/memory/slurm/uid_1/job_7/memory.limit_in_bytes": file("4096\n"),
+		"sys/fs/cgroup/memory/slurm/uid_1/job_7/memory.usage_in_bytes": file("1024\n"),
+		"sys/fs/cgroup/memory/memory.limit_in_bytes":                   file("9223372036854771712\n"), // no limit
+		"proc/meminfo": file("MemAvailable: 1000000 kB\n"),
+	}
+	got, ok := tightest(limits(root))
+	if !ok || got.Free != 3072 || got.Total != 4096 || !strings.Contains(got.Name, "limit_in_bytes") {
+		t.Fatalf("got %+v, want 3072 free of the job's 4096", got)
+	}
+}
+
+func TestMemAvailableAlone(t *testing.T) {
+	root := fstest.MapFS{"proc/meminfo": file("MemTotal: 100 kB\nMemAvailable: 64 kB\n")}
+	got, ok := tightest(limits(root))
+	if !ok || got.Free != 64<<10 || got.Name != "MemAvailable of /proc/meminfo" {
+		t.Fatalf("got %+v, %v", got, ok)
+	}
+	if l, ok := memAvailable(fstest.MapFS{"proc/meminfo": file("MemAvailable: lots kB\n")}); ok {
+		t.Fatalf("a malformed MemAvailable gave %+v", l)
+	}
+}
+
+func TestAvailableHere(t *testing.T) {
+	l, ok := Available()
+	if !ok {
+		t.Skip("no bound known here")
+	}
+	if l.Free <= 0 || l.Free > l.Total || l.Name == "" {
+		t.Fatalf("Available() = %+v", l)
+	}
+}
+
+func TestString(t *testing.T) {
+	l := Limit{Name: "RLIMIT_AS (ulimit -v)", Total: 6 << 30, Free: 5<<30 + 1<<29}
+	if got, want := l.String(), "5.5 GiB left under RLIMIT_AS (ulimit -v) of 6.0 GiB"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if got := GiB(3 << 20); got != "3 MiB" {
+		t.Errorf("GiB(3 MiB) = %q", got)
+	}
+}
