@@ -27,7 +27,9 @@ func corrupt(rng *rand.Rand, text []byte, bad string) []byte {
 // the error texts differ.
 func readBoth(t *testing.T, text []byte, workers, chunk int) {
 	t.Helper()
-	want, wantErr := readDIMACS(bytes.NewReader(text), "p.gr", 1, chunkSize)
+	// Both readers hide the input's size, which would let one refuse a p
+	// line that declares more arcs than the bytes hold before reading on.
+	want, wantErr := readDIMACS(iotest.OneByteReader(bytes.NewReader(text)), "p.gr", 1, chunkSize)
 	got, err := readDIMACS(iotest.HalfReader(bytes.NewReader(text)), "p.gr", workers, chunk)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Fatalf("%d workers, %d-byte chunks: error %v, sequential %v", workers, chunk, err, wantErr)

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/pipeline"
 )
 
@@ -111,7 +112,10 @@ func Supervise(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 	if err != nil || !canSupervise {
 		return Run(cmd, args, env, stdout, stderr)
 	}
-	s := &supervisor{name: cmd.Name, stderr: stderr}
+	// The supervisor's own lines follow log.format as far as the arguments
+	// and environment tell it; the child reads the whole configuration.
+	format := config.Peek(cmd.Keys, config.Source{Args: args, Env: env}, pipeline.KeyLogFormat)
+	s := &supervisor{msgs: newMessages(stderr, cmd.Name, format)}
 	code, err := s.run(exe, args, env, stdout)
 	if err != nil {
 		// Nothing ran: run here, unsupervised.
@@ -122,8 +126,7 @@ func Supervise(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 
 // supervisor is one run of a child.
 type supervisor struct {
-	name   string
-	stderr io.Writer
+	msgs messages // the supervisor's warnings and error line
 
 	crash bytes.Buffer // the first crashKeep bytes of the crash report
 	temps []string     // final paths of the child's temporaries
@@ -144,7 +147,7 @@ func (s *supervisor) run(exe string, args, env []string, stdout io.Writer) (int,
 	}
 	child := exec.Command(exe, args...)
 	child.Env = append(env[:len(env):len(env)], childEnv+"=1")
-	child.Stdin, child.Stdout, child.Stderr = os.Stdin, stdout, s.stderr
+	child.Stdin, child.Stdout, child.Stderr = os.Stdin, stdout, s.msgs.stderr
 	child.ExtraFiles = []*os.File{crashW, tempsW} // fds 3 and 4
 	child.SysProcAttr = childAttr()
 
@@ -215,29 +218,29 @@ wait:
 func (s *supervisor) outcome(st *os.ProcessState, waitErr error, sig os.Signal, killed bool) int {
 	if st == nil {
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, fmt.Errorf("waiting for the run: %v", waitErr), pipeline.ExitInternal)
+		return s.msgs.fail(fmt.Errorf("waiting for the run: %v", waitErr), pipeline.ExitInternal)
 	}
 	crash := s.crash.String()
 	ws, _ := st.Sys().(syscall.WaitStatus)
 	switch {
 	case killed:
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, fmt.Errorf("interrupted by a second %s and stopped at once; temporaries removed", signalName(sig)), pipeline.ExitInterrupted)
+		return s.msgs.fail(fmt.Errorf("interrupted by a second %s and stopped at once; temporaries removed", signalName(sig)), pipeline.ExitInterrupted)
 	case outOfMemory(crash):
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, errors.New("out of memory: the run needed more memory than this machine or its limits (ulimit -v, the cgroup) give; temporaries removed"), pipeline.ExitOutOfMemory)
+		return s.msgs.fail(errors.New("out of memory: the run needed more memory than this machine or its limits (ulimit -v, the cgroup) give; temporaries removed"), pipeline.ExitOutOfMemory)
 	case crash != "":
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, fmt.Errorf("internal error: the run crashed: %s (the report is above; please report it); temporaries removed", headline(crash)), pipeline.ExitInternal)
+		return s.msgs.fail(fmt.Errorf("internal error: the run crashed: %s (the report is above; please report it); temporaries removed", headline(crash)), pipeline.ExitInternal)
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
 		// Schedulers kill a job's every process, this one included; a
 		// SIGKILL for the child alone is what the out-of-memory killer
 		// sends to the process that uses the most memory.
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, errors.New("out of memory: the run was killed by SIGKILL, as the kernel's out-of-memory killer does when the machine or the cgroup runs out; temporaries removed"), pipeline.ExitOutOfMemory)
+		return s.msgs.fail(errors.New("out of memory: the run was killed by SIGKILL, as the kernel's out-of-memory killer does when the machine or the cgroup runs out; temporaries removed"), pipeline.ExitOutOfMemory)
 	case ws.Signaled():
 		s.removeTemporaries()
-		return fail(s.stderr, s.name, fmt.Errorf("the run was killed by %s; temporaries removed", ws.Signal()), 128+int(ws.Signal()))
+		return s.msgs.fail(fmt.Errorf("the run was killed by %s; temporaries removed", ws.Signal()), 128+int(ws.Signal()))
 	}
 	return st.ExitCode()
 }
@@ -305,7 +308,7 @@ func headline(report string) string {
 func (s *supervisor) removeTemporaries() {
 	for _, p := range s.temps {
 		if _, err := atomicfile.RemoveStale(p); err != nil {
-			report(s.stderr, "%s: warning: %v\n", s.name, err)
+			s.msgs.warn("%v", err)
 		}
 	}
 }
