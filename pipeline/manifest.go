@@ -65,6 +65,10 @@ type ManifestFile struct {
 	Rows   int64  `json:"rows"`
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
+	// Checksum is the reload file's checksum of itself ("crc32c:..."),
+	// which compute compares instead of hashing the file (see package
+	// csrfile); absent for other files.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // manifestFiles converts table file infos to paths relative to root.
@@ -75,7 +79,7 @@ func manifestFiles(root string, infos []tables.FileInfo) []ManifestFile {
 		if err != nil {
 			rel = fi.Path
 		}
-		out = append(out, ManifestFile{Path: filepath.ToSlash(rel), Rows: fi.Rows, Bytes: fi.Bytes, SHA256: fi.SHA256})
+		out = append(out, ManifestFile{Path: filepath.ToSlash(rel), Rows: fi.Rows, Bytes: fi.Bytes, SHA256: fi.SHA256, Checksum: fi.Checksum})
 	}
 	return out
 }
