@@ -69,6 +69,12 @@ func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFile
 	}
 	sum = g.Rows().Checksum(workers)
 	if recorded != sum {
+		// Tables of another graph copied in, or damage in the recorded
+		// checksum itself: the manifest tells which.
+		if checkErr := g.listing.check(files.Ranks); checkErr != nil {
+			return files, "", &InputError{fmt.Errorf("%w; it records graph checksum %s, not that of the graph read from %s (%s): a contraction hierarchy of another graph, or a damaged one",
+				checkErr, recorded, g.File, sum)}
+		}
 		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s (run ingest again to rebuild it, or with ingest.hierarchy: off to drop it; input.simplify changes the arcs of a table input too)",
 			files.Ranks, recorded, g.File, sum)}
 	}

@@ -113,7 +113,7 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	if format == "" || format == FormatAuto {
 		detected, why, err := detectFormat(path)
 		if err != nil {
-			return nil, &InputError{err}
+			return nil, &InputError{ifChangedSinceIngest(path, err)}
 		}
 		format, rule = detected, why
 	}

@@ -45,10 +45,10 @@ func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%w (ingest the graph again)", err)
 	}
 	if r.Bytes != listed.Bytes {
-		return nil, false, fmt.Errorf("%s: %d bytes, %s lists %d: truncated or replaced (ingest again)", path, r.Bytes, ManifestName, listed.Bytes)
+		return nil, false, fmt.Errorf("%s: %d bytes, %s lists %d: truncated or replaced (ingest the graph again)", path, r.Bytes, ManifestName, listed.Bytes)
 	}
 	if err := checkReloadCurrent(path, r, listed, listing); err != nil {
 		return nil, false, err
@@ -76,7 +76,7 @@ func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 // metadata describes must be the manifest's too.
 func checkReloadCurrent(path string, r *csrfile.Graph, listed *ManifestFile, listing *ingestListing) error {
 	stale := func(what, file, manifest string) error {
-		return fmt.Errorf("%s: stale reload file: its %s is %s, %s says %s: written by another ingest, or changed since (ingest again)", path, what, file, ManifestName, manifest)
+		return fmt.Errorf("%s: stale reload file: its %s is %s, %s says %s: written by another ingest, or changed since (ingest the graph again)", path, what, file, ManifestName, manifest)
 	}
 	if listed.Checksum == "" {
 		if err := listing.check(path); err != nil {

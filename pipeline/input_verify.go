@@ -96,6 +96,22 @@ func changed(path, what, got, listed string) error {
 	return fmt.Errorf("%s: corrupt, or changed since ingest: its %s is %s, %s lists %s (ingest the graph again)", path, what, got, ManifestName, listed)
 }
 
+// ifChangedSinceIngest returns, in place of err (a failure to read the
+// file at path), the error of its check against the manifest beside it,
+// when one lists it and the check fails: a table of an ingest output
+// named directly whose damage makes its format unknown is reported as
+// damaged.
+func ifChangedSinceIngest(path string, err error) error {
+	listing, listErr := readIngestListing(filepath.Dir(path))
+	if listErr != nil || listing.entry(path) == nil {
+		return err
+	}
+	if checkErr := listing.check(path); checkErr != nil {
+		return checkErr
+	}
+	return err
+}
+
 // fileCheck is the SHA-256 check of one file, running on a goroutine of
 // its own.
 type fileCheck struct {
