@@ -165,7 +165,7 @@ func hashMatches(path string, listed *ManifestFile, l *ingestListing) error {
 // sha256Of returns the lowercase hex SHA-256 of what r holds.
 func sha256Of(r io.Reader) (string, error) {
 	digest := sha256.New()
-	if _, err := io.CopyBuffer(digest, r, make([]byte, 1<<20)); err != nil {
+	if _, err := io.CopyBuffer(digest, r, make([]byte, 256<<10)); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(digest.Sum(nil)), nil
