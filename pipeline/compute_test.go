@@ -163,6 +163,42 @@ func TestComputeIsByteIdenticalAndSkipsWhenUnchanged(t *testing.T) {
 	checkOutputs(t, filepath.Join(dir, "b"), graph.BuildCSR(mustGenerate(t, "grid:side=20,seed=7")), []int32{1})
 }
 
+// TestComputeRecomputesADamagedOutput: skip_if_unchanged does not take
+// an output whose part file was damaged in place, its size unchanged,
+// for a finished one: the run says why and writes the part again.
+func TestComputeRecomputesADamagedOutput(t *testing.T) {
+	yaml := "input:\n  generate: grid:side=20,seed=7\ncompute:\n  backend: cpu\n  sources: [0, 5]\n"
+	out := filepath.Join(t.TempDir(), "b")
+	cfg := loadCompute(t, yaml, "-out", out, "-skip-if-unchanged")
+	runCompute(t, cfg)
+	part := filepath.Join(out, DistancesDir, "part-00000.parquet")
+	good, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Clone(good)
+	damaged[len(damaged)/2] ^= 0x01
+	if err := os.WriteFile(part, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, logs, err := computeLogged(t, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skipped {
+		t.Fatal("a damaged output was taken as up to date")
+	}
+	if !strings.Contains(logs.String(), "not up to date") || !strings.Contains(logs.String(), "changed since the run") {
+		t.Errorf("the log does not say why it computed again:\n%s", logs)
+	}
+	if again, _ := os.ReadFile(part); !bytes.Equal(again, good) {
+		t.Error("the part file was not written again")
+	}
+	if res := runCompute(t, cfg); !res.Skipped {
+		t.Error("the repaired output was not taken as up to date")
+	}
+}
+
 func mustGenerate(t *testing.T, spec string) *graph.EdgeList {
 	t.Helper()
 	g, err := generateGraph(spec)

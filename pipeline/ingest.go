@@ -177,7 +177,7 @@ func Ingest(ctx context.Context, cfg *IngestConfig, log *slog.Logger, progressOu
 	}
 	files = append(files, hierarchyFiles...)
 	if cfg.Reload && (cfg.Output == IngestParquet || cfg.Output == IngestArrow) {
-		fi, err := writeReloadFile(out.Path(), g, out.RunID)
+		fi, err := writeReloadFile(out.Path(), g)
 		if err != nil {
 			return nil, &OutputError{err}
 		}

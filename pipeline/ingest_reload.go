@@ -23,23 +23,22 @@ func reloadKey() config.Key {
 }
 
 // writeReloadFile writes the reload file of g into the ingest output
-// folder dir, tagged with the ingest's run id. O(n + m): a CSR build and
-// one pass of writing and hashing.
-func writeReloadFile(dir string, g *LoadedGraph, runID string) (tables.FileInfo, error) {
+// folder dir. It holds nothing of the run (the manifest's record of its
+// checksum ties it to the run), so the same graph gives the same bytes.
+// O(n + m): a CSR build and one pass of writing and hashing.
+func writeReloadFile(dir string, g *LoadedGraph) (tables.FileInfo, error) {
 	path := filepath.Join(dir, ReloadName)
 	f, err := os.Create(path)
 	if err != nil {
 		return tables.FileInfo{}, err
 	}
 	defer f.Close()
-	meta := graphMetadata(g)
-	meta[MetaIngestRunID] = runID
-	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
+	w, err := csrfile.Write(f, g.Rows(), g.Vertices, graphMetadata(g))
 	if err != nil {
 		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return tables.FileInfo{}, err
 	}
-	return tables.FileInfo{Path: path, Rows: int64(g.Edges.M()), Bytes: w.Bytes, SHA256: w.SHA256}, nil
+	return tables.FileInfo{Path: path, Rows: int64(g.Edges.M()), Bytes: w.Bytes, SHA256: w.SHA256, Checksum: w.Checksum}, nil
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
-func loadIngest(t *testing.T, args ...string) *IngestConfig {
+func loadIngest(t testing.TB, args ...string) *IngestConfig {
 	t.Helper()
 	l, err := config.Load("ingest", IngestKeys(), args, io.Discard)
 	if err != nil {

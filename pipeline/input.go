@@ -86,6 +86,9 @@ type LoadedGraph struct {
 	// Folder is the ingest output folder a table input was read from
 	// (where a stored hierarchy would be), "" for other inputs.
 	Folder string
+	// listing is Folder's manifest, against which any other file read
+	// from the folder (a stored hierarchy) is checked.
+	listing *ingestListing
 }
 
 // LoadGraph reads the input spec describes, reporting progress for long
@@ -125,7 +128,7 @@ func LoadGraph(ctx context.Context, spec InputSpec, log *slog.Logger, progressOu
 	if format == "" || format == FormatAuto {
 		detected, why, err := detectFormat(path)
 		if err != nil {
-			return nil, &InputError{err}
+			return nil, &InputError{ifChangedSinceIngest(path, err)}
 		}
 		format, rule = detected, why
 	}
@@ -341,6 +344,8 @@ const (
 // loadTable reads an ingest output: a folder holding edges.<ext> and
 // vertices.<ext>, or the edges file itself with vertices.<ext> beside it;
 // from its reload file when the manifest lists one, unless tablesOnly.
+// Whichever files it reads are checked against the folder's manifest
+// (input_verify.go): a folder without one is refused.
 func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -364,30 +369,40 @@ func loadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	if files.Edges == "" {
 		return nil, fmt.Errorf("%s: no edges.parquet or edges.arrow (an ingest output) found", path)
 	}
+	listing, err := readIngestListing(dir)
+	if err != nil {
+		return nil, err
+	}
 	var g *LoadedGraph
 	ok := false
 	if !tablesOnly {
-		if g, ok, err = loadReload(dir); err != nil {
+		if g, ok, err = loadReload(listing); err != nil {
 			return nil, err
 		}
 	}
 	if !ok {
-		if g, err = readTables(path, files); err != nil {
+		if g, err = readTables(files, listing); err != nil {
 			return nil, err
 		}
 	}
 	// Either layout: the folder also holds the manifest and any stored
 	// hierarchy, which compute looks for there.
-	g.Folder = dir
+	g.Folder, g.listing = dir, listing
 	return g, nil
 }
 
-// readTables reads the graph of an ingest output from its tables.
-func readTables(path string, files tables.GraphFiles) (*LoadedGraph, error) {
-	if _, err := os.Stat(files.Vertices); err != nil {
-		return nil, fmt.Errorf("%s: an ingest output needs its vertices table beside the edges: %w", path, err)
-	}
-	e, vs, meta, err := tables.ReadGraph(files)
+// readTables reads the graph of an ingest output from its tables, checked
+// against listing as they are decoded.
+func readTables(files tables.GraphFiles, listing *ingestListing) (*LoadedGraph, error) {
+	var (
+		e    *graph.EdgeList
+		vs   *graph.Vertices
+		meta map[string]string
+	)
+	err := listing.verifiedRead([]string{files.Edges, files.Vertices}, func() (err error) {
+		e, vs, meta, err = tables.ReadGraph(files)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,21 +19,18 @@ import (
 // instead of decoding the tables and sorting the arcs again.
 const ReloadName = "graph.csr"
 
-// MetaIngestRunID, in a reload file's metadata, is the run id of the
-// ingest that wrote it; the manifest beside it must carry the same.
-const MetaIngestRunID = "pathflow.ingest_run_id"
-
-// loadReload loads the ingest output in dir from its reload file when its
-// manifest lists one: ok false (and no error) when it does not, as in the
-// outputs of older ingests, which then load from the tables. A reload
-// file that is listed but missing, shorter or longer than listed, of
-// another ingest run or graph than the manifest's, unlisted, or corrupt
-// is refused with an error naming it: a stale file must not stand in for
-// the tables beside it.
-func loadReload(dir string) (g *LoadedGraph, ok bool, err error) {
+// loadReload loads the ingest output of listing from its reload file
+// when the manifest lists one: ok false (and no error) when it does not,
+// as in the outputs of older ingests, which then load from the tables. A
+// reload file that is listed but missing, shorter or longer than listed,
+// another than the one listed (by its checksum of itself: of another
+// ingest, or changed since), unlisted, or corrupt is refused with an
+// error naming it: a stale file must not stand in for the tables beside
+// it.
+func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 	start := time.Now()
-	path := filepath.Join(dir, ReloadName)
-	listed, m := reloadListing(dir)
+	path := filepath.Join(listing.dir, ReloadName)
+	listed := listing.entry(path)
 	_, statErr := os.Stat(path)
 	switch {
 	case listed == nil && errors.Is(statErr, fs.ErrNotExist):
@@ -42,19 +38,19 @@ func loadReload(dir string) (g *LoadedGraph, ok bool, err error) {
 	case listed == nil:
 		return nil, false, fmt.Errorf("%s: stale reload file: the %s beside it does not list it (delete it, or ingest again)", path, ManifestName)
 	case statErr != nil:
-		return nil, false, fmt.Errorf("%s: listed in %s but not readable: %w", path, ManifestName, statErr)
+		return nil, false, listing.missing(path, statErr)
 	}
 	r, err := csrfile.Open(path, runtime.GOMAXPROCS(0))
 	if errors.Is(err, csrfile.ErrBigEndian) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%w (ingest the graph again)", err)
 	}
 	if r.Bytes != listed.Bytes {
-		return nil, false, fmt.Errorf("%s: %d bytes, %s lists %d: truncated or replaced (ingest again)", path, r.Bytes, ManifestName, listed.Bytes)
+		return nil, false, fmt.Errorf("%s: %d bytes, %s lists %d: truncated or replaced (ingest the graph again)", path, r.Bytes, ManifestName, listed.Bytes)
 	}
-	if err := checkReloadCurrent(path, r.Meta, m); err != nil {
+	if err := checkReloadCurrent(path, r, listed, listing); err != nil {
 		return nil, false, err
 	}
 	return &LoadedGraph{
@@ -72,31 +68,25 @@ func loadReload(dir string) (g *LoadedGraph, ok bool, err error) {
 	}, true, nil
 }
 
-// reloadListing reads the ingest manifest in dir and returns its entry
-// for the reload file, nil when there is no manifest or it lists none.
-func reloadListing(dir string) (*ManifestFile, *IngestManifest) {
-	var m IngestManifest
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
-	if err != nil || json.Unmarshal(b, &m) != nil {
-		return nil, nil
-	}
-	for i := range m.Files {
-		if m.Files[i].Path == ReloadName {
-			return &m.Files[i], &m
-		}
-	}
-	return nil, nil
-}
-
-// checkReloadCurrent refuses a reload file written by another ingest run
-// or of another graph than the manifest m describes.
-func checkReloadCurrent(path string, meta map[string]string, m *IngestManifest) error {
+// checkReloadCurrent refuses a reload file r (which passed its own
+// checks) other than the one the manifest lists: by the file's checksum
+// of itself, which the manifest records beside its SHA-256, so the check
+// costs nothing beside Open's; by its SHA-256, one more pass over the
+// file, where an older ingest recorded no such checksum. The graph its
+// metadata describes must be the manifest's too.
+func checkReloadCurrent(path string, r *csrfile.Graph, listed *ManifestFile, listing *ingestListing) error {
 	stale := func(what, file, manifest string) error {
-		return fmt.Errorf("%s: stale reload file: its %s is %s, %s says %s (ingest again)", path, what, file, ManifestName, manifest)
+		return fmt.Errorf("%s: stale reload file: its %s is %s, %s says %s: written by another ingest, or changed since (ingest the graph again)", path, what, file, ManifestName, manifest)
 	}
+	if listed.Checksum == "" {
+		if err := listing.check(path); err != nil {
+			return err
+		}
+	} else if r.Checksum != listed.Checksum {
+		return stale("checksum", r.Checksum, listed.Checksum)
+	}
+	m, meta := listing.manifest, r.Meta
 	switch {
-	case meta[MetaIngestRunID] != m.RunID:
-		return stale("ingest run", meta[MetaIngestRunID], m.RunID)
 	case meta[MetaInputSHA256] != m.InputSHA256:
 		return stale("input checksum", meta[MetaInputSHA256], m.InputSHA256)
 	case meta[MetaN] != strconv.Itoa(int(m.N)) || meta[MetaM] != strconv.Itoa(m.M):

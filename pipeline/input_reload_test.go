@@ -133,9 +133,9 @@ func TestReloadFileRefusedWhenStale(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "truncated"},
-		{"from another ingest of the same input", func(t *testing.T, dir string) {
-			copyFile(t, filepath.Join(ingestInput(t, input), ReloadName), filepath.Join(dir, ReloadName))
-		}, "stale reload file: its ingest run"},
+		{"from another ingest of the same input, simplified", func(t *testing.T, dir string) {
+			copyFile(t, filepath.Join(ingestInput(t, input, "-simplify", "reduce"), ReloadName), filepath.Join(dir, ReloadName))
+		}, "stale reload file: its checksum"},
 		{"of another graph", func(t *testing.T, dir string) {
 			copyFile(t, filepath.Join(ingestInput(t, other), ReloadName), filepath.Join(dir, ReloadName))
 		}, "stale"},
@@ -173,6 +173,53 @@ func TestReloadFileRefusedWhenStale(t *testing.T) {
 				t.Fatalf("exit code %d, want the input error's %d", ExitCode(err), ExitInput)
 			}
 		})
+	}
+}
+
+// TestReloadFileIsTheSameForTheSameGraph: two ingests of one input write
+// byte-identical reload files (nothing of the run is in them), and one
+// stands in for the other.
+func TestReloadFileIsTheSameForTheSameGraph(t *testing.T) {
+	input := writeGR(t, "g.gr", shuffledGraph(200, 1000, 3))
+	a, b := ingestInput(t, input), ingestInput(t, input)
+	x, err := os.ReadFile(filepath.Join(a, ReloadName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := os.ReadFile(filepath.Join(b, ReloadName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(x, y) {
+		t.Fatalf("two ingests of %s wrote different %s", input, ReloadName)
+	}
+	copyFile(t, filepath.Join(b, ReloadName), filepath.Join(a, ReloadName))
+	if g, err := loadFolder(a); err != nil || g.CSR == nil {
+		t.Fatalf("the other ingest's identical reload file: %v", err)
+	}
+}
+
+// TestReloadFileOfAnOlderManifest: a manifest that records no checksum of
+// the reload file (an older ingest's) has it checked by its SHA-256: it
+// loads as it is, and is refused once replaced.
+func TestReloadFileOfAnOlderManifest(t *testing.T) {
+	input := writeGR(t, "g.gr", shuffledGraph(200, 1000, 3))
+	dir := ingestInput(t, input)
+	m := readIngestManifest(t, dir)
+	for i := range m.Files {
+		m.Files[i].Checksum = ""
+	}
+	if err := writeJSON(filepath.Join(dir, ManifestName), m); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := loadFolder(dir); err != nil || g.CSR == nil {
+		t.Fatalf("load: %v", err)
+	}
+	path := filepath.Join(dir, ReloadName)
+	copyFile(t, filepath.Join(ingestInput(t, input, "-simplify", "reduce"), ReloadName), path)
+	_, err := loadFolder(dir)
+	if err == nil || ExitCode(err) != ExitInput || !strings.Contains(err.Error(), path+": corrupt, or changed since ingest") {
+		t.Fatalf("a replaced reload file: %v (exit %d)", err, ExitCode(err))
 	}
 }
 

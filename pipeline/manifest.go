@@ -2,12 +2,16 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -72,6 +76,10 @@ type ManifestFile struct {
 	Rows   int64  `json:"rows"`
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
+	// Checksum is the reload file's checksum of itself ("crc32c:..."),
+	// which compute compares instead of hashing the file (see package
+	// csrfile); absent for other files.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // manifestFiles converts table file infos to paths relative to root.
@@ -82,7 +90,7 @@ func manifestFiles(root string, infos []tables.FileInfo) []ManifestFile {
 		if err != nil {
 			rel = fi.Path
 		}
-		out = append(out, ManifestFile{Path: filepath.ToSlash(rel), Rows: fi.Rows, Bytes: fi.Bytes, SHA256: fi.SHA256})
+		out = append(out, ManifestFile{Path: filepath.ToSlash(rel), Rows: fi.Rows, Bytes: fi.Bytes, SHA256: fi.SHA256, Checksum: fi.Checksum})
 	}
 	return out
 }
@@ -162,17 +170,58 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // upToDate reports whether dir already holds a complete run of the same
 // input, settings and version: every file the manifest lists is present
-// with its recorded size.
-func upToDate(dir, inputSHA, configSHA string) bool {
+// with its recorded size and SHA-256, so that a damaged output is never
+// taken for a finished one. When it does not, why says what differs. The
+// files are hashed a goroutine each, up to one per core: a pass over the
+// outputs, cheap beside computing them again.
+func upToDate(dir, inputSHA, configSHA string) (ok bool, why string) {
 	m, err := ReadManifest(dir)
-	if err != nil || m.Version != Version || m.InputSHA256 != inputSHA || m.ConfigSHA256 != configSHA {
-		return false
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, "no " + ManifestName + ": no earlier run"
+	case err != nil:
+		return false, err.Error()
+	case m.Version != Version:
+		return false, fmt.Sprintf("written by version %s", m.Version)
+	case m.InputSHA256 != inputSHA:
+		return false, "another input"
+	case m.ConfigSHA256 != configSHA:
+		return false, "other settings"
 	}
-	for _, f := range m.Files {
-		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path)))
-		if err != nil || st.Size() != f.Bytes {
-			return false
+	problems := make([]string, len(m.Files))
+	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
+		problems[i] = outputFileProblem(dir, m.Files[i])
+	})
+	for _, p := range problems {
+		if p != "" {
+			return false, p
 		}
 	}
-	return true
+	return true, ""
+}
+
+// outputFileProblem says how the file f lists in dir differs from it, ""
+// when it does not.
+func outputFileProblem(dir string, f ManifestFile) string {
+	path := filepath.Join(dir, filepath.FromSlash(f.Path))
+	file, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	switch {
+	case err != nil:
+		return err.Error()
+	case st.Size() != f.Bytes:
+		return fmt.Sprintf("%s: %d bytes, the manifest lists %d", path, st.Size(), f.Bytes)
+	}
+	sum, err := sha256Of(file)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: %v", path, err)
+	case sum != f.SHA256:
+		return fmt.Sprintf("%s: SHA-256 %s, the manifest lists %s: changed since the run", path, sum, f.SHA256)
+	}
+	return ""
 }

@@ -137,8 +137,8 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 	if m.RunID != sb.won.Manifest.RunID || m.Backend != backend.CPU || m.Sources != 1 {
 		t.Errorf("the output holds run %s (backend %s), want the other run %s", m.RunID, m.Backend, sb.won.Manifest.RunID)
 	}
-	if !upToDate(out, m.InputSHA256, m.ConfigSHA256) {
-		t.Error("the other run's output is not whole")
+	if ok, why := upToDate(out, m.InputSHA256, m.ConfigSHA256); !ok {
+		t.Errorf("the other run's output is not whole: %s", why)
 	}
 	if got := names(t, parent); !slices.Equal(got, []string{"out"}) {
 		t.Errorf("beside the output: %v, want nothing", got)
@@ -179,7 +179,7 @@ func TestConcurrentComputeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		if !committed[m.RunID] || !upToDate(out, m.InputSHA256, m.ConfigSHA256) {
+		if ok, _ := upToDate(out, m.InputSHA256, m.ConfigSHA256); !committed[m.RunID] || !ok {
 			t.Errorf("round %d: the output holds run %s, not whole or not one that committed (%v)", round, m.RunID, committed)
 		}
 		if got := names(t, parent); !slices.Equal(got, []string{"out"}) {

@@ -75,7 +75,7 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	if err != nil || sum == "" {
 		return plan, planCfg, nil, err
 	}
-	h, seconds, err := loadStoredHierarchy(files, cfg.Workers, checked, run, log)
+	h, seconds, err := loadStoredHierarchy(files, g.listing, cfg.Workers, checked, run, log)
 	if err != nil {
 		return Plan{}, nil, nil, err
 	}

@@ -96,7 +96,11 @@ func currentOutput(cfg *ComputeConfig, inputSHA string, log *slog.Logger) (*Mani
 			"out", cfg.OutDir, "shard", cfg.Shard.Name())
 		return &m.Manifest, true
 	}
-	if !cfg.SkipIfSame || !upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256) {
+	if !cfg.SkipIfSame {
+		return nil, false
+	}
+	if ok, why := upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256); !ok {
+		log.Info("outputs are not up to date; computing", "out", cfg.OutDir, "key", KeySkipIfUnchanged, "why", why)
 		return nil, false
 	}
 	log.Info("outputs are up to date; nothing to do", "out", cfg.OutDir, "key", KeySkipIfUnchanged)

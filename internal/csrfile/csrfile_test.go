@@ -152,3 +152,35 @@ func TestOpenRefusesDamage(t *testing.T) {
 		t.Fatalf("a missing file: %v", err)
 	}
 }
+
+// TestChecksumNamesTheFile: Open gives back the checksum Write reported,
+// and files that differ in an arc's weight, in their metadata or in
+// their vertex table have different checksums, though each passes its
+// own CRCs.
+func TestChecksumNamesTheFile(t *testing.T) {
+	e := randomGraph(500, 4000, 7)
+	meta := map[string]string{"k": "v"}
+	path, w := writeTemp(t, e, nil, meta)
+	g, err := Open(path, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(w.Checksum, "crc32c:") || g.Checksum != w.Checksum {
+		t.Fatalf("Open gives checksum %q, Write reported %q", g.Checksum, w.Checksum)
+	}
+	heavier := &graph.EdgeList{N: e.N, Src: e.Src, Dst: e.Dst, Weight: slices.Clone(e.Weight)}
+	heavier.Weight[17]++
+	orig := make([]int64, e.N)
+	for i := range orig {
+		orig[i] = int64(i) + 1
+	}
+	others := map[string]Written{}
+	_, others["an arc's weight"] = writeTemp(t, heavier, nil, meta)
+	_, others["metadata"] = writeTemp(t, e, nil, map[string]string{"k": "w"})
+	_, others["original ids"] = writeTemp(t, e, &graph.Vertices{OriginalID: orig}, meta)
+	for what, o := range others {
+		if o.Checksum == w.Checksum {
+			t.Errorf("files that differ in %s have the same checksum %s", what, o.Checksum)
+		}
+	}
+}

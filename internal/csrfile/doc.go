@@ -10,8 +10,8 @@
 //
 //	header    64 bytes: magic "PFCSR\x00v1", flags, n, m, checksum block
 //	          size, file size, metadata length, header CRC (see header.go)
-//	metadata  JSON object of strings (the graph's table metadata and the
-//	          ingest's run id)
+//	metadata  JSON object of strings (the graph's table metadata; nothing
+//	          of the run, so the same graph gives the same bytes)
 //	offsets   int64 [n+1]  CSR row starts; offsets[n] = m
 //	targets   int32 [m]    head of each arc, rows in vertex order, arcs of
 //	                       a row in input order (graph.BuildCSR's order)
@@ -26,6 +26,9 @@
 // The header's CRC-32C covers the header (with its CRC field zero) and the
 // metadata. Open checks the magic, the sizes against the file's, every
 // CRC (on every core), and that the offsets span the arcs, and names the file in
-// every error; staleness against the rest of an ingest output is the
-// caller's check, from the metadata.
+// every error. The file's checksum of itself (Graph.Checksum, Written.Checksum)
+// is the CRC-32C of the header and the block checksum table: a writer
+// records it beside the file (an ingest manifest does), and a reader
+// compares it to tell a stale or replaced file, whose own CRCs agree, from
+// the one written; the metadata describes the graph for the same check.
 package csrfile

@@ -33,13 +33,19 @@ type Graph struct {
 	Meta map[string]string
 	// Bytes is the file's size.
 	Bytes int64
+	// Checksum stands for the whole file: the CRC-32C of its header and
+	// of its table of block checksums ("crc32c:" and 8 hex digits), which
+	// Open has checked every byte it reads against. A caller that
+	// recorded Written.Checksum compares the two to tell that the file is
+	// the one written, without a pass over it of its own.
+	Checksum string
 }
 
 // Open maps the reload file at path and checks it: its magic and header
 // checksum, its size against the header (a truncated or extended file is
 // refused), and the CRC-32C of every block of its arrays on up to workers
 // goroutines. Every error names path. O(n + m) checksum work, at memory
-// speed when the file is in the page cache.
+// speed when the file is in the page cache; Checksum comes with it.
 func Open(path string, workers int) (*Graph, error) {
 	if !littleEndian {
 		return nil, ErrBigEndian
@@ -97,6 +103,7 @@ func open(path string, workers int) (*Graph, error) {
 	if err := verifyBlocks(b, l, h.blockBytes, workers); err != nil {
 		return nil, err
 	}
+	g.Checksum = fileChecksum(fixed, b[l.checksums:l.fileBytes])
 	n, m := h.n, h.m
 	g.CSR = &graph.CSR{
 		N:       int32(n),

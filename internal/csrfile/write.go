@@ -32,6 +32,9 @@ type Written struct {
 	// bytes (for a run manifest).
 	Bytes  int64
 	SHA256 string
+	// Checksum is the file's checksum of itself, as Graph.Checksum gives
+	// it back when the file is opened.
+	Checksum string
 }
 
 // Write writes the reload file of the graph g, with the vertex table vs
@@ -113,7 +116,7 @@ func Write(w io.Writer, g *graph.CSR, vs *graph.Vertices, meta map[string]string
 	if cw.pos != l.fileBytes || int64(len(cw.crcs)) != l.checkCount {
 		return Written{}, fmt.Errorf("csrfile: wrote %d bytes and %d checksums, the layout says %d and %d", cw.pos, len(cw.crcs), l.fileBytes, l.checkCount)
 	}
-	return Written{Bytes: cw.pos, SHA256: hex.EncodeToString(cw.digest.Sum(nil))}, nil
+	return Written{Bytes: cw.pos, SHA256: hex.EncodeToString(cw.digest.Sum(nil)), Checksum: fileChecksum(fixed, table)}, nil
 }
 
 // writeSources writes the tail of every arc, row by row, from g's offsets.

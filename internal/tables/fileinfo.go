@@ -17,6 +17,10 @@ type FileInfo struct {
 	Bytes int64
 	// SHA256 is the lowercase hex SHA-256 of the file's bytes.
 	SHA256 string
+	// Checksum, when set, is a cheaper checksum the file carries of
+	// itself (a reload file's, see package csrfile), which a reader
+	// compares instead of hashing the file again.
+	Checksum string
 }
 
 // digestWriter passes writes through while counting and hashing them, so a

@@ -257,7 +257,9 @@ func ReadHierarchy(files HierarchyFiles, opts ...Option) (*hierarchy.Hierarchy, 
 	}
 	h, err := hierarchy.Assemble(rank, csr[0], sides[0].middle, csr[1], sides[1].middle, rounds, sum, cfg.concurrency)
 	if err != nil {
-		return nil, nil, fmt.Errorf("tables: %s: %w", files.Ranks, err)
+		// The invariants span the three tables: which one is wrong, none
+		// of them says.
+		return nil, nil, fmt.Errorf("tables: the hierarchy of %s, %s and %s: %w", files.Ranks, files.Up, files.Down, err)
 	}
 	return h, meta, nil
 }
