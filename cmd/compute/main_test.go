@@ -270,18 +270,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSIGTERMEndsInTheErrorLine starts the command as its own process on a
-// job that runs for minutes, sends it SIGTERM once it has planned, and
-// checks what a scheduler sees: exit 130, the error form as the last line
-// on stderr, and no output or temporary left behind.
-func TestSIGTERMEndsInTheErrorLine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a process")
-	}
-	parent := t.TempDir()
-	out := filepath.Join(parent, "o")
-	cmd := exec.Command(os.Args[0], "-generate", "grid:side=300,lo=1,hi=9,seed=1", "-sources", "all",
-		"-algorithm", "dijkstra", "-backend", "cpu", "-parents=false", "-out", out)
+// sigtermAfter runs the command as its own process with args, sends it
+// SIGTERM once a line on its stderr contains trigger, and returns its
+// stderr lines, how it ended, and when the signal went (zero when no line
+// matched). A run that does not end within two minutes is killed.
+func sigtermAfter(t *testing.T, trigger string, args ...string) (lines []string, signalled time.Time, err error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), asMainEnv+"=1")
 	stderrPipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -292,31 +287,49 @@ func TestSIGTERMEndsInTheErrorLine(t *testing.T) {
 	}
 	killer := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
 	defer killer.Stop()
-
-	var lines []string
 	scanner := bufio.NewScanner(stderrPipe)
-	signalled := false
 	for scanner.Scan() {
 		lines = append(lines, scanner.Text())
-		if !signalled && strings.Contains(scanner.Text(), "msg=plan") {
+		if signalled.IsZero() && strings.Contains(scanner.Text(), trigger) {
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
-			signalled = true
+			signalled = time.Now()
 		}
 	}
-	err = cmd.Wait()
+	return lines, signalled, cmd.Wait()
+}
+
+// wantInterrupted checks that a run ended by SIGTERM exited 130 with the
+// error line last on stderr.
+func wantInterrupted(t *testing.T, lines []string, err error) {
+	t.Helper()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != pipeline.ExitInterrupted {
 		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, pipeline.ExitInterrupted, strings.Join(lines, "\n"))
-	}
-	if !signalled {
-		t.Fatalf("no plan line to signal after; stderr:\n%s", strings.Join(lines, "\n"))
 	}
 	want := "compute: error: interrupted by SIGTERM; temporaries removed (exit 130)"
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("last line on stderr %q, want %q; stderr:\n%s", last, want, strings.Join(lines, "\n"))
 	}
+}
+
+// TestSIGTERMEndsInTheErrorLine starts the command as its own process on a
+// job that runs for minutes, sends it SIGTERM once it has planned, and
+// checks what a scheduler sees: exit 130, the error form as the last line
+// on stderr, and no output or temporary left behind.
+func TestSIGTERMEndsInTheErrorLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "o")
+	lines, signalled, err := sigtermAfter(t, "msg=plan", "-generate", "grid:side=300,lo=1,hi=9,seed=1", "-sources", "all",
+		"-algorithm", "dijkstra", "-backend", "cpu", "-parents=false", "-out", out)
+	if signalled.IsZero() {
+		t.Fatalf("no plan line to signal after; stderr:\n%s", strings.Join(lines, "\n"))
+	}
+	wantInterrupted(t, lines, err)
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		t.Fatal(err)
@@ -341,46 +354,15 @@ func TestSIGTERMEndsTheWaitForTheOutputLock(t *testing.T) {
 	if err := os.WriteFile(lock, []byte(held), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-generate", "grid:side=8,lo=1,hi=9,seed=1", "-sources", "0",
+	lines, signalled, err := sigtermAfter(t, "waiting for a lock", "-generate", "grid:side=8,lo=1,hi=9,seed=1", "-sources", "0",
 		"-algorithm", "dijkstra", "-backend", "cpu", "-out", out)
-	cmd.Env = append(os.Environ(), asMainEnv+"=1")
-	stderrPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killer := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
-	defer killer.Stop()
-
-	var lines []string
-	var signalled time.Time
-	scanner := bufio.NewScanner(stderrPipe)
-	for scanner.Scan() {
-		lines = append(lines, scanner.Text())
-		if signalled.IsZero() && strings.Contains(scanner.Text(), "waiting for a lock") {
-			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			signalled = time.Now()
-		}
-	}
-	err = cmd.Wait()
 	if signalled.IsZero() {
 		t.Fatalf("no line about the lock wait to signal after; stderr:\n%s", strings.Join(lines, "\n"))
 	}
 	if took := time.Since(signalled); took > 10*time.Second {
 		t.Errorf("the run took %v to end after SIGTERM", took)
 	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != pipeline.ExitInterrupted {
-		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, pipeline.ExitInterrupted, strings.Join(lines, "\n"))
-	}
-	want := "compute: error: interrupted by SIGTERM; temporaries removed (exit 130)"
-	if last := lines[len(lines)-1]; last != want {
-		t.Errorf("last line on stderr %q, want %q", last, want)
-	}
+	wantInterrupted(t, lines, err)
 	if b, err := os.ReadFile(lock); err != nil || string(b) != held {
 		t.Errorf("the other holder's lock is gone or changed: %q, %v", b, err)
 	}
