@@ -61,7 +61,7 @@ var (
 )
 
 func benchmarkDijkstra(b *testing.B, g *graph.CSR, withParents bool) {
-	search := newDijkstraSearch(g.N)
+	search := newDijkstraSearch(g.N, positiveWeights(g))
 	ctx := context.Background()
 	reportCPU(b, func() {
 		if _, err := search.tree(ctx, g, 0, withParents); err != nil {
@@ -175,7 +175,7 @@ func BenchmarkODTableGrid512(b *testing.B) {
 	stop := newTargetStop(g.N)
 	stop.start(targets)
 	tree := newRowScratch(g.N, true)
-	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, math.MaxInt64, stop); err != nil {
+	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, math.MaxInt64, stop); err != nil {
 		b.Fatal(err)
 	}
 	reached := float64(len(stop.touched)) / float64(g.N)

@@ -22,8 +22,9 @@ type cellSearch func(ctx context.Context, source int32, rows *results.Rows) erro
 // wrote cleared. A row costs the search and a sort of what it reached, not
 // O(n) to fill, copy and filter a whole row.
 func dijkstraCellSearches(g *graph.CSR, limit int64) func(withParents bool) cellSearch {
+	positive := positiveWeights(g)
 	return func(withParents bool) cellSearch {
-		search := newDijkstraSearch(g.N)
+		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
 		// A stop without targets never ends a search early; it records
 		// what the search wrote.

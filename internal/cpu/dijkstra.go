@@ -33,7 +33,7 @@ func Dijkstra(ctx context.Context, g *graph.CSR, source int32, withParents bool)
 	if err := validateSource(g.N, source); err != nil {
 		return nil, err
 	}
-	return newDijkstraSearch(g.N).tree(ctx, g, source, withParents)
+	return newDijkstraSearch(g.N, positiveWeights(g)).tree(ctx, g, source, withParents)
 }
 
 // checkDijkstraInput checks a structurally valid g once for any number of
@@ -51,10 +51,30 @@ func checkDijkstraInput(g *graph.CSR) error {
 // complete search.
 type dijkstraSearch struct {
 	heap *indexedHeap
+	// smallestTight makes a tie (another arc as short into a vertex)
+	// keep the in-neighbour of smaller id, so that each parent is the
+	// tight in-neighbour of smallest id: the parent the GPU backend
+	// gives (tight_parent, kernels/sssp_batch_state.cuh), and so the
+	// same data files from either backend. It is set only when every
+	// weight is positive: then a vertex's tight in-neighbours all have
+	// smaller distances and leave the heap before it, so the rule sees
+	// them all even in a search that stops early, and the parents can
+	// close no loop. Over zero weights the first arc to reach a vertex
+	// stays its parent, which always gives a tree.
+	smallestTight bool
 }
 
-func newDijkstraSearch(n int32) *dijkstraSearch {
-	return &dijkstraSearch{heap: newIndexedHeap(n)}
+// newDijkstraSearch returns the search state of a graph of n vertices;
+// positive says that all its weights are above zero (see smallestTight).
+func newDijkstraSearch(n int32, positive bool) *dijkstraSearch {
+	return &dijkstraSearch{heap: newIndexedHeap(n), smallestTight: positive}
+}
+
+// positiveWeights reports whether every arc of g weighs more than zero.
+// O(m), on every core.
+func positiveWeights(g *graph.CSR) bool {
+	lo, _ := g.WeightRange()
+	return g.M() == 0 || lo > 0
 }
 
 // tree runs one search on a checked graph into a new tree.
@@ -69,8 +89,9 @@ func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, w
 // dijkstraSearches returns the row searches of a checked graph, each
 // worker's with its own heap; limit is as for dijkstraInto.
 func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
+	positive := positiveWeights(g)
 	return func() rowSearch {
-		search := newDijkstraSearch(g.N)
+		search := newDijkstraSearch(g.N, positive)
 		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
 			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, limit, nil)
 		}
@@ -136,6 +157,9 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 		for i, v := range ts {
 			nd := du + int64(ws[i])
 			if nd >= dist[v] {
+				if nd == dist[v] && s.smallestTight && parent != nil && u < parent[v] {
+					parent[v] = u
+				}
 				continue
 			}
 			dist[v] = nd

@@ -88,7 +88,7 @@ func TestDijkstraCancelled(t *testing.T) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 	// The search state is clean again: the next search works.
-	s := newDijkstraSearch(g.N)
+	s := newDijkstraSearch(g.N, positiveWeights(g))
 	if _, err := s.tree(ctx, g, 0, true); err == nil {
 		t.Fatal("cancelled search succeeded")
 	}

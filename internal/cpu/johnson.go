@@ -49,7 +49,9 @@ func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() row
 	// keeps every vertex within limit.
 	minH := slices.Min(h)
 	return func() rowSearch {
-		search := newDijkstraSearch(g.N)
+		// Reweighting makes every arc of a shortest path weigh zero or
+		// more, many exactly zero: the first arc in stays the parent.
+		search := newDijkstraSearch(g.N, false)
 		return func(ctx context.Context, s int32, dist []int64, parent []int32) error {
 			shifted := limit
 			if shift := h[s] - minH; limit <= math.MaxInt64-shift {

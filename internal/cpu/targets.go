@@ -133,8 +133,9 @@ func (t *targetStop) settle(u int32) bool {
 // clearing what the search wrote. A row costs the search up to its
 // farthest target, not the whole graph.
 func dijkstraTargetSearches(g *graph.CSR, limit int64) func(withParents bool) targetSearch {
+	positive := positiveWeights(g)
 	return func(withParents bool) targetSearch {
-		search := newDijkstraSearch(g.N)
+		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
 		stop := newTargetStop(g.N)
 		return func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error {

@@ -201,7 +201,7 @@ func TestDijkstraTargetSearchReusesItsScratch(t *testing.T) {
 				t.Fatal(err)
 			}
 			tree := paths.NewTree(g.N, s, true)
-			if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N), g.Offsets, g.Targets, g.Weights, s, tree.Dist, tree.Parent, limit, nil); err != nil {
+			if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, s, tree.Dist, tree.Parent, limit, nil); err != nil {
 				t.Fatal(err)
 			}
 			for j, v := range targets {
