@@ -80,6 +80,21 @@ if ! buildah inspect --type image "$goimg" >/dev/null 2>&1; then
 fi
 buildah images --format '{{.Name}}:{{.Tag}} {{.Size}}' | grep pathflow-ci
 
+step "build context: what .containerignore leaves in"
+# npm's node_modules (235 MB once CI has installed the test readers),
+# bin/, out/ and .git stay out; the rest is a few MB.
+cat >"$work/Context" <<CONTEXT
+FROM $base
+COPY . /context
+RUN kb=\$(du -sk /context | cut -f1) && echo "context: \$kb KiB" && \\
+    bad=\$(find /context \\( -name node_modules -o -name .git -o -path /context/bin -o -path /context/out \\) -prune -print | head -5) && \\
+    if [ -n "\$bad" ]; then echo "in the build context:" \$bad; exit 1; fi && \\
+    if [ "\$kb" -gt 20480 ]; then echo "the build context is over 20 MiB"; exit 1; fi
+CONTEXT
+buildah build --pull=never --layers=false -f "$work/Context" . >"$work/context.log" 2>&1 ||
+  { tail -20 "$work/context.log"; fail "the build context holds what .containerignore should leave out"; }
+grep '^context:' "$work/context.log"
+
 step "build $tag (deploy/container/Containerfile)"
 t0=$SECONDS
 go mod download
