@@ -156,10 +156,17 @@ sharded_run() {
   [ "$(job_state "${array}_2")" = RUNNING ] || fail "task 2 is not writing (state $(job_state "${array}_2"))"
   # The temporary's name carries its writer's pid. (scancel, even with
   # --signal=KILL, lets compute see SIGTERM and clean up; a lost node
-  # does not.)
-  local pid
+  # does not.) A lost node takes the supervising compute process with it:
+  # it goes first, and the writer, its child, dies of the parent-death
+  # signal, so nothing is left to remove the temporary.
+  local pid ppid
   pid=$(compgen -G "$out/.shard=0002.tmp-*" | head -1 | sed 's/.*\.shard=0002\.tmp-\([0-9]*\)-.*/\1/')
-  kill -KILL "$pid"
+  ppid=$(ps -o ppid= -p "$pid" | tr -d ' ')
+  if [ "$(ps -o comm= -p "$ppid")" = "$(ps -o comm= -p "$pid")" ]; then
+    kill -KILL "$ppid" "$pid"
+  else
+    kill -KILL "$pid"
+  fi
   wait_gone "$array"
   for i in 0 1 3; do [ -f "$out/_shards/shard=000$i/_SUCCESS" ] || fail "shard $i did not complete"; done
   [ ! -e "$out/_shards/shard=0002/_SUCCESS" ] || fail "task 2 finished before it was killed: make the run longer"

@@ -158,6 +158,8 @@ func signalName(sig os.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
 	default:
 		return sig.String()
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/memlimit"
 	"github.com/pathflow/pathflow/pipeline"
 )
 
@@ -130,6 +131,10 @@ type supervisor struct {
 
 	crash bytes.Buffer // the first crashKeep bytes of the crash report
 	temps []string     // final paths of the child's temporaries
+	// oomKills is the kernel's count of out-of-memory kills when the
+	// child started (memlimit.OOMKills), oomCounted whether it has one.
+	oomKills   int64
+	oomCounted bool
 }
 
 // run starts the child and waits for it. err is set only when the child
@@ -160,6 +165,7 @@ func (s *supervisor) run(exe string, args, env []string, stdout io.Writer) (int,
 	// child: it stays locked until the child is gone.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	s.oomKills, s.oomCounted = memlimit.OOMKills()
 	err = child.Start()
 	crashW.Close()
 	tempsW.Close()
@@ -232,17 +238,28 @@ func (s *supervisor) outcome(st *os.ProcessState, waitErr error, sig os.Signal, 
 	case crash != "":
 		s.removeTemporaries()
 		return s.msgs.fail(fmt.Errorf("internal error: the run crashed: %s (the report is above; please report it); temporaries removed", headline(crash)), pipeline.ExitInternal)
-	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
-		// Schedulers kill a job's every process, this one included; a
-		// SIGKILL for the child alone is what the out-of-memory killer
-		// sends to the process that uses the most memory.
+	case ws.Signaled() && ws.Signal() == syscall.SIGKILL && s.killedForMemory():
 		s.removeTemporaries()
-		return s.msgs.fail(errors.New("out of memory: the run was killed by SIGKILL, as the kernel's out-of-memory killer does when the machine or the cgroup runs out; temporaries removed"), pipeline.ExitOutOfMemory)
+		return s.msgs.fail(errors.New("out of memory: the run was killed by SIGKILL from the kernel's out-of-memory killer (the machine or the cgroup ran out); temporaries removed"), pipeline.ExitOutOfMemory)
 	case ws.Signaled():
 		s.removeTemporaries()
-		return s.msgs.fail(fmt.Errorf("the run was killed by %s; temporaries removed", ws.Signal()), 128+int(ws.Signal()))
+		return s.msgs.fail(fmt.Errorf("the run was killed by %s; temporaries removed", signalName(ws.Signal())), 128+int(ws.Signal()))
 	}
 	return st.ExitCode()
+}
+
+// killedForMemory reports whether a SIGKILL that ended the child came
+// from the kernel's out-of-memory killer: its count of kills grew while
+// the child ran. Schedulers kill a job's every process, this one
+// included, so a SIGKILL for the child alone is most often that killer's;
+// where the kernel keeps no count that is assumed. A SIGKILL from a person
+// or a program with the count unchanged is reported as the signal it is.
+func (s *supervisor) killedForMemory() bool {
+	if !s.oomCounted {
+		return true
+	}
+	now, ok := memlimit.OOMKills()
+	return !ok || now > s.oomKills
 }
 
 // outOfMemory reports whether a Go crash report is the runtime's failure

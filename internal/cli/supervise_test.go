@@ -16,6 +16,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/memlimit"
 	"github.com/pathflow/pathflow/pipeline"
 )
 
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 var sink [][]byte
 
 // crashing is a command whose stage opens a temporary folder for out and
-// then fails as stage says: "oom" allocates under a 2 GiB address-space
+// then fails as stage says: "sigkill" sends itself SIGKILL, "oom" allocates under a 2 GiB address-space
 // limit until the runtime gives up, "panic" panics, "wait" returns once a
 // signal cancels it, "hang" never returns, "ok" commits.
 func crashing(stage, out string) Command {
@@ -62,6 +63,8 @@ func crashing(stage, out string) Command {
 			}
 		case "panic":
 			panic("a bug")
+		case "sigkill": // as kill -KILL from a person or a script
+			return syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		case "wait":
 			<-ctx.Done()
 			return ctx.Err()
@@ -250,5 +253,29 @@ func TestOutOfMemoryReports(t *testing.T) {
 		if got := outOfMemory(report); got != want {
 			t.Errorf("outOfMemory(%q) = %v, want %v", report, got, want)
 		}
+	}
+}
+
+// TestSuperviseSIGKILLIsNotOutOfMemory: a child killed by SIGKILL while
+// the kernel's out-of-memory kill count stays the same was killed by
+// someone, not for memory: exit 137 and a line that says so, temporaries
+// removed all the same.
+func TestSuperviseSIGKILLIsNotOutOfMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("supervision runs on Linux")
+	}
+	if _, ok := memlimit.OOMKills(); !ok {
+		t.Skip("the kernel keeps no out-of-memory kill count here")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stderr := superviseChild(t, "sigkill", out)
+	if code != 128+int(syscall.SIGKILL) {
+		t.Errorf("exit %d, want %d; stderr:\n%.2000s", code, 128+int(syscall.SIGKILL), stderr)
+	}
+	if got, want := lastLine(stderr), "compute: error: the run was killed by SIGKILL; temporaries removed (exit 137)"; got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+	if left := leftBeside(t, out); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

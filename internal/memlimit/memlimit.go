@@ -54,3 +54,10 @@ func GiB(bytes int64) string {
 	}
 	return fmt.Sprintf("%.1f GiB", float64(bytes)/(1<<30))
 }
+
+// OOMKills returns how many processes the kernel's out-of-memory killer
+// has ended, on this machine and in this process's cgroup together: a
+// count that grows while a child runs says that a SIGKILL it died of came
+// from that killer rather than from a person or another program. ok is
+// false where no count can be read (outside Linux, or with /proc hidden).
+func OOMKills() (n int64, ok bool) { return oomKills(hostFS()) }

@@ -71,3 +71,24 @@ func TestString(t *testing.T) {
 		t.Errorf("GiB(3 MiB) = %q", got)
 	}
 }
+
+func TestOOMKills(t *testing.T) {
+	root := fstest.MapFS{
+		"proc/vmstat":                          file("pgfault 10\noom_kill 3\nnr_free_pages 1\n"),
+		"proc/self/cgroup":                     file("0::/job/task\n"),
+		"sys/fs/cgroup/job/task/memory.events": file("low 0\nhigh 0\nmax 4\noom 2\noom_kill 2\n"),
+	}
+	if n, ok := oomKills(root); !ok || n != 5 {
+		t.Errorf("oomKills = %d, %v; want 5 (3 on the machine, 2 in the cgroup)", n, ok)
+	}
+	v1 := fstest.MapFS{
+		"proc/self/cgroup": file("4:cpu,memory:/slurm/job7\n"),
+		"sys/fs/cgroup/memory/slurm/job7/memory.oom_control": file("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n"),
+	}
+	if n, ok := oomKills(v1); !ok || n != 1 {
+		t.Errorf("v1: oomKills = %d, %v; want 1", n, ok)
+	}
+	if _, ok := oomKills(fstest.MapFS{}); ok {
+		t.Error("a machine with no counts reported one")
+	}
+}
