@@ -76,6 +76,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeySkipIfUnchanged, Default: false, Flag: "skip-if-unchanged", Usage: "do nothing when the manifest shows the same input, config and version"},
 		overwriteKey(),
 		ingestHierarchyKey(""),
+		hierarchyTablesKey(""),
 		reloadKey(),
 	), append(shardKeys(), deviceKeys()...)...)
 }
@@ -277,9 +278,9 @@ var runOnlyKeys = []string{
 	KeyInputPath, KeyInputDataset, KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
-	KeyPairList,        // the pair list's bytes enter through withPairListChecksum
-	KeyIngestHierarchy, // read by ingest alone; a stored hierarchy changes no result
-	KeyOutputReload,    // ingest's; compute reads the key only to accept shared configs
+	KeyPairList,                                  // the pair list's bytes enter through withPairListChecksum
+	KeyIngestHierarchy, KeyIngestHierarchyTables, // read by ingest alone; a stored hierarchy changes no result
+	KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

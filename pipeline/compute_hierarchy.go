@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/chfile"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/mapfile"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -20,12 +22,14 @@ const FactStoredHierarchy = "stored_hierarchy"
 // StoredHierarchyFacts is what compute reports of a stored hierarchy it
 // answered from.
 type StoredHierarchyFacts struct {
-	// Files are the hierarchy's tables, by name, in the input folder.
+	// Files are the hierarchy's files, by name, in the input folder:
+	// HierarchyName, or the three tables of an older ingest output.
 	Files []string `json:"files"`
 	// GraphChecksum is the checksum the hierarchy and the graph share.
 	GraphChecksum string `json:"graph_checksum"`
-	// CheckSeconds is the time to checksum the graph and compare;
-	// LoadSeconds the time to read and validate the tables.
+	// CheckSeconds is the time to get the graph's checksum (recorded in
+	// graph.csr, else hashed) and compare; LoadSeconds the time to map
+	// and check the file, or to read and validate the tables.
 	CheckSeconds float64 `json:"check_s"`
 	LoadSeconds  float64 `json:"load_s"`
 	// Shortcuts and Rounds describe the hierarchy.
@@ -33,29 +37,90 @@ type StoredHierarchyFacts struct {
 	Rounds    int `json:"rounds"`
 }
 
-// storedHierarchyFor returns the hierarchy files of an ingest output
-// input whose recorded graph checksum matches the loaded graph, or no
-// files when the input holds none. A hierarchy of another graph is an
-// *InputError naming its file: it is never used, nor silently skipped;
-// so are tables the input's manifest lists but that are missing, and
-// tables it does not list. Cost: the footer of one table and one pass
-// over the arcs (the graph's checksum, on every worker); the tables are
-// checked against the manifest as they are read (loadStoredHierarchy).
-func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFiles, sum string, err error) {
+// storedHierarchy is the hierarchy an ingest output holds, found to be of
+// the loaded graph, before it is read.
+type storedHierarchy struct {
+	// paths are the files it is read from; named is the one that errors
+	// and the plan's reason name.
+	paths []string
+	named string
+	// sum is the graph checksum it records, the loaded graph's.
+	sum string
+	// load reads it on workers goroutines, checked against the manifest.
+	load func(workers int) (*hierarchy.Hierarchy, error)
+}
+
+// storedHierarchyFor returns the hierarchy of an ingest output input
+// whose recorded graph checksum matches the loaded graph, or nil when the
+// input holds none: its mapped file (HierarchyName) when the manifest
+// lists one or one is there, else the tables an older ingest wrote. A
+// hierarchy of another graph is an *InputError naming its file: it is
+// never used, nor silently skipped; so are files the input's manifest
+// lists but that are missing, and files it does not list. Cost: the
+// header of the mapped file (or the footer of a table), and the graph's
+// checksum: O(1) when the graph was mapped from a reload file that
+// records it, else one pass over the arcs on every worker.
+func storedHierarchyFor(g *LoadedGraph, workers int) (*storedHierarchy, error) {
 	if g.Folder == "" || g.listing == nil {
-		return files, "", nil
+		return nil, nil
 	}
-	files = tables.HierarchyFilesIn(g.Folder)
+	path := filepath.Join(g.Folder, HierarchyName)
+	_, statErr := os.Stat(path)
+	if mapfile.LittleEndian && (g.listing.entry(path) != nil || statErr == nil) {
+		return mappedHierarchyFor(g, path, workers)
+	}
+	return tableHierarchyFor(g, workers)
+}
+
+// mappedHierarchyFor is storedHierarchyFor for the mapped file at path.
+// Its header and metadata are checked by their CRC here; its arrays by
+// their block CRCs, and the whole file against the checksum the manifest
+// lists, when it is loaded.
+func mappedHierarchyFor(g *LoadedGraph, path string, workers int) (*storedHierarchy, error) {
+	if err := g.listing.listedOrMissing(path); err != nil {
+		return nil, &InputError{err}
+	}
+	info, err := chfile.ReadInfo(path)
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("%w (ingest the graph again)", err)}
+	}
+	if sum := g.GraphChecksum(workers); info.GraphChecksum != sum {
+		return nil, &InputError{staleHierarchy(path, info.GraphChecksum, g.File, sum)}
+	}
+	listed := g.listing.entry(path)
+	load := func(workers int) (*hierarchy.Hierarchy, error) {
+		f, err := chfile.Open(path, workers)
+		if err != nil {
+			return nil, fmt.Errorf("%w (ingest the graph again)", err)
+		}
+		switch {
+		case f.Bytes != listed.Bytes:
+			return nil, changed(path, "size", fmt.Sprintf("%d bytes", f.Bytes), fmt.Sprintf("%d", listed.Bytes))
+		case f.Checksum != listed.Checksum:
+			return nil, changed(path, "checksum", f.Checksum, listed.Checksum)
+		}
+		return f.Hierarchy, nil
+	}
+	return &storedHierarchy{paths: []string{path}, named: path, sum: info.GraphChecksum, load: load}, nil
+}
+
+// tableHierarchyFor is storedHierarchyFor for the three Parquet tables of
+// an ingest output that holds no mapped file: their checksum is read from
+// the footer of the ranks table here; they are checked against the
+// manifest's SHA-256 as they are decoded, and validated whole, when
+// loaded.
+func tableHierarchyFor(g *LoadedGraph, workers int) (*storedHierarchy, error) {
+	files := tables.HierarchyFilesIn(g.Folder)
 	listed := false
 	for _, p := range files.Paths() {
 		listed = listed || g.listing.entry(p) != nil
 	}
 	if _, err := os.Stat(files.Ranks); !listed && errors.Is(err, fs.ErrNotExist) {
-		return tables.HierarchyFiles{}, "", nil
+		return nil, nil
 	}
 	for _, p := range files.Paths() {
 		if err := g.listing.listedOrMissing(p); err != nil {
-			return files, "", &InputError{err}
+			return nil, &InputError{err}
 		}
 	}
 	recorded, err := tables.ReadHierarchyChecksum(files)
@@ -63,45 +128,56 @@ func storedHierarchyFor(g *LoadedGraph, workers int) (files tables.HierarchyFile
 		// A footer that does not decode: say so if the file is not the
 		// one ingest wrote.
 		if checkErr := g.listing.check(files.Ranks); checkErr != nil {
-			return files, "", &InputError{checkErr}
+			return nil, &InputError{checkErr}
 		}
-		return files, "", &InputError{err}
+		return nil, &InputError{err}
 	}
-	sum = g.Rows().Checksum(workers)
+	sum := g.GraphChecksum(workers)
 	if recorded != sum {
 		// Tables of another graph copied in, or damage in the recorded
 		// checksum itself: the manifest tells which.
 		if checkErr := g.listing.check(files.Ranks); checkErr != nil {
-			return files, "", &InputError{fmt.Errorf("%w; it records graph checksum %s, not that of the graph read from %s (%s): a contraction hierarchy of another graph, or a damaged one",
+			return nil, &InputError{fmt.Errorf("%w; it records graph checksum %s, not that of the graph read from %s (%s): a contraction hierarchy of another graph, or a damaged one",
 				checkErr, recorded, g.File, sum)}
 		}
-		return files, "", &InputError{fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s (run ingest again to rebuild it, or with ingest.hierarchy: off to drop it; input.simplify changes the arcs of a table input too)",
-			files.Ranks, recorded, g.File, sum)}
+		return nil, &InputError{staleHierarchy(files.Ranks, recorded, g.File, sum)}
 	}
-	return files, sum, nil
+	listing := g.listing
+	load := func(workers int) (h *hierarchy.Hierarchy, err error) {
+		err = listing.verifiedRead(files.Paths(), func() (err error) {
+			h, _, err = tables.ReadHierarchy(files, tables.WithConcurrency(workers))
+			return err
+		})
+		return h, err
+	}
+	return &storedHierarchy{paths: files.Paths(), named: files.Ranks, sum: sum, load: load}, nil
 }
 
-// loadStoredHierarchy reads the hierarchy of files (checked by
-// storedHierarchyFor) on workers goroutines, each table checked against
-// listing while it is decoded, and reports it as a run fact.
-func loadStoredHierarchy(files tables.HierarchyFiles, listing *ingestListing, workers int, checked time.Duration, run *computeRun, log *slog.Logger) (*hierarchy.Hierarchy, float64, error) {
+// staleHierarchy is the error for the hierarchy file at path, which
+// records graph checksum recorded, beside the graph read from graphFile,
+// whose checksum is sum.
+func staleHierarchy(path, recorded, graphFile, sum string) error {
+	return fmt.Errorf("%s: a contraction hierarchy of another graph: it records graph checksum %s, and the graph read from %s has %s (run ingest again to rebuild it, or with ingest.hierarchy: off to drop it; input.simplify changes the arcs of a table input too)",
+		path, recorded, graphFile, sum)
+}
+
+// loadStoredHierarchy reads the hierarchy s (found by storedHierarchyFor)
+// on workers goroutines, checked against the input's manifest, and
+// reports it as a run fact.
+func loadStoredHierarchy(s *storedHierarchy, workers int, checked time.Duration, run *computeRun, log *slog.Logger) (*hierarchy.Hierarchy, float64, error) {
 	began := time.Now()
-	var h *hierarchy.Hierarchy
-	err := listing.verifiedRead(files.Paths(), func() (err error) {
-		h, _, err = tables.ReadHierarchy(files, tables.WithConcurrency(workers))
-		return err
-	})
+	h, err := s.load(workers)
 	if err != nil {
 		return nil, 0, &InputError{err}
 	}
 	loaded := time.Since(began)
 	facts := StoredHierarchyFacts{GraphChecksum: h.GraphChecksum, CheckSeconds: round3(checked.Seconds()),
 		LoadSeconds: round3(loaded.Seconds()), Shortcuts: h.Shortcuts(), Rounds: h.Rounds}
-	for _, p := range files.Paths() {
+	for _, p := range s.paths {
 		facts.Files = append(facts.Files, filepath.Base(p))
 	}
 	run.facts.add(FactStoredHierarchy, facts)
-	log.Info("stored contraction hierarchy loaded", "file", files.Ranks, "check_s", facts.CheckSeconds, "load_s", facts.LoadSeconds,
+	log.Info("stored contraction hierarchy loaded", "file", s.named, "check_s", facts.CheckSeconds, "load_s", facts.LoadSeconds,
 		"shortcuts", facts.Shortcuts, "rounds", facts.Rounds)
 	// Unrounded: the caller subtracts it from a stage that contains it.
 	return h, (checked + loaded).Seconds(), nil

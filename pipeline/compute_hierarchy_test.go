@@ -66,8 +66,11 @@ func TestComputeCHFromStoredHierarchy(t *testing.T) {
 	usedStored(t, computeCells(t, dir, "0,17,800,1599", "all", "-algorithm", "ch"))
 	m := computeCells(t, dir, "3,1000,1599", "5,900,1234", "-algorithm", "ch")
 	usedStored(t, m)
-	if !strings.Contains(m.Reason, "stored with the input") {
+	if !strings.Contains(m.Reason, "stored with the input") || !strings.Contains(m.Reason, HierarchyName) {
 		t.Errorf("reason %q does not name the stored hierarchy", m.Reason)
+	}
+	if files := m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts).Files; !slices.Equal(files, []string{HierarchyName}) {
+		t.Errorf("read %v, want %s alone", files, HierarchyName)
 	}
 	usedStored(t, computeCells(t, dir, "0-5", "7,8", "-algorithm", "ch", "-parents=false"))
 	arrow, _ := ingestTo(t, "-generate", "road:side=20,seed=5", "-hierarchy", "on", "-output-format", "arrow")
@@ -103,28 +106,43 @@ func TestComputeAutoPicksStoredHierarchy(t *testing.T) {
 	}
 }
 
-// TestComputeRefusesStaleHierarchy: the tables of a hierarchy of another
-// graph copied into an ingest output are refused, naming the file, as
-// bad input (exit 3), by ch and by auto alike.
+// TestComputeRefusesStaleHierarchy: the hierarchy of another graph
+// copied into an ingest output, as its mapped file or, in an older ingest
+// output, as its tables, is refused, naming the file, as bad input (exit
+// 3), by ch and by auto alike.
 func TestComputeRefusesStaleHierarchy(t *testing.T) {
-	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
-	other, _ := ingestTo(t, "-generate", "road:side=40,seed=2", "-hierarchy", "on")
-	for _, name := range []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"} {
-		b, err := os.ReadFile(filepath.Join(other, name))
-		if err != nil {
-			t.Fatal(err)
+	for _, older := range []bool{false, true} {
+		dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
+		other, _ := ingestTo(t, "-generate", "road:side=40,seed=2", "-hierarchy", "on")
+		names, named := []string{HierarchyName}, filepath.Join(dir, HierarchyName)
+		if older {
+			asOlderIngest(t, dir)
+			names, named = []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"}, tables.HierarchyFilesIn(dir).Ranks
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
+		for _, name := range names {
+			copyFile(t, filepath.Join(other, name), filepath.Join(dir, name))
+		}
+		for _, alg := range []string{"ch", "auto"} {
+			_, err := configThenCompute(t, "-input", dir, "-out", filepath.Join(t.TempDir(), "out"), "-backend", "cpu",
+				"-algorithm", alg, "-sources", "0-3", "-targets", "5,6")
+			if err == nil || ExitCode(err) != ExitInput || !strings.Contains(err.Error(), named) ||
+				!strings.Contains(err.Error(), "another graph") {
+				t.Fatalf("%s: got %v (exit %d), want an input error naming %s", alg, err, ExitCode(err), named)
+			}
 		}
 	}
-	for _, alg := range []string{"ch", "auto"} {
-		_, err := configThenCompute(t, "-input", dir, "-out", filepath.Join(t.TempDir(), "out"), "-backend", "cpu",
-			"-algorithm", alg, "-sources", "0-3", "-targets", "5,6")
-		if err == nil || ExitCode(err) != ExitInput || !strings.Contains(err.Error(), tables.HierarchyFilesIn(dir).Ranks) ||
-			!strings.Contains(err.Error(), "another graph") {
-			t.Fatalf("%s: got %v (exit %d), want an input error naming the hierarchy", alg, err, ExitCode(err))
-		}
+}
+
+// TestComputeCHFromOlderIngest: an ingest output without the mapped file
+// (an older ingest's) is answered from the hierarchy's tables, as
+// before, and the answers are the same.
+func TestComputeCHFromOlderIngest(t *testing.T) {
+	dir, _ := ingestTo(t, "-generate", "road:side=40,seed=1", "-hierarchy", "on")
+	asOlderIngest(t, dir)
+	m := computeCells(t, dir, "3,1000,1599", "5,900,1234", "-algorithm", "ch")
+	usedStored(t, m)
+	if files := m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts).Files; !slices.Equal(files, []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"}) {
+		t.Fatalf("read %v, want the tables", files)
 	}
 }
 

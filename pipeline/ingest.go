@@ -42,6 +42,7 @@ func IngestKeys() []config.Key {
 		reloadKey(),
 		overwriteKey(),
 		ingestHierarchyKey("hierarchy"),
+		hierarchyTablesKey("hierarchy-tables"),
 	)
 }
 
@@ -64,7 +65,10 @@ type IngestConfig struct {
 	// Hierarchy is ingest.hierarchy: auto, on or off
 	// (ingest_hierarchy.go).
 	Hierarchy string
-	Log       LogSettings
+	// HierarchyTables is ingest.hierarchy_tables: write a stored
+	// hierarchy as Parquet tables too, beside its mapped file.
+	HierarchyTables bool
+	Log             LogSettings
 	// ConfigFile is the config file the settings were read from, "" for
 	// none: a file the run reads, which output.dir must not replace.
 	ConfigFile string
@@ -74,15 +78,16 @@ type IngestConfig struct {
 func IngestConfigFrom(l *config.Loaded) (*IngestConfig, error) {
 	vs := l.Values()
 	cfg := &IngestConfig{
-		Input:      readInputSpec(vs),
-		OutDir:     vs.String(KeyOutputDir),
-		Output:     vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
-		BatchRows:  vs.Int(KeyOutputBatchRows, 1, 1<<28),
-		Reload:     vs.Bool(KeyOutputReload),
-		Overwrite:  readOverwrite(vs),
-		Hierarchy:  vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
-		Log:        readLogSettings(vs),
-		ConfigFile: configPath(l),
+		Input:           readInputSpec(vs),
+		OutDir:          vs.String(KeyOutputDir),
+		Output:          vs.OneOf(KeyOutputFormat, IngestParquet, IngestArrow, IngestBinary, IngestDIMACS),
+		BatchRows:       vs.Int(KeyOutputBatchRows, 1, 1<<28),
+		Reload:          vs.Bool(KeyOutputReload),
+		Overwrite:       readOverwrite(vs),
+		Hierarchy:       vs.OneOf(KeyIngestHierarchy, HierarchyAuto, HierarchyOn, HierarchyOff),
+		HierarchyTables: vs.Bool(KeyIngestHierarchyTables),
+		Log:             readLogSettings(vs),
+		ConfigFile:      configPath(l),
 	}
 	codec := vs.OneOf(KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	switch {

@@ -2,12 +2,15 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/chfile"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
@@ -17,6 +20,15 @@ import (
 // KeyIngestHierarchy says whether ingest stores a contraction hierarchy
 // of the graph beside its tables.
 const KeyIngestHierarchy = "ingest.hierarchy"
+
+// KeyIngestHierarchyTables says whether ingest also writes a stored
+// hierarchy as the three Parquet tables, for analysts: compute reads the
+// mapped file (HierarchyName) whenever the manifest lists one.
+const KeyIngestHierarchyTables = "ingest.hierarchy_tables"
+
+// HierarchyName is the mapped file of a stored hierarchy (package chfile),
+// which compute maps and queries as it lies.
+const HierarchyName = "hierarchy.chf"
 
 // Values of ingest.hierarchy.
 const (
@@ -33,6 +45,13 @@ func ingestHierarchyKey(flag string) config.Key {
 			autoHierarchyMinN, autoHierarchyMaxDegree, autoHierarchyMaxHub, 100*autoHierarchyMinTwoWay)}
 }
 
+// hierarchyTablesKey declares ingest.hierarchy_tables; compute accepts it
+// too (without a flag), as ingest.hierarchy.
+func hierarchyTablesKey(flag string) config.Key {
+	return config.Key{Name: KeyIngestHierarchyTables, Default: true, Flag: flag,
+		Usage: "ingest: beside " + HierarchyName + " (the stored hierarchy compute maps), write it as hierarchy_ranks.parquet, hierarchy_up.parquet and hierarchy_down.parquet for analysts; compute reads them only from older ingest outputs"}
+}
+
 // HierarchyManifest is what an ingest manifest records of the hierarchy:
 // whether one was stored and why, its files and the checksum of the graph
 // it belongs to.
@@ -43,8 +62,9 @@ type HierarchyManifest struct {
 	Stored bool `json:"stored"`
 	// Reason says why one was stored or not.
 	Reason string `json:"reason"`
-	// Files are the hierarchy's tables, relative to the folder (they are
-	// listed with the others under files too).
+	// Files are the hierarchy's files, relative to the folder (they are
+	// listed with the others under files too): HierarchyName, and the
+	// three tables unless ingest.hierarchy_tables is false.
 	Files []string `json:"files,omitempty"`
 	// GraphChecksum is the graph.EdgeList.Checksum of the graph it was
 	// built from, which compute compares with the graph it loads.
@@ -53,7 +73,7 @@ type HierarchyManifest struct {
 	// coordinates (a Z curve per level).
 	Coordinates bool `json:"coordinates,omitempty"`
 	// BuildSeconds times the graph's checksum and the build on every
-	// core; WriteSeconds the three tables' write.
+	// core; WriteSeconds the write of its files.
 	BuildSeconds float64 `json:"build_s,omitempty"`
 	WriteSeconds float64 `json:"write_s,omitempty"`
 	// Shortcuts, Rounds, UpArcs and DownArcs describe the hierarchy: the
@@ -86,8 +106,10 @@ func wantHierarchy(setting, output string, e *graph.EdgeList, rows func() *graph
 
 // writeIngestHierarchy builds the hierarchy of g, when cfg and the graph
 // call for one, laid out along the vertices' coordinates when there are
-// any, and writes its tables into dir. It returns the files written (none
-// when no hierarchy is wanted) and what the manifest records.
+// any, and writes it into dir: HierarchyName, and its tables when
+// ingest.hierarchy_tables says so (or when the host, big-endian, cannot
+// write the mapped file). It returns the files written (none when no
+// hierarchy is wanted) and what the manifest records.
 func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g *LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *HierarchyManifest, error) {
 	hm := &HierarchyManifest{Setting: cfg.Hierarchy}
 	var want bool
@@ -102,7 +124,7 @@ func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g 
 	}
 	workers := runtime.GOMAXPROCS(0)
 	began := time.Now()
-	hm.GraphChecksum = rows().Checksum(workers)
+	hm.GraphChecksum = g.GraphChecksum(workers)
 	opts := []hierarchy.Option{hierarchy.WithWorkers(workers), hierarchy.WithChecksum(hm.GraphChecksum)}
 	if g.Vertices.HasCoordinates() {
 		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))
@@ -115,10 +137,22 @@ func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g 
 	hm.BuildSeconds = round3(time.Since(began).Seconds())
 	hm.Shortcuts, hm.Rounds, hm.UpArcs, hm.DownArcs = h.Shortcuts(), h.Rounds, len(h.Up.Targets), len(h.Down.Targets)
 	began = time.Now()
-	files, err := tables.WriteHierarchy(tables.HierarchyFilesIn(dir), h, graphMetadata(g),
-		tables.WithCompression(hierarchyCompression(cfg)), tables.WithBatchRows(cfg.BatchRows))
-	if err != nil {
+	var files []tables.FileInfo
+	mapped, err := writeHierarchyFile(dir, h, graphMetadata(g))
+	switch {
+	case errors.Is(err, chfile.ErrBigEndian):
+	case err != nil:
 		return nil, nil, &OutputError{err}
+	default:
+		files = append(files, mapped)
+	}
+	if cfg.HierarchyTables || len(files) == 0 {
+		written, err := tables.WriteHierarchy(tables.HierarchyFilesIn(dir), h, graphMetadata(g),
+			tables.WithCompression(hierarchyCompression(cfg)), tables.WithBatchRows(cfg.BatchRows))
+		if err != nil {
+			return nil, nil, &OutputError{err}
+		}
+		files = append(files, written...)
 	}
 	hm.WriteSeconds = round3(time.Since(began).Seconds())
 	hm.Stored = true
@@ -128,6 +162,30 @@ func writeIngestHierarchy(ctx context.Context, cfg *IngestConfig, dir string, g 
 	log.Info("contraction hierarchy stored", "why", hm.Reason, "build_s", hm.BuildSeconds, "write_s", hm.WriteSeconds,
 		"shortcuts", hm.Shortcuts, "rounds", hm.Rounds, "coordinates", hm.Coordinates)
 	return files, hm, nil
+}
+
+// writeHierarchyFile writes the mapped file of h into dir, with meta. Like
+// the reload file it holds nothing of the run, so the same hierarchy gives
+// the same bytes. O(n + arcs): one pass of writing and hashing.
+func writeHierarchyFile(dir string, h *hierarchy.Hierarchy, meta map[string]string) (tables.FileInfo, error) {
+	path := filepath.Join(dir, HierarchyName)
+	f, err := os.Create(path)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	defer f.Close()
+	w, err := chfile.Write(f, h, meta)
+	if err != nil {
+		if errors.Is(err, chfile.ErrBigEndian) {
+			f.Close()
+			os.Remove(path)
+		}
+		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return tables.FileInfo{}, err
+	}
+	return tables.FileInfo{Path: path, Rows: int64(h.N), Bytes: w.Bytes, SHA256: w.SHA256, Checksum: w.Checksum}, nil
 }
 
 // hierarchyCompression is the codec of the hierarchy's Parquet tables:

@@ -46,10 +46,27 @@ func readJSONFile[T any](t *testing.T, path string) *T {
 	return &v
 }
 
-// hierarchyFilesPresent reports which of the hierarchy tables exist in dir.
+// asOlderIngest makes the ingest output dir as an ingest older than the
+// mapped hierarchy file wrote it: the hierarchy as its three tables
+// alone. It removes HierarchyName and the manifest's mentions of it.
+func asOlderIngest(t *testing.T, dir string) {
+	t.Helper()
+	removeFile(t, filepath.Join(dir, HierarchyName))
+	m := readIngestManifest(t, dir)
+	m.Files = slices.DeleteFunc(m.Files, func(f ManifestFile) bool { return f.Path == HierarchyName })
+	if m.Hierarchy != nil {
+		m.Hierarchy.Files = slices.DeleteFunc(m.Hierarchy.Files, func(f string) bool { return f == HierarchyName })
+	}
+	if err := writeJSON(filepath.Join(dir, ManifestName), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hierarchyFilesPresent reports how many of the hierarchy's files (its
+// mapped file and tables) exist in dir.
 func hierarchyFilesPresent(dir string) int {
 	count := 0
-	for _, p := range tables.HierarchyFilesIn(dir).Paths() {
+	for _, p := range append(tables.HierarchyFilesIn(dir).Paths(), filepath.Join(dir, HierarchyName)) {
 		if _, err := os.Stat(p); err == nil {
 			count++
 		}
@@ -58,7 +75,8 @@ func hierarchyFilesPresent(dir string) int {
 }
 
 // TestIngestHierarchySetting checks what each ingest.hierarchy setting
-// stores and what the manifest says: on stores the three tables, listed
+// stores and what the manifest says: on stores the mapped file and the
+// three tables, listed
 // with the others (so the folder stays pathflow's) and laid out by the
 // generator's coordinates; off stores none, and so does auto on a small
 // graph, on one of many arcs per vertex, of one-way arcs or of hubs (a
@@ -94,7 +112,7 @@ func TestIngestHierarchySetting(t *testing.T) {
 			}
 			want := 0
 			if tc.stored {
-				want = 3
+				want = 4
 				listed := []string{}
 				for _, f := range m.Files {
 					listed = append(listed, f.Path)
@@ -109,9 +127,28 @@ func TestIngestHierarchySetting(t *testing.T) {
 				}
 			}
 			if got := hierarchyFilesPresent(out); got != want {
-				t.Fatalf("%d hierarchy tables, want %d", got, want)
+				t.Fatalf("%d hierarchy files, want %d", got, want)
 			}
 		})
+	}
+}
+
+// TestIngestHierarchyWithoutTables: with ingest.hierarchy_tables false
+// the hierarchy is stored as its mapped file alone, which compute answers
+// from; the graph.csr beside it records the graph checksum the hierarchy
+// holds, so compute compares the two without hashing the arcs.
+func TestIngestHierarchyWithoutTables(t *testing.T) {
+	dir, m := ingestTo(t, "-generate", "road:side=30,seed=2", "-hierarchy", "on", "-hierarchy-tables=false")
+	if !m.Hierarchy.Stored || !slices.Equal(m.Hierarchy.Files, []string{HierarchyName}) || hierarchyFilesPresent(dir) != 1 {
+		t.Fatalf("manifest hierarchy %+v, %d files", m.Hierarchy, hierarchyFilesPresent(dir))
+	}
+	usedStored(t, computeCells(t, dir, "0,5,899", "1,450", "-algorithm", "ch"))
+	g, err := LoadGraph(context.Background(), InputSpec{Path: dir}, quietLog, io.Discard, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.checksumOf != g.CSR || g.checksum != m.Hierarchy.GraphChecksum || g.checksum != g.CSR.Checksum(2) {
+		t.Fatalf("graph.csr records checksum %q, the hierarchy %q", g.checksum, m.Hierarchy.GraphChecksum)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/csrfile"
@@ -23,9 +24,11 @@ func reloadKey() config.Key {
 }
 
 // writeReloadFile writes the reload file of g into the ingest output
-// folder dir. It holds nothing of the run (the manifest's record of its
-// checksum ties it to the run), so the same graph gives the same bytes.
-// O(n + m): a CSR build and one pass of writing and hashing.
+// folder dir, with the graph's checksum in its metadata (MetaGraphChecksum).
+// It holds nothing of the run (the manifest's record of its checksum ties
+// it to the run), so the same graph gives the same bytes. O(n + m): a CSR
+// build, the graph's checksum unless the hierarchy took it, and one pass
+// of writing and hashing.
 func writeReloadFile(dir string, g *LoadedGraph) (tables.FileInfo, error) {
 	path := filepath.Join(dir, ReloadName)
 	f, err := os.Create(path)
@@ -33,7 +36,9 @@ func writeReloadFile(dir string, g *LoadedGraph) (tables.FileInfo, error) {
 		return tables.FileInfo{}, err
 	}
 	defer f.Close()
-	w, err := csrfile.Write(f, g.Rows(), g.Vertices, graphMetadata(g))
+	meta := graphMetadata(g)
+	meta[MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
+	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
 	if err != nil {
 		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
 	}

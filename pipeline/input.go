@@ -89,6 +89,11 @@ type LoadedGraph struct {
 	// listing is Folder's manifest, against which any other file read
 	// from the folder (a stored hierarchy) is checked.
 	listing *ingestListing
+	// checksum is the graph checksum of checksumOf, when known (see
+	// GraphChecksum): recorded in the reload file it was mapped from, or
+	// computed once.
+	checksum   string
+	checksumOf *graph.CSR
 }
 
 // LoadGraph reads the input spec describes, reporting progress for long

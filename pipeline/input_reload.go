@@ -19,6 +19,12 @@ import (
 // instead of decoding the tables and sorting the arcs again.
 const ReloadName = "graph.csr"
 
+// MetaGraphChecksum is the reload file's metadata key for the graph's
+// checksum (graph.CSR.Checksum), taken at ingest, so that a run that maps
+// the file compares it with a stored hierarchy's without hashing every arc
+// (GraphChecksum). The tables do not carry it: a table input is hashed.
+const MetaGraphChecksum = "pathflow.graph_checksum"
+
 // loadReload loads the ingest output of listing from its reload file
 // when the manifest lists one: ok false (and no error) when it does not,
 // as in the outputs of older ingests, which then load from the tables. A
@@ -53,7 +59,7 @@ func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 	if err := checkReloadCurrent(path, r, listed, listing); err != nil {
 		return nil, false, err
 	}
-	return &LoadedGraph{
+	g = &LoadedGraph{
 		Edges:     r.Edges,
 		CSR:       r.CSR,
 		Vertices:  r.Vertices,
@@ -65,7 +71,11 @@ func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 		Directed:  r.Meta[MetaDirected] != "false",
 		Weighting: r.Meta[MetaWeighting],
 		Elapsed:   time.Since(start),
-	}, true, nil
+	}
+	if sum := r.Meta[MetaGraphChecksum]; sum != "" { // absent from the files of older ingests
+		g.checksum, g.checksumOf = sum, r.CSR
+	}
+	return g, true, nil
 }
 
 // checkReloadCurrent refuses a reload file r (which passed its own
@@ -103,4 +113,18 @@ func (g *LoadedGraph) Rows() *graph.CSR {
 		g.CSR = graph.BuildCSR(g.Edges)
 	}
 	return g.CSR
+}
+
+// GraphChecksum returns the checksum of the graph's rows
+// (graph.CSR.Checksum): the one the reload file it was mapped from
+// records, O(1), else computed once on workers goroutines, O(m). The
+// recorded one is trusted because the file's CRCs and the checksum its
+// manifest lists vouch for its metadata as for its arcs; it is tied to the
+// mapped CSR, so arcs changed after the load (input.simplify) are hashed.
+func (g *LoadedGraph) GraphChecksum(workers int) string {
+	rows := g.Rows()
+	if g.checksumOf != rows {
+		g.checksum, g.checksumOf = rows.Checksum(workers), rows
+	}
+	return g.checksum
 }

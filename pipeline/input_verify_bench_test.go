@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/chfile"
 	"github.com/pathflow/pathflow/internal/csrfile"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -40,8 +42,13 @@ func benchRoadSide(b *testing.B) int {
 // edges and vertices decoded while a goroutine per file hashes it; reload:
 // graph.csr mapped, its block CRCs checked either way (csrfile.Open), the
 // manifest's checksum compared beside; hierarchy: the three tables read
-// while hashed. MB/s counts the files' bytes; the files are in the page
-// cache after the first pass.
+// while hashed and validated whole (what compute does with an older ingest
+// output); hierarchy-mapped: hierarchy.chf mapped, its block CRCs checked
+// either way (chfile.Open), verified adding the graph checksum recorded in
+// graph.csr and the manifest's checksum compared; graph-checksum: the
+// checksum compute compares with the hierarchy's, hashed over the arcs (a
+// graph read from tables) or read from graph.csr's metadata. MB/s counts
+// the files' bytes; the files are in the page cache after the first pass.
 func BenchmarkLoadIngestOutput(b *testing.B) {
 	side := benchRoadSide(b)
 	dir := filepath.Join(b.TempDir(), "road")
@@ -56,7 +63,12 @@ func BenchmarkLoadIngestOutput(b *testing.B) {
 	graphFiles := tables.GraphFilesIn(dir, tables.Parquet)
 	hierarchyFiles := tables.HierarchyFilesIn(dir)
 	reload := filepath.Join(dir, ReloadName)
+	mapped := filepath.Join(dir, HierarchyName)
 	workers := runtime.GOMAXPROCS(0)
+	g, err := loadTable(dir, false)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, bc := range []struct {
 		name  string
 		files []string
@@ -87,6 +99,29 @@ func BenchmarkLoadIngestOutput(b *testing.B) {
 		{"hierarchy/unverified", hierarchyFiles.Paths(), func() error {
 			_, _, err := tables.ReadHierarchy(hierarchyFiles, tables.WithConcurrency(workers))
 			return err
+		}},
+		{"hierarchy-mapped/verified", []string{mapped}, func() error {
+			s, err := mappedHierarchyFor(g, mapped, workers)
+			if err != nil {
+				return err
+			}
+			_, err = s.load(workers)
+			return err
+		}},
+		{"hierarchy-mapped/unverified", []string{mapped}, func() error {
+			_, err := chfile.Open(mapped, workers)
+			return err
+		}},
+		{"graph-checksum/hashed", []string{reload}, func() error {
+			g.CSR.Checksum(workers)
+			return nil
+		}},
+		{"graph-checksum/recorded", nil, func() error {
+			if g.checksumOf != g.CSR {
+				return errors.New("graph.csr records no graph checksum")
+			}
+			g.GraphChecksum(workers)
+			return nil
 		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -108,19 +108,33 @@ func flipWant(t *testing.T, spec string) []longRow {
 }
 
 // TestDamagedIngestOutputNeverAnswersWrong flips bits all over each file
-// of ingest outputs (hierarchy tables, reload file, graph tables with and
-// without a reload file beside them, and the edges table named
-// directly): every run is refused naming the file, or answers right.
-// Files that compute reads are checked whole against the manifest, so
-// none of their flips may go unnoticed but those in the reload file's
-// padding, which nothing reads.
+// of ingest outputs (the mapped hierarchy file, the hierarchy tables of an
+// older ingest output, reload file, graph tables with and without a
+// reload file beside them, and the edges table named directly): every run
+// is refused naming the file, or answers right. Files that compute reads
+// are checked whole against the manifest, so none of their flips may go
+// unnoticed but those in the reload file's padding, which nothing reads.
 func TestDamagedIngestOutputNeverAnswersWrong(t *testing.T) {
 	const spec = "road:side=40,seed=1"
 	want := flipWant(t, spec)
 	withCH, _ := ingestTo(t, "-generate", spec, "-hierarchy", "on")
+	for _, alg := range []string{"ch", "auto"} {
+		if refused, runs := checkFlips(t, withCH, HierarchyName, withCH, want, "-algorithm", alg); refused != runs {
+			t.Errorf("%s, %s: %d of %d damaged files refused", HierarchyName, alg, refused, runs)
+		}
+	}
+	// Beside the mapped file the hierarchy tables are not read: any
+	// answer is right, and it must be given.
+	for _, name := range []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"} {
+		if refused, _ := checkFlips(t, withCH, name, withCH, want, "-algorithm", "ch"); refused != 0 {
+			t.Errorf("%s: %d runs refused for a file they need not read", name, refused)
+		}
+	}
+	olderCH, _ := ingestTo(t, "-generate", spec, "-hierarchy", "on")
+	asOlderIngest(t, olderCH)
 	for _, name := range []string{"hierarchy_ranks.parquet", "hierarchy_up.parquet", "hierarchy_down.parquet"} {
 		for _, alg := range []string{"ch", "auto"} {
-			if refused, runs := checkFlips(t, withCH, name, withCH, want, "-algorithm", alg); refused != runs {
+			if refused, runs := checkFlips(t, olderCH, name, olderCH, want, "-algorithm", alg); refused != runs {
 				t.Errorf("%s, %s: %d of %d damaged files refused", name, alg, refused, runs)
 			}
 		}
@@ -166,7 +180,31 @@ func TestIngestOutputFilesMissingOrUnlisted(t *testing.T) {
 		{"vertices table listed but missing", []string{"-reload-file=false"}, func(t *testing.T, dir string) string {
 			return removeFile(t, filepath.Join(dir, "vertices.parquet"))
 		}, nil, "listed in manifest.json but missing"},
-		{"hierarchy table listed but missing", []string{"-hierarchy", "on"}, func(t *testing.T, dir string) string {
+		{"hierarchy file listed but missing", []string{"-hierarchy", "on"}, func(t *testing.T, dir string) string {
+			return removeFile(t, filepath.Join(dir, HierarchyName))
+		}, []string{"-algorithm", "ch"}, "listed in manifest.json but missing"},
+		{"hierarchy file not listed", []string{"-hierarchy", "off"}, func(t *testing.T, dir string) string {
+			other, _ := ingestTo(t, "-generate", spec, "-hierarchy", "on")
+			copyFile(t, filepath.Join(other, HierarchyName), filepath.Join(dir, HierarchyName))
+			return filepath.Join(dir, HierarchyName)
+		}, []string{"-algorithm", "ch"}, "not listed in manifest.json"},
+		{"hierarchy file not the one listed", []string{"-hierarchy", "on"}, func(t *testing.T, dir string) string {
+			// A file whose own CRCs agree, of the same graph, but not the
+			// one the manifest lists (as after a copy from another ingest
+			// of the graph with other settings).
+			m := readIngestManifest(t, dir)
+			for i := range m.Files {
+				if m.Files[i].Path == HierarchyName {
+					m.Files[i].Checksum = "crc32c:00000000"
+				}
+			}
+			if err := writeJSON(filepath.Join(dir, ManifestName), m); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(dir, HierarchyName)
+		}, []string{"-algorithm", "ch"}, "changed since ingest"},
+		{"hierarchy table of an older ingest listed but missing", []string{"-hierarchy", "on"}, func(t *testing.T, dir string) string {
+			asOlderIngest(t, dir)
 			return removeFile(t, filepath.Join(dir, "hierarchy_down.parquet"))
 		}, []string{"-algorithm", "ch"}, "listed in manifest.json but missing"},
 		{"hierarchy tables not listed", []string{"-hierarchy", "off"}, func(t *testing.T, dir string) string {

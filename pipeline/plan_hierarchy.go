@@ -58,13 +58,13 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 		return plan, cfg, nil, err
 	}
 	began := time.Now()
-	files, sum, err := storedHierarchyFor(g, cfg.Workers)
+	stored, err := storedHierarchyFor(g, cfg.Workers)
 	if err != nil {
 		return Plan{}, nil, nil, err
 	}
 	checked := time.Since(began)
 	planCfg := cfg
-	if autoCH && sum != "" {
+	if autoCH && stored != nil {
 		chCfg := *cfg
 		// A tile edge given with auto applies to Floyd-Warshall alone. The
 		// backend stays the configured one: both answer ch.
@@ -72,10 +72,10 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 		planCfg = &chCfg
 	}
 	plan, err := planRun(planCfg, g.Edges, len(run.sources), log)
-	if err != nil || sum == "" {
+	if err != nil || stored == nil {
 		return plan, planCfg, nil, err
 	}
-	h, seconds, err := loadStoredHierarchy(files, g.listing, cfg.Workers, checked, run, log)
+	h, seconds, err := loadStoredHierarchy(stored, cfg.Workers, checked, run, log)
 	if err != nil {
 		return Plan{}, nil, nil, err
 	}
@@ -83,9 +83,9 @@ func planCompute(cfg *ComputeConfig, g *LoadedGraph, run *computeRun, stages map
 	if planCfg != cfg {
 		plan.Why += "; auto: ch from the stored hierarchy"
 		plan.Choice.Reason = fmt.Sprintf("auto: the input folder holds a contraction hierarchy of this graph (%s) and the query is %s with non-negative weights: ch (PHAST sweeps on the GPU; bucket tables for targets and PHAST for whole rows on the CPU)",
-			files.Ranks, query)
+			stored.named, query)
 	} else {
-		plan.Choice.Reason = fmt.Sprintf("requested: the contraction hierarchy stored with the input (%s), then PHAST sweeps on the GPU, or bucket tables for targets and PHAST for whole rows on the CPU", files.Ranks)
+		plan.Choice.Reason = fmt.Sprintf("requested: the contraction hierarchy stored with the input (%s), then PHAST sweeps on the GPU, or bucket tables for targets and PHAST for whole rows on the CPU", stored.named)
 	}
 	return plan, planCfg, h, nil
 }

@@ -56,7 +56,7 @@ h = m.get("hierarchy")
 if h is not None:  # an ingest manifest
     line += f", hierarchy stored {h['stored']}"
     if h["stored"]:
-        size = sum(f["bytes"] for f in m["files"] if f["path"].startswith("hierarchy_"))
+        size = sum(f["bytes"] for f in m["files"] if f["path"].startswith("hierarchy"))
         line += (f", build {h['build_s']:.2f} s, write {h['write_s']:.2f} s, {size / 1e6:.1f} MB, "
                  f"{h['shortcuts']} shortcuts, {h['rounds']} rounds")
 else:

@@ -31,4 +31,6 @@
 // records it beside the file (an ingest manifest does), and a reader
 // compares it to tell a stale or replaced file, whose own CRCs agree, from
 // the one written; the metadata describes the graph for the same check.
+// The alignment, block CRCs, file checksum and mapping are package
+// mapfile's, shared with the contraction hierarchy's file (package chfile).
 package csrfile

@@ -4,7 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
+
+	"github.com/pathflow/pathflow/internal/mapfile"
 )
 
 // Magic opens every reload file: "PFCSR", a zero byte, and the layout
@@ -14,23 +15,18 @@ const Magic = "PFCSR\x00v1"
 // headerBytes is the size of the fixed header.
 const headerBytes = 64
 
-// alignment is the boundary every part starts on.
-const alignment = 4096
+// crcAt is where the header keeps its CRC.
+const crcAt = 52
 
-// BlockBytes is the size of the blocks the data's checksums cover: large
-// enough that the table stays small (64 entries per GiB), small enough
-// that every core gets blocks to check.
-const BlockBytes = 16 << 20
+// BlockBytes is the size of the blocks the data's checksums cover
+// (mapfile.BlockBytes).
+const BlockBytes = mapfile.BlockBytes
 
 // Flags of the header.
 const (
 	flagOriginal    uint32 = 1 << 0
 	flagCoordinates uint32 = 1 << 1
 )
-
-// castagnoli is the CRC-32C table; hash/crc32 computes it with the SSE 4.2
-// and ARMv8 CRC instructions where the CPU has them.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the fixed part of a reload file.
 type header struct {
@@ -52,7 +48,7 @@ func (h *header) encode() []byte {
 	binary.LittleEndian.PutUint64(b[32:], uint64(h.blockBytes))
 	binary.LittleEndian.PutUint64(b[40:], uint64(h.fileBytes))
 	binary.LittleEndian.PutUint32(b[48:], h.metaBytes)
-	binary.LittleEndian.PutUint32(b[52:], h.crc)
+	binary.LittleEndian.PutUint32(b[crcAt:], h.crc)
 	return b
 }
 
@@ -68,14 +64,14 @@ func decodeHeader(b []byte) (*header, error) {
 		blockBytes: int64(binary.LittleEndian.Uint64(b[32:])),
 		fileBytes:  int64(binary.LittleEndian.Uint64(b[40:])),
 		metaBytes:  binary.LittleEndian.Uint32(b[48:]),
-		crc:        binary.LittleEndian.Uint32(b[52:]),
+		crc:        binary.LittleEndian.Uint32(b[crcAt:]),
 	}
 	switch {
 	case h.flags&^(flagOriginal|flagCoordinates) != 0:
 		return nil, fmt.Errorf("unknown header flags %#x", h.flags)
 	case h.n < 0 || h.n > 1<<31-1 || h.m < 0 || h.m > 1<<40:
 		return nil, fmt.Errorf("header counts %d vertices and %d arcs", h.n, h.m)
-	case h.blockBytes <= 0 || h.blockBytes%alignment != 0:
+	case h.blockBytes <= 0 || h.blockBytes%mapfile.Alignment != 0:
 		return nil, fmt.Errorf("header block size %d", h.blockBytes)
 	}
 	return h, nil
@@ -84,21 +80,14 @@ func decodeHeader(b []byte) (*header, error) {
 // headerCRC is the CRC-32C of the fixed header, its CRC field read as
 // zero, followed by the metadata.
 func headerCRC(fixed, meta []byte) uint32 {
-	b := append([]byte(nil), fixed[:headerBytes]...)
-	binary.LittleEndian.PutUint32(b[52:], 0)
-	return crc32.Update(crc32.Checksum(b, castagnoli), castagnoli, meta)
+	return mapfile.HeaderCRC(fixed[:headerBytes], crcAt, meta)
 }
 
-// fileChecksum is a reload file's checksum of itself: the CRC-32C of
-// its fixed header (whose CRC covers the header and the metadata) followed
-// by its table of block checksums (which cover the data). A file that
-// passes Open's checks holds exactly the bytes these CRCs describe, so
-// this one number stands for the whole file (all but the zero padding
-// after the metadata, which nothing reads) at the cost of hashing a few
-// hundred bytes instead of the file.
+// fileChecksum is a reload file's checksum of itself
+// (mapfile.FileChecksum): it stands for all the file but the zero padding
+// after the metadata, which nothing reads.
 func fileChecksum(fixed, table []byte) string {
-	c := crc32.Update(crc32.Checksum(fixed[:headerBytes], castagnoli), castagnoli, table)
-	return fmt.Sprintf("crc32c:%08x", c)
+	return mapfile.FileChecksum(fixed[:headerBytes], table)
 }
 
 // layout is where each part of a file with header h lies.
@@ -112,18 +101,12 @@ type layout struct {
 	fileBytes             int64
 }
 
-func align(x int64) int64 { return (x + alignment - 1) &^ (alignment - 1) }
-
 // layoutOf places the parts of a file with header h.
 func layoutOf(h *header) layout {
 	var l layout
-	l.data = align(headerBytes + int64(h.metaBytes))
-	at := l.data
-	place := func(bytes int64) int64 {
-		start := at
-		at = align(at + bytes)
-		return start
-	}
+	l.data = mapfile.Align(headerBytes + int64(h.metaBytes))
+	p := mapfile.NewPlacer(l.data)
+	place := p.Place
 	l.offsets = place(8 * (h.n + 1))
 	l.targets = place(4 * h.m)
 	l.weights = place(4 * h.m)
@@ -135,9 +118,14 @@ func layoutOf(h *header) layout {
 		l.x = place(4 * h.n)
 		l.y = place(4 * h.n)
 	}
-	l.dataEnd = at
-	l.checkCount = (l.dataEnd - l.data + h.blockBytes - 1) / h.blockBytes
+	l.dataEnd = p.End()
+	l.checkCount = mapfile.CheckCount(l.data, l.dataEnd, h.blockBytes)
 	l.checksums = l.dataEnd
 	l.fileBytes = l.checksums + 4*l.checkCount
 	return l
+}
+
+// blocks is the checked data of a file with layout l and header h.
+func (l layout) blocks(h *header) mapfile.Blocks {
+	return mapfile.Blocks{Start: l.data, End: l.dataEnd, BlockBytes: h.blockBytes, Table: l.checksums}
 }

@@ -1,16 +1,13 @@
 package csrfile
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
-	"unsafe"
 
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/parallel"
+	"github.com/pathflow/pathflow/internal/mapfile"
 )
 
 // Graph is an opened reload file. Its arrays are the file's bytes, mapped
@@ -47,7 +44,7 @@ type Graph struct {
 // goroutines. Every error names path. O(n + m) checksum work, at memory
 // speed when the file is in the page cache; Checksum comes with it.
 func Open(path string, workers int) (*Graph, error) {
-	if !littleEndian {
+	if !mapfile.LittleEndian {
 		return nil, ErrBigEndian
 	}
 	g, err := open(path, workers)
@@ -96,61 +93,33 @@ func open(path string, workers int) (*Graph, error) {
 	if err := json.Unmarshal(meta, &g.Meta); err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)
 	}
-	b, err := mapFile(f, size)
+	b, err := mapfile.Map(f, size)
 	if err != nil {
 		return nil, err
 	}
-	if err := verifyBlocks(b, l, h.blockBytes, workers); err != nil {
+	if err := l.blocks(h).Verify(b, workers); err != nil {
 		return nil, err
 	}
 	g.Checksum = fileChecksum(fixed, b[l.checksums:l.fileBytes])
 	n, m := h.n, h.m
 	g.CSR = &graph.CSR{
 		N:       int32(n),
-		Offsets: arrayAt[int64](b, l.offsets, n+1),
-		Targets: arrayAt[int32](b, l.targets, m),
-		Weights: arrayAt[int32](b, l.weights, m),
+		Offsets: mapfile.ArrayAt[int64](b, l.offsets, n+1),
+		Targets: mapfile.ArrayAt[int32](b, l.targets, m),
+		Weights: mapfile.ArrayAt[int32](b, l.weights, m),
 	}
 	if g.CSR.Offsets[0] != 0 || g.CSR.Offsets[n] != m {
 		return nil, fmt.Errorf("offsets span [%d, %d] for %d arcs", g.CSR.Offsets[0], g.CSR.Offsets[n], m)
 	}
-	g.Edges = &graph.EdgeList{N: int32(n), Src: arrayAt[int32](b, l.sources, m), Dst: g.CSR.Targets, Weight: g.CSR.Weights}
+	g.Edges = &graph.EdgeList{N: int32(n), Src: mapfile.ArrayAt[int32](b, l.sources, m), Dst: g.CSR.Targets, Weight: g.CSR.Weights}
 	if h.flags&(flagOriginal|flagCoordinates) != 0 {
 		g.Vertices = &graph.Vertices{}
 		if h.flags&flagOriginal != 0 {
-			g.Vertices.OriginalID = arrayAt[int64](b, l.original, n)
+			g.Vertices.OriginalID = mapfile.ArrayAt[int64](b, l.original, n)
 		}
 		if h.flags&flagCoordinates != 0 {
-			g.Vertices.X, g.Vertices.Y = arrayAt[int32](b, l.x, n), arrayAt[int32](b, l.y, n)
+			g.Vertices.X, g.Vertices.Y = mapfile.ArrayAt[int32](b, l.x, n), mapfile.ArrayAt[int32](b, l.y, n)
 		}
 	}
 	return g, nil
-}
-
-// verifyBlocks compares the CRC-32C of every block of the data with the
-// file's table, blocks shared out among workers goroutines.
-func verifyBlocks(b []byte, l layout, blockBytes int64, workers int) error {
-	bad := make([]bool, l.checkCount)
-	parallel.For(int(l.checkCount), max(workers, 1), func(i int) {
-		lo := l.data + int64(i)*blockBytes
-		hi := min(lo+blockBytes, l.dataEnd)
-		want := binary.LittleEndian.Uint32(b[l.checksums+4*int64(i):])
-		bad[i] = crc32.Checksum(b[lo:hi], castagnoli) != want
-	})
-	for i, x := range bad {
-		if x {
-			lo := l.data + int64(i)*blockBytes
-			return fmt.Errorf("checksum mismatch in bytes %d to %d: the file is corrupt", lo, min(lo+blockBytes, l.dataEnd))
-		}
-	}
-	return nil
-}
-
-// arrayAt views count integers of b from byte at (a multiple of their
-// size) as a slice, without a copy.
-func arrayAt[T int32 | int64](b []byte, at, count int64) []T {
-	if count == 0 {
-		return []T{}
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[at])), count)
 }

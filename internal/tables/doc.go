@@ -35,7 +35,9 @@
 //
 // # Hierarchy tables (WriteHierarchy, ReadHierarchy)
 //
-// A contraction hierarchy stored beside the graph tables, always Parquet:
+// A contraction hierarchy stored beside the graph tables, always Parquet,
+// for analysts and as older ingest outputs hold it (compute maps the
+// hierarchy's own file, package chfile, where there is one):
 //
 //	hierarchy_ranks: id int32, rank int32                       one row per vertex
 //	hierarchy_up:    low int32, high int32, weight int32, middle int32   one row per arc

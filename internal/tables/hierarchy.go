@@ -13,10 +13,11 @@ import (
 	"github.com/pathflow/pathflow/internal/hierarchy"
 )
 
-// A contraction hierarchy is stored as three Parquet tables beside the
+// A contraction hierarchy can be stored as three Parquet tables beside the
 // graph's: its ranks (one row per vertex) and its Up and Down arcs (one
-// row per arc, in row order), so that compute runs can answer from it
-// without building it again. Analysts can read them as any other table.
+// row per arc, in row order). Analysts read them as any other table;
+// compute reads them only from ingest outputs older than the hierarchy's
+// mapped file (package chfile), which it maps instead of decoding these.
 
 // Column names of the hierarchy tables.
 const (

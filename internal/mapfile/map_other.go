@@ -1,15 +1,15 @@
 //go:build !unix
 
-package csrfile
+package mapfile
 
 import (
 	"io"
 	"os"
 )
 
-// mapFile reads the size bytes of f into memory, where the system has no
+// Map reads the size bytes of f into memory, where the system has no
 // mmap.
-func mapFile(f *os.File, size int64) ([]byte, error) {
+func Map(f *os.File, size int64) ([]byte, error) {
 	b := make([]byte, size)
 	_, err := f.ReadAt(b, 0)
 	if err == io.EOF {
