@@ -1,53 +1,126 @@
 package hierarchy
 
-// witnessLabel is one vertex's entry in a witness search: its tentative
-// distance, valid when stamp is the search's, and whether it is a target
-// (target == the search's stamp). One entry is one cache line fetch.
-type witnessLabel struct {
+// witnessSlot is one vertex's entry in a witness search's table: its
+// tentative distance, and whether it is a target. The slot belongs to
+// the current search when stamp is the search's; else it is free.
+type witnessSlot struct {
 	dist   int64
+	v      int32
 	stamp  uint32
-	target uint32
+	target bool
 }
 
 // witnessSearch is one goroutine's scratch space for the local searches
-// that decide whether a shortcut is needed: labels over all vertices,
-// valid when their stamp is the current one, so a search starts in O(1).
+// that decide whether a shortcut is needed. A search reaches a few dozen
+// vertices (a few thousand at most, by its settled limit), so their labels
+// live in a small open-addressing table instead of an array over all
+// vertices: it stays in cache however large the graph, and costs
+// kilobytes per goroutine, not 16 bytes per vertex. Slots are valid when
+// their stamp is the current one, so a search starts in O(1).
 type witnessSearch struct {
-	label []witnessLabel
+	slot  []witnessSlot
+	shift uint // 32 - log2(len(slot))
+	used  int  // slots of the current search
 	cur   uint32
 	heap  minHeap
 }
 
-// newWitnessSearch returns scratch space for n vertices, O(n).
-func newWitnessSearch(n int) *witnessSearch {
-	return &witnessSearch{label: make([]witnessLabel, n)}
+// minWitnessSlots is the table's starting size; it doubles when half full.
+const minWitnessSlots = 1 << 10
+
+// newWitnessSearch returns scratch space for a search, O(1).
+func newWitnessSearch() *witnessSearch {
+	s := &witnessSearch{}
+	s.alloc(minWitnessSlots)
+	return s
 }
 
-// reset starts a new search, O(1) (O(n) once every 2^32 searches).
+// alloc replaces the table by an empty one of size slots, a power of two.
+// O(size).
+func (s *witnessSearch) alloc(size int) {
+	s.slot = make([]witnessSlot, size)
+	s.shift = 32
+	for 1<<(32-s.shift) < size {
+		s.shift--
+	}
+	s.cur = 1
+	s.used = 0
+}
+
+// reset starts a new search, O(1) (O(table) once every 2^32 searches).
 func (s *witnessSearch) reset() {
 	s.cur++
 	if s.cur == 0 {
-		clear(s.label)
+		clear(s.slot)
 		s.cur = 1
 	}
+	s.used = 0
 	s.heap = s.heap[:0]
 }
 
+// find returns v's slot in the current search, claiming a free one for it
+// (distance infinity, not a target) when it has none. Amortised O(1).
+func (s *witnessSearch) find(v int32) *witnessSlot {
+	mask := uint32(len(s.slot) - 1)
+	for i := (uint32(v) * 0x9e3779b1) >> s.shift; ; i = (i + 1) & mask {
+		e := &s.slot[i]
+		if e.stamp != s.cur {
+			if 2*(s.used+1) > len(s.slot) {
+				s.grow()
+				return s.find(v)
+			}
+			s.used++
+			*e = witnessSlot{dist: infinity, v: v, stamp: s.cur}
+			return e
+		}
+		if e.v == v {
+			return e
+		}
+	}
+}
+
+// lookup returns v's slot in the current search, or nil. O(1) expected.
+func (s *witnessSearch) lookup(v int32) *witnessSlot {
+	mask := uint32(len(s.slot) - 1)
+	for i := (uint32(v) * 0x9e3779b1) >> s.shift; ; i = (i + 1) & mask {
+		e := &s.slot[i]
+		if e.stamp != s.cur {
+			return nil
+		}
+		if e.v == v {
+			return e
+		}
+	}
+}
+
+// grow doubles the table, keeping the current search's slots. O(table).
+func (s *witnessSearch) grow() {
+	old, cur := s.slot, s.cur
+	s.alloc(2 * len(old))
+	for i := range old {
+		if old[i].stamp == cur {
+			e := s.find(old[i].v)
+			e.dist, e.target = old[i].dist, old[i].target
+		}
+	}
+}
+
 // markTarget makes v a target of the current search; it reports false
-// when v already was one. O(1).
+// when v already was one. O(1) expected.
 func (s *witnessSearch) markTarget(v int32) bool {
-	l := &s.label[v]
-	if l.target == s.cur {
+	e := s.find(v)
+	if e.target {
 		return false
 	}
-	l.target = s.cur
+	e.target = true
 	return true
 }
 
-// get returns the tentative distance of v in the current search, O(1).
+// get returns the tentative distance of v in the current search, O(1)
+// expected.
 func (s *witnessSearch) get(v int32) int64 {
-	if l := &s.label[v]; l.stamp == s.cur {
-		return l.dist
+	if e := s.lookup(v); e != nil {
+		return e.dist
 	}
 	return infinity
 }
@@ -60,22 +133,20 @@ func (s *witnessSearch) get(v int32) int64 {
 // bound of its distance that is exact when it is at most bound and the
 // search did not stop for the limit. O(limit * d * log(limit * d)).
 func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound int64, targets, limit int) {
-	cur := s.cur
-	label := s.label
-	label[src].dist, label[src].stamp = 0, cur
+	s.find(src).dist = 0
 	s.heap.push(0, src)
 	settled := 0
 	for len(s.heap) > 0 {
 		it := s.heap.pop()
-		u := it.v
-		lu := &label[u]
-		if it.dist > lu.dist {
-			continue // stale
-		}
 		if it.dist > bound {
 			return
 		}
-		if lu.target == cur {
+		u := it.v
+		lu := s.find(u)
+		if it.dist > lu.dist {
+			continue // stale
+		}
+		if lu.target {
 			if targets--; targets == 0 {
 				return
 			}
@@ -88,9 +159,12 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound 
 			if x == skip || (blocked != nil && blocked[x]) {
 				continue
 			}
-			d := it.dist + a.w
-			if lx := &label[x]; lx.stamp != cur || d < lx.dist {
-				lx.dist, lx.stamp = d, cur
+			d := it.dist + int64(a.w)
+			if d > bound {
+				continue // it would only be popped to stop the search
+			}
+			if lx := s.find(x); d < lx.dist {
+				lx.dist = d
 				s.heap.push(d, x)
 			}
 		}
