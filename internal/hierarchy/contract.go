@@ -42,22 +42,19 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 	for _, ia := range c.g.in[v] {
 		u := ia.to
 		s.reset()
-		var longest int64
-		targets := 0
 		for _, oa := range outs {
-			if oa.to != u && s.markTarget(oa.to) {
-				targets++
-				longest = max(longest, int64(oa.w))
+			if oa.to != u {
+				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
-		if targets == 0 {
+		if len(s.targets) == 0 {
 			continue
 		}
 		limit := c.opts.WitnessSettled
 		if blocked == nil {
 			limit = c.opts.SimulationSettled
 		}
-		s.run(c.g, u, v, blocked, int64(ia.w)+longest, targets, limit)
+		s.run(c.g, u, v, blocked, limit)
 		for _, oa := range outs {
 			if oa.to == u {
 				continue

@@ -1,13 +1,16 @@
 package hierarchy
 
 // witnessSlot is one vertex's entry in a witness search's table: its
-// tentative distance, and whether it is a target. The slot belongs to
+// tentative distance and, for a target, the length a witness may have
+// (need) and whether the search has decided it yet. The slot belongs to
 // the current search when stamp is the search's; else it is free.
 type witnessSlot struct {
-	dist   int64
-	v      int32
-	stamp  uint32
-	target bool
+	dist    int64
+	need    int64
+	v       int32
+	stamp   uint32
+	target  bool
+	decided bool
 }
 
 // witnessSearch is one goroutine's scratch space for the local searches
@@ -23,6 +26,8 @@ type witnessSearch struct {
 	used  int  // slots of the current search
 	cur   uint32
 	heap  minHeap
+	// targets of the current search, in the order they were added.
+	targets []int32
 }
 
 // minWitnessSlots is the table's starting size; it doubles when half full.
@@ -56,6 +61,7 @@ func (s *witnessSearch) reset() {
 	}
 	s.used = 0
 	s.heap = s.heap[:0]
+	s.targets = s.targets[:0]
 }
 
 // find returns v's slot in the current search, claiming a free one for it
@@ -100,19 +106,22 @@ func (s *witnessSearch) grow() {
 	for i := range old {
 		if old[i].stamp == cur {
 			e := s.find(old[i].v)
-			e.dist, e.target = old[i].dist, old[i].target
+			*e = old[i]
+			e.stamp = s.cur
 		}
 	}
 }
 
-// markTarget makes v a target of the current search; it reports false
-// when v already was one. O(1) expected.
-func (s *witnessSearch) markTarget(v int32) bool {
+// addTarget makes v a target of the current search, to be reached by a
+// witness of length at most need; it reports false when v already was
+// one. O(1) expected.
+func (s *witnessSearch) addTarget(v int32, need int64) bool {
 	e := s.find(v)
 	if e.target {
 		return false
 	}
-	e.target = true
+	e.target, e.need = true, need
+	s.targets = append(s.targets, v)
 	return true
 }
 
@@ -126,14 +135,28 @@ func (s *witnessSearch) get(v int32) int64 {
 }
 
 // run is a Dijkstra search from src over the out-arcs of g that never
-// enters skip nor, when blocked is not nil, a vertex with blocked[v] set.
-// It stops once the smallest tentative distance exceeds bound, once it has
-// settled limit vertices, or once it has settled the targets vertices
-// marked with markTarget. Afterwards get gives, for every vertex, an upper
-// bound of its distance that is exact when it is at most bound and the
-// search did not stop for the limit. O(limit * d * log(limit * d)).
-func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound int64, targets, limit int) {
-	s.find(src).dist = 0
+// enters skip nor, when blocked is not nil, a vertex with blocked[v] set,
+// that decides for each target whether a witness reaches it: yes as soon
+// as its tentative distance is at most its need, no once it is settled
+// farther. It stops when every target is decided, when the smallest
+// tentative distance exceeds the largest need of the targets left (none
+// of them has a witness), or when it has settled limit vertices.
+// Afterwards get gives, for every target, an upper bound of its distance
+// that is at most its need when a witness was found, and above it when
+// the search settled the target or passed its need without the limit
+// stopping it. O(limit * d * log(limit * d) + targets^2).
+func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit int) {
+	pending := len(s.targets)
+	bound := s.pendingBound()
+	if e := s.find(src); e.target {
+		e.dist, e.decided = 0, true
+		if pending--; pending == 0 {
+			return
+		}
+		bound = s.pendingBound()
+	} else {
+		e.dist = 0
+	}
 	s.heap.push(0, src)
 	settled := 0
 	for len(s.heap) > 0 {
@@ -146,10 +169,12 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound 
 		if it.dist > lu.dist {
 			continue // stale
 		}
-		if lu.target {
-			if targets--; targets == 0 {
+		if lu.target && !lu.decided {
+			lu.decided = true // settled beyond its need: no witness
+			if pending--; pending == 0 {
 				return
 			}
+			bound = s.pendingBound()
 		}
 		if settled++; settled >= limit {
 			return
@@ -163,10 +188,31 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound 
 			if d > bound {
 				continue // it would only be popped to stop the search
 			}
-			if lx := s.find(x); d < lx.dist {
-				lx.dist = d
-				s.heap.push(d, x)
+			lx := s.find(x)
+			if d >= lx.dist {
+				continue
 			}
+			lx.dist = d
+			if lx.target && !lx.decided && d <= lx.need {
+				lx.decided = true // a witness
+				if pending--; pending == 0 {
+					return
+				}
+				bound = s.pendingBound()
+			}
+			s.heap.push(d, x)
 		}
 	}
+}
+
+// pendingBound returns the largest need of the targets not decided yet,
+// O(targets).
+func (s *witnessSearch) pendingBound() int64 {
+	bound := int64(-1)
+	for _, v := range s.targets {
+		if e := s.lookup(v); !e.decided {
+			bound = max(bound, e.need)
+		}
+	}
+	return bound
 }
