@@ -2,6 +2,8 @@ package hierarchy
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -40,27 +42,24 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 	for _, ia := range c.g.in[v] {
 		u := ia.to
 		s.reset()
-		var longest int64
-		targets := 0
 		for _, oa := range outs {
-			if oa.to != u && s.markTarget(oa.to) {
-				targets++
-				longest = max(longest, oa.w)
+			if oa.to != u {
+				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
-		if targets == 0 {
+		if len(s.targets) == 0 {
 			continue
 		}
 		limit := c.opts.WitnessSettled
 		if blocked == nil {
 			limit = c.opts.SimulationSettled
 		}
-		s.run(c.g, u, v, blocked, ia.w+longest, targets, limit)
+		s.run(c.g, u, v, blocked, limit)
 		for _, oa := range outs {
 			if oa.to == u {
 				continue
 			}
-			if w := ia.w + oa.w; s.get(oa.to) > w {
+			if w := int64(ia.w) + int64(oa.w); s.get(oa.to) > w {
 				added++
 				addedHops += int(ia.hops + oa.hops)
 				if emit != nil {
@@ -173,13 +172,20 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for len(found) < len(round) {
 			found = append(found, nil)
 		}
+		overflow := make([]bool, c.workers)
 		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				list := found[i][:0]
-				c.findShortcuts(c.searches[w], round[i], c.inRound, func(s shortcut) { list = append(list, s) })
+				c.findShortcuts(c.searches[w], round[i], c.inRound, func(s shortcut) {
+					overflow[w] = overflow[w] || s.w > math.MaxInt32
+					list = append(list, s)
+				})
 				found[i] = list
 			}
 		})
+		if slices.Contains(overflow, true) {
+			return fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight", math.MaxInt32)
+		}
 		// Apply: each worker owns the vertices of some blocks of ids and
 		// makes every change to their lists, in the order of the round, so
 		// the result does not depend on the number of workers.
@@ -203,10 +209,10 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], darc{to: s.x, mid: v, hops: s.hops, w: s.w})
+						upsert(&c.g.out[s.u], darc{to: s.x, w: int32(s.w), mid: v, hops: s.hops})
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], darc{to: s.u, mid: v, hops: s.hops, w: s.w})
+						upsert(&c.g.in[s.x], darc{to: s.u, w: int32(s.w), mid: v, hops: s.hops})
 					}
 				}
 				for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
@@ -280,16 +286,13 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 		order: make([]int32, 0, n),
 	}
 	for range c.workers {
-		c.searches = append(c.searches, newWitnessSearch(n))
+		c.searches = append(c.searches, newWitnessSearch())
 	}
 	if err := c.contractAll(ctx); err != nil {
 		return nil, err
 	}
 	c.searches = nil
-	h, err := layout(dg, levelOrder(dg, c.order, o.X, o.Y), c.workers)
-	if err != nil {
-		return nil, err
-	}
+	h := layout(dg, levelOrder(dg, c.order, o.X, o.Y), c.workers)
 	h.GraphChecksum = o.Checksum
 	h.Rounds = c.rounds
 	return h, nil

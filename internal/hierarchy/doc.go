@@ -15,7 +15,7 @@
 // Build orders vertices by a priority (edge difference or the quotient of
 // added over removed arcs, plus contracted neighbours and search-space
 // depth) and contracts them in rounds of independent sets, on every core.
-// Weights must not be negative; a shortcut whose weight overflows int32 is
+// Weights must not be negative; a needed shortcut whose weight overflows int32 is
 // an error. Distances are int64, and paths.Unreachable where there is no
 // path.
 package hierarchy

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -265,6 +266,28 @@ func TestNegativeWeightRefused(t *testing.T) {
 	_, err := Build(context.Background(), graph.BuildCSR(e))
 	if err == nil || !strings.Contains(err.Error(), "negative weight") {
 		t.Fatalf("got %v, want a negative-weight error", err)
+	}
+}
+
+// TestShortcutOverflowRefused builds a grid whose arcs weigh just over
+// half of MaxInt32: every shortcut, two arcs long at least, overflows the
+// int32 weights of the hierarchy and must be refused.
+func TestShortcutOverflowRefused(t *testing.T) {
+	const side, w = 5, math.MaxInt32/2 + 1
+	e := graph.NewEdgeList(side*side, 4*side*side)
+	for v := int32(0); v < side*side; v++ {
+		if v%side+1 < side {
+			e.Add(v, v+1, w)
+			e.Add(v+1, v, w)
+		}
+		if v+side < side*side {
+			e.Add(v, v+side, w)
+			e.Add(v+side, v, w)
+		}
+	}
+	_, err := Build(context.Background(), graph.BuildCSR(e))
+	if err == nil || !strings.Contains(err.Error(), "largest int32 weight") {
+		t.Fatalf("got %v, want a shortcut-overflow error", err)
 	}
 }
 

@@ -1,84 +1,180 @@
 package hierarchy
 
-// witnessLabel is one vertex's entry in a witness search: its tentative
-// distance, valid when stamp is the search's, and whether it is a target
-// (target == the search's stamp). One entry is one cache line fetch.
-type witnessLabel struct {
-	dist   int64
-	stamp  uint32
-	target uint32
+// witnessSlot is one vertex's entry in a witness search's table: its
+// tentative distance and, for a target, the length a witness may have
+// (need) and whether the search has decided it yet. The slot belongs to
+// the current search when stamp is the search's; else it is free.
+type witnessSlot struct {
+	dist    int64
+	need    int64
+	v       int32
+	stamp   uint32
+	target  bool
+	decided bool
 }
 
 // witnessSearch is one goroutine's scratch space for the local searches
-// that decide whether a shortcut is needed: labels over all vertices,
-// valid when their stamp is the current one, so a search starts in O(1).
+// that decide whether a shortcut is needed. A search reaches a few dozen
+// vertices (a few thousand at most, by its settled limit), so their labels
+// live in a small open-addressing table instead of an array over all
+// vertices: it stays in cache however large the graph, and costs
+// kilobytes per goroutine, not 16 bytes per vertex. Slots are valid when
+// their stamp is the current one, so a search starts in O(1).
 type witnessSearch struct {
-	label []witnessLabel
+	slot  []witnessSlot
+	shift uint // 32 - log2(len(slot))
+	used  int  // slots of the current search
 	cur   uint32
 	heap  minHeap
+	// targets of the current search, in the order they were added.
+	targets []int32
 }
 
-// newWitnessSearch returns scratch space for n vertices, O(n).
-func newWitnessSearch(n int) *witnessSearch {
-	return &witnessSearch{label: make([]witnessLabel, n)}
+// minWitnessSlots is the table's starting size; it doubles when half full.
+const minWitnessSlots = 1 << 10
+
+// newWitnessSearch returns scratch space for a search, O(1).
+func newWitnessSearch() *witnessSearch {
+	s := &witnessSearch{}
+	s.alloc(minWitnessSlots)
+	return s
 }
 
-// reset starts a new search, O(1) (O(n) once every 2^32 searches).
+// alloc replaces the table by an empty one of size slots, a power of two.
+// O(size).
+func (s *witnessSearch) alloc(size int) {
+	s.slot = make([]witnessSlot, size)
+	s.shift = 32
+	for 1<<(32-s.shift) < size {
+		s.shift--
+	}
+	s.cur = 1
+	s.used = 0
+}
+
+// reset starts a new search, O(1) (O(table) once every 2^32 searches).
 func (s *witnessSearch) reset() {
 	s.cur++
 	if s.cur == 0 {
-		clear(s.label)
+		clear(s.slot)
 		s.cur = 1
 	}
+	s.used = 0
 	s.heap = s.heap[:0]
+	s.targets = s.targets[:0]
 }
 
-// markTarget makes v a target of the current search; it reports false
-// when v already was one. O(1).
-func (s *witnessSearch) markTarget(v int32) bool {
-	l := &s.label[v]
-	if l.target == s.cur {
+// find returns v's slot in the current search, claiming a free one for it
+// (distance infinity, not a target) when it has none. Amortised O(1).
+func (s *witnessSearch) find(v int32) *witnessSlot {
+	mask := uint32(len(s.slot) - 1)
+	for i := (uint32(v) * 0x9e3779b1) >> s.shift; ; i = (i + 1) & mask {
+		e := &s.slot[i]
+		if e.stamp != s.cur {
+			if 2*(s.used+1) > len(s.slot) {
+				s.grow()
+				return s.find(v)
+			}
+			s.used++
+			*e = witnessSlot{dist: infinity, v: v, stamp: s.cur}
+			return e
+		}
+		if e.v == v {
+			return e
+		}
+	}
+}
+
+// lookup returns v's slot in the current search, or nil. O(1) expected.
+func (s *witnessSearch) lookup(v int32) *witnessSlot {
+	mask := uint32(len(s.slot) - 1)
+	for i := (uint32(v) * 0x9e3779b1) >> s.shift; ; i = (i + 1) & mask {
+		e := &s.slot[i]
+		if e.stamp != s.cur {
+			return nil
+		}
+		if e.v == v {
+			return e
+		}
+	}
+}
+
+// grow doubles the table, keeping the current search's slots. O(table).
+func (s *witnessSearch) grow() {
+	old, cur := s.slot, s.cur
+	s.alloc(2 * len(old))
+	for i := range old {
+		if old[i].stamp == cur {
+			e := s.find(old[i].v)
+			*e = old[i]
+			e.stamp = s.cur
+		}
+	}
+}
+
+// addTarget makes v a target of the current search, to be reached by a
+// witness of length at most need; it reports false when v already was
+// one. O(1) expected.
+func (s *witnessSearch) addTarget(v int32, need int64) bool {
+	e := s.find(v)
+	if e.target {
 		return false
 	}
-	l.target = s.cur
+	e.target, e.need = true, need
+	s.targets = append(s.targets, v)
 	return true
 }
 
-// get returns the tentative distance of v in the current search, O(1).
+// get returns the tentative distance of v in the current search, O(1)
+// expected.
 func (s *witnessSearch) get(v int32) int64 {
-	if l := &s.label[v]; l.stamp == s.cur {
-		return l.dist
+	if e := s.lookup(v); e != nil {
+		return e.dist
 	}
 	return infinity
 }
 
 // run is a Dijkstra search from src over the out-arcs of g that never
-// enters skip nor, when blocked is not nil, a vertex with blocked[v] set.
-// It stops once the smallest tentative distance exceeds bound, once it has
-// settled limit vertices, or once it has settled the targets vertices
-// marked with markTarget. Afterwards get gives, for every vertex, an upper
-// bound of its distance that is exact when it is at most bound and the
-// search did not stop for the limit. O(limit * d * log(limit * d)).
-func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound int64, targets, limit int) {
-	cur := s.cur
-	label := s.label
-	label[src].dist, label[src].stamp = 0, cur
+// enters skip nor, when blocked is not nil, a vertex with blocked[v] set,
+// that decides for each target whether a witness reaches it: yes as soon
+// as its tentative distance is at most its need, no once it is settled
+// farther. It stops when every target is decided, when the smallest
+// tentative distance exceeds the largest need of the targets left (none
+// of them has a witness), or when it has settled limit vertices.
+// Afterwards get gives, for every target, an upper bound of its distance
+// that is at most its need when a witness was found, and above it when
+// the search settled the target or passed its need without the limit
+// stopping it. O(limit * d * log(limit * d) + targets^2).
+func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit int) {
+	pending := len(s.targets)
+	bound := s.pendingBound()
+	if e := s.find(src); e.target {
+		e.dist, e.decided = 0, true
+		if pending--; pending == 0 {
+			return
+		}
+		bound = s.pendingBound()
+	} else {
+		e.dist = 0
+	}
 	s.heap.push(0, src)
 	settled := 0
 	for len(s.heap) > 0 {
 		it := s.heap.pop()
-		u := it.v
-		lu := &label[u]
-		if it.dist > lu.dist {
-			continue // stale
-		}
 		if it.dist > bound {
 			return
 		}
-		if lu.target == cur {
-			if targets--; targets == 0 {
+		u := it.v
+		lu := s.find(u)
+		if it.dist > lu.dist {
+			continue // stale
+		}
+		if lu.target && !lu.decided {
+			lu.decided = true // settled beyond its need: no witness
+			if pending--; pending == 0 {
 				return
 			}
+			bound = s.pendingBound()
 		}
 		if settled++; settled >= limit {
 			return
@@ -88,11 +184,35 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, bound 
 			if x == skip || (blocked != nil && blocked[x]) {
 				continue
 			}
-			d := it.dist + a.w
-			if lx := &label[x]; lx.stamp != cur || d < lx.dist {
-				lx.dist, lx.stamp = d, cur
-				s.heap.push(d, x)
+			d := it.dist + int64(a.w)
+			if d > bound {
+				continue // it would only be popped to stop the search
 			}
+			lx := s.find(x)
+			if d >= lx.dist {
+				continue
+			}
+			lx.dist = d
+			if lx.target && !lx.decided && d <= lx.need {
+				lx.decided = true // a witness
+				if pending--; pending == 0 {
+					return
+				}
+				bound = s.pendingBound()
+			}
+			s.heap.push(d, x)
 		}
 	}
+}
+
+// pendingBound returns the largest need of the targets not decided yet,
+// O(targets).
+func (s *witnessSearch) pendingBound() int64 {
+	bound := int64(-1)
+	for _, v := range s.targets {
+		if e := s.lookup(v); !e.decided {
+			bound = max(bound, e.need)
+		}
+	}
+	return bound
 }
