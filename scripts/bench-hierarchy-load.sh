@@ -19,7 +19,7 @@
 #   scripts/bench-hierarchy-load.sh [SIDE]     # default 4900: 24M vertices
 #
 # INGEST, COMPUTE: the binaries (default bin/ingest, bin/compute); BACKEND
-# (default cpu); WORK: the scratch folder (default
+# (default cpu; "cpu gpu" runs every query on each, from one ingest); WORK: the scratch folder (default
 # /tmp/pathflow-hierarchy-load; about 3 GB and 25 GB of memory at side
 # 4900, 150 MB at 1024).
 set -uo pipefail
@@ -28,11 +28,11 @@ ingest=${INGEST:-$here/bin/ingest}
 compute=${COMPUTE:-$here/bin/compute}
 work=${WORK:-/tmp/pathflow-hierarchy-load}
 runs=${RUNS:-3}
-backend=${BACKEND:-cpu}
+backends=${BACKEND:-cpu}
 side=${1:-4900}
 mkdir -p "$work"
 
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg), road:side=$side,seed=1, backend $backend"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg), road:side=$side,seed=1, backends $backends"
 
 g=$work/road$side
 rm -rf "$g" "$g-tables"
@@ -64,8 +64,10 @@ print(f"{label}: wall {float(wall):.2f} s, cpu {float(user) + float(sys_):.2f} s
 PY
 }
 
+for backend in $backends; do
 for query in "1x1000 -sources 0 -targets 1-1000" "1000x1000 -sources 0-999 -targets 1000-1999"; do
   read -r qname qargs <<<"$query"
+  qname="$qname $backend"
   for run in $(seq "$runs"); do
     for layout in mapped tables; do
       input=$g; [ "$layout" = tables ] && input=$g-tables
@@ -79,5 +81,6 @@ for query in "1x1000 -sources 0 -targets 1-1000" "1000x1000 -sources 0-999 -targ
       fi
     done
   done
+done
 done
 rm -rf "$g" "$g-tables" "$work/o"
