@@ -24,7 +24,8 @@ func reloadKey() config.Key {
 }
 
 // writeReloadFile writes the reload file of g into the ingest output
-// folder dir, with the graph's checksum in its metadata (MetaGraphChecksum).
+// folder dir, with the graph's checksum and weight range in its metadata
+// (MetaGraphChecksum, MetaWeightRange).
 // It holds nothing of the run (the manifest's record of its checksum ties
 // it to the run), so the same graph gives the same bytes. O(n + m): a CSR
 // build, the graph's checksum unless the hierarchy took it, and one pass
@@ -38,6 +39,7 @@ func writeReloadFile(dir string, g *LoadedGraph) (tables.FileInfo, error) {
 	defer f.Close()
 	meta := graphMetadata(g)
 	meta[MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
+	meta[MetaWeightRange] = formatWeightRange(g.Rows().WeightRange())
 	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
 	if err != nil {
 		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)

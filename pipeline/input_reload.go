@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/csrfile"
@@ -24,6 +25,29 @@ const ReloadName = "graph.csr"
 // the file compares it with a stored hierarchy's without hashing every arc
 // (GraphChecksum). The tables do not carry it: a table input is hashed.
 const MetaGraphChecksum = "pathflow.graph_checksum"
+
+// MetaWeightRange is the reload file's metadata key for the smallest and
+// largest arc weight ("lo,hi"; "0,0" without arcs), taken at ingest, so
+// that a run that maps the file learns them without reading every weight:
+// the planner, the backends and their checks each ask (graph.Recorded).
+const MetaWeightRange = "pathflow.weight_range"
+
+// formatWeightRange writes a weight range as MetaWeightRange holds it.
+func formatWeightRange(lo, hi int32) string {
+	return strconv.Itoa(int(lo)) + "," + strconv.Itoa(int(hi))
+}
+
+// parseWeightRange reads MetaWeightRange; ok is false for a value it does
+// not hold (absent from the files of older ingests).
+func parseWeightRange(s string) (lo, hi int32, ok bool) {
+	a, b, found := strings.Cut(s, ",")
+	l, err1 := strconv.ParseInt(a, 10, 32)
+	h, err2 := strconv.ParseInt(b, 10, 32)
+	if !found || err1 != nil || err2 != nil || l > h {
+		return 0, 0, false
+	}
+	return int32(l), int32(h), true
+}
 
 // loadReload loads the ingest output of listing from its reload file
 // when the manifest lists one: ok false (and no error) when it does not,
@@ -74,6 +98,13 @@ func loadReload(listing *ingestListing) (g *LoadedGraph, ok bool, err error) {
 	}
 	if sum := r.Meta[MetaGraphChecksum]; sum != "" { // absent from the files of older ingests
 		g.checksum, g.checksumOf = sum, r.CSR
+	}
+	if lo, hi, ok := parseWeightRange(r.Meta[MetaWeightRange]); ok {
+		// The file's CRCs and the checksum its manifest lists vouch for
+		// its metadata and arrays, as for the graph checksum; an ingest
+		// writes the rows of a checked edge list, so they are valid too.
+		r.CSR.Record(graph.Recorded{MinWeight: lo, MaxWeight: hi, Valid: true})
+		r.Edges.RecordWeightRange(lo, hi)
 	}
 	return g, true, nil
 }

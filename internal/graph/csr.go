@@ -12,6 +12,8 @@ type CSR struct {
 	// Targets and Weights have one entry per arc.
 	Targets []int32
 	Weights []int32
+	// recorded holds the facts Record attached, or nil.
+	recorded *recordedFacts
 }
 
 // M returns the number of arcs.
@@ -69,9 +71,13 @@ func buildCSR(n int32, from, to, weight []int32) *CSR {
 }
 
 // WeightRange returns the smallest and largest arc weight; both are 0 when
-// there are no arcs.
+// there are no arcs. O(1) for a recorded range (Record), else O(m) on
+// every core for large graphs.
 func (c *CSR) WeightRange() (lo, hi int32) {
-	return (&EdgeList{Weight: c.Weights}).WeightRange()
+	if r, ok := c.Recorded(); ok {
+		return r.MinWeight, r.MaxWeight
+	}
+	return weightRange(c.Weights)
 }
 
 // MeanWeight is the mean arc weight, 0 without arcs. O(m), on every core

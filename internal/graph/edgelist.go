@@ -13,6 +13,9 @@ type EdgeList struct {
 	N int32
 	// Src, Dst and Weight have one entry per arc.
 	Src, Dst, Weight []int32
+	// recordedRange is the weight range RecordWeightRange attached, or
+	// nil.
+	recordedRange *recordedRange
 }
 
 // NewEdgeList returns an empty edge list over n vertices with room for
@@ -54,8 +57,14 @@ func (e *EdgeList) Validate() error {
 }
 
 // WeightRange returns the smallest and largest arc weight; both are 0 when
-// there are no arcs. O(m), on every core for large graphs.
-func (e *EdgeList) WeightRange() (lo, hi int32) { return weightRange(e.Weight) }
+// there are no arcs. O(1) for a recorded range (RecordWeightRange), else
+// O(m), on every core for large graphs.
+func (e *EdgeList) WeightRange() (lo, hi int32) {
+	if lo, hi, ok := e.recordedWeightRange(); ok {
+		return lo, hi
+	}
+	return weightRange(e.Weight)
+}
 
 // HasNegativeWeight reports whether any arc weight is below zero.
 func (e *EdgeList) HasNegativeWeight() bool {
