@@ -171,18 +171,22 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 	if maxDistance >= 0 {
 		limit = maxDistance
 	}
+	// One look at the weights serves every check and search below: O(1)
+	// for a recorded range, else one pass over the arcs.
+	lo, _ := g.WeightRange()
+	positive := g.M() == 0 || lo > 0
 	var full func() rowSearch
 	switch name {
 	case backend.AlgorithmDijkstra:
 		if err := checkDijkstraInput(g); err != nil {
 			return searchSet{}, err
 		}
-		return searchSet{dijkstraSearches(g, limit), dijkstraTargetSearches(g, limit), dijkstraCellSearches(g, limit)}, nil
+		return searchSet{dijkstraSearches(g, positive, limit), dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
 	case backend.AlgorithmBellmanFord:
 		if err := checkBellmanFordInput(g); err != nil {
 			return searchSet{}, err
 		}
-		if lo, _ := g.WeightRange(); lo < 0 {
+		if lo < 0 {
 			// A path may return below the cutoff after leaving it.
 			limit = math.MaxInt64
 		}
@@ -192,9 +196,9 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 		if full, err = johnsonSearches(ctx, g, limit); err != nil {
 			return searchSet{}, err
 		}
-		if lo, _ := g.WeightRange(); lo >= 0 {
+		if lo >= 0 {
 			// Without negative weights Johnson's searches are Dijkstra's.
-			return searchSet{full, dijkstraTargetSearches(g, limit), dijkstraCellSearches(g, limit)}, nil
+			return searchSet{full, dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
 		}
 	default:
 		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)

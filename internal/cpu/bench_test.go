@@ -175,7 +175,7 @@ func BenchmarkODTableGrid512(b *testing.B) {
 	stop := newTargetStop(g.N)
 	stop.start(targets)
 	tree := newRowScratch(g.N, true)
-	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, math.MaxInt64, stop); err != nil {
+	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, tree.coding, math.MaxInt64, stop); err != nil {
 		b.Fatal(err)
 	}
 	reached := float64(len(stop.touched)) / float64(g.N)

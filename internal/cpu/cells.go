@@ -20,9 +20,9 @@ type cellSearch func(ctx context.Context, source int32, rows *results.Rows) erro
 // for a cutoff limit: Dijkstra stopping beyond limit, then the vertices it
 // settled within it, sorted, copied out of the scratch row, and what it
 // wrote cleared. A row costs the search and a sort of what it reached, not
-// O(n) to fill, copy and filter a whole row.
-func dijkstraCellSearches(g *graph.CSR, limit int64) func(withParents bool) cellSearch {
-	positive := positiveWeights(g)
+// O(n) to fill, copy and filter a whole row. positive is
+// positiveWeights(g).
+func dijkstraCellSearches(g *graph.CSR, positive bool, limit int64) func(withParents bool) cellSearch {
 	return func(withParents bool) cellSearch {
 		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
@@ -32,20 +32,20 @@ func dijkstraCellSearches(g *graph.CSR, limit int64) func(withParents bool) cell
 		var kept []int32
 		return func(ctx context.Context, source int32, rows *results.Rows) error {
 			stop.start(nil)
-			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, limit, stop)
+			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
 			if err == nil {
 				kept = kept[:0]
 				for _, v := range stop.touched {
-					if d := scratch.dist[v]; d != paths.Unreachable && d <= limit {
+					if d := scratch.distance(v); d != paths.Unreachable && d <= limit {
 						kept = append(kept, v)
 					}
 				}
 				slices.Sort(kept)
 				for _, v := range kept {
 					rows.Vertices = append(rows.Vertices, v)
-					rows.Dist64 = append(rows.Dist64, scratch.dist[v])
+					rows.Dist64 = append(rows.Dist64, scratch.distance(v))
 					if withParents {
-						rows.Parent = append(rows.Parent, scratch.parent[v])
+						rows.Parent = append(rows.Parent, scratch.coding.parentOf(scratch.parent[v]))
 					}
 				}
 			}

@@ -80,28 +80,53 @@ func positiveWeights(g *graph.CSR) bool {
 // tree runs one search on a checked graph into a new tree.
 func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
 	t := paths.NewTree(g.N, source, withParents)
-	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent, math.MaxInt64, nil); err != nil {
+	if err := dijkstraInto(ctx, s, g.Offsets, g.Targets, g.Weights, source, t.Dist, t.Parent, plainRow, math.MaxInt64, nil); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
 // dijkstraSearches returns the row searches of a checked graph, each
-// worker's with its own heap; limit is as for dijkstraInto.
-func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
-	positive := positiveWeights(g)
+// worker's with its own heap; positive is positiveWeights(g), limit as for
+// dijkstraInto.
+func dijkstraSearches(g *graph.CSR, positive bool, limit int64) func() rowSearch {
 	return func() rowSearch {
 		search := newDijkstraSearch(g.N, positive)
 		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
-			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, limit, nil)
+			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, plainRow, limit, nil)
 		}
 	}
 }
 
+// rowCoding is how a search stores distances and parents in its row: a
+// stored value is the distance less dist, the parent less parent. An
+// output row stores them as they are (plainRow) and must be filled with
+// paths.Unreachable and paths.NoParent first. A scratch row stores them
+// less those (zeroRow), so that zero reads unreachable and without parent:
+// a fresh row needs no O(n) fill, and its memory is touched only where a
+// search writes. Distances are at most a checked bound far below
+// math.MaxInt64, so the shifted values neither overflow nor change order.
+type rowCoding struct {
+	dist   int64
+	parent int32
+}
+
+var (
+	plainRow = rowCoding{}
+	zeroRow  = rowCoding{dist: paths.Unreachable, parent: paths.NoParent}
+)
+
+// distance decodes a stored distance.
+func (c rowCoding) distance(stored int64) int64 { return stored + c.dist }
+
+// parentOf decodes a stored parent.
+func (c rowCoding) parentOf(stored int32) int32 { return stored + c.parent }
+
 // dijkstraInto runs Dijkstra's algorithm from source over the arcs
 // (offsets, targets, weights), which must all be non-negative. dist must
 // hold paths.Unreachable everywhere and parent (nil for distances only)
-// paths.NoParent everywhere; both are filled in place. A cancelled context
+// paths.NoParent everywhere, as coded by coding (zero everywhere for
+// zeroRow); both are filled in place, coded so. A cancelled context
 // stops the search with its error. O((n + m) log n) time, no allocation
 // once the heap has grown.
 //
@@ -117,14 +142,16 @@ func dijkstraSearches(g *graph.CSR, limit int64) func() rowSearch {
 //
 // A vertex leaves the heap with its final distance, and an arc into a
 // settled vertex can never lower that distance (weights are non-negative),
-// so "in the heap" and "tentative" are the same thing: pos[v] < 0 means v
-// is new, and every pos entry is -1 again at the end. Stopping early
-// changes no settled vertex's distance or parent: they were final when it
-// left the heap.
-func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32, limit int64, stop *targetStop) error {
+// so "in the heap" and "tentative" are the same thing: pos[v] == notInHeap
+// means v is new, and every pos entry is notInHeap again at the end.
+// Stopping early changes no settled vertex's distance or parent: they
+// were final when it left the heap.
+func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets []int64, targets []int32, weights []W, source int32, dist []int64, parent []int32, coding rowCoding, limit int64, stop *targetStop) error {
 	h := s.heap
 	pos := h.pos
-	dist[source] = 0
+	// Stored values are the true ones less these (rowCoding).
+	db, pb := coding.dist, coding.parent
+	dist[source] = 0 - db
 	h.push(source, 0)
 	if stop != nil {
 		stop.touched = append(stop.touched, source)
@@ -139,9 +166,9 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 		u, du := h.pop()
 		if du > limit {
 			for _, it := range h.items[rootSlot:] {
-				dist[it.vertex] = paths.Unreachable
+				dist[it.vertex] = paths.Unreachable - db
 				if parent != nil {
-					parent[it.vertex] = paths.NoParent
+					parent[it.vertex] = paths.NoParent - pb
 				}
 			}
 			h.clear()
@@ -154,19 +181,21 @@ func dijkstraInto[W arcWeight](ctx context.Context, s *dijkstraSearch, offsets [
 		lo, hi := offsets[u], offsets[u+1]
 		ts, ws := targets[lo:hi], weights[lo:hi]
 		ws = ws[:len(ts)]
+		su := u - pb // u as a stored parent
 		for i, v := range ts {
 			nd := du + int64(ws[i])
-			if nd >= dist[v] {
-				if nd == dist[v] && s.smallestTight && parent != nil && u < parent[v] {
-					parent[v] = u
+			sd := nd - db // nd as stored
+			if sd >= dist[v] {
+				if sd == dist[v] && s.smallestTight && parent != nil && su < parent[v] {
+					parent[v] = su
 				}
 				continue
 			}
-			dist[v] = nd
+			dist[v] = sd
 			if parent != nil {
-				parent[v] = u
+				parent[v] = su
 			}
-			if pos[v] < 0 {
+			if pos[v] == notInHeap {
 				h.push(v, nd)
 				if stop != nil {
 					stop.touched = append(stop.touched, v)

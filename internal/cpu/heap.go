@@ -1,14 +1,17 @@
 package cpu
 
 // indexedHeap is a 4-ary min-heap of vertices keyed by tentative distance,
-// with decrease-key: pos[v] is v's slot in items, or -1 when v is not in
-// the heap. A 4-ary heap is shallower than a binary one, and the layout
+// with decrease-key: pos[v] is v's slot in items, or 0 (a padding slot,
+// never an item's) when v is not in the heap. A 4-ary heap is shallower than a binary one, and the layout
 // puts the four children of a node in one aligned group of four 16-byte
 // items (one cache line): the root sits alone at slot 3 and the children of
 // slot i are slots 4i-8 .. 4i-5, so a pop reads one line per level.
 //
-// After a search has emptied the heap every pos entry is -1 again, so one
-// heap serves any number of searches without clearing.
+// After a search has emptied the heap every pos entry is 0 again, so one
+// heap serves any number of searches without clearing; and a new heap's
+// index is fresh zeroed memory, which the system provides a page at a
+// time as the search first touches it, so a search that reaches few
+// vertices costs nothing proportional to the graph.
 type indexedHeap struct {
 	items []heapItem // items[:rootSlot] are unused padding
 	pos   []int32
@@ -24,22 +27,21 @@ const rootSlot = 3
 func heapParent(i int) int     { return i>>2 + 2 }
 func heapFirstChild(i int) int { return 4*i - 8 }
 
+// notInHeap is pos[v] for a vertex v not in the heap: slot 0 is padding.
+const notInHeap = 0
+
 func newIndexedHeap(n int32) *indexedHeap {
-	h := &indexedHeap{pos: make([]int32, n), items: make([]heapItem, rootSlot, rootSlot+64)}
-	for i := range h.pos {
-		h.pos[i] = -1
-	}
-	return h
+	return &indexedHeap{pos: make([]int32, n), items: make([]heapItem, rootSlot, rootSlot+64)}
 }
 
 // empty reports whether the heap holds no vertex.
 func (h *indexedHeap) empty() bool { return len(h.items) == rootSlot }
 
 // clear empties the heap early (a cancelled search), restoring the
-// all -1 position index. O(size).
+// all notInHeap position index. O(size).
 func (h *indexedHeap) clear() {
 	for _, it := range h.items[rootSlot:] {
-		h.pos[it.vertex] = -1
+		h.pos[it.vertex] = notInHeap
 	}
 	h.items = h.items[:rootSlot]
 }
@@ -59,7 +61,7 @@ func (h *indexedHeap) decrease(v int32, key int64) {
 func (h *indexedHeap) pop() (int32, int64) {
 	items := h.items
 	top := items[rootSlot]
-	h.pos[top.vertex] = -1
+	h.pos[top.vertex] = notInHeap
 	last := items[len(items)-1]
 	items = items[:len(items)-1]
 	h.items = items

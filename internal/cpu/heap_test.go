@@ -47,7 +47,7 @@ func TestIndexedHeap(t *testing.T) {
 			t.Fatal("heap not empty")
 		}
 		for v, p := range h.pos {
-			if p != -1 {
+			if p != notInHeap {
 				t.Fatalf("position of %d is %d after draining", v, p)
 			}
 		}

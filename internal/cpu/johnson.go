@@ -26,13 +26,14 @@ import (
 // row O((n + m) log n).
 func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() rowSearch, error) {
 	lo, hi := g.WeightRange()
+	positive := g.M() == 0 || lo > 0
 	// Reweighted distances are d(s, v) + h(s) - h(v) with |h| <= bound,
 	// so leave room for three bounds.
 	if err := checkDistanceBound(g.N, lo, hi, math.MaxInt64/4); err != nil {
 		return nil, err
 	}
 	if lo >= 0 {
-		return dijkstraSearches(g, limit), nil
+		return dijkstraSearches(g, positive, limit), nil
 	}
 	h, err := potentials(ctx, g)
 	if err != nil {
@@ -59,7 +60,7 @@ func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() row
 			} else {
 				shifted = math.MaxInt64
 			}
-			if err := dijkstraInto(ctx, search, g.Offsets, g.Targets, reweighted, s, dist, parent, shifted, nil); err != nil {
+			if err := dijkstraInto(ctx, search, g.Offsets, g.Targets, reweighted, s, dist, parent, plainRow, shifted, nil); err != nil {
 				return err
 			}
 			for v, d := range dist {

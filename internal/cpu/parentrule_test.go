@@ -60,7 +60,7 @@ func TestDijkstraParentIsTheSmallestTightInNeighbour(t *testing.T) {
 		// Targets: the search stops at the last one settled.
 		targets := []int32{r.Int32N(n), r.Int32N(n)}
 		dist, parent := make([]int64, len(targets)), make([]int32, len(targets))
-		search := dijkstraTargetSearches(g, math.MaxInt64)(true)
+		search := dijkstraTargetSearches(g, positiveWeights(g), math.MaxInt64)(true)
 		if err := search(ctx, source, targets, dist, parent); err != nil {
 			t.Fatal(err)
 		}

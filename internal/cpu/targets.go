@@ -15,14 +15,29 @@ import (
 type targetSearch func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error
 
 // rowScratch is a worker's full-width row, in which a search runs before
-// its targets are copied out.
+// its targets are copied out, coded as coding says (rowCoding).
 type rowScratch struct {
 	dist   []int64
 	parent []int32
+	coding rowCoding
 }
 
+// newRowScratch returns a scratch row in zeroRow coding: fresh zeroed
+// memory, touched only where searches write, so a search that reaches few
+// vertices costs nothing proportional to n. O(1) beyond the allocation.
 func newRowScratch(n int32, withParents bool) *rowScratch {
-	s := &rowScratch{dist: make([]int64, n)}
+	s := &rowScratch{dist: make([]int64, n), coding: zeroRow}
+	if withParents {
+		s.parent = make([]int32, n)
+	}
+	return s
+}
+
+// newFilledRowScratch returns a scratch row in plainRow coding, filled
+// with paths.Unreachable and paths.NoParent, for searches that write
+// output rows (rowSearch). O(n).
+func newFilledRowScratch(n int32, withParents bool) *rowScratch {
+	s := &rowScratch{dist: make([]int64, n), coding: plainRow}
 	for v := range s.dist {
 		s.dist[v] = paths.Unreachable
 	}
@@ -35,15 +50,19 @@ func newRowScratch(n int32, withParents bool) *rowScratch {
 	return s
 }
 
+// distance returns the distance the scratch row holds for v.
+func (s *rowScratch) distance(v int32) int64 { return s.coding.distance(s.dist[v]) }
+
 // clearAt makes the scratch row's cells at vertices unreachable and
 // without parent again: what a stopped search wrote.
 func (s *rowScratch) clearAt(vertices []int32) {
+	unreachable, noParent := paths.Unreachable-s.coding.dist, paths.NoParent-s.coding.parent
 	for _, v := range vertices {
-		s.dist[v] = paths.Unreachable
+		s.dist[v] = unreachable
 	}
 	if s.parent != nil {
 		for _, v := range vertices {
-			s.parent[v] = paths.NoParent
+			s.parent[v] = noParent
 		}
 	}
 }
@@ -51,11 +70,11 @@ func (s *rowScratch) clearAt(vertices []int32) {
 // gather copies the scratch row's cells at targets into dist and parent.
 func (s *rowScratch) gather(targets []int32, dist []int64, parent []int32) {
 	for j, v := range targets {
-		dist[j] = s.dist[v]
+		dist[j] = s.coding.distance(s.dist[v])
 	}
 	if parent != nil {
 		for j, v := range targets {
-			parent[j] = s.parent[v]
+			parent[j] = s.coding.parentOf(s.parent[v])
 		}
 	}
 }
@@ -67,7 +86,7 @@ func (s *rowScratch) gather(targets []int32, dist []int64, parent []int32) {
 func gatherSearches(n int32, newSearch func() rowSearch) func(withParents bool) targetSearch {
 	return func(withParents bool) targetSearch {
 		search := newSearch()
-		scratch := newRowScratch(n, withParents)
+		scratch := newFilledRowScratch(n, withParents)
 		return func(ctx context.Context, source int32, targets []int32, dist []int64, parent []int32) error {
 			err := search(ctx, source, scratch.dist, scratch.parent)
 			if err == nil {
@@ -131,9 +150,10 @@ func (t *targetStop) settle(u int32) bool {
 // graph: Dijkstra stopping at the row's last target (or beyond limit, as
 // dijkstraInto), then copying the targets out of the scratch row and
 // clearing what the search wrote. A row costs the search up to its
-// farthest target, not the whole graph.
-func dijkstraTargetSearches(g *graph.CSR, limit int64) func(withParents bool) targetSearch {
-	positive := positiveWeights(g)
+// farthest target, not the whole graph: the scratch row, heap index and
+// target marks are fresh zeroed memory, never filled, so even the first
+// search touches only what it reaches. positive is positiveWeights(g).
+func dijkstraTargetSearches(g *graph.CSR, positive bool, limit int64) func(withParents bool) targetSearch {
 	return func(withParents bool) targetSearch {
 		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
@@ -143,7 +163,7 @@ func dijkstraTargetSearches(g *graph.CSR, limit int64) func(withParents bool) ta
 				return nil
 			}
 			stop.start(targets)
-			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, limit, stop)
+			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
 			if err == nil {
 				scratch.gather(targets, dist, parent)
 			}

@@ -190,7 +190,7 @@ func TestDijkstraTargetSearchReusesItsScratch(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	for _, limit := range []int64{1 << 40, 15} {
-		search := dijkstraTargetSearches(g, limit)(true)
+		search := dijkstraTargetSearches(g, positiveWeights(g), limit)(true)
 		for s := range g.N {
 			targets := []int32{(s + 7) % g.N, s, (s * 5) % g.N}
 			dist, parent := make([]int64, len(targets)), make([]int32, len(targets))
@@ -201,7 +201,7 @@ func TestDijkstraTargetSearchReusesItsScratch(t *testing.T) {
 				t.Fatal(err)
 			}
 			tree := paths.NewTree(g.N, s, true)
-			if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, s, tree.Dist, tree.Parent, limit, nil); err != nil {
+			if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, s, tree.Dist, tree.Parent, plainRow, limit, nil); err != nil {
 				t.Fatal(err)
 			}
 			for j, v := range targets {

@@ -9,7 +9,9 @@ import (
 )
 
 // validateCSR checks the structure every algorithm relies on, so that bad
-// input gives an error instead of an index panic. O(n + m).
+// input gives an error instead of an index panic. O(n + m), or O(1) for
+// arrays recorded valid when they were written (graph.Recorded), as a
+// mapped ingest output's are.
 func validateCSR(g *graph.CSR) error {
 	if g == nil {
 		return errors.New("cpu: nil graph")
@@ -23,6 +25,9 @@ func validateCSR(g *graph.CSR) error {
 	if g.Offsets[0] != 0 || g.Offsets[g.N] != int64(len(g.Targets)) || len(g.Weights) != len(g.Targets) {
 		return fmt.Errorf("cpu: offsets span [%d, %d] for %d targets and %d weights",
 			g.Offsets[0], g.Offsets[g.N], len(g.Targets), len(g.Weights))
+	}
+	if r, ok := g.Recorded(); ok && r.Valid {
+		return nil // checked when the arrays were written (graph.Recorded)
 	}
 	for u := int32(0); u < g.N; u++ {
 		if g.Offsets[u] > g.Offsets[u+1] {
@@ -45,9 +50,28 @@ func validateSource(n, source int32) error {
 	return nil
 }
 
+// fewSources is the most sources validateSources checks for repeats with
+// a set of their own rather than a bit per vertex, so that a short list
+// costs nothing proportional to the graph.
+const fewSources = 1 << 12
+
 // validateSources checks that every source is a vertex of a graph of n
-// vertices and that none repeats. O(n + len(sources)) time, n bits.
+// vertices and that none repeats. O(k) time for k <= fewSources sources,
+// else O(n / 64 + k) time and n bits.
 func validateSources(n int32, sources []int32) error {
+	if len(sources) <= fewSources {
+		seen := make(map[int32]struct{}, len(sources))
+		for i, s := range sources {
+			if err := validateSource(n, s); err != nil {
+				return err
+			}
+			if _, ok := seen[s]; ok {
+				return fmt.Errorf("cpu: source %d repeats at position %d", s, i)
+			}
+			seen[s] = struct{}{}
+		}
+		return nil
+	}
 	seen := make([]uint64, (int(n)+63)/64)
 	for i, s := range sources {
 		if err := validateSource(n, s); err != nil {
