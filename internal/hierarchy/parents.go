@@ -21,6 +21,13 @@ func NewParentFinder(g *graph.CSR) *ParentFinder {
 	return &ParentFinder{g: g, in: g.Reverse(), repair: paths.NewTreeRepair(int(g.N))}
 }
 
+// Fork returns a ParentFinder for another goroutine that shares f's
+// reverse graph (O(n + m) memory, made once) and has scratch space of its
+// own. O(n).
+func (f *ParentFinder) Fork() *ParentFinder {
+	return &ParentFinder{g: f.g, in: f.in, repair: paths.NewTreeRepair(int(f.g.N))}
+}
+
 // Parents fills parent[v] with the smallest u such that u -> v is an arc
 // and dist[u] + w(u, v) == dist[v] (a tight arc), paths.NoParent for the
 // source and unreachable vertices. Where arcs of weight zero close a

@@ -44,28 +44,97 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 		defer pool.putLanes(p)
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
-			for k, src := range batch {
-				s.run(&h.Up, &h.Down, h.Rank[src], false)
-				for _, v := range s.settled {
-					p.seed(v, k, s.dist[v])
-				}
-			}
-			h.sweep(p)
-			// One pass over the original ids writes every row of the batch.
-			base := dist[b*lanes*n:]
-			for v, r := range h.Rank {
-				x := &p.d[r]
-				for k := range batch {
-					if x[k] < infinity {
-						base[k*n+v] = x[k]
-					} else {
-						base[k*n+v] = paths.Unreachable
-					}
-				}
-			}
+			h.sweepBatch(s, p, batch)
+			h.gatherRows(p, 0, len(batch), dist[b*lanes*n:])
 		}
 	})
 	return nil
+}
+
+// sweepBatch runs PHAST for up to lanes sources (original ids, checked):
+// their upward searches seed p, and the sweep leaves their distances to
+// every vertex in p.d, lane k for sources[k].
+func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32) {
+	for k, src := range sources {
+		s.run(&h.Up, &h.Down, h.Rank[src], false)
+		for _, v := range s.settled {
+			p.seed(v, k, s.dist[v])
+		}
+	}
+	h.sweep(p)
+}
+
+// gatherRows writes lanes first..first+count-1 of p as rows over the
+// original ids into dist, row i of them at dist[i*N:]: one pass over the
+// ids for all of them, each vertex's lanes sharing a cache line.
+func (h *Hierarchy) gatherRows(p *phastLanes, first, count int, dist []int64) {
+	n := int(h.N)
+	for v, r := range h.Rank {
+		x := &p.d[r]
+		for i := range count {
+			if d := x[first+i]; d < infinity {
+				dist[i*n+v] = d
+			} else {
+				dist[i*n+v] = paths.Unreachable
+			}
+		}
+	}
+}
+
+// TreeSweep is one PHAST sweep of up to TreeLanes sources whose rows are
+// copied out in pieces: a caller that hands rows over in blocks smaller
+// than a sweep's (to bound the memory of the rows in flight) sweeps once
+// and copies a few rows at a time, from any number of goroutines, since
+// Rows only reads. It holds 68 * N bytes, from the hierarchy's pool.
+type TreeSweep struct {
+	h     *Hierarchy
+	p     *phastLanes
+	count int
+}
+
+// NewTreeSweep returns a sweep's state, taken from the hierarchy's pool
+// (O(N) when it must make one); Release gives it back.
+func (h *Hierarchy) NewTreeSweep() *TreeSweep {
+	return &TreeSweep{h: h, p: h.pool().getLanes()}
+}
+
+// Run sweeps for sources (original ids, at most TreeLanes of them), whose
+// rows Rows then copies. O(search spaces + N + arcs).
+func (t *TreeSweep) Run(sources []int32) error {
+	if len(sources) > lanes {
+		return fmt.Errorf("hierarchy: a sweep serves at most %d sources, got %d", lanes, len(sources))
+	}
+	for _, s := range sources {
+		if err := t.h.checkVertex(s); err != nil {
+			return err
+		}
+	}
+	pool := t.h.pool()
+	s := pool.get()
+	defer pool.put(s)
+	t.h.sweepBatch(s, t.p, sources)
+	t.count = len(sources)
+	return nil
+}
+
+// Rows writes the rows of the last Run's sources first..first+count-1
+// into dist (count * N values), as Trees would: dist[i*N + v] is the
+// distance from the source first+i to original vertex v, or
+// paths.Unreachable. Safe to call from several goroutines at once. O(N).
+func (t *TreeSweep) Rows(first, count int, dist []int64) error {
+	n := int(t.h.N)
+	if first < 0 || count < 0 || first+count > t.count || len(dist) != count*n {
+		return fmt.Errorf("hierarchy: rows %d..%d of a sweep of %d sources into %d values", first, first+count-1, t.count, len(dist))
+	}
+	t.h.gatherRows(t.p, first, count, dist)
+	return nil
+}
+
+// Release gives the sweep's state back to the hierarchy's pool; t must
+// not be used after.
+func (t *TreeSweep) Release() {
+	t.h.pool().putLanes(t.p)
+	t.p = nil
 }
 
 // phastLanes is one worker's PHAST state: the distances of the batch's
