@@ -79,8 +79,19 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		run.chunks = b.chNarrowedChunks(req, workers)
 		run.fill = run.fillGroup
 	default:
-		run.chunks = b.chTreeChunks(len(req.Sources), int(g.N), workers)
+		var split bool
+		run.chunks, split = b.chTreeChunks(len(req.Sources), int(g.N), workers)
 		run.fill = run.fillTrees
+		if split {
+			run.sweeps = make([]*chSweep, (len(req.Sources)+hierarchy.TreeLanes-1)/hierarchy.TreeLanes)
+			for i := range run.sweeps {
+				run.sweeps[i] = &chSweep{done: make(chan struct{})}
+			}
+			for _, c := range run.chunks {
+				run.sweeps[c.first/hierarchy.TreeLanes].left.Add(1)
+			}
+			run.fill = run.fillSweepRows
+		}
 	}
 	return run.stream(ctx, sink)
 }
@@ -97,19 +108,32 @@ func chNegativeWeight(lo int32) error {
 type chChunk struct{ first, count int }
 
 // chTreeChunks splits count whole rows of n values into blocks of about
-// valuesPerBlock values, in multiples of PHAST's lanes, and no fewer blocks
-// than workers while there are lanes for them.
-func (b *Backend) chTreeChunks(count, n, workers int) []chChunk {
+// valuesPerBlock values. Where a block holds a sweep's lanes of rows or
+// more, blocks are multiples of the lanes (fillTrees sweeps within a
+// block), no fewer than workers while there are lanes for them. Where
+// fewer rows fit (split), the rows of one sweep span several blocks of
+// max(1, valuesPerBlock / n) rows, none across two sweeps (fillSweepRows):
+// the rows in flight then stay within the pool's blocks of that size, not
+// a sweep's lanes of whole rows per block, however large n.
+func (b *Backend) chTreeChunks(count, n, workers int) (chunks []chChunk, split bool) {
 	lanes := hierarchy.TreeLanes
 	batch := max(1, b.valuesPerBlock()/max(1, n))
-	batch = max(lanes, batch-batch%lanes)
+	if batch < lanes {
+		for sweep := 0; sweep < count; sweep += lanes {
+			end := min(count, sweep+lanes)
+			for first := sweep; first < end; first += batch {
+				chunks = append(chunks, chChunk{first, min(batch, end-first)})
+			}
+		}
+		return chunks, true
+	}
+	batch -= batch % lanes
 	perWorker := (count + workers - 1) / workers
 	batch = min(batch, max(lanes, (perWorker+lanes-1)/lanes*lanes))
-	var chunks []chChunk
 	for first := 0; first < count; first += batch {
 		chunks = append(chunks, chChunk{first, min(batch, count-first)})
 	}
-	return chunks
+	return chunks, false
 }
 
 // chNarrowedChunks splits the rows of a narrowed request into blocks of
@@ -163,6 +187,48 @@ type chRun struct {
 	reverse *graph.CSR
 	// fill computes one block; its worker state comes from chWorker.
 	fill func(w *chWorker, rows *results.Rows) error
+	// sweeps, for whole rows in blocks smaller than a sweep, holds sweep
+	// i, of sources TreeLanes*i onwards, which the blocks of its rows
+	// share (fillSweepRows).
+	sweeps []*chSweep
+	// parents is made once for the run; each worker forks it, sharing its
+	// reverse graph.
+	parentsOnce sync.Once
+	parents     *hierarchy.ParentFinder
+}
+
+// chSweep is one PHAST sweep whose rows several blocks copy: the first
+// worker to need it runs it, the others wait for done; the last block
+// to copy its rows gives its state back.
+type chSweep struct {
+	started atomic.Bool
+	done    chan struct{}
+	sweep   *hierarchy.TreeSweep
+	err     error
+	// left counts the blocks that have not copied their rows yet.
+	left atomic.Int32
+}
+
+// runSweep runs sweep i unless a worker already started it, and reports
+// whether it did.
+func (r *chRun) runSweep(i int) bool {
+	s := r.sweeps[i]
+	if !s.started.CompareAndSwap(false, true) {
+		return false
+	}
+	defer close(s.done)
+	lanes := hierarchy.TreeLanes
+	s.sweep = r.h.NewTreeSweep()
+	if err := s.sweep.Run(r.req.Sources[i*lanes : min(len(r.req.Sources), (i+1)*lanes)]); err != nil {
+		s.err = fmt.Errorf("cpu: ch: %w", err)
+	}
+	return true
+}
+
+// parentFinder returns a worker's parent finder, forked from the run's.
+func (r *chRun) parentFinder() *hierarchy.ParentFinder {
+	r.parentsOnce.Do(func() { r.parents = hierarchy.NewParentFinder(r.g) })
+	return r.parents.Fork()
 }
 
 // chWorker is one worker's scratch space, made on first use.
@@ -314,8 +380,14 @@ func (r *chRun) fillTrees(w *chWorker, rows *results.Rows) error {
 	if rows.Parent == nil {
 		return nil
 	}
+	return r.fillParents(w, rows)
+}
+
+// fillParents derives the parents of the block's whole rows from their
+// distances. O(rows * (N + M)).
+func (r *chRun) fillParents(w *chWorker, rows *results.Rows) error {
 	if w.parents == nil {
-		w.parents = hierarchy.NewParentFinder(r.g)
+		w.parents = r.parentFinder()
 	}
 	for i, s := range rows.Sources {
 		lo, hi := rows.Span(i)
@@ -324,6 +396,36 @@ func (r *chRun) fillTrees(w *chWorker, rows *results.Rows) error {
 		}
 	}
 	return nil
+}
+
+// fillSweepRows copies the block's whole rows out of the sweep of their
+// sources, which the first block of it to arrive runs; a worker that finds
+// it running sweeps the next one meanwhile rather than wait idle, so
+// sweeps and copies overlap and at most about workers + 2 sweeps are held.
+// O(N) per row beyond the sweep's share, and the parents as fillTrees.
+func (r *chRun) fillSweepRows(w *chWorker, rows *results.Rows) error {
+	i := rows.First / hierarchy.TreeLanes
+	s := r.sweeps[i]
+	if !r.runSweep(i) {
+		if i+1 < len(r.sweeps) {
+			r.runSweep(i + 1)
+		}
+		<-s.done
+	}
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.sweep.Rows(rows.First-i*hierarchy.TreeLanes, rows.Len(), rows.Dist64); err != nil {
+		return fmt.Errorf("cpu: ch: %w", err)
+	}
+	if s.left.Add(-1) == 0 {
+		s.sweep.Release()
+		s.sweep = nil
+	}
+	if rows.Parent == nil {
+		return nil
+	}
+	return r.fillParents(w, rows)
 }
 
 // fillTable reads the block's rows against the buckets of the request's

@@ -321,3 +321,58 @@ func TestCHBlocksOfPerSourceTargets(t *testing.T) {
 		}
 	}
 }
+
+// Whole rows handed over in blocks smaller than a sweep (rows of one
+// sweep copied into several blocks, by several workers) are the rows of
+// blocks of whole sweeps, value for value, with parents; and a block holds
+// no more rows than its budget allows.
+func TestCHWholeRowsInAnyBlockSize(t *testing.T) {
+	e, _, err := generate.Road(40, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(e.N)
+	r := rand.New(rand.NewPCG(freshSeed(t), 14))
+	sources := sampleSources(r, e.N, 29) // the last sweep is partial
+	var want *chCells
+	for _, tc := range []struct{ rowsPerBlock, workers int }{
+		{64, 1}, // whole sweeps in a block: the reference
+		{1, 1}, {1, 3}, {3, 2}, {5, 3}, {7, 4}, {8, 3},
+	} {
+		req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmCH}, sources, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := New(tc.workers)
+		b.blockValues = tc.rowsPerBlock * n
+		most := 0
+		var mu sync.Mutex
+		got := &chCells{}
+		got.dist, got.parent, err = narrowedRows(t, b, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = b.Run(context.Background(), req, func(rows *results.Rows) error {
+			mu.Lock()
+			most = max(most, rows.Len())
+			mu.Unlock()
+			rows.Release()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.rowsPerBlock < hierarchy.TreeLanes && most > tc.rowsPerBlock {
+			t.Errorf("blocks of %d rows allowed: a block held %d", tc.rowsPerBlock, most)
+		}
+		if want == nil {
+			want = got
+			continue
+		}
+		for i := range sources {
+			if !slices.Equal(got.dist[i], want.dist[i]) || !slices.Equal(got.parent[i], want.parent[i]) {
+				t.Fatalf("%d rows a block, %d workers: row %d differs from whole sweeps' blocks", tc.rowsPerBlock, tc.workers, i)
+			}
+		}
+	}
+}
