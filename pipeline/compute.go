@@ -137,7 +137,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	req := backend.Request{
 		Edges: g.Edges, CSR: csr, Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
-		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance, Hierarchy: stored,
+		Choice: plan.Choice, Parents: run.readsParents(), MaxDistance: cfg.MaxDistance, Hierarchy: stored,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
 		return nil, err
@@ -242,6 +242,14 @@ func runVertices(cfg *ComputeConfig, names VertexNames) (sources, targets []int3
 		return nil, nil, nil, err
 	}
 	return sources, targets, nil, nil
+}
+
+// readsParents reports whether an output reads the parents: the
+// distances table with compute.parents, or the paths. A run that writes
+// only the summary asks the backend for none, and so spares their memory
+// and their writes in the search.
+func (r *computeRun) readsParents() bool {
+	return r.cfg.Parents && (r.cfg.Distances || len(r.pairs) > 0)
 }
 
 func isIdentity(sources []int32) bool {
@@ -379,7 +387,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	}
 	shape := tables.ResultShape{
 		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
-		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
+		MaxDistance: r.cfg.MaxDistance, Parents: req.Parents, Layout: r.cfg.Layout,
 	}
 	summary, err := tables.NewSummarySink(shape)
 	if err != nil {
