@@ -66,7 +66,7 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyBlockSize, Default: 0, Flag: "block-size", Usage: "tile edge of blocked all-pairs variants; 0 for the default"},
 		config.Key{Name: KeyWorkers, Default: 0, Flag: "workers", Usage: "CPU worker goroutines; 0 for one per core"},
 		config.Key{Name: KeyPaths, Default: []string{}, Flag: "paths", Usage: "source:target pairs (e.g. 0:4095) whose vertex sequences go to paths.<ext>"},
-		config.Key{Name: KeySummary, Default: false, Flag: "summary", Usage: "write summary.<ext>: reachable count, eccentricity and closeness per source"},
+		config.Key{Name: KeySummary, Default: false, Flag: "summary", Usage: "write summary.<ext>: reachable count (within max_distance when set), eccentricity and closeness per source"},
 		config.Key{Name: KeyOutputDir, Default: "", Path: true, Flag: "out", Usage: "output folder (default out/<input name>-<algorithm>)"},
 		config.Key{Name: KeyOutputFormat, Default: "parquet", Flag: "output-format", Usage: "parquet, arrow (IPC file) or distmatrix (n x n int32, all pairs only)"},
 		config.Key{Name: KeyDistances, Default: true, Flag: "distances", Usage: "write the distances table (distances/ or distances.bin); false writes only what else is asked (compute.summary, compute.paths), reducing every row as it arrives"},

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestComputeSummaryOnlyWritesTheFullRunsSummary checks output.distances:
@@ -103,5 +105,43 @@ func TestComputeRefusesADistancesFreeRunWithNothingToWrite(t *testing.T) {
 		if ExitCode(err) != ExitConfig || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err = %v (exit %d), want exit %d saying %q", tc.args, err, ExitCode(err), ExitConfig, tc.want)
 		}
+	}
+}
+
+// TestShardedSummaryOnlyRun checks a summary-only run in shards: each
+// shard writes its summary partition and the whole vertices table (the
+// one-shot run only its sources'), and
+// finalize refuses the shards under a config that asks for distances.
+func TestShardedSummaryOnlyRun(t *testing.T) {
+	args := []string{"-generate", "grid:side=6", "-backend", "cpu", "-sources", "0-9", "-summary", "-distances=false"}
+	oneShot, dataset := oneShotAndShards(t, 2, args...)
+	want, _, err := tables.ReadSummary(filepath.Join(oneShot, SummaryName+".parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []tables.SummaryRow
+	for i := range 2 {
+		rows, _, err := tables.ReadSummary(filepath.Join(dataset, SummaryName, shardName(i), "part-00000.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rows...)
+	}
+	if !slices.EqualFunc(got, want, func(a, b tables.SummaryRow) bool {
+		return a.Source == b.Source && a.Reachable == b.Reachable && a.Eccentricity == b.Eccentricity && sameFloat(a.Closeness, b.Closeness)
+	}) {
+		t.Errorf("the shards' summary %+v differs from the one-shot run's %+v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(dataset, DistancesDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the dataset has a distances folder (%v)", err)
+	}
+	ids, _, _, _ := readVerticesTable(t, filepath.Join(dataset, VerticesName+".parquet"))
+	named, _, _, _ := readVerticesTable(t, filepath.Join(oneShot, VerticesName+".parquet"))
+	if len(ids) != 36 || !slices.Equal(named, seq(10)) {
+		t.Errorf("the dataset's vertices table holds %d vertices, want all 36; the one-shot run's %v, want its sources", len(ids), named)
+	}
+	_, err = configThenCompute(t, append(args[:len(args)-1], "-out", dataset, "-finalize", "-shards", "2")...)
+	if ExitCode(err) != ExitIncomplete || !strings.Contains(err.Error(), "written without distances") {
+		t.Errorf("finalize with distances over summary-only shards: %v (exit %d)", err, ExitCode(err))
 	}
 }

@@ -246,7 +246,7 @@ func listsDistances(files []ManifestFile) bool {
 // output.distances asks is not current.
 func distancesProblem(distances bool) string {
 	if distances {
-		return "written without distances (" + KeyDistances + ": false)"
+		return "written without distances, " + KeyDistances + ": false"
 	}
-	return "written with distances (" + KeyDistances + ": true)"
+	return "written with distances, " + KeyDistances + ": true"
 }
