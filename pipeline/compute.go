@@ -137,7 +137,7 @@ func Compute(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progress
 	req := backend.Request{
 		Edges: g.Edges, CSR: csr, Sources: run.sources,
 		Targets: run.targets, SourceTargets: run.sourceTargets,
-		Choice: plan.Choice, Parents: cfg.Parents, MaxDistance: cfg.MaxDistance, Hierarchy: stored,
+		Choice: plan.Choice, Parents: run.readsParents(), MaxDistance: cfg.MaxDistance, Hierarchy: stored,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
 		return nil, err
@@ -244,6 +244,14 @@ func runVertices(cfg *ComputeConfig, names VertexNames) (sources, targets []int3
 	return sources, targets, nil, nil
 }
 
+// readsParents reports whether an output reads the parents: the
+// distances table with compute.parents, or the paths. A run that writes
+// only the summary asks the backend for none, and so spares their memory
+// and their writes in the search.
+func (r *computeRun) readsParents() bool {
+	return r.cfg.Parents && (r.cfg.Distances || len(r.pairs) > 0)
+}
+
 func isIdentity(sources []int32) bool {
 	for i, s := range sources {
 		if int(s) != i {
@@ -275,10 +283,14 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	if err != nil {
 		return &OutputError{err}
 	}
-	// The vertices table depends on the graph alone: it is written while
-	// the backend computes, and waited for on every path out.
-	vertices := r.startVertices(dir, meta)
-	defer vertices.wait()
+	// The whole vertices table depends on the graph alone: it is written
+	// while the backend computes, and waited for on every path out. A
+	// subset is written once the outputs have named their vertices.
+	var vertices *pendingTable
+	if out.named == nil {
+		vertices = r.startVertices(dir, meta)
+		defer vertices.wait()
+	}
 	// compute.paths reads whole parent rows: the backend is then sent no
 	// targets, and its full blocks are narrowed once the paths are read.
 	narrower, sent := narrowing(req, len(r.pairs) > 0, out.table)
@@ -294,8 +306,9 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		return nil
 	}
 
-	// Only a long table of every vertex with a cutoff, and no paths, takes
-	// rows as their cells within the cutoff (backend.Request.SparseRows).
+	// Only a long table of every vertex with a cutoff (or its summary
+	// alone), and no paths, takes rows as their cells within the cutoff
+	// (backend.Request.SparseRows).
 	sent.CutoffCells = out.matrix == nil && out.paths == nil && r.cfg.Layout == tables.Long
 	sent.Facts = r.facts.add
 	start := time.Now()
@@ -312,7 +325,18 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	if err != nil {
 		return &OutputError{err}
 	}
-	fi, err := vertices.wait()
+	if out.summary != nil {
+		r.summary = out.summary.Rows()
+	}
+	if out.paths != nil {
+		r.pathRows = out.paths.Rows()
+	}
+	var fi tables.FileInfo
+	if vertices != nil {
+		fi, err = vertices.wait()
+	} else {
+		fi, err = r.writeNamedVertices(dir, meta, out.named)
+	}
 	if err != nil {
 		return &OutputError{err}
 	}
@@ -322,12 +346,6 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		r.rows += f.Rows // the result's rows, not the vertices table's
 	}
 	r.files = append(files, fi)
-	if out.summary != nil {
-		r.summary = out.summary.Rows()
-	}
-	if out.paths != nil {
-		r.pathRows = out.paths.Rows()
-	}
 
 	begin = time.Now()
 	if err := r.writeExtras(dir, meta); err != nil {
@@ -341,12 +359,15 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 // (parts) or the distance matrix, the summary beside the table, and the
 // paths of compute.paths.
 type runOutputs struct {
-	parts   *tables.ResultSink
+	parts   *tables.ResultSink // nil without distances (output.distances: false)
 	matrix  *formats.DistanceMatrixWriter
 	summary *tables.SummarySink // nil beside a distance matrix
 	paths   *tables.PathSink    // nil without compute.paths
+	// named, unless nil, gathers the vertices the outputs name, which the
+	// vertices table then holds instead of every vertex (namedVertices).
+	named *tables.VertexSet
 	// table takes the blocks narrowed to the run's targets: parts or
-	// matrix, then summary.
+	// matrix, then summary, then what adds the cells' vertices to named.
 	table results.Fanout
 }
 
@@ -366,27 +387,60 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	}
 	shape := tables.ResultShape{
 		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
-		MaxDistance: r.cfg.MaxDistance, Parents: r.cfg.Parents, Layout: r.cfg.Layout,
+		MaxDistance: r.cfg.MaxDistance, Parents: req.Parents, Layout: r.cfg.Layout,
 	}
 	summary, err := tables.NewSummarySink(shape)
 	if err != nil {
 		return nil, err
 	}
-	parts, err := tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
-	if err != nil {
-		return nil, err
+	out.summary = summary
+	if r.cfg.Distances {
+		parts, err := tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
+		if err != nil {
+			return nil, err
+		}
+		out.parts = parts
+		out.table = append(out.table, parts)
 	}
-	out.parts, out.summary, out.table = parts, summary, results.Fanout{parts, summary}
+	out.table = append(out.table, summary)
+	if !r.namedVertices(shape) {
+		return out, nil
+	}
+	out.named = tables.NewVertexSet(shape.Width)
+	out.named.AddAll(r.sources)
+	if out.parts != nil {
+		cells, err := tables.NewCellVertices(shape, out.named)
+		if err != nil {
+			return nil, err
+		}
+		out.table = append(out.table, cells)
+	}
 	return out, nil
 }
 
-// files returns the files of the distances table or the matrix.
+// namedVertices reports whether the vertices table holds only the
+// vertices the outputs name, rather than every vertex: when the
+// distances table (of shape) does not name them all or is not written.
+// A shard writes every vertex, since finalize keeps one shard's table for
+// the whole dataset.
+func (r *computeRun) namedVertices(shape tables.ResultShape) bool {
+	if r.cfg.Shard.Sharded() {
+		return false
+	}
+	return !r.cfg.Distances || !shape.NamesEveryVertex()
+}
+
+// files returns the files of the distances table or the matrix; none
+// without distances.
 func (o *runOutputs) files() []tables.FileInfo {
-	if o.matrix != nil {
+	switch {
+	case o.matrix != nil:
 		path, rows, bytes, sum := o.matrix.File()
 		return []tables.FileInfo{{Path: path, Rows: rows, Bytes: bytes, SHA256: sum}}
+	case o.parts != nil:
+		return o.parts.Files()
 	}
-	return o.parts.Files()
+	return nil
 }
 
 // writeExtras writes the optional paths and summary tables.

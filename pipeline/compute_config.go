@@ -35,6 +35,7 @@ const (
 	KeyMaxDistance     = "compute.max_distance"
 	KeyPairList        = "compute.pairs"
 	KeyPartRows        = "output.part_rows"
+	KeyDistances       = "output.distances"
 	KeyLayout          = "output.layout"
 	KeyCompression     = "output.compression"
 	KeyCompressionLvl  = "output.compression_level"
@@ -65,9 +66,10 @@ func ComputeKeys() []config.Key {
 		config.Key{Name: KeyBlockSize, Default: 0, Flag: "block-size", Usage: "tile edge of blocked all-pairs variants; 0 for the default"},
 		config.Key{Name: KeyWorkers, Default: 0, Flag: "workers", Usage: "CPU worker goroutines; 0 for one per core"},
 		config.Key{Name: KeyPaths, Default: []string{}, Flag: "paths", Usage: "source:target pairs (e.g. 0:4095) whose vertex sequences go to paths.<ext>"},
-		config.Key{Name: KeySummary, Default: false, Flag: "summary", Usage: "write summary.<ext>: reachable count, eccentricity and closeness per source"},
+		config.Key{Name: KeySummary, Default: false, Flag: "summary", Usage: "write summary.<ext>: reachable count (within max_distance when set), eccentricity and closeness per source"},
 		config.Key{Name: KeyOutputDir, Default: "", Path: true, Flag: "out", Usage: "output folder (default out/<input name>-<algorithm>)"},
 		config.Key{Name: KeyOutputFormat, Default: "parquet", Flag: "output-format", Usage: "parquet, arrow (IPC file) or distmatrix (n x n int32, all pairs only)"},
+		config.Key{Name: KeyDistances, Default: true, Flag: "distances", Usage: "write the distances table (distances/ or distances.bin); false writes only what else is asked (compute.summary, compute.paths), reducing every row as it arrives"},
 		config.Key{Name: KeyLayout, Default: "long", Flag: "layout", Usage: "long (a row per source and target) or wide (a row per source, list columns)"},
 		config.Key{Name: KeyCompression, Default: "default", Flag: "compression", Usage: "zstd, lz4, snappy or none; default: snappy for parquet, none for arrow"},
 		config.Key{Name: KeyCompressionLvl, Default: 0, Usage: "zstd level (1-22); 0 for the codec's default (3)"},
@@ -102,7 +104,11 @@ type ComputeConfig struct {
 	Workers     int
 	Pairs       []string
 	Summary     bool
-	OutDir      string
+	// Distances is output.distances: false writes no distances table,
+	// only the summary and paths, so a run measures and uses whole trees
+	// without the cost of writing their rows.
+	Distances bool
+	OutDir    string
 	// Overwrite is output.overwrite: which folder at OutDir a run may
 	// replace (output_owner.go).
 	Overwrite string
@@ -152,6 +158,7 @@ func ComputeConfigFrom(l *config.Loaded) (*ComputeConfig, error) {
 		Device:           readDeviceSettings(vs),
 		Pairs:            vs.StringList(KeyPaths),
 		Summary:          vs.Bool(KeySummary),
+		Distances:        vs.Bool(KeyDistances),
 		OutDir:           vs.String(KeyOutputDir),
 		Overwrite:        readOverwrite(vs),
 		BatchRows:        vs.Int(KeyOutputBatchRows, 1, 1<<28),
@@ -212,6 +219,14 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 		}
 		if cfg.Summary || len(cfg.Pairs) > 0 {
 			vs.Fail(KeyOutputFormat, "distmatrix writes the matrix alone: it takes no %s or %s", KeySummary, KeyPaths)
+		}
+	}
+	if !cfg.Distances {
+		if formatName == FormatDistMatrix {
+			vs.Fail(KeyDistances, "false writes no distances, and distmatrix is nothing else: leave %s unset", KeyOutputFormat)
+		}
+		if !cfg.Summary && len(cfg.Pairs) == 0 {
+			vs.Fail(KeyDistances, "false leaves nothing to write: set %s: true or %s", KeySummary, KeyPaths)
 		}
 	}
 	if len(cfg.Pairs) > 0 && !cfg.Parents {
@@ -281,6 +296,10 @@ var runOnlyKeys = []string{
 	KeyPairList,                                  // the pair list's bytes enter through withPairListChecksum
 	KeyIngestHierarchy, KeyIngestHierarchyTables, // read by ingest alone; a stored hierarchy changes no result
 	KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
+	// Which tables are written, not their bytes: a summary-only run's
+	// summary is the full run's, byte for byte. skip_if_unchanged and
+	// shards compare the tables listed instead (listsDistances).
+	KeyDistances,
 }
 
 // settingsChecksum hashes the merged settings that shape the results, in a

@@ -49,7 +49,7 @@ func Finalize(ctx context.Context, cfg *ComputeConfig, log *slog.Logger, progres
 	shards := make([]*ShardManifest, count)
 	var problems []string
 	for i := range count {
-		m, problem := shardState(cfg.OutDir, i, count, g.SHA256, cfg.ConfigSHA256)
+		m, problem := shardState(cfg.OutDir, i, count, g.SHA256, cfg.ConfigSHA256, cfg.Distances)
 		if problem != "" {
 			problems = append(problems, shardName(i)+" "+problem)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
@@ -174,7 +175,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 // taken for a finished one. When it does not, why says what differs. The
 // files are hashed a goroutine each, up to one per core: a pass over the
 // outputs, cheap beside computing them again.
-func upToDate(dir, inputSHA, configSHA string) (ok bool, why string) {
+func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
 	m, err := ReadManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -187,6 +188,8 @@ func upToDate(dir, inputSHA, configSHA string) (ok bool, why string) {
 		return false, "another input"
 	case m.ConfigSHA256 != configSHA:
 		return false, "other settings"
+	case listsDistances(m.Files) != distances:
+		return false, distancesProblem(distances)
 	}
 	problems := make([]string, len(m.Files))
 	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
@@ -224,4 +227,26 @@ func outputFileProblem(dir string, f ManifestFile) string {
 		return fmt.Sprintf("%s: SHA-256 %s, the manifest lists %s: changed since the run", path, sum, f.SHA256)
 	}
 	return ""
+}
+
+// listsDistances reports whether files hold a distances table (part files
+// or the matrix). output.distances chooses it and stays out of the
+// settings checksum, since it changes no byte of the other tables, so
+// whether an earlier run is current depends on it as well.
+func listsDistances(files []ManifestFile) bool {
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, DistancesDir+"/") || f.Path == MatrixName {
+			return true
+		}
+	}
+	return false
+}
+
+// distancesProblem says why an output whose distances table is not as
+// output.distances asks is not current.
+func distancesProblem(distances bool) string {
+	if distances {
+		return "written without distances, " + KeyDistances + ": false"
+	}
+	return "written with distances, " + KeyDistances + ": true"
 }

@@ -137,7 +137,7 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 	if m.RunID != sb.won.Manifest.RunID || m.Backend != backend.CPU || m.Sources != 1 {
 		t.Errorf("the output holds run %s (backend %s), want the other run %s", m.RunID, m.Backend, sb.won.Manifest.RunID)
 	}
-	if ok, why := upToDate(out, m.InputSHA256, m.ConfigSHA256); !ok {
+	if ok, why := upToDate(out, m.InputSHA256, m.ConfigSHA256, true); !ok {
 		t.Errorf("the other run's output is not whole: %s", why)
 	}
 	if got := names(t, parent); !slices.Equal(got, []string{"out"}) {
@@ -179,7 +179,7 @@ func TestConcurrentComputeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		if ok, _ := upToDate(out, m.InputSHA256, m.ConfigSHA256); !committed[m.RunID] || !ok {
+		if ok, _ := upToDate(out, m.InputSHA256, m.ConfigSHA256, true); !committed[m.RunID] || !ok {
 			t.Errorf("round %d: the output holds run %s, not whole or not one that committed (%v)", round, m.RunID, committed)
 		}
 		if got := names(t, parent); !slices.Equal(got, []string{"out"}) {

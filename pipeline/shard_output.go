@@ -88,7 +88,7 @@ func commitOutput(ctx context.Context, cfg *ComputeConfig, out *ownedOutput, m *
 // shard), or an unsharded output under skip_if_unchanged.
 func currentOutput(cfg *ComputeConfig, inputSHA string, log *slog.Logger) (*Manifest, bool) {
 	if cfg.Shard.Sharded() {
-		m, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, inputSHA, cfg.ConfigSHA256)
+		m, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, inputSHA, cfg.ConfigSHA256, cfg.Distances)
 		if problem != "" {
 			return nil, false
 		}
@@ -99,7 +99,7 @@ func currentOutput(cfg *ComputeConfig, inputSHA string, log *slog.Logger) (*Mani
 	if !cfg.SkipIfSame {
 		return nil, false
 	}
-	if ok, why := upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256); !ok {
+	if ok, why := upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256, cfg.Distances); !ok {
 		log.Info("outputs are not up to date; computing", "out", cfg.OutDir, "key", KeySkipIfUnchanged, "why", why)
 		return nil, false
 	}
@@ -169,7 +169,7 @@ func commitShard(ctx context.Context, cfg *ComputeConfig, owned *ownedOutput, m 
 	}
 	if now != owned.seen {
 		out.Abort()
-		if _, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, m.InputSHA256, cfg.ConfigSHA256); problem == "" {
+		if _, problem := shardState(cfg.OutDir, cfg.Shard.Index, cfg.Shard.Count, m.InputSHA256, cfg.ConfigSHA256, cfg.Distances); problem == "" {
 			log.Info("another attempt committed this shard with the same input, settings and version while this one ran; keeping it",
 				"out", cfg.OutDir, "shard", name, "run_id", now.runID)
 			return nil

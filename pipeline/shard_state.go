@@ -15,7 +15,7 @@ import (
 // a phrase saying what is wrong: missing (no marker), stale (another
 // input, settings, version or shard count) or damaged (a file missing,
 // resized or not in the manifest).
-func shardState(root string, i, count int, inputSHA, configSHA string) (*ShardManifest, string) {
+func shardState(root string, i, count int, inputSHA, configSHA string, distances bool) (*ShardManifest, string) {
 	dir := shardDir(root, i)
 	if _, err := os.Stat(filepath.Join(dir, SuccessName)); err != nil {
 		return nil, "missing (no " + filepath.ToSlash(filepath.Join(ShardsDir, shardName(i), SuccessName)) + ")"
@@ -33,6 +33,8 @@ func shardState(root string, i, count int, inputSHA, configSHA string) (*ShardMa
 		return m, fmt.Sprintf("stale (input checksum %s, this input's is %s)", short(m.InputSHA256), short(inputSHA))
 	case m.ConfigSHA256 != configSHA:
 		return m, fmt.Sprintf("stale (settings checksum %s, this config's is %s)", short(m.ConfigSHA256), short(configSHA))
+	case listsDistances(m.Files) != distances:
+		return m, "stale (" + distancesProblem(distances) + ")"
 	}
 	if problem := shardFilesProblem(root, shardName(i), m); problem != "" {
 		return m, "damaged (" + problem + ")"

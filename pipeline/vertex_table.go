@@ -15,6 +15,20 @@ func (r *computeRun) writeVertices(dir string, meta map[string]string) (tables.F
 	return tables.WriteVertices(path, r.graph.Edges.N, r.graph.Vertices, meta, r.tableOptions()...)
 }
 
+// writeNamedVertices writes vertices.<ext> holding only the vertices of
+// named and those the paths name: every id that any column of the
+// outputs holds, in id order, so each join through the table finds its
+// row while the table stays as small as the answer.
+func (r *computeRun) writeNamedVertices(dir string, meta map[string]string, named *tables.VertexSet) (tables.FileInfo, error) {
+	for _, p := range r.pathRows {
+		named.Add(p.Source)
+		named.Add(p.Target)
+		named.AddAll(p.Vertices)
+	}
+	path := filepath.Join(dir, VerticesName+r.cfg.OutFormat.Ext())
+	return tables.WriteVertexSubset(path, r.graph.Edges.N, r.graph.Vertices, named.IDs(), meta, r.tableOptions()...)
+}
+
 // pendingTable is a table being written on its own goroutine.
 type pendingTable struct {
 	done chan struct{}

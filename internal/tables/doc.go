@@ -28,7 +28,9 @@
 //	vertices: id int32, original_id int64 [, x int32, y int32]
 //
 // Nothing is nullable. The vertices table has one row per vertex, id
-// 0..N-1 in order, and its row count is the graph's vertex count.
+// 0..N-1 in order, and its row count is the graph's vertex count; a
+// compute output's may hold only the vertices its other tables name
+// (WriteVertexSubset), in id order, each row as the whole table has it.
 // original_id is the vertex's id in the input (the identity when the input
 // had none). The x and y columns exist only when coordinates are known;
 // unknown coordinates are absent columns, not nulls.
@@ -110,7 +112,8 @@
 // # Consumers of result blocks
 //
 // ResultSink (the parts of a distances table, a pair list's included),
-// SummarySink and PathSink are results.Consumers, like
+// SummarySink, PathSink and CellVertices (which gathers the vertices a
+// table names into a VertexSet) are results.Consumers, like
 // formats.DistanceMatrixWriter: a run hands each block to all of them
 // through a results.Fanout.
 //

@@ -1,6 +1,8 @@
 package tables
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -25,5 +27,58 @@ func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]str
 	schema := VerticesSchema(vs.HasCoordinates(), meta)
 	return writeFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitVertices(n, vs, schema, cfg, true, emit)
+	})
+}
+
+// WriteVertexSubset writes the vertices table (VerticesSchema) of the
+// vertices ids of a graph of n vertices to path: the rows WriteVertices
+// writes for those ids, in the same order. ids must be increasing, each
+// in 0..n-1: the vertices an output names (VertexSet.IDs), so that its
+// joins through the table stay complete while the table stays as small as
+// the answer. O(len(ids)).
+func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, meta map[string]string, opts ...Option) (FileInfo, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return FileInfo{}, err
+	}
+	if err := checkVertices(n, vs); err != nil {
+		return FileInfo{}, err
+	}
+	for i, v := range ids {
+		if v < 0 || v >= n || (i > 0 && v <= ids[i-1]) {
+			return FileInfo{}, fmt.Errorf("tables: vertex subset: id %d at %d is not increasing within 0..%d", v, i, n-1)
+		}
+	}
+	coords := vs.HasCoordinates()
+	schema := VerticesSchema(coords, meta)
+	return writeFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(ids); lo += cfg.batchRows {
+			batch := ids[lo:min(lo+cfg.batchRows, len(ids))]
+			orig := make([]int64, len(batch))
+			for i, v := range batch {
+				orig[i] = int64(v)
+				if vs != nil && vs.OriginalID != nil {
+					orig[i] = vs.OriginalID[v]
+				}
+			}
+			cols := []arrow.Array{wrapInt32(batch), wrapInt64(orig)}
+			if coords {
+				x, y := make([]int32, len(batch)), make([]int32, len(batch))
+				for i, v := range batch {
+					x[i], y[i] = vs.X[v], vs.Y[v]
+				}
+				cols = append(cols, wrapInt32(x), wrapInt32(y))
+			}
+			rec := newRecord(schema, len(batch), cols...)
+			err := emit(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
