@@ -36,13 +36,23 @@ type contractor struct {
 // the remaining graph, with witness searches that avoid the vertices in
 // blocked (nil: none but v), and returns their count and the hops they
 // stand for. One bounded search per in-neighbour: O(deg(v) * settled *
-// d log(settled * d)).
+// d log(settled * d)). In a symmetric graph each pair of neighbours is
+// searched once, from the first, and emit gets one shortcut u -> x for
+// the two arcs u -> x and x -> u (the count and hops include both).
 func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, emit func(shortcut)) (added, addedHops int) {
+	limit := c.opts.WitnessSettled
+	if blocked == nil {
+		limit = c.opts.SimulationSettled
+	}
 	outs := c.g.out[v]
-	for _, ia := range c.g.in[v] {
+	for i, ia := range c.g.in[v] {
 		u := ia.to
+		targets, both := outs, 1
+		if c.g.symmetric {
+			targets, both = outs[i+1:], 2
+		}
 		s.reset()
-		for _, oa := range outs {
+		for _, oa := range targets {
 			if oa.to != u {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
@@ -50,18 +60,14 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 		if len(s.targets) == 0 {
 			continue
 		}
-		limit := c.opts.WitnessSettled
-		if blocked == nil {
-			limit = c.opts.SimulationSettled
-		}
 		s.run(c.g, u, v, blocked, limit)
-		for _, oa := range outs {
+		for _, oa := range targets {
 			if oa.to == u {
 				continue
 			}
 			if w := int64(ia.w) + int64(oa.w); s.get(oa.to) > w {
-				added++
-				addedHops += int(ia.hops + oa.hops)
+				added += both
+				addedHops += both * int(ia.hops+oa.hops)
 				if emit != nil {
 					emit(shortcut{u: u, x: oa.to, hops: ia.hops + oa.hops, w: w})
 				}
@@ -149,6 +155,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	rescored := make([]int32, n)
 	var affected []int32
 	touchedBy := make([][]int32, c.workers)
+	sym := c.g.symmetric // in and out are one list: change it once
 	for len(remaining) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -202,9 +209,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						remove(&c.g.out[a.to], v)
 					}
 				}
-				for _, a := range c.g.out[v] {
-					if mine(a.to) {
-						remove(&c.g.in[a.to], v)
+				if !sym {
+					for _, a := range c.g.out[v] {
+						if mine(a.to) {
+							remove(&c.g.in[a.to], v)
+						}
 					}
 				}
 				for _, s := range found[i] {
@@ -215,7 +224,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						upsert(&c.g.in[s.x], darc{to: s.u, w: int32(s.w), mid: v, hops: s.hops})
 					}
 				}
-				for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
+				lists := [2][]darc{c.g.in[v], c.g.out[v]}
+				if sym {
+					lists[1] = nil
+				}
+				for _, list := range lists {
 					for _, a := range list {
 						x := a.to
 						if !mine(x) || seen[x] == v {
@@ -254,6 +267,9 @@ func (c *contractor) isLocalMinimum(v int32) bool {
 		if !c.before(v, a.to) {
 			return false
 		}
+	}
+	if c.g.symmetric {
+		return true
 	}
 	for _, a := range c.g.in[v] {
 		if !c.before(v, a.to) {
