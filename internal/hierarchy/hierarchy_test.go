@@ -2,6 +2,8 @@ package hierarchy
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -454,5 +456,42 @@ func TestEmptyGraph(t *testing.T) {
 	}
 	if err := h.Trees(nil, nil, 0); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestWorkLimitIsDeterministic checks that the work Build counts, and so
+// whether WithWorkLimit stops it, does not depend on the number of
+// workers: a road graph finishes within a bound that a random graph of 5
+// arcs per vertex passes, with the same count and round for 1 and 3
+// workers.
+func TestWorkLimitIsDeterministic(t *testing.T) {
+	road, _, err := generate.Road(60, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random, err := generate.RandomDegree(3000, 5, 1, 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		e    *graph.EdgeList
+		stop bool
+	}{{"road", road, false}, {"random", random, true}} {
+		g := graph.BuildCSR(c.e)
+		var results []string
+		for _, workers := range []int{1, 3} {
+			var settled int64
+			_, err := Build(context.Background(), g, WithWorkers(workers), WithWorkLimit(300),
+				WithProgress(func(p Progress) error { settled = p.Settled; return nil }))
+			var over *WorkLimitError
+			if stopped := errors.As(err, &over); stopped != c.stop || (err != nil && !stopped) {
+				t.Fatalf("%s, %d workers: %v, want stopped %t", c.name, workers, err, c.stop)
+			}
+			results = append(results, fmt.Sprint(settled, err))
+		}
+		if results[0] != results[1] {
+			t.Errorf("%s: 1 worker %s, 3 workers %s", c.name, results[0], results[1])
+		}
 	}
 }

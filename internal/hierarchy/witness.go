@@ -33,6 +33,8 @@ type witnessSearch struct {
 	heap  minHeap // of slot indices, not vertex ids
 	// targets of the current search, in the order they were added.
 	targets []int32
+	// settled counts the vertices all searches so far settled: the work.
+	settled int64
 }
 
 // minWitnessSlots is the table's starting size; it doubles when half full.
@@ -167,7 +169,7 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit 
 		e.dist = 0
 	}
 	s.heap.push(0, i)
-	settled := 0
+	end := s.settled + int64(limit)
 	for len(s.heap) > 0 {
 		it := s.heap.pop()
 		if it.dist > bound {
@@ -184,7 +186,7 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit 
 			}
 			bound = s.pendingBound()
 		}
-		if settled++; settled >= limit {
+		if s.settled++; s.settled >= end {
 			return
 		}
 		for _, a := range g.out[lu.v] {
