@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -30,19 +31,54 @@ type contractor struct {
 	searches   []*witnessSearch
 	order      []int32 // original ids in contraction order
 	rounds     int
+	shortcuts  int          // shortcut arcs added or lowered
+	budget     int64        // vertices the witness searches may settle in all; 0: no bound
+	work       atomic.Int64 // vertices they settled, counted per chunk of work
+	over       atomic.Bool  // work went past budget
+}
+
+// account adds the vertices s settled since *mark to the work, and
+// reports whether the build may go on. O(1).
+func (c *contractor) account(s *witnessSearch, mark *int64) bool {
+	total := c.work.Add(s.settled - *mark)
+	*mark = s.settled
+	if c.budget > 0 && total > c.budget {
+		c.over.Store(true)
+	}
+	return !c.over.Load()
+}
+
+// overBudget returns a *WorkLimitError once the work went past the budget,
+// else nil. O(1).
+func (c *contractor) overBudget() error {
+	if !c.over.Load() {
+		return nil
+	}
+	n := len(c.contracted)
+	return &WorkLimitError{Limit: float64(c.budget) / float64(n), Round: c.rounds, Contracted: len(c.order), N: n}
 }
 
 // findShortcuts calls emit for every shortcut that contracting v needs in
 // the remaining graph, with witness searches that avoid the vertices in
 // blocked (nil: none but v), and returns their count and the hops they
 // stand for. One bounded search per in-neighbour: O(deg(v) * settled *
-// d log(settled * d)).
+// d log(settled * d)). In a symmetric graph each pair of neighbours is
+// searched once, from the first, and emit gets one shortcut u -> x for
+// the two arcs u -> x and x -> u (the count and hops include both).
 func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, emit func(shortcut)) (added, addedHops int) {
+	limit := c.opts.WitnessSettled
+	if blocked == nil {
+		limit = c.opts.SimulationSettled
+	}
 	outs := c.g.out[v]
-	for _, ia := range c.g.in[v] {
+	for i, ia := range c.g.in[v] {
 		u := ia.to
+		targets, both := outs, 1
+		if c.g.symmetric {
+			targets, both = outs[i+1:], 2
+		}
 		s.reset()
-		for _, oa := range outs {
+		for _, oa := range targets {
 			if oa.to != u {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
@@ -50,18 +86,14 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 		if len(s.targets) == 0 {
 			continue
 		}
-		limit := c.opts.WitnessSettled
-		if blocked == nil {
-			limit = c.opts.SimulationSettled
-		}
 		s.run(c.g, u, v, blocked, limit)
-		for _, oa := range outs {
+		for _, oa := range targets {
 			if oa.to == u {
 				continue
 			}
 			if w := int64(ia.w) + int64(oa.w); s.get(oa.to) > w {
-				added++
-				addedHops += int(ia.hops + oa.hops)
+				added += both
+				addedHops += both * int(ia.hops+oa.hops)
 				if emit != nil {
 					emit(shortcut{u: u, x: oa.to, hops: ia.hops + oa.hops, w: w})
 				}
@@ -133,10 +165,18 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		remaining[v] = int32(v)
 	}
 	forChunks(n, c.workers, 256, func(w, lo, hi int) {
-		for v := lo; v < hi; v++ {
-			c.prio[v] = c.priority(c.searches[w], int32(v))
+		s, mark := c.searches[w], c.searches[w].settled
+		if c.over.Load() {
+			return
 		}
+		for v := lo; v < hi; v++ {
+			c.prio[v] = c.priority(s, int32(v))
+		}
+		c.account(s, &mark)
 	})
+	if err := c.overBudget(); err != nil {
+		return err
+	}
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
 	seen := make([]int32, n)
@@ -149,6 +189,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	rescored := make([]int32, n)
 	var affected []int32
 	touchedBy := make([][]int32, c.workers)
+	sym := c.g.symmetric // in and out are one list: change it once
 	for len(remaining) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -174,15 +215,23 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 		overflow := make([]bool, c.workers)
 		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
+			s, mark := c.searches[w], c.searches[w].settled
+			defer c.account(s, &mark)
+			if c.over.Load() {
+				return
+			}
 			for i := lo; i < hi; i++ {
 				list := found[i][:0]
-				c.findShortcuts(c.searches[w], round[i], c.inRound, func(s shortcut) {
-					overflow[w] = overflow[w] || s.w > math.MaxInt32
-					list = append(list, s)
+				c.findShortcuts(s, round[i], c.inRound, func(sc shortcut) {
+					overflow[w] = overflow[w] || sc.w > math.MaxInt32
+					list = append(list, sc)
 				})
 				found[i] = list
 			}
 		})
+		if err := c.overBudget(); err != nil {
+			return err
+		}
 		if slices.Contains(overflow, true) {
 			return fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight", math.MaxInt32)
 		}
@@ -202,9 +251,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						remove(&c.g.out[a.to], v)
 					}
 				}
-				for _, a := range c.g.out[v] {
-					if mine(a.to) {
-						remove(&c.g.in[a.to], v)
+				if !sym {
+					for _, a := range c.g.out[v] {
+						if mine(a.to) {
+							remove(&c.g.in[a.to], v)
+						}
 					}
 				}
 				for _, s := range found[i] {
@@ -215,7 +266,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						upsert(&c.g.in[s.x], darc{to: s.u, w: int32(s.w), mid: v, hops: s.hops})
 					}
 				}
-				for _, list := range [2][]darc{c.g.in[v], c.g.out[v]} {
+				lists := [2][]darc{c.g.in[v], c.g.out[v]}
+				if sym {
+					lists[1] = nil
+				}
+				for _, list := range lists {
 					for _, a := range list {
 						x := a.to
 						if !mine(x) || seen[x] == v {
@@ -238,13 +293,43 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			c.inRound[v] = false
 		}
 		forChunks(len(affected), c.workers, 16, func(w, lo, hi int) {
-			for _, x := range affected[lo:hi] {
-				c.prio[x] = c.priority(c.searches[w], x)
+			s, mark := c.searches[w], c.searches[w].settled
+			if c.over.Load() {
+				return
 			}
+			for _, x := range affected[lo:hi] {
+				c.prio[x] = c.priority(s, x)
+			}
+			c.account(s, &mark)
 		})
+		if err := c.overBudget(); err != nil {
+			return err
+		}
 		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
+		if c.opts.Progress != nil {
+			if err := c.progress(found[:len(round)], remaining); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// progress tells BuildOptions.Progress where the build stands after a
+// round whose shortcuts were found. O(len(remaining) + len(found)).
+func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
+	for _, list := range found {
+		c.shortcuts += len(list)
+		if c.g.symmetric {
+			c.shortcuts += len(list) // each stands for both directions
+		}
+	}
+	arcs := 0
+	for _, v := range remaining {
+		arcs += len(c.g.out[v])
+	}
+	return c.opts.Progress(Progress{Round: c.rounds, Contracted: len(c.order), Remaining: len(remaining),
+		RemainingArcs: arcs, Shortcuts: c.shortcuts, Settled: c.work.Load()})
 }
 
 // isLocalMinimum reports whether v comes before all its remaining
@@ -254,6 +339,9 @@ func (c *contractor) isLocalMinimum(v int32) bool {
 		if !c.before(v, a.to) {
 			return false
 		}
+	}
+	if c.g.symmetric {
+		return true
 	}
 	for _, a := range c.g.in[v] {
 		if !c.before(v, a.to) {
@@ -283,7 +371,8 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 		g: dg, opts: o, workers: o.workers(),
 		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n),
 		contracted: make([]bool, n), inRound: make([]bool, n),
-		order: make([]int32, 0, n),
+		order:  make([]int32, 0, n),
+		budget: int64(math.Ceil(o.WorkLimit * float64(n))),
 	}
 	for range c.workers {
 		c.searches = append(c.searches, newWitnessSearch())

@@ -15,6 +15,8 @@
 // Build orders vertices by a priority (edge difference or the quotient of
 // added over removed arcs, plus contracted neighbours and search-space
 // depth) and contracts them in rounds of independent sets, on every core.
+// A graph whose every arc has a reverse of the same weight is contracted
+// as undirected: one witness search decides a shortcut both ways.
 // Weights must not be negative; a needed shortcut whose weight overflows int32 is
 // an error. Distances are int64, and paths.Unreachable where there is no
 // path.

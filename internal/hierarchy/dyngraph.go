@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -21,9 +22,14 @@ type darc struct {
 
 // dynGraph is the remaining graph during contraction: per vertex, its out-
 // and in-arcs to vertices not yet contracted, at most one arc per
-// neighbour and direction (the lightest).
+// neighbour and direction (the lightest). When every arc u -> v has a
+// reverse v -> u of the same weight (symmetric: road networks without
+// one-way streets, the road generator), in and out are the same lists and
+// stay so: contraction adds each shortcut both ways, decided by one
+// witness search, which halves the searches and the arcs kept.
 type dynGraph struct {
-	out, in [][]darc
+	out, in   [][]darc
+	symmetric bool
 }
 
 // newDynGraph copies g without self-loops, keeping the lightest of
@@ -31,7 +37,7 @@ type dynGraph struct {
 // degree.
 func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	n := int(g.N)
-	d := &dynGraph{out: make([][]darc, n), in: make([][]darc, n)}
+	d := &dynGraph{}
 	outDeg := make([]int32, n)
 	inDeg := make([]int32, n)
 	for u := range n {
@@ -46,28 +52,52 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 		}
 	}
 	// One backing array per direction, sliced per vertex with spare room
-	// for a few shortcuts, so the common case needs no allocation.
+	// for a few shortcuts, so the common case needs no allocation. The
+	// in-arcs are made only when the graph is not symmetric.
 	const spare = 2
-	outBack := make([]darc, 0, int(g.Offsets[n])+spare*n)
-	inBack := make([]darc, 0, int(g.Offsets[n])+spare*n)
-	for v := range n {
-		o := len(outBack)
-		outBack = outBack[:o+int(outDeg[v])+spare]
-		d.out[v] = outBack[o : o : o+int(outDeg[v])+spare]
-		i := len(inBack)
-		inBack = inBack[:i+int(inDeg[v])+spare]
-		d.in[v] = inBack[i : i : i+int(inDeg[v])+spare]
+	lists := func(deg []int32) [][]darc {
+		l := make([][]darc, n)
+		back := make([]darc, 0, int(g.Offsets[n])+spare*n)
+		for v := range n {
+			o := len(back)
+			back = back[:o+int(deg[v])+spare]
+			l[v] = back[o : o : o+int(deg[v])+spare]
+		}
+		return l
 	}
+	d.out = lists(outDeg)
 	for u := range n {
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 			if v := g.Targets[a]; v != int32(u) {
-				w := g.Weights[a]
-				upsert(&d.out[u], darc{to: v, mid: NoMiddle, hops: 1, w: w})
-				upsert(&d.in[v], darc{to: int32(u), mid: NoMiddle, hops: 1, w: w})
+				upsert(&d.out[u], darc{to: v, mid: NoMiddle, hops: 1, w: g.Weights[a]})
 			}
 		}
 	}
+	if d.isSymmetric() {
+		d.in, d.symmetric = d.out, true
+		return d, nil
+	}
+	d.in = lists(inDeg)
+	for u := range n {
+		for _, a := range d.out[u] {
+			upsert(&d.in[a.to], darc{to: int32(u), mid: NoMiddle, hops: 1, w: a.w})
+		}
+	}
 	return d, nil
+}
+
+// isSymmetric reports whether every out-arc u -> v has an out-arc v -> u of
+// the same weight. O(m * d).
+func (d *dynGraph) isSymmetric() bool {
+	for u, list := range d.out {
+		for _, a := range list {
+			i := slices.IndexFunc(d.out[a.to], func(b darc) bool { return b.to == int32(u) })
+			if i < 0 || d.out[a.to][i].w != a.w {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // upsert adds arc a to list, or lowers the arc to the same neighbour

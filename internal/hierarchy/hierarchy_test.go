@@ -2,6 +2,8 @@ package hierarchy
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -259,6 +261,62 @@ func TestRandomGraphs(t *testing.T) {
 	}
 }
 
+// TestRandomSymmetricGraphs covers the symmetric mode of Build (each arc
+// with a reverse of the same weight): two-way arcs with zero weights,
+// parallel pairs and self-loops, and tight witness limits; one arc made
+// an arc u -> v lighter than any v -> u (one-way, or the lighter of a
+// pair) turns the mode off.
+func TestRandomSymmetricGraphs(t *testing.T) {
+	seed := freshSeed(t)
+	rng := rand.New(rand.NewPCG(seed, 4))
+	for trial := range 30 {
+		n := int32(2 + rng.IntN(150))
+		m := rng.IntN(int(3 * n))
+		e := graph.NewEdgeList(n, 2*m+1)
+		for range m {
+			u, v := rng.Int32N(n), rng.Int32N(n)
+			w := rng.Int32N(20)
+			if rng.IntN(4) == 0 {
+				w = 0
+			}
+			e.Add(u, v, w)
+			e.Add(v, u, w)
+		}
+		g := graph.BuildCSR(e)
+		if d, err := newDynGraph(g); err != nil || !d.symmetric {
+			t.Fatalf("trial %d: symmetric = false, %v; want true", trial, err)
+		}
+		h := build(t, g, WithWitnessSettled(1+rng.IntN(30)), WithWorkers(1+rng.IntN(3)))
+		name := "symmetric " + string(rune('a'+trial%26))
+		checkAll(t, name, g, h, allVertices(n), allVertices(n))
+
+		u, v := rng.Int32N(n), rng.Int32N(n)
+		for u == v {
+			v = (v + 1) % n
+		}
+		e.Add(u, v, 1+rng.Int32N(20)) // one-way, or the heavier of a pair
+		if d, _ := newDynGraph(graph.BuildCSR(e)); d.symmetric != hasLighterPair(e, u, v) {
+			t.Fatalf("trial %d: symmetric = %v after adding %d -> %d", trial, d.symmetric, u, v)
+		}
+	}
+}
+
+// hasLighterPair reports whether e already had arcs u -> v and v -> u at
+// most as heavy as the last arc added, which keeps the graph symmetric.
+func hasLighterPair(e *graph.EdgeList, u, v int32) bool {
+	last := e.M() - 1
+	forward, backward := false, false
+	for a := range last {
+		if e.Src[a] == u && e.Dst[a] == v && e.Weight[a] <= e.Weight[last] {
+			forward = true
+		}
+		if e.Src[a] == v && e.Dst[a] == u {
+			backward = true
+		}
+	}
+	return forward && backward
+}
+
 func TestNegativeWeightRefused(t *testing.T) {
 	e := graph.NewEdgeList(3, 2)
 	e.Add(0, 1, 4)
@@ -398,5 +456,42 @@ func TestEmptyGraph(t *testing.T) {
 	}
 	if err := h.Trees(nil, nil, 0); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestWorkLimitIsDeterministic checks that the work Build counts, and so
+// whether WithWorkLimit stops it, does not depend on the number of
+// workers: a road graph finishes within a bound that a random graph of 5
+// arcs per vertex passes, with the same count and round for 1 and 3
+// workers.
+func TestWorkLimitIsDeterministic(t *testing.T) {
+	road, _, err := generate.Road(60, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random, err := generate.RandomDegree(3000, 5, 1, 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		e    *graph.EdgeList
+		stop bool
+	}{{"road", road, false}, {"random", random, true}} {
+		g := graph.BuildCSR(c.e)
+		var results []string
+		for _, workers := range []int{1, 3} {
+			var settled int64
+			_, err := Build(context.Background(), g, WithWorkers(workers), WithWorkLimit(300),
+				WithProgress(func(p Progress) error { settled = p.Settled; return nil }))
+			var over *WorkLimitError
+			if stopped := errors.As(err, &over); stopped != c.stop || (err != nil && !stopped) {
+				t.Fatalf("%s, %d workers: %v, want stopped %t", c.name, workers, err, c.stop)
+			}
+			results = append(results, fmt.Sprint(settled, err))
+		}
+		if results[0] != results[1] {
+			t.Errorf("%s: 1 worker %s, 3 workers %s", c.name, results[0], results[1])
+		}
 	}
 }

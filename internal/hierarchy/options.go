@@ -1,6 +1,9 @@
 package hierarchy
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+)
 
 // Ordering is the priority that decides which vertices are contracted
 // first: the lowest priority goes first.
@@ -51,6 +54,45 @@ type BuildOptions struct {
 	// Checksum identifies the graph the hierarchy was built from; it is
 	// kept in Hierarchy.GraphChecksum.
 	Checksum string
+	// WorkLimit, when above 0, bounds the vertices the witness searches
+	// settle in all, scoring included, to WorkLimit per vertex of the
+	// graph; past it Build stops with a *WorkLimitError. The work, and so
+	// whether Build stops, depends on the graph and the options, not on
+	// the number of workers.
+	WorkLimit float64
+	// Progress, when set, is called after every round; an error it
+	// returns stops Build, which returns that error.
+	Progress func(Progress) error
+}
+
+// Progress is the state of a Build after a round. It depends on the graph
+// and the options, not on the number of workers.
+type Progress struct {
+	// Round counts the rounds so far, from 1.
+	Round int
+	// Contracted and Remaining count vertices; RemainingArcs counts the
+	// out-arcs among the remaining vertices.
+	Contracted, Remaining, RemainingArcs int
+	// Shortcuts counts the shortcut arcs added or lowered so far.
+	Shortcuts int
+	// Settled counts the vertices the witness searches settled so far,
+	// scoring included: the work of the build.
+	Settled int64
+}
+
+// WorkLimitError is what Build returns when its witness searches settle
+// more vertices than WithWorkLimit allows: the graph contracts too slowly
+// to be worth a hierarchy.
+type WorkLimitError struct {
+	// Limit is the bound, in settled vertices per vertex of the graph.
+	Limit float64
+	// Round and Contracted say how far the build went, of N vertices.
+	Round, Contracted, N int
+}
+
+func (e *WorkLimitError) Error() string {
+	return fmt.Sprintf("hierarchy: the witness searches settled more than %g vertices per vertex in round %d, with %d of %d vertices contracted",
+		e.Limit, e.Round, e.Contracted, e.N)
 }
 
 // DefaultBuildOptions returns the settings Build starts from, O(1).
@@ -77,6 +119,16 @@ func WithSimulationSettled(n int) Option { return func(o *BuildOptions) { o.Simu
 // WithCoordinates gives vertex coordinates (graph.Vertices X and Y) to lay
 // out the hierarchy by; the answers do not depend on them.
 func WithCoordinates(x, y []int32) Option { return func(o *BuildOptions) { o.X, o.Y = x, y } }
+
+// WithProgress calls f after every round of contraction; an error from f
+// stops Build with that error.
+func WithProgress(f func(Progress) error) Option { return func(o *BuildOptions) { o.Progress = f } }
+
+// WithWorkLimit bounds the work of Build to perVertex settled vertices
+// per vertex of the graph (0: no bound).
+func WithWorkLimit(perVertex float64) Option {
+	return func(o *BuildOptions) { o.WorkLimit = perVertex }
+}
 
 // WithChecksum records the checksum of the input graph in the hierarchy.
 func WithChecksum(sum string) Option { return func(o *BuildOptions) { o.Checksum = sum } }

@@ -1,17 +1,22 @@
 package hierarchy
 
 // witnessSlot is one vertex's entry in a witness search's table: its
-// tentative distance and, for a target, the length a witness may have
-// (need) and whether the search has decided it yet. The slot belongs to
-// the current search when stamp is the search's; else it is free.
+// tentative distance and, for a target not decided yet, the length a
+// witness may have (need >= 0; notTarget or decided otherwise). The slot
+// belongs to the current search when stamp is the search's; else it is
+// free. 24 bytes.
 type witnessSlot struct {
-	dist    int64
-	need    int64
-	v       int32
-	stamp   uint32
-	target  bool
-	decided bool
+	dist  int64
+	need  int64
+	v     int32
+	stamp uint32
 }
+
+// Values of witnessSlot.need that are not a need.
+const (
+	notTarget = -2
+	decided   = -1
+)
 
 // witnessSearch is one goroutine's scratch space for the local searches
 // that decide whether a shortcut is needed. A search reaches a few dozen
@@ -25,9 +30,11 @@ type witnessSearch struct {
 	shift uint // 32 - log2(len(slot))
 	used  int  // slots of the current search
 	cur   uint32
-	heap  minHeap
+	heap  minHeap // of slot indices, not vertex ids
 	// targets of the current search, in the order they were added.
 	targets []int32
+	// settled counts the vertices all searches so far settled: the work.
+	settled int64
 }
 
 // minWitnessSlots is the table's starting size; it doubles when half full.
@@ -66,21 +73,25 @@ func (s *witnessSearch) reset() {
 
 // find returns v's slot in the current search, claiming a free one for it
 // (distance infinity, not a target) when it has none. Amortised O(1).
-func (s *witnessSearch) find(v int32) *witnessSlot {
+func (s *witnessSearch) find(v int32) *witnessSlot { return &s.slot[s.index(v)] }
+
+// index returns the index of v's slot, as find does; a claim that fills the
+// table to half grows it, which moves every slot. Amortised O(1).
+func (s *witnessSearch) index(v int32) int32 {
 	mask := uint32(len(s.slot) - 1)
 	for i := (uint32(v) * 0x9e3779b1) >> s.shift; ; i = (i + 1) & mask {
 		e := &s.slot[i]
 		if e.stamp != s.cur {
 			if 2*(s.used+1) > len(s.slot) {
 				s.grow()
-				return s.find(v)
+				return s.index(v)
 			}
 			s.used++
-			*e = witnessSlot{dist: infinity, v: v, stamp: s.cur}
-			return e
+			*e = witnessSlot{dist: infinity, need: notTarget, v: v, stamp: s.cur}
+			return int32(i)
 		}
 		if e.v == v {
-			return e
+			return int32(i)
 		}
 	}
 }
@@ -99,7 +110,8 @@ func (s *witnessSearch) lookup(v int32) *witnessSlot {
 	}
 }
 
-// grow doubles the table, keeping the current search's slots. O(table).
+// grow doubles the table, keeping the current search's slots and pointing
+// the queue at their new places. O(table).
 func (s *witnessSearch) grow() {
 	old, cur := s.slot, s.cur
 	s.alloc(2 * len(old))
@@ -110,19 +122,17 @@ func (s *witnessSearch) grow() {
 			e.stamp = s.cur
 		}
 	}
+	for k := range s.heap {
+		s.heap[k].v = s.index(old[s.heap[k].v].v)
+	}
 }
 
 // addTarget makes v a target of the current search, to be reached by a
-// witness of length at most need; it reports false when v already was
-// one. O(1) expected.
-func (s *witnessSearch) addTarget(v int32, need int64) bool {
-	e := s.find(v)
-	if e.target {
-		return false
-	}
-	e.target, e.need = true, need
+// witness of length at most need >= 0; v must not be one yet. O(1)
+// expected.
+func (s *witnessSearch) addTarget(v int32, need int64) {
+	s.find(v).need = need
 	s.targets = append(s.targets, v)
-	return true
 }
 
 // get returns the tentative distance of v in the current search, O(1)
@@ -148,8 +158,9 @@ func (s *witnessSearch) get(v int32) int64 {
 func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit int) {
 	pending := len(s.targets)
 	bound := s.pendingBound()
-	if e := s.find(src); e.target {
-		e.dist, e.decided = 0, true
+	i := s.index(src)
+	if e := &s.slot[i]; e.need >= 0 {
+		e.dist, e.need = 0, decided
 		if pending--; pending == 0 {
 			return
 		}
@@ -157,29 +168,28 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit 
 	} else {
 		e.dist = 0
 	}
-	s.heap.push(0, src)
-	settled := 0
+	s.heap.push(0, i)
+	end := s.settled + int64(limit)
 	for len(s.heap) > 0 {
 		it := s.heap.pop()
 		if it.dist > bound {
 			return
 		}
-		u := it.v
-		lu := s.find(u)
+		lu := &s.slot[it.v]
 		if it.dist > lu.dist {
 			continue // stale
 		}
-		if lu.target && !lu.decided {
-			lu.decided = true // settled beyond its need: no witness
+		if lu.need >= 0 {
+			lu.need = decided // settled beyond its need: no witness
 			if pending--; pending == 0 {
 				return
 			}
 			bound = s.pendingBound()
 		}
-		if settled++; settled >= limit {
+		if s.settled++; s.settled >= end {
 			return
 		}
-		for _, a := range g.out[u] {
+		for _, a := range g.out[lu.v] {
 			x := a.to
 			if x == skip || (blocked != nil && blocked[x]) {
 				continue
@@ -188,19 +198,20 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit 
 			if d > bound {
 				continue // it would only be popped to stop the search
 			}
-			lx := s.find(x)
+			xi := s.index(x)
+			lx := &s.slot[xi]
 			if d >= lx.dist {
 				continue
 			}
 			lx.dist = d
-			if lx.target && !lx.decided && d <= lx.need {
-				lx.decided = true // a witness
+			if d <= lx.need {
+				lx.need = decided // a witness
 				if pending--; pending == 0 {
 					return
 				}
 				bound = s.pendingBound()
 			}
-			s.heap.push(d, x)
+			s.heap.push(d, xi)
 		}
 	}
 }
@@ -210,9 +221,7 @@ func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit 
 func (s *witnessSearch) pendingBound() int64 {
 	bound := int64(-1)
 	for _, v := range s.targets {
-		if e := s.lookup(v); !e.decided {
-			bound = max(bound, e.need)
-		}
+		bound = max(bound, s.lookup(v).need)
 	}
 	return bound
 }
