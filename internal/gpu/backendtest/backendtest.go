@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -94,9 +95,17 @@ func CloseChecked(t testing.TB, what string, c io.Closer) {
 	}
 }
 
-// FreshSeed returns a new seed and logs it, so a failure can be replayed.
+// SeedEnv, when set to a number, is the seed FreshSeed returns: the one a
+// failing run logged, to replay it (TEST_SEED=1795806905133303559).
+const SeedEnv = "TEST_SEED"
+
+// FreshSeed returns a new seed, or SeedEnv's, and logs it, so a failure
+// can be replayed.
 func FreshSeed(t testing.TB) uint64 {
 	s := uint64(time.Now().UnixNano())
+	if v, err := strconv.ParseUint(os.Getenv(SeedEnv), 10, 64); err == nil {
+		s = v
+	}
 	t.Logf("fresh seed %d", s)
 	return s
 }
