@@ -138,27 +138,17 @@ type head struct {
 // readHead reads and checks the header of f, its metadata and the padding
 // after it (which the header CRC covers), and the file's size.
 func readHead(f *os.File) (*head, error) {
-	st, err := f.Stat()
+	fixed, size, err := mapfile.ReadFixed(f, headerBytes)
 	if err != nil {
 		return nil, err
-	}
-	size := st.Size()
-	fixed := make([]byte, headerBytes)
-	if _, err := io.ReadFull(f, fixed); err != nil {
-		return nil, fmt.Errorf("truncated: %d bytes, shorter than the %d-byte header", size, headerBytes)
 	}
 	h, err := decodeHeader(fixed)
 	if err != nil {
 		return nil, err
 	}
 	l := layoutOf(h)
-	switch {
-	case l.fileBytes != h.fileBytes:
-		return nil, fmt.Errorf("corrupt header: it says %d bytes, its counts make %d", h.fileBytes, l.fileBytes)
-	case size < h.fileBytes:
-		return nil, fmt.Errorf("truncated: %d bytes, the header says %d", size, h.fileBytes)
-	case size > h.fileBytes:
-		return nil, fmt.Errorf("%d bytes, the header says %d: something was appended", size, h.fileBytes)
+	if err := mapfile.CheckSize(h.fileBytes, l.fileBytes, size); err != nil {
+		return nil, err
 	}
 	prefix := make([]byte, l.data-headerBytes)
 	if _, err := io.ReadFull(f, prefix); err != nil {
