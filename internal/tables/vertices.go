@@ -14,14 +14,8 @@ import (
 // the input's ids and coordinates. vs nil means identity ids and no
 // coordinates. O(n).
 func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]string, opts ...Option) (FileInfo, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := verticesConfig(n, vs, meta, opts)
 	if err != nil {
-		return FileInfo{}, err
-	}
-	if err := checkMeta(meta); err != nil {
-		return FileInfo{}, err
-	}
-	if err := checkVertices(n, vs); err != nil {
 		return FileInfo{}, err
 	}
 	schema := VerticesSchema(vs.HasCoordinates(), meta)
@@ -37,14 +31,8 @@ func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]str
 // joins through the table stay complete while the table stays as small as
 // the answer. O(len(ids)).
 func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, meta map[string]string, opts ...Option) (FileInfo, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := verticesConfig(n, vs, meta, opts)
 	if err != nil {
-		return FileInfo{}, err
-	}
-	if err := checkMeta(meta); err != nil {
-		return FileInfo{}, err
-	}
-	if err := checkVertices(n, vs); err != nil {
 		return FileInfo{}, err
 	}
 	for i, v := range ids {
@@ -81,4 +69,17 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 		}
 		return nil
 	})
+}
+
+// verticesConfig applies opts and checks what both vertices writers take:
+// the metadata and the vertices of a graph of n.
+func verticesConfig(n int32, vs *graph.Vertices, meta map[string]string, opts []Option) (config, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return config{}, err
+	}
+	if err := checkMeta(meta); err != nil {
+		return config{}, err
+	}
+	return cfg, checkVertices(n, vs)
 }
