@@ -40,7 +40,14 @@ __device__ __forceinline__ void relax_lanes(int u, bool from_local, const long l
   if (lane == 0) {
     // A vertex from the block's own queue still carries out_stamp: clear
     // it before taking its lanes, so a drop after the take queues it again.
-    if (from_local) atomicExch(queued + u, 0u);
+    // The fence keeps that order: without it the two atomics (different
+    // lines) may be performed in either order, a dropper's atomicOr can land
+    // after the take while its atomicExch on queued still sees out_stamp,
+    // and the vertex is left pending in no queue (see the dropper's fence).
+    if (from_local) {
+      atomicExch(queued + u, 0u);
+      __threadfence();
+    }
     lanes = atomicExch(pending + u, 0u);
   }
   lanes = __shfl_sync(0xFFFFFFFFu, lanes, 0);
@@ -86,6 +93,11 @@ __device__ __forceinline__ void relax_lanes(int u, bool from_local, const long l
       if (my_drop != 0) {
         const unsigned int was = atomicOr(pending + w, my_drop);
         if (lane_pick(near, lane) != 0) {
+          // Store buffering against a block taking w from its shared queue
+          // (clear queued, fence, take pending): with a fence on both sides
+          // either the take sees these bits or this exchange sees the clear
+          // and queues w again; never neither.
+          __threadfence();
           append = atomicExch(queued + w, out_stamp) != out_stamp;
         } else if (was == 0) {
           atomicAdd(far_count, 1);
