@@ -56,9 +56,14 @@ func (c *SSSPConfig) Run(ctx context.Context, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	// Distinct sources: the backends refuse a repeated one. A permutation's
+	// prefix draws them without retries however many are asked for.
+	if int64(c.Multi) > int64(g.N) {
+		return fmt.Errorf("gpubench: --%s=%d sources on a graph of %d vertices", ssspFlagMulti, c.Multi, g.N)
+	}
 	multiSources := make([]int32, c.Multi)
-	for i := range multiSources {
-		multiSources[i] = r.Int32N(g.N)
+	for i, v := range r.Perm(int(g.N))[:c.Multi] {
+		multiSources[i] = int32(v)
 	}
 	ref := newReference(g, lo < 0)
 	if c.CPU || c.Validate {
