@@ -207,6 +207,8 @@ func checkComputeShape(vs *config.Values, cfg *ComputeConfig, formatName, layout
 	if len(cfg.Targets) == 0 {
 		vs.Fail(KeyTargets, "needs at least one target (an id, a range lo-hi, or all)")
 	}
+	checkVertexList(vs, KeySources, cfg.Sources)
+	checkVertexList(vs, KeyTargets, cfg.Targets)
 	if formatName == "arrow" && codecName == "snappy" {
 		vs.Fail(KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
 	}

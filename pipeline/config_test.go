@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -413,6 +414,32 @@ func TestPathKeysAreDocumented(t *testing.T) {
 		slices.Sort(named)
 		if !slices.Equal(named, paths) {
 			t.Errorf("%s lists %v; the path keys are %v", file, named, paths)
+		}
+	}
+}
+
+// TestVertexListSyntaxNeedsNoGraph: an item of compute.sources or
+// compute.targets that is no id, range or all is a configuration error
+// when the configuration is read, before any input would be loaded (the
+// input here does not exist, so reaching the load would fail otherwise).
+func TestVertexListSyntaxNeedsNoGraph(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		key  string
+	}{
+		{[]string{"-sources", "+3"}, KeySources},
+		{[]string{"-sources", "0,1-x"}, KeySources},
+		{[]string{"-targets", "5-2"}, KeyTargets},
+		{[]string{"-targets", "all,-1"}, KeyTargets},
+	} {
+		l, err := config.Load("compute", ComputeKeys(), append([]string{"-input", "/nonexistent/graph.gr"}, tc.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ComputeConfigFrom(l)
+		var ce *config.Error
+		if !errors.As(err, &ce) || ce.Key != tc.key {
+			t.Errorf("%v: %v, want a configuration error of %s", tc.args, err, tc.key)
 		}
 	}
 }

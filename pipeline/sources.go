@@ -171,29 +171,60 @@ func (vn VertexNames) repeated(key, noun string, items []string, k int, v int32)
 		noun, id, first+1, items[first], k+1, items[k], noun, KeyPairList)
 }
 
-// item reads one item of a vertex list as the dense range lo..hi.
-func (vn VertexNames) item(key, noun, item string) (lo, hi int32, err error) {
+// vertexItem is one item of a vertex list as written: all, or the ids
+// first..last (equal for a single id).
+type vertexItem struct {
+	all, isRange bool
+	first, last  int64
+}
+
+// parseVertexItem reads the syntax of one item of a vertex list, which
+// needs no graph: a typo is reported before any load.
+func parseVertexItem(item string) (vertexItem, error) {
 	if item == "all" {
-		return 0, vn.IDs.N() - 1, nil
+		return vertexItem{all: true}, nil
 	}
 	loText, hiText, isRange := strings.Cut(item, "-")
 	first, ok := parseID(loText)
 	if !ok {
-		return 0, 0, config.Errorf(key, "%q is not a vertex id (decimal digits, no sign), a range lo-hi or all", item)
+		return vertexItem{}, fmt.Errorf("%q is not a vertex id (decimal digits, no sign), a range lo-hi or all", item)
 	}
 	last := first
 	if isRange {
 		if last, ok = parseID(hiText); !ok || last < first {
-			return 0, 0, config.Errorf(key, "%q is not a range lo-hi of vertex ids with lo <= hi", item)
-		}
-		if vn.Original && !vn.IDs.increasing {
-			return 0, 0, config.Errorf(key, "range %q: this input's original ids do not grow with the dense ids, so a range of them is not defined; list the ids", item)
+			return vertexItem{}, fmt.Errorf("%q is not a range lo-hi of vertex ids with lo <= hi", item)
 		}
 	}
-	if lo, err = vn.vertex(key, noun, first); err != nil {
+	return vertexItem{isRange: isRange, first: first, last: last}, nil
+}
+
+// checkVertexList records in vs the first item of the vertex list key
+// whose syntax is wrong.
+func checkVertexList(vs *config.Values, key string, items []string) {
+	for _, item := range items {
+		if _, err := parseVertexItem(strings.TrimSpace(item)); err != nil {
+			vs.Fail(key, "%v", err)
+			return
+		}
+	}
+}
+
+// item reads one item of a vertex list as the dense range lo..hi.
+func (vn VertexNames) item(key, noun, item string) (lo, hi int32, err error) {
+	it, err := parseVertexItem(item)
+	if err != nil {
+		return 0, 0, config.Errorf(key, "%v", err)
+	}
+	if it.all {
+		return 0, vn.IDs.N() - 1, nil
+	}
+	if it.isRange && vn.Original && !vn.IDs.increasing {
+		return 0, 0, config.Errorf(key, "range %q: this input's original ids do not grow with the dense ids, so a range of them is not defined; list the ids", item)
+	}
+	if lo, err = vn.vertex(key, noun, it.first); err != nil {
 		return 0, 0, err
 	}
-	if hi, err = vn.vertex(key, noun, last); err != nil {
+	if hi, err = vn.vertex(key, noun, it.last); err != nil {
 		return 0, 0, err
 	}
 	return lo, hi, nil
