@@ -4,16 +4,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pathflow/pathflow/formats"
 )
 
-// Format names an input file format, as the formats package reads it.
-type Format string
-
-// The input formats a dataset can come in.
-const (
-	FormatDIMACS Format = "dimacs"
-	FormatSNAP   Format = "snap"
-)
+// FormatSNAP is the format of the SNAP datasets.
+//
+// Deprecated: use formats.KindSNAP.
+const FormatSNAP = formats.KindSNAP
 
 // File is one downloadable file of a dataset.
 type File struct {
@@ -33,8 +31,9 @@ type Dataset struct {
 	Name string
 	// Description says what the graph is.
 	Description string
-	// Format is how Graph is read.
-	Format Format
+	// Format is how Graph is read: a graph format of the formats
+	// registry, the one its file name's extension says.
+	Format formats.Kind
 	// Directed is false for inputs whose arcs stand for undirected edges.
 	Directed bool
 	// Graph is the arc file; Coordinates the DIMACS .co file, if any.
@@ -51,7 +50,7 @@ func usaRoad(name, region string, nodes, arcs int64) Dataset {
 	return Dataset{
 		Name:        name,
 		Description: "DIMACS 9th challenge road network, distance weights: " + region,
-		Format:      FormatDIMACS,
+		Format:      formats.KindDIMACS,
 		Directed:    true,
 		Graph:       File{Name: stem + ".gr.gz", URL: dimacsBase + stem + ".gr.gz"},
 		Coordinates: &File{Name: stem + ".co.gz", URL: dimacsBase + stem + ".co.gz"},
@@ -65,7 +64,7 @@ func gnutella(date string, nodes, edges int64) Dataset {
 	return Dataset{
 		Name:        name,
 		Description: "SNAP Gnutella peer-to-peer network, August 2002 snapshot " + date + " (unweighted)",
-		Format:      FormatSNAP,
+		Format:      formats.KindSNAP,
 		Directed:    true,
 		Graph:       File{Name: name + ".txt", URL: "https://snap.stanford.edu/data/" + name + ".txt.gz"},
 		Nodes:       nodes,
@@ -89,7 +88,7 @@ var manifest = []Dataset{
 	{
 		Name:        "rome99",
 		Description: "DIMACS 9th challenge road network of Rome, arc costs in meters",
-		Format:      FormatDIMACS,
+		Format:      formats.KindDIMACS,
 		Directed:    true,
 		Graph:       File{Name: "rome99.gr", URL: "http://www.diag.uniroma1.it/challenge9/data/rome/rome99.gr"},
 		Nodes:       3_353,

@@ -6,22 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/klauspost/compress/gzip"
-)
-
-// Kind names a file format Detect recognises.
-type Kind string
-
-// The kinds Detect tells apart.
-const (
-	KindDIMACS      Kind = "dimacs"      // DIMACS ".gr" graph
-	KindCoordinates Kind = "coordinates" // DIMACS ".co" coordinates
-	KindSNAP        Kind = "snap"        // SNAP edge list
-	KindBinary      Kind = "binary"      // binary n/m/triple graph
-	KindTable       Kind = "table"       // Arrow IPC or Parquet table
 )
 
 // Detection is what Detect concluded about an input.
@@ -42,7 +28,8 @@ const detectHead = 64 << 10
 // Detect tells the format of an input from its content first and its name
 // only to break ties. r is read from the start (up to 64 KiB of text),
 // size is the input's size in bytes (-1 when unknown) and name its file
-// name. The rules, in order:
+// name. Each rule is asked of the formats of the registry in its order
+// (registry.go holds each format's part). The rules, in order:
 //
 //  1. gzip by its magic bytes 1f 8b: the rest looks at the decompressed text;
 //  2. Arrow IPC ("ARROW1") and Parquet ("PAR1") by their magic;
@@ -51,8 +38,8 @@ const detectHead = 64 << 10
 //  4. text by its first line that is not blank: "p sp" (DIMACS), "p aux sp
 //     co" (coordinates), an "a" arc line (DIMACS), "U V [W]" integers or a
 //     "# Nodes:" header (SNAP);
-//  5. the name's extension, when the content left it open: .gr, .co, .txt,
-//     .tsv, .edges, .el, .bin, .arrow, .parquet, .feather;
+//  5. the name's extension (ByName), when the content left it open: .gr,
+//     .co, .txt, .tsv, .edges, .el, .bin, .arrow, .parquet, .feather;
 //  6. comment lines only: 'c' says DIMACS, '#' says SNAP.
 //
 // A Detection with Kind "" and a nil error means no rule decided. Errors
@@ -64,8 +51,8 @@ func Detect(r io.Reader, size int64, name string) (Detection, error) {
 	}
 	det := sniff(head, size, zipped)
 	if det.Kind == "" || det.weak {
-		if kind, ext := kindByName(name); kind != "" {
-			det.Kind, det.Rule = kind, fmt.Sprintf("name: %s (%s)", ext, det.Rule)
+		if f, ext, ok := ByName(name); ok {
+			det.Kind, det.Rule = f.Kind, fmt.Sprintf("name: %s (%s)", ext, det.Rule)
 		}
 	}
 	if zipped {
@@ -106,17 +93,22 @@ type sniffed struct {
 	weak bool
 }
 
-// sniff applies the content rules 2 to 4 and 6 to head.
+// sniff applies the content rules 2 to 4 and 6 to head, asking the
+// formats of the registry in order.
 func sniff(head []byte, size int64, zipped bool) sniffed {
-	switch {
-	case bytes.HasPrefix(head, []byte("ARROW1")):
-		return sniffed{Kind: KindTable, Rule: "content: Arrow IPC magic"}
-	case bytes.HasPrefix(head, []byte("PAR1")):
-		return sniffed{Kind: KindTable, Rule: "content: Parquet magic"}
+	for _, f := range registry {
+		if m, ok := f.MatchMagic(head); ok {
+			return sniffed{Kind: f.Kind, Rule: "content: " + m.Name + " magic"}
+		}
 	}
 	if !zipped {
-		if rule, ok := binaryHeaderFits(head, size); ok {
-			return sniffed{Kind: KindBinary, Rule: rule}
+		for _, f := range registry {
+			if f.fitsHeader == nil {
+				continue
+			}
+			if rule, ok := f.fitsHeader(head, size); ok {
+				return sniffed{Kind: f.Kind, Rule: rule}
+			}
 		}
 	}
 	return sniffText(head)
@@ -158,12 +150,13 @@ func sniffText(head []byte) sniffed {
 		}
 		line := trimLine(head[:end])
 		head = head[min(end+1, len(head)):]
-		switch {
-		case len(line) == 0:
+		if len(line) == 0 {
 			continue
-		case line[0] == '#' && bytes.Contains(line, []byte("Nodes:")):
-			return sniffed{Kind: KindSNAP, Rule: "content: '# Nodes:' header"}
-		case line[0] == 'c' || line[0] == '#':
+		}
+		if det, ok := sniffHeaderComment(line); ok {
+			return det
+		}
+		if isComment(line[0]) {
 			if comment == 0 {
 				comment = line[0]
 			}
@@ -171,13 +164,41 @@ func sniffText(head []byte) sniffed {
 		}
 		return sniffLine(line)
 	}
-	switch comment {
-	case 'c':
-		return sniffed{Kind: KindDIMACS, Rule: "content: comment lines only ('c')", weak: true}
-	case '#':
-		return sniffed{Kind: KindSNAP, Rule: "content: comment lines only ('#')", weak: true}
+	if comment == 0 {
+		return sniffed{Rule: "content: no data line", weak: true}
 	}
-	return sniffed{Rule: "content: no data line", weak: true}
+	return sniffed{Kind: commentOwner(comment), Rule: fmt.Sprintf("content: comment lines only ('%c')", comment), weak: true}
+}
+
+// sniffHeaderComment asks the formats whether line is a comment line that
+// decides by itself, such as SNAP's "# Nodes:" header.
+func sniffHeaderComment(line []byte) (sniffed, bool) {
+	for _, f := range registry {
+		if f.headerComment == nil {
+			continue
+		}
+		if rule, ok := f.headerComment(line); ok {
+			return sniffed{Kind: f.Kind, Rule: rule}, true
+		}
+	}
+	return sniffed{}, false
+}
+
+// isComment reports whether a line starting with b is a comment in some
+// text format of the registry.
+func isComment(b byte) bool {
+	return commentOwner(b) != ""
+}
+
+// commentOwner returns the first format in registry order whose comment
+// lines start with b, "" for none.
+func commentOwner(b byte) Kind {
+	for _, f := range registry {
+		if f.comment != 0 && f.comment == b {
+			return f.Kind
+		}
+	}
+	return ""
 }
 
 // sniffLine decides by the first data line of a text.
@@ -185,15 +206,13 @@ func sniffLine(line []byte) sniffed {
 	// Only the first fields matter: a longer line is judged by them.
 	var store [6][]byte
 	f, _ := splitFields(line, store[:])
-	switch {
-	case len(f) >= 2 && string(f[0]) == "p" && string(f[1]) == "sp":
-		return sniffed{Kind: KindDIMACS, Rule: "content: 'p sp' line"}
-	case len(f) >= 4 && string(f[0]) == "p" && string(f[1]) == "aux" && string(f[3]) == "co":
-		return sniffed{Kind: KindCoordinates, Rule: "content: 'p aux sp co' line"}
-	case string(f[0]) == "a":
-		return sniffed{Kind: KindDIMACS, Rule: "content: 'a' arc line"}
-	case (len(f) == 2 || len(f) == 3) && allIntegers(f):
-		return sniffed{Kind: KindSNAP, Rule: "content: 'U V' edge line"}
+	for _, format := range registry {
+		if format.dataLine == nil {
+			continue
+		}
+		if rule, ok := format.dataLine(f); ok {
+			return sniffed{Kind: format.Kind, Rule: rule}
+		}
 	}
 	return sniffed{Rule: fmt.Sprintf("content: first line %s fits no format", quote(line)), weak: true}
 }
@@ -205,23 +224,4 @@ func allIntegers(f [][]byte) bool {
 		}
 	}
 	return true
-}
-
-// kindByName maps a file name's extension (after any .gz) to a kind.
-func kindByName(name string) (Kind, string) {
-	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
-	ext := filepath.Ext(base)
-	switch ext {
-	case ".gr":
-		return KindDIMACS, ext
-	case ".co":
-		return KindCoordinates, ext
-	case ".txt", ".tsv", ".edges", ".el":
-		return KindSNAP, ext
-	case ".bin":
-		return KindBinary, ext
-	case ".arrow", ".parquet", ".feather":
-		return KindTable, ext
-	}
-	return "", ext
 }

@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,76 +16,6 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
-
-// referenceDIMACS parses a valid DIMACS text the simple way, independently
-// of the scanner under test.
-func referenceDIMACS(t *testing.T, text []byte) (n int64, m int64, arcs [][3]int64) {
-	t.Helper()
-	sc := bufio.NewScanner(bytes.NewReader(text))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
-			continue
-		}
-		atoi := func(s string) int64 {
-			v, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				t.Fatalf("reference parse: %v", err)
-			}
-			return v
-		}
-		switch f[0] {
-		case "p":
-			n, m = atoi(f[2]), atoi(f[3])
-		case "a":
-			arcs = append(arcs, [3]int64{atoi(f[1]), atoi(f[2]), atoi(f[3])})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return n, m, arcs
-}
-
-func TestReadDIMACSRome99(t *testing.T) {
-	text := readFile(t, mirrorFile(t, "rome99.gr"))
-	n, m, arcs := referenceDIMACS(t, text)
-	// The published size of the network.
-	if n != 3353 || m != 8870 || len(arcs) != 8870 {
-		t.Fatalf("reference parse: n %d, m %d, %d arc lines; want 3353, 8870, 8870", n, m, len(arcs))
-	}
-	for _, tc := range []struct {
-		name string
-		data []byte
-	}{
-		{"plain", text},
-		{"gzip", gzipBytes(t, text)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e, err := ReadDIMACS(bytes.NewReader(tc.data), "rome99.gr")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := e.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			if int64(e.N) != n || int64(e.M()) != m {
-				t.Fatalf("n %d, m %d; want %d, %d", e.N, e.M(), n, m)
-			}
-			for _, i := range []int{0, len(arcs) / 2, len(arcs) - 1} {
-				want := arcs[i]
-				if got := [3]int64{int64(e.Src[i]) + 1, int64(e.Dst[i]) + 1, int64(e.Weight[i])}; got != want {
-					t.Errorf("arc %d: %v, want %v", i, got, want)
-				}
-			}
-			for i, want := range arcs {
-				if got := [3]int64{int64(e.Src[i]) + 1, int64(e.Dst[i]) + 1, int64(e.Weight[i])}; got != want {
-					t.Fatalf("arc %d: %v, want %v", i, got, want)
-				}
-			}
-		})
-	}
-}
 
 // noisyDIMACS writes e as DIMACS text with every liberty the format allows:
 // comments, blank lines, runs of spaces and tabs, CRLF, leading zeros, no

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -37,17 +36,6 @@ func equalEdgeLists(a, b *graph.EdgeList) string {
 		}
 	}
 	return ""
-}
-
-// mirrorFile returns the path of a real dataset file, skipping the test
-// when the mirror does not have it.
-func mirrorFile(t *testing.T, name string) string {
-	t.Helper()
-	path, ok := datasets.MirrorFile(name)
-	if !ok {
-		t.Skipf("%s not found in the dataset mirror %s (set %s)", name, datasets.MirrorDir(), datasets.MirrorEnv)
-	}
-	return path
 }
 
 func readFile(t *testing.T, path string) []byte {
