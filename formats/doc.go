@@ -50,6 +50,16 @@
 // Arrow and Parquet magic, a binary header that matches the file's size,
 // the first data line of a text) and from its name only when the content
 // leaves it open; Detection.Rule says which rule decided.
+// DetectFile does the same for a path, taking a folder for an ingest output.
+//
+// # The registry of formats
+//
+// The registry (registry.go: All, Lookup, ByName, GraphNames) describes
+// every input format once: its Kind, the name input.format takes and the
+// outputs record; whether it holds a graph; its file extensions; whether
+// its reader takes gzip; its magic bytes and the content rules Detect asks
+// of it; and its Reader. A new format is one entry there and its reader's
+// file. Pair lists, CSV or tables, are read by the pairlist subpackage.
 //
 // # Weights of unweighted inputs
 //

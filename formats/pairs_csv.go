@@ -20,6 +20,9 @@ import (
 // every pair in file order with its 1-based line number, the header being
 // line 1. Errors are ParseErrors naming name and the line. O(1) memory
 // beyond one chunk of text; a line without a quote is split in place.
+//
+// Pair lists are read through pairlist.Scan, which also takes Parquet and
+// Arrow IPC files; this is its CSV part.
 func ReadPairsCSV(r io.Reader, name string, fn func(line, source, target int64) error) error {
 	in, _, err := openText(r, name, 4)
 	if err != nil {
