@@ -2,13 +2,13 @@
 // algorithm packages (allpairs, sssp) run on, and the only cgo of the
 // backend.
 //
-//   - Device (device.go): one GPU and its CUDA context. A CUDA context is
+//   - Device (device_cuda.go): one GPU and its CUDA context. A CUDA context is
 //     bound to an OS thread, so each Device runs a goroutine locked to its
 //     own thread, and Device.Do hands it closures. Everything that touches
 //     the GPU runs inside Do and receives a *Ctx. Open, ResolveDevices and
-//     EnablePeerAccess (devices.go) select and link devices; Available
-//     (driver.go) says whether a GPU can be used at all.
-//   - Ctx (memory.go, timer.go, stream.go): the context as seen from its
+//     EnablePeerAccess (devices_cuda.go) select and link devices; Available
+//     (driver_cuda.go) says whether a GPU can be used at all.
+//   - Ctx (memory_cuda.go, timer_cuda.go, stream_cuda.go): the context as seen from its
 //     own thread: Alloc (which first checks free device memory and fails
 //     with an *OutOfMemoryError naming the size needed and available),
 //     Reserve (the same check for several buffers at once), typed
@@ -16,7 +16,7 @@
 //     ordered by Mark and WaitFor (NewStream), and the context's kernels
 //     (Kernels: package kernels' typed launch wrappers, each kernel loaded
 //     on its first launch).
-//   - Pinned memory (pinned.go, driver.c, driver.h): page-locked host
+//   - Pinned memory (pinned_cuda.go, driver.c, driver.h): page-locked host
 //     memory (cuMemHostAlloc, portable to every context), 1D and 2D
 //     asynchronous copies, and CopyStream, a copy stream that does not
 //     wait for the kernels' default stream. Go memory is never the target
@@ -26,13 +26,13 @@
 //     pinned blocks: the copy engine fills one block while the consumer
 //     encodes others, and the next batch's kernels run meanwhile. Its
 //     pinned blocks are kept between runs.
-//   - Launch helpers (launch.go, cooperative.go): grid shapes, and
+//   - Launch helpers (launch_cuda.go, cooperative_cuda.go): grid shapes, and
 //     cooperative launches through the driver API. With PATHFLOW_GPU_SYNC=1
 //     every launch synchronises, is timed, and is logged to stderr, so a
 //     fault names its kernel (SetLaunchDebug does the same from code).
-//   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
+//   - DeviceEdgeList and DeviceCSR (graph_cuda.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
-//   - AddMinCeiling (ceiling.go) measures the int32 add-min rate the
+//   - AddMinCeiling (ceiling_cuda.go) measures the int32 add-min rate the
 //     kernels are compared with.
 //
 // Without the cuda build tag only the host-side parts build: the errors,

@@ -493,12 +493,11 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 			return err
 		}
 		g := s.graph.Forward()
-		if err := s.search.Launch(s.shape.blocksPerGroup, int(groups), bs,
-			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
-			uint64(s.dist.Ptr), uint64(s.pending.Ptr), uint64(s.queued.Ptr), uint64(s.nearQueue.Ptr),
-			uint64(s.state.Ptr), uint64(k), uint64(s.columns.Ptr), uint64(rowStarts), uint64(ncolumns),
-			uint64(s.cutoff), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
-			uint64(s.plan.localRounds)); err != nil {
+		if err := c.Kernels().SSSPBatch(s.search, cooperativeLaunch(s.shape.blocksPerGroup, int(groups), bs),
+			g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
+			s.dist.Ptr, s.pending.Ptr, s.queued.Ptr, s.nearQueue.Ptr,
+			s.state.Ptr, k, s.columns.Ptr, rowStarts, ncolumns,
+			s.cutoff, s.plan.delta, s.plan.opts.Timeout.Nanoseconds(), int64(s.plan.localRounds)); err != nil {
 			return err
 		}
 		st.Launches += 2

@@ -6,8 +6,9 @@ package device
 #include <stdlib.h>
 #include "driver.h"
 
-static CUresult launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **params) {
-	return driver_cuLaunchCooperativeKernel(f, gx, gy, 1, bx, 1, 1, 0, 0, params);
+static CUresult launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+		unsigned bx, unsigned by, unsigned bz, unsigned shared, void **params) {
+	return driver_cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, 0, params);
 }
 
 static CUresult module_load_data(CUmodule *m, const void *image) { return driver_cuModuleLoadData(m, image); }
@@ -23,6 +24,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"gorgonia.org/cu"
+
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -30,7 +33,7 @@ import (
 // which guarantee that every block of a grid is resident at once (the
 // near-far search's blocks wait for each other). The kernel is loaded
 // here, through the driver API, so that its function handle is ours rather
-// than read out of gorgonia.org/cu's private types. See pinned.go for the
+// than read out of gorgonia.org/cu's private types. See pinned_cuda.go for the
 // other driver calls.
 
 // CooperativeKernel is a kernel loaded into the current context for
@@ -76,11 +79,18 @@ func (k *CooperativeKernel) Unload() error {
 	return nil
 }
 
-// Launch launches the kernel on a gx x gy grid of bx-thread blocks on the
-// default stream, every argument passed as 64 bits. It fails (with
+// Name is the kernel's C name.
+func (k *CooperativeKernel) Name() string { return k.name }
+
+// LaunchCooperative launches the kernel with cfg on the default stream;
+// args point at its parameters, 64 bits each. It fails (with
 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) rather than start a grid whose
-// blocks cannot all be resident.
-func (k *CooperativeKernel) Launch(gx, gy, bx int, args ...uint64) error {
+// blocks cannot all be resident. The typed wrappers of package kernels
+// call it (kernels.CooperativeFunction).
+func (k *CooperativeKernel) LaunchCooperative(cfg kernels.Config, args []unsafe.Pointer) error {
+	if cfg.Stream != (cu.Stream{}) {
+		return fmt.Errorf("gpu: cooperative launch of %s: only the default stream is supported", k.name)
+	}
 	// The parameter array and the values it points to live in C memory:
 	// cgo forbids passing Go pointers to Go pointers.
 	values := (*[1 << 20]C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
@@ -88,11 +98,13 @@ func (k *CooperativeKernel) Launch(gx, gy, bx int, args ...uint64) error {
 	defer C.free(unsafe.Pointer(values))
 	defer C.free(unsafe.Pointer(params))
 	for i, a := range args {
-		values[i] = C.ulonglong(a)
+		values[i] = *(*C.ulonglong)(a)
 		params[i] = unsafe.Pointer(&values[i])
 	}
-	if r := C.launch_cooperative(k.fn, C.uint(gx), C.uint(gy), C.uint(bx), &params[0]); r != C.CUDA_SUCCESS {
-		return driverError(fmt.Sprintf("cooperative launch of %s on %d x %d blocks of %d threads", k.name, gx, gy, bx), r)
+	g, b := cfg.Grid, cfg.Block
+	if r := C.launch_cooperative(k.fn, C.uint(g.X), C.uint(g.Y), C.uint(g.Z), C.uint(b.X), C.uint(b.Y), C.uint(b.Z),
+		C.uint(cfg.SharedMem), &params[0]); r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("cooperative launch of %s on %d x %d blocks of %d threads", k.name, g.X, g.Y, b.X), r)
 	}
 	return nil
 }

@@ -9,12 +9,20 @@ import (
 
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/kernels"
 )
 
 // nearFarBlocksPerSM caps the blocks of one source at this many per
 // multiprocessor: on an H200 a 4900 x 4900 grid ran 20 to 25% slower with
 // every resident block (5 per SM) than with 2, and no faster with 1.
 const nearFarBlocksPerSM = 2
+
+// cooperativeLaunch is the shape of a cooperative search launch: rows
+// groups of blocks blocks each (blockIdx.y picks the group), of threads
+// threads.
+func cooperativeLaunch(blocks, rows, threads int) kernels.Config {
+	return kernels.Config{Grid: kernels.Dim3{X: blocks, Y: rows}, Block: kernels.Dim3{X: threads}}
+}
 
 // nearFarBuffers is the device state of a batch of near-far searches:
 // per vertex a 64-bit word (distance and queue stamp), a far-pile flag, two
@@ -110,11 +118,10 @@ func (s *Solver) nearFarBatch(c *device.Ctx, sources []int32, withParents bool, 
 			return err
 		}
 		g := s.graph.Forward()
-		err := b.search.Launch(s.blocks, int(k), bs,
-			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
-			uint64(b.words.Ptr), uint64(b.onFar.Ptr), uint64(b.nearQueue.Ptr), uint64(b.farPile.Ptr),
-			uint64(b.state.Ptr), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
-			uint64(s.plan.localRounds))
+		err := c.Kernels().SSSPNearFar(b.search, cooperativeLaunch(s.blocks, int(k), bs),
+			g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
+			b.words.Ptr, b.onFar.Ptr, b.nearQueue.Ptr, b.farPile.Ptr,
+			b.state.Ptr, s.plan.delta, s.plan.opts.Timeout.Nanoseconds(), int64(s.plan.localRounds))
 		if err != nil {
 			return err
 		}

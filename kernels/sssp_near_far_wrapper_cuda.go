@@ -14,10 +14,13 @@ import (
 //go:embed sssp_near_far.ptx
 var ssspNearFarPTX string
 
-// ssspNearFarKernel is sssp_near_far, loaded into a context on its first launch there.
+// ssspNearFarKernel is sssp_near_far, loaded for cooperative launches by the
+// caller (see CooperativeFunction).
 var ssspNearFarKernel = newKernel("sssp_near_far", ssspNearFarPTX)
 
-// SSSPNearFar launches sssp_near_far (sssp_near_far.cu) with cfg.
+// SSSPNearFar launches sssp_near_far (sssp_near_far.cu) cooperatively with cfg:
+// fn is sssp_near_far loaded for cooperative launches in the module's context,
+// and every block of the grid is resident at once or the launch fails.
 //
 // sssp_near_far runs whole near-far searches (Davidson et al.'s variant of
 // delta-stepping) in one cooperative launch: the blocks with blockIdx.y == g
@@ -57,8 +60,8 @@ var ssspNearFarKernel = newKernel("sssp_near_far", ssspNearFarPTX)
 // and weights are the CSR graph. delta is the threshold step; timeout_ns
 // bounds the launch (see group_barrier). The state row records steps,
 // splits, arcs scanned and successful relaxations.
-func (m *Module) SSSPNearFar(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, farPile cu.DevicePtr, state cu.DevicePtr, delta int64, timeoutNs int64, localRounds int64) error {
-	return m.launch(ssspNearFarKernel, cfg, []unsafe.Pointer{
+func (m *Module) SSSPNearFar(fn CooperativeFunction, cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, words cu.DevicePtr, onFar cu.DevicePtr, nearQueue cu.DevicePtr, farPile cu.DevicePtr, state cu.DevicePtr, delta int64, timeoutNs int64, localRounds int64) error {
+	return launchCooperative(ssspNearFarKernel, fn, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),

@@ -14,10 +14,13 @@ import (
 //go:embed sssp_batch.ptx
 var ssspBatchPTX string
 
-// ssspBatchKernel is sssp_batch, loaded into a context on its first launch there.
+// ssspBatchKernel is sssp_batch, loaded for cooperative launches by the
+// caller (see CooperativeFunction).
 var ssspBatchKernel = newKernel("sssp_batch", ssspBatchPTX)
 
-// SSSPBatch launches sssp_batch (sssp_batch.cu) with cfg.
+// SSSPBatch launches sssp_batch (sssp_batch.cu) cooperatively with cfg:
+// fn is sssp_batch loaded for cooperative launches in the module's context,
+// and every block of the grid is resident at once or the launch fails.
 //
 // sssp_batch runs batched near-far searches in one cooperative launch: the
 // blocks with blockIdx.y == g search for the (up to) BT_LANES sources of
@@ -58,8 +61,8 @@ var ssspBatchKernel = newKernel("sssp_batch", ssspBatchPTX)
 // dist [groups][n][BT_LANES]; pending and queued [groups][n]; near_queue
 // two n-slot buffers per group; state BT_STATE ints per group. A queue
 // holds a vertex at most once (queued stamps), so n slots suffice.
-func (m *Module) SSSPBatch(cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, pending cu.DevicePtr, queued cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, ncolumns int64, cutoff64 int64, delta int64, timeoutNs int64, localRounds int64) error {
-	return m.launch(ssspBatchKernel, cfg, []unsafe.Pointer{
+func (m *Module) SSSPBatch(fn CooperativeFunction, cfg Config, offsets cu.DevicePtr, targets cu.DevicePtr, weights cu.DevicePtr, n int64, dist cu.DevicePtr, pending cu.DevicePtr, queued cu.DevicePtr, nearQueue cu.DevicePtr, state cu.DevicePtr, k int64, columns cu.DevicePtr, rowStarts cu.DevicePtr, ncolumns int64, cutoff64 int64, delta int64, timeoutNs int64, localRounds int64) error {
+	return launchCooperative(ssspBatchKernel, fn, cfg, []unsafe.Pointer{
 		unsafe.Pointer(&offsets),
 		unsafe.Pointer(&targets),
 		unsafe.Pointer(&weights),
