@@ -58,11 +58,11 @@ func TestParseCeiling(t *testing.T) {
 
 func TestMainUsage(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := Main(context.Background(), nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "fw") {
+	if code := Main(context.Background(), nil, &out, &errOut, GraphFiles{}); code != 2 || !strings.Contains(errOut.String(), "fw") {
 		t.Fatalf("no arguments: code %d, usage %q", code, errOut.String())
 	}
 	errOut.Reset()
-	if code := Main(context.Background(), []string{"sort"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `unknown subcommand "sort"`) {
+	if code := Main(context.Background(), []string{"sort"}, &out, &errOut, GraphFiles{}); code != 2 || !strings.Contains(errOut.String(), `unknown subcommand "sort"`) {
 		t.Fatalf("unknown subcommand: code %d, %q", code, errOut.String())
 	}
 }

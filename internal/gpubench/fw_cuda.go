@@ -29,7 +29,7 @@ import (
 // block at once (GB/s by the wall clock and by the copy stream's events),
 // and one whole Backend.Run. It prints one line per measurement followed
 // by a summary table.
-func (c *FWConfig) Run(ctx context.Context, out io.Writer) (err error) {
+func (c *FWConfig) Run(ctx context.Context, out io.Writer, files GraphFiles) (err error) {
 	b, err := c.open(gpu.WithDevices(c.Devices), gpu.WithMemoryLimit(c.MemoryLimit))
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func (c *FWConfig) Run(ctx context.Context, out io.Writer) (err error) {
 		fmt.Fprintf(out, "memory limit: %d bytes per device\n", c.MemoryLimit)
 	}
 
-	e, name, err := c.graph()
+	e, name, err := c.graph(files)
 	if err != nil {
 		return err
 	}
@@ -142,10 +142,10 @@ func (c *FWConfig) algorithm(variant string) backend.Algorithm {
 }
 
 // graph builds or reads the input and names it.
-func (c *FWConfig) graph() (*graph.EdgeList, string, error) {
+func (c *FWConfig) graph(files GraphFiles) (*graph.EdgeList, string, error) {
 	if c.Graph != "" {
-		e, err := gputest.ReadSNAP(c.Graph)
-		return e, fmt.Sprintf("%s (hash weights seed %d, %d..%d)", c.Graph, gputest.HashSeed, gputest.HashLo, gputest.HashHi), err
+		e, err := files.ReadSNAP(c.Graph)
+		return e, fmt.Sprintf("%s (%s)", c.Graph, files.SNAPWeights), err
 	}
 	seed := c.Seed
 	if seed == 0 {
@@ -378,7 +378,7 @@ func (c *FWConfig) validate(ctx context.Context, b *gpu.Backend, e *graph.EdgeLi
 }
 
 // Run measures and prints the add-min ceiling.
-func (c *CeilingConfig) Run(ctx context.Context, out io.Writer) (err error) {
+func (c *CeilingConfig) Run(ctx context.Context, out io.Writer, _ GraphFiles) (err error) {
 	dev, err := device.Open(c.Device)
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/pathflow/pathflow/internal/graph"
 )
 
 // Command is one gpubench subcommand.
@@ -24,7 +26,19 @@ type Command struct {
 type Config interface {
 	AddFlags(fs *pflag.FlagSet)
 	InitFromViper(v *viper.Viper) error
-	Run(ctx context.Context, out io.Writer) error
+	Run(ctx context.Context, out io.Writer, files GraphFiles) error
+}
+
+// GraphFiles reads the graph files that a subcommand's --graph flag names.
+// Reading files is package formats' job, which lies above the backend
+// tree and its tools; cmd/gpubench fills this in from datasets/benchgraphs.
+type GraphFiles struct {
+	// ReadSNAP reads a directed SNAP edge list with the weights that
+	// SNAPWeights describes ("hash weights seed 42, 1..100").
+	ReadSNAP    func(path string) (*graph.EdgeList, error)
+	SNAPWeights string
+	// ReadDIMACS reads a DIMACS .gr file, gzip-compressed or not.
+	ReadDIMACS func(path string) (*graph.EdgeList, error)
 }
 
 // Commands are the subcommands by name.
@@ -35,10 +49,11 @@ var Commands = map[string]Command{
 }
 
 // Main runs gpubench with args (without the program name), writing results
-// to out and usage or errors to errOut; it returns the exit code: 2 for a
+// to out and usage or errors to errOut, reading graph files through files;
+// it returns the exit code: 2 for a
 // usage error, 1 when the run or writing its results fails. Writes to
 // errOut are not checked: nothing would be left to report their failure.
-func Main(ctx context.Context, args []string, out, errOut io.Writer) int {
+func Main(ctx context.Context, args []string, out, errOut io.Writer, files GraphFiles) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(errOut)
 		return 2
@@ -55,7 +70,7 @@ func Main(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return 2
 	}
 	results := &resultWriter{w: out}
-	err = cfg.Run(ctx, results)
+	err = cfg.Run(ctx, results, files)
 	if err == nil && results.err != nil {
 		err = fmt.Errorf("gpubench %s: writing results: %w", args[0], results.err)
 	}

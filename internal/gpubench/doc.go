@@ -9,6 +9,8 @@
 // compare with the bus's page-locked device-to-host rate). The sssp
 // subcommand times the single-source variants (see SSSPConfig).
 //
-// cmd/gpubench wires it. New subcommands add a Command to Commands.
+// cmd/gpubench wires it and hands it the graph readers (GraphFiles), so that
+// this package, like the backend it measures, lies below package formats.
+// New subcommands add a Command to Commands.
 // Without the cuda build tag every subcommand returns gpu.ErrNoCUDA.
 package gpubench

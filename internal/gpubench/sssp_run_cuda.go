@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu"
@@ -32,12 +30,12 @@ import (
 // and wall time including the copy back and conversion; median of the
 // repeats after warm-up) and the multi-source run, checking results against
 // CPU references (see reference).
-func (c *SSSPConfig) Run(ctx context.Context, out io.Writer) (err error) {
+func (c *SSSPConfig) Run(ctx context.Context, out io.Writer, files GraphFiles) (err error) {
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
-	g, name, err := c.load()
+	g, name, err := c.load(files)
 	if err != nil {
 		return err
 	}
@@ -92,7 +90,7 @@ func (c *SSSPConfig) Run(ctx context.Context, out io.Writer) (err error) {
 }
 
 // load builds or reads the graph and names it.
-func (c *SSSPConfig) load() (*graph.CSR, string, error) {
+func (c *SSSPConfig) load(files GraphFiles) (*graph.CSR, string, error) {
 	var e *graph.EdgeList
 	var err error
 	var name string
@@ -106,25 +104,15 @@ func (c *SSSPConfig) load() (*graph.CSR, string, error) {
 	default:
 		name = c.Graph
 		if strings.HasSuffix(c.Graph, ".gr") || strings.HasSuffix(c.Graph, ".gr.gz") {
-			e, err = readDIMACS(c.Graph)
+			e, err = files.ReadDIMACS(c.Graph)
 		} else {
-			e, err = gputest.ReadSNAP(c.Graph)
+			e, err = files.ReadSNAP(c.Graph)
 		}
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("gpubench sssp: %w", err)
 	}
 	return graph.BuildCSR(e), name, nil
-}
-
-// readDIMACS reads a DIMACS .gr file, gzip-compressed or not.
-func readDIMACS(path string) (_ *graph.EdgeList, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeInto(&err, f)
-	return formats.ReadDIMACS(f, path)
 }
 
 // sources resolves the --sources words; ids beyond the graph are clamped
