@@ -14,6 +14,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
 )
@@ -305,7 +306,7 @@ func (run *slabRun) stream(ctx context.Context, sources []int32, sink results.Si
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		total device.StreamStats
-		first device.FirstError
+		first spread.FirstError
 	)
 	for i, p := range run.parts {
 		mine := spansOf(spans, i)

@@ -21,14 +21,14 @@ var debugOnce sync.Once
 func enableDebugFromEnv() {
 	debugOnce.Do(func() {
 		if os.Getenv(SyncEnv) == "1" {
-			SetLaunchDebug(true)
+			setLaunchDebug(true)
 		}
 	})
 }
 
-// SetLaunchDebug turns launch debugging (see SyncEnv) on or off for the
+// setLaunchDebug turns launch debugging (see SyncEnv) on or off for the
 // whole process.
-func SetLaunchDebug(on bool) {
+func setLaunchDebug(on bool) {
 	if !on {
 		kernels.SetLaunchObserver(nil)
 		return

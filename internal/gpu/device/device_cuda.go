@@ -107,7 +107,7 @@ func (d *Device) Do(fn func(c *Ctx) error) error {
 	d.mu.RLock()
 	if d.closed {
 		d.mu.RUnlock()
-		return ErrClosed
+		return errClosed
 	}
 	result := make(chan error, 1)
 	d.work <- func() { result <- d.run(fn) }
@@ -157,14 +157,14 @@ func (d *Device) CUDAContext() cu.CUContext { return d.c.ctx }
 // Name is the device's product name, e.g. "NVIDIA H200".
 func (d *Device) Name() string { return d.name }
 
-// ComputeCapability is the device's compute capability (9, 0 for Hopper).
-func (d *Device) ComputeCapability() (major, minor int) { return d.major, d.minor }
+// computeCapability is the device's compute capability (9, 0 for Hopper).
+func (d *Device) computeCapability() (major, minor int) { return d.major, d.minor }
 
 // Multiprocessors is the number of streaming multiprocessors.
 func (d *Device) Multiprocessors() int { return d.sms }
 
-// TotalMemory is the device memory in bytes.
-func (d *Device) TotalMemory() int64 { return d.totalMem }
+// totalMemory is the device memory in bytes.
+func (d *Device) totalMemory() int64 { return d.totalMem }
 
 // String describes the device: "NVIDIA H200 (sm_90, 139 GiB)".
 func (d *Device) String() string {

@@ -29,7 +29,7 @@
 //   - Launch helpers (launch_cuda.go, cooperative_cuda.go): grid shapes, and
 //     cooperative launches through the driver API. With PATHFLOW_GPU_SYNC=1
 //     every launch synchronises, is timed, and is logged to stderr, so a
-//     fault names its kernel (SetLaunchDebug does the same from code).
+//     fault names its kernel (setLaunchDebug does the same from code).
 //   - DeviceEdgeList and DeviceCSR (graph_cuda.go): a graph uploaded once, as
 //     flat int32/int64 buffers that kernels index directly.
 //   - AddMinCeiling (ceiling_cuda.go) measures the int32 add-min rate the

@@ -20,8 +20,8 @@ var ErrNotSupported = fmt.Errorf("%w (GPU)", backend.ErrUnsupported)
 // backend.ErrNeedsInt64, which is what callers outside this package test.
 var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeedsInt64)
 
-// ErrClosed is returned by Device.Do after Close.
-var ErrClosed = errors.New("gpu: device is closed")
+// errClosed is returned by Device.Do after Close.
+var errClosed = errors.New("gpu: device is closed")
 
 // Name is the name the GPU backend registers under, which its errors carry.
 const Name = "gpu"

@@ -204,8 +204,8 @@ type CopyStream struct {
 // CUDA is the stream's handle, for enqueuing copies on it.
 func (cs *CopyStream) CUDA() cu.Stream { return cs.s }
 
-// NewCopyStream creates the stream and its events; close them with close.
-func (c *Ctx) NewCopyStream() (*CopyStream, error) {
+// newCopyStream creates the stream and its events; close them with close.
+func (c *Ctx) newCopyStream() (*CopyStream, error) {
 	s, err := cu.MakeStream(cu.NonBlocking)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: creating a copy stream: %w", err)
@@ -234,8 +234,8 @@ func (cs *CopyStream) AfterKernels() error {
 	return nil
 }
 
-// MarkStart records the start event before the first copy.
-func (cs *CopyStream) MarkStart() error {
+// markStart records the start event before the first copy.
+func (cs *CopyStream) markStart() error {
 	if cs.started {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -84,7 +85,7 @@ func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.C
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := device.CheckSources(g.N, req.Sources); err != nil {
+	if err := spread.CheckSources(g.N, req.Sources); err != nil {
 		return Stats{}, err
 	}
 	var h *hierarchy.Hierarchy
@@ -561,9 +562,9 @@ func (s *batchSolver) cellChunks() int64 { return (s.space + batchCellChunk - 1)
 func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int64) (bool, error) {
 	slot.cells = nil
 	n, chunks := s.space, s.cellChunks()
-	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	strideBlocks := int64(s.b.dev.Multiprocessors() * kernels.StrideBlocksPerSM)
 	const warps = 4
-	cfg := kernels.Config{Grid: kernels.Dim3{X: int(max(min((chunks+warps-1)/warps, spread/groups), 1)), Y: int(groups)},
+	cfg := kernels.Config{Grid: kernels.Dim3{X: int(max(min((chunks+warps-1)/warps, strideBlocks/groups), 1)), Y: int(groups)},
 		Block: kernels.Dim3{X: 32 * warps}}
 	if err := c.Kernels().SSSPBatchCellsCount(cfg, s.dist.Ptr, n, s.cutoff, s.cellCounts.Ptr); err != nil {
 		return false, err
@@ -626,16 +627,16 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 	default:
 		rev = &device.DeviceCSR{}
 	}
-	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	strideBlocks := int64(s.b.dev.Multiprocessors() * kernels.StrideBlocksPerSM)
 	if rowStarts != 0 {
-		x := max(min((ncolumns+255)/256, spread/groups), 1)
+		x := max(min((ncolumns+255)/256, strideBlocks/groups), 1)
 		cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 256}}
 		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 			s.sources.Ptr, k, s.columns.Ptr, rowStarts, slot.dist.Ptr, slot.parent.Ptr)
 	}
 	width := s.width
 	tiles := (width + 31) / 32
-	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, spread/groups), 1)
+	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, strideBlocks/groups), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 32 * batchGatherWarps}}
 	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)

@@ -18,7 +18,7 @@ func (s *Solver) parentPass(c *device.Ctx, dist, parent, sources device.Buffer, 
 	}
 	n := s.plan.n
 	bs := int64(s.plan.opts.ThreadsPerBlock)
-	x := max(min((n+bs-1)/bs, int64(s.dev.Multiprocessors()*device.StrideBlocksPerSM)/k), 1)
+	x := max(min((n+bs-1)/bs, int64(s.dev.Multiprocessors()*kernels.StrideBlocksPerSM)/k), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(min(k, 65535))}, Block: kernels.Dim3{X: int(bs)}}
 	return c.Kernels().SSSPParents(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, n, dist.Ptr, parent.Ptr, sources.Ptr, k)
 }

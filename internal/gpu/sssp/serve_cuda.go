@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/results"
@@ -36,7 +37,7 @@ func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.
 		}
 		g = graph.BuildCSR(req.Edges)
 	}
-	if err := device.CheckSources(g.N, req.Sources); err != nil {
+	if err := spread.CheckSources(g.N, req.Sources); err != nil {
 		return err
 	}
 	ch := req.Choice.Algorithm.Name == AlgorithmCH
@@ -117,12 +118,12 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 // (with their target lists) and solves the blocks at once, each device
 // streaming its rows into sink.
 func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
-	bounds := device.SplitEvenly(int64(len(req.Sources)), len(gpus))
+	bounds := spread.SplitEvenly(int64(len(req.Sources)), len(gpus))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		wg    sync.WaitGroup
-		first device.FirstError
+		first spread.FirstError
 	)
 	for d, gpu := range gpus {
 		lo, hi := bounds[d], bounds[d+1]
@@ -139,7 +140,7 @@ func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *gra
 			}
 			// Two contexts may share a GPU: facts are keyed by context too.
 			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
-			if err := newUnit(gpu, workers).serve(ctx, g, &part, device.ShiftRows(sink, int(lo))); err != nil {
+			if err := newUnit(gpu, workers).serve(ctx, g, &part, spread.ShiftRows(sink, int(lo))); err != nil {
 				first.Set(fmt.Errorf("gpu: device %d: %w", gpu.Device().Ordinal(), err))
 				cancel()
 			}

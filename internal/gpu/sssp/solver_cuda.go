@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -175,7 +176,7 @@ func (s *Solver) Close() error {
 // a near-far launch that outlives Options.Timeout gives an error.
 func (s *Solver) Solve(ctx context.Context, sources []int32, withParents bool, sink results.Sink) (Stats, error) {
 	stats := Stats{Variant: s.plan.variant, ThreadsPerBlock: s.plan.opts.ThreadsPerBlock}
-	if err := device.CheckSources(int32(s.plan.n), sources); err != nil {
+	if err := spread.CheckSources(int32(s.plan.n), sources); err != nil {
 		return stats, err
 	}
 	if len(sources) == 0 {

@@ -1,13 +1,15 @@
-package device
+// Package spread holds the host-side bookkeeping of requests whose rows
+// are split among several devices or spans: checking the sources,
+// splitting them evenly, renumbering the rows each part hands on and
+// keeping the first error of the parts' goroutines. It is host code only,
+// so every build has it.
+package spread
 
 import (
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/results"
 )
-
-// Helpers for requests whose rows are split among several devices or
-// spans; host code only, so every build has them.
 
 // CheckSources rejects a source outside the graph.
 func CheckSources(n int32, sources []int32) error {
