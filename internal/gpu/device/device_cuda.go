@@ -14,6 +14,9 @@ import (
 	"github.com/pathflow/pathflow/kernels"
 )
 
+// errClosed is returned by Device.Do after Close.
+var errClosed = errors.New("gpu: device is closed")
+
 // Device is one GPU with a CUDA context of its own. The context is current
 // only on a dedicated OS thread, run by a goroutine that never unlocks it;
 // Do hands that goroutine closures, one at a time. A Device is safe for
