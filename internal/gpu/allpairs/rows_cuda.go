@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -15,8 +16,8 @@ import (
 // the arcs its rows are initialised from and, when parents are derived,
 // the reverse CSR they are derived from (nil otherwise).
 type matrixGraph struct {
-	arcs *device.DeviceEdgeList
-	in   *device.DeviceCSR
+	arcs *devicegraph.EdgeList
+	in   *devicegraph.CSR
 }
 
 // reverseGraph is the reverse CSR of e when p derives parents, else nil.
@@ -32,11 +33,11 @@ func (p allPairsPlan) reverseGraph(e *graph.EdgeList) *graph.CSR {
 func uploadMatrixGraph(c *device.Ctx, e *graph.EdgeList, in *graph.CSR) (matrixGraph, error) {
 	var g matrixGraph
 	var err error
-	if g.arcs, err = c.UploadEdgeList(e); err != nil {
+	if g.arcs, err = devicegraph.UploadEdgeList(c, e); err != nil {
 		return g, err
 	}
 	if in != nil {
-		if g.in, err = c.UploadCSR(in); err != nil {
+		if g.in, err = devicegraph.UploadCSR(c, in); err != nil {
 			return g, errors.Join(err, g.free(c))
 		}
 	}

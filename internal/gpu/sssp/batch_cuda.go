@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
@@ -593,7 +594,7 @@ func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int6
 	if err := c.CopyInt64ToDevice(s.cellStarts, starts); err != nil {
 		return false, err
 	}
-	rev := &device.DeviceCSR{}
+	rev := &devicegraph.CSR{}
 	if s.req.Parents {
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
@@ -614,7 +615,7 @@ func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int6
 func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
 	slot.cells = nil
 	n := s.space
-	var rev *device.DeviceCSR
+	var rev *devicegraph.CSR
 	var ids cu.DevicePtr
 	switch {
 	case s.req.Parents && s.sweep != nil && s.sweep.compact:
@@ -625,7 +626,7 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 			return err
 		}
 	default:
-		rev = &device.DeviceCSR{}
+		rev = &devicegraph.CSR{}
 	}
 	strideBlocks := int64(s.b.dev.Multiprocessors() * kernels.StrideBlocksPerSM)
 	if rowStarts != 0 {

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/kernels"
 )
 
@@ -56,7 +57,7 @@ func (s *Solver) bellmanFord(ctx context.Context, c *device.Ctx, source int32, s
 type bellmanFordLaunch struct {
 	// full has one thread per vertex; capped a grid capped to the device.
 	full, capped kernels.Config
-	g            *device.DeviceCSR
+	g            *devicegraph.CSR
 	// flags marks the changed vertices (bf-flags only; zero otherwise).
 	flags device.Buffer
 }

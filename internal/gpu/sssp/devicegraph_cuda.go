@@ -4,6 +4,7 @@ package sssp
 
 import (
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -11,14 +12,14 @@ import (
 // shared by every variant and every batch of sources: the forward arcs,
 // and the reverse arcs for the parent pass, uploaded on first use.
 type DeviceGraph struct {
-	forward *device.DeviceCSR
-	reverse *device.DeviceCSR
+	forward *devicegraph.CSR
+	reverse *devicegraph.CSR
 }
 
 // uploadGraph copies g's arcs to the device. The caller frees the result
 // with Free on the same device.
 func uploadGraph(c *device.Ctx, g *graph.CSR) (*DeviceGraph, error) {
-	fwd, err := c.UploadCSR(g)
+	fwd, err := devicegraph.UploadCSR(c, g)
 	if err != nil {
 		return nil, err
 	}
@@ -26,13 +27,13 @@ func uploadGraph(c *device.Ctx, g *graph.CSR) (*DeviceGraph, error) {
 }
 
 // Forward is the graph's arcs.
-func (g *DeviceGraph) Forward() *device.DeviceCSR { return g.forward }
+func (g *DeviceGraph) Forward() *devicegraph.CSR { return g.forward }
 
 // Reverse returns the reversed arcs (row v lists the arcs entering v, in
 // no particular order), building them on the device on the first call.
-func (g *DeviceGraph) Reverse(c *device.Ctx) (*device.DeviceCSR, error) {
+func (g *DeviceGraph) Reverse(c *device.Ctx) (*devicegraph.CSR, error) {
 	if g.reverse == nil {
-		rev, err := c.ReverseCSR(g.forward)
+		rev, err := devicegraph.Reverse(c, g.forward)
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +45,7 @@ func (g *DeviceGraph) Reverse(c *device.Ctx) (*device.DeviceCSR, error) {
 // Free releases the device buffers.
 func (g *DeviceGraph) Free(c *device.Ctx) error {
 	var first error
-	for _, d := range []**device.DeviceCSR{&g.forward, &g.reverse} {
+	for _, d := range []**devicegraph.CSR{&g.forward, &g.reverse} {
 		if *d == nil {
 			continue
 		}

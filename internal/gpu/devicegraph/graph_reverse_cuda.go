@@ -1,28 +1,30 @@
 //go:build cuda
 
-package device
+package devicegraph
 
 import (
 	"errors"
 	"fmt"
 
 	"gorgonia.org/cu"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
-// ReverseCSR builds the reverse of fwd on the device: row v lists the arcs
+// Reverse builds the reverse of fwd on the device: row v lists the arcs
 // entering v, as (source, weight). The arcs of a row come in no particular
 // order (see kernels/csr_reverse_scatter.cu). It counts in-degrees with
-// atomics, scans them (InclusivePrefixSum) and scatters the arcs: O(n + m)
+// atomics, scans them (inclusivePrefixSum) and scatters the arcs: O(n + m)
 // device work and no copy of the graph, against a host counting sort of
 // every arc and its upload. The caller frees the result with Free.
-func (c *Ctx) ReverseCSR(fwd *DeviceCSR) (*DeviceCSR, error) {
+func Reverse(c *device.Ctx, fwd *CSR) (*CSR, error) {
 	n, m := int64(fwd.N), fwd.M
-	rev := &DeviceCSR{N: fwd.N, M: m}
+	rev := &CSR{N: fwd.N, M: m}
 	if err := c.Reserve(8*(n+1)+8*m+8*max(n, 1), fmt.Sprintf("reverse graph (%d vertices, %d arcs)", n, m)); err != nil {
 		return nil, err
 	}
-	var cursor Buffer
-	err := c.reverseInto(fwd, rev, &cursor)
+	var cursor device.Buffer
+	err := reverseInto(c, fwd, rev, &cursor)
 	err = errors.Join(err, c.Free(&cursor))
 	if err != nil {
 		return nil, errors.Join(err, rev.Free(c))
@@ -32,7 +34,7 @@ func (c *Ctx) ReverseCSR(fwd *DeviceCSR) (*DeviceCSR, error) {
 
 // reverseInto allocates rev's buffers and cursor (the scatter's next free
 // position per row) and fills rev.
-func (c *Ctx) reverseInto(fwd, rev *DeviceCSR, cursor *Buffer) error {
+func reverseInto(c *device.Ctx, fwd, rev *CSR, cursor *device.Buffer) error {
 	n, m := int64(fwd.N), fwd.M
 	var err error
 	if rev.Offsets, err = c.Alloc(8*(n+1), "reverse offsets"); err != nil {
@@ -43,15 +45,15 @@ func (c *Ctx) reverseInto(fwd, rev *DeviceCSR, cursor *Buffer) error {
 	}
 	const block = 256
 	if m > 0 {
-		if err := c.kernels.CSRInDegree(c.dev.Linear(m, block, true), fwd.Targets.Ptr, m, rev.Offsets.Ptr); err != nil {
+		if err := c.Kernels().CSRInDegree(c.Device().Linear(m, block, true), fwd.Targets.Ptr, m, rev.Offsets.Ptr); err != nil {
 			return err
 		}
 	}
-	if err := c.InclusivePrefixSum(rev.Offsets, n+1); err != nil {
+	if err := inclusivePrefixSum(c, rev.Offsets, n+1); err != nil {
 		return err
 	}
 	last := make([]int64, 1)
-	if err := c.CopyInt64FromDevice(last, Buffer{Ptr: rev.Offsets.Ptr + cu.DevicePtr(8*n), Bytes: 8}); err != nil {
+	if err := c.CopyInt64FromDevice(last, device.Buffer{Ptr: rev.Offsets.Ptr + cu.DevicePtr(8*n), Bytes: 8}); err != nil {
 		return err
 	}
 	if last[0] != m {
@@ -72,6 +74,6 @@ func (c *Ctx) reverseInto(fwd, rev *DeviceCSR, cursor *Buffer) error {
 	if err := c.CopyOnDevice(*cursor, rev.Offsets, 8*n); err != nil {
 		return err
 	}
-	return c.kernels.CSRReverseScatter(c.dev.Linear(n, block, true), fwd.Offsets.Ptr, fwd.Targets.Ptr, fwd.Weights.Ptr,
+	return c.Kernels().CSRReverseScatter(c.Device().Linear(n, block, true), fwd.Offsets.Ptr, fwd.Targets.Ptr, fwd.Weights.Ptr,
 		n, cursor.Ptr, rev.Targets.Ptr, rev.Weights.Ptr)
 }

@@ -1,4 +1,4 @@
-package device
+package devicegraph
 
 import (
 	"path/filepath"

@@ -1,11 +1,13 @@
 //go:build cuda
 
-package device
+package devicegraph
 
 import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/pathflow/pathflow/internal/gpu/device"
 )
 
 // TestInclusivePrefixSumMatchesTheHost scans random int64 arrays on the
@@ -21,7 +23,7 @@ func TestInclusivePrefixSumMatchesTheHost(t *testing.T) {
 			values[i] = r.Int64N(1 << 20)
 		}
 		got := make([]int64, n)
-		err := testDevice.Do(func(c *Ctx) error {
+		err := testDevice.Do(func(c *device.Ctx) error {
 			buf, err := c.Alloc(8*n, "prefix test")
 			if err != nil {
 				return err
@@ -30,7 +32,7 @@ func TestInclusivePrefixSumMatchesTheHost(t *testing.T) {
 			if err := c.CopyInt64ToDevice(buf, values); err != nil {
 				return err
 			}
-			if err := c.InclusivePrefixSum(buf, n); err != nil {
+			if err := inclusivePrefixSum(c, buf, n); err != nil {
 				return err
 			}
 			return c.CopyInt64FromDevice(got, buf)

@@ -1,32 +1,33 @@
 //go:build cuda
 
-package device
+package devicegraph
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// DeviceEdgeList is an arc list on the device: Src, Dst and Weight hold M
+// EdgeList is an arc list on the device: Src, Dst and Weight hold M
 // int32 each, in the host list's order.
-type DeviceEdgeList struct {
+type EdgeList struct {
 	N                int32
 	M                int64
-	Src, Dst, Weight Buffer
+	Src, Dst, Weight device.Buffer
 }
 
 // UploadEdgeList copies e to the device. The caller frees the result with
-// Free on the same Ctx's device.
-func (c *Ctx) UploadEdgeList(e *graph.EdgeList) (*DeviceEdgeList, error) {
+// Free on the same device.
+func UploadEdgeList(c *device.Ctx, e *graph.EdgeList) (*EdgeList, error) {
 	m := int64(e.M())
-	g := &DeviceEdgeList{N: e.N, M: m}
+	g := &EdgeList{N: e.N, M: m}
 	if err := c.Reserve(3*4*m, fmt.Sprintf("edge list (%d arcs)", m)); err != nil {
 		return nil, err
 	}
 	for _, part := range []struct {
-		buf  *Buffer
+		buf  *device.Buffer
 		host []int32
 		what string
 	}{{&g.Src, e.Src, "arc sources"}, {&g.Dst, e.Dst, "arc targets"}, {&g.Weight, e.Weight, "arc weights"}} {
@@ -42,9 +43,9 @@ func (c *Ctx) UploadEdgeList(e *graph.EdgeList) (*DeviceEdgeList, error) {
 }
 
 // Free releases the device buffers.
-func (g *DeviceEdgeList) Free(c *Ctx) error {
+func (g *EdgeList) Free(c *device.Ctx) error {
 	var first error
-	for _, b := range []*Buffer{&g.Src, &g.Dst, &g.Weight} {
+	for _, b := range []*device.Buffer{&g.Src, &g.Dst, &g.Weight} {
 		if err := c.Free(b); err != nil && first == nil {
 			first = err
 		}
@@ -52,18 +53,18 @@ func (g *DeviceEdgeList) Free(c *Ctx) error {
 	return first
 }
 
-// DeviceCSR is a CSR graph on the device: Offsets holds N+1 int64, Targets
+// CSR is a CSR graph on the device: Offsets holds N+1 int64, Targets
 // and Weights M int32 each (see graph.CSR).
-type DeviceCSR struct {
+type CSR struct {
 	N                         int32
 	M                         int64
-	Offsets, Targets, Weights Buffer
+	Offsets, Targets, Weights device.Buffer
 }
 
 // UploadCSR copies g to the device. The caller frees the result with Free.
-func (c *Ctx) UploadCSR(g *graph.CSR) (*DeviceCSR, error) {
+func UploadCSR(c *device.Ctx, g *graph.CSR) (*CSR, error) {
 	m := int64(g.M())
-	d := &DeviceCSR{N: g.N, M: m}
+	d := &CSR{N: g.N, M: m}
 	if err := c.Reserve(8*int64(g.N+1)+8*m, fmt.Sprintf("CSR graph (%d vertices, %d arcs)", g.N, m)); err != nil {
 		return nil, err
 	}
@@ -88,9 +89,9 @@ func (c *Ctx) UploadCSR(g *graph.CSR) (*DeviceCSR, error) {
 }
 
 // Free releases the device buffers.
-func (d *DeviceCSR) Free(c *Ctx) error {
+func (d *CSR) Free(c *device.Ctx) error {
 	var first error
-	for _, b := range []*Buffer{&d.Offsets, &d.Targets, &d.Weights} {
+	for _, b := range []*device.Buffer{&d.Offsets, &d.Targets, &d.Weights} {
 		if err := c.Free(b); err != nil && first == nil {
 			first = err
 		}

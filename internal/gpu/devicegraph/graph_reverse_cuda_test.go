@@ -1,6 +1,6 @@
 //go:build cuda
 
-package device
+package devicegraph
 
 import (
 	"cmp"
@@ -10,15 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
 
-// TestReverseCSRMatchesTheHostReverse builds the reverse of random graphs
+// TestReverseMatchesTheHostReverse builds the reverse of random graphs
 // (parallel arcs, isolated vertices, a fresh seed) on the device and
 // checks every row against graph.CSR.Reverse as a multiset of (source,
 // weight): the device writes a row's arcs in any order.
-func TestReverseCSRMatchesTheHostReverse(t *testing.T) {
+func TestReverseMatchesTheHostReverse(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 7))
@@ -27,13 +28,13 @@ func TestReverseCSRMatchesTheHostReverse(t *testing.T) {
 		m int
 	}{{1, 0}, {5, 0}, {2, 3}, {100, 1000}, {3000, 20000}, {20000, 300000}} {
 		g := graph.BuildCSR(graphtest.RandomGraph(r, size.n, size.m, 1, 50, 0))
-		err := testDevice.Do(func(c *Ctx) error {
-			fwd, err := c.UploadCSR(g)
+		err := testDevice.Do(func(c *device.Ctx) error {
+			fwd, err := UploadCSR(c, g)
 			if err != nil {
 				return err
 			}
 			defer fwd.Free(c)
-			rev, err := c.ReverseCSR(fwd)
+			rev, err := Reverse(c, fwd)
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,7 @@
-package device
+package devicegraph
 
 // prefixThreads and prefixItems are PF_THREADS and PF_ITEMS of
-// kernels/prefix_common.cuh (InclusivePrefixSum's launches, cuda builds):
+// kernels/prefix_common.cuh (inclusivePrefixSum's launches, cuda builds):
 // a tile of the prefix sum is their product.
 const (
 	prefixThreads = 256
