@@ -7,8 +7,13 @@
 // with-parents kernel file). `go generate ./kernels` runs
 // internal/kernelgen, which compiles each kernel with nvcc to <name>.ptx
 // (PTX for compute_70, JIT-compiled by the driver for the actual GPU) and
-// writes <name>_wrapper.go: a typed method (*Module).<GoName>(cfg Config,
-// args...) that packs the arguments and launches the kernel. Load loads
+// writes <name>_wrapper_cuda.go: a typed method (*Module).<GoName>(cfg Config,
+// args...) that packs the arguments and launches the kernel. A kernel whose
+// comment ends with a //kernelgen:cooperative line waits on grid-wide
+// barriers; its method also takes the kernel loaded for cooperative
+// launches (a CooperativeFunction, from device.LoadCooperative in
+// internal/gpu/device) and launches it that way, the only way its blocks
+// are sure to be resident together. Load loads
 // every embedded PTX into the current CUDA context once and resolves the
 // functions, so a launch takes no lock. Generated files are
 // committed; each PTX records the SHA-256 of its sources, and a test

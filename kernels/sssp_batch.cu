@@ -167,6 +167,8 @@ __device__ __forceinline__ int min_pending(const int* dist, int v, unsigned int 
 // dist [groups][n][BT_LANES]; pending and queued [groups][n]; near_queue
 // two n-slot buffers per group; state BT_STATE ints per group. A queue
 // holds a vertex at most once (queued stamps), so n slots suffice.
+//
+//kernelgen:cooperative
 extern "C" __global__ void sssp_batch(const long long* __restrict__ offsets, const int* __restrict__ targets,
                                       const int* __restrict__ weights, long long n, int* dist,
                                       unsigned int* pending, unsigned int* queued, int* near_queue, int* state,

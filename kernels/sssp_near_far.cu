@@ -108,6 +108,8 @@ __device__ __forceinline__ void relax_from(int u, const long long* __restrict__ 
 // and weights are the CSR graph. delta is the threshold step; timeout_ns
 // bounds the launch (see group_barrier). The state row records steps,
 // splits, arcs scanned and successful relaxations.
+//
+//kernelgen:cooperative
 extern "C" __global__ void sssp_near_far(const long long* __restrict__ offsets, const int* __restrict__ targets,
                                          const int* __restrict__ weights, long long n, u64* words, int* on_far,
                                          int* near_queue, int* far_pile, int* state, long long delta,

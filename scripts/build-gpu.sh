@@ -2,8 +2,9 @@
 # Builds everything a GPU machine needs into .gpu/ (git-ignored), for a run
 # on a machine with an NVIDIA driver but no Go:
 #   .gpu/gpu.test.gz        internal/gpu tests (-tags cuda); device.test.gz,
-#                           allpairs.test.gz and sssp.test.gz the same for
-#                           internal/gpu/device, allpairs and sssp
+#                           devicegraph.test.gz, allpairs.test.gz and
+#                           sssp.test.gz the same for internal/gpu/device,
+#                           devicegraph, allpairs and sssp
 #   .gpu/gpubench.gz        the benchmark command (-tags cuda)
 #   .gpu/pipeline.test.gz   pipeline tests and BenchmarkComputeRun (-tags cuda)
 #   .gpu/compute.gz         the compute command (-tags cuda), for end-to-end runs
@@ -27,7 +28,7 @@ mkdir -p "$out/datasets" "$out/ptx"
 
 flags=(-tags cuda -trimpath -ldflags=-s\ -w)
 # One test binary per GPU package, named after its folder.
-gpu_packages=(gpu gpu/device gpu/allpairs gpu/sssp)
+gpu_packages=(gpu gpu/device gpu/devicegraph gpu/allpairs gpu/sssp)
 for pkg in "${gpu_packages[@]}"; do
   go test -c "${flags[@]}" -o "$out/${pkg##*/}.test" "./internal/$pkg"
 done
@@ -100,7 +101,7 @@ esac
 # read the kernel sources).
 status=0
 : > "$OUT/test.log"
-for pkg in gpu gpu/device gpu/allpairs gpu/sssp; do
+for pkg in gpu gpu/device gpu/devicegraph gpu/allpairs gpu/sssp; do
   (cd "$here/../internal/$pkg" && "$here/${pkg##*/}.test" -test.v -test.count=1 -test.timeout=9m -test.run "$tests") >> "$OUT/test.log" 2>&1 || status=$?
 done
 echo "tests: exit $status ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)"

@@ -1,5 +1,5 @@
 // Command gpubench times pathflow's GPU kernels (see package
-// internal/gpu/gpubench):
+// internal/gpubench):
 //
 //	gpubench fw --n=16384 --p=0.001 --variants=fast,blocked --parents=both
 //	gpubench fw --graph=p2p-Gnutella04.txt --parents=with
@@ -15,15 +15,21 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/pathflow/pathflow/datasets/benchgraphs"
 	// The CPU backend registers itself: the sssp subcommand times it for
 	// comparison through the backend registry.
 	_ "github.com/pathflow/pathflow/internal/cpu"
-	"github.com/pathflow/pathflow/internal/gpu/gpubench"
+	"github.com/pathflow/pathflow/internal/gpubench"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := gpubench.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	files := gpubench.GraphFiles{
+		ReadSNAP:    benchgraphs.ReadSNAP,
+		SNAPWeights: benchgraphs.SNAPWeights,
+		ReadDIMACS:  benchgraphs.ReadDIMACS,
+	}
+	code := gpubench.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, files)
 	stop()
 	os.Exit(code)
 }

@@ -40,7 +40,7 @@
 // decided on the host from the graph's size and weight range) and hands the
 // request to allpairs.Serve or sssp.Serve with the selected devices'
 // stagers. PrepareAllPairs, PrepareSSSP and SolveBatch split a run for
-// benchmarks (internal/gpu/gpubench).
+// benchmarks (internal/gpubench).
 //
 // Adding a GPU algorithm: write kernels/<name>.cu and run
 // go generate ./kernels; in the algorithm's package, inside Device.Do,

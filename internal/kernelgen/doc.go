@@ -12,6 +12,12 @@
 // from every argument. Parse rejects anything narrower, so a kernel cannot
 // silently read half an argument.
 //
+// A comment line "//kernelgen:cooperative" closing the kernel's comment
+// marks a kernel that waits on grid-wide barriers: its wrapper launches it
+// cooperatively, through a function the caller loaded for that, and never
+// with an ordinary launch, which could leave blocks waiting for blocks
+// that never start.
+//
 // Output is deterministic: the same sources and nvcc version give the same
 // files, so CI can regenerate and diff. The command lives in
 // cmd/kernelgen and runs through `go generate ./kernels`.

@@ -16,7 +16,15 @@ import (
 var DefaultNVCCFlags = []string{"-ptx", "-arch=compute_70", "-O3", "-std=c++14"}
 
 // RegistryFile is the generated list of all kernels.
-const RegistryFile = "kernels_wrapper.go"
+const RegistryFile = "kernels_wrapper_cuda.go"
+
+// wrapperSuffix ends every generated wrapper's name: the wrappers build
+// only with the cuda tag, and such files end in _cuda.go.
+const wrapperSuffix = "_wrapper_cuda.go"
+
+// WrapperFile is the name of the generated wrapper of the kernel named
+// name.
+func WrapperFile(name string) string { return name + wrapperSuffix }
 
 // Options configure Generate.
 type Options struct {
@@ -35,7 +43,7 @@ type Options struct {
 
 // Generate brings Dir's generated files up to date: for every <name>.cu the
 // PTX (<name>.ptx, recompiled only when the recorded source hash differs or
-// Force is set) and the wrapper (<name>_wrapper.go), plus RegistryFile. It
+// Force is set) and the wrapper (WrapperFile), plus RegistryFile. It
 // removes generated files whose .cu is gone. Files whose content would not
 // change are not rewritten.
 func Generate(opt Options) error {
@@ -73,10 +81,10 @@ func Generate(opt Options) error {
 		if err != nil {
 			return err
 		}
-		if err := writeIfChanged(opt, k.Name+"_wrapper.go", wrapper); err != nil {
+		if err := writeIfChanged(opt, WrapperFile(k.Name), wrapper); err != nil {
 			return err
 		}
-		keep[k.Name+".ptx"], keep[k.Name+"_wrapper.go"] = true, true
+		keep[k.Name+".ptx"], keep[WrapperFile(k.Name)] = true, true
 	}
 	registry, err := Registry(kernels)
 	if err != nil {
@@ -130,7 +138,7 @@ func writeIfChanged(opt Options, name string, content []byte) error {
 
 // removeStale deletes generated files (PTX and wrappers) not in keep.
 func removeStale(opt Options, keep map[string]bool) error {
-	for _, pattern := range []string{"*.ptx", "*_wrapper.go"} {
+	for _, pattern := range []string{"*.ptx", "*" + wrapperSuffix} {
 		matches, err := filepath.Glob(filepath.Join(opt.Dir, pattern))
 		if err != nil {
 			return fmt.Errorf("kernelgen: %w", err)

@@ -17,7 +17,17 @@ type Kernel struct {
 	Doc string
 	// Params are the kernel's parameters in order.
 	Params []Param
+	// Cooperative is set by a "//kernelgen:cooperative" line closing the
+	// kernel's comment: the kernel waits on grid-wide barriers, so every
+	// block must be resident at once, which only a cooperative launch
+	// guarantees. Its wrapper then launches it that way and no other.
+	Cooperative bool
 }
+
+// directivePrefix opens a comment line addressed to the generator rather
+// than to the reader ("//kernelgen:cooperative"); such lines are not part of
+// the kernel's documentation.
+const directivePrefix = "kernelgen:"
 
 // Param is one kernel parameter.
 type Param struct {
@@ -66,7 +76,10 @@ func Parse(file string, src []byte) (*Kernel, error) {
 	if name != base {
 		return nil, fmt.Errorf("kernelgen: %s: kernel is named %s, want %s (the file's base name)", file, name, base)
 	}
-	k := &Kernel{Name: name, File: filepath.Base(file), Doc: docAbove(text, m[0])}
+	k := &Kernel{Name: name, File: filepath.Base(file)}
+	if err := k.setDoc(docAbove(text, m[0])); err != nil {
+		return nil, fmt.Errorf("kernelgen: %s: %w", file, err)
+	}
 	list := strings.TrimSpace(text[m[4]:m[5]])
 	if list == "" || list == "void" {
 		return k, nil
@@ -79,6 +92,29 @@ func Parse(file string, src []byte) (*Kernel, error) {
 		k.Params = append(k.Params, p)
 	}
 	return k, nil
+}
+
+// setDoc keeps the comment lines of doc and applies its directives.
+func (k *Kernel) setDoc(doc string) error {
+	var lines []string
+	for _, l := range strings.Split(doc, "\n") {
+		d, ok := strings.CutPrefix(l, directivePrefix)
+		if !ok {
+			lines = append(lines, l)
+			continue
+		}
+		switch d {
+		case "cooperative":
+			k.Cooperative = true
+		default:
+			return fmt.Errorf("unknown directive //%s%s (known: cooperative)", directivePrefix, d)
+		}
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	k.Doc = strings.Join(lines, "\n")
+	return nil
 }
 
 func parseParam(raw string) (Param, error) {

@@ -40,7 +40,7 @@ func localName(c string) string {
 		i++
 	}
 	name := strings.ToLower(g[:i]) + g[i:]
-	if token.IsKeyword(name) || name == "cfg" || name == "m" || name == "cu" || name == "unsafe" {
+	if token.IsKeyword(name) || name == "cfg" || name == "m" || name == "fn" || name == "cu" || name == "unsafe" {
 		name += "Arg"
 	}
 	return name
@@ -62,14 +62,25 @@ import (
 //go:embed {{.K.Name}}.ptx
 var {{.Local}}PTX string
 
+{{if .K.Cooperative -}}
+// {{.Local}}Kernel is {{.K.Name}}, loaded for cooperative launches by the
+// caller (see CooperativeFunction).
+{{- else -}}
 // {{.Local}}Kernel is {{.K.Name}}, loaded into a context on its first launch there.
+{{- end}}
 var {{.Local}}Kernel = newKernel("{{.K.Name}}", {{.Local}}PTX)
 
+{{if .K.Cooperative -}}
+// {{.Go}} launches {{.K.Name}} ({{.K.File}}) cooperatively with cfg:
+// fn is {{.K.Name}} loaded for cooperative launches in the module's context,
+// and every block of the grid is resident at once or the launch fails.
+{{- else -}}
 // {{.Go}} launches {{.K.Name}} ({{.K.File}}) with cfg.
+{{- end}}
 {{- range .DocLines}}
 //{{if .}} {{.}}{{end}}{{end}}
-func (m *Module) {{.Go}}(cfg Config{{range .Params}}, {{.Local}} {{.GoType}}{{end}}) error {
-	return m.launch({{.Local}}Kernel, cfg, []unsafe.Pointer{
+func (m *Module) {{.Go}}({{if .K.Cooperative}}fn CooperativeFunction, {{end}}cfg Config{{range .Params}}, {{.Local}} {{.GoType}}{{end}}) error {
+	return {{if .K.Cooperative}}launchCooperative({{.Local}}Kernel, fn, {{else}}m.launch({{.Local}}Kernel, {{end}}cfg, []unsafe.Pointer{
 {{- range .Params}}
 		unsafe.Pointer(&{{.Local}}),{{end}}
 	})

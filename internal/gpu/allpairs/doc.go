@@ -10,9 +10,9 @@
 // (ParentStrategy).
 //
 // A run is planned on the host (plan.go, layout.go: no CUDA, tested in
-// every build), then placed (place.go) on one device, in row slabs over
-// several (slabs.go) or out of core in super-tiles through host memory
-// (out_of_core.go). Serve answers a backend request; Prepare, Run.Compute
+// every build), then placed (place_cuda.go) on one device, in row slabs over
+// several (slabs_cuda.go) or out of core in super-tiles through host memory
+// (out_of_core_cuda.go). Serve answers a backend request; Prepare, Run.Compute
 // and Run.Stream split it for benchmarks. Rows stream from the matrix on
 // the device through the device's Stager, in any order or subset. See
 // docs/gpu-floyd-warshall.md and docs/multi-gpu.md.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/datasets/benchgraphs"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/allpairs"
@@ -515,7 +516,7 @@ func TestAllPairsGnutella04(t *testing.T) {
 	if !ok {
 		t.Skipf("p2p-Gnutella04.txt not found in %s (set %s)", datasets.MirrorDir(), datasets.MirrorEnv)
 	}
-	e, err := gputest.ReadSNAP(path)
+	e, err := benchgraphs.ReadSNAP(path)
 	if err != nil {
 		t.Fatal(err)
 	}

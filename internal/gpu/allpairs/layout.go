@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 )
 
 // placement is where an all-pairs matrix lives while it is computed.
@@ -75,7 +76,7 @@ func layoutAllPairs(p allPairsPlan, devices int, budget, hostBudget int64) (allP
 	}
 	l.allPairsPlan = p.deriving()
 	if devices > 1 {
-		l.slabs = device.SplitEvenly(p.pitch/p.tile, devices)
+		l.slabs = spread.SplitEvenly(p.pitch/p.tile, devices)
 		l.deviceBytes = l.slabBytes(l.slabs)
 		if l.deviceBytes <= budget {
 			l.place = inRowSlabs

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 )
@@ -55,8 +56,8 @@ func checkBounds(t *testing.T, what string, bounds []int64, total int64, parts i
 func TestSplitTiles(t *testing.T) {
 	for tiles := int64(0); tiles <= 70; tiles++ {
 		for parts := 1; parts <= 17; parts++ {
-			what := fmt.Sprintf("device.SplitEvenly(%d, %d)", tiles, parts)
-			b := device.SplitEvenly(tiles, parts)
+			what := fmt.Sprintf("spread.SplitEvenly(%d, %d)", tiles, parts)
+			b := spread.SplitEvenly(tiles, parts)
 			checkBounds(t, what, b, tiles, parts)
 			lo, hi := tiles, int64(0)
 			for d := range parts {
@@ -79,14 +80,14 @@ func TestSplitTiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for range 500 {
 		tiles, parts := r.Int64N(1<<20), 1+r.IntN(64)
-		b := device.SplitEvenly(tiles, parts)
-		checkBounds(t, fmt.Sprintf("device.SplitEvenly(%d, %d)", tiles, parts), b, tiles, parts)
+		b := spread.SplitEvenly(tiles, parts)
+		checkBounds(t, fmt.Sprintf("spread.SplitEvenly(%d, %d)", tiles, parts), b, tiles, parts)
 		if first, last := b[1]-b[0], b[parts]-b[parts-1]; first < last || first-last > 1 {
-			t.Fatalf("device.SplitEvenly(%d, %d): first block %d, last %d", tiles, parts, first, last)
+			t.Fatalf("spread.SplitEvenly(%d, %d): first block %d, last %d", tiles, parts, first, last)
 		}
 	}
-	if b := device.SplitEvenly(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
-		t.Fatalf("device.SplitEvenly(3, 5) = %v, want three blocks of one then two empty ones", b)
+	if b := spread.SplitEvenly(3, 5); b[4] != 3 || b[5] != 3 || b[3] != 3 || b[1] != 1 {
+		t.Fatalf("spread.SplitEvenly(3, 5) = %v, want three blocks of one then two empty ones", b)
 	}
 }
 

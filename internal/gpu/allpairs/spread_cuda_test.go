@@ -12,11 +12,11 @@ import (
 	"unsafe"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/datasets/benchgraphs"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/allpairs"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
-	"github.com/pathflow/pathflow/internal/gpu/gputest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
@@ -201,7 +201,7 @@ func TestSpreadRunsOnGnutella(t *testing.T) {
 			t.Logf("%s not found in %s (set %s)", name, datasets.MirrorDir(), datasets.MirrorEnv)
 			continue
 		}
-		e, err := gputest.ReadSNAP(path)
+		e, err := benchgraphs.ReadSNAP(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,16 +18,16 @@ import (
 
 func TestDeviceDescribes(t *testing.T) {
 	d := testDevice
-	major, _ := d.ComputeCapability()
-	if d.Name() == "" || major < 7 || d.Multiprocessors() < 1 || d.TotalMemory() < 1<<30 {
-		t.Fatalf("device %q cc %d sms %d memory %d", d.Name(), major, d.Multiprocessors(), d.TotalMemory())
+	major, _ := d.computeCapability()
+	if d.Name() == "" || major < 7 || d.Multiprocessors() < 1 || d.totalMemory() < 1<<30 {
+		t.Fatalf("device %q cc %d sms %d memory %d", d.Name(), major, d.Multiprocessors(), d.totalMemory())
 	}
 	if s := d.String(); !strings.HasPrefix(s, d.Name()+" (sm_") || !strings.HasSuffix(s, " GiB)") {
 		t.Fatalf("String() = %q", s)
 	}
 	free, total, err := d.FreeMemory()
-	if err != nil || free <= 0 || free > total || total != d.TotalMemory() {
-		t.Fatalf("FreeMemory = %d, %d, %v (total %d)", free, total, err, d.TotalMemory())
+	if err != nil || free <= 0 || free > total || total != d.totalMemory() {
+		t.Fatalf("FreeMemory = %d, %d, %v (total %d)", free, total, err, d.totalMemory())
 	}
 	t.Logf("%s: %d SMs, %d of %d MiB free", d, d.Multiprocessors(), free>>20, total>>20)
 }
@@ -61,11 +61,11 @@ func TestKernelsOutsideDoFail(t *testing.T) {
 func TestAllocBeyondFreeMemory(t *testing.T) {
 	d := testDevice
 	err := d.Do(func(c *Ctx) error {
-		_, err := c.Alloc(2*d.TotalMemory(), "an impossible matrix")
+		_, err := c.Alloc(2*d.totalMemory(), "an impossible matrix")
 		return err
 	})
 	var oom *OutOfMemoryError
-	if !errors.As(err, &oom) || oom.Need != 2*d.TotalMemory() || oom.Free <= 0 || oom.Total != d.TotalMemory() {
+	if !errors.As(err, &oom) || oom.Need != 2*d.totalMemory() || oom.Free <= 0 || oom.Total != d.totalMemory() {
 		t.Fatalf("error %v, want an OutOfMemoryError with the sizes", err)
 	}
 	if !strings.Contains(err.Error(), "an impossible matrix needs") {
@@ -149,7 +149,7 @@ func TestClosedDevice(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if err := d.Do(func(*Ctx) error { return nil }); !errors.Is(err, ErrClosed) {
+	if err := d.Do(func(*Ctx) error { return nil }); !errors.Is(err, errClosed) {
 		t.Fatalf("Do after Close: %v", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestPinnedCopiesPackPitchedRows(t *testing.T) {
 		for i := range out {
 			out[i] = poison
 		}
-		cs, err := c.NewCopyStream()
+		cs, err := c.newCopyStream()
 		if err != nil {
 			return err
 		}

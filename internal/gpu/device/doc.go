@@ -1,22 +1,24 @@
 // Package device is the device layer of the GPU backend: everything the
 // algorithm packages (allpairs, sssp) run on, and the only cgo of the
-// backend.
+// backend. Graphs uploaded to a device live in internal/gpu/devicegraph,
+// the host-side bookkeeping of runs split among devices in
+// internal/gpu/spread.
 //
-//   - Device (device.go): one GPU and its CUDA context. A CUDA context is
+//   - Device (device_cuda.go): one GPU and its CUDA context. A CUDA context is
 //     bound to an OS thread, so each Device runs a goroutine locked to its
 //     own thread, and Device.Do hands it closures. Everything that touches
 //     the GPU runs inside Do and receives a *Ctx. Open, ResolveDevices and
-//     EnablePeerAccess (devices.go) select and link devices; Available
-//     (driver.go) says whether a GPU can be used at all.
-//   - Ctx (memory.go, timer.go, stream.go): the context as seen from its
-//     own thread: Alloc (which first checks free device memory and fails
+//     EnablePeerAccess (devices_cuda.go) select and link devices; Available
+//     (driver_cuda.go) says whether a GPU can be used at all.
+//   - Ctx (memory_cuda.go, timer_cuda.go, stream_cuda.go): the context as
+//     seen from its own thread: Alloc (which first checks free device memory and fails
 //     with an *OutOfMemoryError naming the size needed and available),
 //     Reserve (the same check for several buffers at once), typed
 //     host/device copies, FillInt32, Sync, event timers (NewTimer), streams
 //     ordered by Mark and WaitFor (NewStream), and the context's kernels
 //     (Kernels: package kernels' typed launch wrappers, each kernel loaded
 //     on its first launch).
-//   - Pinned memory (pinned.go, driver.c, driver.h): page-locked host
+//   - Pinned memory (pinned_cuda.go, driver.c, driver.h): page-locked host
 //     memory (cuMemHostAlloc, portable to every context), 1D and 2D
 //     asynchronous copies, and CopyStream, a copy stream that does not
 //     wait for the kernels' default stream. Go memory is never the target
@@ -26,16 +28,16 @@
 //     pinned blocks: the copy engine fills one block while the consumer
 //     encodes others, and the next batch's kernels run meanwhile. Its
 //     pinned blocks are kept between runs.
-//   - Launch helpers (launch.go, cooperative.go): grid shapes, and
-//     cooperative launches through the driver API. With PATHFLOW_GPU_SYNC=1
-//     every launch synchronises, is timed, and is logged to stderr, so a
-//     fault names its kernel (SetLaunchDebug does the same from code).
-//   - DeviceEdgeList and DeviceCSR (graph.go): a graph uploaded once, as
-//     flat int32/int64 buffers that kernels index directly.
-//   - AddMinCeiling (ceiling.go) measures the int32 add-min rate the
+//   - Launch helpers (launch_cuda.go, cooperative_cuda.go): the grid shapes
+//     that depend on the device (those that depend on sizes alone are in
+//     package kernels), and kernels loaded for cooperative launches through
+//     the driver API (CooperativeKernel, which the generated wrappers of
+//     cooperative kernels launch). With PATHFLOW_GPU_SYNC=1 every ordinary
+//     launch synchronises, is timed, and is logged to stderr, so a fault
+//     names its kernel.
+//   - AddMinCeiling (ceiling_cuda.go) measures the int32 add-min rate the
 //     kernels are compared with.
 //
 // Without the cuda build tag only the host-side parts build: the errors,
-// the staging shapes and stream statistics, the host memory probe and the
-// helpers of runs split among devices (spread.go).
+// the staging shapes and stream statistics and the host memory probe.
 package device

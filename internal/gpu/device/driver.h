@@ -1,6 +1,6 @@
 // The CUDA driver functions that internal/gpu calls itself (those
 // gorgonia.org/cu does not wrap). Nothing links libcuda: each is a pointer
-// set by resolveDriver (driver.go) from the library gorgonia.org/cu loaded
+// set by resolveDriver (driver_cuda.go) from the library gorgonia.org/cu loaded
 // at run time (third_party/cu/lazy.c), under the name cuda.h maps it to
 // (cuMemcpyDtoHAsync is cuMemcpyDtoHAsync_v2). Call driver_<name>.
 

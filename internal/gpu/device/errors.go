@@ -1,7 +1,6 @@
 package device
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -19,9 +18,6 @@ var ErrNotSupported = fmt.Errorf("%w (GPU)", backend.ErrUnsupported)
 // keeps "unreachable" distinguishable from every real distance. It wraps
 // backend.ErrNeedsInt64, which is what callers outside this package test.
 var ErrNeedsInt64 = fmt.Errorf("gpu: %w (use the CPU backend)", backend.ErrNeedsInt64)
-
-// ErrClosed is returned by Device.Do after Close.
-var ErrClosed = errors.New("gpu: device is closed")
 
 // Name is the name the GPU backend registers under, which its errors carry.
 const Name = "gpu"

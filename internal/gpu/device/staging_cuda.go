@@ -12,6 +12,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -80,28 +81,6 @@ type StageFuncs struct {
 	Prepare func(*results.Rows)
 }
 
-// FirstError keeps the first error of several goroutines.
-type FirstError struct {
-	mu  sync.Mutex
-	err error
-}
-
-// Set keeps err if it is the first.
-func (f *FirstError) Set(err error) {
-	f.mu.Lock()
-	if f.err == nil {
-		f.err = err
-	}
-	f.mu.Unlock()
-}
-
-// Get returns the first error set, or nil.
-func (f *FirstError) Get() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.err
-}
-
 // Stager streams one device's result rows to the host (Stream) through
 // blocks of page-locked memory, which it keeps between runs. Its methods
 // may be called from several goroutines.
@@ -127,7 +106,7 @@ func (sg *Stager) Options() StagingOptions { return sg.opts }
 // have returned. After the device's Close it has nothing to do.
 func (sg *Stager) Close() error {
 	err := sg.dev.Do(func(*Ctx) error { return sg.pinned.freeAll() })
-	if errors.Is(err, ErrClosed) {
+	if errors.Is(err, errClosed) {
 		err = nil
 	}
 	return err
@@ -189,7 +168,7 @@ type streamRun struct {
 	// ctx is cancelled by the first error.
 	ctx    context.Context
 	cancel context.CancelFunc
-	first  FirstError
+	first  spread.FirstError
 	// handoff carries the copied blocks, in order, to the hand-over
 	// goroutine, which closes handed when it ends.
 	handoff chan *StagedBlock
@@ -290,7 +269,7 @@ func (r *streamRun) nextBlock(k int) (*StagedBlock, error) {
 func (r *streamRun) copyBlock(k int, blk *StagedBlock) error {
 	cs := r.st.cs
 	return r.sg.dev.Do(func(c *Ctx) error {
-		if err := cs.MarkStart(); err != nil {
+		if err := cs.markStart(); err != nil {
 			return err
 		}
 		if err := r.f.Copy(c, k, blk, cs); err != nil {
@@ -366,7 +345,7 @@ func (sg *Stager) openStaging(width int64, parents bool, shape StagingShape) (*s
 	bytes := int64(shape.rows) * width * 4
 	err := sg.dev.Do(func(c *Ctx) error {
 		var err error
-		if st.cs, err = c.NewCopyStream(); err != nil {
+		if st.cs, err = c.newCopyStream(); err != nil {
 			return err
 		}
 		for range shape.pool {

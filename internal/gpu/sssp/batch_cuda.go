@@ -12,6 +12,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -84,7 +86,7 @@ func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.C
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := device.CheckSources(g.N, req.Sources); err != nil {
+	if err := spread.CheckSources(g.N, req.Sources); err != nil {
 		return Stats{}, err
 	}
 	var h *hierarchy.Hierarchy
@@ -493,12 +495,11 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 			return err
 		}
 		g := s.graph.Forward()
-		if err := s.search.Launch(s.shape.blocksPerGroup, int(groups), bs,
-			uint64(g.Offsets.Ptr), uint64(g.Targets.Ptr), uint64(g.Weights.Ptr), uint64(n),
-			uint64(s.dist.Ptr), uint64(s.pending.Ptr), uint64(s.queued.Ptr), uint64(s.nearQueue.Ptr),
-			uint64(s.state.Ptr), uint64(k), uint64(s.columns.Ptr), uint64(rowStarts), uint64(ncolumns),
-			uint64(s.cutoff), uint64(s.plan.delta), uint64(s.plan.opts.Timeout.Nanoseconds()),
-			uint64(s.plan.localRounds)); err != nil {
+		if err := c.Kernels().SSSPBatch(s.search, cooperativeLaunch(s.shape.blocksPerGroup, int(groups), bs),
+			g.Offsets.Ptr, g.Targets.Ptr, g.Weights.Ptr, n,
+			s.dist.Ptr, s.pending.Ptr, s.queued.Ptr, s.nearQueue.Ptr,
+			s.state.Ptr, k, s.columns.Ptr, rowStarts, ncolumns,
+			s.cutoff, s.plan.delta, s.plan.opts.Timeout.Nanoseconds(), int64(s.plan.localRounds)); err != nil {
 			return err
 		}
 		st.Launches += 2
@@ -562,9 +563,9 @@ func (s *batchSolver) cellChunks() int64 { return (s.space + batchCellChunk - 1)
 func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int64) (bool, error) {
 	slot.cells = nil
 	n, chunks := s.space, s.cellChunks()
-	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	strideBlocks := int64(s.b.dev.Multiprocessors() * kernels.StrideBlocksPerSM)
 	const warps = 4
-	cfg := kernels.Config{Grid: kernels.Dim3{X: int(max(min((chunks+warps-1)/warps, spread/groups), 1)), Y: int(groups)},
+	cfg := kernels.Config{Grid: kernels.Dim3{X: int(max(min((chunks+warps-1)/warps, strideBlocks/groups), 1)), Y: int(groups)},
 		Block: kernels.Dim3{X: 32 * warps}}
 	if err := c.Kernels().SSSPBatchCellsCount(cfg, s.dist.Ptr, n, s.cutoff, s.cellCounts.Ptr); err != nil {
 		return false, err
@@ -593,7 +594,7 @@ func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int6
 	if err := c.CopyInt64ToDevice(s.cellStarts, starts); err != nil {
 		return false, err
 	}
-	rev := &device.DeviceCSR{}
+	rev := &devicegraph.CSR{}
 	if s.req.Parents {
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
@@ -614,7 +615,7 @@ func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int6
 func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr) error {
 	slot.cells = nil
 	n := s.space
-	var rev *device.DeviceCSR
+	var rev *devicegraph.CSR
 	var ids cu.DevicePtr
 	switch {
 	case s.req.Parents && s.sweep != nil && s.sweep.compact:
@@ -625,18 +626,18 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 			return err
 		}
 	default:
-		rev = &device.DeviceCSR{}
+		rev = &devicegraph.CSR{}
 	}
-	spread := int64(s.b.dev.Multiprocessors() * device.StrideBlocksPerSM)
+	strideBlocks := int64(s.b.dev.Multiprocessors() * kernels.StrideBlocksPerSM)
 	if rowStarts != 0 {
-		x := max(min((ncolumns+255)/256, spread/groups), 1)
+		x := max(min((ncolumns+255)/256, strideBlocks/groups), 1)
 		cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 256}}
 		return c.Kernels().SSSPBatchGatherPairs(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 			s.sources.Ptr, k, s.columns.Ptr, rowStarts, slot.dist.Ptr, slot.parent.Ptr)
 	}
 	width := s.width
 	tiles := (width + 31) / 32
-	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, spread/groups), 1)
+	x := max(min((tiles+batchGatherWarps-1)/batchGatherWarps, strideBlocks/groups), 1)
 	cfg := kernels.Config{Grid: kernels.Dim3{X: int(x), Y: int(groups)}, Block: kernels.Dim3{X: 32 * batchGatherWarps}}
 	return c.Kernels().SSSPBatchGather(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, ids, n, s.dist.Ptr,
 		s.sources.Ptr, k, s.columns.Ptr, width, slot.dist.Ptr, slot.parent.Ptr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"gorgonia.org/cu"
@@ -36,7 +37,7 @@ type chSweep struct {
 	h       *hierarchy.Hierarchy
 	sel     *hierarchy.Selection
 	workers int
-	down    *device.DeviceCSR
+	down    *devicegraph.CSR
 	// compact: the sweep is restricted and the run works over positions.
 	// rev is then the columns' in-arcs over positions (parents only),
 	// revHost its host copy, ids the vertex id of every position and
@@ -44,7 +45,7 @@ type chSweep struct {
 	// the smallest tight in-neighbour.
 	compact bool
 	revHost *graph.CSR
-	rev     *device.DeviceCSR
+	rev     *devicegraph.CSR
 	ids     []int32
 	revIDs  device.Buffer
 	// vertices are the swept vertices' original ids, in swept order;
@@ -198,11 +199,11 @@ func (w *chSweep) swept() int64 { return int64(len(w.sel.Vertices)) }
 // left; grow then widens the passes.
 func (w *chSweep) prepare(c *device.Ctx) error {
 	var err error
-	if w.down, err = c.UploadCSR(&w.sel.Down); err != nil {
+	if w.down, err = devicegraph.UploadCSR(c, &w.sel.Down); err != nil {
 		return err
 	}
 	if w.revHost != nil {
-		if w.rev, err = c.UploadCSR(w.revHost); err != nil {
+		if w.rev, err = devicegraph.UploadCSR(c, w.revHost); err != nil {
 			return err
 		}
 		if w.revIDs, err = c.Alloc(int64(len(w.ids))*4, "selection vertex ids"); err != nil {
@@ -262,7 +263,7 @@ func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
 // close frees what prepare, grow and fill made.
 func (w *chSweep) close(c *device.Ctx) error {
 	errs := []error{c.Free(&w.vertices), c.Free(&w.revIDs), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
-	for _, g := range []*device.DeviceCSR{w.down, w.rev} {
+	for _, g := range []*devicegraph.CSR{w.down, w.rev} {
 		if g != nil {
 			errs = append(errs, g.Free(c))
 		}

@@ -5,8 +5,8 @@
 // Variants (plan.go): near-far (the default of sssp: delta-stepping with a
 // near queue and a far pile, a whole search in one cooperative launch,
 // many sources per launch), bf-flags, bf-stride and bf-naive
-// (Bellman-Ford), and dijkstra. A Solver (solver.go, Prepare) uploads the
-// graph once (devicegraph.go) and solves batches of sources into
+// (Bellman-Ford), and dijkstra. A Solver (solver_cuda.go, Prepare) uploads the
+// graph once (devicegraph_cuda.go) and solves batches of sources into
 // double-buffered device rows, streamed through the device's Stager;
 // SolveBatch (batch_cuda.go) runs near-far searches of up to 32 sources
 // per group that share one frontier, for requests with several sources,

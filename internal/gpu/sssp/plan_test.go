@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -123,7 +124,7 @@ func TestCheckCSRRejectsBrokenGraphs(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if err := device.CheckSources(4, []int32{0, 3, 4}); err == nil {
+	if err := spread.CheckSources(4, []int32{0, 3, 4}); err == nil {
 		t.Error("source 4 of 4 vertices accepted")
 	}
 }

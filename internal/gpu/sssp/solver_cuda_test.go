@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/datasets"
+	"github.com/pathflow/pathflow/datasets/benchgraphs"
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
@@ -59,7 +60,7 @@ func ssspCases(t *testing.T, seed uint64) []ssspCase {
 		t.Logf("rome99.gr not in %s: skipped", datasets.MirrorDir())
 	}
 	if path, ok := datasets.MirrorFile("p2p-Gnutella04.txt"); ok {
-		e, err := gputest.ReadSNAP(path)
+		e, err := benchgraphs.ReadSNAP(path)
 		add("Gnutella04", e, err, true)
 	} else {
 		t.Logf("p2p-Gnutella04.txt not in %s: skipped", datasets.MirrorDir())

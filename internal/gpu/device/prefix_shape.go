@@ -1,9 +1,0 @@
-package device
-
-// prefixThreads and prefixItems are PF_THREADS and PF_ITEMS of
-// kernels/prefix_common.cuh (InclusivePrefixSum's launches, cuda builds):
-// a tile of the prefix sum is their product.
-const (
-	prefixThreads = 256
-	prefixItems   = 16
-)

@@ -1,0 +1,165 @@
+//go:build cuda
+
+package sssp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/gpu/device"
+	"github.com/pathflow/pathflow/internal/gpu/spread"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/results"
+)
+
+// Serve answers req (an sssp, bellman-ford, dijkstra or ch Choice) on gpus,
+// the first being the primary device: with several, each solves a
+// contiguous block of the sources and streams its rows into sink. workers
+// host goroutines per device mend parent rows. Near-far requests of
+// several sources, targets or a cutoff run batched (SolveBatch), the rest
+// one source at a time with the rows narrowed on the host. A request
+// without sources is only validated. req.Progress hears of every block's
+// rows before the block is handed on.
+func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.Request, sink results.Sink) error {
+	if len(gpus) == 0 {
+		return errors.New("gpu: a search needs a device")
+	}
+	g := req.CSR
+	if g == nil {
+		if req.Edges == nil {
+			return errors.New("gpu: the request has no graph")
+		}
+		g = graph.BuildCSR(req.Edges)
+	}
+	if err := spread.CheckSources(g.N, req.Sources); err != nil {
+		return err
+	}
+	ch := req.Choice.Algorithm.Name == AlgorithmCH
+	if len(req.Sources) == 0 {
+		if ch {
+			return nil
+		}
+		_, err := planSSSP(g, req.Choice.Algorithm, Options{})
+		return err
+	}
+	if ch && req.Hierarchy == nil {
+		// Built once on the host, before the sources are spread over devices.
+		began := time.Now()
+		h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers))
+		if err != nil {
+			return fmt.Errorf("gpu: ch: %w", err)
+		}
+		req.Hierarchy = h
+		req.ReportFact(hierarchy.FactKey, h.Facts(time.Since(began).Seconds()))
+	}
+	sink = countRows(&req, sink)
+	if len(gpus) == 1 {
+		return newUnit(gpus[0], workers).serve(ctx, g, &req, sink)
+	}
+	return serveSpread(ctx, gpus, workers, g, &req, sink)
+}
+
+// serve solves req's sources on b's device: near-far requests of several
+// sources, targets or a cutoff through the batched search, the rest one
+// source at a time with the rows narrowed on the host.
+func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
+	alg := req.Choice.Algorithm
+	if alg.Name == AlgorithmCH {
+		return b.serveCH(ctx, g, req, sink)
+	}
+	plan, err := planSSSP(g, alg, Options{})
+	if err != nil {
+		return err
+	}
+	if plan.variant == VariantNearFar && useBatch(req) {
+		start := time.Now()
+		stats, err := b.solveBatch(ctx, g, req, plan, nil, sink) // sources checked by Serve
+		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
+		return err
+	}
+	start := time.Now()
+	s, err := b.prepare(g, alg, Options{})
+	if err != nil {
+		return err
+	}
+	prepared := time.Since(start)
+	stats, err := s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
+	stats.Prepare = prepared
+	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
+	if cerr := s.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("gpu: releasing the single-source buffers: %w", cerr))
+	}
+	return err
+}
+
+// serveCH answers req from req.Hierarchy by PHAST sweeps on b's device,
+// through the batched run's gathers and staging (solveBatch).
+func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, sink results.Sink) error {
+	if req.Hierarchy.N != g.N {
+		return fmt.Errorf("gpu: ch: the request's hierarchy has %d vertices and its graph %d", req.Hierarchy.N, g.N)
+	}
+	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, Options{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	stats, err := b.solveBatch(ctx, g, req, plan, req.Hierarchy, sink)
+	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
+	return err
+}
+
+// serveSpread splits the sources into one contiguous block per device
+// (with their target lists) and solves the blocks at once, each device
+// streaming its rows into sink.
+func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
+	bounds := spread.SplitEvenly(int64(len(req.Sources)), len(gpus))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		first spread.FirstError
+	)
+	for d, gpu := range gpus {
+		lo, hi := bounds[d], bounds[d+1]
+		if lo == hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			part := *req
+			part.Sources = req.Sources[lo:hi]
+			if req.SourceTargets != nil {
+				part.SourceTargets = req.SourceTargets[lo:hi]
+			}
+			// Two contexts may share a GPU: facts are keyed by context too.
+			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
+			if err := newUnit(gpu, workers).serve(ctx, g, &part, spread.ShiftRows(sink, int(lo))); err != nil {
+				first.Set(fmt.Errorf("gpu: device %d: %w", gpu.Device().Ordinal(), err))
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return first.Get()
+}
+
+// countRows wraps sink so that req.Progress hears of every block's rows
+// (sources) before the block is handed on.
+func countRows(req *backend.Request, sink results.Sink) results.Sink {
+	if req.Progress == nil {
+		return sink
+	}
+	var done atomic.Int64
+	total := int64(len(req.Sources))
+	return func(rows *results.Rows) error {
+		req.Progress(done.Add(int64(rows.Len())), total)
+		return sink(rows)
+	}
+}
