@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // blockValues is about how many distances a block of rows holds: 8 MiB of
@@ -124,7 +125,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if err != nil {
 		return err
 	}
-	if err := validateSources(g.N, req.Sources); err != nil {
+	if err := shortest.ValidateSources(g.N, req.Sources); err != nil {
 		return err
 	}
 	if !req.Choice.Int64 {
@@ -153,9 +154,9 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 // narrowed to targets and, where the algorithm can stop at the cutoff, for
 // sparse rows (nil otherwise).
 type searchSet struct {
-	full     func() rowSearch
-	targeted func(withParents bool) targetSearch
-	cells    func(withParents bool) cellSearch
+	full     func() shortest.RowSearch
+	targeted func(withParents bool) shortest.TargetSearch
+	cells    func(withParents bool) shortest.CellSearch
 }
 
 // searches checks g for the single-source algorithm name and returns what
@@ -175,35 +176,35 @@ func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64)
 	// for a recorded range, else one pass over the arcs.
 	lo, _ := g.WeightRange()
 	positive := g.M() == 0 || lo > 0
-	var full func() rowSearch
+	var full func() shortest.RowSearch
 	switch name {
 	case backend.AlgorithmDijkstra:
-		if err := checkDijkstraInput(g); err != nil {
+		if err := shortest.CheckDijkstraInput(g); err != nil {
 			return searchSet{}, err
 		}
-		return searchSet{dijkstraSearches(g, positive, limit), dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
+		return searchSet{shortest.DijkstraSearches(g, positive, limit), shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
 	case backend.AlgorithmBellmanFord:
-		if err := checkBellmanFordInput(g); err != nil {
+		if err := shortest.CheckBellmanFordInput(g); err != nil {
 			return searchSet{}, err
 		}
 		if lo < 0 {
 			// A path may return below the cutoff after leaving it.
 			limit = math.MaxInt64
 		}
-		full = bellmanFordSearches(g, limit)
+		full = shortest.BellmanFordSearches(g, limit)
 	case backend.AlgorithmJohnson:
 		var err error
-		if full, err = johnsonSearches(ctx, g, limit); err != nil {
+		if full, err = shortest.JohnsonSearches(ctx, g, limit); err != nil {
 			return searchSet{}, err
 		}
 		if lo >= 0 {
 			// Without negative weights Johnson's searches are Dijkstra's.
-			return searchSet{full, dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
+			return searchSet{full, shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
 		}
 	default:
 		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
 	}
-	return searchSet{full, gatherSearches(g.N, full), nil}, nil
+	return searchSet{full, shortest.GatherSearches(g.N, full), nil}, nil
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,
@@ -214,12 +215,12 @@ func requestCSR(req *backend.Request) (*graph.CSR, error) {
 	case g == nil && e == nil:
 		return nil, errors.New("cpu: request without a graph")
 	case g == nil:
-		if err := validateEdgeList(e); err != nil {
+		if err := shortest.ValidateEdgeList(e); err != nil {
 			return nil, err
 		}
 		return graph.BuildCSR(e), nil
 	}
-	if err := validateCSR(g); err != nil {
+	if err := shortest.ValidateCSR(g); err != nil {
 		return nil, err
 	}
 	if err := checkSameGraph(e, g); err != nil {
@@ -236,12 +237,12 @@ func requestEdges(req *backend.Request) (*graph.EdgeList, error) {
 	case g == nil && e == nil:
 		return nil, errors.New("cpu: request without a graph")
 	case e == nil:
-		if err := validateCSR(g); err != nil {
+		if err := shortest.ValidateCSR(g); err != nil {
 			return nil, err
 		}
 		return edgesOf(g), nil
 	}
-	if err := validateEdgeList(e); err != nil {
+	if err := shortest.ValidateEdgeList(e); err != nil {
 		return nil, err
 	}
 	if err := checkSameGraph(e, g); err != nil {

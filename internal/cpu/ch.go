@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // chGroupSources is the most sources of a request with per-source targets
@@ -36,7 +37,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	if err != nil {
 		return err
 	}
-	if err := validateSources(g.N, req.Sources); err != nil {
+	if err := shortest.ValidateSources(g.N, req.Sources); err != nil {
 		return err
 	}
 	if err := validateTargets(g.N, req); err != nil {
@@ -100,7 +101,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 // contraction hierarchy cannot hold one.
 func chNegativeWeight(lo int32) error {
 	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use bellman-ford, johnson or auto, which handle negative weights (%w, %w)",
-		lo, ErrNegativeWeight, backend.ErrUnsupported)
+		lo, shortest.ErrNegativeWeight, backend.ErrUnsupported)
 }
 
 // chChunk is one block of a ch run: count consecutive sources from

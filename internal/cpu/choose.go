@@ -5,6 +5,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
@@ -122,7 +123,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 	case backend.AlgorithmDijkstra:
 		if negative {
 			return c, fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
-				p.MinWeight, ErrNegativeWeight, backend.ErrUnsupported)
+				p.MinWeight, shortest.ErrNegativeWeight, backend.ErrUnsupported)
 		}
 		c.Algorithm, c.Reason = alg, "requested: Dijkstra from each source"
 	case backend.AlgorithmBellmanFord:

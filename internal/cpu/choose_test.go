@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 func TestChooseAlgorithm(t *testing.T) {
@@ -70,7 +71,7 @@ func TestChoose(t *testing.T) {
 		{"sssp, negative", with(small, alg("sssp", "", 0), negative), alg("bellman-ford", "", 0), false, true, nil},
 		{"sssp, variant", with(small, alg("sssp", "near-far", 0), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},
 		{"dijkstra, all", with(small, alg("dijkstra", "", 0), nil), alg("dijkstra", "", 0), false, true, nil},
-		{"dijkstra, negative", with(small, alg("dijkstra", "", 0), negative), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported, ErrNegativeWeight}},
+		{"dijkstra, negative", with(small, alg("dijkstra", "", 0), negative), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported, shortest.ErrNegativeWeight}},
 		{"dijkstra, block size", with(small, alg("dijkstra", "", 8), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},
 		{"bellman-ford, all, negative", with(small, alg("bellman-ford", "", 0), negative), alg("bellman-ford", "", 0), false, true, nil},
 		{"bellman-ford, variant", with(small, alg("bellman-ford", "queue", 0), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},

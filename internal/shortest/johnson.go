@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
-// johnsonSearches prepares Johnson's algorithm on a validated g and
+// JohnsonSearches prepares Johnson's algorithm on a validated g and
 // returns its row searches, suited to many sources on large sparse graphs:
 // when some weight is negative, Bellman-Ford from a virtual source joined
 // to every vertex by a 0 arc gives potentials h with w(u, v) + h(u) - h(v)
@@ -24,7 +24,7 @@ import (
 //
 // Preparation takes O(n m) time in the worst case and O(n + m) space; each
 // row O((n + m) log n).
-func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() rowSearch, error) {
+func JohnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() RowSearch, error) {
 	lo, hi := g.WeightRange()
 	positive := g.M() == 0 || lo > 0
 	// Reweighted distances are d(s, v) + h(s) - h(v) with |h| <= bound,
@@ -33,7 +33,7 @@ func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() row
 		return nil, err
 	}
 	if lo >= 0 {
-		return dijkstraSearches(g, positive, limit), nil
+		return DijkstraSearches(g, positive, limit), nil
 	}
 	h, err := potentials(ctx, g)
 	if err != nil {
@@ -49,7 +49,7 @@ func johnsonSearches(ctx context.Context, g *graph.CSR, limit int64) (func() row
 	// most limit + h(s) - min h: a bound on the reweighted distances that
 	// keeps every vertex within limit.
 	minH := slices.Min(h)
-	return func() rowSearch {
+	return func() RowSearch {
 		// Reweighting makes every arc of a shortest path weigh zero or
 		// more, many exactly zero: the first arc in stays the parent.
 		search := newDijkstraSearch(g.N, false)

@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -24,21 +24,21 @@ const cancelCheckInterval = 1 << 16
 // a negative arc gives an error wrapping ErrNegativeWeight that points to
 // BellmanFord.
 func Dijkstra(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
-	if err := validateCSR(g); err != nil {
+	if err := ValidateCSR(g); err != nil {
 		return nil, err
 	}
-	if err := checkDijkstraInput(g); err != nil {
+	if err := CheckDijkstraInput(g); err != nil {
 		return nil, err
 	}
-	if err := validateSource(g.N, source); err != nil {
+	if err := ValidateSource(g.N, source); err != nil {
 		return nil, err
 	}
 	return newDijkstraSearch(g.N, positiveWeights(g)).tree(ctx, g, source, withParents)
 }
 
-// checkDijkstraInput checks a structurally valid g once for any number of
+// CheckDijkstraInput checks a structurally valid g once for any number of
 // searches: the sign of its weights and the range of its distances. O(m).
-func checkDijkstraInput(g *graph.CSR) error {
+func CheckDijkstraInput(g *graph.CSR) error {
 	lo, hi := g.WeightRange()
 	if lo < 0 {
 		return negativeArcError(g, "dijkstra", "bellman-ford")
@@ -86,11 +86,11 @@ func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, w
 	return t, nil
 }
 
-// dijkstraSearches returns the row searches of a checked graph, each
+// DijkstraSearches returns the row searches of a checked graph, each
 // worker's with its own heap; positive is positiveWeights(g), limit as for
 // dijkstraInto.
-func dijkstraSearches(g *graph.CSR, positive bool, limit int64) func() rowSearch {
-	return func() rowSearch {
+func DijkstraSearches(g *graph.CSR, positive bool, limit int64) func() RowSearch {
+	return func() RowSearch {
 		search := newDijkstraSearch(g.N, positive)
 		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
 			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, plainRow, limit, nil)
