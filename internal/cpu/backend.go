@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -115,11 +114,9 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if err := checkAlgorithm(alg); err != nil {
 		return err
 	}
-	if alg.Name == backend.AlgorithmFloydWarshall {
-		return b.runFloydWarshall(ctx, &req, sink)
-	}
-	if alg.Name == backend.AlgorithmCH {
-		return b.runCH(ctx, &req, sink)
+	impl, _ := implementations.Lookup(alg.Name) // checkAlgorithm found it
+	if impl.run != nil {
+		return impl.run(b, ctx, &req, sink)
 	}
 	g, err := requestCSR(&req)
 	if err != nil {
@@ -131,10 +128,10 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
-	if alg.Name == backend.AlgorithmJohnson && len(req.Sources) == 0 {
+	if impl.wholeGraph && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
-	set, err := searches(ctx, g, alg.Name, req.MaxDistance)
+	set, err := searches(ctx, g, impl, req.MaxDistance)
 	if err != nil {
 		return err
 	}
@@ -159,52 +156,22 @@ type searchSet struct {
 	cells    func(withParents bool) shortest.CellSearch
 }
 
-// searches checks g for the single-source algorithm name and returns what
+// searches checks g for a single-source implementation and returns what
 // makes one search per worker, with the cutoff maxDistance as Run
-// describes it. For Johnson it first computes the potentials. Dijkstra
-// (and Johnson without negative weights) narrowed to targets stops at the
-// last target; the others gather after a full search.
-func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64) (searchSet, error) {
+// describes it.
+func searches(ctx context.Context, g *graph.CSR, impl implementation, maxDistance int64) (searchSet, error) {
 	// A negative cutoff other than NoCutoff matters only with negative
 	// weights; taking it as none computes more than asked, which is
 	// always allowed.
-	limit := int64(math.MaxInt64)
+	limit := noLimit
 	if maxDistance >= 0 {
 		limit = maxDistance
 	}
-	// One look at the weights serves every check and search below: O(1)
-	// for a recorded range, else one pass over the arcs.
+	// One look at the weights serves every check and search: O(1) for a
+	// recorded range, else one pass over the arcs.
 	lo, _ := g.WeightRange()
 	positive := g.M() == 0 || lo > 0
-	var full func() shortest.RowSearch
-	switch name {
-	case backend.AlgorithmDijkstra:
-		if err := shortest.CheckDijkstraInput(g); err != nil {
-			return searchSet{}, err
-		}
-		return searchSet{shortest.DijkstraSearches(g, positive, limit), shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
-	case backend.AlgorithmBellmanFord:
-		if err := shortest.CheckBellmanFordInput(g); err != nil {
-			return searchSet{}, err
-		}
-		if lo < 0 {
-			// A path may return below the cutoff after leaving it.
-			limit = math.MaxInt64
-		}
-		full = shortest.BellmanFordSearches(g, limit)
-	case backend.AlgorithmJohnson:
-		var err error
-		if full, err = shortest.JohnsonSearches(ctx, g, limit); err != nil {
-			return searchSet{}, err
-		}
-		if lo >= 0 {
-			// Without negative weights Johnson's searches are Dijkstra's.
-			return searchSet{full, shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
-		}
-	default:
-		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
-	}
-	return searchSet{full, shortest.GatherSearches(g.N, full), nil}, nil
+	return impl.searches(ctx, g, lo, positive, limit)
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,

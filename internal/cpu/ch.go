@@ -16,6 +16,23 @@ import (
 	"github.com/pathflow/pathflow/internal/shortest"
 )
 
+// The CPU answers ch from the request's contraction hierarchy, or from
+// one it builds for the run: bucket tables for targets, PHAST for whole
+// rows.
+func init() {
+	implementations.Register(backend.AlgorithmCH, implementation{
+		choose: func(p backend.Problem, c *backend.Choice) error {
+			if p.MinWeight < 0 {
+				return chNegativeWeight(p.MinWeight)
+			}
+			c.Algorithm, c.Reason = p.Algorithm, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
+			return nil
+		},
+		check: noVariant,
+		run:   (*Backend).runCH,
+	})
+}
+
 // chGroupSources is the most sources of a request with per-source targets
 // that one block answers with one set of buckets, over the union of their
 // targets, unless they all ask for the same list. Every source scans the

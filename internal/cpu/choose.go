@@ -5,14 +5,13 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
 // empty variant into VariantBlocked.
 const (
-	VariantBlocked = "blocked"
-	VariantNaive   = "naive"
+	VariantBlocked = backend.VariantBlocked
+	VariantNaive   = backend.VariantNaive
 )
 
 // problem is the kind of query auto chooses an algorithm for.
@@ -120,76 +119,36 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 			c.Algorithm.Name = backend.AlgorithmBellmanFord
 			c.Reason = fmt.Sprintf("sssp on the CPU backend with negative weights (min %d) is Bellman-Ford", p.MinWeight)
 		}
-	case backend.AlgorithmDijkstra:
-		if negative {
-			return c, fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
-				p.MinWeight, shortest.ErrNegativeWeight, backend.ErrUnsupported)
-		}
-		c.Algorithm, c.Reason = alg, "requested: Dijkstra from each source"
-	case backend.AlgorithmBellmanFord:
-		c.Algorithm, c.Reason = alg, "requested: Bellman-Ford from each source"
-	case backend.AlgorithmJohnson:
-		c.Algorithm, c.Reason = alg, "requested: Johnson's algorithm, which is Dijkstra from each source without negative weights"
-		if negative {
-			c.Reason = fmt.Sprintf("requested: Johnson's reweighting (min weight %d), then Dijkstra from each source", p.MinWeight)
-		}
-	case backend.AlgorithmCH:
-		if negative {
-			return c, chNegativeWeight(p.MinWeight)
-		}
-		c.Algorithm, c.Reason = alg, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
-	case backend.AlgorithmFloydWarshall:
-		c.Algorithm = alg
-		if c.Algorithm.Variant == "" {
-			c.Algorithm.Variant = VariantBlocked
-		}
-		c.Reason = fmt.Sprintf("requested: %s Floyd-Warshall", c.Algorithm.Variant)
 	default:
-		return c, unknownAlgorithm(alg.Name)
+		impl, ok := implementations.Lookup(alg.Name)
+		if !ok {
+			return c, unknownAlgorithm(alg.Name)
+		}
+		if err := impl.choose(p, &c); err != nil {
+			return c, err
+		}
 	}
 	if err := checkAlgorithm(c.Algorithm); err != nil {
 		return c, err
 	}
-	if c.Algorithm.Name == backend.AlgorithmFloydWarshall {
+	if d, _ := backend.Describe(c.Algorithm.Name); d.AllPairs {
 		c.AllPairs = true
 		c.Int64 = !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight)
 	}
 	return c, nil
 }
 
-// checkAlgorithm accepts the concrete algorithms Run implements: a search
-// without variant or block size, or Floyd-Warshall's blocked variant (with
-// a block size >= 0; an empty variant means blocked) or naive one.
+// checkAlgorithm accepts the concrete algorithms Run implements, with the
+// variants and block sizes their registered check accepts.
 func checkAlgorithm(alg backend.Algorithm) error {
-	switch alg.Name {
-	case backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmCH:
-		if alg.Variant != "" {
-			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
-		}
-		if alg.TileEdge != 0 {
-			return unsupported("%s takes no block size", alg.Name)
-		}
-		return nil
-	case backend.AlgorithmFloydWarshall:
-		switch alg.Variant {
-		case "", VariantBlocked:
-			if alg.TileEdge < 0 {
-				return unsupported("negative block size %d", alg.TileEdge)
-			}
-			return nil
-		case VariantNaive:
-			if alg.TileEdge != 0 {
-				return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
-			}
-			return nil
-		default:
-			return unsupported("unknown %s variant %q (want %q or %q)", alg.Name, alg.Variant, VariantBlocked, VariantNaive)
-		}
-	case backend.AlgorithmAuto, backend.AlgorithmSSSP:
+	if d, ok := backend.Describe(alg.Name); ok && d.Policy {
 		return unsupported("%s is resolved by Choose; Run takes the algorithm of its Choice", alg.Name)
-	default:
+	}
+	impl, ok := implementations.Lookup(alg.Name)
+	if !ok {
 		return unknownAlgorithm(alg.Name)
 	}
+	return impl.check(alg)
 }
 
 func unknownAlgorithm(name string) error {

@@ -11,6 +11,43 @@ import (
 	"github.com/pathflow/pathflow/internal/shortest"
 )
 
+// The CPU runs Floyd-Warshall over the whole matrix, blocked (the default,
+// with the request's tile edge) or naive, and hands over views of the
+// requested rows.
+func init() {
+	implementations.Register(backend.AlgorithmFloydWarshall, implementation{
+		choose: func(p backend.Problem, c *backend.Choice) error {
+			c.Algorithm = p.Algorithm
+			if c.Algorithm.Variant == "" {
+				c.Algorithm.Variant = VariantBlocked
+			}
+			c.Reason = fmt.Sprintf("requested: %s Floyd-Warshall", c.Algorithm.Variant)
+			return nil
+		},
+		check: checkFloydWarshall,
+		run:   (*Backend).runFloydWarshall,
+	})
+}
+
+// checkFloydWarshall accepts the blocked variant (with a block size >= 0;
+// an empty variant means blocked) and the naive one.
+func checkFloydWarshall(alg backend.Algorithm) error {
+	switch alg.Variant {
+	case "", VariantBlocked:
+		if alg.TileEdge < 0 {
+			return unsupported("negative block size %d", alg.TileEdge)
+		}
+		return nil
+	case VariantNaive:
+		if alg.TileEdge != 0 {
+			return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
+		}
+		return nil
+	default:
+		return unsupported("unknown %s variant %q (want %q or %q)", alg.Name, alg.Variant, VariantBlocked, VariantNaive)
+	}
+}
+
 // runFloydWarshall is Run for Floyd-Warshall: it computes the whole matrix
 // with the request's variant, then hands the requested rows to sink as
 // views of it, one block per run of sources that are consecutive vertices

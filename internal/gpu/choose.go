@@ -32,7 +32,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 		lo, hi = 0, 0
 	}
 	reason := "requested"
-	if alg.Name == "" || alg.Name == "auto" {
+	if alg.Name == "" || alg.Name == backend.AlgorithmAuto {
 		switch {
 		case p.AllSources:
 			alg.Name = allpairs.AllPairsFamily
@@ -45,7 +45,7 @@ func choose(p backend.Problem) (backend.Choice, error) {
 			reason = "non-negative weights on the GPU: the near-far frontier search"
 		}
 	}
-	if alg.Variant == "auto" {
+	if alg.Variant == backend.AlgorithmAuto {
 		alg.Variant = ""
 	}
 	switch alg.Name {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -41,7 +42,7 @@ func Dijkstra(ctx context.Context, g *graph.CSR, source int32, withParents bool)
 func CheckDijkstraInput(g *graph.CSR) error {
 	lo, hi := g.WeightRange()
 	if lo < 0 {
-		return negativeArcError(g, "dijkstra", "bellman-ford")
+		return negativeArcError(g, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord)
 	}
 	return checkDistanceBound(g.N, lo, hi, maxExactBound)
 }
