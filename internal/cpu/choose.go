@@ -5,6 +5,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/planner"
 )
 
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
@@ -14,65 +15,10 @@ const (
 	VariantNaive   = backend.VariantNaive
 )
 
-// problem is the kind of query auto chooses an algorithm for.
-type problem int
-
-const (
-	// problemSingleSource is one search from a source; a multi-source run
-	// is many of them.
-	problemSingleSource problem = iota
-	// problemAllPairs is a row from every vertex.
-	problemAllPairs
-)
-
-// Thresholds of chooseAlgorithm for all-pairs problems.
-const (
-	// floydWarshallMaxN: up to this many vertices the blocked
-	// Floyd-Warshall is used whatever the density; its n^3 min-plus steps
-	// run at well under a nanosecond each, against tens of nanoseconds per
-	// arc for a heap-based search.
-	floydWarshallMaxN = 4096
-	// denseDivisor: beyond floydWarshallMaxN a graph with at least
-	// n^2/denseDivisor arcs is dense enough for Floyd-Warshall to beat n
-	// Dijkstra searches.
-	denseDivisor = 128
-)
-
-// chooseAlgorithm picks the algorithm auto runs for a problem on a graph
-// of n vertices and m arcs, and says why in a sentence fit for a log:
-//
-//   - single source: dijkstra, or bellman-ford when some weight is
-//     negative;
-//   - all pairs: floyd-warshall (blocked) when n <= 4096 or m >= n^2/128,
-//     else johnson (which is plain repeated Dijkstra when no weight is
-//     negative).
-func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, reason string) {
-	switch p {
-	case problemAllPairs:
-		nn := int64(n) * int64(n)
-		switch {
-		case n <= floydWarshallMaxN:
-			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on %d <= %d vertices: blocked Floyd-Warshall", n, floydWarshallMaxN)
-		case m*denseDivisor >= nn:
-			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on a dense graph (%d arcs >= n^2/%d): blocked Floyd-Warshall", m, denseDivisor)
-		case negativeWeights:
-			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source", n, m)
-		default:
-			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) without negative weights: Dijkstra from every source", n, m)
-		}
-	default:
-		if negativeWeights {
-			return backend.AlgorithmBellmanFord, "negative weights: Bellman-Ford (Dijkstra needs non-negative weights)"
-		}
-		return backend.AlgorithmDijkstra, "non-negative weights: Dijkstra"
-	}
-}
-
 // Choose decides what the CPU backend runs for p; it is the backend's
 // registered backend.Factory.Choose.
 //
-//   - auto: chooseAlgorithm's pick, for all pairs when p.AllSources (see
-//     the package documentation); a block size applies when the pick is
+//   - auto: planner.AutoCPU's pick, for all pairs when p.AllSources; a block size applies when the pick is
 //     Floyd-Warshall;
 //   - sssp: dijkstra, or bellman-ford when some weight is negative;
 //   - dijkstra: non-negative weights only, else an error that points to
@@ -99,11 +45,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 		if alg.Variant != "" {
 			return c, unsupported("auto takes no variant (got %q); name the algorithm to pick one", alg.Variant)
 		}
-		kind := problemSingleSource
-		if p.AllSources {
-			kind = problemAllPairs
-		}
-		name, reason := chooseAlgorithm(kind, p.N, p.M, negative)
+		name, reason := planner.AutoCPU(p.AllSources, p.N, p.M, negative)
 		c.Algorithm, c.Reason = backend.Algorithm{Name: name}, reason
 		if name == backend.AlgorithmFloydWarshall {
 			// A block size given with auto applies when the pick is

@@ -9,30 +9,6 @@ import (
 	"github.com/pathflow/pathflow/internal/shortest"
 )
 
-func TestChooseAlgorithm(t *testing.T) {
-	for _, c := range []struct {
-		p        problem
-		n        int32
-		m        int64
-		negative bool
-		want     string
-	}{
-		{problemSingleSource, 10, 20, false, backend.AlgorithmDijkstra},
-		{problemSingleSource, 10, 20, true, backend.AlgorithmBellmanFord},
-		{problemAllPairs, 4096, 5000, false, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 4096, 5000, true, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 4097, 5000, false, backend.AlgorithmJohnson},
-		{problemAllPairs, 4097, 5000, true, backend.AlgorithmJohnson},
-		{problemAllPairs, 10000, 10000 * 10000 / 128, false, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 10000, 10000*10000/128 - 1, false, backend.AlgorithmJohnson},
-	} {
-		name, reason := chooseAlgorithm(c.p, c.n, c.m, c.negative)
-		if name != c.want || reason == "" {
-			t.Errorf("%+v: got %q (%q), want %q", c, name, reason, c.want)
-		}
-	}
-}
-
 func TestChoose(t *testing.T) {
 	alg := func(name, variant string, blockSize int) backend.Algorithm {
 		return backend.Algorithm{Name: name, Variant: variant, TileEdge: blockSize}
