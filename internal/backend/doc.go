@@ -11,7 +11,7 @@
 // with the cuda tag. The pipeline imports neither; the commands
 // (cmd/compute) and the tests that run computations blank-import them, so
 // the pipeline never imports CUDA code. The algorithm names every backend
-// and the compute.algorithm key share are declared here too (names.go). A Factory's Choose decides, on the host
+// and the compute.algorithm key share are declared here too (algorithms.go, one Descriptor per algorithm). A Factory's Choose decides, on the host
 // and before any device is opened, which algorithm and variant will run and
 // in which integer width; Open then starts the backend.
 package backend

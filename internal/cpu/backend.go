@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // blockValues is about how many distances a block of rows holds: 8 MiB of
@@ -114,26 +114,24 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if err := checkAlgorithm(alg); err != nil {
 		return err
 	}
-	if alg.Name == backend.AlgorithmFloydWarshall {
-		return b.runFloydWarshall(ctx, &req, sink)
-	}
-	if alg.Name == backend.AlgorithmCH {
-		return b.runCH(ctx, &req, sink)
+	impl, _ := implementations.Lookup(alg.Name) // checkAlgorithm found it
+	if impl.run != nil {
+		return impl.run(b, ctx, &req, sink)
 	}
 	g, err := requestCSR(&req)
 	if err != nil {
 		return err
 	}
-	if err := validateSources(g.N, req.Sources); err != nil {
+	if err := shortest.ValidateSources(g.N, req.Sources); err != nil {
 		return err
 	}
 	if !req.Choice.Int64 {
 		return fmt.Errorf("cpu: the request's choice asks for int32 distances, but %s gives int64; take the choice from Choose", alg.Name)
 	}
-	if alg.Name == backend.AlgorithmJohnson && len(req.Sources) == 0 {
+	if impl.wholeGraph && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
-	set, err := searches(ctx, g, alg.Name, req.MaxDistance)
+	set, err := searches(ctx, g, impl, req.MaxDistance)
 	if err != nil {
 		return err
 	}
@@ -153,57 +151,27 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 // narrowed to targets and, where the algorithm can stop at the cutoff, for
 // sparse rows (nil otherwise).
 type searchSet struct {
-	full     func() rowSearch
-	targeted func(withParents bool) targetSearch
-	cells    func(withParents bool) cellSearch
+	full     func() shortest.RowSearch
+	targeted func(withParents bool) shortest.TargetSearch
+	cells    func(withParents bool) shortest.CellSearch
 }
 
-// searches checks g for the single-source algorithm name and returns what
+// searches checks g for a single-source implementation and returns what
 // makes one search per worker, with the cutoff maxDistance as Run
-// describes it. For Johnson it first computes the potentials. Dijkstra
-// (and Johnson without negative weights) narrowed to targets stops at the
-// last target; the others gather after a full search.
-func searches(ctx context.Context, g *graph.CSR, name string, maxDistance int64) (searchSet, error) {
+// describes it.
+func searches(ctx context.Context, g *graph.CSR, impl implementation, maxDistance int64) (searchSet, error) {
 	// A negative cutoff other than NoCutoff matters only with negative
 	// weights; taking it as none computes more than asked, which is
 	// always allowed.
-	limit := int64(math.MaxInt64)
+	limit := noLimit
 	if maxDistance >= 0 {
 		limit = maxDistance
 	}
-	// One look at the weights serves every check and search below: O(1)
-	// for a recorded range, else one pass over the arcs.
+	// One look at the weights serves every check and search: O(1) for a
+	// recorded range, else one pass over the arcs.
 	lo, _ := g.WeightRange()
 	positive := g.M() == 0 || lo > 0
-	var full func() rowSearch
-	switch name {
-	case backend.AlgorithmDijkstra:
-		if err := checkDijkstraInput(g); err != nil {
-			return searchSet{}, err
-		}
-		return searchSet{dijkstraSearches(g, positive, limit), dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
-	case backend.AlgorithmBellmanFord:
-		if err := checkBellmanFordInput(g); err != nil {
-			return searchSet{}, err
-		}
-		if lo < 0 {
-			// A path may return below the cutoff after leaving it.
-			limit = math.MaxInt64
-		}
-		full = bellmanFordSearches(g, limit)
-	case backend.AlgorithmJohnson:
-		var err error
-		if full, err = johnsonSearches(ctx, g, limit); err != nil {
-			return searchSet{}, err
-		}
-		if lo >= 0 {
-			// Without negative weights Johnson's searches are Dijkstra's.
-			return searchSet{full, dijkstraTargetSearches(g, positive, limit), dijkstraCellSearches(g, positive, limit)}, nil
-		}
-	default:
-		return searchSet{}, fmt.Errorf("cpu: %s is not a single-source algorithm", name)
-	}
-	return searchSet{full, gatherSearches(g.N, full), nil}, nil
+	return impl.searches(ctx, g, lo, positive, limit)
 }
 
 // requestCSR returns the request's graph in compressed sparse rows,
@@ -214,12 +182,12 @@ func requestCSR(req *backend.Request) (*graph.CSR, error) {
 	case g == nil && e == nil:
 		return nil, errors.New("cpu: request without a graph")
 	case g == nil:
-		if err := validateEdgeList(e); err != nil {
+		if err := shortest.ValidateEdgeList(e); err != nil {
 			return nil, err
 		}
 		return graph.BuildCSR(e), nil
 	}
-	if err := validateCSR(g); err != nil {
+	if err := shortest.ValidateCSR(g); err != nil {
 		return nil, err
 	}
 	if err := checkSameGraph(e, g); err != nil {
@@ -236,12 +204,12 @@ func requestEdges(req *backend.Request) (*graph.EdgeList, error) {
 	case g == nil && e == nil:
 		return nil, errors.New("cpu: request without a graph")
 	case e == nil:
-		if err := validateCSR(g); err != nil {
+		if err := shortest.ValidateCSR(g); err != nil {
 			return nil, err
 		}
 		return edgesOf(g), nil
 	}
-	if err := validateEdgeList(e); err != nil {
+	if err := shortest.ValidateEdgeList(e); err != nil {
 		return nil, err
 	}
 	if err := checkSameGraph(e, g); err != nil {

@@ -15,6 +15,8 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // problemOf describes a run of alg from sources on e as the pipeline does.
@@ -134,7 +136,7 @@ func TestBackendIdentity(t *testing.T) {
 // shared graphs, against the reference and gonum.
 func TestRunAllPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), 9))
-	var algs []allPairsAlgorithm
+	var algs []shortesttest.AllPairsAlgorithm
 	for _, a := range []struct {
 		alg             backend.Algorithm
 		workers         int
@@ -149,13 +151,13 @@ func TestRunAllPairs(t *testing.T) {
 		{alg: backend.Algorithm{Name: backend.AlgorithmBellmanFord}, workers: 2},
 		{alg: backend.Algorithm{Name: backend.AlgorithmDijkstra}, workers: 2, nonNegativeOnly: true},
 	} {
-		algs = append(algs, allPairsAlgorithm{
-			name:            fmt.Sprintf("%s %s, %d workers", a.alg.Name, a.alg.Variant, a.workers),
-			nonNegativeOnly: a.nonNegativeOnly,
-			run:             runMatrix(t, r, a.workers, a.alg),
+		algs = append(algs, shortesttest.AllPairsAlgorithm{
+			Name:            fmt.Sprintf("%s %s, %d workers", a.alg.Name, a.alg.Variant, a.workers),
+			NonNegativeOnly: a.nonNegativeOnly,
+			Run:             runMatrix(t, r, a.workers, a.alg),
 		})
 	}
-	testAllPairs(t, algs)
+	shortesttest.TestAllPairs(t, algs, shortest.ErrNegativeWeight)
 }
 
 // TestRunSources runs the searches from random distinct sources in random
@@ -165,13 +167,13 @@ func TestRunAllPairs(t *testing.T) {
 // are still checked.
 func TestRunSources(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), 4))
-	for _, tg := range testGraphs(t) {
-		e := tg.e
+	for _, tg := range shortesttest.Graphs(t) {
+		e := tg.Edges
 		if e.N == 0 {
 			continue
 		}
 		g := graph.BuildCSR(e)
-		_, anyCycle := referenceAllPairs(e)
+		_, anyCycle := shortesttest.AllPairs(e)
 		perm := r.Perm(int(e.N))
 		sources := make([]int32, 1+r.IntN(int(e.N)))
 		for i := range sources {
@@ -179,10 +181,10 @@ func TestRunSources(t *testing.T) {
 		}
 		for _, workers := range []int{1, 2, 5} {
 			for _, name := range []string{backend.AlgorithmAuto, backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson} {
-				label := fmt.Sprintf("%s, %s, %d workers", tg.name, name, workers)
+				label := fmt.Sprintf("%s, %s, %d workers", tg.Name, name, workers)
 				req, err := requestFor(e, backend.Algorithm{Name: name}, sources, workers != 2)
 				if name == backend.AlgorithmDijkstra && e.HasNegativeWeight() {
-					if !errors.Is(err, ErrNegativeWeight) || !errors.Is(err, backend.ErrUnsupported) {
+					if !errors.Is(err, shortest.ErrNegativeWeight) || !errors.Is(err, backend.ErrUnsupported) {
 						t.Fatalf("%s: Choose gave %v, want ErrNegativeWeight and ErrUnsupported", label, err)
 					}
 					continue
@@ -197,8 +199,8 @@ func TestRunSources(t *testing.T) {
 				b.blockValues = int(e.N) * (1 + r.IntN(4))
 				trees, err := collect(context.Background(), t, b, req)
 				if err != nil {
-					checkNegativeCycle(t, e, err)
-					var nc *NegativeCycleError
+					shortesttest.CheckNegativeCycle(t, e, err)
+					var nc *shortest.NegativeCycleError
 					errors.As(err, &nc)
 					if req.Choice.Algorithm.Name == backend.AlgorithmBellmanFord && !reachableFromAny(g, sources, nc.Vertex) {
 						t.Fatalf("%s: cycle through %d is not reachable from the sources", label, nc.Vertex)
@@ -213,14 +215,14 @@ func TestRunSources(t *testing.T) {
 						}
 						continue
 					}
-					want, negative := referenceBellmanFord(e, tree.Source)
+					want, negative := shortesttest.BellmanFord(e, tree.Source)
 					if negative {
 						t.Fatalf("%s: row from %d handed over despite a reachable negative cycle", label, tree.Source)
 					}
 					if (tree.Parent != nil) != req.Parents {
 						t.Fatalf("%s: asked for parents: %v, got them: %v", label, req.Parents, tree.Parent != nil)
 					}
-					checkTree(t, e, g, tree, want)
+					shortesttest.CheckTree(t, e, g, tree, want)
 				}
 			}
 		}
@@ -230,7 +232,7 @@ func TestRunSources(t *testing.T) {
 // reachableFromAny reports whether some source reaches v.
 func reachableFromAny(g *graph.CSR, sources []int32, v int32) bool {
 	for _, s := range sources {
-		if reachable(g, s, v) {
+		if shortesttest.Reachable(g, s, v) {
 			return true
 		}
 	}
@@ -246,7 +248,7 @@ func TestRunBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := referenceAllPairs(e)
+	want, _ := shortesttest.AllPairs(e)
 	sources := []int32{3, 4, 5, 9, 0, 1, 2, 7, 15, 14}
 	type span struct{ first, rows int }
 	for _, c := range []struct {
@@ -322,8 +324,8 @@ func TestRunBlocks(t *testing.T) {
 // TestRunRejects checks that invalid requests give errors, of the right
 // kind where it matters, before anything reaches the sink.
 func TestRunRejects(t *testing.T) {
-	e := edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1})
-	neg := edges(3, [3]int32{0, 1, -1})
+	e := shortesttest.Edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1})
+	neg := shortesttest.Edges(3, [3]int32{0, 1, -1})
 	valid := func(alg backend.Algorithm, e *graph.EdgeList) backend.Request {
 		req, err := requestFor(e, alg, []int32{0, 2}, false)
 		if err != nil {
@@ -352,7 +354,7 @@ func TestRunRejects(t *testing.T) {
 		{"unknown variant", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.Variant = "recursive" }), true, nil},
 		{"negative block size", with(valid(fw, e), func(r *backend.Request) { r.Choice.Algorithm.TileEdge = -2 }), true, nil},
 		{"naive block size", with(valid(backend.Algorithm{Name: backend.AlgorithmFloydWarshall, Variant: VariantNaive}, e), func(r *backend.Request) { r.Choice.Algorithm.TileEdge = 4 }), true, nil},
-		{"dijkstra, negative weight", with(valid(dijkstra, e), func(r *backend.Request) { r.Edges, r.CSR = neg, graph.BuildCSR(neg) }), false, ErrNegativeWeight},
+		{"dijkstra, negative weight", with(valid(dijkstra, e), func(r *backend.Request) { r.Edges, r.CSR = neg, graph.BuildCSR(neg) }), false, shortest.ErrNegativeWeight},
 		{"source outside", with(valid(dijkstra, e), func(r *backend.Request) { r.Sources = []int32{0, 3} }), false, nil},
 		{"negative source", with(valid(fw, e), func(r *backend.Request) { r.Sources = []int32{-1} }), false, nil},
 		{"repeated source", with(valid(dijkstra, e), func(r *backend.Request) { r.Sources = []int32{2, 0, 2} }), false, nil},
@@ -383,7 +385,7 @@ func TestRunRejects(t *testing.T) {
 // TestRunGraphForms checks that a request with only one form of the graph
 // gives the same rows as one with both.
 func TestRunGraphForms(t *testing.T) {
-	e := edges(4, [3]int32{0, 1, 2}, [3]int32{1, 2, -1}, [3]int32{0, 2, 3}, [3]int32{2, 3, 1})
+	e := shortesttest.Edges(4, [3]int32{0, 1, 2}, [3]int32{1, 2, -1}, [3]int32{0, 2, 3}, [3]int32{2, 3, 1})
 	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, true)
 		if err != nil {
@@ -413,7 +415,7 @@ func TestRunGraphForms(t *testing.T) {
 }
 
 func TestRunNoSources(t *testing.T) {
-	e := edges(3, [3]int32{0, 1, -1}, [3]int32{1, 0, -1}) // a negative cycle
+	e := shortesttest.Edges(3, [3]int32{0, 1, -1}, [3]int32{1, 0, -1}) // a negative cycle
 	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, nil, false)
 		if err != nil {

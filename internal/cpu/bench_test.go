@@ -2,84 +2,23 @@ package cpu
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
-// fixture builds a benchmark graph once per test binary.
-type fixture[T any] struct {
-	once  sync.Once
-	value T
-	err   error
-	build func() (T, error)
-}
-
-func (f *fixture[T]) get(b *testing.B) T {
-	f.once.Do(func() { f.value, f.err = f.build() })
-	if f.err != nil {
-		b.Fatal(f.err)
-	}
-	return f.value
-}
-
-// reportCPU adds the CPU time per operation (all threads) to a benchmark's
-// output: beside the wall time it shows the work done, which other load on
-// the machine does not inflate.
-func reportCPU(b *testing.B, run func()) {
-	start, ok := processCPUTime()
-	for b.Loop() {
-		run()
-	}
-	if end, ok2 := processCPUTime(); ok && ok2 && b.N > 0 {
-		b.ReportMetric((end-start).Seconds()/float64(b.N), "cpu-s/op")
-	}
-}
-
-func gridFixture(side int32) *fixture[*graph.CSR] {
-	return &fixture[*graph.CSR]{build: func() (*graph.CSR, error) {
-		e, err := generate.Grid(side, 1, 1000, 1)
-		if err != nil {
-			return nil, err
-		}
-		return graph.BuildCSR(e), nil
-	}}
-}
-
 var (
-	grid512  = gridFixture(512)
-	grid2048 = gridFixture(2048)
-	er2048   = &fixture[*graph.EdgeList]{build: func() (*graph.EdgeList, error) {
+	grid512 = shortesttest.GridFixture(512)
+	er2048  = &shortesttest.Fixture[*graph.EdgeList]{Build: func() (*graph.EdgeList, error) {
 		return generate.ErdosRenyi(2048, 0.05, 1, 100, 1)
 	}}
 )
-
-func benchmarkDijkstra(b *testing.B, g *graph.CSR, withParents bool) {
-	search := newDijkstraSearch(g.N, positiveWeights(g))
-	ctx := context.Background()
-	reportCPU(b, func() {
-		if _, err := search.tree(ctx, g, 0, withParents); err != nil {
-			b.Fatal(err)
-		}
-	})
-}
-
-// BenchmarkDijkstraGrid512 is one search from a corner of the 512 x 512
-// grid (weights 1..1000), distances only.
-func BenchmarkDijkstraGrid512(b *testing.B) { benchmarkDijkstra(b, grid512.get(b), false) }
-
-// BenchmarkDijkstraGrid512Parents is the same search with parents.
-func BenchmarkDijkstraGrid512Parents(b *testing.B) { benchmarkDijkstra(b, grid512.get(b), true) }
-
-// BenchmarkDijkstraGrid2048 is one search with parents from a corner of the
-// 2048 x 2048 grid.
-func BenchmarkDijkstraGrid2048(b *testing.B) { benchmarkDijkstra(b, grid2048.get(b), true) }
 
 // benchmarkRun runs alg from sources through Backend.Run on every core,
 // with a sink that releases each block at once.
@@ -99,7 +38,7 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 		rows.Release()
 		return nil
 	}
-	reportCPU(b, func() {
+	shortesttest.ReportCPU(b, func() {
 		if err := cpu.Run(context.Background(), req, release); err != nil {
 			b.Fatal(err)
 		}
@@ -109,7 +48,7 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 // BenchmarkDijkstraGrid512Sources64 runs 64 searches with parents, spread
 // over the 512 x 512 grid.
 func BenchmarkDijkstraGrid512Sources64(b *testing.B) {
-	g := grid512.get(b)
+	g := grid512.Get(b)
 	sources := make([]int32, 64)
 	for i := range sources {
 		sources[i] = int32(i) * (g.N / 64)
@@ -130,14 +69,14 @@ func BenchmarkJohnsonGnutella04(b *testing.B) {
 // Bellman-Ford and reweighting come first.
 func BenchmarkJohnsonGnutella04Negative(b *testing.B) {
 	e := readSNAP(b, "p2p-Gnutella04.txt", 1, 100)
-	neg := reweighted(rand.New(rand.NewPCG(1, 2)), e, 50)
+	neg := shortesttest.Reweighted(rand.New(rand.NewPCG(1, 2)), e, 50)
 	benchmarkRun(b, graph.BuildCSR(neg), backend.AlgorithmJohnson, allSources(e.N), false)
 }
 
 func benchmarkFloydWarshall(b *testing.B, withParents bool) {
-	e := er2048.get(b)
-	reportCPU(b, func() {
-		if _, err := BlockedFloydWarshall(context.Background(), e, 0, 0, withParents); err != nil {
+	e := er2048.Get(b)
+	shortesttest.ReportCPU(b, func() {
+		if _, err := shortest.BlockedFloydWarshall(context.Background(), e, 0, 0, withParents); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -170,15 +109,13 @@ func odTable(count int) (sources, targets []int32) {
 // target) and as full rows (no stop), and reports the share of the grid
 // one stopped search reaches.
 func BenchmarkODTableGrid512(b *testing.B) {
-	g := grid512.get(b)
+	g := grid512.Get(b)
 	sources, targets := odTable(100)
-	stop := newTargetStop(g.N)
-	stop.start(targets)
-	tree := newRowScratch(g.N, true)
-	if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, 0, tree.dist, tree.parent, tree.coding, math.MaxInt64, stop); err != nil {
+	touched, err := shortest.DijkstraReach(context.Background(), g, 0, targets)
+	if err != nil {
 		b.Fatal(err)
 	}
-	reached := float64(len(stop.touched)) / float64(g.N)
+	reached := float64(touched) / float64(g.N)
 	for _, narrowed := range []bool{true, false} {
 		name := "targets"
 		if !narrowed {
@@ -191,7 +128,7 @@ func BenchmarkODTableGrid512(b *testing.B) {
 				req.Targets = targets
 			}
 			be := New(2)
-			reportCPU(b, func() {
+			shortesttest.ReportCPU(b, func() {
 				if err := be.Run(context.Background(), req, func(rows *results.Rows) error { rows.Release(); return nil }); err != nil {
 					b.Fatal(err)
 				}

@@ -13,7 +13,25 @@ import (
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
+
+// The CPU answers ch from the request's contraction hierarchy, or from
+// one it builds for the run: bucket tables for targets, PHAST for whole
+// rows.
+func init() {
+	implementations.Register(backend.AlgorithmCH, implementation{
+		choose: func(p backend.Problem, c *backend.Choice) error {
+			if p.MinWeight < 0 {
+				return chNegativeWeight(p.MinWeight)
+			}
+			c.Algorithm, c.Reason = p.Algorithm, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
+			return nil
+		},
+		check: noVariant,
+		run:   (*Backend).runCH,
+	})
+}
 
 // chGroupSources is the most sources of a request with per-source targets
 // that one block answers with one set of buckets, over the union of their
@@ -36,7 +54,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	if err != nil {
 		return err
 	}
-	if err := validateSources(g.N, req.Sources); err != nil {
+	if err := shortest.ValidateSources(g.N, req.Sources); err != nil {
 		return err
 	}
 	if err := validateTargets(g.N, req); err != nil {
@@ -100,7 +118,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 // contraction hierarchy cannot hold one.
 func chNegativeWeight(lo int32) error {
 	return fmt.Errorf("cpu: ch needs non-negative weights (a contraction hierarchy's upward searches assume them) and the graph has an arc of weight %d; use bellman-ford, johnson or auto, which handle negative weights (%w, %w)",
-		lo, ErrNegativeWeight, backend.ErrUnsupported)
+		lo, shortest.ErrNegativeWeight, backend.ErrUnsupported)
 }
 
 // chChunk is one block of a ch run: count consecutive sources from

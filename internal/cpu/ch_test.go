@@ -15,6 +15,8 @@ import (
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // chCells is what a ch run handed over: each row's distances and parents
@@ -63,7 +65,7 @@ func checkCH(t *testing.T, name string, e *graph.EdgeList, sources []int32, r *r
 	g := graph.BuildCSR(e)
 	refs := make([][]int64, len(sources))
 	for i, s := range sources {
-		tree, err := Dijkstra(context.Background(), g, s, false)
+		tree, err := shortest.Dijkstra(context.Background(), g, s, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,13 +189,13 @@ func checkCHParent(t *testing.T, g *graph.CSR, source, v int32, d int64, p int32
 
 func TestCHRome99(t *testing.T) {
 	e := readDIMACS(t, "rome99.gr")
-	seed := freshSeed(t)
+	seed := shortesttest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 11))
 	checkCH(t, "rome99", e, sampleSources(r, e.N, 40), r)
 }
 
 func TestCHRoadGraphs(t *testing.T) {
-	seed := freshSeed(t)
+	seed := shortesttest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 12))
 	for _, c := range []struct {
 		side int32
@@ -211,7 +213,7 @@ func TestCHRoadGraphs(t *testing.T) {
 // (cycles of them too), one-way arcs, parallel arcs, self-loops and
 // unreachable vertices.
 func TestCHZeroWeights(t *testing.T) {
-	seed := freshSeed(t)
+	seed := shortesttest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 13))
 	for range 8 {
 		n := int32(2 + r.IntN(150))
@@ -246,13 +248,13 @@ func TestCHReportsItsHierarchy(t *testing.T) {
 }
 
 func TestCHRefusals(t *testing.T) {
-	neg := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, -1})
+	neg := shortesttest.Edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, -1})
 	_, err := Choose(problemOf(neg, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0}, false))
-	if !errors.Is(err, backend.ErrUnsupported) || !errors.Is(err, ErrNegativeWeight) {
+	if !errors.Is(err, backend.ErrUnsupported) || !errors.Is(err, shortest.ErrNegativeWeight) {
 		t.Errorf("choose ch with a negative weight: %v", err)
 	}
 	// Run refuses it too, with a choice made for another graph.
-	pos := edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, 1})
+	pos := shortesttest.Edges(3, [3]int32{0, 1, 4}, [3]int32{1, 2, 1})
 	req, err := requestFor(pos, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +334,7 @@ func TestCHWholeRowsInAnyBlockSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := int(e.N)
-	r := rand.New(rand.NewPCG(freshSeed(t), 14))
+	r := rand.New(rand.NewPCG(shortesttest.FreshSeed(t), 14))
 	sources := sampleSources(r, e.N, 29) // the last sweep is partial
 	var want *chCells
 	for _, tc := range []struct{ rowsPerBlock, workers int }{

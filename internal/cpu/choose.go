@@ -5,74 +5,20 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/planner"
 )
 
 // Floyd-Warshall variants (backend.Algorithm.Variant); Choose turns an
 // empty variant into VariantBlocked.
 const (
-	VariantBlocked = "blocked"
-	VariantNaive   = "naive"
+	VariantBlocked = backend.VariantBlocked
+	VariantNaive   = backend.VariantNaive
 )
-
-// problem is the kind of query auto chooses an algorithm for.
-type problem int
-
-const (
-	// problemSingleSource is one search from a source; a multi-source run
-	// is many of them.
-	problemSingleSource problem = iota
-	// problemAllPairs is a row from every vertex.
-	problemAllPairs
-)
-
-// Thresholds of chooseAlgorithm for all-pairs problems.
-const (
-	// floydWarshallMaxN: up to this many vertices the blocked
-	// Floyd-Warshall is used whatever the density; its n^3 min-plus steps
-	// run at well under a nanosecond each, against tens of nanoseconds per
-	// arc for a heap-based search.
-	floydWarshallMaxN = 4096
-	// denseDivisor: beyond floydWarshallMaxN a graph with at least
-	// n^2/denseDivisor arcs is dense enough for Floyd-Warshall to beat n
-	// Dijkstra searches.
-	denseDivisor = 128
-)
-
-// chooseAlgorithm picks the algorithm auto runs for a problem on a graph
-// of n vertices and m arcs, and says why in a sentence fit for a log:
-//
-//   - single source: dijkstra, or bellman-ford when some weight is
-//     negative;
-//   - all pairs: floyd-warshall (blocked) when n <= 4096 or m >= n^2/128,
-//     else johnson (which is plain repeated Dijkstra when no weight is
-//     negative).
-func chooseAlgorithm(p problem, n int32, m int64, negativeWeights bool) (name, reason string) {
-	switch p {
-	case problemAllPairs:
-		nn := int64(n) * int64(n)
-		switch {
-		case n <= floydWarshallMaxN:
-			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on %d <= %d vertices: blocked Floyd-Warshall", n, floydWarshallMaxN)
-		case m*denseDivisor >= nn:
-			return backend.AlgorithmFloydWarshall, fmt.Sprintf("all pairs on a dense graph (%d arcs >= n^2/%d): blocked Floyd-Warshall", m, denseDivisor)
-		case negativeWeights:
-			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) with negative weights: Johnson's reweighting, then Dijkstra from every source", n, m)
-		default:
-			return backend.AlgorithmJohnson, fmt.Sprintf("all pairs on a sparse graph (%d vertices, %d arcs) without negative weights: Dijkstra from every source", n, m)
-		}
-	default:
-		if negativeWeights {
-			return backend.AlgorithmBellmanFord, "negative weights: Bellman-Ford (Dijkstra needs non-negative weights)"
-		}
-		return backend.AlgorithmDijkstra, "non-negative weights: Dijkstra"
-	}
-}
 
 // Choose decides what the CPU backend runs for p; it is the backend's
 // registered backend.Factory.Choose.
 //
-//   - auto: chooseAlgorithm's pick, for all pairs when p.AllSources (see
-//     the package documentation); a block size applies when the pick is
+//   - auto: planner.AutoCPU's pick, for all pairs when p.AllSources; a block size applies when the pick is
 //     Floyd-Warshall;
 //   - sssp: dijkstra, or bellman-ford when some weight is negative;
 //   - dijkstra: non-negative weights only, else an error that points to
@@ -99,11 +45,7 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 		if alg.Variant != "" {
 			return c, unsupported("auto takes no variant (got %q); name the algorithm to pick one", alg.Variant)
 		}
-		kind := problemSingleSource
-		if p.AllSources {
-			kind = problemAllPairs
-		}
-		name, reason := chooseAlgorithm(kind, p.N, p.M, negative)
+		name, reason := planner.AutoCPU(p.AllSources, p.N, p.M, negative)
 		c.Algorithm, c.Reason = backend.Algorithm{Name: name}, reason
 		if name == backend.AlgorithmFloydWarshall {
 			// A block size given with auto applies when the pick is
@@ -119,76 +61,36 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 			c.Algorithm.Name = backend.AlgorithmBellmanFord
 			c.Reason = fmt.Sprintf("sssp on the CPU backend with negative weights (min %d) is Bellman-Ford", p.MinWeight)
 		}
-	case backend.AlgorithmDijkstra:
-		if negative {
-			return c, fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
-				p.MinWeight, ErrNegativeWeight, backend.ErrUnsupported)
-		}
-		c.Algorithm, c.Reason = alg, "requested: Dijkstra from each source"
-	case backend.AlgorithmBellmanFord:
-		c.Algorithm, c.Reason = alg, "requested: Bellman-Ford from each source"
-	case backend.AlgorithmJohnson:
-		c.Algorithm, c.Reason = alg, "requested: Johnson's algorithm, which is Dijkstra from each source without negative weights"
-		if negative {
-			c.Reason = fmt.Sprintf("requested: Johnson's reweighting (min weight %d), then Dijkstra from each source", p.MinWeight)
-		}
-	case backend.AlgorithmCH:
-		if negative {
-			return c, chNegativeWeight(p.MinWeight)
-		}
-		c.Algorithm, c.Reason = alg, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
-	case backend.AlgorithmFloydWarshall:
-		c.Algorithm = alg
-		if c.Algorithm.Variant == "" {
-			c.Algorithm.Variant = VariantBlocked
-		}
-		c.Reason = fmt.Sprintf("requested: %s Floyd-Warshall", c.Algorithm.Variant)
 	default:
-		return c, unknownAlgorithm(alg.Name)
+		impl, ok := implementations.Lookup(alg.Name)
+		if !ok {
+			return c, unknownAlgorithm(alg.Name)
+		}
+		if err := impl.choose(p, &c); err != nil {
+			return c, err
+		}
 	}
 	if err := checkAlgorithm(c.Algorithm); err != nil {
 		return c, err
 	}
-	if c.Algorithm.Name == backend.AlgorithmFloydWarshall {
+	if d, _ := backend.Describe(c.Algorithm.Name); d.AllPairs {
 		c.AllPairs = true
 		c.Int64 = !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight)
 	}
 	return c, nil
 }
 
-// checkAlgorithm accepts the concrete algorithms Run implements: a search
-// without variant or block size, or Floyd-Warshall's blocked variant (with
-// a block size >= 0; an empty variant means blocked) or naive one.
+// checkAlgorithm accepts the concrete algorithms Run implements, with the
+// variants and block sizes their registered check accepts.
 func checkAlgorithm(alg backend.Algorithm) error {
-	switch alg.Name {
-	case backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmJohnson, backend.AlgorithmCH:
-		if alg.Variant != "" {
-			return unsupported("%s has no variant %q", alg.Name, alg.Variant)
-		}
-		if alg.TileEdge != 0 {
-			return unsupported("%s takes no block size", alg.Name)
-		}
-		return nil
-	case backend.AlgorithmFloydWarshall:
-		switch alg.Variant {
-		case "", VariantBlocked:
-			if alg.TileEdge < 0 {
-				return unsupported("negative block size %d", alg.TileEdge)
-			}
-			return nil
-		case VariantNaive:
-			if alg.TileEdge != 0 {
-				return unsupported("%s %s takes no block size", alg.Name, alg.Variant)
-			}
-			return nil
-		default:
-			return unsupported("unknown %s variant %q (want %q or %q)", alg.Name, alg.Variant, VariantBlocked, VariantNaive)
-		}
-	case backend.AlgorithmAuto, backend.AlgorithmSSSP:
+	if d, ok := backend.Describe(alg.Name); ok && d.Policy {
 		return unsupported("%s is resolved by Choose; Run takes the algorithm of its Choice", alg.Name)
-	default:
+	}
+	impl, ok := implementations.Lookup(alg.Name)
+	if !ok {
 		return unknownAlgorithm(alg.Name)
 	}
+	return impl.check(alg)
 }
 
 func unknownAlgorithm(name string) error {

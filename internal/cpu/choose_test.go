@@ -6,31 +6,8 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
-
-func TestChooseAlgorithm(t *testing.T) {
-	for _, c := range []struct {
-		p        problem
-		n        int32
-		m        int64
-		negative bool
-		want     string
-	}{
-		{problemSingleSource, 10, 20, false, backend.AlgorithmDijkstra},
-		{problemSingleSource, 10, 20, true, backend.AlgorithmBellmanFord},
-		{problemAllPairs, 4096, 5000, false, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 4096, 5000, true, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 4097, 5000, false, backend.AlgorithmJohnson},
-		{problemAllPairs, 4097, 5000, true, backend.AlgorithmJohnson},
-		{problemAllPairs, 10000, 10000 * 10000 / 128, false, backend.AlgorithmFloydWarshall},
-		{problemAllPairs, 10000, 10000*10000/128 - 1, false, backend.AlgorithmJohnson},
-	} {
-		name, reason := chooseAlgorithm(c.p, c.n, c.m, c.negative)
-		if name != c.want || reason == "" {
-			t.Errorf("%+v: got %q (%q), want %q", c, name, reason, c.want)
-		}
-	}
-}
 
 func TestChoose(t *testing.T) {
 	alg := func(name, variant string, blockSize int) backend.Algorithm {
@@ -70,7 +47,7 @@ func TestChoose(t *testing.T) {
 		{"sssp, negative", with(small, alg("sssp", "", 0), negative), alg("bellman-ford", "", 0), false, true, nil},
 		{"sssp, variant", with(small, alg("sssp", "near-far", 0), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},
 		{"dijkstra, all", with(small, alg("dijkstra", "", 0), nil), alg("dijkstra", "", 0), false, true, nil},
-		{"dijkstra, negative", with(small, alg("dijkstra", "", 0), negative), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported, ErrNegativeWeight}},
+		{"dijkstra, negative", with(small, alg("dijkstra", "", 0), negative), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported, shortest.ErrNegativeWeight}},
 		{"dijkstra, block size", with(small, alg("dijkstra", "", 8), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},
 		{"bellman-ford, all, negative", with(small, alg("bellman-ford", "", 0), negative), alg("bellman-ford", "", 0), false, true, nil},
 		{"bellman-ford, variant", with(small, alg("bellman-ford", "queue", 0), nil), backend.Algorithm{}, false, false, []error{backend.ErrUnsupported}},

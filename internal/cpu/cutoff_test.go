@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // collectCells runs req and returns its rows as trees over the graph's
@@ -72,9 +73,9 @@ func checkCutoffTree(t *testing.T, label string, g *graph.CSR, tree *paths.Tree,
 // cutoff, with the whole rows' distances and parents.
 func TestRunMaxDistance(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), 11))
-	for _, tg := range testGraphs(t) {
-		e := tg.e
-		want, negative := referenceAllPairs(e)
+	for _, tg := range shortesttest.Graphs(t) {
+		e := tg.Edges
+		want, negative := shortesttest.AllPairs(e)
 		if negative || e.N == 0 {
 			continue
 		}
@@ -105,27 +106,27 @@ func TestRunMaxDistance(t *testing.T) {
 				b.blockValues = 4 * int(e.N)
 				trees, err := collect(context.Background(), t, b, req)
 				if err != nil {
-					t.Fatalf("%s, %s, cutoff %d: %v", tg.name, name, cutoff, err)
+					t.Fatalf("%s, %s, cutoff %d: %v", tg.Name, name, cutoff, err)
 				}
 				for _, tree := range trees {
-					checkCutoffTree(t, tg.name+", "+name, g, tree, want[tree.Source], cutoff)
+					checkCutoffTree(t, tg.Name+", "+name, g, tree, want[tree.Source], cutoff)
 				}
 				req.CutoffCells = true
 				cells, sparse, err := collectCells(context.Background(), t, b, req)
 				if err != nil {
-					t.Fatalf("%s, %s, cutoff %d, sparse: %v", tg.name, name, cutoff, err)
+					t.Fatalf("%s, %s, cutoff %d, sparse: %v", tg.Name, name, cutoff, err)
 				}
 				if hasCells := name == backend.AlgorithmDijkstra || name == backend.AlgorithmJohnson && !e.HasNegativeWeight(); sparse != hasCells {
-					t.Errorf("%s, %s: sparse blocks %v, want %v", tg.name, name, sparse, hasCells)
+					t.Errorf("%s, %s: sparse blocks %v, want %v", tg.Name, name, sparse, hasCells)
 				}
 				for i, tree := range cells {
-					checkCutoffTree(t, tg.name+", "+name+", sparse", g, tree, want[tree.Source], cutoff)
+					checkCutoffTree(t, tg.Name+", "+name+", sparse", g, tree, want[tree.Source], cutoff)
 					for v, d := range tree.Dist {
 						if sparse && (d == paths.Unreachable) != (want[tree.Source][v] == paths.Unreachable || want[tree.Source][v] > cutoff) {
-							t.Fatalf("%s, %s, source %d: sparse row has %d at %d, want exactly the cells within %d", tg.name, name, tree.Source, d, v, cutoff)
+							t.Fatalf("%s, %s, source %d: sparse row has %d at %d, want exactly the cells within %d", tg.Name, name, tree.Source, d, v, cutoff)
 						}
 						if sparse && d != paths.Unreachable && tree.Parent[v] != trees[i].Parent[v] {
-							t.Fatalf("%s, %s, source %d: sparse row's parent of %d differs from the whole row's", tg.name, name, tree.Source, v)
+							t.Fatalf("%s, %s, source %d: sparse row's parent of %d differs from the whole row's", tg.Name, name, tree.Source, v)
 						}
 					}
 				}
@@ -166,7 +167,7 @@ func TestRunMaxDistancePrunes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := referenceBellmanFord(c.e, 0)
+		want, _ := shortesttest.BellmanFord(c.e, 0)
 		checkCutoffTree(t, c.name, graph.BuildCSR(c.e), trees[0], want, cutoff)
 		// Each search settles at most a vertex or two past the cutoff.
 		for v := cutoff + 3; v < n; v++ {
@@ -178,7 +179,7 @@ func TestRunMaxDistancePrunes(t *testing.T) {
 
 	// 0 -> 1 -> 2 weighs 10 - 9 = 1: vertex 2 lies within the cutoff, but
 	// the path to it leaves it at vertex 1.
-	detour := edges(3, [3]int32{0, 1, 10}, [3]int32{1, 2, -9})
+	detour := shortesttest.Edges(3, [3]int32{0, 1, 10}, [3]int32{1, 2, -9})
 	for _, name := range []string{backend.AlgorithmBellmanFord, backend.AlgorithmJohnson} {
 		req, err := requestFor(detour, backend.Algorithm{Name: name}, []int32{0}, false)
 		if err != nil {

@@ -16,6 +16,8 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // The real graphs of the shared mirror, read with minimal parsers so this
@@ -144,7 +146,7 @@ func checkSearches(t *testing.T, e *graph.EdgeList, sources []int32) {
 	}
 	for _, name := range names {
 		for i, tree := range run(name) {
-			checkTree(t, e, g, tree, fromBF[i].Dist)
+			shortesttest.CheckTree(t, e, g, tree, fromBF[i].Dist)
 		}
 	}
 }
@@ -174,7 +176,7 @@ func TestRome99(t *testing.T) {
 	checkSearches(t, e, sampleSources(r, e.N, 6))
 
 	// Road weights turned partly negative by potentials, no negative cycle.
-	neg := reweighted(r, e, 2000)
+	neg := shortesttest.Reweighted(r, e, 2000)
 	checkSearches(t, neg, sampleSources(r, e.N, 4))
 
 	if testing.Short() {
@@ -222,11 +224,11 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 	}
 	g := graph.BuildCSR(e)
 	for _, s := range sampleSources(r, e.N, 4) {
-		bf, err := BellmanFord(ctx, g, s, false)
+		bf, err := shortest.BellmanFord(ctx, g, s, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkTree(t, e, g, fw[s], bf.Dist)
+		shortesttest.CheckTree(t, e, g, fw[s], bf.Dist)
 	}
 }
 
@@ -245,9 +247,9 @@ func TestGnutella04(t *testing.T) {
 	// paths.CheckTree, which proves no negative cycle is reachable.
 	neg := readSNAP(t, "p2p-Gnutella04.txt", -20, 100)
 	gneg := graph.BuildCSR(neg)
-	tree, err := BellmanFord(context.Background(), gneg, 0, true)
+	tree, err := shortest.BellmanFord(context.Background(), gneg, 0, true)
 	if err != nil {
-		checkNegativeCycle(t, neg, err)
+		shortesttest.CheckNegativeCycle(t, neg, err)
 	} else if err := paths.CheckTree(gneg, tree); err != nil {
 		t.Fatal(err)
 	}
@@ -265,5 +267,5 @@ func TestGnutella04(t *testing.T) {
 		}
 	}
 	compareAllPairs(t, sub, r)
-	compareAllPairs(t, reweighted(r, sub, 500), r)
+	compareAllPairs(t, shortesttest.Reweighted(r, sub, 500), r)
 }

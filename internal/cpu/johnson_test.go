@@ -7,14 +7,15 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 func TestJohnsonCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, e := range []*graph.EdgeList{
-		edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1}),
-		edges(3, [3]int32{0, 1, -1}, [3]int32{1, 2, 1}),
+		shortesttest.Edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1}),
+		shortesttest.Edges(3, [3]int32{0, 1, -1}, [3]int32{1, 2, 1}),
 	} {
 		req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmJohnson}, []int32{0, 1, 2}, true)
 		if err != nil {
@@ -29,7 +30,7 @@ func TestJohnsonCancelled(t *testing.T) {
 // TestJohnsonCycleAnywhere checks that Johnson reports a negative cycle
 // that no requested source reaches: its potentials span the whole graph.
 func TestJohnsonCycleAnywhere(t *testing.T) {
-	e := edges(4, [3]int32{0, 1, 1}, [3]int32{2, 3, -2}, [3]int32{3, 2, 1})
+	e := shortesttest.Edges(4, [3]int32{0, 1, 1}, [3]int32{2, 3, -2}, [3]int32{3, 2, 1})
 	for _, name := range []string{backend.AlgorithmJohnson, backend.AlgorithmBellmanFord} {
 		req, err := requestFor(e, backend.Algorithm{Name: name}, []int32{0, 1}, false)
 		if err != nil {
@@ -42,6 +43,6 @@ func TestJohnsonCycleAnywhere(t *testing.T) {
 			}
 			continue
 		}
-		checkNegativeCycle(t, e, err)
+		shortesttest.CheckNegativeCycle(t, e, err)
 	}
 }

@@ -9,13 +9,8 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
-
-// rowSearch computes one row: the distances (and parents, unless parent is
-// nil) from source into dist and parent, which hold paths.Unreachable and
-// paths.NoParent everywhere when it is called. Each worker has its own,
-// with its own scratch space, reused from row to row.
-type rowSearch func(ctx context.Context, source int32, dist []int64, parent []int32) error
 
 // blocksPerWorker is the pool's size per worker: one block being computed
 // and one with the consumer, so a worker need not wait for the consumer to
@@ -29,7 +24,7 @@ const blocksPerWorker = 2
 // computes the batch (see results.Pool). The first error (from a search,
 // from sink or from ctx) stops every worker; stream returns it after all
 // of them have ended. req.Progress hears of every batch computed.
-func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() rowSearch, sink results.Sink) error {
+func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, newSearch func() shortest.RowSearch, sink results.Sink) error {
 	return b.streamBlocks(ctx, req, width, width, func() blockFiller {
 		search := newSearch()
 		return func(ctx context.Context, rows *results.Rows, first, batch int) error {
@@ -41,7 +36,7 @@ func (b *Backend) stream(ctx context.Context, req *backend.Request, width int, n
 // streamTargets is stream for a request narrowed to targets (Targets or
 // SourceTargets): blocks of rows len(Targets) wide, or ragged, each row
 // computed by a target search.
-func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSearch func(withParents bool) targetSearch, sink results.Sink) error {
+func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSearch func(withParents bool) shortest.TargetSearch, sink results.Sink) error {
 	width := len(req.Targets)
 	cellsPerRow := width
 	if req.SourceTargets != nil {
@@ -149,7 +144,7 @@ func (r *streamRun) work(ctx context.Context, fill blockFiller) {
 // fillBlock computes the rows of sources req.Sources[first:first+batch]
 // (fewer at the end) into rows, growing its buffers to a full batch the
 // first time.
-func fillBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search rowSearch) error {
+func fillBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search shortest.RowSearch) error {
 	width := rows.Width
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	size := len(sources) * width
@@ -171,7 +166,7 @@ func fillBlock(ctx context.Context, rows *results.Rows, req *backend.Request, fi
 // req.Sources[first:first+batch] (fewer at the end) into rows: len(Targets)
 // values per row, or row i's own targets, ragged, growing the buffers as
 // needed.
-func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search targetSearch) error {
+func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Request, first, batch int, search shortest.TargetSearch) error {
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	rows.First, rows.Sources = first, sources
 	size := len(sources) * rows.Width
@@ -221,48 +216,4 @@ func clearRows(rows *results.Rows, parents bool, size, capacity int) {
 	for v := range rows.Parent {
 		rows.Parent[v] = paths.NoParent
 	}
-}
-
-// forEach runs work(i) for i = 0..count-1 on up to workers goroutines, in
-// no particular order, each goroutine with its own work function from
-// newWorker. The first error stops the others from starting new indices;
-// forEach returns it after every goroutine has ended.
-func forEach(ctx context.Context, count, workers int, newWorker func() func(i int) error) error {
-	if count == 0 {
-		return nil
-	}
-	workers = max(1, min(workers, count))
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			work := newWorker()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= count {
-					return
-				}
-				err := ctx.Err()
-				if err != nil {
-					err = fmt.Errorf("cpu: %w", err)
-				} else {
-					err = work(i)
-				}
-				if err != nil {
-					errs[w] = err
-					failed.Store(true)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -32,3 +32,15 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("sssp with negative weights: %+v, %v", c, err)
 	}
 }
+
+// TestEveryAlgorithmHasAnImplementation checks that every algorithm of the
+// table that is not a policy has a CPU implementation registered by its
+// file, so that Choose and Run never meet a listed name they cannot run.
+func TestEveryAlgorithmHasAnImplementation(t *testing.T) {
+	for _, name := range backend.Algorithms() {
+		d, _ := backend.Describe(name)
+		if _, ok := implementations.Lookup(name); ok == d.Policy {
+			t.Errorf("%s: policy %t, CPU implementation registered %t", name, d.Policy, ok)
+		}
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // narrowedRows runs req on b and returns each row's cells (distances and
@@ -99,7 +101,7 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 	}
 	b := New(2)
 	b.blockValues = 64 // many blocks, ragged ones of several rows
-	sources := testSources(r, e.N)
+	sources := shortesttest.Sources(r, e.N)
 	sources = sampleSources(r, e.N, len(sources))
 	shared := randomTargets(r, e.N, 1+r.IntN(int(e.N)+3), sources[0])
 	perSource := make([][]int32, len(sources))
@@ -109,7 +111,7 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 	// An unreachable target where the graph has one.
 	g := graph.BuildCSR(e)
 	for v := range e.N {
-		if !reachable(g, sources[0], v) {
+		if !shortesttest.Reachable(g, sources[0], v) {
 			perSource[0] = append(perSource[0], v)
 			shared = append(shared, v)
 			break
@@ -120,14 +122,14 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 			label := fmt.Sprintf("%s/%s-%s/cutoff %d", name, alg.Name, alg.Variant, cutoff)
 			req, err := requestFor(e, alg, sources, true)
 			if err != nil {
-				if alg.Name != backend.AlgorithmDijkstra || !errors.Is(err, ErrNegativeWeight) {
+				if alg.Name != backend.AlgorithmDijkstra || !errors.Is(err, shortest.ErrNegativeWeight) {
 					t.Fatalf("%s: %v", label, err)
 				}
 				continue
 			}
 			req.MaxDistance = cutoff
 			full, fullErr := collect(context.Background(), t, b, req)
-			var cycle *NegativeCycleError
+			var cycle *shortest.NegativeCycleError
 			for _, per := range []bool{false, true} {
 				narrowed := req
 				targets := func(int) []int32 { return shared }
@@ -159,17 +161,17 @@ func testNarrowing(t *testing.T, name string, e *graph.EdgeList, r *rand.Rand, a
 // those targets, parents included, for every algorithm, on the shared
 // table of graphs, at every kind of cutoff.
 func TestRunTargetsEqualFullRows(t *testing.T) {
-	seed := freshSeed(t)
+	seed := shortesttest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 11))
-	for _, g := range testGraphs(t) {
-		testNarrowing(t, g.name, g.e, r, cpuAlgorithms)
+	for _, g := range shortesttest.Graphs(t) {
+		testNarrowing(t, g.Name, g.Edges, r, cpuAlgorithms)
 	}
 }
 
 // The same on rome99 (a real road network) and on a 64 x 64 grid, where
 // stopping at the last target saves most of every search.
 func TestRunTargetsOnRoadsAndGrid(t *testing.T) {
-	seed := freshSeed(t)
+	seed := shortesttest.FreshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 13))
 	searches := []backend.Algorithm{{Name: backend.AlgorithmDijkstra}, {Name: backend.AlgorithmBellmanFord}, {Name: backend.AlgorithmJohnson}}
 	testNarrowing(t, "rome99", readDIMACS(t, "rome99.gr"), r, searches)
@@ -180,43 +182,10 @@ func TestRunTargetsOnRoadsAndGrid(t *testing.T) {
 	testNarrowing(t, "grid 64", grid, r, searches)
 }
 
-// A target search clears what it wrote: the next row, from another
-// source, sees a clean scratch row, also after a search stopped early at
-// its targets or at the cutoff.
-func TestDijkstraTargetSearchReusesItsScratch(t *testing.T) {
-	e, err := generate.Grid(12, 1, 9, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.BuildCSR(e)
-	for _, limit := range []int64{1 << 40, 15} {
-		search := dijkstraTargetSearches(g, positiveWeights(g), limit)(true)
-		for s := range g.N {
-			targets := []int32{(s + 7) % g.N, s, (s * 5) % g.N}
-			dist, parent := make([]int64, len(targets)), make([]int32, len(targets))
-			for j := range dist {
-				dist[j], parent[j] = paths.Unreachable, paths.NoParent
-			}
-			if err := search(context.Background(), s, targets, dist, parent); err != nil {
-				t.Fatal(err)
-			}
-			tree := paths.NewTree(g.N, s, true)
-			if err := dijkstraInto(context.Background(), newDijkstraSearch(g.N, positiveWeights(g)), g.Offsets, g.Targets, g.Weights, s, tree.Dist, tree.Parent, plainRow, limit, nil); err != nil {
-				t.Fatal(err)
-			}
-			for j, v := range targets {
-				if dist[j] != tree.Dist[v] || parent[j] != tree.Parent[v] {
-					t.Fatalf("limit %d, source %d, target %d: (%d, %d), want (%d, %d)", limit, s, v, dist[j], parent[j], tree.Dist[v], tree.Parent[v])
-				}
-			}
-		}
-	}
-}
-
 // A request with targets out of range, or both kinds of targets, fails
 // before any block.
 func TestRunRejectsBadTargets(t *testing.T) {
-	e := edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1})
+	e := shortesttest.Edges(3, [3]int32{0, 1, 1}, [3]int32{1, 2, 1})
 	for name, edit := range map[string]func(*backend.Request){
 		"target too large":       func(r *backend.Request) { r.Targets = []int32{0, 3} },
 		"negative target":        func(r *backend.Request) { r.SourceTargets = [][]int32{{-1}} },

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // cpuAlgorithms are every algorithm and variant Run implements.
@@ -64,7 +65,7 @@ func TestRunOnTestGraphs(t *testing.T) {
 func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Algorithm, parents bool) {
 	req, err := requestFor(g.EdgeList(), alg, g.Sources, parents)
 	if alg.Name == backend.AlgorithmDijkstra && g.Negative() {
-		if !errors.Is(err, ErrNegativeWeight) {
+		if !errors.Is(err, shortest.ErrNegativeWeight) {
 			t.Fatalf("negative weights: %v, want ErrNegativeWeight", err)
 		}
 		return
@@ -76,7 +77,7 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 	req.Progress = progress.report
 	trees, err := collect(context.Background(), t, b, req)
 	if g.NegativeCycle || (g.UnreachableCycle && allPairsCycleCheck(alg)) {
-		var cycle *NegativeCycleError
+		var cycle *shortest.NegativeCycleError
 		if !errors.As(err, &cycle) {
 			t.Fatalf("negative cycle: %v, want a *NegativeCycleError", err)
 		}
@@ -108,8 +109,8 @@ func TestSearchesOnTestGraphs(t *testing.T) {
 	for _, g := range testgraphs.Graphs {
 		csr := g.CSR()
 		for i, s := range g.Sources {
-			bf, err := BellmanFord(ctx, csr, s, true)
-			var cycle *NegativeCycleError
+			bf, err := shortest.BellmanFord(ctx, csr, s, true)
+			var cycle *shortest.NegativeCycleError
 			if g.NegativeCycle != errors.As(err, &cycle) || (err != nil && !g.NegativeCycle) {
 				t.Errorf("%s: bellman-ford from %d: %v", g.Name, s, err)
 			}
@@ -121,7 +122,7 @@ func TestSearchesOnTestGraphs(t *testing.T) {
 			if g.Negative() {
 				continue
 			}
-			d, err := Dijkstra(ctx, csr, s, true)
+			d, err := shortest.Dijkstra(ctx, csr, s, true)
 			if err != nil {
 				t.Fatalf("%s: dijkstra from %d: %v", g.Name, s, err)
 			}

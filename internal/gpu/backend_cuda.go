@@ -135,7 +135,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if sink == nil {
 		return errors.New("gpu: Run needs a sink")
 	}
-	if req.Choice.Algorithm.Name == allpairs.AllPairsFamily {
+	if d, _ := backend.Describe(req.Choice.Algorithm.Name); d.AllPairs {
 		return allpairs.Serve(ctx, b.gpus, b.AllPairsOptions(), req, sink)
 	}
 	return sssp.Serve(ctx, b.gpus, b.opts.workers, req, sink)

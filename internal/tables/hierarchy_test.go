@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // roadHierarchy returns a small road graph and its hierarchy, laid out by
@@ -84,7 +84,7 @@ func TestHierarchyRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, s := range sources {
-			ref, err := cpu.Dijkstra(context.Background(), g, s, false)
+			ref, err := shortest.Dijkstra(context.Background(), g, s, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,20 +12,20 @@ import (
 // AllPairsFamily is the all-pairs algorithm family: a Choice with this
 // name computes the whole matrix on the device and streams the requested
 // rows.
-const AllPairsFamily = "floyd-warshall"
+const AllPairsFamily = backend.AlgorithmFloydWarshall
 
 // The variants of the floyd-warshall family (backend.Algorithm.Variant).
 const (
 	// VariantNaive launches once per pivot vertex k, one thread per cell.
-	VariantNaive = "naive"
+	VariantNaive = backend.VariantNaive
 	// VariantRow launches once per k, one thread per row.
-	VariantRow = "row"
+	VariantRow = backend.VariantRow
 	// VariantBlocked is the three-phase tiled algorithm with shared memory
 	// (Katz and Kider); Algorithm.TileEdge sets the tile edge.
-	VariantBlocked = "blocked"
+	VariantBlocked = backend.VariantBlocked
 	// VariantFast is the default: 128 x 128 tiles, register-tiled phase 3
 	// with 16-byte loads and fused add-min, n padded to the tile.
-	VariantFast = "fast"
+	VariantFast = backend.VariantFast
 )
 
 // Variants lists the floyd-warshall variants, default first.
@@ -141,7 +141,7 @@ func chooseAllPairs(n int64, lo, hi int32, alg backend.Algorithm) (allPairsPlan,
 		return allPairsPlan{}, fmt.Errorf("gpu: all-pairs algorithm %q: %w (have %s)", alg.Name, device.ErrNotSupported, AllPairsFamily)
 	}
 	p := allPairsPlan{variant: alg.Variant, n: n}
-	if p.variant == "" || p.variant == "auto" {
+	if p.variant == "" || p.variant == backend.AlgorithmAuto {
 		p.variant = VariantFast
 	}
 	switch p.variant {

@@ -7,11 +7,11 @@ import (
 	"sync"
 
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // Host-side pieces of the single-source searches: no CUDA, so they are
@@ -40,12 +40,12 @@ func repairParents(g *graph.CSR, b *results.Rows, scratch []*paths.TreeRepair) {
 	wg.Wait()
 }
 
-// negativeCycleFrom locates, with the CPU's Bellman-Ford, the negative
-// cycle that kept the device's Bellman-Ford from source relaxing after n
-// rounds. It returns a *NegativeCycleError naming a vertex on it.
+// negativeCycleFrom locates, with the host's Bellman-Ford (package
+// shortest), the negative cycle that kept the device's Bellman-Ford from
+// source relaxing after n rounds. It returns a *NegativeCycleError naming a vertex on it.
 func negativeCycleFrom(ctx context.Context, g *graph.CSR, source int32) error {
-	_, err := cpu.BellmanFord(ctx, g, source, false)
-	var cycle *cpu.NegativeCycleError
+	_, err := shortest.BellmanFord(ctx, g, source, false)
+	var cycle *shortest.NegativeCycleError
 	switch {
 	case errors.As(err, &cycle):
 		return &backend.NegativeCycleError{Backend: device.Name, Vertex: cycle.Vertex, Cycle: cycle.Cycle}

@@ -21,15 +21,15 @@ import (
 const (
 	// SSSPFamily defaults to VariantNearFar, or to VariantBFFlags when some
 	// weight is negative.
-	SSSPFamily = "sssp"
+	SSSPFamily = backend.AlgorithmSSSP
 	// BellmanFordFamily defaults to VariantBFFlags.
-	BellmanFordFamily = "bellman-ford"
+	BellmanFordFamily = backend.AlgorithmBellmanFord
 	// DijkstraFamily defaults to VariantDijkstra.
-	DijkstraFamily = "dijkstra"
+	DijkstraFamily = backend.AlgorithmDijkstra
 	// AlgorithmCH answers from a contraction hierarchy (the request's, or
 	// one built on the host) by PHAST sweeps on the device; non-negative
 	// weights only. It has no variants.
-	AlgorithmCH = "ch"
+	AlgorithmCH = backend.AlgorithmCH
 )
 
 // The single-source variants (backend.Algorithm.Variant); "" and "auto" pick
@@ -37,21 +37,21 @@ const (
 const (
 	// VariantBFNaive is Bellman-Ford with one thread per vertex and a
 	// previous/current pair of distance arrays (Bodra's naive version).
-	VariantBFNaive = "bf-naive"
+	VariantBFNaive = backend.VariantBFNaive
 	// VariantBFStride is VariantBFNaive with grid-stride loops over a
 	// capped grid.
-	VariantBFStride = "bf-stride"
+	VariantBFStride = backend.VariantBFStride
 	// VariantBFFlags is VariantBFStride where only the vertices whose
 	// distance dropped in the last round relax their arcs.
-	VariantBFFlags = "bf-flags"
+	VariantBFFlags = backend.VariantBFFlags
 	// VariantDijkstra is the GPU Dijkstra of Martin, Torres and Gavilanes:
 	// frontier and unsettled sets, relax, minimum and update kernels, one
 	// distance value settled per step.
-	VariantDijkstra = "dijkstra"
+	VariantDijkstra = backend.VariantDijkstra
 	// VariantNearFar is the near-far frontier search (delta-stepping with
 	// a near queue and a far pile), the whole search in one cooperative
 	// launch, several sources per launch. Non-negative weights only.
-	VariantNearFar = "near-far"
+	VariantNearFar = backend.VariantNearFar
 )
 
 // Variants lists the single-source variants, fastest first.
@@ -207,11 +207,11 @@ func planSSSP(g *graph.CSR, alg backend.Algorithm, opts Options) (ssspPlan, erro
 func Choose(n int64, lo, hi int32, alg backend.Algorithm) (variant string, checked bool, err error) {
 	negative := lo < 0
 	variant = alg.Variant
-	if variant == "auto" {
+	if variant == backend.AlgorithmAuto {
 		variant = ""
 	}
 	switch alg.Name {
-	case SSSPFamily, "", "auto":
+	case SSSPFamily, "", backend.AlgorithmAuto:
 		if variant == "" {
 			variant = VariantNearFar
 			if negative {

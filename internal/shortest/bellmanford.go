@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -24,13 +25,13 @@ import (
 // O(n m) time in the worst case, much less on most graphs; O(n) extra
 // space.
 func BellmanFord(ctx context.Context, g *graph.CSR, source int32, withParents bool) (*paths.Tree, error) {
-	if err := validateCSR(g); err != nil {
+	if err := ValidateCSR(g); err != nil {
 		return nil, err
 	}
-	if err := checkBellmanFordInput(g); err != nil {
+	if err := CheckBellmanFordInput(g); err != nil {
 		return nil, err
 	}
-	if err := validateSource(g.N, source); err != nil {
+	if err := ValidateSource(g.N, source); err != nil {
 		return nil, err
 	}
 	t := paths.NewTree(g.N, source, true)
@@ -44,19 +45,19 @@ func BellmanFord(ctx context.Context, g *graph.CSR, source int32, withParents bo
 	return t, nil
 }
 
-// checkBellmanFordInput checks the distance range of a structurally valid
+// CheckBellmanFordInput checks the distance range of a structurally valid
 // g. O(m).
-func checkBellmanFordInput(g *graph.CSR) error {
+func CheckBellmanFordInput(g *graph.CSR) error {
 	lo, hi := g.WeightRange()
 	return checkDistanceBound(g.N, lo, hi, maxExactBound)
 }
 
-// bellmanFordSearches returns the row searches of a checked graph, each
+// BellmanFordSearches returns the row searches of a checked graph, each
 // worker's with its own queue, and its own parent array for rows without
 // parents (the cycle check needs them); limit is as for
 // bellmanFordSearch.run.
-func bellmanFordSearches(g *graph.CSR, limit int64) func() rowSearch {
-	return func() rowSearch {
+func BellmanFordSearches(g *graph.CSR, limit int64) func() RowSearch {
+	return func() RowSearch {
 		search := newBellmanFordSearch(g.N)
 		var scratch []int32
 		start := make([]int32, 1)
@@ -177,5 +178,5 @@ func cycleThrough(parent []int32, x int32) *NegativeCycleError {
 	// first, and parent[x] -> x closes the cycle.
 	cycle := append([]int32{x}, backwards[1:]...)
 	slices.Reverse(cycle[1:])
-	return &NegativeCycleError{Backend: Name, Vertex: x, Cycle: cycle}
+	return &NegativeCycleError{Backend: backend.CPU, Vertex: x, Cycle: cycle}
 }

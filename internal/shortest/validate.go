@@ -1,18 +1,17 @@
-package cpu
+package shortest
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// validateCSR checks the structure every algorithm relies on, so that bad
+// ValidateCSR checks the structure every algorithm relies on, so that bad
 // input gives an error instead of an index panic. O(n + m), or O(1) for
 // arrays recorded valid when they were written (graph.Recorded), as a
 // mapped ingest output's are.
-func validateCSR(g *graph.CSR) error {
+func ValidateCSR(g *graph.CSR) error {
 	if g == nil {
 		return errors.New("cpu: nil graph")
 	}
@@ -42,27 +41,27 @@ func validateCSR(g *graph.CSR) error {
 	return nil
 }
 
-// validateSource checks that source is a vertex of a graph of n vertices.
-func validateSource(n, source int32) error {
+// ValidateSource checks that source is a vertex of a graph of n vertices.
+func ValidateSource(n, source int32) error {
 	if source < 0 || source >= n {
 		return fmt.Errorf("cpu: source %d outside 0..%d", source, n-1)
 	}
 	return nil
 }
 
-// fewSources is the most sources validateSources checks for repeats with
+// fewSources is the most sources ValidateSources checks for repeats with
 // a set of their own rather than a bit per vertex, so that a short list
 // costs nothing proportional to the graph.
 const fewSources = 1 << 12
 
-// validateSources checks that every source is a vertex of a graph of n
+// ValidateSources checks that every source is a vertex of a graph of n
 // vertices and that none repeats. O(k) time for k <= fewSources sources,
 // else O(n / 64 + k) time and n bits.
-func validateSources(n int32, sources []int32) error {
+func ValidateSources(n int32, sources []int32) error {
 	if len(sources) <= fewSources {
 		seen := make(map[int32]struct{}, len(sources))
 		for i, s := range sources {
-			if err := validateSource(n, s); err != nil {
+			if err := ValidateSource(n, s); err != nil {
 				return err
 			}
 			if _, ok := seen[s]; ok {
@@ -74,7 +73,7 @@ func validateSources(n int32, sources []int32) error {
 	}
 	seen := make([]uint64, (int(n)+63)/64)
 	for i, s := range sources {
-		if err := validateSource(n, s); err != nil {
+		if err := ValidateSource(n, s); err != nil {
 			return err
 		}
 		if seen[s/64]&(1<<(s%64)) != 0 {
@@ -85,41 +84,13 @@ func validateSources(n int32, sources []int32) error {
 	return nil
 }
 
-// validateEdgeList wraps EdgeList.Validate with the package prefix.
-func validateEdgeList(e *graph.EdgeList) error {
+// ValidateEdgeList wraps EdgeList.Validate with the package prefix.
+func ValidateEdgeList(e *graph.EdgeList) error {
 	if e == nil {
 		return errors.New("cpu: nil graph")
 	}
 	if err := e.Validate(); err != nil {
 		return fmt.Errorf("cpu: %w", err)
-	}
-	return nil
-}
-
-// validateTargets checks a narrowed request's targets: in range, at most
-// one of the two kinds, a target list per source.
-func validateTargets(n int32, req *backend.Request) error {
-	if req.Targets != nil && req.SourceTargets != nil {
-		return errors.New("cpu: request with both targets and per-source targets")
-	}
-	if req.SourceTargets != nil && len(req.SourceTargets) != len(req.Sources) {
-		return fmt.Errorf("cpu: %d target lists for %d sources", len(req.SourceTargets), len(req.Sources))
-	}
-	check := func(targets []int32) error {
-		for _, v := range targets {
-			if v < 0 || v >= n {
-				return fmt.Errorf("cpu: target %d outside 0..%d", v, n-1)
-			}
-		}
-		return nil
-	}
-	if err := check(req.Targets); err != nil {
-		return err
-	}
-	for _, ts := range req.SourceTargets {
-		if err := check(ts); err != nil {
-			return err
-		}
 	}
 	return nil
 }

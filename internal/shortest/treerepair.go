@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 // updates do produce such parent cycles. Graphs whose weights are all
 // positive have no zero-weight cycle and need no repair.
 
-// repairParentRows mends, with paths.Repair, every row of an n x n
+// RepairParentRows mends, with paths.Repair, every row of an n x n
 // predecessor matrix whose parent pointers form a cycle. O(n^2) to check,
 // O(n + m) per repaired row, rows in parallel.
-func repairParentRows[D paths.Distance](ctx context.Context, g *graph.CSR, d []D, p []int32, inf D, workers int) error {
+func RepairParentRows[D paths.Distance](ctx context.Context, g *graph.CSR, d []D, p []int32, inf D, workers int) error {
 	n := int(g.N)
 	return forEach(ctx, n, workers, func() func(i int) error {
 		repair := paths.NewTreeRepair(n)

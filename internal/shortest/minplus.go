@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import "github.com/pathflow/pathflow/internal/paths"
 

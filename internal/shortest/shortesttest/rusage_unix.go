@@ -1,15 +1,15 @@
 //go:build unix
 
-package cpu
+package shortesttest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPUTime returns the user and system time the process has used,
+// ProcessCPUTime returns the user and system time the process has used,
 // all threads together.
-func processCPUTime() (time.Duration, bool) {
+func ProcessCPUTime() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

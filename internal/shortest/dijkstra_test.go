@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 func TestDijkstra(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(rand.Uint64(), 1))
-	for _, tg := range testGraphs(t) {
-		t.Run(tg.name, func(t *testing.T) {
-			e := tg.e
+	for _, tg := range shortesttest.Graphs(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			e := tg.Edges
 			g := graph.BuildCSR(e)
 			if e.N == 0 {
 				if _, err := Dijkstra(ctx, g, 0, true); err == nil {
@@ -23,7 +24,7 @@ func TestDijkstra(t *testing.T) {
 				}
 				return
 			}
-			for _, s := range testSources(r, e.N) {
+			for _, s := range shortesttest.Sources(r, e.N) {
 				for _, withParents := range []bool{false, true} {
 					tree, err := Dijkstra(ctx, g, s, withParents)
 					if e.HasNegativeWeight() {
@@ -38,12 +39,12 @@ func TestDijkstra(t *testing.T) {
 					if (tree.Parent != nil) != withParents {
 						t.Fatalf("asked for parents: %v, got them: %v", withParents, tree.Parent != nil)
 					}
-					want, negative := referenceBellmanFord(e, s)
+					want, negative := shortesttest.BellmanFord(e, s)
 					if negative {
 						t.Fatal("reference found a negative cycle in a graph without negative weights")
 					}
-					checkTree(t, e, g, tree, want)
-					if fromGonum, _, ok := gonumSingleSource(e, s); ok && !slices.Equal(fromGonum, tree.Dist) {
+					shortesttest.CheckTree(t, e, g, tree, want)
+					if fromGonum, _, ok := shortesttest.GonumSingleSource(e, s); ok && !slices.Equal(fromGonum, tree.Dist) {
 						t.Fatalf("source %d: distances %v, gonum %v", s, tree.Dist, fromGonum)
 					}
 				}
@@ -54,7 +55,7 @@ func TestDijkstra(t *testing.T) {
 
 func TestDijkstraRejectsBadInput(t *testing.T) {
 	ctx := context.Background()
-	g := graph.BuildCSR(edges(3, [3]int32{0, 1, 1}))
+	g := graph.BuildCSR(shortesttest.Edges(3, [3]int32{0, 1, 1}))
 	for _, s := range []int32{-1, 3} {
 		if _, err := Dijkstra(ctx, g, s, false); err == nil {
 			t.Errorf("source %d: no error", s)
@@ -83,7 +84,7 @@ func TestDijkstraRejectsBadInput(t *testing.T) {
 func TestDijkstraCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g := graph.BuildCSR(edges(2, [3]int32{0, 1, 1}))
+	g := graph.BuildCSR(shortesttest.Edges(2, [3]int32{0, 1, 1}))
 	if _, err := Dijkstra(ctx, g, 0, true); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}

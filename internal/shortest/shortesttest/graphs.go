@@ -1,4 +1,4 @@
-package cpu
+package shortesttest
 
 import (
 	"math/rand/v2"
@@ -11,23 +11,23 @@ import (
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 )
 
-// testGraph is one entry of the table every algorithm's test loops over.
-type testGraph struct {
-	name string
-	e    *graph.EdgeList
+// Graph is one entry of the table every algorithm's test loops over.
+type Graph struct {
+	Name  string
+	Edges *graph.EdgeList
 }
 
-// freshSeed returns a new seed for this run and logs it so that a failure
+// FreshSeed returns a new seed for this run and logs it so that a failure
 // can be replayed.
-func freshSeed(t *testing.T) uint64 {
+func FreshSeed(t *testing.T) uint64 {
 	t.Helper()
 	seed := rand.Uint64()
 	t.Logf("random graphs from seed %d", seed)
 	return seed
 }
 
-// edges builds a hand-written graph from {u, v, w} triples.
-func edges(n int32, arcs ...[3]int32) *graph.EdgeList {
+// Edges builds a hand-written graph from {u, v, w} triples.
+func Edges(n int32, arcs ...[3]int32) *graph.EdgeList {
 	e := graph.NewEdgeList(n, len(arcs))
 	for _, a := range arcs {
 		e.Add(a[0], a[1], a[2])
@@ -35,24 +35,24 @@ func edges(n int32, arcs ...[3]int32) *graph.EdgeList {
 	return e
 }
 
-// handGraphs are the shared hand-checked table (testgraphs.Graphs), whose
+// HandGraphs are the shared hand-checked table (testgraphs.Graphs), whose
 // shapes exercise the corner cases, and two shapes that table leaves out
 // because not every backend takes them: no vertices at all, and a complete
 // graph whose negative arcs run past int32 within the first round.
-func handGraphs() []testGraph {
-	var out []testGraph
+func HandGraphs() []Graph {
+	var out []Graph
 	for _, g := range testgraphs.Graphs {
-		out = append(out, testGraph{g.Name, g.EdgeList()})
+		out = append(out, Graph{g.Name, g.EdgeList()})
 	}
 	return append(out,
-		testGraph{"empty", graph.NewEdgeList(0, 0)},
-		testGraph{"complete, every arc as negative as int32 results allow", completeGraph(24, -(graph.Inf32-1)/23)})
+		Graph{"empty", graph.NewEdgeList(0, 0)},
+		Graph{"complete, every arc as negative as int32 results allow", CompleteGraph(24, -(graph.Inf32-1)/23)})
 }
 
-// completeGraph has every arc u -> v, u != v, with weight w. With w < 0
+// CompleteGraph has every arc u -> v, u != v, with weight w. With w < 0
 // every cycle is negative, and without clamping the values of an all-pairs
 // algorithm would run past the int32 range before the first round ends.
-func completeGraph(n, w int32) *graph.EdgeList {
+func CompleteGraph(n, w int32) *graph.EdgeList {
 	e := graph.NewEdgeList(n, int(n*(n-1)))
 	for u := range n {
 		for v := range n {
@@ -64,10 +64,10 @@ func completeGraph(n, w int32) *graph.EdgeList {
 	return e
 }
 
-// reweighted applies random vertex potentials p: w(u, v) + p(u) - p(v).
+// Reweighted applies random vertex potentials p: w(u, v) + p(u) - p(v).
 // Every cycle keeps its weight, so a graph without negative cycles keeps
 // none, but many arcs turn negative.
-func reweighted(r *rand.Rand, e *graph.EdgeList, span int32) *graph.EdgeList {
+func Reweighted(r *rand.Rand, e *graph.EdgeList, span int32) *graph.EdgeList {
 	p := make([]int32, e.N)
 	for i := range p {
 		p[i] = r.Int32N(2*span+1) - span
@@ -80,9 +80,9 @@ func reweighted(r *rand.Rand, e *graph.EdgeList, span int32) *graph.EdgeList {
 	return out
 }
 
-// withNegativeCycle adds a cycle through length random vertices whose
+// WithNegativeCycle adds a cycle through length random vertices whose
 // weights sum to -1.
-func withNegativeCycle(r *rand.Rand, e *graph.EdgeList, length int) *graph.EdgeList {
+func WithNegativeCycle(r *rand.Rand, e *graph.EdgeList, length int) *graph.EdgeList {
 	out := graph.NewEdgeList(e.N, e.M()+length)
 	out.Src = append(out.Src, e.Src...)
 	out.Dst = append(out.Dst, e.Dst...)
@@ -100,23 +100,23 @@ func withNegativeCycle(r *rand.Rand, e *graph.EdgeList, length int) *graph.EdgeL
 	return out
 }
 
-// randomGraphs are fresh graphs from seed: sparse and dense, with
+// RandomGraphs are fresh graphs from seed: sparse and dense, with
 // non-negative weights, with negative weights but no negative cycle, with
 // planted negative cycles, and with weights large enough for int64 results.
-func randomGraphs(t *testing.T, seed uint64) []testGraph {
+func RandomGraphs(t *testing.T, seed uint64) []Graph {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 7))
-	var out []testGraph
-	add := func(name string, e *graph.EdgeList) { out = append(out, testGraph{name, e}) }
+	var out []Graph
+	add := func(name string, e *graph.EdgeList) { out = append(out, Graph{name, e}) }
 	add("random sparse", graphtest.RandomGraph(r, 40, 80, 0, 20, 0))
 	add("random dense", graphtest.RandomGraph(r, 30, 600, 1, 1000, 0))
 	add("random tiny weights", graphtest.RandomGraph(r, 50, 200, 0, 2, 0))
 	add("random odd size", graphtest.RandomGraph(r, 67, 300, 0, 50, 0))
-	add("random negative, no cycle", reweighted(r, graphtest.RandomGraph(r, 45, 200, 0, 30, 0), 40))
-	add("random negative cycle", withNegativeCycle(r, graphtest.RandomGraph(r, 40, 120, 0, 30, 0), 5))
-	add("random negative self-loop", withNegativeCycle(r, graphtest.RandomGraph(r, 20, 60, 0, 9, 0), 1))
+	add("random negative, no cycle", Reweighted(r, graphtest.RandomGraph(r, 45, 200, 0, 30, 0), 40))
+	add("random negative cycle", WithNegativeCycle(r, graphtest.RandomGraph(r, 40, 120, 0, 30, 0), 5))
+	add("random negative self-loop", WithNegativeCycle(r, graphtest.RandomGraph(r, 20, 60, 0, 9, 0), 1))
 	add("random large weights", graphtest.RandomGraph(r, 40, 160, 1<<29, 1<<30, 0))
-	add("random large negative weights", reweighted(r, graphtest.RandomGraph(r, 40, 160, 0, 1<<29, 0), 1<<29))
+	add("random large negative weights", Reweighted(r, graphtest.RandomGraph(r, 40, 160, 0, 1<<29, 0), 1<<29))
 	er, err := generate.ErdosRenyi(70, 0.1, 0, 100, r.Uint64())
 	if err != nil {
 		t.Fatal(err)
@@ -132,27 +132,27 @@ func randomGraphs(t *testing.T, seed uint64) []testGraph {
 		t.Fatal(err)
 	}
 	add("grid", grid)
-	add("grid, negative", reweighted(r, grid, 20))
+	add("grid, negative", Reweighted(r, grid, 20))
 	return out
 }
 
-// testGraphs is the shared table: the hand-written graphs and random ones
+// Graphs is the shared table: the hand-written graphs and random ones
 // from a fixed seed and from a fresh seed.
-func testGraphs(t *testing.T) []testGraph {
+func Graphs(t *testing.T) []Graph {
 	t.Helper()
-	out := handGraphs()
-	for _, seed := range []uint64{1, freshSeed(t)} {
-		for _, g := range randomGraphs(t, seed) {
-			g.name += " (seed " + strconv.FormatUint(seed, 10) + ")"
+	out := HandGraphs()
+	for _, seed := range []uint64{1, FreshSeed(t)} {
+		for _, g := range RandomGraphs(t, seed) {
+			g.Name += " (seed " + strconv.FormatUint(seed, 10) + ")"
 			out = append(out, g)
 		}
 	}
 	return out
 }
 
-// testSources picks the sources a single-source test runs from: all of a
+// Sources picks the sources a single-source test runs from: all of a
 // small graph, else the ends, the middle and a few at random.
-func testSources(r *rand.Rand, n int32) []int32 {
+func Sources(r *rand.Rand, n int32) []int32 {
 	if n <= 12 {
 		out := make([]int32, n)
 		for i := range out {
@@ -167,8 +167,8 @@ func testSources(r *rand.Rand, n int32) []int32 {
 	return out
 }
 
-// reachable reports whether a breadth-first search from s reaches v.
-func reachable(g *graph.CSR, s, v int32) bool {
+// Reachable reports whether a breadth-first search from s reaches v.
+func Reachable(g *graph.CSR, s, v int32) bool {
 	seen := make([]bool, g.N)
 	seen[s] = true
 	queue := []int32{s}

@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
-	"github.com/pathflow/pathflow/internal/results"
 )
 
 // DefaultTileEdge is the tile edge of BlockedFloydWarshall when none is
@@ -34,7 +33,7 @@ const inf64 = int64(maxExactBound)
 // Predecessors are computed when withParents: an arc's tail at first, then
 // parent[s][v] = parent[k][v] whenever the path through k wins. On graphs
 // with weights <= 0, rows whose parents close a cycle (possible along
-// zero-weight cycles) are rebuilt from tight arcs (see repairParentRows).
+// zero-weight cycles) are rebuilt from tight arcs (see RepairParentRows).
 //
 // Weights may be negative; parallel arcs count with their smallest weight
 // and self-loops only when negative. Distances are int32 with graph.Inf32
@@ -46,12 +45,12 @@ const inf64 = int64(maxExactBound)
 // O(n^3) time, O(n^2) space (twice that with predecessors); the context is
 // checked between rounds.
 func BlockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, workers int, withParents bool) (*paths.Matrix, error) {
-	return blockedFloydWarshall(ctx, e, blockSize, workers, withParents, nil)
+	return BlockedFloydWarshallProgress(ctx, e, blockSize, workers, withParents, nil)
 }
 
-// blockedFloydWarshall is BlockedFloydWarshall telling progress (when not
+// BlockedFloydWarshallProgress is BlockedFloydWarshall telling progress (when not
 // nil) the pivots done after every round.
-func blockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, workers int, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
+func BlockedFloydWarshallProgress(ctx context.Context, e *graph.EdgeList, blockSize, workers int, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
 	if blockSize < 0 {
 		return nil, fmt.Errorf("cpu: negative block size %d", blockSize)
 	}
@@ -70,92 +69,16 @@ func blockedFloydWarshall(ctx context.Context, e *graph.EdgeList, blockSize, wor
 // input rules and results as BlockedFloydWarshall. O(n^3) time, O(n^2)
 // space.
 func NaiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool) (*paths.Matrix, error) {
-	return naiveFloydWarshall(ctx, e, withParents, nil)
+	return NaiveFloydWarshallProgress(ctx, e, withParents, nil)
 }
 
-// naiveFloydWarshall is NaiveFloydWarshall telling progress (when not nil)
+// NaiveFloydWarshallProgress is NaiveFloydWarshall telling progress (when not nil)
 // the pivots done after every pivot.
-func naiveFloydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
+func NaiveFloydWarshallProgress(ctx context.Context, e *graph.EdgeList, withParents bool, progress func(done, total int64)) (*paths.Matrix, error) {
 	return floydWarshall(ctx, e, withParents,
 		func(m *fwMatrix[int32]) (int32, error) { return naiveFW(ctx, m, progress) },
 		func(m *fwMatrix[int64]) (int32, error) { return naiveFW(ctx, m, progress) },
 		1, 1)
-}
-
-// runFloydWarshall is Run for Floyd-Warshall: it computes the whole matrix
-// with the request's variant, then hands the requested rows to sink as
-// views of it, one block per run of sources that are consecutive vertices
-// (at most b.blockValues values, and at least one row, per block), in the
-// matrix's distance type. The views need no release: the matrix is
-// garbage once the last of them is dropped. Blocks go to sink one at a
-// time, on the caller's goroutine.
-func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, sink results.Sink) error {
-	e, err := requestEdges(req)
-	if err != nil {
-		return err
-	}
-	if err := validateSources(e.N, req.Sources); err != nil {
-		return err
-	}
-	if err := validateTargets(e.N, req); err != nil {
-		return err
-	}
-	lo, hi := e.WeightRange()
-	if wide := !graph.FitsInt32Distances(int64(e.N), lo, hi); req.Choice.Int64 != wide {
-		return fmt.Errorf("cpu: the request's choice says int64 distances %t, but Floyd-Warshall on this graph gives int64 %t; take the choice from Choose for this graph",
-			req.Choice.Int64, wide)
-	}
-	if len(req.Sources) == 0 {
-		return nil
-	}
-	var m *paths.Matrix
-	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
-		m, err = naiveFloydWarshall(ctx, e, req.Parents, req.Progress)
-	} else {
-		m, err = blockedFloydWarshall(ctx, e, alg.TileEdge, b.workers, req.Parents, req.Progress)
-	}
-	if err != nil {
-		return err
-	}
-	if req.Narrowed() {
-		// The whole matrix is computed anyway: its rows' targets are
-		// copied into blocks of their own.
-		full := sink
-		sink = func(rows *results.Rows) error { return full(req.NarrowBlock(rows)) }
-	}
-	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
-}
-
-// matrixRows hands the rows of sources to sink as views of m, runs of
-// consecutive vertices of up to maxRows rows sharing a block.
-func matrixRows(ctx context.Context, m *paths.Matrix, sources []int32, maxRows int, sink results.Sink) error {
-	n := int(m.N)
-	for i := 0; i < len(sources); {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("cpu: %w", err)
-		}
-		j := i + 1
-		for j < len(sources) && j-i < maxRows && sources[j] == sources[j-1]+1 {
-			j++
-		}
-		// Full slice expressions, so an append by the consumer cannot
-		// write into the next rows.
-		lo, hi := int(sources[i])*n, (int(sources[j-1])+1)*n
-		rows := &results.Rows{First: i, Sources: sources[i:j], Width: n}
-		if m.Dist32 != nil {
-			rows.Dist32 = m.Dist32[lo:hi:hi]
-		} else {
-			rows.Dist64 = m.Dist64[lo:hi:hi]
-		}
-		if m.Parent != nil {
-			rows.Parent = m.Parent[lo:hi:hi]
-		}
-		if err := sink(rows); err != nil {
-			return err
-		}
-		i = j
-	}
-	return nil
 }
 
 // fwMatrix is a working distance matrix (and predecessor matrix) whose
@@ -216,7 +139,7 @@ func (m *fwMatrix[D]) negativeDiagonal() int32 {
 // is padded to a multiple of pad.
 func floydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool,
 	run32 func(*fwMatrix[int32]) (int32, error), run64 func(*fwMatrix[int64]) (int32, error), pad, workers int) (*paths.Matrix, error) {
-	if err := validateEdgeList(e); err != nil {
+	if err := ValidateEdgeList(e); err != nil {
 		return nil, err
 	}
 	if err := checkMatrixSize(int64(e.N) + int64(pad)); err != nil {
@@ -228,14 +151,14 @@ func floydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool,
 	result := &paths.Matrix{N: e.N}
 	var negative int32
 	var err error
-	// Zero-weight cycles need weights <= 0; see repairParentRows.
+	// Zero-weight cycles need weights <= 0; see RepairParentRows.
 	repair := withParents && lo <= 0
 	if graph.FitsInt32Distances(int64(n), lo, hi) {
 		m := newFWMatrix(e, stride, graph.Inf32, withParents)
 		if negative, err = run32(m); err == nil && negative < 0 {
 			result.Dist32, result.Parent = m.compact()
 			if repair {
-				err = repairParentRows(ctx, graph.BuildCSR(e), result.Dist32, result.Parent, graph.Inf32, workers)
+				err = RepairParentRows(ctx, graph.BuildCSR(e), result.Dist32, result.Parent, graph.Inf32, workers)
 			}
 		}
 	} else {
@@ -246,7 +169,7 @@ func floydWarshall(ctx context.Context, e *graph.EdgeList, withParents bool,
 		if negative, err = run64(m); err == nil && negative < 0 {
 			result.Dist64, result.Parent = m.compact()
 			if repair {
-				err = repairParentRows(ctx, graph.BuildCSR(e), result.Dist64, result.Parent, inf64, workers)
+				err = RepairParentRows(ctx, graph.BuildCSR(e), result.Dist64, result.Parent, inf64, workers)
 			}
 			for i, d := range result.Dist64 {
 				if d >= inf64 {
@@ -292,7 +215,7 @@ func negativeCycleFrom(ctx context.Context, g *graph.CSR, v int32) error {
 	dist[v] = 0
 	err := newBellmanFordSearch(g.N).run(ctx, g, dist, parent, []int32{v}, math.MaxInt64)
 	if err == nil { // cannot happen: a negative closed walk from v exists
-		err = &NegativeCycleError{Backend: Name, Vertex: v}
+		err = &NegativeCycleError{Backend: backend.CPU, Vertex: v}
 	}
 	return err
 }

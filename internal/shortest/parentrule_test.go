@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func TestDijkstraParentIsTheSmallestTightInNeighbour(t *testing.T) {
 		// Targets: the search stops at the last one settled.
 		targets := []int32{r.Int32N(n), r.Int32N(n)}
 		dist, parent := make([]int64, len(targets)), make([]int32, len(targets))
-		search := dijkstraTargetSearches(g, positiveWeights(g), math.MaxInt64)(true)
+		search := DijkstraTargetSearches(g, positiveWeights(g), math.MaxInt64)(true)
 		if err := search(ctx, source, targets, dist, parent); err != nil {
 			t.Fatal(err)
 		}

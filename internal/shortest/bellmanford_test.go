@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 func TestBellmanFord(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(rand.Uint64(), 2))
-	for _, tg := range testGraphs(t) {
-		t.Run(tg.name, func(t *testing.T) {
-			e := tg.e
+	for _, tg := range shortesttest.Graphs(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			e := tg.Edges
 			g := graph.BuildCSR(e)
 			if e.N == 0 {
 				if _, err := BellmanFord(ctx, g, 0, true); err == nil {
@@ -23,19 +24,19 @@ func TestBellmanFord(t *testing.T) {
 				}
 				return
 			}
-			for _, s := range testSources(r, e.N) {
-				want, negative := referenceBellmanFord(e, s)
-				fromGonum, gonumNegative, gonumOK := gonumSingleSource(e, s)
+			for _, s := range shortesttest.Sources(r, e.N) {
+				want, negative := shortesttest.BellmanFord(e, s)
+				fromGonum, gonumNegative, gonumOK := shortesttest.GonumSingleSource(e, s)
 				if gonumOK && gonumNegative != negative {
 					t.Fatalf("source %d: gonum and the reference disagree on a negative cycle", s)
 				}
 				for _, withParents := range []bool{false, true} {
 					tree, err := BellmanFord(ctx, g, s, withParents)
 					if negative {
-						checkNegativeCycle(t, e, err)
+						shortesttest.CheckNegativeCycle(t, e, err)
 						var nc *NegativeCycleError
 						errors.As(err, &nc)
-						if !reachable(g, s, nc.Vertex) {
+						if !shortesttest.Reachable(g, s, nc.Vertex) {
 							t.Fatalf("source %d: cycle through %d is not reachable", s, nc.Vertex)
 						}
 						continue
@@ -46,7 +47,7 @@ func TestBellmanFord(t *testing.T) {
 					if (tree.Parent != nil) != withParents {
 						t.Fatalf("asked for parents: %v, got them: %v", withParents, tree.Parent != nil)
 					}
-					checkTree(t, e, g, tree, want)
+					shortesttest.CheckTree(t, e, g, tree, want)
 					if gonumOK && !slices.Equal(fromGonum, tree.Dist) {
 						t.Fatalf("source %d: distances %v, gonum %v", s, tree.Dist, fromGonum)
 					}
@@ -70,7 +71,7 @@ func TestBellmanFordLongCycle(t *testing.T) {
 		e.Add(r.Int32N(n), r.Int32N(n), 5*n)
 	}
 	_, err := BellmanFord(context.Background(), graph.BuildCSR(e), 0, false)
-	checkNegativeCycle(t, e, err)
+	shortesttest.CheckNegativeCycle(t, e, err)
 	var nc *NegativeCycleError
 	errors.As(err, &nc)
 	if len(nc.Cycle) != n {
@@ -81,7 +82,7 @@ func TestBellmanFordLongCycle(t *testing.T) {
 func TestBellmanFordCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g := graph.BuildCSR(edges(2, [3]int32{0, 1, -1}))
+	g := graph.BuildCSR(shortesttest.Edges(2, [3]int32{0, 1, -1}))
 	if _, err := BellmanFord(ctx, g, 0, true); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}

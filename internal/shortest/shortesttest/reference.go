@@ -1,24 +1,26 @@
-package cpu
+package shortesttest
 
 import (
 	"errors"
 	"math"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 	"gonum.org/v1/gonum/graph/path"
 	"gonum.org/v1/gonum/graph/simple"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // The references below are written for obviousness, not speed: the
 // algorithms under test are checked against them and against gonum.
 
-// referenceAllPairs is the textbook Floyd-Warshall on int64 with explicit
+// AllPairs is the textbook Floyd-Warshall on int64 with explicit
 // "no path" tests. It reports whether the graph has a negative cycle (some
 // vertex reaches itself at negative cost) and stops there, before values
 // can run away.
-func referenceAllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle bool) {
+func AllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle bool) {
 	n := int(e.N)
 	dist = make([][]int64, n)
 	for i := range dist {
@@ -49,10 +51,10 @@ func referenceAllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle bool) {
 	return dist, false
 }
 
-// referenceBellmanFord is round-based Bellman-Ford over the arc list:
+// BellmanFord is round-based Bellman-Ford over the arc list:
 // n-1 rounds relax every arc, and a further round that still relaxes an
-// arc proves a negative cycle reachable from s.
-func referenceBellmanFord(e *graph.EdgeList, s int32) (dist []int64, negativeCycle bool) {
+// arc proves a negative cycle Reachable from s.
+func BellmanFord(e *graph.EdgeList, s int32) (dist []int64, negativeCycle bool) {
 	dist = make([]int64, e.N)
 	for i := range dist {
 		dist[i] = paths.Unreachable
@@ -122,8 +124,8 @@ func gonumDistance(w float64) int64 {
 	return int64(w)
 }
 
-// gonumAllPairs runs gonum's FloydWarshall.
-func gonumAllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle, ok bool) {
+// GonumAllPairs runs gonum's FloydWarshall.
+func GonumAllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle, ok bool) {
 	g, ok := gonumGraph(e)
 	if !ok {
 		return nil, false, false
@@ -142,9 +144,9 @@ func gonumAllPairs(e *graph.EdgeList) (dist [][]int64, negativeCycle, ok bool) {
 	return dist, false, true
 }
 
-// gonumSingleSource runs gonum's DijkstraFrom for non-negative weights
+// GonumSingleSource runs gonum's DijkstraFrom for non-negative weights
 // and BellmanFordFrom otherwise.
-func gonumSingleSource(e *graph.EdgeList, s int32) (dist []int64, negativeCycle, ok bool) {
+func GonumSingleSource(e *graph.EdgeList, s int32) (dist []int64, negativeCycle, ok bool) {
 	g, ok := gonumGraph(e)
 	if !ok {
 		return nil, false, false
@@ -165,10 +167,10 @@ func gonumSingleSource(e *graph.EdgeList, s int32) (dist []int64, negativeCycle,
 	return dist, false, true
 }
 
-// checkTree checks a tree from an algorithm under test: paths.CheckTree,
+// CheckTree checks a tree from an algorithm under test: paths.CheckTree,
 // the distances against want, and every path from the parents: its arcs
 // exist and their weights sum to the distance.
-func checkTree(t *testing.T, e *graph.EdgeList, g *graph.CSR, tree *paths.Tree, want []int64) {
+func CheckTree(t *testing.T, e *graph.EdgeList, g *graph.CSR, tree *paths.Tree, want []int64) {
 	t.Helper()
 	if err := paths.CheckTree(g, tree); err != nil {
 		t.Fatalf("source %d: %v", tree.Source, err)
@@ -207,9 +209,9 @@ func checkTree(t *testing.T, e *graph.EdgeList, g *graph.CSR, tree *paths.Tree, 
 	}
 }
 
-// checkMatrix checks an all-pairs result against want and, with
+// CheckMatrix checks an all-pairs result against want and, with
 // predecessors, every row as a tree.
-func checkMatrix(t *testing.T, e *graph.EdgeList, m *paths.Matrix, want [][]int64, withParents bool) {
+func CheckMatrix(t *testing.T, e *graph.EdgeList, m *paths.Matrix, want [][]int64, withParents bool) {
 	t.Helper()
 	if m.N != e.N {
 		t.Fatalf("matrix of %d vertices for %d", m.N, e.N)
@@ -225,16 +227,16 @@ func checkMatrix(t *testing.T, e *graph.EdgeList, m *paths.Matrix, want [][]int6
 			}
 		}
 		if withParents {
-			checkTree(t, e, g, m.Row(s), want[s])
+			CheckTree(t, e, g, m.Row(s), want[s])
 		}
 	}
 }
 
-// checkNegativeCycle checks that err reports a real negative cycle of e
+// CheckNegativeCycle checks that err reports a real negative cycle of e
 // through the named vertex.
-func checkNegativeCycle(t *testing.T, e *graph.EdgeList, err error) {
+func CheckNegativeCycle(t *testing.T, e *graph.EdgeList, err error) {
 	t.Helper()
-	var nc *NegativeCycleError
+	var nc *backend.NegativeCycleError
 	if !errors.As(err, &nc) {
 		t.Fatalf("got error %v, want a negative cycle", err)
 	}

@@ -1,4 +1,4 @@
-package cpu
+package shortest
 
 // indexedHeap is a 4-ary min-heap of vertices keyed by tentative distance,
 // with decrease-key: pos[v] is v's slot in items, or 0 (a padding slot,

@@ -1,0 +1,48 @@
+package cpu
+
+import (
+	"context"
+	"math"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/results"
+)
+
+// implementation is what the CPU backend runs for one algorithm; each
+// algorithm's file registers its own in implementations (see
+// docs/contributing.md).
+type implementation struct {
+	// choose fills c's algorithm and reason for a request that names this
+	// algorithm, or says why the backend cannot run it on p's graph.
+	choose func(p backend.Problem, c *backend.Choice) error
+	// check accepts the variants and block sizes Run implements.
+	check func(alg backend.Algorithm) error
+	// run computes a whole request. Searches leave it nil and give
+	// searches instead, which Run schedules over the workers.
+	run func(b *Backend, ctx context.Context, req *backend.Request, sink results.Sink) error
+	// searches checks g and returns what makes one search per worker; lo
+	// is g's smallest weight, positive whether every weight is above 0
+	// (or there are no arcs), limit the cutoff (math.MaxInt64 for none).
+	searches func(ctx context.Context, g *graph.CSR, lo int32, positive bool, limit int64) (searchSet, error)
+	// wholeGraph: preparing the searches looks at the whole graph
+	// (Johnson's potentials), so a request without sources skips it.
+	wholeGraph bool
+}
+
+// implementations are the algorithms the CPU backend runs.
+var implementations backend.Implementations[implementation]
+
+// noVariant is the check of algorithms without variants or block sizes.
+func noVariant(alg backend.Algorithm) error {
+	if alg.Variant != "" {
+		return unsupported("%s has no variant %q", alg.Name, alg.Variant)
+	}
+	if alg.TileEdge != 0 {
+		return unsupported("%s takes no block size", alg.Name)
+	}
+	return nil
+}
+
+// noLimit is the cutoff of searches that must not stop early.
+const noLimit = int64(math.MaxInt64)
