@@ -154,11 +154,11 @@ func WithZstdLevel(level int) Option { return func(c *Config) { c.ZstdLevel = le
 func WithBatchRows(n int) Option { return func(c *Config) { c.BatchRows = n } }
 
 // WithPartRows sets the candidate rows (source x target cells) per part
-// file of a ResultSink (default DefaultPartRows).
+// file of a resultfiles.ResultSink (default DefaultPartRows).
 func WithPartRows(n int64) Option { return func(c *Config) { c.PartRows = n } }
 
 // WithConcurrency sets how many goroutines encode the part files of a
-// ResultSink, compress Arrow IPC buffers and decode Parquet columns
+// resultfiles.ResultSink, compress Arrow IPC buffers and decode Parquet columns
 // (default GOMAXPROCS). Output bytes do not depend on it.
 func WithConcurrency(n int) Option { return func(c *Config) { c.Concurrency = n } }
 
