@@ -10,9 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -185,8 +185,8 @@ type computeRun struct {
 
 	files    []tables.FileInfo
 	rows     int64
-	summary  []tables.SummaryRow
-	pathRows []tables.PathRow
+	summary  []resultfiles.SummaryRow
+	pathRows []resultfiles.PathRow
 	facts    runFacts
 }
 
@@ -309,7 +309,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	// Only a long table of every vertex with a cutoff (or its summary
 	// alone), and no paths, takes rows as their cells within the cutoff
 	// (backend.Request.SparseRows).
-	sent.CutoffCells = out.matrix == nil && out.paths == nil && r.cfg.Layout == tables.Long
+	sent.CutoffCells = out.matrix == nil && out.paths == nil && r.cfg.Layout == resultfiles.Long
 	sent.Facts = r.facts.add
 	start := time.Now()
 	err = be.Run(ctx, sent, sink)
@@ -359,13 +359,13 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 // (parts) or the distance matrix, the summary beside the table, and the
 // paths of compute.paths.
 type runOutputs struct {
-	parts   *tables.ResultSink // nil without distances (output.distances: false)
-	matrix  *formats.DistanceMatrixWriter
-	summary *tables.SummarySink // nil beside a distance matrix
-	paths   *tables.PathSink    // nil without compute.paths
+	parts   *resultfiles.ResultSink // nil without distances (output.distances: false)
+	matrix  *resultfiles.DistanceMatrixWriter
+	summary *resultfiles.SummarySink // nil beside a distance matrix
+	paths   *resultfiles.PathSink    // nil without compute.paths
 	// named, unless nil, gathers the vertices the outputs name, which the
 	// vertices table then holds instead of every vertex (namedVertices).
-	named *tables.VertexSet
+	named *resultfiles.VertexSet
 	// table takes the blocks narrowed to the run's targets: parts or
 	// matrix, then summary, then what adds the cells' vertices to named.
 	table results.Fanout
@@ -375,27 +375,27 @@ type runOutputs struct {
 func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]string, progress *Progress) (*runOutputs, error) {
 	out := &runOutputs{}
 	if len(r.pairs) > 0 {
-		out.paths = tables.NewPathSink(r.pairs, req.Parents)
+		out.paths = resultfiles.NewPathSink(r.pairs, req.Parents)
 	}
 	if r.cfg.Matrix {
-		w, err := formats.NewDistanceMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
+		w, err := resultfiles.NewDistanceMatrixWriter(filepath.Join(dir, MatrixName), int(req.Edges.N))
 		if err != nil {
 			return nil, err
 		}
 		out.matrix, out.table = w, results.Fanout{w}
 		return out, nil
 	}
-	shape := tables.ResultShape{
+	shape := resultfiles.ResultShape{
 		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
 		MaxDistance: r.cfg.MaxDistance, Parents: req.Parents, Layout: r.cfg.Layout,
 	}
-	summary, err := tables.NewSummarySink(shape)
+	summary, err := resultfiles.NewSummarySink(shape)
 	if err != nil {
 		return nil, err
 	}
 	out.summary = summary
 	if r.cfg.Distances {
-		parts, err := tables.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
+		parts, err := resultfiles.NewResultSink(filepath.Join(dir, DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -406,10 +406,10 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	if !r.namedVertices(shape) {
 		return out, nil
 	}
-	out.named = tables.NewVertexSet(shape.Width)
+	out.named = resultfiles.NewVertexSet(shape.Width)
 	out.named.AddAll(r.sources)
 	if out.parts != nil {
-		cells, err := tables.NewCellVertices(shape, out.named)
+		cells, err := resultfiles.NewCellVertices(shape, out.named)
 		if err != nil {
 			return nil, err
 		}
@@ -423,7 +423,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 // distances table (of shape) does not name them all or is not written.
 // A shard writes every vertex, since finalize keeps one shard's table for
 // the whole dataset.
-func (r *computeRun) namedVertices(shape tables.ResultShape) bool {
+func (r *computeRun) namedVertices(shape resultfiles.ResultShape) bool {
 	if r.cfg.Shard.Sharded() {
 		return false
 	}
@@ -447,14 +447,14 @@ func (o *runOutputs) files() []tables.FileInfo {
 func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
 	if len(r.pairs) > 0 {
-		fi, err := tables.WritePaths(filepath.Join(dir, PathsName+ext), r.pathRows, meta, r.tableOptions()...)
+		fi, err := resultfiles.WritePaths(filepath.Join(dir, PathsName+ext), r.pathRows, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}
 		r.files = append(r.files, fi)
 	}
 	if r.cfg.Summary {
-		fi, err := tables.WriteSummary(filepath.Join(dir, SummaryName+ext), r.summary, meta, r.tableOptions()...)
+		fi, err := resultfiles.WriteSummary(filepath.Join(dir, SummaryName+ext), r.summary, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}

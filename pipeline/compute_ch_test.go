@@ -13,8 +13,8 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestComputeCH runs compute.algorithm: ch end to end on the shape graph,
@@ -138,7 +138,7 @@ func TestComputeCHPathsAndSummary(t *testing.T) {
 			t.Fatalf("row %d: %v", i, err)
 		}
 	}
-	chPaths, _, err := tables.ReadPaths(filepath.Join(outs["ch"], PathsName+".parquet"))
+	chPaths, _, err := resultfiles.ReadPaths(filepath.Join(outs["ch"], PathsName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,15 +170,15 @@ func TestComputeCHPathsAndSummary(t *testing.T) {
 			t.Errorf("path %d -> %d: %v adds up to %d, cost %d", p.Source, p.Target, p.Vertices, cost, p.Cost)
 		}
 	}
-	chSummary, _, err := tables.ReadSummary(filepath.Join(outs["ch"], SummaryName+".parquet"))
+	chSummary, _, err := resultfiles.ReadSummary(filepath.Join(outs["ch"], SummaryName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dijSummary, _, err := tables.ReadSummary(filepath.Join(outs["dijkstra"], SummaryName+".parquet"))
+	dijSummary, _, err := resultfiles.ReadSummary(filepath.Join(outs["dijkstra"], SummaryName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(chSummary) != 21 || !slices.EqualFunc(chSummary, dijSummary, func(a, b tables.SummaryRow) bool {
+	if len(chSummary) != 21 || !slices.EqualFunc(chSummary, dijSummary, func(a, b resultfiles.SummaryRow) bool {
 		return a.Source == b.Source && a.Reachable == b.Reachable && a.Eccentricity == b.Eccentricity && sameFloat(a.Closeness, b.Closeness)
 	}) {
 		t.Errorf("summaries differ:\nch       %+v\ndijkstra %+v", chSummary, dijSummary)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -115,7 +116,7 @@ type ComputeConfig struct {
 	OutFormat tables.Format
 	// Matrix is true for output.format distmatrix.
 	Matrix           bool
-	Layout           tables.Layout
+	Layout           resultfiles.Layout
 	Compression      tables.Compression
 	CompressionLevel int
 	BatchRows        int
@@ -266,7 +267,7 @@ func (c *ComputeConfig) setEncoding(formatName, layoutName, codecName string) er
 			return config.Errorf(KeyOutputFormat, "%v", err)
 		}
 	}
-	if c.Layout, err = tables.ParseLayout(layoutName); err != nil {
+	if c.Layout, err = resultfiles.ParseLayout(layoutName); err != nil {
 		return config.Errorf(KeyLayout, "%v", err)
 	}
 	switch {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestComputeFromIngestOutput: computing from an ingest output gives the
@@ -146,7 +146,7 @@ func TestComputeEveryCPUAlgorithmAgrees(t *testing.T) {
 						t.Errorf("ran %s", res.Manifest.Algorithm)
 					}
 					var got []int32
-					_, _, err := tables.ScanResults(filepath.Join(out, DistancesDir), func(tr *paths.Tree) error {
+					_, _, err := resultfiles.ScanResults(filepath.Join(out, DistancesDir), func(tr *paths.Tree) error {
 						got = append(got, tr.Source)
 						if !slices.Equal(tr.Dist, ref[tr.Source]) {
 							t.Errorf("source %d: distances differ from the reference", tr.Source)
@@ -205,7 +205,7 @@ func TestComputeSummaryTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			res := runCompute(t, loadCompute(t, "", append([]string{"-input", input, "-backend", "cpu", "-sources", "all", "-summary", "-out", out}, tc.args...)...))
-			rows, _, err := tables.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
+			rows, _, err := resultfiles.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +218,7 @@ func TestComputeSummaryTable(t *testing.T) {
 			}
 			for i, r := range rows {
 				s := int32(i)
-				want := tables.SummaryRow{Source: s, Eccentricity: tables.NoEccentricity}
+				want := resultfiles.SummaryRow{Source: s, Eccentricity: resultfiles.NoEccentricity}
 				var sum int64
 				for _, v := range targets {
 					d := ref[s][v]
@@ -244,13 +244,13 @@ func TestComputeSummaryTable(t *testing.T) {
 			}
 			// Null in the file, not a NaN or sentinel value.
 			tbl, _ := readParquet(t, filepath.Join(out, SummaryName+".parquet"))
-			for _, name := range []string{tables.ColEccentricity, tables.ColCloseness} {
+			for _, name := range []string{resultfiles.ColEccentricity, resultfiles.ColCloseness} {
 				col := column(t, tbl, name)
 				if len(col) != 1 || !col[0].IsNull(isolated) {
 					t.Errorf("%s of source %d is not null", name, isolated)
 				}
 			}
-			c := column(t, tbl, tables.ColCloseness)[0].(*array.Float64)
+			c := column(t, tbl, resultfiles.ColCloseness)[0].(*array.Float64)
 			for i := range c.Len() {
 				if c.IsValid(i) && math.IsNaN(c.Value(i)) {
 					t.Errorf("closeness of source %d written as NaN, not null", i)

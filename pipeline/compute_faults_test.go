@@ -19,8 +19,8 @@ import (
 	"github.com/pathflow/pathflow/internal/cpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // The tests in this file replace the "gpu" backend in the global registry;
@@ -232,22 +232,22 @@ func TestComputeOnAWorkingGPUMatchesTheCPU(t *testing.T) {
 			if b, ok := gpuMeta["pathflow.backend"]; ok || devices[backend.GPU] != "fake GPU" {
 				t.Errorf("GPU run: metadata backend %q, manifest device %q", b, devices[backend.GPU])
 			}
-			cpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[backend.CPU], SummaryName+".parquet"))
+			cpuSummary, _, err := resultfiles.ReadSummary(filepath.Join(outs[backend.CPU], SummaryName+".parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			gpuSummary, _, err := tables.ReadSummary(filepath.Join(outs[backend.GPU], SummaryName+".parquet"))
+			gpuSummary, _, err := resultfiles.ReadSummary(filepath.Join(outs[backend.GPU], SummaryName+".parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.EqualFunc(cpuSummary, gpuSummary, func(a, b tables.SummaryRow) bool {
+			if !slices.EqualFunc(cpuSummary, gpuSummary, func(a, b resultfiles.SummaryRow) bool {
 				return a.Source == b.Source && a.Reachable == b.Reachable && a.Eccentricity == b.Eccentricity && sameFloat(a.Closeness, b.Closeness)
 			}) {
 				t.Errorf("summaries differ:\ncpu %+v\ngpu %+v", cpuSummary, gpuSummary)
 			}
 			if _, err := os.Stat(filepath.Join(outs[backend.CPU], PathsName+".parquet")); err == nil {
-				a, _, _ := tables.ReadPaths(filepath.Join(outs[backend.CPU], PathsName+".parquet"))
-				b, _, _ := tables.ReadPaths(filepath.Join(outs[backend.GPU], PathsName+".parquet"))
+				a, _, _ := resultfiles.ReadPaths(filepath.Join(outs[backend.CPU], PathsName+".parquet"))
+				b, _, _ := resultfiles.ReadPaths(filepath.Join(outs[backend.GPU], PathsName+".parquet"))
 				if len(a) != 2 || fmt.Sprint(a) != fmt.Sprint(b) {
 					t.Errorf("paths differ:\ncpu %+v\ngpu %+v", a, b)
 				}

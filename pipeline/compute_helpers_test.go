@@ -25,8 +25,8 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // This file holds what the compute tests share: an independent reference
@@ -202,8 +202,8 @@ func readLong(t *testing.T, dir string) (rows []longRow, meta map[string]string,
 	for _, part := range partFiles(t, dir) {
 		tbl, m := readParquet(t, part)
 		meta = m
-		src, vtx, dist := column(t, tbl, tables.ColSource), column(t, tbl, tables.ColVertex), column(t, tbl, tables.ColDistance)
-		par := column(t, tbl, tables.ColParent)
+		src, vtx, dist := column(t, tbl, resultfiles.ColSource), column(t, tbl, resultfiles.ColVertex), column(t, tbl, resultfiles.ColDistance)
+		par := column(t, tbl, resultfiles.ColParent)
 		hasParents = par != nil
 		if src == nil || vtx == nil || dist == nil {
 			t.Fatalf("%s: schema %s is not the long layout's", part, tbl.Schema())
@@ -239,7 +239,7 @@ func readWide(t *testing.T, dir string) (rows []wideRow, meta map[string]string)
 	for _, part := range partFiles(t, dir) {
 		tbl, m := readParquet(t, part)
 		meta = m
-		src, dist, par := column(t, tbl, tables.ColSource), column(t, tbl, tables.ColDistance), column(t, tbl, tables.ColParent)
+		src, dist, par := column(t, tbl, resultfiles.ColSource), column(t, tbl, resultfiles.ColDistance), column(t, tbl, resultfiles.ColParent)
 		if src == nil || dist == nil {
 			t.Fatalf("%s: schema %s is not the wide layout's", part, tbl.Schema())
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/paths"
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 )
 
 // namedGraph writes a DIMACS graph of n vertices with coordinates (original
@@ -48,7 +48,7 @@ func outputIDs(t *testing.T, out string, targets []int32) map[int32]bool {
 	dir := filepath.Join(out, DistancesDir)
 	if _, err := os.Stat(dir); err == nil {
 		tbl, _ := readParquet(t, partFiles(t, dir)[0])
-		if column(t, tbl, tables.ColVertex) != nil {
+		if column(t, tbl, resultfiles.ColVertex) != nil {
 			rows, _, _ := readLong(t, dir)
 			for _, r := range rows {
 				ids[r.Source], ids[r.Vertex] = true, true
@@ -69,7 +69,7 @@ func outputIDs(t *testing.T, out string, targets []int32) map[int32]bool {
 		}
 	}
 	if _, err := os.Stat(filepath.Join(out, PathsName+".parquet")); err == nil {
-		rows, _, err := tables.ReadPaths(filepath.Join(out, PathsName+".parquet"))
+		rows, _, err := resultfiles.ReadPaths(filepath.Join(out, PathsName+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func outputIDs(t *testing.T, out string, targets []int32) map[int32]bool {
 		}
 	}
 	if _, err := os.Stat(filepath.Join(out, SummaryName+".parquet")); err == nil {
-		rows, _, err := tables.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
+		rows, _, err := resultfiles.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,8 +21,8 @@ import (
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // writePairsCSV writes pairs as a CSV pair list with a header.
@@ -167,7 +167,7 @@ func TestComputePairListParquetAndArrow(t *testing.T) {
 		runCompute(t, loadCompute(t, "", shapeArgs(out, "-pairs", writePairsParquet(t, pairs), "-output-format", format,
 			"-paths", "5-40,30-3")...))
 		var rows []longRow
-		_, _, err := tables.ScanRows(filepath.Join(out, DistancesDir), func(r *tables.ResultRows) error {
+		_, _, err := resultfiles.ScanRows(filepath.Join(out, DistancesDir), func(r *resultfiles.ResultRows) error {
 			for i := range r.Len() {
 				rows = append(rows, longRow{Source: r.Source[i], Vertex: r.Vertex[i], Dist: r.Distance[i], Parent: r.Parent[i]})
 			}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 )
 
 // TestComputeSummaryOnlyWritesTheFullRunsSummary checks output.distances:
@@ -115,19 +115,19 @@ func TestComputeRefusesADistancesFreeRunWithNothingToWrite(t *testing.T) {
 func TestShardedSummaryOnlyRun(t *testing.T) {
 	args := []string{"-generate", "grid:side=6", "-backend", "cpu", "-sources", "0-9", "-summary", "-distances=false"}
 	oneShot, dataset := oneShotAndShards(t, 2, args...)
-	want, _, err := tables.ReadSummary(filepath.Join(oneShot, SummaryName+".parquet"))
+	want, _, err := resultfiles.ReadSummary(filepath.Join(oneShot, SummaryName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []tables.SummaryRow
+	var got []resultfiles.SummaryRow
 	for i := range 2 {
-		rows, _, err := tables.ReadSummary(filepath.Join(dataset, SummaryName, shardName(i), "part-00000.parquet"))
+		rows, _, err := resultfiles.ReadSummary(filepath.Join(dataset, SummaryName, shardName(i), "part-00000.parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, rows...)
 	}
-	if !slices.EqualFunc(got, want, func(a, b tables.SummaryRow) bool {
+	if !slices.EqualFunc(got, want, func(a, b resultfiles.SummaryRow) bool {
 		return a.Source == b.Source && a.Reachable == b.Reachable && a.Eccentricity == b.Eccentricity && sameFloat(a.Closeness, b.Closeness)
 	}) {
 		t.Errorf("the shards' summary %+v differs from the one-shot run's %+v", got, want)

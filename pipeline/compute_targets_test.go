@@ -12,8 +12,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // Rows narrowed to compute.targets, by the backend or, beside
@@ -117,7 +117,7 @@ func TestComputeNarrowsFullRowsOfABackend(t *testing.T) {
 // source to its target (none when unreachable).
 func checkPathCosts(t *testing.T, path string, ref map[int32][]int64, pairs [][2]int32) {
 	t.Helper()
-	rows, _, err := tables.ReadPaths(path)
+	rows, _, err := resultfiles.ReadPaths(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -61,7 +61,7 @@ func runCompute(t *testing.T, cfg *ComputeConfig) *ComputeResult {
 func checkOutputs(t *testing.T, dir string, g *graph.CSR, wantSources []int32) {
 	t.Helper()
 	var got []int32
-	_, hasParents, err := tables.ScanResults(filepath.Join(dir, DistancesDir), func(tr *paths.Tree) error {
+	_, hasParents, err := resultfiles.ScanResults(filepath.Join(dir, DistancesDir), func(tr *paths.Tree) error {
 		got = append(got, tr.Source)
 		return paths.CheckTree(g, tr)
 	})
@@ -109,7 +109,7 @@ func TestComputeDemoConfigEndToEnd(t *testing.T) {
 	csr := graph.BuildCSR(g.Edges)
 	checkOutputs(t, out, csr, []int32{0, 1, 2, 3})
 
-	rows, _, err := tables.ReadPaths(filepath.Join(out, PathsName+".parquet"))
+	rows, _, err := resultfiles.ReadPaths(filepath.Join(out, PathsName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestComputeDemoConfigEndToEnd(t *testing.T) {
 	if sum != rows[0].Cost {
 		t.Errorf("path weights sum to %d, cost says %d", sum, rows[0].Cost)
 	}
-	summary, _, err := tables.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
+	summary, _, err := resultfiles.ReadSummary(filepath.Join(out, SummaryName+".parquet"))
 	if err != nil || len(summary) != 4 || summary[0].Reachable != 4096 {
 		t.Errorf("summary %+v, %v", summary, err)
 	}
@@ -283,11 +283,11 @@ func TestComputeAllPairsMatchesSingleSource(t *testing.T) {
 	if fw.Manifest.Algorithm != backend.AlgorithmFloydWarshall || dj.Manifest.Algorithm != backend.AlgorithmDijkstra {
 		t.Fatalf("ran %s and %s", fw.Manifest.Algorithm, dj.Manifest.Algorithm)
 	}
-	a, err := tables.ReadResults(filepath.Join(dir, "fw", DistancesDir))
+	a, err := resultfiles.ReadResults(filepath.Join(dir, "fw", DistancesDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := tables.ReadResults(filepath.Join(dir, "dj", DistancesDir))
+	b, err := resultfiles.ReadResults(filepath.Join(dir, "dj", DistancesDir))
 	if err != nil {
 		t.Fatal(err)
 	}

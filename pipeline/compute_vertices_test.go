@@ -16,6 +16,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -93,16 +94,16 @@ func TestComputeOriginalIDsNameTheSameVerticesAsDenseIDs(t *testing.T) {
 	if !slices.Equal(a, want) || !slices.Equal(b, want) {
 		t.Errorf("original ids give %v, dense ids %v; want %v", a, b, want)
 	}
-	pa, _, err := tables.ReadPaths(filepath.Join(dir, "original", PathsName+".parquet"))
+	pa, _, err := resultfiles.ReadPaths(filepath.Join(dir, "original", PathsName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, _, err := tables.ReadPaths(filepath.Join(dir, "dense", PathsName+".parquet"))
+	pb, _, err := resultfiles.ReadPaths(filepath.Join(dir, "dense", PathsName+".parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pa) != 2 || !slices.Equal(pa[0].Vertices, []int32{1, 2, 3}) || !slices.Equal(pa[1].Vertices, []int32{0, 1, 2}) ||
-		!slices.EqualFunc(pa, pb, func(x, y tables.PathRow) bool { return x.Cost == y.Cost && slices.Equal(x.Vertices, y.Vertices) }) {
+		!slices.EqualFunc(pa, pb, func(x, y resultfiles.PathRow) bool { return x.Cost == y.Cost && slices.Equal(x.Vertices, y.Vertices) }) {
 		t.Errorf("paths %+v and %+v", pa, pb)
 	}
 	if original.Manifest.Sources != 2 || dense.Manifest.Sources != 2 {

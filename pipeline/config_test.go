@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -66,7 +67,7 @@ func TestShippedConfigs(t *testing.T) {
 			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmAuto
 		},
 		"reference.yaml": func(c *ComputeConfig) bool {
-			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == tables.Long && c.PartRows == tables.DefaultPartRows &&
+			return c.Algorithm == backend.AlgorithmAuto && !c.OriginalIDs && c.Layout == resultfiles.Long && c.PartRows == tables.DefaultPartRows &&
 				c.BatchRows == tables.DefaultBatchRows && c.Compression == tables.DefaultCompression(c.OutFormat) && c.CompressionLevel == tables.DefaultZstdLevel
 		},
 	}

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"testing"
 
+	// The CUDA backend registers itself, as in the compute command.
+
+	_ "github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
-	"github.com/pathflow/pathflow/internal/tables"
-
-	// The CUDA backend registers itself, as in the compute command.
-	_ "github.com/pathflow/pathflow/internal/gpu"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 )
 
 // TestGPUOutputsEqualCPU runs whole compute stages on the GPU and on the
@@ -128,7 +128,7 @@ func (r *tableRows) index() {
 func readRows(t *testing.T, dir string) *tableRows {
 	t.Helper()
 	r := &tableRows{}
-	_, hasParents, err := tables.ScanRows(filepath.Join(dir, DistancesDir), func(rows *tables.ResultRows) error {
+	_, hasParents, err := resultfiles.ScanRows(filepath.Join(dir, DistancesDir), func(rows *resultfiles.ResultRows) error {
 		r.source = append(r.source, rows.Source...)
 		r.vertex = append(r.vertex, rows.Vertex...)
 		r.distance = append(r.distance, rows.Distance...)

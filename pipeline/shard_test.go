@@ -12,7 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/resultfiles"
 )
 
 // shardGridArgs is a small multi-source run with paths and a summary.
@@ -113,14 +113,14 @@ func readTable(t *testing.T, table, path string) []any {
 	var out []any
 	var err error
 	if table == SummaryName {
-		var rows []tables.SummaryRow
-		rows, _, err = tables.ReadSummary(path)
+		var rows []resultfiles.SummaryRow
+		rows, _, err = resultfiles.ReadSummary(path)
 		for _, r := range rows {
 			out = append(out, r)
 		}
 	} else {
-		var rows []tables.PathRow
-		rows, _, err = tables.ReadPaths(path)
+		var rows []resultfiles.PathRow
+		rows, _, err = resultfiles.ReadPaths(path)
 		for _, r := range rows {
 			out = append(out, r)
 		}

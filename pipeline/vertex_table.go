@@ -3,6 +3,7 @@ package pipeline
 import (
 	"path/filepath"
 
+	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -19,7 +20,7 @@ func (r *computeRun) writeVertices(dir string, meta map[string]string) (tables.F
 // named and those the paths name: every id that any column of the
 // outputs holds, in id order, so each join through the table finds its
 // row while the table stays as small as the answer.
-func (r *computeRun) writeNamedVertices(dir string, meta map[string]string, named *tables.VertexSet) (tables.FileInfo, error) {
+func (r *computeRun) writeNamedVertices(dir string, meta map[string]string, named *resultfiles.VertexSet) (tables.FileInfo, error) {
 	for _, p := range r.pathRows {
 		named.Add(p.Source)
 		named.Add(p.Target)

@@ -14,15 +14,15 @@ func TestDefaultsApplyWithoutOptions(t *testing.T) {
 		{[]Option{WithCompression(Zstd), WithFormat(Arrow)}, Zstd},
 		{[]Option{WithCompression(Uncompressed)}, Uncompressed},
 	} {
-		cfg, err := newConfig(c.opts)
+		cfg, err := NewConfig(c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.compression != c.want {
-			t.Errorf("%d options on %v: compression %v, want %v", len(c.opts), cfg.format, cfg.compression, c.want)
+		if cfg.Compression != c.want {
+			t.Errorf("%d options on %v: compression %v, want %v", len(c.opts), cfg.Format, cfg.Compression, c.want)
 		}
-		if cfg.partRows != DefaultPartRows || cfg.batchRows != DefaultBatchRows || cfg.zstdLevel != DefaultZstdLevel {
-			t.Errorf("part rows %d, batch rows %d, zstd level %d", cfg.partRows, cfg.batchRows, cfg.zstdLevel)
+		if cfg.PartRows != DefaultPartRows || cfg.BatchRows != DefaultBatchRows || cfg.ZstdLevel != DefaultZstdLevel {
+			t.Errorf("part rows %d, batch rows %d, zstd level %d", cfg.PartRows, cfg.BatchRows, cfg.ZstdLevel)
 		}
 	}
 	if DefaultCompression(Parquet) != Snappy || DefaultCompression(Arrow) != Uncompressed {

@@ -1,6 +1,9 @@
-// Package tables reads and writes pathflow's tables as Parquet or Arrow IPC
-// files: the graph tables an ingest produces and the result, paths and
-// summary tables a computation produces.
+// Package tables reads and writes pathflow's graph tables as Parquet or
+// Arrow IPC files, the tables an ingest produces, and holds the plumbing
+// every table file shares: formats, codecs and options (Option, Config),
+// the writer and reader of one file (TableWriter, TableReader), schema
+// metadata and FileInfo. Package resultfiles writes the result, paths and
+// summary tables of a computation through it.
 //
 // # Formats
 //
@@ -16,7 +19,7 @@
 // rows, size and SHA-256 for run manifests. Single files are written under
 // a temporary name and renamed into place only when complete (see package
 // atomicfile); a result directory is the caller's to commit (see
-// ResultSink).
+// resultfiles.ResultSink).
 //
 // Schema metadata is the caller's map[string]string (keys such as
 // "pathflow.input_file" or "pathflow.input_sha256"), stored on every file
@@ -52,77 +55,10 @@
 // graph's before using it (ReadHierarchyChecksum reads it from the footer
 // alone).
 //
-// # Result tables (ResultSink, ScanRows, ReadResults, ScanResults)
-//
-// A result is a directory of part files part-00000.parquet,
-// part-00001.parquet, ... (.arrow for Arrow IPC), read in name order. A
-// ResultShape says what it holds: the sources in order, the targets (nil:
-// every vertex, in id order; else those vertices, in the given order), an
-// optional cutoff MaxDistance, whether parents are kept, and the layout.
-// The long layout (ResultSchema) has a row per (source, target):
-//
-//	source int32, vertex int32, distance int64 (nullable) [, parent int32 (nullable)]
-//
-// sources in order, each followed by its targets in order. Without a
-// cutoff every row is kept: distance is null when the source does not
-// reach the vertex, and parent, the vertex before it on a shortest path, is
-// null for the source itself and for unreachable vertices, so analysts
-// filter on "distance IS NOT NULL" rather than guess which rows are
-// missing. With a cutoff the unreachable rows and those farther than it
-// are left out. The wide layout (WideResultSchema) has a row per source,
-// the target cells as lists in target order:
-//
-//	source int32, distance list<element: int64 (nullable)> [, parent list<element: int32 (nullable)>]
-//
-// where unreachable entries and those beyond the cutoff are null. The
-// parent column is absent when the run computed distances only.
-//
-// A ResultSink takes the blocks of result rows a backend hands over
-// (results.Rows, from any goroutine, in any order) and encodes several
-// part files at once, releasing each block as soon as the parts that read
-// it are done, so memory stays bounded by the producer's pool. Parts hold
-// WithPartRows candidate cells (source x target pairs before the cutoff)
-// and row groups WithBatchRows of them, both rounded down to whole sources
-// (at least one) in the wide layout, so the files depend only on the
-// shape, the rows and the options, never on the worker count, the block
-// sizes or timing. ScanRows reads any
-// long-layout result batch by batch; ScanResults and ReadResults rebuild
-// the trees of one with every vertex and no cutoff.
-//
-// # Paths table (WritePaths, ReadPaths)
-//
-//	source int32, target int32, cost int64 (nullable), vertices list<element: int32> (nullable)
-//
-// One row per requested pair: cost is null when the target is unreachable,
-// vertices (source first, target last) is null when there is no path or
-// the run kept no parents. A PathSink picks the rows out of a run's full
-// blocks.
-//
-// # Summary table (WriteSummary, ReadSummary, Summarize)
-//
-//	source int32, reachable int64, eccentricity int64 (nullable), closeness float64 (nullable)
-//
-// One row per source: the vertices it reaches (itself included), the
-// largest distance to one of them other than itself (null when it reaches
-// no other), and its Wasserman-Faust closeness over outgoing distances
-// (null when undefined); Summarize gives the exact definitions. A
-// SummarySink makes the rows of a run from its blocks, over the cells a
-// distances table of the same shape writes.
-//
-// # Consumers of result blocks
-//
-// ResultSink (the parts of a distances table, a pair list's included),
-// SummarySink, PathSink and CellVertices (which gathers the vertices a
-// table names into a VertexSet) are results.Consumers, like
-// formats.DistanceMatrixWriter: a run hands each block to all of them
-// through a results.Fanout.
-//
 // # Memory and concurrency
 //
 // Writers build Arrow arrays straight from flat slices (arc columns are
 // passed without a copy) and hold one batch at a time; readers copy column
-// values out in bulk, batch by batch. The Put of every consumer may be
-// called from any goroutine; a ResultSink's part writers (WithConcurrency of them) hold a row
-// group each; every other writer and reader is owned by one goroutine.
-// WithAllocator sets the Arrow allocator.
+// values out in bulk, batch by batch. Every writer and reader is owned by
+// one goroutine. WithAllocator sets the Arrow allocator.
 package tables

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -37,11 +38,11 @@ func GraphFilesIn(dir string, f Format) GraphFiles {
 // failure leaves whatever was under those names before. O(N + M); the arc
 // columns are passed to the writer without a copy.
 func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) ([]FileInfo, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMeta(meta); err != nil {
+	if err := CheckMeta(meta); err != nil {
 		return nil, err
 	}
 	if err := e.Validate(); err != nil {
@@ -83,11 +84,11 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 // consumers in the same process. The arc columns share e's arrays (no
 // copy). The caller releases every batch. O(N) for the vertex columns.
 func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) (edges, vertices []arrow.RecordBatch, err error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkMeta(meta); err != nil {
+	if err := CheckMeta(meta); err != nil {
 		return nil, nil, err
 	}
 	if err := checkVertices(e.N, vs); err != nil {
@@ -114,8 +115,8 @@ func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string,
 // even random weights pack into fewer bits than PLAIN leaves to the codec
 // (on an 8M-arc benchmark: 2.7 instead of 4.0 bytes per arc, half the CPU).
 var (
-	edgesEncoding    = parquetEncoding{delta: []string{ColSrc, ColDst, ColWeight}}
-	verticesEncoding = parquetEncoding{delta: []string{ColID, ColOriginalID, ColX, ColY}}
+	edgesEncoding    = ParquetEncoding{Delta: []string{ColSrc, ColDst, ColWeight}}
+	verticesEncoding = ParquetEncoding{Delta: []string{ColID, ColOriginalID, ColX, ColY}}
 )
 
 func checkVertices(n int32, vs *graph.Vertices) error {
@@ -134,10 +135,10 @@ func checkVertices(n int32, vs *graph.Vertices) error {
 	return nil
 }
 
-func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
-	for lo := 0; lo < e.M(); lo += cfg.batchRows {
-		hi := min(lo+cfg.batchRows, e.M())
-		rec := newRecord(schema, hi-lo, wrapInt32(e.Src[lo:hi]), wrapInt32(e.Dst[lo:hi]), wrapInt32(e.Weight[lo:hi]))
+func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg Config, emit func(arrow.RecordBatch) error) error {
+	for lo := 0; lo < e.M(); lo += cfg.BatchRows {
+		hi := min(lo+cfg.BatchRows, e.M())
+		rec := arrowslices.NewRecord(schema, hi-lo, arrowslices.WrapInt32(e.Src[lo:hi]), arrowslices.WrapInt32(e.Dst[lo:hi]), arrowslices.WrapInt32(e.Weight[lo:hi]))
 		err := emit(rec)
 		rec.Release()
 		if err != nil {
@@ -154,40 +155,40 @@ func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg config, emit func(ar
 // instead of a fresh pair per batch that the allocator must zero (a fifth
 // of the table's writing time for identity ids). A caller that keeps the
 // batches passes reuse false.
-func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg config, reuse bool, emit func(arrow.RecordBatch) error) error {
+func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg Config, reuse bool, emit func(arrow.RecordBatch) error) error {
 	identity := vs == nil || vs.OriginalID == nil
 	var shared idBuffers
 	if reuse {
-		shared = newIDBuffers(cfg.mem, min(cfg.batchRows, int(n)), identity)
+		shared = newIDBuffers(cfg.Mem, min(cfg.BatchRows, int(n)), identity)
 		defer shared.release()
 	}
-	for lo := 0; lo < int(n); lo += cfg.batchRows {
-		hi := min(lo+cfg.batchRows, int(n))
+	for lo := 0; lo < int(n); lo += cfg.BatchRows {
+		hi := min(lo+cfg.BatchRows, int(n))
 		bufs := shared
 		if !reuse {
-			bufs = newIDBuffers(cfg.mem, hi-lo, identity)
+			bufs = newIDBuffers(cfg.Mem, hi-lo, identity)
 		}
 		ids := bufs.ids[:hi-lo]
 		for i := range ids {
 			ids[i] = int32(lo + i)
 		}
-		cols := []arrow.Array{primitive(int32Type, hi-lo, nil, 0, bufs.idBuf)}
+		cols := []arrow.Array{arrowslices.Primitive(int32Type, hi-lo, nil, 0, bufs.idBuf)}
 		if identity {
 			orig := bufs.orig[:hi-lo]
 			for i := range orig {
 				orig[i] = int64(lo + i)
 			}
-			cols = append(cols, primitive(int64Type, hi-lo, nil, 0, bufs.origBuf))
+			cols = append(cols, arrowslices.Primitive(int64Type, hi-lo, nil, 0, bufs.origBuf))
 		} else {
-			cols = append(cols, wrapInt64(vs.OriginalID[lo:hi]))
+			cols = append(cols, arrowslices.WrapInt64(vs.OriginalID[lo:hi]))
 		}
 		if !reuse {
 			bufs.release()
 		}
 		if vs.HasCoordinates() {
-			cols = append(cols, wrapInt32(vs.X[lo:hi]), wrapInt32(vs.Y[lo:hi]))
+			cols = append(cols, arrowslices.WrapInt32(vs.X[lo:hi]), arrowslices.WrapInt32(vs.Y[lo:hi]))
 		}
-		rec := newRecord(schema, hi-lo, cols...)
+		rec := arrowslices.NewRecord(schema, hi-lo, cols...)
 		err := emit(rec)
 		rec.Release()
 		if err != nil {
@@ -207,9 +208,9 @@ type idBuffers struct {
 
 func newIDBuffers(mem memory.Allocator, rows int, identity bool) idBuffers {
 	var b idBuffers
-	b.idBuf, b.ids = int32Buffer(mem, rows)
+	b.idBuf, b.ids = arrowslices.Int32Buffer(mem, rows)
 	if identity {
-		b.origBuf, b.orig = int64Buffer(mem, rows)
+		b.origBuf, b.orig = arrowslices.Int64Buffer(mem, rows)
 	}
 	return b
 }
@@ -230,7 +231,7 @@ func (b idBuffers) release() {
 // The vertex count is the number of rows of the vertices table. The arcs
 // are validated. Column values are copied in bulk, batch by batch.
 func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, err error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -245,18 +246,18 @@ func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.V
 	return e, vs, meta, nil
 }
 
-func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err error) {
+func readVertices(path string, cfg Config) (vs *graph.Vertices, n int32, err error) {
 	if format, err := DetectFileFormat(path); err == nil && format == Parquet {
 		return readVerticesParquet(path, cfg)
 	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
+	defer RecoverInto(&err, path)
+	tr, err := OpenTable(path, cfg)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer tr.Close()
 	want := VerticesSchema(true, nil)
-	idx, err := columns(tr.schema, want.Fields(), ColX, ColY)
+	idx, err := ColumnIndices(tr.schema, want.Fields(), ColX, ColY)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -270,8 +271,8 @@ func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err err
 		vs.X, vs.Y = make([]int32, 0, capacity), make([]int32, 0, capacity)
 	}
 	identity := true
-	err = tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx...); err != nil {
+	err = tr.Scan(func(rec arrow.RecordBatch) error {
+		if err := NoNulls(rec, idx...); err != nil {
 			return err
 		}
 		ids := rec.Column(idx[0]).(*array.Int32).Int32Values()
@@ -304,23 +305,23 @@ func readVertices(path string, cfg config) (vs *graph.Vertices, n int32, err err
 	return vs, n, nil
 }
 
-func readEdges(path string, n int32, cfg config) (e *graph.EdgeList, meta map[string]string, err error) {
+func readEdges(path string, n int32, cfg Config) (e *graph.EdgeList, meta map[string]string, err error) {
 	if format, err := DetectFileFormat(path); err == nil && format == Parquet {
 		return readEdgesParquet(path, n, cfg)
 	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
+	defer RecoverInto(&err, path)
+	tr, err := OpenTable(path, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer tr.Close()
-	idx, err := columns(tr.schema, EdgesSchema(nil).Fields())
+	idx, err := ColumnIndices(tr.schema, EdgesSchema(nil).Fields())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
 	}
 	e = graph.NewEdgeList(n, int(max(tr.rows, 0)))
-	err = tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx...); err != nil {
+	err = tr.Scan(func(rec arrow.RecordBatch) error {
+		if err := NoNulls(rec, idx...); err != nil {
 			return err
 		}
 		e.Src = append(e.Src, rec.Column(idx[0]).(*array.Int32).Int32Values()...)
@@ -331,15 +332,15 @@ func readEdges(path string, n int32, cfg config) (e *graph.EdgeList, meta map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := validateArcs(e, cfg.concurrency); err != nil {
+	if err := validateArcs(e, cfg.Concurrency); err != nil {
 		return nil, nil, fmt.Errorf("tables: %s: %w", path, err)
 	}
-	return e, userMeta(tr.schema), nil
+	return e, UserMeta(tr.schema), nil
 }
 
-// noNulls rejects a record with a null in any of the given columns, which
+// NoNulls rejects a record with a null in any of the given columns, which
 // the graph tables never hold.
-func noNulls(rec arrow.RecordBatch, idx ...int) error {
+func NoNulls(rec arrow.RecordBatch, idx ...int) error {
 	for _, i := range idx {
 		if i >= 0 && rec.Column(i).NullN() > 0 {
 			return fmt.Errorf("tables: column %q has nulls", rec.ColumnName(i))

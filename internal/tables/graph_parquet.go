@@ -15,13 +15,13 @@ import (
 
 // readEdgesParquet reads an edges table written as Parquet. O(M) work over
 // cfg.concurrency goroutines.
-func readEdgesParquet(path string, n int32, cfg config) (e *graph.EdgeList, meta map[string]string, err error) {
+func readEdgesParquet(path string, n int32, cfg Config) (e *graph.EdgeList, meta map[string]string, err error) {
 	pc, err := openParquetColumns(path, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer pc.Close()
-	idx, err := columns(pc.schema, EdgesSchema(nil).Fields())
+	idx, err := ColumnIndices(pc.schema, EdgesSchema(nil).Fields())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -30,25 +30,25 @@ func readEdgesParquet(path string, n int32, cfg config) (e *graph.EdgeList, meta
 	}
 	m := int(pc.rows)
 	e = &graph.EdgeList{N: n, Src: largeInt32s(m), Dst: largeInt32s(m), Weight: largeInt32s(m)}
-	err = pc.read(cfg.concurrency, []columnTarget{{field: idx[0], i32: e.Src}, {field: idx[1], i32: e.Dst}, {field: idx[2], i32: e.Weight}})
+	err = pc.read(cfg.Concurrency, []columnTarget{{field: idx[0], i32: e.Src}, {field: idx[1], i32: e.Dst}, {field: idx[2], i32: e.Weight}})
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := validateArcs(e, cfg.concurrency); err != nil {
+	if err := validateArcs(e, cfg.Concurrency); err != nil {
 		return nil, nil, fmt.Errorf("tables: %s: %w", path, err)
 	}
-	return e, userMeta(pc.schema), nil
+	return e, UserMeta(pc.schema), nil
 }
 
 // readVerticesParquet reads a vertices table written as Parquet, as
 // readVertices does. O(N) work over cfg.concurrency goroutines.
-func readVerticesParquet(path string, cfg config) (vs *graph.Vertices, n int32, err error) {
+func readVerticesParquet(path string, cfg Config) (vs *graph.Vertices, n int32, err error) {
 	pc, err := openParquetColumns(path, cfg)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer pc.Close()
-	idx, err := columns(pc.schema, VerticesSchema(true, nil).Fields(), ColX, ColY)
+	idx, err := ColumnIndices(pc.schema, VerticesSchema(true, nil).Fields(), ColX, ColY)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -66,10 +66,10 @@ func readVerticesParquet(path string, cfg config) (vs *graph.Vertices, n int32, 
 		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
 		targets = append(targets, columnTarget{field: idx[2], i32: vs.X}, columnTarget{field: idx[3], i32: vs.Y})
 	}
-	if err := pc.read(cfg.concurrency, targets); err != nil {
+	if err := pc.read(cfg.Concurrency, targets); err != nil {
 		return nil, 0, err
 	}
-	badID, identity := checkIDs(ids, vs.OriginalID, cfg.concurrency)
+	badID, identity := checkIDs(ids, vs.OriginalID, cfg.Concurrency)
 	if badID >= 0 {
 		return nil, 0, fmt.Errorf("tables: vertex row %d has id %d (reading %s)", badID, ids[badID], path)
 	}

@@ -96,7 +96,7 @@ func TestGraphCoordinateColumnsOmitted(t *testing.T) {
 	if _, err := WriteGraph(files, e, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := openTable(files.Vertices, defaultConfig())
+	tr, err := OpenTable(files.Vertices, defaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestGraphRecords(t *testing.T) {
 		src = append(src, rec.Column(0).(*array.Int32).Int32Values()...)
 		dst = append(dst, rec.Column(1).(*array.Int32).Int32Values()...)
 		wt = append(wt, rec.Column(2).(*array.Int32).Int32Values()...)
-		sameMeta(t, userMeta(rec.Schema()), testMeta)
+		sameMeta(t, UserMeta(rec.Schema()), testMeta)
 		rec.Release()
 	}
 	for _, rec := range vertices {

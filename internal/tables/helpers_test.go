@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/pathflow/pathflow/internal/paths"
 )
 
 var formats = []Format{Parquet, Arrow}
@@ -32,29 +30,6 @@ func checkedAllocator(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
-}
-
-// randomTree returns a tree over n vertices from source with roughly a
-// fraction unreach of the vertices unreachable; reachable non-source
-// vertices get random distances (some negative) and, when withParents,
-// random parents. It need not be a consistent shortest-path tree: the
-// tables only store it.
-func randomTree(rng *rand.Rand, n int, source int32, withParents bool, unreach float64) *paths.Tree {
-	t := paths.NewTree(int32(n), source, withParents)
-	for v := range n {
-		if int32(v) == source {
-			t.Dist[v] = 0
-			continue
-		}
-		if rng.Float64() < unreach {
-			continue
-		}
-		t.Dist[v] = rng.Int64N(1<<40) - 1<<20
-		if withParents {
-			t.Parent[v] = int32(rng.IntN(n))
-		}
-	}
-	return t
 }
 
 func fileBytes(t *testing.T, path string) []byte {
@@ -106,32 +81,4 @@ var testMeta = map[string]string{
 	"pathflow.input_file":   "graph.gr",
 	"pathflow.input_sha256": "0123abcd",
 	"pathflow.z_last":       "sorted last",
-}
-
-// withPlainParquet writes Parquet without delta encoding.
-func withPlainParquet() Option { return func(c *config) { c.plainParquet = true } }
-
-// withParquetReadAllocator decodes Parquet with mem, which only tables
-// written withPlainParquet allow for a checked allocator: arrow-go's delta
-// decoder never frees one of its buffers.
-func withParquetReadAllocator(mem memory.Allocator) Option {
-	return func(c *config) { c.parquetReadMem = mem }
-}
-
-// encodingCase is a way to write and read a table: Arrow IPC, Parquet as
-// shipped, and PLAIN Parquet decoded with the checked allocator, which
-// checks that the Parquet read path releases what it takes.
-type encodingCase struct {
-	format      Format
-	write, read []Option
-}
-
-func encodingCases(t *testing.T) []encodingCase {
-	arrowMem, parquetMem, plainMem := checkedAllocator(t), checkedAllocator(t), checkedAllocator(t)
-	return []encodingCase{
-		{Arrow, []Option{WithFormat(Arrow), WithAllocator(arrowMem)}, []Option{WithAllocator(arrowMem)}},
-		{Parquet, []Option{WithAllocator(parquetMem)}, []Option{WithAllocator(parquetMem)}},
-		{Parquet, []Option{WithAllocator(plainMem), withPlainParquet()},
-			[]Option{WithAllocator(plainMem), withParquetReadAllocator(plainMem)}},
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 )
@@ -74,12 +75,12 @@ func (f HierarchyFiles) Paths() []string { return []string{f.Ranks, f.Up, f.Down
 
 // HierarchyRanksSchema is the schema of the ranks table.
 func HierarchyRanksSchema(meta map[string]string) *arrow.Schema {
-	return schemaWith(meta, arrow.Field{Name: ColID, Type: int32Type}, arrow.Field{Name: ColRank, Type: int32Type})
+	return SchemaWith(meta, arrow.Field{Name: ColID, Type: int32Type}, arrow.Field{Name: ColRank, Type: int32Type})
 }
 
 // HierarchyArcsSchema is the schema of the Up and Down tables.
 func HierarchyArcsSchema(meta map[string]string) *arrow.Schema {
-	return schemaWith(meta,
+	return SchemaWith(meta,
 		arrow.Field{Name: ColLow, Type: int32Type},
 		arrow.Field{Name: ColHigh, Type: int32Type},
 		arrow.Field{Name: ColWeight, Type: int32Type},
@@ -90,8 +91,8 @@ func HierarchyArcsSchema(meta map[string]string) *arrow.Schema {
 // Delta encoding: ids and low columns climb by small steps, heads and
 // middles of one row are close.
 var (
-	hierarchyRanksEncoding = parquetEncoding{delta: []string{ColID, ColRank}}
-	hierarchyArcsEncoding  = parquetEncoding{delta: []string{ColLow, ColHigh, ColWeight, ColMiddle}}
+	hierarchyRanksEncoding = ParquetEncoding{Delta: []string{ColID, ColRank}}
+	hierarchyArcsEncoding  = ParquetEncoding{Delta: []string{ColLow, ColHigh, ColWeight, ColMiddle}}
 )
 
 // WriteHierarchy writes h as the three Parquet tables of files (whatever
@@ -99,15 +100,15 @@ var (
 // the hierarchy's checksum, rounds and vertex count as schema metadata.
 // The files are committed only once all three are complete. O(n + arcs).
 func WriteHierarchy(files HierarchyFiles, h *hierarchy.Hierarchy, meta map[string]string, opts ...Option) ([]FileInfo, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMeta(meta); err != nil {
+	if err := CheckMeta(meta); err != nil {
 		return nil, err
 	}
-	cfg.format = Parquet
-	cfg.batchRows = min(cfg.batchRows, hierarchyRowGroup)
+	cfg.Format = Parquet
+	cfg.BatchRows = min(cfg.BatchRows, hierarchyRowGroup)
 	all := make(map[string]string, len(meta)+3)
 	for k, v := range meta {
 		all[k] = v
@@ -147,16 +148,16 @@ func WriteHierarchy(files HierarchyFiles, h *hierarchy.Hierarchy, meta map[strin
 	return []FileInfo{ranks.info, up.info, down.info}, nil
 }
 
-func emitRanks(rank []int32, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
-	for lo := 0; lo < len(rank); lo += cfg.batchRows {
-		hi := min(lo+cfg.batchRows, len(rank))
-		idBuf, ids := int32Buffer(cfg.mem, hi-lo)
+func emitRanks(rank []int32, schema *arrow.Schema, cfg Config, emit func(arrow.RecordBatch) error) error {
+	for lo := 0; lo < len(rank); lo += cfg.BatchRows {
+		hi := min(lo+cfg.BatchRows, len(rank))
+		idBuf, ids := arrowslices.Int32Buffer(cfg.Mem, hi-lo)
 		for i := range ids {
 			ids[i] = int32(lo + i)
 		}
-		idCol := primitive(int32Type, hi-lo, nil, 0, idBuf)
+		idCol := arrowslices.Primitive(int32Type, hi-lo, nil, 0, idBuf)
 		idBuf.Release()
-		rec := newRecord(schema, hi-lo, idCol, wrapInt32(rank[lo:hi]))
+		rec := arrowslices.NewRecord(schema, hi-lo, idCol, arrowslices.WrapInt32(rank[lo:hi]))
 		err := emit(rec)
 		rec.Release()
 		if err != nil {
@@ -166,21 +167,21 @@ func emitRanks(rank []int32, schema *arrow.Schema, cfg config, emit func(arrow.R
 	return nil
 }
 
-func emitHierarchyArcs(c *graph.CSR, mids []int32, schema *arrow.Schema, cfg config, emit func(arrow.RecordBatch) error) error {
+func emitHierarchyArcs(c *graph.CSR, mids []int32, schema *arrow.Schema, cfg Config, emit func(arrow.RecordBatch) error) error {
 	m := int(c.Offsets[c.N])
 	row := int32(0)
-	for lo := 0; lo < m; lo += cfg.batchRows {
-		hi := min(lo+cfg.batchRows, m)
-		lowBuf, lows := int32Buffer(cfg.mem, hi-lo)
+	for lo := 0; lo < m; lo += cfg.BatchRows {
+		hi := min(lo+cfg.BatchRows, m)
+		lowBuf, lows := arrowslices.Int32Buffer(cfg.Mem, hi-lo)
 		for i := range lows {
 			for c.Offsets[row+1] <= int64(lo+i) {
 				row++
 			}
 			lows[i] = row
 		}
-		lowCol := primitive(int32Type, hi-lo, nil, 0, lowBuf)
+		lowCol := arrowslices.Primitive(int32Type, hi-lo, nil, 0, lowBuf)
 		lowBuf.Release()
-		rec := newRecord(schema, hi-lo, lowCol, wrapInt32(c.Targets[lo:hi]), wrapInt32(c.Weights[lo:hi]), wrapInt32(mids[lo:hi]))
+		rec := arrowslices.NewRecord(schema, hi-lo, lowCol, arrowslices.WrapInt32(c.Targets[lo:hi]), arrowslices.WrapInt32(c.Weights[lo:hi]), arrowslices.WrapInt32(mids[lo:hi]))
 		err := emit(rec)
 		rec.Release()
 		if err != nil {
@@ -194,7 +195,7 @@ func emitHierarchyArcs(c *graph.CSR, mids []int32, schema *arrow.Schema, cfg con
 // records, from the footer of its ranks table alone: what a caller needs
 // to decide whether to read the rest. O(1) in the graph's size.
 func ReadHierarchyChecksum(files HierarchyFiles) (string, error) {
-	cfg, err := newConfig(nil)
+	cfg, err := NewConfig(nil)
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +204,7 @@ func ReadHierarchyChecksum(files HierarchyFiles) (string, error) {
 		return "", err
 	}
 	defer pc.Close()
-	sum, ok := userMeta(pc.schema)[MetaHierarchyChecksum]
+	sum, ok := UserMeta(pc.schema)[MetaHierarchyChecksum]
 	if !ok {
 		return "", fmt.Errorf("tables: %s: no %s metadata: not a stored hierarchy", files.Ranks, MetaHierarchyChecksum)
 	}
@@ -216,7 +217,7 @@ func ReadHierarchyChecksum(files HierarchyFiles) (string, error) {
 // that the three tables agree on the checksum and the vertex count, and
 // returns it with the ranks table's schema metadata. O(n + arcs).
 func ReadHierarchy(files HierarchyFiles, opts ...Option) (*hierarchy.Hierarchy, map[string]string, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,7 +257,7 @@ func ReadHierarchy(files HierarchyFiles, opts ...Option) (*hierarchy.Hierarchy, 
 			return nil, nil, fmt.Errorf("tables: %s: %w", sideOf[i], err)
 		}
 	}
-	h, err := hierarchy.Assemble(rank, csr[0], sides[0].middle, csr[1], sides[1].middle, rounds, sum, cfg.concurrency)
+	h, err := hierarchy.Assemble(rank, csr[0], sides[0].middle, csr[1], sides[1].middle, rounds, sum, cfg.Concurrency)
 	if err != nil {
 		// The invariants span the three tables: which one is wrong, none
 		// of them says.
@@ -266,13 +267,13 @@ func ReadHierarchy(files HierarchyFiles, opts ...Option) (*hierarchy.Hierarchy, 
 }
 
 // readRanks reads the ranks table.
-func readRanks(path string, cfg config) (rank []int32, meta map[string]string, err error) {
+func readRanks(path string, cfg Config) (rank []int32, meta map[string]string, err error) {
 	pc, err := openParquetColumns(path, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer pc.Close()
-	idx, err := columns(pc.schema, HierarchyRanksSchema(nil).Fields())
+	idx, err := ColumnIndices(pc.schema, HierarchyRanksSchema(nil).Fields())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -282,7 +283,7 @@ func readRanks(path string, cfg config) (rank []int32, meta map[string]string, e
 	rows := int(pc.rows)
 	ids := largeInt32s(rows)
 	rank = largeInt32s(rows)
-	if err := pc.read(cfg.concurrency, []columnTarget{{field: idx[0], i32: ids}, {field: idx[1], i32: rank}}); err != nil {
+	if err := pc.read(cfg.Concurrency, []columnTarget{{field: idx[0], i32: ids}, {field: idx[1], i32: rank}}); err != nil {
 		return nil, nil, err
 	}
 	for i, id := range ids {
@@ -290,7 +291,7 @@ func readRanks(path string, cfg config) (rank []int32, meta map[string]string, e
 			return nil, nil, fmt.Errorf("tables: %s: row %d has id %d", path, i, id)
 		}
 	}
-	return rank, userMeta(pc.schema), nil
+	return rank, UserMeta(pc.schema), nil
 }
 
 // hierarchySide is one arcs table as read.
@@ -300,13 +301,13 @@ type hierarchySide struct {
 }
 
 // readHierarchyArcs reads an Up or Down table.
-func readHierarchyArcs(path string, cfg config) (s hierarchySide, err error) {
+func readHierarchyArcs(path string, cfg Config) (s hierarchySide, err error) {
 	pc, err := openParquetColumns(path, cfg)
 	if err != nil {
 		return s, err
 	}
 	defer pc.Close()
-	idx, err := columns(pc.schema, HierarchyArcsSchema(nil).Fields())
+	idx, err := ColumnIndices(pc.schema, HierarchyArcsSchema(nil).Fields())
 	if err != nil {
 		return s, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -314,8 +315,8 @@ func readHierarchyArcs(path string, cfg config) (s hierarchySide, err error) {
 		return s, fmt.Errorf("tables: %s: %d rows", path, pc.rows)
 	}
 	m := int(pc.rows)
-	s = hierarchySide{low: largeInt32s(m), high: largeInt32s(m), weight: largeInt32s(m), middle: largeInt32s(m), meta: userMeta(pc.schema)}
-	err = pc.read(cfg.concurrency, []columnTarget{
+	s = hierarchySide{low: largeInt32s(m), high: largeInt32s(m), weight: largeInt32s(m), middle: largeInt32s(m), meta: UserMeta(pc.schema)}
+	err = pc.read(cfg.Concurrency, []columnTarget{
 		{field: idx[0], i32: s.low}, {field: idx[1], i32: s.high}, {field: idx[2], i32: s.weight}, {field: idx[3], i32: s.middle},
 	})
 	return s, err

@@ -52,20 +52,33 @@ func (c Compression) String() string {
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
-// Option configures a writer or reader of this package.
-type Option func(*config)
+// Option configures a writer or reader of this package or of package
+// resultfiles, which writes its tables through this one.
+type Option func(*Config)
 
-type config struct {
-	mem         memory.Allocator
-	format      Format
-	compression Compression
+// Config is a set of Options applied over the defaults and checked
+// (NewConfig): what a table writer or reader in another package reads to
+// size its batches and parts and to allocate its buffers.
+type Config struct {
+	// Mem allocates Arrow buffers (WithAllocator).
+	Mem memory.Allocator
+	// Format is the format of written tables (WithFormat).
+	Format Format
+	// Compression is the codec of written tables (WithCompression).
+	Compression Compression
 	// compressionSet is true once WithCompression chose a codec; without
 	// it the format's DefaultCompression applies.
 	compressionSet bool
-	zstdLevel      int
-	batchRows      int
-	partRows       int64
-	concurrency    int
+	// ZstdLevel is the Parquet zstd level (WithZstdLevel).
+	ZstdLevel int
+	// BatchRows bounds the rows of a record batch or row group
+	// (WithBatchRows).
+	BatchRows int
+	// PartRows bounds the candidate rows of a result part (WithPartRows).
+	PartRows int64
+	// Concurrency is how many goroutines encode or decode at once
+	// (WithConcurrency), at least 1.
+	Concurrency int
 	// parquetReadMem is the allocator of Parquet decoding, which must be
 	// garbage-collected (see WithAllocator); readers copy values out and
 	// release each batch at once, so it holds about one batch.
@@ -75,42 +88,43 @@ type config struct {
 	plainParquet bool
 }
 
-func defaultConfig() config {
-	return config{
-		mem:         memory.DefaultAllocator,
-		format:      Parquet,
-		zstdLevel:   DefaultZstdLevel,
-		batchRows:   DefaultBatchRows,
-		partRows:    DefaultPartRows,
-		concurrency: runtime.GOMAXPROCS(0),
+func defaultConfig() Config {
+	return Config{
+		Mem:         memory.DefaultAllocator,
+		Format:      Parquet,
+		ZstdLevel:   DefaultZstdLevel,
+		BatchRows:   DefaultBatchRows,
+		PartRows:    DefaultPartRows,
+		Concurrency: runtime.GOMAXPROCS(0),
 
 		parquetReadMem: memory.DefaultAllocator,
 	}
 }
 
-func newConfig(opts []Option) (config, error) {
+// NewConfig applies opts over the defaults and checks the result.
+func NewConfig(opts []Option) (Config, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
 		opt(&cfg)
 	}
 	if !cfg.compressionSet {
-		cfg.compression = DefaultCompression(cfg.format)
+		cfg.Compression = DefaultCompression(cfg.Format)
 	}
 	switch {
-	case cfg.mem == nil:
+	case cfg.Mem == nil:
 		return cfg, fmt.Errorf("tables: nil allocator")
-	case !cfg.format.valid():
-		return cfg, fmt.Errorf("tables: unknown format %d", cfg.format)
-	case cfg.compression < Zstd || cfg.compression > Snappy:
-		return cfg, fmt.Errorf("tables: unknown compression %d", cfg.compression)
-	case cfg.compression == Snappy && cfg.format == Arrow:
+	case !cfg.Format.valid():
+		return cfg, fmt.Errorf("tables: unknown format %d", cfg.Format)
+	case cfg.Compression < Zstd || cfg.Compression > Snappy:
+		return cfg, fmt.Errorf("tables: unknown compression %d", cfg.Compression)
+	case cfg.Compression == Snappy && cfg.Format == Arrow:
 		return cfg, fmt.Errorf("tables: Arrow IPC files have no snappy codec (use lz4, zstd or none)")
-	case cfg.batchRows <= 0:
-		return cfg, fmt.Errorf("tables: batch rows %d, want > 0", cfg.batchRows)
-	case cfg.partRows <= 0:
-		return cfg, fmt.Errorf("tables: part rows %d, want > 0", cfg.partRows)
+	case cfg.BatchRows <= 0:
+		return cfg, fmt.Errorf("tables: batch rows %d, want > 0", cfg.BatchRows)
+	case cfg.PartRows <= 0:
+		return cfg, fmt.Errorf("tables: part rows %d, want > 0", cfg.PartRows)
 	}
-	cfg.concurrency = max(cfg.concurrency, 1)
+	cfg.Concurrency = max(cfg.Concurrency, 1)
 	return cfg, nil
 }
 
@@ -119,31 +133,44 @@ func newConfig(opts []Option) (config, error) {
 // reader. Parquet decoding always uses memory.DefaultAllocator, since
 // arrow-go's DELTA_BINARY_PACKED decoder leaves a buffer to the garbage
 // collector.
-func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+func WithAllocator(mem memory.Allocator) Option { return func(c *Config) { c.Mem = mem } }
 
 // WithFormat sets the format of written tables (default Parquet). Readers
 // ignore it: they detect the format from the file.
-func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
+func WithFormat(f Format) Option { return func(c *Config) { c.Format = f } }
 
 // WithCompression sets the codec of written tables (default: the format's
 // DefaultCompression).
 func WithCompression(codec Compression) Option {
-	return func(c *config) { c.compression, c.compressionSet = codec, true }
+	return func(c *Config) { c.Compression, c.compressionSet = codec, true }
 }
 
 // WithZstdLevel sets the zstd level of Parquet output (default
 // DefaultZstdLevel). Arrow IPC output always uses the codec's default level.
-func WithZstdLevel(level int) Option { return func(c *config) { c.zstdLevel = level } }
+func WithZstdLevel(level int) Option { return func(c *Config) { c.ZstdLevel = level } }
 
 // WithBatchRows sets the rows per record batch or row group (default
 // DefaultBatchRows). Readers use it as their batch size.
-func WithBatchRows(n int) Option { return func(c *config) { c.batchRows = n } }
+func WithBatchRows(n int) Option { return func(c *Config) { c.BatchRows = n } }
 
 // WithPartRows sets the candidate rows (source x target cells) per part
-// file of a ResultSink (default DefaultPartRows).
-func WithPartRows(n int64) Option { return func(c *config) { c.partRows = n } }
+// file of a resultfiles.ResultSink (default DefaultPartRows).
+func WithPartRows(n int64) Option { return func(c *Config) { c.PartRows = n } }
 
 // WithConcurrency sets how many goroutines encode the part files of a
-// ResultSink, compress Arrow IPC buffers and decode Parquet columns
+// resultfiles.ResultSink, compress Arrow IPC buffers and decode Parquet columns
 // (default GOMAXPROCS). Output bytes do not depend on it.
-func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }
+func WithConcurrency(n int) Option { return func(c *Config) { c.Concurrency = n } }
+
+// WithPlainParquet writes Parquet without delta encoding: a test of a
+// table writer uses it with WithParquetReadAllocator to check that the
+// Parquet read path releases what it takes.
+func WithPlainParquet() Option { return func(c *Config) { c.plainParquet = true } }
+
+// WithParquetReadAllocator decodes Parquet with mem instead of
+// memory.DefaultAllocator, for tests: only tables written WithPlainParquet
+// allow a checked allocator, since arrow-go's delta decoder never frees one
+// of its buffers.
+func WithParquetReadAllocator(mem memory.Allocator) Option {
+	return func(c *Config) { c.parquetReadMem = mem }
+}

@@ -23,12 +23,12 @@ const (
 // fn's error stops the scan; errors name the file, and the row where there
 // is one. Memory is one record batch, however long the list.
 func ScanPairs(path string, fn func(row, source, target int64) error, opts ...Option) (err error) {
-	cfg, err := newConfig(opts)
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return err
 	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
+	defer RecoverInto(&err, path)
+	tr, err := OpenTable(path, cfg)
 	if err != nil {
 		return err
 	}

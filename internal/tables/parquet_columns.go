@@ -30,8 +30,8 @@ type parquetColumns struct {
 
 // openParquetColumns opens the Parquet file at path for column reads.
 // Corrupt files give errors, not panics.
-func openParquetColumns(path string, cfg config) (pc *parquetColumns, err error) {
-	defer recoverInto(&err, path)
+func openParquetColumns(path string, cfg Config) (pc *parquetColumns, err error) {
+	defer RecoverInto(&err, path)
 	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(cfg.parquetReadMem)))
 	if err != nil {
 		return nil, fmt.Errorf("tables: %s: %w", path, err)
@@ -93,7 +93,7 @@ func (pc *parquetColumns) read(workers int, targets []columnTarget) error {
 // the target.
 func (pc *parquetColumns) readChunk(g int, t columnTarget) (err error) {
 	name := pc.schema.Field(t.field).Name
-	defer recoverInto(&err, pc.path)
+	defer RecoverInto(&err, pc.path)
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("tables: %s: column %q, row group %d: %w", pc.path, name, g, err)

@@ -14,8 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// tableReader reads the record batches of one table file in either format.
-type tableReader struct {
+// TableReader reads the record batches of one table file in either format.
+type TableReader struct {
 	path   string
 	schema *arrow.Schema
 	// rows is the table's row count, or -1 when the format does not say
@@ -25,10 +25,10 @@ type tableReader struct {
 	close func() error
 }
 
-// openTable opens the table file at path, detecting its format. Corrupt
+// OpenTable opens the table file at path, detecting its format. Corrupt
 // files give errors, not panics.
-func openTable(path string, cfg config) (tr *tableReader, err error) {
-	defer recoverInto(&err, path)
+func OpenTable(path string, cfg Config) (tr *TableReader, err error) {
+	defer RecoverInto(&err, path)
 	format, err := DetectFileFormat(path)
 	if err != nil {
 		return nil, err
@@ -46,18 +46,18 @@ func openTable(path string, cfg config) (tr *tableReader, err error) {
 	return tr, nil
 }
 
-func openArrow(path string, cfg config) (*tableReader, error) {
+func openArrow(path string, cfg Config) (*TableReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(cfg.mem))
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(cfg.Mem))
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	i := 0
-	return &tableReader{
+	return &TableReader{
 		schema: r.Schema(),
 		rows:   -1,
 		next: func() (arrow.RecordBatch, error) {
@@ -71,15 +71,15 @@ func openArrow(path string, cfg config) (*tableReader, error) {
 	}, nil
 }
 
-func openParquet(path string, cfg config) (*tableReader, error) {
+func openParquet(path string, cfg Config) (*TableReader, error) {
 	mem := cfg.parquetReadMem
 	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, err
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{
-		Parallel:  cfg.concurrency > 1,
-		BatchSize: int64(cfg.batchRows),
+		Parallel:  cfg.Concurrency > 1,
+		BatchSize: int64(cfg.BatchRows),
 	}, mem)
 	if err != nil {
 		pf.Close()
@@ -90,7 +90,7 @@ func openParquet(path string, cfg config) (*tableReader, error) {
 		pf.Close()
 		return nil, err
 	}
-	tr := &tableReader{schema: withoutFieldIDs(schema), rows: pf.NumRows(), close: pf.Close}
+	tr := &TableReader{schema: withoutFieldIDs(schema), rows: pf.NumRows(), close: pf.Close}
 	if pf.NumRowGroups() == 0 {
 		tr.next = func() (arrow.RecordBatch, error) { return nil, io.EOF }
 		return tr, nil
@@ -119,8 +119,8 @@ func openParquet(path string, cfg config) (*tableReader, error) {
 }
 
 // Next returns the next record batch, which the caller releases, or io.EOF.
-func (tr *tableReader) Next() (rec arrow.RecordBatch, err error) {
-	defer recoverInto(&err, tr.path)
+func (tr *TableReader) Next() (rec arrow.RecordBatch, err error) {
+	defer RecoverInto(&err, tr.path)
 	rec, err = tr.next()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("tables: %s: %w", tr.path, err)
@@ -129,16 +129,19 @@ func (tr *tableReader) Next() (rec arrow.RecordBatch, err error) {
 }
 
 // Close releases the reader and closes the file.
-func (tr *tableReader) Close() error {
+func (tr *TableReader) Close() error {
 	if err := tr.close(); err != nil {
 		return fmt.Errorf("tables: %s: %w", tr.path, err)
 	}
 	return nil
 }
 
-// scan calls fn with every record batch in order; fn must not keep the
+// Schema is the table's schema, Parquet field ids dropped.
+func (tr *TableReader) Schema() *arrow.Schema { return tr.schema }
+
+// Scan calls fn with every record batch in order; fn must not keep the
 // record past its return without retaining it.
-func (tr *tableReader) scan(fn func(rec arrow.RecordBatch) error) error {
+func (tr *TableReader) Scan(fn func(rec arrow.RecordBatch) error) error {
 	for {
 		rec, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -155,9 +158,9 @@ func (tr *tableReader) scan(fn func(rec arrow.RecordBatch) error) error {
 	}
 }
 
-// recoverInto turns a panic inside the Arrow and Parquet decoders, which
+// RecoverInto, deferred, turns a panic inside the Arrow and Parquet decoders, which
 // some corrupt inputs still provoke, into an error naming the file.
-func recoverInto(err *error, path string) {
+func RecoverInto(err *error, path string) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("tables: %s: corrupt table: %v", path, r)
 	}
@@ -189,22 +192,22 @@ func withoutFieldIDs(s *arrow.Schema) *arrow.Schema {
 
 const parquetFieldID = "PARQUET:field_id"
 
-// scanRows opens the table at path in either format, checks it has the
+// ScanTable opens the table at path in either format, checks it has the
 // columns of want (in any order), and calls fn for each record batch with
 // the index of every wanted column and the non-null required columns
 // checked. It returns the table's row count hint and schema metadata.
-func scanRows(path string, want *arrow.Schema, required []int, opts []Option, fn func(rec arrow.RecordBatch, idx []int) error) (rowsHint int64, meta map[string]string, err error) {
-	cfg, err := newConfig(opts)
+func ScanTable(path string, want *arrow.Schema, required []int, opts []Option, fn func(rec arrow.RecordBatch, idx []int) error) (rowsHint int64, meta map[string]string, err error) {
+	cfg, err := NewConfig(opts)
 	if err != nil {
 		return 0, nil, err
 	}
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, cfg)
+	defer RecoverInto(&err, path)
+	tr, err := OpenTable(path, cfg)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer tr.Close()
-	idx, err := columns(tr.schema, want.Fields())
+	idx, err := ColumnIndices(tr.schema, want.Fields())
 	if err != nil {
 		return 0, nil, fmt.Errorf("%w (in %s)", err, path)
 	}
@@ -212,8 +215,8 @@ func scanRows(path string, want *arrow.Schema, required []int, opts []Option, fn
 	for i, r := range required {
 		nonNull[i] = idx[r]
 	}
-	err = tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, nonNull...); err != nil {
+	err = tr.Scan(func(rec arrow.RecordBatch) error {
+		if err := NoNulls(rec, nonNull...); err != nil {
 			return err
 		}
 		return fn(rec, idx)
@@ -221,5 +224,5 @@ func scanRows(path string, want *arrow.Schema, required []int, opts []Option, fn
 	if err != nil {
 		return 0, nil, err
 	}
-	return tr.rows, userMeta(tr.schema), nil
+	return tr.rows, UserMeta(tr.schema), nil
 }

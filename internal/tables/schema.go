@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// Column names of the tables this package writes.
+// Column names of the graph tables.
 const (
 	ColSrc    = "src"
 	ColDst    = "dst"
@@ -18,19 +18,6 @@ const (
 	ColOriginalID = "original_id"
 	ColX          = "x"
 	ColY          = "y"
-
-	ColSource   = "source"
-	ColVertex   = "vertex"
-	ColDistance = "distance"
-	ColParent   = "parent"
-
-	ColTarget   = "target"
-	ColCost     = "cost"
-	ColVertices = "vertices"
-
-	ColReachable    = "reachable"
-	ColEccentricity = "eccentricity"
-	ColCloseness    = "closeness"
 )
 
 // reservedPrefix marks schema metadata keys that Arrow and Parquet writers
@@ -38,15 +25,13 @@ const (
 const reservedPrefix = "ARROW:"
 
 var (
-	int32Type   = arrow.PrimitiveTypes.Int32
-	int64Type   = arrow.PrimitiveTypes.Int64
-	float64Type = arrow.PrimitiveTypes.Float64
-	// int32List names its element "element", the name Parquet gives list
-	// elements, so the schema reads back the same from both formats.
-	int32List = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type})
+	int32Type = arrow.PrimitiveTypes.Int32
+	int64Type = arrow.PrimitiveTypes.Int64
 )
 
-func schemaWith(meta map[string]string, fields ...arrow.Field) *arrow.Schema {
+// SchemaWith builds a schema of fields carrying meta, its keys in sorted
+// order so that the same metadata gives the same bytes.
+func SchemaWith(meta map[string]string, fields ...arrow.Field) *arrow.Schema {
 	if len(meta) == 0 {
 		return arrow.NewSchema(fields, nil)
 	}
@@ -54,7 +39,9 @@ func schemaWith(meta map[string]string, fields ...arrow.Field) *arrow.Schema {
 	return arrow.NewSchema(fields, &md)
 }
 
-func checkMeta(meta map[string]string) error {
+// CheckMeta rejects caller metadata that uses the key prefix the formats
+// reserve for themselves.
+func CheckMeta(meta map[string]string) error {
 	for k := range meta {
 		if strings.HasPrefix(k, reservedPrefix) {
 			return fmt.Errorf("tables: metadata key %q uses the reserved prefix %q", k, reservedPrefix)
@@ -63,8 +50,8 @@ func checkMeta(meta map[string]string) error {
 	return nil
 }
 
-// userMeta returns the schema metadata minus the keys the formats add.
-func userMeta(s *arrow.Schema) map[string]string {
+// UserMeta returns the schema metadata minus the keys the formats add.
+func UserMeta(s *arrow.Schema) map[string]string {
 	md := s.Metadata()
 	out := make(map[string]string, md.Len())
 	for i, k := range md.Keys() {
@@ -77,7 +64,7 @@ func userMeta(s *arrow.Schema) map[string]string {
 
 // EdgesSchema is the schema of the edges table: one row per arc.
 func EdgesSchema(meta map[string]string) *arrow.Schema {
-	return schemaWith(meta,
+	return SchemaWith(meta,
 		arrow.Field{Name: ColSrc, Type: int32Type},
 		arrow.Field{Name: ColDst, Type: int32Type},
 		arrow.Field{Name: ColWeight, Type: int32Type},
@@ -96,47 +83,12 @@ func VerticesSchema(withCoordinates bool, meta map[string]string) *arrow.Schema 
 			arrow.Field{Name: ColX, Type: int32Type},
 			arrow.Field{Name: ColY, Type: int32Type})
 	}
-	return schemaWith(meta, fields...)
+	return SchemaWith(meta, fields...)
 }
 
-// ResultSchema is the schema of a result table: one row per (source,
-// vertex), with the parent column only when the run kept parents.
-func ResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{
-		{Name: ColSource, Type: int32Type},
-		{Name: ColVertex, Type: int32Type},
-		{Name: ColDistance, Type: int64Type, Nullable: true},
-	}
-	if withParents {
-		fields = append(fields, arrow.Field{Name: ColParent, Type: int32Type, Nullable: true})
-	}
-	return schemaWith(meta, fields...)
-}
-
-// PathsSchema is the schema of the paths table: one row per (source,
-// target) pair.
-func PathsSchema(meta map[string]string) *arrow.Schema {
-	return schemaWith(meta,
-		arrow.Field{Name: ColSource, Type: int32Type},
-		arrow.Field{Name: ColTarget, Type: int32Type},
-		arrow.Field{Name: ColCost, Type: int64Type, Nullable: true},
-		arrow.Field{Name: ColVertices, Type: int32List, Nullable: true},
-	)
-}
-
-// SummarySchema is the schema of the per-source summary table.
-func SummarySchema(meta map[string]string) *arrow.Schema {
-	return schemaWith(meta,
-		arrow.Field{Name: ColSource, Type: int32Type},
-		arrow.Field{Name: ColReachable, Type: int64Type},
-		arrow.Field{Name: ColEccentricity, Type: int64Type, Nullable: true},
-		arrow.Field{Name: ColCloseness, Type: float64Type, Nullable: true},
-	)
-}
-
-// columns maps each wanted column name to its index in a read schema,
+// ColumnIndices maps each wanted column name to its index in a read schema,
 // checking types; a missing optional column maps to -1.
-func columns(s *arrow.Schema, want []arrow.Field, optional ...string) ([]int, error) {
+func ColumnIndices(s *arrow.Schema, want []arrow.Field, optional ...string) ([]int, error) {
 	idx := make([]int, len(want))
 	for i, f := range want {
 		found := s.FieldIndices(f.Name)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -19,7 +20,7 @@ func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]str
 		return FileInfo{}, err
 	}
 	schema := VerticesSchema(vs.HasCoordinates(), meta)
-	return writeFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+	return WriteFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitVertices(n, vs, schema, cfg, true, emit)
 	})
 }
@@ -42,9 +43,9 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 	}
 	coords := vs.HasCoordinates()
 	schema := VerticesSchema(coords, meta)
-	return writeFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
-		for lo := 0; lo < len(ids); lo += cfg.batchRows {
-			batch := ids[lo:min(lo+cfg.batchRows, len(ids))]
+	return WriteFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(ids); lo += cfg.BatchRows {
+			batch := ids[lo:min(lo+cfg.BatchRows, len(ids))]
 			orig := make([]int64, len(batch))
 			for i, v := range batch {
 				orig[i] = int64(v)
@@ -52,15 +53,15 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 					orig[i] = vs.OriginalID[v]
 				}
 			}
-			cols := []arrow.Array{wrapInt32(batch), wrapInt64(orig)}
+			cols := []arrow.Array{arrowslices.WrapInt32(batch), arrowslices.WrapInt64(orig)}
 			if coords {
 				x, y := make([]int32, len(batch)), make([]int32, len(batch))
 				for i, v := range batch {
 					x[i], y[i] = vs.X[v], vs.Y[v]
 				}
-				cols = append(cols, wrapInt32(x), wrapInt32(y))
+				cols = append(cols, arrowslices.WrapInt32(x), arrowslices.WrapInt32(y))
 			}
-			rec := newRecord(schema, len(batch), cols...)
+			rec := arrowslices.NewRecord(schema, len(batch), cols...)
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -73,13 +74,13 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 
 // verticesConfig applies opts and checks what both vertices writers take:
 // the metadata and the vertices of a graph of n.
-func verticesConfig(n int32, vs *graph.Vertices, meta map[string]string, opts []Option) (config, error) {
-	cfg, err := newConfig(opts)
+func verticesConfig(n int32, vs *graph.Vertices, meta map[string]string, opts []Option) (Config, error) {
+	cfg, err := NewConfig(opts)
 	if err != nil {
-		return config{}, err
+		return Config{}, err
 	}
-	if err := checkMeta(meta); err != nil {
-		return config{}, err
+	if err := CheckMeta(meta); err != nil {
+		return Config{}, err
 	}
 	return cfg, checkVertices(n, vs)
 }

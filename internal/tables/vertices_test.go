@@ -19,7 +19,7 @@ func TestWriteVerticesRoundTrip(t *testing.T) {
 		if fi.Rows != 3 || fi.Path != path || fi.Bytes == 0 {
 			t.Errorf("%v: file info %+v", f, fi)
 		}
-		cfg, err := newConfig(nil)
+		cfg, err := NewConfig(nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,55 +21,58 @@ type recordWriter interface {
 	Close() error
 }
 
-// tableWriter writes one table file in either format through a buffered,
-// hashing stream.
-type tableWriter struct {
+// TableWriter writes one table file in either format through a buffered,
+// hashing stream; the result writers of package resultfiles encode their
+// part files with it.
+type TableWriter struct {
 	rw     recordWriter
 	buf    *bufio.Writer
 	digest *digestWriter
 	rows   int64
 }
 
-// parquetEncoding picks, per column, how Parquet encodes values before
+// ParquetEncoding picks, per column, how Parquet encodes values before
 // compression: a column not listed is PLAIN.
-type parquetEncoding struct {
-	// delta columns hold ids and distances that change by small steps
+type ParquetEncoding struct {
+	// Delta columns hold ids and distances that change by small steps
 	// between neighbouring rows: DELTA_BINARY_PACKED stores the bits of the
 	// steps, which shrinks the data and the work left to the codec several
 	// times over. A constant column (a result's source) costs next to
 	// nothing.
-	delta []string
+	Delta []string
 }
 
-func newTableWriter(dst io.Writer, schema *arrow.Schema, enc parquetEncoding, cfg config) (*tableWriter, error) {
+// NewTableWriter starts a table of the given schema on dst, in the format,
+// codec and batch size of cfg.
+func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cfg Config) (*TableWriter, error) {
 	digest := newDigestWriter(dst)
 	buf := bufio.NewWriterSize(digest, 1<<20)
 	var (
 		rw  recordWriter
 		err error
 	)
-	switch cfg.format {
+	switch cfg.Format {
 	case Arrow:
 		rw, err = ipc.NewFileWriter(buf, ipcOptions(schema, cfg)...)
 	case Parquet:
 		rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(enc, cfg),
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem)))
+			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem)))
 	default:
-		err = fmt.Errorf("unknown format %d", cfg.format)
+		err = fmt.Errorf("unknown format %d", cfg.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tables: %w", err)
 	}
-	return &tableWriter{rw: rw, buf: buf, digest: digest}, nil
+	return &TableWriter{rw: rw, buf: buf, digest: digest}, nil
 }
 
-func ipcOptions(schema *arrow.Schema, cfg config) []ipc.Option {
+func ipcOptions(schema *arrow.Schema, cfg Config) []ipc.Option {
 	opts := []ipc.Option{
 		ipc.WithSchema(schema),
-		ipc.WithAllocator(cfg.mem),
-		ipc.WithCompressConcurrency(cfg.concurrency),
+		ipc.WithAllocator(cfg.Mem),
+		ipc.WithCompressConcurrency(cfg.Concurrency),
 	}
-	switch cfg.compression {
+	switch cfg.Compression {
 	case Zstd:
 		opts = append(opts, ipc.WithZstd())
 	case LZ4:
@@ -78,23 +81,23 @@ func ipcOptions(schema *arrow.Schema, cfg config) []ipc.Option {
 	return opts
 }
 
-func parquetProperties(enc parquetEncoding, cfg config) *parquet.WriterProperties {
+func parquetProperties(enc ParquetEncoding, cfg Config) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
-		parquet.WithAllocator(cfg.mem),
-		parquet.WithMaxRowGroupLength(int64(cfg.batchRows)),
+		parquet.WithAllocator(cfg.Mem),
+		parquet.WithMaxRowGroupLength(int64(cfg.BatchRows)),
 		// A dictionary costs a hash per value and does not pay on ids
 		// and distances; delta encoding does better on all of them.
 		parquet.WithDictionaryDefault(false),
 	}
-	for _, col := range enc.delta {
+	for _, col := range enc.Delta {
 		if cfg.plainParquet {
 			break
 		}
 		props = append(props, parquet.WithEncodingFor(col, parquet.Encodings.DeltaBinaryPacked))
 	}
-	switch cfg.compression {
+	switch cfg.Compression {
 	case Zstd:
-		props = append(props, parquet.WithCompression(compress.Codecs.Zstd), parquet.WithCompressionLevel(cfg.zstdLevel))
+		props = append(props, parquet.WithCompression(compress.Codecs.Zstd), parquet.WithCompressionLevel(cfg.ZstdLevel))
 	case LZ4:
 		props = append(props, parquet.WithCompression(compress.Codecs.Lz4Raw))
 	case Snappy:
@@ -108,7 +111,7 @@ func parquetProperties(enc parquetEncoding, cfg config) *parquet.WriterPropertie
 
 // Write writes one record batch: one Arrow IPC record batch, or one Parquet
 // row group.
-func (w *tableWriter) Write(rec arrow.RecordBatch) error {
+func (w *TableWriter) Write(rec arrow.RecordBatch) error {
 	if err := w.rw.Write(rec); err != nil {
 		return fmt.Errorf("tables: %w", err)
 	}
@@ -118,7 +121,7 @@ func (w *tableWriter) Write(rec arrow.RecordBatch) error {
 
 // Close finishes the file (footer, flush) and returns its rows, size and
 // checksum; Path is left to the caller.
-func (w *tableWriter) Close() (FileInfo, error) {
+func (w *TableWriter) Close() (FileInfo, error) {
 	if err := w.rw.Close(); err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
@@ -136,7 +139,7 @@ type pendingFile struct {
 
 // writeTemp writes a table to a temporary for path: produce emits the record
 // batches. The caller commits or aborts the result.
-func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (*pendingFile, error) {
+func writeTemp(path string, schema *arrow.Schema, enc ParquetEncoding, cfg Config, produce func(emit func(arrow.RecordBatch) error) error) (*pendingFile, error) {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("tables: %w", err)
@@ -147,7 +150,7 @@ func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 			f.Abort()
 		}
 	}()
-	tw, err := newTableWriter(f, schema, enc, cfg)
+	tw, err := NewTableWriter(f, schema, enc, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -164,10 +167,10 @@ func writeTemp(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 	return &pendingFile{file: f, info: info}, nil
 }
 
-// writeFile writes a table straight to path, for a file inside an output
+// WriteFile writes a table straight to path, for a file inside an output
 // folder that its owner commits as a whole (which syncs every file once);
 // on failure the file is removed.
-func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg config, produce func(emit func(arrow.RecordBatch) error) error) (info FileInfo, err error) {
+func WriteFile(path string, schema *arrow.Schema, enc ParquetEncoding, cfg Config, produce func(emit func(arrow.RecordBatch) error) error) (info FileInfo, err error) {
 	f, err := atomicfile.CreateIn(path) // *.partial until its folder commits
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
@@ -180,7 +183,7 @@ func writeFile(path string, schema *arrow.Schema, enc parquetEncoding, cfg confi
 			os.Remove(f.Name())
 		}
 	}()
-	tw, err := newTableWriter(f, schema, enc, cfg)
+	tw, err := NewTableWriter(f, schema, enc, cfg)
 	if err != nil {
 		return FileInfo{}, err
 	}

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // randomTargets returns count vertices of 0..n-1 in a random order.
@@ -82,12 +83,12 @@ func TestResultSinkByteIdentical(t *testing.T) {
 		workers, per int
 		narrow       bool
 	}{{1, 1, false}, {2, 3, true}, {5, 7, false}}
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for name, shape := range shapes {
-			var ref []FileInfo
+			var ref []tables.FileInfo
 			for i, r := range runs {
 				s := writeTrees(t, resultDir(t), shape, trees, r.narrow, r.per, newRand(uint64(i)),
-					WithFormat(format), WithBatchRows(100), WithPartRows(700), WithConcurrency(r.workers))
+					tables.WithFormat(format), tables.WithBatchRows(100), tables.WithPartRows(700), tables.WithConcurrency(r.workers))
 				files := s.Files()
 				if i == 0 {
 					ref = files
@@ -102,7 +103,7 @@ func TestResultSinkByteIdentical(t *testing.T) {
 				for k := range files {
 					sameBytes(t, ref[k].Path, files[k].Path)
 					if files[k].SHA256 != ref[k].SHA256 || files[k].Rows != ref[k].Rows {
-						t.Errorf("%v %s part %d: FileInfo differs", format, name, k)
+						t.Errorf("%v %s part %d: tables.FileInfo differs", format, name, k)
 					}
 				}
 			}
@@ -149,7 +150,7 @@ func testFilteredSinks(t *testing.T, ft filteredSinkTest) {
 		targets := randomTargets(rng, n, rng.IntN(n+1))
 		cutoff := randomCutoff(rng, trees)
 		for _, c := range ft.cases(targets, cutoff) {
-			for _, format := range formats {
+			for _, format := range tableFormats {
 				for _, withParents := range []bool{true, false} {
 					t.Run(fmt.Sprintf("%d/%s/%v/parents=%v", seed, c.name, format, withParents), func(t *testing.T) {
 						shape := longShape(trees, withParents)
@@ -162,8 +163,8 @@ func testFilteredSinks(t *testing.T, ft filteredSinkTest) {
 						mem := checkedAllocator(t)
 						dir := resultDir(t)
 						// LZ4: zstd's set-up would dominate these small parts.
-						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, WithFormat(format), WithCompression(LZ4),
-							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(1+rng.IntN(4)))
+						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, tables.WithFormat(format), tables.WithCompression(tables.LZ4),
+							tables.WithAllocator(mem), tables.WithBatchRows(batch), tables.WithPartRows(part), tables.WithConcurrency(1+rng.IntN(4)))
 						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
 						ft.check(t, filteredSink{trees: trees, shape: shape, mem: mem, dir: dir, withParents: withParents})
 					})
@@ -191,7 +192,7 @@ func TestResultSinkTargetsCutoff(t *testing.T) {
 		batchSpan: func(n int) int { return n + 20 },
 		partSpan:  func(n int) int { return 2 * n },
 		check: func(t *testing.T, w filteredSink) {
-			got, hasParents := readCells(t, w.dir, WithAllocator(w.mem))
+			got, hasParents := readCells(t, w.dir, tables.WithAllocator(w.mem))
 			if hasParents != w.withParents {
 				t.Errorf("parents %v, want %v", hasParents, w.withParents)
 			}
@@ -232,7 +233,7 @@ func TestResultSinkWide(t *testing.T) {
 		batchSpan: func(n int) int { return 3 * n },
 		partSpan:  func(n int) int { return 4 * n },
 		check: func(t *testing.T, w filteredSink) {
-			got, want := readWide(t, w.dir, w.withParents, WithAllocator(w.mem)), wantWide(w.trees, w.shape)
+			got, want := readWide(t, w.dir, w.withParents, tables.WithAllocator(w.mem)), wantWide(w.trees, w.shape)
 			if len(got) != len(want) {
 				t.Fatalf("read %d rows, want one per source: %d", len(got), len(want))
 			}
@@ -252,12 +253,12 @@ func TestResultSinkWideNoTargets(t *testing.T) {
 	trees := randomTrees(newRand(4), 5, 3, false)
 	shape := longShape(trees, true)
 	shape.Layout, shape.Targets = Wide, []int32{}
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		mem := checkedAllocator(t)
 		dir := resultDir(t)
-		s := writeTrees(t, dir, shape, trees, false, 2, newRand(1), WithFormat(format), WithAllocator(mem))
-		checkFiles(t, s, dir, format, wantGroups(trees, shape, DefaultPartRows, DefaultBatchRows))
-		if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+		s := writeTrees(t, dir, shape, trees, false, 2, newRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
+		checkFiles(t, s, dir, format, wantGroups(trees, shape, tables.DefaultPartRows, tables.DefaultBatchRows))
+		if got := readWide(t, dir, true, tables.WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
 			t.Errorf("%v: read %+v", format, got)
 		}
 	}
@@ -307,7 +308,7 @@ func TestResultSinkPutErrors(t *testing.T) {
 	}
 	for name, mk := range bad {
 		mem := checkedAllocator(t)
-		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithConcurrency(1), WithAllocator(mem))
+		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithConcurrency(1), tables.WithAllocator(mem))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,13 +341,13 @@ func TestResultSinkWriteError(t *testing.T) {
 	t.Parallel()
 	rng := newRand(9)
 	trees := sourceTrees(rng, 6, 50)
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for _, how := range []string{"folder removed", "device full"} {
 			mem := checkedAllocator(t)
 			dir := resultDir(t)
 			// One worker: it opens part 0 and waits for the first block.
-			s, err := NewResultSink(dir, longShape(trees, true), nil, nil, WithFormat(format), WithAllocator(mem),
-				WithConcurrency(1), WithPartRows(50), WithBatchRows(20))
+			s, err := NewResultSink(dir, longShape(trees, true), nil, nil, tables.WithFormat(format), tables.WithAllocator(mem),
+				tables.WithConcurrency(1), tables.WithPartRows(50), tables.WithBatchRows(20))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,11 +401,11 @@ func TestResultSinkAbort(t *testing.T) {
 	before := runtime.NumGoroutine()
 	rng := newRand(10)
 	trees := sourceTrees(rng, 8, 100)
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for _, started := range []bool{false, true} {
 			mem := checkedAllocator(t)
-			s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithFormat(format), WithAllocator(mem),
-				WithConcurrency(4), WithPartRows(150), WithBatchRows(60))
+			s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithFormat(format), tables.WithAllocator(mem),
+				tables.WithConcurrency(4), tables.WithPartRows(150), tables.WithBatchRows(60))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -454,8 +455,8 @@ func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.
 	trees := sourceTrees(rng, 6, 20)
 	for _, workers := range []int{1, 3} {
 		mem := checkedAllocator(t)
-		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, WithAllocator(mem),
-			WithCompression(Uncompressed), WithConcurrency(workers), WithPartRows(30), WithBatchRows(7))
+		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithAllocator(mem),
+			tables.WithCompression(tables.Uncompressed), tables.WithConcurrency(workers), tables.WithPartRows(30), tables.WithBatchRows(7))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -510,8 +511,8 @@ func TestResultSinkBackPressure(t *testing.T) {
 					dir := resultDir(t)
 					shape := longShape(trees, true)
 					shape.Layout = layout
-					s, err := NewResultSink(dir, shape, testMeta, nil, WithAllocator(mem), WithCompression(Uncompressed),
-						WithConcurrency(workers), WithPartRows(part), WithBatchRows(70))
+					s, err := NewResultSink(dir, shape, testMeta, nil, tables.WithAllocator(mem), tables.WithCompression(tables.Uncompressed),
+						tables.WithConcurrency(workers), tables.WithPartRows(part), tables.WithBatchRows(70))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -530,14 +531,14 @@ func TestResultSinkBackPressure(t *testing.T) {
 					if back, err := pool.Drain(ctx, 2); err != nil || len(back) != 2 {
 						t.Fatalf("%d blocks back in the pool (%v), want 2", len(back), err)
 					}
-					checkFiles(t, s, dir, Parquet, wantGroups(trees, shape, part, 70))
+					checkFiles(t, s, dir, tables.Parquet, wantGroups(trees, shape, part, 70))
 					if layout == Wide {
-						if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+						if got := readWide(t, dir, true, tables.WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
 							t.Error("wide rows differ")
 						}
 						return
 					}
-					got, err := ReadResults(dir, WithAllocator(mem))
+					got, err := ReadResults(dir, tables.WithAllocator(mem))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // NoEccentricity is the Eccentricity of a source that reaches no other
@@ -77,22 +79,22 @@ func Summarize(t *paths.Tree) SummaryRow {
 	return row
 }
 
-var summaryEncoding = parquetEncoding{delta: []string{ColSource, ColReachable, ColEccentricity}}
+var summaryEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColReachable, ColEccentricity}}
 
 // WriteSummary writes rows as a summary table (SummarySchema) to path,
 // which belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows.
-func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...Option) (FileInfo, error) {
-	cfg, err := newConfig(opts)
+func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+	cfg, err := tables.NewConfig(opts)
 	if err != nil {
-		return FileInfo{}, err
+		return tables.FileInfo{}, err
 	}
-	if err := checkMeta(meta); err != nil {
-		return FileInfo{}, err
+	if err := tables.CheckMeta(meta); err != nil {
+		return tables.FileInfo{}, err
 	}
 	schema := SummarySchema(meta)
-	return writeFile(path, schema, summaryEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
-		for lo := 0; lo < len(rows); lo += cfg.batchRows {
-			rec := summaryRecord(cfg.mem, schema, rows[lo:min(lo+cfg.batchRows, len(rows))])
+	return tables.WriteFile(path, schema, summaryEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(rows); lo += cfg.BatchRows {
+			rec := summaryRecord(cfg.Mem, schema, rows[lo:min(lo+cfg.BatchRows, len(rows))])
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -105,12 +107,12 @@ func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts .
 
 func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow) arrow.RecordBatch {
 	n := len(rows)
-	srcBuf, src := int32Buffer(mem, n)
-	reachBuf, reach := int64Buffer(mem, n)
-	eccBuf, ecc := int64Buffer(mem, n)
-	eccValid, eccBits := bitmapBuffer(mem, n)
-	closeBuf, closeness := float64Buffer(mem, n)
-	closeValid, closeBits := bitmapBuffer(mem, n)
+	srcBuf, src := arrowslices.Int32Buffer(mem, n)
+	reachBuf, reach := arrowslices.Int64Buffer(mem, n)
+	eccBuf, ecc := arrowslices.Int64Buffer(mem, n)
+	eccValid, eccBits := arrowslices.BitmapBuffer(mem, n)
+	closeBuf, closeness := arrowslices.Float64Buffer(mem, n)
+	closeValid, closeBits := arrowslices.BitmapBuffer(mem, n)
 	defer func() {
 		for _, b := range []*memory.Buffer{srcBuf, reachBuf, eccBuf, eccValid, closeBuf, closeValid} {
 			b.Release()
@@ -130,18 +132,18 @@ func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow
 			closeNulls++
 		}
 	}
-	return newRecord(schema, n,
-		primitive(int32Type, n, nil, 0, srcBuf),
-		primitive(int64Type, n, nil, 0, reachBuf),
-		primitive(int64Type, n, bitmapOrNil(eccValid, n, eccNulls), eccNulls, eccBuf),
-		primitive(float64Type, n, bitmapOrNil(closeValid, n, closeNulls), closeNulls, closeBuf),
+	return arrowslices.NewRecord(schema, n,
+		arrowslices.Primitive(int32Type, n, nil, 0, srcBuf),
+		arrowslices.Primitive(int64Type, n, nil, 0, reachBuf),
+		arrowslices.Primitive(int64Type, n, arrowslices.BitmapOrNil(eccValid, n, eccNulls), eccNulls, eccBuf),
+		arrowslices.Primitive(float64Type, n, arrowslices.BitmapOrNil(closeValid, n, closeNulls), closeNulls, closeBuf),
 	)
 }
 
 // ReadSummary reads a summary table in either format and returns its rows
 // and schema metadata; nulls read back as NoEccentricity and NaN.
-func ReadSummary(path string, opts ...Option) (rows []SummaryRow, meta map[string]string, err error) {
-	_, meta, err = scanRows(path, SummarySchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
+func ReadSummary(path string, opts ...tables.Option) (rows []SummaryRow, meta map[string]string, err error) {
+	_, meta, err = tables.ScanTable(path, SummarySchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		reach := rec.Column(idx[1]).(*array.Int64).Int64Values()
 		eccCol := rec.Column(idx[2]).(*array.Int64)

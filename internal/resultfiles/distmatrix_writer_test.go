@@ -1,4 +1,4 @@
-package formats
+package resultfiles
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -44,7 +45,7 @@ func readMatrix(t *testing.T, path string, n int32) *paths.Matrix {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := ReadDistanceMatrix(f, path, n)
+	m, err := formats.ReadDistanceMatrix(f, path, n)
 	if err != nil {
 		t.Fatal(err)
 	}

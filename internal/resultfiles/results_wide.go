@@ -1,34 +1,14 @@
-package tables
+package resultfiles
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
-
-// int64List is int32List for int64 elements.
-var int64List = arrow.ListOfField(arrow.Field{Name: "element", Type: int64Type, Nullable: true})
-
-// nullableInt32List is int32List with nullable elements (the parents of
-// the wide layout).
-var nullableInt32List = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type, Nullable: true})
-
-// WideResultSchema is the schema of the wide layout: one row per source,
-// the distances (null: unreachable or beyond the cutoff) and optionally
-// the parents to the targets as lists in target order.
-func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{
-		{Name: ColSource, Type: int32Type},
-		{Name: ColDistance, Type: int64List},
-	}
-	if withParents {
-		fields = append(fields, arrow.Field{Name: ColParent, Type: nullableInt32List})
-	}
-	return schemaWith(meta, fields...)
-}
 
 // wideBatch gathers the rows of one wide-layout record batch: up to
 // capacity sources of width list entries each.
@@ -45,9 +25,9 @@ func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *
 	b := &wideBatch{width: width, parents: withParents}
 	cells := capacity * width
 	var buf *memory.Buffer
-	buf, b.src = int32Buffer(mem, capacity)
+	buf, b.src = arrowslices.Int32Buffer(mem, capacity)
 	b.srcBuf = b.bufs.add(buf)
-	buf, b.offsets = int32Buffer(mem, capacity+1)
+	buf, b.offsets = arrowslices.Int32Buffer(mem, capacity+1)
 	b.offBuf = b.bufs.add(buf)
 	for i := range b.offsets {
 		b.offsets[i] = int32(i * width)
@@ -93,13 +73,13 @@ func (b *wideBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	n, cells := b.n, b.n*b.width
 	offsets := prefix(b.offBuf, arrow.Int32Traits.BytesRequired(n+1))
 	cols := []arrow.Array{
-		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
+		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
 		listArray(int64List, n, offsets, b.distArray(cells)),
 	}
 	if b.parents {
 		cols = append(cols, listArray(nullableInt32List, n, offsets, b.parArray(cells)))
 	}
-	return newRecord(schema, n, cols...)
+	return arrowslices.NewRecord(schema, n, cols...)
 }
 
 // listArray assembles a list array without nulls of n lists over values;

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"fmt"
@@ -9,10 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // partWriter is one worker of a ResultSink: it writes whole part files, one
@@ -27,9 +29,9 @@ type partWriter struct {
 func newPartWriter(s *ResultSink) *partWriter {
 	w := &partWriter{sink: s}
 	if s.shape.Layout == Wide {
-		w.wide = newWideBatch(s.cfg.mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Parents)
+		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Parents)
 	} else {
-		w.long = newLongBatch(s.cfg.mem, int(s.part.groupUnits), s.shape.Parents)
+		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Parents)
 	}
 	return w
 }
@@ -63,13 +65,13 @@ func (w *partWriter) block(i int) (*results.Rows, error) {
 }
 
 // write writes part i and returns its file's rows, size and checksum.
-func (w *partWriter) write(i int) (info FileInfo, err error) {
+func (w *partWriter) write(i int) (info tables.FileInfo, err error) {
 	s := w.sink
-	name := partFileName(i, s.cfg.format)
+	name := partFileName(i, s.cfg.Format)
 	// Inside an uncommitted output the part is named *.partial until then.
 	f, err := atomicfile.CreateIn(filepath.Join(s.dir, name))
 	if err != nil {
-		return FileInfo{}, fmt.Errorf("tables: %w", err)
+		return tables.FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil && cerr != nil {
@@ -83,9 +85,9 @@ func (w *partWriter) write(i int) (info FileInfo, err error) {
 	if s.shape.Layout == Wide {
 		enc = wideEncoding
 	}
-	tw, err := newTableWriter(f, s.schema, enc, s.cfg)
+	tw, err := tables.NewTableWriter(f, s.schema, enc, s.cfg)
 	if err != nil {
-		return FileInfo{}, err
+		return tables.FileInfo{}, err
 	}
 	lo, hi := s.part.part(i)
 	for g := lo; g < hi; g += s.part.groupUnits {
@@ -103,7 +105,7 @@ func (w *partWriter) write(i int) (info FileInfo, err error) {
 		}
 		if err != nil {
 			tw.Close()
-			return FileInfo{}, err
+			return tables.FileInfo{}, err
 		}
 	}
 	// The part is done with its last block: later parts may not need it.
@@ -162,13 +164,13 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 // while the codec turns a run of one value into a few bytes at memory
 // speed. On 16.8M rows (BenchmarkResultSink, Snappy, 2 cores): 1.34 CPU-s
 // with the source delta-encoded, 1.18 PLAIN, 2.68 against 2.88 bytes/row.
-var resultEncoding = parquetEncoding{
-	delta: []string{ColVertex, ColDistance, ColParent},
+var resultEncoding = tables.ParquetEncoding{
+	Delta: []string{ColVertex, ColDistance, ColParent},
 }
 
 // wideEncoding is resultEncoding for the list columns of the wide layout.
-var wideEncoding = parquetEncoding{
-	delta: []string{ColSource, ColDistance + ".list.element", ColParent + ".list.element"},
+var wideEncoding = tables.ParquetEncoding{
+	Delta: []string{ColSource, ColDistance + ".list.element", ColParent + ".list.element"},
 }
 
 // columnBuffers are the allocator buffers behind a batch's columns.
@@ -200,14 +202,14 @@ type cellColumns struct {
 // alloc makes room for cells cells and adds the buffers to bufs.
 func (c *cellColumns) alloc(mem memory.Allocator, bufs *columnBuffers, cells int, withParents bool) {
 	var buf *memory.Buffer
-	buf, c.dist = int64Buffer(mem, cells)
+	buf, c.dist = arrowslices.Int64Buffer(mem, cells)
 	c.distBuf = bufs.add(buf)
-	buf, c.distBits = bitmapBuffer(mem, cells)
+	buf, c.distBits = arrowslices.BitmapBuffer(mem, cells)
 	c.distValid = bufs.add(buf)
 	if withParents {
-		buf, c.par = int32Buffer(mem, cells)
+		buf, c.par = arrowslices.Int32Buffer(mem, cells)
 		c.parBuf = bufs.add(buf)
-		buf, c.parBits = bitmapBuffer(mem, cells)
+		buf, c.parBits = arrowslices.BitmapBuffer(mem, cells)
 		c.parValid = bufs.add(buf)
 	}
 }
@@ -226,14 +228,14 @@ func (c *cellColumns) reset(used int) {
 // distArray returns the first n distance cells as an array sharing the
 // batch's buffers.
 func (c *cellColumns) distArray(n int) arrow.Array {
-	return primitive(int64Type, n, bitmapView(c.distValid, n, c.distNulls), c.distNulls,
+	return arrowslices.Primitive(int64Type, n, bitmapView(c.distValid, n, c.distNulls), c.distNulls,
 		prefix(c.distBuf, arrow.Int64Traits.BytesRequired(n)))
 }
 
 // parArray returns the first n parent cells as an array sharing the
 // batch's buffers.
 func (c *cellColumns) parArray(n int) arrow.Array {
-	return primitive(int32Type, n, bitmapView(c.parValid, n, c.parNulls), c.parNulls,
+	return arrowslices.Primitive(int32Type, n, bitmapView(c.parValid, n, c.parNulls), c.parNulls,
 		prefix(c.parBuf, arrow.Int32Traits.BytesRequired(n)))
 }
 
@@ -278,9 +280,9 @@ type longBatch struct {
 func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBatch {
 	b := &longBatch{}
 	var buf *memory.Buffer
-	buf, b.src = int32Buffer(mem, capacity)
+	buf, b.src = arrowslices.Int32Buffer(mem, capacity)
 	b.srcBuf = b.bufs.add(buf)
-	buf, b.vtx = int32Buffer(mem, capacity)
+	buf, b.vtx = arrowslices.Int32Buffer(mem, capacity)
 	b.vtxBuf = b.bufs.add(buf)
 	b.alloc(mem, &b.bufs, capacity, withParents)
 	return b
@@ -409,12 +411,12 @@ func (b *longBatch) addSparse(rows *results.Rows, r int, j0, j1 int) {
 func (b *longBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	n := b.n
 	cols := []arrow.Array{
-		primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
-		primitive(int32Type, n, nil, 0, prefix(b.vtxBuf, arrow.Int32Traits.BytesRequired(n))),
+		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
+		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.vtxBuf, arrow.Int32Traits.BytesRequired(n))),
 		b.distArray(n),
 	}
 	if b.par != nil {
 		cols = append(cols, b.parArray(n))
 	}
-	return newRecord(schema, n, cols...)
+	return arrowslices.NewRecord(schema, n, cols...)
 }

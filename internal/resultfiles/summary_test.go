@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 const u = paths.Unreachable
@@ -55,7 +56,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "summary")
 			format := c.format
-			info, err := WriteSummary(path, rows, testMeta, append(c.write, WithBatchRows(1+rng.IntN(1000)))...)
+			info, err := WriteSummary(path, rows, testMeta, append(c.write, tables.WithBatchRows(1+rng.IntN(1000)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,17 +88,17 @@ func TestSummarySchemaGolden(t *testing.T) {
     - reachable: type=int64
     - eccentricity: type=int64, nullable
     - closeness: type=float64, nullable`
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "summary")
 		rows := []SummaryRow{Summarize(&paths.Tree{Source: 0, Dist: []int64{0, u}})}
-		if _, err := WriteSummary(path, rows, nil, WithFormat(format)); err != nil {
+		if _, err := WriteSummary(path, rows, nil, tables.WithFormat(format)); err != nil {
 			t.Fatal(err)
 		}
-		tr, err := openTable(path, defaultConfig())
+		tr, err := tables.OpenTable(path, defaultConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := tr.schema.String()
+		got := tr.Schema().String()
 		tr.Close()
 		if got != golden {
 			t.Errorf("%v file schema\n%s\nwant\n%s", format, got, golden)

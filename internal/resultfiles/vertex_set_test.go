@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 func TestVertexSetListsItsIDsInOrder(t *testing.T) {
@@ -34,9 +35,9 @@ func TestVertexSetListsItsIDsInOrder(t *testing.T) {
 
 func TestWriteVertexSubsetWritesTheWholeTablesRows(t *testing.T) {
 	vs := &graph.Vertices{OriginalID: []int64{10, 20, 35, 47}, X: []int32{1, 2, 3, 4}, Y: []int32{-4, -5, -6, -7}}
-	for _, f := range formats {
+	for _, f := range tableFormats {
 		path := filepath.Join(t.TempDir(), "vertices"+f.Ext())
-		fi, err := WriteVertexSubset(path, 4, vs, []int32{1, 3}, map[string]string{"k": "v"}, WithFormat(f), WithBatchRows(1))
+		fi, err := tables.WriteVertexSubset(path, 4, vs, []int32{1, 3}, map[string]string{"k": "v"}, tables.WithFormat(f), tables.WithBatchRows(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +46,7 @@ func TestWriteVertexSubsetWritesTheWholeTablesRows(t *testing.T) {
 		}
 	}
 	for _, ids := range [][]int32{{1, 1}, {3, 1}, {-1}, {4}} {
-		if _, err := WriteVertexSubset(filepath.Join(t.TempDir(), "v.parquet"), 4, vs, ids, nil); err == nil {
+		if _, err := tables.WriteVertexSubset(filepath.Join(t.TempDir(), "v.parquet"), 4, vs, ids, nil); err == nil {
 			t.Errorf("ids %v were accepted", ids)
 		}
 	}

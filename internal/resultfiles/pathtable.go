@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"fmt"
@@ -6,8 +6,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // PathRow is one row of the paths table: a shortest path from Source to
@@ -29,7 +32,7 @@ func NewPathRow(t results.SingleSource, target int32) PathRow {
 
 // pathsEncoding: the vertices of a path, like the rows of one source, tend
 // to have close ids.
-var pathsEncoding = parquetEncoding{delta: []string{ColSource, ColTarget, ColCost, ColVertices + ".list.element"}}
+var pathsEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColTarget, ColCost, ColVertices + ".list.element"}}
 
 // maxBatchListValues bounds the list values of one paths batch, keeping the
 // int32 list offsets far from overflow whatever the path lengths.
@@ -37,23 +40,23 @@ const maxBatchListValues = 1 << 28
 
 // WritePaths writes rows as a paths table (PathsSchema) to path, which
 // belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows. O(rows + total path length).
-func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...Option) (FileInfo, error) {
-	cfg, err := newConfig(opts)
+func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+	cfg, err := tables.NewConfig(opts)
 	if err != nil {
-		return FileInfo{}, err
+		return tables.FileInfo{}, err
 	}
-	if err := checkMeta(meta); err != nil {
-		return FileInfo{}, err
+	if err := tables.CheckMeta(meta); err != nil {
+		return tables.FileInfo{}, err
 	}
 	schema := PathsSchema(meta)
-	return writeFile(path, schema, pathsEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+	return tables.WriteFile(path, schema, pathsEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); {
 			hi, values := lo, 0
-			for hi < len(rows) && hi-lo < cfg.batchRows && (hi == lo || values+len(rows[hi].Vertices) <= maxBatchListValues) {
+			for hi < len(rows) && hi-lo < cfg.BatchRows && (hi == lo || values+len(rows[hi].Vertices) <= maxBatchListValues) {
 				values += len(rows[hi].Vertices)
 				hi++
 			}
-			rec := pathsRecord(cfg.mem, schema, rows[lo:hi], values)
+			rec := pathsRecord(cfg.Mem, schema, rows[lo:hi], values)
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -67,13 +70,13 @@ func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...Opt
 
 func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int) arrow.RecordBatch {
 	n := len(rows)
-	srcBuf, src := int32Buffer(mem, n)
-	dstBuf, dst := int32Buffer(mem, n)
-	costBuf, cost := int64Buffer(mem, n)
-	costValid, costBits := bitmapBuffer(mem, n)
-	offBuf, offsets := int32Buffer(mem, n+1)
-	valBuf, vals := int32Buffer(mem, values)
-	listValid, listBits := bitmapBuffer(mem, n)
+	srcBuf, src := arrowslices.Int32Buffer(mem, n)
+	dstBuf, dst := arrowslices.Int32Buffer(mem, n)
+	costBuf, cost := arrowslices.Int64Buffer(mem, n)
+	costValid, costBits := arrowslices.BitmapBuffer(mem, n)
+	offBuf, offsets := arrowslices.Int32Buffer(mem, n+1)
+	valBuf, vals := arrowslices.Int32Buffer(mem, values)
+	listValid, listBits := arrowslices.BitmapBuffer(mem, n)
 	defer func() {
 		for _, b := range []*memory.Buffer{srcBuf, dstBuf, costBuf, costValid, offBuf, valBuf, listValid} {
 			b.Release()
@@ -98,15 +101,15 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 	}
 	offsets[n] = int32(at)
 
-	items := primitive(int32Type, values, nil, 0, valBuf)
+	items := arrowslices.Primitive(int32Type, values, nil, 0, valBuf)
 	defer items.Release()
-	listData := array.NewData(int32List, n, []*memory.Buffer{bitmapOrNil(listValid, n, listNulls), offBuf},
+	listData := array.NewData(int32List, n, []*memory.Buffer{arrowslices.BitmapOrNil(listValid, n, listNulls), offBuf},
 		[]arrow.ArrayData{items.Data()}, listNulls, 0)
 	defer listData.Release()
-	return newRecord(schema, n,
-		primitive(int32Type, n, nil, 0, srcBuf),
-		primitive(int32Type, n, nil, 0, dstBuf),
-		primitive(int64Type, n, bitmapOrNil(costValid, n, costNulls), costNulls, costBuf),
+	return arrowslices.NewRecord(schema, n,
+		arrowslices.Primitive(int32Type, n, nil, 0, srcBuf),
+		arrowslices.Primitive(int32Type, n, nil, 0, dstBuf),
+		arrowslices.Primitive(int64Type, n, arrowslices.BitmapOrNil(costValid, n, costNulls), costNulls, costBuf),
 		array.MakeFromData(listData),
 	)
 }
@@ -114,8 +117,8 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 // ReadPaths reads a paths table in either format and returns its rows and
 // schema metadata; null costs read back as paths.Unreachable and null
 // vertex lists as nil.
-func ReadPaths(path string, opts ...Option) (rows []PathRow, meta map[string]string, err error) {
-	_, meta, err = scanRows(path, PathsSchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
+func ReadPaths(path string, opts ...tables.Option) (rows []PathRow, meta map[string]string, err error) {
+	_, meta, err = tables.ScanTable(path, PathsSchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		dst := rec.Column(idx[1]).(*array.Int32).Int32Values()
 		costCol := rec.Column(idx[2]).(*array.Int64)

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // Results is a whole result directory in memory.
@@ -59,7 +60,7 @@ func ResultParts(dir string) ([]string, error) {
 
 // ReadResults reads a whole result directory. Memory is that of every tree
 // at once; use ScanResults for large results.
-func ReadResults(dir string, opts ...Option) (*Results, error) {
+func ReadResults(dir string, opts ...tables.Option) (*Results, error) {
 	r := &Results{}
 	var err error
 	r.Meta, r.HasParents, err = ScanResults(dir, func(t *paths.Tree) error {
@@ -80,7 +81,7 @@ func ReadResults(dir string, opts ...Option) (*Results, error) {
 // the same source; a null distance reads back as paths.Unreachable and a
 // null parent as paths.NoParent. Every part must have the same schema.
 // ScanRows reads other long-layout results.
-func ScanResults(dir string, fn func(t *paths.Tree) error, opts ...Option) (meta map[string]string, hasParents bool, err error) {
+func ScanResults(dir string, fn func(t *paths.Tree) error, opts ...tables.Option) (meta map[string]string, hasParents bool, err error) {
 	s := &treeScan{fn: fn}
 	meta, hasParents, err = ScanRows(dir, s.rows, opts...)
 	if err != nil {
@@ -112,8 +113,8 @@ func (r *ResultRows) Len() int { return len(r.Source) }
 // vertex) pairs they hold. The slices are valid only until fn returns. It
 // returns the parts' schema metadata and whether they have parents; every
 // part must have the same schema.
-func ScanRows(dir string, fn func(rows *ResultRows) error, opts ...Option) (meta map[string]string, hasParents bool, err error) {
-	cfg, err := newConfig(opts)
+func ScanRows(dir string, fn func(rows *ResultRows) error, opts ...tables.Option) (meta map[string]string, hasParents bool, err error) {
+	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return nil, false, err
 	}
@@ -127,12 +128,12 @@ func ScanRows(dir string, fn func(rows *ResultRows) error, opts ...Option) (meta
 			return nil, false, err
 		}
 	}
-	return userMeta(s.schema), s.schema.HasField(ColParent), nil
+	return tables.UserMeta(s.schema), s.schema.HasField(ColParent), nil
 }
 
 // rowScan reads the parts of one result directory.
 type rowScan struct {
-	cfg    config
+	cfg    tables.Config
 	fn     func(*ResultRows) error
 	schema *arrow.Schema // the first part's
 	rows   ResultRows
@@ -140,23 +141,23 @@ type rowScan struct {
 
 // part reads one part file.
 func (s *rowScan) part(path string) (err error) {
-	defer recoverInto(&err, path)
-	tr, err := openTable(path, s.cfg)
+	defer tables.RecoverInto(&err, path)
+	tr, err := tables.OpenTable(path, s.cfg)
 	if err != nil {
 		return err
 	}
 	defer tr.Close()
 	if s.schema == nil {
-		s.schema = tr.schema
-	} else if !s.schema.Equal(tr.schema) {
+		s.schema = tr.Schema()
+	} else if !s.schema.Equal(tr.Schema()) {
 		return fmt.Errorf("tables: %s: schema differs from the first part's", path)
 	}
-	idx, err := columns(tr.schema, ResultSchema(true, nil).Fields(), ColParent)
+	idx, err := tables.ColumnIndices(tr.Schema(), ResultSchema(true, nil).Fields(), ColParent)
 	if err != nil {
 		return fmt.Errorf("%w (in %s)", err, path)
 	}
-	return tr.scan(func(rec arrow.RecordBatch) error {
-		if err := noNulls(rec, idx[0], idx[1]); err != nil {
+	return tr.Scan(func(rec arrow.RecordBatch) error {
+		if err := tables.NoNulls(rec, idx[0], idx[1]); err != nil {
 			return err
 		}
 		r := &s.rows

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // randomSourceTargets gives each of count sources its own targets among n
@@ -43,16 +44,16 @@ func TestResultSinkPairList(t *testing.T) {
 		for _, cutoff := range []int64{results.NoCutoff, randomCutoff(rng, trees), 0} {
 			shape.MaxDistance = cutoff
 			batch, part := 1+rng.IntN(30), int64(1+cells/5+rng.IntN(20))
-			var ref []FileInfo
+			var ref []tables.FileInfo
 			for run, workers := range []int{1, 3} {
-				for _, format := range formats {
+				for _, format := range tableFormats {
 					t.Run(fmt.Sprintf("%d/cutoff=%d/%v/workers=%d", seed, cutoff, format, workers), func(t *testing.T) {
 						mem := checkedAllocator(t)
 						dir := resultDir(t)
-						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(5), rng, WithFormat(format), WithCompression(LZ4),
-							WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(workers))
+						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(5), rng, tables.WithFormat(format), tables.WithCompression(tables.LZ4),
+							tables.WithAllocator(mem), tables.WithBatchRows(batch), tables.WithPartRows(part), tables.WithConcurrency(workers))
 						checkFiles(t, s, dir, format, wantGroups(trees, shape, part, batch))
-						got, _ := readCells(t, dir, WithAllocator(mem))
+						got, _ := readCells(t, dir, tables.WithAllocator(mem))
 						want := wantCells(trees, shape)
 						if len(got) != len(want) {
 							t.Fatalf("read %d rows, want %d", len(got), len(want))
@@ -62,7 +63,7 @@ func TestResultSinkPairList(t *testing.T) {
 								t.Fatalf("row %d is %+v, want %+v", i, got[i], want[i])
 							}
 						}
-						if format != Parquet {
+						if format != tables.Parquet {
 							return
 						}
 						if run == 0 {

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 func sameTrees(t *testing.T, got, want []*paths.Tree, withParents bool) {
@@ -51,7 +52,7 @@ func TestResultsRoundTrip(t *testing.T) {
 			narrowTrees(trees)
 		}
 		total := int64(n * len(trees))
-		for _, format := range formats {
+		for _, format := range tableFormats {
 			for _, withParents := range []bool{true, false} {
 				name := fmt.Sprintf("%d/%v/parents=%v", seed, format, withParents)
 				t.Run(name, func(t *testing.T) {
@@ -70,7 +71,7 @@ func TestResultsRoundTrip(t *testing.T) {
 						mu.Lock()
 						maxRows, maxBytes = max(maxRows, rows), max(maxBytes, bytes)
 						mu.Unlock()
-					}, WithFormat(format), WithAllocator(mem), WithBatchRows(batch), WithPartRows(part), WithConcurrency(workers))
+					}, tables.WithFormat(format), tables.WithAllocator(mem), tables.WithBatchRows(batch), tables.WithPartRows(part), tables.WithConcurrency(workers))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -92,7 +93,7 @@ func TestResultsRoundTrip(t *testing.T) {
 					if maxRows != total || maxBytes != bytes {
 						t.Errorf("progress reached %d rows, %d bytes; want %d, %d", maxRows, maxBytes, total, bytes)
 					}
-					got, err := ReadResults(dir, WithAllocator(mem), WithBatchRows(1+rng.IntN(2*n)))
+					got, err := ReadResults(dir, tables.WithAllocator(mem), tables.WithBatchRows(1+rng.IntN(2*n)))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -117,21 +118,21 @@ func TestResultNulls(t *testing.T) {
 		Parent: []int32{3, paths.NoParent, paths.NoParent, 1},
 	}
 	trees := []*paths.Tree{tree}
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for _, narrow := range []bool{false, true} {
 			dir := resultDir(t)
 			mem := checkedAllocator(t)
-			writeTrees(t, dir, longShape(trees, true), trees, narrow, 1, newRand(1), WithFormat(format), WithAllocator(mem))
+			writeTrees(t, dir, longShape(trees, true), trees, narrow, 1, newRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
 			parts, err := ResultParts(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := openTable(parts[0], config{mem: mem, batchRows: 16, concurrency: 1})
+			tr, err := tables.OpenTable(parts[0], tables.Config{Mem: mem, BatchRows: 16, Concurrency: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var distNull, parentNull []bool
-			err = tr.scan(func(rec arrow.RecordBatch) error {
+			err = tr.Scan(func(rec arrow.RecordBatch) error {
 				for i := range int(rec.NumRows()) {
 					distNull = append(distNull, rec.Column(2).IsNull(i))
 					parentNull = append(parentNull, rec.Column(3).IsNull(i))
@@ -191,21 +192,21 @@ func TestResultSchemaGolden(t *testing.T) {
 		Wide: {true: goldenWideSchema, false: goldenWideDistanceSchema},
 	}
 	tree := randomTree(newRand(1), 3, 0, true, 0.3)
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for layout, byParents := range golden {
 			for withParents, want := range byParents {
 				shape := longShape([]*paths.Tree{tree}, withParents)
 				shape.Layout = layout
 				dir := resultDir(t)
-				s := writeTrees(t, dir, shape, []*paths.Tree{tree}, false, 1, newRand(1), WithFormat(format))
+				s := writeTrees(t, dir, shape, []*paths.Tree{tree}, false, 1, newRand(1), tables.WithFormat(format))
 				if got := s.Schema().String(); got != want {
 					t.Errorf("%v, parents %v: Schema()\n%s\nwant\n%s", layout, withParents, got, want)
 				}
-				tr, err := openTable(s.Files()[0].Path, defaultConfig())
+				tr, err := tables.OpenTable(s.Files()[0].Path, defaultConfig())
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := tr.schema.String()
+				got := tr.Schema().String()
 				tr.Close()
 				// Arrow's ARROW:schema key, stored by the Parquet writer, is
 				// not part of the layout.
@@ -232,11 +233,11 @@ func TestResultSinkEmpty(t *testing.T) {
 		"long, no targets":  {Sources: []int32{2, 2, 2}, Width: 6, Targets: []int32{}, MaxDistance: results.NoCutoff, Parents: true},
 		"long, all cut off": {Sources: []int32{2, 2, 2}, Width: 6, MaxDistance: 0, Parents: true},
 	}
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for name, shape := range cases {
 			mem := checkedAllocator(t)
 			dir := resultDir(t)
-			s, err := NewResultSink(dir, shape, testMeta, nil, WithFormat(format), WithAllocator(mem), WithPartRows(2), WithBatchRows(1))
+			s, err := NewResultSink(dir, shape, testMeta, nil, tables.WithFormat(format), tables.WithAllocator(mem), tables.WithPartRows(2), tables.WithBatchRows(1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,17 +267,17 @@ func TestResultSinkEmpty(t *testing.T) {
 			}
 			checkFiles(t, s, dir, format, want)
 			if shape.Layout == Wide {
-				if rows := readWide(t, dir, true, WithAllocator(mem)); len(rows) != 0 {
+				if rows := readWide(t, dir, true, tables.WithAllocator(mem)); len(rows) != 0 {
 					t.Errorf("%v, %s: read %d rows", format, name, len(rows))
 				}
 				continue
 			}
-			cells, hasParents := readCells(t, dir, WithAllocator(mem))
+			cells, hasParents := readCells(t, dir, tables.WithAllocator(mem))
 			if len(cells) != 0 || !hasParents {
 				t.Errorf("%v, %s: read %d rows, parents %v; want 0, true", format, name, len(cells), hasParents)
 			}
 			if len(shape.Sources) == 0 {
-				got, err := ReadResults(dir, WithAllocator(mem))
+				got, err := ReadResults(dir, tables.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -295,7 +296,7 @@ func TestNewResultSinkRejects(t *testing.T) {
 	cases := map[string]struct {
 		shape func(s *ResultShape)
 		meta  map[string]string
-		opts  []Option
+		opts  []tables.Option
 	}{
 		"no vertices":       {shape: func(s *ResultShape) { s.Width = 0 }},
 		"source too large":  {shape: func(s *ResultShape) { s.Sources = []int32{4} }},
@@ -305,7 +306,7 @@ func TestNewResultSinkRejects(t *testing.T) {
 		"negative cutoff":   {shape: func(s *ResultShape) { s.MaxDistance = -2 }},
 		"unknown layout":    {shape: func(s *ResultShape) { s.Layout = 2 }},
 		"reserved metadata": {meta: map[string]string{"ARROW:x": "y"}},
-		"zero part rows":    {opts: []Option{WithPartRows(0)}},
+		"zero part rows":    {opts: []tables.Option{tables.WithPartRows(0)}},
 	}
 	for name, c := range cases {
 		shape := ok
@@ -341,7 +342,7 @@ func TestReadResultsErrors(t *testing.T) {
 	rng := newRand(5)
 	trees := []*paths.Tree{randomTree(rng, 40, 0, true, 0.1), randomTree(rng, 40, 1, true, 0.1)}
 	dir := resultDir(t)
-	writeSink(t, dir, trees, true, rng, WithBatchRows(10), WithPartRows(30))
+	writeSink(t, dir, trees, true, rng, tables.WithBatchRows(10), tables.WithPartRows(30))
 	parts, err := ResultParts(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -400,7 +401,7 @@ func TestResultPartRollover(t *testing.T) {
 	t.Parallel()
 	rng := newRand(13)
 	trees := []*paths.Tree{randomTree(rng, 4, 0, true, 0.3), randomTree(rng, 4, 3, true, 0.3), randomTree(rng, 4, 1, true, 0.3)}
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for _, layout := range []Layout{Long, Wide} {
 			mem := checkedAllocator(t)
 			dir := resultDir(t)
@@ -409,19 +410,19 @@ func TestResultPartRollover(t *testing.T) {
 			// One cell per part: twelve long parts, so name order must not be
 			// confused by part-00010 sorting before part-00002; the wide
 			// layout still puts a whole source in each.
-			s := writeTrees(t, dir, shape, trees, false, 2, rng, WithFormat(format), WithAllocator(mem), WithPartRows(1))
-			want := wantGroups(trees, shape, 1, DefaultBatchRows)
+			s := writeTrees(t, dir, shape, trees, false, 2, rng, tables.WithFormat(format), tables.WithAllocator(mem), tables.WithPartRows(1))
+			want := wantGroups(trees, shape, 1, tables.DefaultBatchRows)
 			if n := map[Layout]int{Long: 12, Wide: 3}[layout]; len(want) != n {
 				t.Fatalf("%d parts expected, want %d", len(want), n)
 			}
 			checkFiles(t, s, dir, format, want)
 			if layout == Wide {
-				if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+				if got := readWide(t, dir, true, tables.WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
 					t.Errorf("%v: wide rows differ", format)
 				}
 				continue
 			}
-			got, err := ReadResults(dir, WithAllocator(mem))
+			got, err := ReadResults(dir, tables.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -435,38 +436,38 @@ func TestResultCompression(t *testing.T) {
 	rng := newRand(17)
 	// Road-like trees, which every codec shrinks.
 	trees := gridTrees(64, 3)
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		for _, layout := range []Layout{Long, Wide} {
 			shape := longShape(trees, true)
 			shape.Layout = layout
-			size := map[Compression]int64{}
-			for _, codec := range []Compression{Zstd, LZ4, Snappy, Uncompressed} {
+			size := map[tables.Compression]int64{}
+			for _, codec := range []tables.Compression{tables.Zstd, tables.LZ4, tables.Snappy, tables.Uncompressed} {
 				mem := checkedAllocator(t)
 				dir := resultDir(t)
-				opts := []Option{WithFormat(format), WithCompression(codec), WithAllocator(mem)}
-				if format == Arrow && codec == Snappy {
+				opts := []tables.Option{tables.WithFormat(format), tables.WithCompression(codec), tables.WithAllocator(mem)}
+				if format == tables.Arrow && codec == tables.Snappy {
 					if _, err := NewResultSink(dir, shape, nil, nil, opts...); err == nil {
-						t.Error("NewResultSink accepted Snappy for Arrow IPC")
+						t.Error("NewResultSink accepted tables.Snappy for tables.Arrow IPC")
 					}
 					continue
 				}
 				s := writeTrees(t, dir, shape, trees, false, 1, rng, opts...)
 				size[codec] = s.Files()[0].Bytes
 				if layout == Wide {
-					if got := readWide(t, dir, true, WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
+					if got := readWide(t, dir, true, tables.WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
 						t.Errorf("%v %v %v: wide rows differ", format, layout, codec)
 					}
 					continue
 				}
-				got, err := ReadResults(dir, WithAllocator(mem))
+				got, err := ReadResults(dir, tables.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
 				sameTrees(t, got.Trees, trees, true)
 			}
 			for codec, n := range size {
-				if codec != Uncompressed && n >= size[Uncompressed] {
-					t.Errorf("%v %v: %v gives %d bytes, uncompressed %d: compression did not apply", format, layout, codec, n, size[Uncompressed])
+				if codec != tables.Uncompressed && n >= size[tables.Uncompressed] {
+					t.Errorf("%v %v: %v gives %d bytes, uncompressed %d: compression did not apply", format, layout, codec, n, size[tables.Uncompressed])
 				}
 			}
 		}

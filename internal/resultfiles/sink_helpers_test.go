@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"errors"
@@ -18,6 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // treeBlocks cuts trees into blocks of at most per rows, as a backend would
@@ -160,14 +161,14 @@ func putShuffled(s results.Consumer, blocks []*results.Rows, rng *rand.Rand) err
 // writeTrees writes trees through a new sink of shape at dir, in blocks of
 // at most per rows (int32 distances when narrow) handed over in a random
 // order, and fails the test on error.
-func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand, opts ...Option) *ResultSink {
+func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree, narrow bool, per int, rng *rand.Rand, opts ...tables.Option) *ResultSink {
 	t.Helper()
 	return writeBlocks(t, dir, shape, shapeBlocks(trees, shape, per, narrow), rng, opts...)
 }
 
 // writeBlocks writes blocks through a new sink of shape at dir, handed
 // over in a random order, and fails the test on error.
-func writeBlocks(t testing.TB, dir string, shape ResultShape, blocks []*results.Rows, rng *rand.Rand, opts ...Option) *ResultSink {
+func writeBlocks(t testing.TB, dir string, shape ResultShape, blocks []*results.Rows, rng *rand.Rand, opts ...tables.Option) *ResultSink {
 	t.Helper()
 	s, err := NewResultSink(dir, shape, testMeta, nil, opts...)
 	if err != nil {
@@ -203,7 +204,7 @@ func summarizeTrees(t testing.TB, shape ResultShape, trees []*paths.Tree, narrow
 // writeSink writes trees as a long-layout table at dir through a
 // ResultSink, blocks of random sizes in random order, and fails the test
 // on error.
-func writeSink(t testing.TB, dir string, trees []*paths.Tree, withParents bool, rng *rand.Rand, opts ...Option) *ResultSink {
+func writeSink(t testing.TB, dir string, trees []*paths.Tree, withParents bool, rng *rand.Rand, opts ...tables.Option) *ResultSink {
 	t.Helper()
 	narrow := rng.IntN(2) == 0 && fitsInt32(trees)
 	return writeTrees(t, dir, longShape(trees, withParents), trees, narrow, 1+rng.IntN(4), rng, opts...)
@@ -291,7 +292,7 @@ func shapeTargets(shape ResultShape) []int32 {
 }
 
 // readCells reads a long-layout result with ScanRows.
-func readCells(t *testing.T, dir string, opts ...Option) (cells []cell, hasParents bool) {
+func readCells(t *testing.T, dir string, opts ...tables.Option) (cells []cell, hasParents bool) {
 	t.Helper()
 	_, hasParents, err := ScanRows(dir, func(r *ResultRows) error {
 		for i := range r.Len() {
@@ -345,9 +346,9 @@ func wantWide(trees []*paths.Tree, shape ResultShape) []wideRow {
 
 // readWide reads the rows of a wide-layout result and checks every part's
 // schema against WideResultSchema.
-func readWide(t *testing.T, dir string, withParents bool, opts ...Option) []wideRow {
+func readWide(t *testing.T, dir string, withParents bool, opts ...tables.Option) []wideRow {
 	t.Helper()
-	cfg, err := newConfig(opts)
+	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,15 +359,15 @@ func readWide(t *testing.T, dir string, withParents bool, opts ...Option) []wide
 	want := WideResultSchema(withParents, testMeta)
 	rows := []wideRow{}
 	for _, part := range parts {
-		tr, err := openTable(part, cfg)
+		tr, err := tables.OpenTable(part, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Parquet adds field ids to the list elements: compare the layout.
-		if tr.schema.String() != want.String() {
-			t.Fatalf("%s: schema\n%s\nwant\n%s", part, tr.schema, want)
+		if tr.Schema().String() != want.String() {
+			t.Fatalf("%s: schema\n%s\nwant\n%s", part, tr.Schema(), want)
 		}
-		err = tr.scan(func(rec arrow.RecordBatch) error {
+		err = tr.Scan(func(rec arrow.RecordBatch) error {
 			src := rec.Column(0).(*array.Int32)
 			dist := rec.Column(1).(*array.List)
 			dv := dist.ListValues().(*array.Int64)
@@ -413,12 +414,12 @@ func listValues[T int32 | int64](l *array.List, values arrow.Array, vals []T, nu
 // batches (Arrow IPC) of a table file.
 func rowGroups(t *testing.T, path string) []int64 {
 	t.Helper()
-	format, err := DetectFileFormat(path)
+	format, err := tables.DetectFileFormat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	groups := []int64{}
-	if format == Parquet {
+	if format == tables.Parquet {
 		pf, err := file.OpenParquetFile(path, false)
 		if err != nil {
 			t.Fatal(err)
@@ -429,7 +430,7 @@ func rowGroups(t *testing.T, path string) []int64 {
 		}
 		return groups
 	}
-	tr, err := openTable(path, defaultConfig())
+	tr, err := tables.OpenTable(path, defaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +497,7 @@ func wantGroups(trees []*paths.Tree, shape ResultShape, partRows int64, batchRow
 // checkFiles compares the part files of s with the row groups of want
 // (from wantGroups): names, count, rows, checksums and the row groups on
 // disk.
-func checkFiles(t *testing.T, s *ResultSink, dir string, format Format, want [][]int64) {
+func checkFiles(t *testing.T, s *ResultSink, dir string, format tables.Format, want [][]int64) {
 	t.Helper()
 	files := s.Files()
 	if len(files) != len(want) {

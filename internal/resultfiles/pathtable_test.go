@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 func randomPathRows(rng *rand.Rand, count int) []PathRow {
@@ -39,12 +40,12 @@ func TestPathsRoundTrip(t *testing.T) {
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "paths")
 			format := c.format
-			info, err := WritePaths(path, rows, testMeta, append(c.write, WithBatchRows(1+rng.IntN(300)))...)
+			info, err := WritePaths(path, rows, testMeta, append(c.write, tables.WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkInfo(t, info, int64(len(rows)))
-			got, meta, err := ReadPaths(path, append(c.read, WithBatchRows(1+rng.IntN(300)))...)
+			got, meta, err := ReadPaths(path, append(c.read, tables.WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,16 +73,16 @@ func TestPathsSchemaGolden(t *testing.T) {
     - cost: type=int64, nullable
     - vertices: type=list<element: int32>, nullable
   metadata: ["k": "v"]`
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "paths")
-		if _, err := WritePaths(path, randomPathRows(newRand(1), 10), map[string]string{"k": "v"}, WithFormat(format)); err != nil {
+		if _, err := WritePaths(path, randomPathRows(newRand(1), 10), map[string]string{"k": "v"}, tables.WithFormat(format)); err != nil {
 			t.Fatal(err)
 		}
-		tr, err := openTable(path, defaultConfig())
+		tr, err := tables.OpenTable(path, defaultConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := tr.schema.String()
+		got := tr.Schema().String()
 		tr.Close()
 		if got != golden {
 			t.Errorf("%v file schema\n%s\nwant\n%s", format, got, golden)
@@ -116,10 +117,10 @@ func TestNewPathRow(t *testing.T) {
 func TestPathsByteIdentical(t *testing.T) {
 	t.Parallel()
 	rows := randomPathRows(newRand(9), 500)
-	for _, format := range formats {
+	for _, format := range tableFormats {
 		a, b := filepath.Join(t.TempDir(), "p"), filepath.Join(t.TempDir(), "p")
 		for _, p := range []string{a, b} {
-			if _, err := WritePaths(p, rows, testMeta, WithFormat(format), WithBatchRows(128)); err != nil {
+			if _, err := WritePaths(p, rows, testMeta, tables.WithFormat(format), tables.WithBatchRows(128)); err != nil {
 				t.Fatal(err)
 			}
 		}

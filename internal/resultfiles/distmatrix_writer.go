@@ -1,4 +1,4 @@
-package formats
+package resultfiles
 
 import (
 	"crypto/sha256"

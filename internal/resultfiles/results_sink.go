@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // ResultSink writes the blocks of a run into a distances table: part files
@@ -29,7 +30,7 @@ import (
 // inside its uncommitted output and commits (syncing each file once) after
 // Close succeeds. After a failure the caller drops the folder.
 type ResultSink struct {
-	cfg    config
+	cfg    tables.Config
 	dir    string
 	shape  ResultShape
 	schema *arrow.Schema
@@ -38,7 +39,7 @@ type ResultSink struct {
 	store    *blockStore
 	next     atomic.Int64 // the next part a worker takes
 	wg       sync.WaitGroup
-	files    []FileInfo // by part index
+	files    []tables.FileInfo // by part index
 	progress func(rows, bytes int64)
 
 	rows, bytes atomic.Int64
@@ -50,12 +51,12 @@ type ResultSink struct {
 // writers. meta becomes the schema metadata of every part. progress, when
 // not nil, is called from the writers with the rows and file bytes
 // finished so far.
-func NewResultSink(dir string, shape ResultShape, meta map[string]string, progress func(rows, bytes int64), opts ...Option) (*ResultSink, error) {
-	cfg, err := newConfig(opts)
+func NewResultSink(dir string, shape ResultShape, meta map[string]string, progress func(rows, bytes int64), opts ...tables.Option) (*ResultSink, error) {
+	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMeta(meta); err != nil {
+	if err := tables.CheckMeta(meta); err != nil {
 		return nil, err
 	}
 	if err := shape.check(); err != nil {
@@ -69,12 +70,12 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 		dir:      dir,
 		shape:    shape,
 		schema:   resultSchema(&shape, meta),
-		part:     newPartition(&shape, cfg.partRows, cfg.batchRows),
+		part:     newPartition(&shape, cfg.PartRows, cfg.BatchRows),
 		store:    newBlockStore(),
 		progress: progress,
 	}
-	s.files = make([]FileInfo, s.part.parts())
-	for range min(cfg.concurrency, len(s.files)) {
+	s.files = make([]tables.FileInfo, s.part.parts())
+	for range min(cfg.Concurrency, len(s.files)) {
 		s.wg.Go(s.work)
 	}
 	return s, nil
@@ -165,10 +166,10 @@ func (s *ResultSink) Abort() {
 
 // Files returns the part files, in order, with their rows, sizes and
 // checksums (paths inside the sink's folder); valid after Close succeeded.
-func (s *ResultSink) Files() []FileInfo {
-	files := append([]FileInfo(nil), s.files...)
+func (s *ResultSink) Files() []tables.FileInfo {
+	files := append([]tables.FileInfo(nil), s.files...)
 	for i := range files {
-		files[i].Path = filepath.Join(s.dir, partFileName(i, s.cfg.format))
+		files[i].Path = filepath.Join(s.dir, partFileName(i, s.cfg.Format))
 	}
 	return files
 }
@@ -176,4 +177,4 @@ func (s *ResultSink) Files() []FileInfo {
 // Rows returns the number of rows written so far.
 func (s *ResultSink) Rows() int64 { return s.rows.Load() }
 
-func partFileName(i int, f Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }
+func partFileName(i int, f tables.Format) string { return fmt.Sprintf("part-%05d%s", i, f.Ext()) }

@@ -1,4 +1,4 @@
-package tables
+package resultfiles
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // Sparse blocks (each row's cells within the cutoff, with their vertices)
@@ -20,14 +21,14 @@ func TestSparseBlocksWriteTheSameTables(t *testing.T) {
 		narrow := rng.IntN(2) == 0
 		trees := randomTrees(rng, n, 12, narrow)
 		for _, cutoff := range []int64{0, randomCutoff(rng, trees)} {
-			for _, format := range formats {
+			for _, format := range tableFormats {
 				for _, withParents := range []bool{true, false} {
 					t.Run(fmt.Sprintf("%d/%d/%v/parents=%v", seed, cutoff, format, withParents), func(t *testing.T) {
 						shape := longShape(trees, withParents)
 						shape.MaxDistance = cutoff
 						per := 1 + rng.IntN(5)
-						opts := []Option{WithFormat(format), WithCompression(LZ4), WithBatchRows(1 + rng.IntN(n+20)),
-							WithPartRows(int64(1 + len(trees)*n/4))}
+						opts := []tables.Option{tables.WithFormat(format), tables.WithCompression(tables.LZ4), tables.WithBatchRows(1 + rng.IntN(n+20)),
+							tables.WithPartRows(int64(1 + len(trees)*n/4))}
 						dense := writeTrees(t, resultDir(t), shape, trees, narrow, per, rng, opts...)
 						sparse := writeBlocks(t, resultDir(t), shape, sparseBlocks(trees, shape, per, narrow), rng, opts...)
 						wantFiles, gotFiles := dense.Files(), sparse.Files()

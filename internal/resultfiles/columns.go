@@ -1,0 +1,96 @@
+package resultfiles
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// Column names of the result tables, as README.md documents them.
+const (
+	ColSource   = "source"
+	ColVertex   = "vertex"
+	ColDistance = "distance"
+	ColParent   = "parent"
+
+	ColTarget   = "target"
+	ColCost     = "cost"
+	ColVertices = "vertices"
+
+	ColReachable    = "reachable"
+	ColEccentricity = "eccentricity"
+	ColCloseness    = "closeness"
+)
+
+var (
+	int32Type   = arrow.PrimitiveTypes.Int32
+	int64Type   = arrow.PrimitiveTypes.Int64
+	float64Type = arrow.PrimitiveTypes.Float64
+	// The list types name their element "element", the name Parquet gives
+	// list elements, so a schema reads back the same from both formats.
+	int32List         = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type})
+	int64List         = arrow.ListOfField(arrow.Field{Name: "element", Type: int64Type, Nullable: true})
+	nullableInt32List = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type, Nullable: true})
+)
+
+// The columns of every result table, each declared once with its name, type
+// and nullability: the writers build their schemas from these, and the
+// readers find and check the columns of a file by the same schemas.
+var (
+	// sourceColumn starts every row of every result table.
+	sourceColumn = arrow.Field{Name: ColSource, Type: int32Type}
+
+	// The long layout of a distances table: a row per (source, vertex);
+	// null distance: unreachable; null parent: the source or unreachable.
+	vertexColumn   = arrow.Field{Name: ColVertex, Type: int32Type}
+	distanceColumn = arrow.Field{Name: ColDistance, Type: int64Type, Nullable: true}
+	parentColumn   = arrow.Field{Name: ColParent, Type: int32Type, Nullable: true}
+
+	// The wide layout: a row per source, the target cells as lists in
+	// target order, null where unreachable or beyond the cutoff.
+	wideDistanceColumn = arrow.Field{Name: ColDistance, Type: int64List}
+	wideParentColumn   = arrow.Field{Name: ColParent, Type: nullableInt32List}
+
+	// The paths table: a row per requested pair; null cost: unreachable;
+	// null vertices: no path, or no parents kept.
+	targetColumn   = arrow.Field{Name: ColTarget, Type: int32Type}
+	costColumn     = arrow.Field{Name: ColCost, Type: int64Type, Nullable: true}
+	verticesColumn = arrow.Field{Name: ColVertices, Type: int32List, Nullable: true}
+
+	// The summary table: a row per source (see Summarize).
+	reachableColumn    = arrow.Field{Name: ColReachable, Type: int64Type}
+	eccentricityColumn = arrow.Field{Name: ColEccentricity, Type: int64Type, Nullable: true}
+	closenessColumn    = arrow.Field{Name: ColCloseness, Type: float64Type, Nullable: true}
+)
+
+// ResultSchema is the schema of a result table: one row per (source,
+// vertex), with the parent column only when the run kept parents.
+func ResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
+	fields := []arrow.Field{sourceColumn, vertexColumn, distanceColumn}
+	if withParents {
+		fields = append(fields, parentColumn)
+	}
+	return tables.SchemaWith(meta, fields...)
+}
+
+// WideResultSchema is the schema of the wide layout: one row per source,
+// the distances (null: unreachable or beyond the cutoff) and optionally
+// the parents to the targets as lists in target order.
+func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
+	fields := []arrow.Field{sourceColumn, wideDistanceColumn}
+	if withParents {
+		fields = append(fields, wideParentColumn)
+	}
+	return tables.SchemaWith(meta, fields...)
+}
+
+// PathsSchema is the schema of the paths table: one row per (source,
+// target) pair.
+func PathsSchema(meta map[string]string) *arrow.Schema {
+	return tables.SchemaWith(meta, sourceColumn, targetColumn, costColumn, verticesColumn)
+}
+
+// SummarySchema is the schema of the per-source summary table.
+func SummarySchema(meta map[string]string) *arrow.Schema {
+	return tables.SchemaWith(meta, sourceColumn, reachableColumn, eccentricityColumn, closenessColumn)
+}
