@@ -23,7 +23,7 @@ import (
 )
 
 // Result schema metadata keys written by the compute stage, beside the
-// input keys of graphMetadata. They hold what the config and the input
+// input keys of input.Metadata. They hold what the config and the input
 // determine, never facts of the run (backend, device, workers, the
 // algorithm and variant a backend resolved, times, hosts): the same input
 // and settings give the same bytes on a CPU host and a GPU host. Those
@@ -53,11 +53,11 @@ type Result struct {
 // The folder appears, or replaces an older one, only when complete: every
 // file is written inside a temporary folder beside it, and one rename (or
 // swap, over an older output) commits them all. A folder that holds files
-// pathflow did not write is refused before any work (output_owner.go), and
+// pathflow did not write is refused before any work (output.OwnerCheck), and
 // a run whose folder another run committed meanwhile commits nothing and
-// returns a *SupersededError (output_commit.go). An output folder that is,
+// returns a *SupersededError (output.Owned.Commit). An output folder that is,
 // holds or lies inside a file or folder the run reads is refused first
-// (output_inputs.go).
+// (output.OverlapCheck).
 func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writer) (*Result, error) {
 	startedAt := time.Now()
 	if err := output.OverlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {

@@ -113,7 +113,7 @@ type Config struct {
 	Distances bool
 	OutDir    string
 	// Overwrite is output.overwrite: which folder at OutDir a run may
-	// replace (output_owner.go).
+	// replace (output.OwnerCheck).
 	Overwrite string
 	OutFormat tables.Format
 	// Matrix is true for output.format distmatrix.

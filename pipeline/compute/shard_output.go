@@ -22,7 +22,7 @@ import (
 // startComputeOutput checks, before the run does any work, the folder it
 // will write and records what is committed there: for an unsharded run
 // output.dir itself, which it replaces at commit (only an output pathflow
-// committed, unless output.overwrite says replace: ownerCheck); for a
+// committed, unless output.overwrite says replace: output.OwnerCheck); for a
 // shard the dataset folder it adds partitions to, and the shard's marker
 // folder, which shows another attempt's commit.
 func startComputeOutput(cfg *Config) (*output.Pending, error) {

@@ -53,13 +53,13 @@ type Config struct {
 	Compression tables.Compression
 	BatchRows   int
 	// Reload is output.reload_file: write the reload file beside the
-	// tables (input_reload.go).
+	// tables (input.ReloadName).
 	Reload bool
 	// Overwrite is output.overwrite: which folder at OutDir the run may
-	// replace (output_owner.go).
+	// replace (output.OwnerCheck).
 	Overwrite string
 	// Hierarchy is ingest.hierarchy: auto, on or off
-	// (ingest_hierarchy.go).
+	// (hierarchy.go).
 	Hierarchy string
 	// HierarchyTables is ingest.hierarchy_tables: write a stored
 	// hierarchy as Parquet tables too, beside its mapped file.
@@ -126,10 +126,10 @@ type Result struct {
 // tables, or converts it to one binary or DIMACS file for other tools, with
 // a manifest listing them. Beside the tables it stores a contraction
 // hierarchy of the graph when ingest.hierarchy asks for one
-// (ingest_hierarchy.go). The output folder is written as compute's is:
+// (hierarchy.go). The output folder is written as compute's is:
 // in a temporary beside it, committed in one step, replacing only a folder
 // that pathflow committed (output.overwrite) and never one the run reads
-// from (output_inputs.go); a failed run leaves no folder behind.
+// from (output.OverlapCheck); a failed run leaves no folder behind.
 func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writer) (*Result, error) {
 	start := time.Now()
 	if err := output.OverlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {

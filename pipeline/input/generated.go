@@ -36,7 +36,7 @@ func Generate(spec string) (*LoadedGraph, error) {
 	return generateWithin(spec, Footprint{})
 }
 
-// generateWithin is generateGraph for a stage of footprint fp: a graph
+// generateWithin is Generate for a stage of footprint fp: a graph
 // whose run would not fit this machine's memory is refused with a
 // *NotEnoughMemoryError before it is generated.
 func generateWithin(spec string, fp Footprint) (*LoadedGraph, error) {

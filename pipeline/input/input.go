@@ -35,7 +35,7 @@ const (
 // Spec says which graph to load and how to read it.
 type Spec struct {
 	// Path is the input file; Dataset a manifest name used when Path is "";
-	// Generate a generator spec (see generateGraph) used when both are "".
+	// Generate a generator spec (see Generate) used when both are "".
 	Path     string
 	Dataset  string
 	Generate string
@@ -355,7 +355,7 @@ const (
 // vertices.<ext>, or the edges file itself with vertices.<ext> beside it;
 // from its reload file when the manifest lists one, unless tablesOnly.
 // Whichever files it reads are checked against the folder's manifest
-// (input_verify.go): a folder without one is refused.
+// (verify.go): a folder without one is refused.
 func LoadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
