@@ -1,8 +1,23 @@
-// Package pipeline holds pathflow's two stages and what they share: loading
-// a graph from any supported input (LoadGraph), the ingest stage that turns
-// an input into Arrow or Parquet tables, with a contraction hierarchy of
-// road-like graphs (Ingest), and the compute stage that runs the
-// configured algorithm on a backend, from that stored hierarchy where it
-// applies, and writes distances and parents (Compute). The commands in cmd/ only parse configuration and call
-// these.
+// Package pipeline is the home of pathflow's two stages and what they
+// share; its own code is only the Version every output records. The
+// sub-packages, lowest first:
+//
+//   - stageerr: the kinds of errors the stages return (input, compute,
+//     output, ...), which the commands map to exit codes.
+//   - runlog: the logging keys and the progress lines of long stages.
+//   - output: the committer (a run's output replaces a folder in one
+//     rename, never a foreign one nor one the run reads), the manifests and
+//     the output keys both stages share.
+//   - input: loading a graph from any input (a file, a dataset, a
+//     generator, an ingest output verified against its manifest, its
+//     reload file), the input keys, vertex ids and memory checks.
+//   - ingest: the ingest stage (Run), which writes a graph's tables, its
+//     reload file and, for road-like graphs, a contraction hierarchy.
+//   - compute: the compute stage (Run): its keys, planning, the run on a
+//     backend, the stored hierarchy's use, shards and finalize.
+//
+// Imports run downward only: compute and ingest use input, output,
+// runlog and stageerr; the commands (cmd/internal/cli) use the stages.
+// docs/architecture.md follows a compute run from its config to its
+// commit.
 package pipeline

@@ -9,7 +9,7 @@
 #
 #   BIN=.gpu scripts/bench-verify.sh [side]     # default side 4900: 24M vertices
 #
-# BIN holds compute, ingest and pipeline.test (or their .gz); OUT (default
+# BIN holds compute, ingest and compute.test (or their .gz); OUT (default
 # $BIN/out) receives verify-bench.log. Needs about 25 GB of memory and 3 GB
 # of disk at side 4900.
 set -uo pipefail
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${BIN:-$here/.gpu}" && pwd)
 OUT=${OUT:-$bin/out}; mkdir -p "$OUT"
 for f in "$bin"/*.gz; do [ -e "$f" ] && gunzip -kf "$f"; done
-chmod +x "$bin"/compute "$bin"/ingest "$bin"/pipeline.test
+chmod +x "$bin"/compute "$bin"/ingest "$bin"/compute.test
 side=${1:-4900}
 work=${WORK:-/tmp/pathflow-verify}
 {
@@ -36,5 +36,5 @@ work=${WORK:-/tmp/pathflow-verify}
     done
   done
   rm -rf "$g" "$work/o"
-  cd "$here/pipeline" && BENCH_ROAD_SIDE=$side "$bin/pipeline.test" -test.run '^$' -test.bench 'LoadIngestOutput' -test.benchtime "${BENCHTIME:-2x}" -test.timeout 9m
+  cd "$here/pipeline/compute" && BENCH_ROAD_SIDE=$side "$bin/compute.test" -test.run '^$' -test.bench 'LoadIngestOutput' -test.benchtime "${BENCHTIME:-2x}" -test.timeout 9m
 } 2>&1 | tee "$OUT/verify-bench.log"

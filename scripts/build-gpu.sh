@@ -6,7 +6,7 @@
 #                           sssp.test.gz the same for internal/gpu/device,
 #                           devicegraph, allpairs and sssp
 #   .gpu/gpubench.gz        the benchmark command (-tags cuda)
-#   .gpu/pipeline.test.gz   pipeline tests and BenchmarkComputeRun (-tags cuda)
+#   .gpu/compute.test.gz    pipeline/compute tests and BenchmarkComputeRun (-tags cuda)
 #   .gpu/compute.gz         the compute command (-tags cuda), for end-to-end runs
 #   .gpu/ptx/               the kernels' PTX, for SASS checks with ptxas there
 #   .gpu/datasets/          rome99 and p2p-Gnutella04, 25 and 30 from the dataset mirror
@@ -33,8 +33,12 @@ for pkg in "${gpu_packages[@]}"; do
   go test -c "${flags[@]}" -o "$out/${pkg##*/}.test" "./internal/$pkg"
 done
 # The pipeline's GPU tests (whole compute stages on the GPU against the
-# CPU) and its in-process benchmark (BenchmarkComputeRun).
-go test -c "${flags[@]}" -o "$out/pipeline.test" ./pipeline
+# CPU) and its in-process benchmark (BenchmarkComputeRun): one binary per
+# pipeline package with cuda tests, named after its folder.
+pipeline_packages=(compute)
+for pkg in "${pipeline_packages[@]}"; do
+  go test -c "${flags[@]}" -o "$out/${pkg##*/}.test" "./pipeline/$pkg"
+done
 go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
 gzip -9 "$out"/*.test "$out/gpubench"
 # The compute command links the whole pipeline; without it the GPU tests
@@ -109,7 +113,7 @@ grep -E "^(--- FAIL|FAIL|panic)|_test.go" "$OUT/test.log" | head -30
 if [ "$mode" = tests ]; then
   # Whole compute stages on the GPU against the CPU, from the package
   # folder as go test runs them.
-  (cd "$here/../pipeline" && "$here/pipeline.test" -test.v -test.count=1 -test.timeout=8m -test.run 'GPU') > "$OUT/pipeline.log" 2>&1
+  (cd "$here/../pipeline/compute" && "$here/compute.test" -test.v -test.count=1 -test.timeout=8m -test.run 'GPU') > "$OUT/pipeline.log" 2>&1
   echo "pipeline tests: exit $? ($(grep -c -- '--- PASS' "$OUT/pipeline.log") passed, $(grep -c -- '--- FAIL' "$OUT/pipeline.log") failed)"
   grep -E -- "--- FAIL|^panic" "$OUT/pipeline.log" | head -20
   exit 0

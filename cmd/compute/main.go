@@ -12,7 +12,7 @@ package main
 import (
 	"os"
 
-	"github.com/pathflow/pathflow/internal/cli"
+	"github.com/pathflow/pathflow/cmd/internal/cli"
 
 	// The backends register themselves when linked in: the CPU always, the
 	// CUDA backend in builds with -tags cuda (other builds register nothing

@@ -14,8 +14,8 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/pathflow/pathflow/cmd/internal/cli"
 	"github.com/pathflow/pathflow/internal/gpu/device"
-	"github.com/pathflow/pathflow/pipeline"
 )
 
 // The cuda build is one binary for GPU and CPU hosts: it links no CUDA
@@ -57,21 +57,21 @@ func planLine(t *testing.T, stderr string) string {
 func TestStartsWithoutTheDriverLibrary(t *testing.T) {
 	const missing = "/nonexistent/libcuda.so.1"
 	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY="+missing)
-	if code != pipeline.ExitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("auto without the driver library: exit %d, want 0:\n%s", code, stderr)
 	}
 	if plan := planLine(t, stderr); !strings.Contains(plan, "backend=cpu") || !strings.Contains(plan, "NVIDIA driver library not found") || !strings.Contains(plan, missing) {
 		t.Errorf("auto without the driver library: plan line %q does not name the CPU and the missing library", plan)
 	}
 	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY="+missing)
-	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, "NVIDIA driver library not found: "+missing) {
-		t.Errorf("gpu without the driver library: exit %d, want %d naming the library:\n%s", code, pipeline.ExitNoGPU, stderr)
+	if code != cli.ExitNoGPU || !strings.Contains(stderr, "NVIDIA driver library not found: "+missing) {
+		t.Errorf("gpu without the driver library: exit %d, want %d naming the library:\n%s", code, cli.ExitNoGPU, stderr)
 	}
 }
 
 func TestStartsWithoutAVisibleDevice(t *testing.T) {
 	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
-	if code != pipeline.ExitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("auto with no visible device: exit %d, want 0:\n%s", code, stderr)
 	}
 	plan := planLine(t, stderr)
@@ -87,8 +87,8 @@ func TestStartsWithoutAVisibleDevice(t *testing.T) {
 		t.Errorf("auto with no visible device: plan line %q does not say %q and name CUDA_VISIBLE_DEVICES", plan, want)
 	}
 	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
-	if code != pipeline.ExitNoGPU || !strings.Contains(stderr, want) || !strings.Contains(stderr, "(exit 8)") {
-		t.Errorf("gpu with no visible device: exit %d, want %d saying %q:\n%s", code, pipeline.ExitNoGPU, want, stderr)
+	if code != cli.ExitNoGPU || !strings.Contains(stderr, want) || !strings.Contains(stderr, "(exit 8)") {
+		t.Errorf("gpu with no visible device: exit %d, want %d saying %q:\n%s", code, cli.ExitNoGPU, want, stderr)
 	}
 }
 
@@ -99,7 +99,7 @@ func TestUsesTheGPUWhenOneAnswers(t *testing.T) {
 	}
 	for _, backend := range []string{"auto", "gpu"} {
 		code, stderr := runChild(t, backend, "CU_DRIVER_LIBRARY=")
-		if code != pipeline.ExitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("%s on a GPU host: exit %d:\n%s", backend, code, stderr)
 		}
 		if plan := planLine(t, stderr); !strings.Contains(plan, "backend=gpu") {

@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pathflow/pathflow/cmd/internal/cli"
 	"github.com/pathflow/pathflow/internal/backend"
-	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/pipeline/compute"
+	"github.com/pathflow/pathflow/pipeline/output"
 )
 
 // tiny is a generated graph small enough that a whole run takes
@@ -41,59 +42,59 @@ func TestCommand(t *testing.T) {
 	cycle := "p sp 3 3\na 1 2 1\na 2 3 -2\na 3 2 1\n"
 	for _, tc := range []commandCase{
 		{name: "file over defaults", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
-			code: pipeline.ExitOK, out: "{tmp}/file"},
+			code: cli.ExitOK, out: "{tmp}/file"},
 		{name: "environment over file", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
-			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, code: pipeline.ExitOK, out: "{tmp}/env"},
+			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, code: cli.ExitOK, out: "{tmp}/env"},
 		{name: "flag over environment", file: "input:\n  generate: " + tiny + "\noutput:\n  dir: {tmp}/file\n",
-			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, args: []string{"-out", "{tmp}/flag"}, code: pipeline.ExitOK, out: "{tmp}/flag"},
-		{name: "no config and no input runs the embedded demo", args: []string{"-out", "{tmp}/demo"}, code: pipeline.ExitOK, out: "{tmp}/demo",
+			env: []string{"PATHFLOW_OUTPUT_DIR={tmp}/env"}, args: []string{"-out", "{tmp}/flag"}, code: cli.ExitOK, out: "{tmp}/flag"},
+		{name: "no config and no input runs the embedded demo", args: []string{"-out", "{tmp}/demo"}, code: cli.ExitOK, out: "{tmp}/demo",
 			stderr: []string{"running the embedded demo config", "configs/demo.yaml (embedded)", "n=4096"}},
-		{name: "an input without a config is not the demo", args: []string{"-generate", tiny, "-out", "{tmp}/o"}, code: pipeline.ExitOK, out: "{tmp}/o",
+		{name: "an input without a config is not the demo", args: []string{"-generate", tiny, "-out", "{tmp}/o"}, code: cli.ExitOK, out: "{tmp}/o",
 			stderr: []string{"n=16"}},
 		{name: "flags alone", args: []string{"-generate", tiny, "-out={tmp}/flags", "-backend", "cpu", "-quiet"},
-			code: pipeline.ExitOK, out: "{tmp}/flags"},
+			code: cli.ExitOK, out: "{tmp}/flags"},
 		{name: "misspelled variable", args: []string{"-generate", tiny, "-out", "{tmp}/o"},
-			env: []string{"PATHFLOW_COMPUTE_SOURCE=3", "PATHFLOW_DATASETS=/nowhere"}, code: pipeline.ExitOK, out: "{tmp}/o",
+			env: []string{"PATHFLOW_COMPUTE_SOURCE=3", "PATHFLOW_DATASETS=/nowhere"}, code: cli.ExitOK, out: "{tmp}/o",
 			stderr: []string{"compute: warning: environment variable PATHFLOW_COMPUTE_SOURCE matches no key", "did you mean PATHFLOW_COMPUTE_SOURCES (key compute.sources)?"}},
-		{name: "unknown key", file: "compute:\n  backnd: gpu\n", code: pipeline.ExitConfig,
+		{name: "unknown key", file: "compute:\n  backnd: gpu\n", code: cli.ExitConfig,
 			stderr: []string{`compute: error: config key "compute.backnd": unknown key in`, "(exit 2)"}},
-		{name: "unknown flag", args: []string{"-backnd", "gpu"}, code: pipeline.ExitConfig,
+		{name: "unknown flag", args: []string{"-backnd", "gpu"}, code: cli.ExitConfig,
 			stderr: []string{"compute: error: unknown flag -backnd (did you mean -backend?) (exit 2)"}},
-		{name: "misspelled key", file: "compute:\n  sorces: [1]\n", code: pipeline.ExitConfig,
+		{name: "misspelled key", file: "compute:\n  sorces: [1]\n", code: cli.ExitConfig,
 			stderr: []string{`compute: error: config key "compute.sorces": unknown key in {tmp}/c.yaml; did you mean compute.sources?`, "(exit 2)"}},
-		{name: "stray argument", args: []string{"-generate", tiny, "extra"}, code: pipeline.ExitConfig,
+		{name: "stray argument", args: []string{"-generate", tiny, "extra"}, code: cli.ExitConfig,
 			stderr: []string{`unexpected argument "extra" (exit 2)`}},
-		{name: "missing config file", args: []string{"-config={tmp}/none.yaml"}, code: pipeline.ExitConfig,
+		{name: "missing config file", args: []string{"-config={tmp}/none.yaml"}, code: cli.ExitConfig,
 			stderr: []string{"none.yaml", "(exit 2)"}},
 		{name: "bad variable value", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_COMPUTE_WORKERS=many"},
-			code: pipeline.ExitConfig, stderr: []string{"PATHFLOW_COMPUTE_WORKERS", `"many" is not an integer (exit 2)`}},
-		{name: "bad value", args: []string{"-generate", tiny, "-backend", "tpu"}, code: pipeline.ExitConfig,
+			code: cli.ExitConfig, stderr: []string{"PATHFLOW_COMPUTE_WORKERS", `"many" is not an integer (exit 2)`}},
+		{name: "bad value", args: []string{"-generate", tiny, "-backend", "tpu"}, code: cli.ExitConfig,
 			stderr: []string{`config key "compute.backend": "tpu" is not one of`}},
-		{name: "help", args: []string{"-help"}, code: pipeline.ExitOK, stderr: []string{"-sources", "PATHFLOW_COMPUTE_SOURCES",
+		{name: "help", args: []string{"-help"}, code: cli.ExitOK, stderr: []string{"-sources", "PATHFLOW_COMPUTE_SOURCES",
 			"-devices", "PATHFLOW_COMPUTE_DEVICES", "-gpu-memory-limit", "PATHFLOW_GPU_MEMORY_LIMIT"}},
 		{name: "device keys on the CPU", file: "input:\n  generate: " + tiny + "\ncompute:\n  devices: [0, 0]\ngpu:\n  memory_limit: 512 MiB\n",
-			args: []string{"-backend", "cpu", "-out", "{tmp}/d"}, code: pipeline.ExitOK, out: "{tmp}/d"},
+			args: []string{"-backend", "cpu", "-out", "{tmp}/d"}, code: cli.ExitOK, out: "{tmp}/d"},
 		{name: "negative device variable", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_COMPUTE_DEVICES=0,-1"},
-			code: pipeline.ExitConfig, stderr: []string{`config key "compute.devices"`, `"0,-1"`, "(exit 2)"}},
-		{name: "non-integer device flag", args: []string{"-generate", tiny, "-devices", "0,x"}, code: pipeline.ExitConfig,
+			code: cli.ExitConfig, stderr: []string{`config key "compute.devices"`, `"0,-1"`, "(exit 2)"}},
+		{name: "non-integer device flag", args: []string{"-generate", tiny, "-devices", "0,x"}, code: cli.ExitConfig,
 			stderr: []string{`config key "compute.devices"`, `"0,x"`, "(exit 2)"}},
-		{name: "empty device list", file: "input:\n  generate: " + tiny + "\ncompute:\n  devices: []\n", code: pipeline.ExitConfig,
+		{name: "empty device list", file: "input:\n  generate: " + tiny + "\ncompute:\n  devices: []\n", code: cli.ExitConfig,
 			stderr: []string{`config key "compute.devices": is an empty list`, "(exit 2)"}},
-		{name: "negative memory limit flag", args: []string{"-generate", tiny, "-gpu-memory-limit", "-1GiB"}, code: pipeline.ExitConfig,
+		{name: "negative memory limit flag", args: []string{"-generate", tiny, "-gpu-memory-limit", "-1GiB"}, code: cli.ExitConfig,
 			stderr: []string{`config key "gpu.memory_limit"`, `"-1GiB" is negative`, "(exit 2)"}},
 		{name: "malformed memory limit variable", args: []string{"-generate", tiny}, env: []string{"PATHFLOW_GPU_MEMORY_LIMIT=10XB"},
-			code: pipeline.ExitConfig, stderr: []string{`config key "gpu.memory_limit"`, `"10XB" is not a byte size`, "(exit 2)"}},
+			code: cli.ExitConfig, stderr: []string{`config key "gpu.memory_limit"`, `"10XB" is not a byte size`, "(exit 2)"}},
 		{name: "unknown original id", args: []string{"-input", "{tmp}/cycle.gr", "-ids", "original", "-sources", "0", "-out", "{tmp}/o"},
-			code: pipeline.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
-		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: pipeline.ExitInput,
+			code: cli.ExitConfig, stderr: []string{`config key "compute.sources": source 0: no vertex has that original id`}},
+		{name: "missing input", args: []string{"-input", "{tmp}/none.gr", "-out", "{tmp}/o"}, code: cli.ExitInput,
 			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
-		{name: "missing input named in a file", file: "input:\n  path: none.gr\n", args: []string{"-out", "{tmp}/o"}, code: pipeline.ExitInput,
+		{name: "missing input named in a file", file: "input:\n  path: none.gr\n", args: []string{"-out", "{tmp}/o"}, code: cli.ExitInput,
 			stderr: []string{"compute: error: input.path: {tmp}/none.gr: no such file or directory (exit 3)"}},
 		{name: "negative cycle", args: []string{"-input", "{tmp}/cycle.gr", "-algorithm", "bellman-ford", "-backend", "cpu", "-out", "{tmp}/o"},
-			code: pipeline.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
-		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: pipeline.ExitOutput,
+			code: cli.ExitCompute, stderr: []string{"compute: error: negative cycle through vertex 2 (dense id 1)", "2 -> 3 -> 2", "(exit 4)"}},
+		{name: "output under a file", args: []string{"-generate", tiny, "-out", "{tmp}/cycle.gr/o"}, code: cli.ExitOutput,
 			stderr: []string{"cycle.gr", "(exit 5)"}},
-		{name: "output into a folder of the user's files", args: []string{"-generate", tiny, "-out", "{tmp}"}, code: pipeline.ExitOutput,
+		{name: "output into a folder of the user's files", args: []string{"-generate", tiny, "-out", "{tmp}"}, code: cli.ExitOutput,
 			stderr: []string{"compute: error: {tmp} holds cycle.gr, which pathflow did not write", "output.overwrite: replace", "(exit 5)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,7 +145,7 @@ func checkOutput(t *testing.T, out, stdout string) {
 	if stdout != out+"\n" {
 		t.Errorf("stdout %q, want the output folder %s", stdout, out)
 	}
-	m, err := pipeline.ReadManifest(out)
+	m, err := output.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func checkOutput(t *testing.T, out, stdout string) {
 func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var stdout, stderr bytes.Buffer
-	if code := cli.Run(cli.Compute(), []string{"-generate", tiny, "-algorithm", "dijkstra"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+	if code := cli.Run(cli.Compute(), []string{"-generate", tiny, "-algorithm", "dijkstra"}, nil, &stdout, &stderr); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, &stderr)
 	}
 	checkOutput(t, filepath.Join("out", "grid-dijkstra"), stdout.String())
@@ -172,7 +173,7 @@ func TestDefaultOutputFolderIsRelativeToTheWorkingDirectory(t *testing.T) {
 func TestEmbeddedDemoWritesInTheWorkingDirectory(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var stdout, stderr bytes.Buffer
-	if code := cli.Run(cli.Compute(), []string{"-quiet"}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+	if code := cli.Run(cli.Compute(), []string{"-quiet"}, nil, &stdout, &stderr); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, &stderr)
 	}
 	checkOutput(t, filepath.Join("out", "demo"), stdout.String())
@@ -186,8 +187,8 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 func TestUnwritableStdoutIsAnOutputError(t *testing.T) {
 	var stderr bytes.Buffer
 	code := cli.Run(cli.Compute(), []string{"-generate", tiny, "-out", filepath.Join(t.TempDir(), "o")}, nil, failingWriter{}, &stderr)
-	if code != pipeline.ExitOutput || !strings.Contains(stderr.String(), "broken pipe") {
-		t.Errorf("exit %d, stderr %q; want exit %d naming the write error", code, &stderr, pipeline.ExitOutput)
+	if code != cli.ExitOutput || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("exit %d, stderr %q; want exit %d naming the write error", code, &stderr, cli.ExitOutput)
 	}
 }
 
@@ -201,25 +202,25 @@ func TestFlagsToConfig(t *testing.T) {
 		name  string
 		args  []string
 		env   []string
-		check func(c *pipeline.ComputeConfig) bool
+		check func(c *compute.Config) bool
 	}{
-		{"defaults", nil, nil, func(c *pipeline.ComputeConfig) bool {
-			return c.Backend == pipeline.BackendAuto && c.Algorithm == backend.AlgorithmAuto && c.Parents && !c.SkipIfSame &&
+		{"defaults", nil, nil, func(c *compute.Config) bool {
+			return c.Backend == compute.BackendAuto && c.Algorithm == backend.AlgorithmAuto && c.Parents && !c.SkipIfSame &&
 				c.Device.Devices == nil && c.Device.MemoryLimit == 0
 		}},
-		{"file", nil, nil, func(c *pipeline.ComputeConfig) bool {
+		{"file", nil, nil, func(c *compute.Config) bool {
 			return slices.Equal(c.Sources, []string{"1", "2"}) && c.Workers == 3 && c.Summary && c.OriginalIDs &&
 				slices.Equal(c.Device.Devices, []int{0, 0}) && c.Device.MemoryLimit == 10<<30
 		}},
 		{"environment over file", nil, []string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_IDS=dense",
 			"PATHFLOW_COMPUTE_DEVICES=1,0", "PATHFLOW_GPU_MEMORY_LIMIT=2GB"},
-			func(c *pipeline.ComputeConfig) bool {
+			func(c *compute.Config) bool {
 				return c.Workers == 5 && slices.Equal(c.Sources, []string{"4", "5"}) && !c.OriginalIDs && c.Summary &&
 					slices.Equal(c.Device.Devices, []int{1, 0}) && c.Device.MemoryLimit == 2e9
 			}},
 		{"flags over environment", []string{"-workers", "7", "-sources", "6", "-summary=false", "-parents=false", "-devices", "all", "-gpu-memory-limit", "0"},
 			[]string{"PATHFLOW_COMPUTE_WORKERS=5", "PATHFLOW_COMPUTE_SOURCES=4,5", "PATHFLOW_COMPUTE_DEVICES=1,0", "PATHFLOW_GPU_MEMORY_LIMIT=2GB"},
-			func(c *pipeline.ComputeConfig) bool {
+			func(c *compute.Config) bool {
 				return c.Workers == 7 && slices.Equal(c.Sources, []string{"6"}) && !c.Summary && !c.Parents &&
 					c.Device.Devices == nil && c.Device.MemoryLimit == 0
 			}},
@@ -235,11 +236,11 @@ func TestFlagsToConfig(t *testing.T) {
 			} else {
 				args = []string{"-generate", tiny}
 			}
-			l, err := config.Read("compute", pipeline.ComputeKeys(), config.Source{Args: args, Env: tc.env, OtherVariables: cli.OtherVariables})
+			l, err := config.Read("compute", compute.Keys(), config.Source{Args: args, Env: tc.env, OtherVariables: cli.OtherVariables})
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := pipeline.ComputeConfigFrom(l)
+			cfg, err := compute.ConfigFrom(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,8 +306,8 @@ func sigtermAfter(t *testing.T, trigger string, args ...string) (lines []string,
 func wantInterrupted(t *testing.T, lines []string, err error) {
 	t.Helper()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != pipeline.ExitInterrupted {
-		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, pipeline.ExitInterrupted, strings.Join(lines, "\n"))
+	if !errors.As(err, &exit) || exit.ExitCode() != cli.ExitInterrupted {
+		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, cli.ExitInterrupted, strings.Join(lines, "\n"))
 	}
 	want := "compute: error: interrupted by SIGTERM; temporaries removed (exit 130)"
 	if last := lines[len(lines)-1]; last != want {

@@ -14,7 +14,7 @@ package main
 import (
 	"os"
 
-	"github.com/pathflow/pathflow/internal/cli"
+	"github.com/pathflow/pathflow/cmd/internal/cli"
 )
 
 func main() {

@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/cmd/internal/cli"
 	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/cli"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/pipeline/ingest"
+	"github.com/pathflow/pathflow/pipeline/input"
+	"github.com/pathflow/pathflow/pipeline/output"
 )
 
 const roads = "c three roads\np sp 3 3\na 1 2 5\na 2 3 1\na 3 1 2\n"
@@ -54,24 +57,24 @@ func TestCommand(t *testing.T) {
 		files  []string // written under the output folder, sorted; the data file first
 		stderr []string
 	}{
-		{name: "parquet by default", args: []string{"-input", plain}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", pipeline.ReloadName, pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
-		{name: "gzip under another name", args: []string{"-input", misnamed}, code: pipeline.ExitOK,
-			files: []string{"edges.parquet", pipeline.ReloadName, pipeline.ManifestName, "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
+		{name: "parquet by default", args: []string{"-input", plain}, code: cli.ExitOK,
+			files: []string{"edges.parquet", input.ReloadName, output.ManifestName, "vertices.parquet"}, stderr: []string{"format dimacs (content: 'p sp' line)"}},
+		{name: "gzip under another name", args: []string{"-input", misnamed}, code: cli.ExitOK,
+			files: []string{"edges.parquet", input.ReloadName, output.ManifestName, "vertices.parquet"}, stderr: []string{"gzip by magic bytes"}},
 		{name: "arrow from the environment", args: []string{"-input", plain}, env: []string{"PATHFLOW_OUTPUT_FORMAT=arrow"},
-			code: pipeline.ExitOK, files: []string{"edges.arrow", pipeline.ReloadName, pipeline.ManifestName, "vertices.arrow"}},
-		{name: "dimacs conversion", args: []string{"-input", plain, "-output-format", "dimacs"}, code: pipeline.ExitOK,
-			files: []string{pipeline.ConvertedDIMACS, pipeline.ManifestName}},
-		{name: "binary conversion", args: []string{"-input", plain, "-output-format=binary", "-quiet"}, code: pipeline.ExitOK,
-			files: []string{pipeline.ConvertedBinary, pipeline.ManifestName}},
+			code: cli.ExitOK, files: []string{"edges.arrow", input.ReloadName, output.ManifestName, "vertices.arrow"}},
+		{name: "dimacs conversion", args: []string{"-input", plain, "-output-format", "dimacs"}, code: cli.ExitOK,
+			files: []string{ingest.ConvertedDIMACS, output.ManifestName}},
+		{name: "binary conversion", args: []string{"-input", plain, "-output-format=binary", "-quiet"}, code: cli.ExitOK,
+			files: []string{ingest.ConvertedBinary, output.ManifestName}},
 		{name: "input error", args: []string{"-input", write(t, dir, "bad.gr", []byte("p sp 2 1\na 1 3 5\n"))},
-			code: pipeline.ExitInput, stderr: []string{"ingest: error: formats: " + filepath.Join(dir, "bad.gr") + ":2: target \"3\" outside 1..2 (exit 3)"}},
-		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: pipeline.ExitConfig,
+			code: cli.ExitInput, stderr: []string{"ingest: error: formats: " + filepath.Join(dir, "bad.gr") + ":2: target \"3\" outside 1..2 (exit 3)"}},
+		{name: "unknown format", args: []string{"-input", plain, "-output-format", "csv"}, code: cli.ExitConfig,
 			stderr: []string{`config key "output.format"`, "(exit 2)"}},
-		{name: "no input", code: pipeline.ExitConfig, stderr: []string{`config key "input.path"`, "(exit 2)"}},
-		{name: "missing input", args: []string{"-input", filepath.Join(dir, "none.gr")}, code: pipeline.ExitInput,
+		{name: "no input", code: cli.ExitConfig, stderr: []string{`config key "input.path"`, "(exit 2)"}},
+		{name: "missing input", args: []string{"-input", filepath.Join(dir, "none.gr")}, code: cli.ExitInput,
 			stderr: []string{"ingest: error: input.path: " + filepath.Join(dir, "none.gr") + ": no such file or directory (exit 3)"}},
-		{name: "misspelled flag", args: []string{"-hierachy", "off"}, code: pipeline.ExitConfig,
+		{name: "misspelled flag", args: []string{"-hierachy", "off"}, code: cli.ExitConfig,
 			stderr: []string{"ingest: error: unknown flag -hierachy (did you mean -hierarchy?) (exit 2)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +90,7 @@ func TestCommand(t *testing.T) {
 					t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
 				}
 			}
-			if tc.code != pipeline.ExitOK {
+			if tc.code != cli.ExitOK {
 				// The output folder's parent, where its temporary folder
 				// would be, is left as it was: empty.
 				entries, err := os.ReadDir(filepath.Dir(out))
@@ -124,14 +127,14 @@ func checkGraph(t *testing.T, dir, first string) {
 	path := filepath.Join(dir, first)
 	var src, dst, wt []int32
 	switch first {
-	case pipeline.ConvertedDIMACS, pipeline.ConvertedBinary:
+	case ingest.ConvertedDIMACS, ingest.ConvertedBinary:
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
 		read := formats.ReadDIMACS
-		if first == pipeline.ConvertedBinary {
+		if first == ingest.ConvertedBinary {
 			read = formats.ReadBinary
 		}
 		e, err := read(f, path)
@@ -163,7 +166,7 @@ func TestOutputOverTheInputIsRefused(t *testing.T) {
 	plain := write(t, dir, "roads.gr", []byte(roads))
 	in := filepath.Join(dir, "in")
 	var stdout, stderr bytes.Buffer
-	if code := cli.Run(cli.Ingest(), []string{"-input", plain, "-out", in}, nil, &stdout, &stderr); code != pipeline.ExitOK {
+	if code := cli.Run(cli.Ingest(), []string{"-input", plain, "-out", in}, nil, &stdout, &stderr); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	edges, err := os.ReadFile(filepath.Join(in, "edges.parquet"))
@@ -172,13 +175,13 @@ func TestOutputOverTheInputIsRefused(t *testing.T) {
 	}
 	stderr.Reset()
 	code := cli.Run(cli.Ingest(), []string{"-input", in, "-out", in, "-output-format", "arrow"}, nil, &stdout, &stderr)
-	if code != pipeline.ExitOutput {
-		t.Fatalf("exit %d, want %d: %s", code, pipeline.ExitOutput, stderr.String())
+	if code != cli.ExitOutput {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitOutput, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	last := lines[len(lines)-1]
-	if !strings.HasPrefix(last, "ingest: error: ") || !strings.Contains(last, pipeline.KeyOutputDir) ||
-		!strings.Contains(last, pipeline.KeyInputPath) || !strings.Contains(last, in) {
+	if !strings.HasPrefix(last, "ingest: error: ") || !strings.Contains(last, output.KeyOutputDir) ||
+		!strings.Contains(last, input.KeyInputPath) || !strings.Contains(last, in) {
 		t.Errorf("error line %q does not name the folder and both keys", last)
 	}
 	if now, err := os.ReadFile(filepath.Join(in, "edges.parquet")); err != nil || !bytes.Equal(now, edges) {
@@ -192,7 +195,7 @@ func TestOutputOverTheInputIsRefused(t *testing.T) {
 func TestVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := cli.Run(cli.Ingest(), []string{"-version"}, nil, &stdout, &stderr)
-	if want := "ingest " + pipeline.Version + " ("; code != pipeline.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
+	if want := "ingest " + pipeline.Version + " ("; code != cli.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and a line starting %q", code, &stdout, &stderr, want)
 	}
 }

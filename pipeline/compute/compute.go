@@ -1,0 +1,474 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/resultfiles"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/pipeline/input"
+	"github.com/pathflow/pathflow/pipeline/output"
+	"github.com/pathflow/pathflow/pipeline/runlog"
+	"github.com/pathflow/pathflow/pipeline/stageerr"
+)
+
+// Result schema metadata keys written by the compute stage, beside the
+// input keys of input.Metadata. They hold what the config and the input
+// determine, never facts of the run (backend, device, workers, the
+// algorithm and variant a backend resolved, times, hosts): the same input
+// and settings give the same bytes on a CPU host and a GPU host. Those
+// facts go to manifest.json.
+const (
+	// MetaAlgorithm and MetaVariant are compute.algorithm and
+	// compute.variant as configured ("auto", ""): the manifest names what
+	// the backend ran.
+	MetaAlgorithm    = "pathflow.algorithm"
+	MetaVariant      = "pathflow.variant"
+	MetaConfigSHA256 = "pathflow.config_sha256"
+	MetaVertexIDBase = "pathflow.vertex_id_base"
+	MetaLayout       = "pathflow.layout"
+	MetaTargets      = "pathflow.targets"
+	MetaMaxDistance  = "pathflow.max_distance"
+)
+
+// Result summarises a compute run.
+type Result struct {
+	// Skipped is true when skip_if_unchanged found the outputs current.
+	Skipped  bool
+	Manifest *output.Manifest
+}
+
+// Run runs the configured algorithm and writes distances, parents,
+// optional paths and summary tables and the run manifest into cfg.OutDir.
+// The folder appears, or replaces an older one, only when complete: every
+// file is written inside a temporary folder beside it, and one rename (or
+// swap, over an older output) commits them all. A folder that holds files
+// pathflow did not write is refused before any work (output.OwnerCheck), and
+// a run whose folder another run committed meanwhile commits nothing and
+// returns a *SupersededError (output.Owned.Commit). An output folder that is,
+// holds or lies inside a file or folder the run reads is refused first
+// (output.OverlapCheck).
+func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writer) (*Result, error) {
+	startedAt := time.Now()
+	if err := output.OverlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
+		return nil, err
+	}
+	cfg, err := withPairListChecksum(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Finalize {
+		return Finalize(ctx, cfg, log, progressOut)
+	}
+	start, err := startComputeOutput(cfg)
+	if err != nil {
+		return nil, err
+	}
+	stages := map[string]float64{}
+	spec := cfg.Input
+	spec.Footprint = input.ComputeFootprint
+	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
+	if err != nil {
+		return nil, err
+	}
+	stages["load"] = g.Elapsed.Seconds()
+	log.Info("graph loaded", "file", g.File, "n", g.Edges.N, "m", g.Edges.M(), "load_s", runlog.Round3(g.Elapsed.Seconds()))
+
+	if m, ok := currentOutput(cfg, g.SHA256, log); ok {
+		return &Result{Skipped: true, Manifest: m}, nil
+	}
+	cfg = shardPlanConfig(cfg, g.Edges)
+
+	run, err := newComputeRun(cfg, g, log)
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	plan, planCfg, stored, err := planCompute(cfg, g, run, stages, log)
+	if err != nil {
+		return nil, err
+	}
+	be, err := plan.open(planCfg, g.Edges, len(run.sources), log)
+	if err != nil {
+		return nil, err
+	}
+	defer be.Close()
+	stages["backend"] = time.Since(began).Seconds() - stages["hierarchy"]
+	alg := plan.Choice.Algorithm
+	log.Info("plan", "backend", be.Name(), "device", be.Device(), "why", plan.Why,
+		"algorithm", alg.Name, "variant", alg.Variant, "all_pairs", plan.Choice.AllPairs,
+		"reason", plan.Choice.Reason, "sources", sourcesSummary(run.sources, run.ids))
+
+	meta := input.Metadata(g)
+	meta[MetaAlgorithm] = cfg.Algorithm
+	meta[MetaVariant] = cfg.Variant
+	meta[MetaConfigSHA256] = cfg.ConfigSHA256
+	meta[MetaVertexIDBase] = "0"
+	meta[MetaLayout] = cfg.Layout.String()
+	meta[MetaTargets] = targetsMeta(run.targets)
+	if run.sourceTargets != nil {
+		meta[MetaTargets] = "pairs"
+	}
+	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
+
+	out, err := openOutput(cfg, start, log)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Abort()
+
+	began = time.Now()
+	csr := g.Rows()
+	stages["csr"] = time.Since(began).Seconds()
+	req := backend.Request{
+		Edges: g.Edges, CSR: csr, Sources: run.sources,
+		Targets: run.targets, SourceTargets: run.sourceTargets,
+		Choice: plan.Choice, Parents: run.readsParents(), MaxDistance: cfg.MaxDistance, Hierarchy: stored,
+	}
+	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
+		return nil, err
+	}
+
+	m := &output.Manifest{
+		Version: pipeline.Version, StartedAt: output.Stamp(startedAt), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
+		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
+		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
+		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),
+		StagesSeconds: stages, Files: output.ManifestFiles(out.Path(), run.files), PeakRSSBytes: peakRSS(),
+		RunFacts: run.facts.all(),
+	}
+	if len(m.RunFacts) > 0 {
+		log.Info("backend facts", "facts", m.RunFacts)
+	}
+	if len(run.summary) <= 4096 {
+		for _, row := range run.summary {
+			m.Reachable = append(m.Reachable, row.Reachable)
+		}
+	}
+	m.FinishedAt = output.Stamp(time.Now())
+	begin := time.Now()
+	if err := commitOutput(ctx, cfg, out, m, log); err != nil {
+		return nil, err
+	}
+	log.Info("computed", "out", cfg.OutDir, "sources", len(run.sources), "rows", run.rows,
+		"compute_s", runlog.Round3(stages["compute"]), "write_tail_s", runlog.Round3(stages["write_tail"]),
+		"commit_s", runlog.Round3(time.Since(begin).Seconds()))
+	return &Result{Manifest: m}, nil
+}
+
+// computeRun carries one run's state between its steps.
+type computeRun struct {
+	cfg     *Config
+	log     *slog.Logger
+	graph   *input.LoadedGraph
+	ids     *input.VertexIDs
+	sources []int32
+	targets []int32 // nil: every vertex
+	// sourceTargets, for a pair list (compute.pairs), holds each source's
+	// targets in file order; targets is nil then.
+	sourceTargets [][]int32
+	pairs         [][2]int32
+
+	files    []tables.FileInfo
+	rows     int64
+	summary  []resultfiles.SummaryRow
+	pathRows []resultfiles.PathRow
+	facts    runFacts
+}
+
+func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*computeRun, error) {
+	n := g.Edges.N
+	names := VertexNames{IDs: input.NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
+	sources, targets, sourceTargets, err := runVertices(cfg, names)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := names.Pairs(KeyPaths, cfg.Pairs)
+	if err != nil {
+		return nil, err
+	}
+	if old := LegacyPairs(cfg.Pairs); len(old) > 0 {
+		log.Warn(fmt.Sprintf("%s: %q: a pair written source-target reads like a range; write source%starget (the old form is still read, as a pair)",
+			KeyPaths, old, PairSeparator))
+	}
+	for _, p := range pairs {
+		if !slices.Contains(sources, p[0]) {
+			return nil, config.Errorf(KeyPaths, "the source of the pair from %s to %s is not among %s",
+				names.IDs.Describe(p[0]), names.IDs.Describe(p[1]), KeySources)
+		}
+	}
+	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
+		return nil, config.Errorf(output.KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
+	}
+	if sourceTargets != nil && cfg.Shard.Sharded() {
+		// Whole sources per shard: the block shardBlock keeps.
+		lo, hi := blockBounds(len(sources), cfg.Shard.Index, cfg.Shard.Count)
+		sourceTargets = sourceTargets[lo:hi]
+	}
+	sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
+	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets,
+		sourceTargets: sourceTargets, pairs: pairs}, nil
+}
+
+// runVertices reads the rows and columns of the result: compute.sources
+// and compute.targets, or the pair list of compute.pairs grouped by source
+// (targets nil, sourceTargets by source).
+func runVertices(cfg *Config, names VertexNames) (sources, targets []int32, sourceTargets [][]int32, err error) {
+	if cfg.PairList != "" {
+		list, err := readPairList(cfg.PairList, names)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return list.sources, nil, list.targets, nil
+	}
+	if sources, err = names.Sources(KeySources, cfg.Sources); err != nil {
+		return nil, nil, nil, err
+	}
+	if targets, err = names.Targets(KeyTargets, cfg.Targets); err != nil {
+		return nil, nil, nil, err
+	}
+	return sources, targets, nil, nil
+}
+
+// readsParents reports whether an output reads the parents: the
+// distances table with compute.parents, or the paths. A run that writes
+// only the summary asks the backend for none, and so spares their memory
+// and their writes in the search.
+func (r *computeRun) readsParents() bool {
+	return r.cfg.Parents && (r.cfg.Distances || len(r.pairs) > 0)
+}
+
+func isIdentity(sources []int32) bool {
+	for i, s := range sources {
+		if int(s) != i {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *computeRun) tableOptions() []tables.Option {
+	return []tables.Option{
+		tables.WithFormat(r.cfg.OutFormat), tables.WithCompression(r.cfg.Compression),
+		tables.WithZstdLevel(r.cfg.CompressionLevel), tables.WithBatchRows(r.cfg.BatchRows),
+		tables.WithPartRows(r.cfg.PartRows), tables.WithConcurrency(r.cfg.Workers),
+	}
+}
+
+// execute runs the backend into the distances consumer, which encodes on
+// every core while the backend computes, then writes the paths and summary
+// tables into dir.
+func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
+	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "sources", int64(len(r.sources)))
+	if req.Choice.AllPairs { // rows arrive only once the whole matrix is done
+		pivots := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "all pairs", backend.ProgressUnit(req.Choice), 0)
+		defer pivots.Finish()
+		req.Progress = pivots.Report
+	}
+	out, err := r.outputs(req, dir, meta, progress)
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	// The whole vertices table depends on the graph alone: it is written
+	// while the backend computes, and waited for on every path out. A
+	// subset is written once the outputs have named their vertices.
+	var vertices *pendingTable
+	if out.named == nil {
+		vertices = r.startVertices(dir, meta)
+		defer vertices.wait()
+	}
+	// compute.paths reads whole parent rows: the backend is then sent no
+	// targets, and its full blocks are narrowed once the paths are read.
+	narrower, sent := narrowing(req, len(r.pairs) > 0, out.table)
+	var consumer results.Consumer = narrower
+	if out.paths != nil {
+		consumer = results.Fanout{out.paths, narrower}
+	}
+	sink := func(rows *results.Rows) error {
+		progress.Add(int64(rows.Len()))
+		if err := consumer.Put(rows); err != nil {
+			return &stageerr.OutputError{Err: err}
+		}
+		return nil
+	}
+
+	// Only a long table of every vertex with a cutoff (or its summary
+	// alone), and no paths, takes rows as their cells within the cutoff
+	// (backend.Request.SparseRows).
+	sent.CutoffCells = out.matrix == nil && out.paths == nil && r.cfg.Layout == resultfiles.Long
+	sent.Facts = r.facts.add
+	start := time.Now()
+	err = be.Run(ctx, sent, sink)
+	stages["compute"] = time.Since(start).Seconds()
+	if err != nil {
+		consumer.Abort()
+		progress.Finish()
+		return classifyRunError(nameCycleVertex(err, r.ids))
+	}
+	begin := time.Now()
+	err = consumer.Close()
+	progress.Finish()
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	if out.summary != nil {
+		r.summary = out.summary.Rows()
+	}
+	if out.paths != nil {
+		r.pathRows = out.paths.Rows()
+	}
+	var fi tables.FileInfo
+	if vertices != nil {
+		fi, err = vertices.wait()
+	} else {
+		fi, err = r.writeNamedVertices(dir, meta, out.named)
+	}
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	stages["write_tail"] = time.Since(begin).Seconds()
+	files := out.files()
+	for _, f := range files {
+		r.rows += f.Rows // the result's rows, not the vertices table's
+	}
+	r.files = append(files, fi)
+
+	begin = time.Now()
+	if err := r.writeExtras(dir, meta); err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	stages["extras"] = time.Since(begin).Seconds()
+	return nil
+}
+
+// runOutputs are the consumers of a run's blocks: the distances table
+// (parts) or the distance matrix, the summary beside the table, and the
+// paths of compute.paths.
+type runOutputs struct {
+	parts   *resultfiles.ResultSink // nil without distances (output.distances: false)
+	matrix  *resultfiles.DistanceMatrixWriter
+	summary *resultfiles.SummarySink // nil beside a distance matrix
+	paths   *resultfiles.PathSink    // nil without compute.paths
+	// named, unless nil, gathers the vertices the outputs name, which the
+	// vertices table then holds instead of every vertex (namedVertices).
+	named *resultfiles.VertexSet
+	// table takes the blocks narrowed to the run's targets: parts or
+	// matrix, then summary, then what adds the cells' vertices to named.
+	table results.Fanout
+}
+
+// outputs opens what the run's blocks go to.
+func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]string, progress *runlog.Progress) (*runOutputs, error) {
+	out := &runOutputs{}
+	if len(r.pairs) > 0 {
+		out.paths = resultfiles.NewPathSink(r.pairs, req.Parents)
+	}
+	if r.cfg.Matrix {
+		w, err := resultfiles.NewDistanceMatrixWriter(filepath.Join(dir, output.MatrixName), int(req.Edges.N))
+		if err != nil {
+			return nil, err
+		}
+		out.matrix, out.table = w, results.Fanout{w}
+		return out, nil
+	}
+	shape := resultfiles.ResultShape{
+		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
+		MaxDistance: r.cfg.MaxDistance, Parents: req.Parents, Layout: r.cfg.Layout,
+	}
+	summary, err := resultfiles.NewSummarySink(shape)
+	if err != nil {
+		return nil, err
+	}
+	out.summary = summary
+	if r.cfg.Distances {
+		parts, err := resultfiles.NewResultSink(filepath.Join(dir, output.DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
+		if err != nil {
+			return nil, err
+		}
+		out.parts = parts
+		out.table = append(out.table, parts)
+	}
+	out.table = append(out.table, summary)
+	if !r.namedVertices(shape) {
+		return out, nil
+	}
+	out.named = resultfiles.NewVertexSet(shape.Width)
+	out.named.AddAll(r.sources)
+	if out.parts != nil {
+		cells, err := resultfiles.NewCellVertices(shape, out.named)
+		if err != nil {
+			return nil, err
+		}
+		out.table = append(out.table, cells)
+	}
+	return out, nil
+}
+
+// namedVertices reports whether the vertices table holds only the
+// vertices the outputs name, rather than every vertex: when the
+// distances table (of shape) does not name them all or is not written.
+// A shard writes every vertex, since finalize keeps one shard's table for
+// the whole dataset.
+func (r *computeRun) namedVertices(shape resultfiles.ResultShape) bool {
+	if r.cfg.Shard.Sharded() {
+		return false
+	}
+	return !r.cfg.Distances || !shape.NamesEveryVertex()
+}
+
+// files returns the files of the distances table or the matrix; none
+// without distances.
+func (o *runOutputs) files() []tables.FileInfo {
+	switch {
+	case o.matrix != nil:
+		path, rows, bytes, sum := o.matrix.File()
+		return []tables.FileInfo{{Path: path, Rows: rows, Bytes: bytes, SHA256: sum}}
+	case o.parts != nil:
+		return o.parts.Files()
+	}
+	return nil
+}
+
+// writeExtras writes the optional paths and summary tables.
+func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
+	ext := r.cfg.OutFormat.Ext()
+	if len(r.pairs) > 0 {
+		fi, err := resultfiles.WritePaths(filepath.Join(dir, output.PathsName+ext), r.pathRows, meta, r.tableOptions()...)
+		if err != nil {
+			return err
+		}
+		r.files = append(r.files, fi)
+	}
+	if r.cfg.Summary {
+		fi, err := resultfiles.WriteSummary(filepath.Join(dir, output.SummaryName+ext), r.summary, meta, r.tableOptions()...)
+		if err != nil {
+			return err
+		}
+		r.files = append(r.files, fi)
+	}
+	return nil
+}
+
+// classifyRunError keeps output, config and cancellation errors as they
+// are, reports a request the backend does not implement as a problem of
+// compute.variant, and marks everything else a compute error.
+func classifyRunError(err error) error {
+	switch {
+	case stageerr.KindOf(err) != stageerr.Internal:
+		return err
+	case errors.Is(err, backend.ErrUnsupported):
+		return config.Errorf(KeyVariant, "%v", err)
+	default:
+		return &stageerr.ComputeError{Err: err}
+	}
+}

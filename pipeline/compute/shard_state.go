@@ -1,0 +1,101 @@
+package compute
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/pipeline/output"
+)
+
+// shardState checks shard i of count in the dataset at root against the
+// input and settings checksums of this run and this version. It returns
+// the shard's manifest and "" when the shard is complete and current, else
+// a phrase saying what is wrong: missing (no marker), stale (another
+// input, settings, version or shard count) or damaged (a file missing,
+// resized or not in the manifest).
+func shardState(root string, i, count int, inputSHA, configSHA string, distances bool) (*output.ShardManifest, string) {
+	dir := output.ShardDir(root, i)
+	if _, err := os.Stat(filepath.Join(dir, output.SuccessName)); err != nil {
+		return nil, "missing (no " + filepath.ToSlash(filepath.Join(output.ShardsDir, output.ShardName(i), output.SuccessName)) + ")"
+	}
+	m, err := output.ReadShardManifest(dir)
+	if err != nil {
+		return nil, fmt.Sprintf("damaged (%v)", err)
+	}
+	switch {
+	case m.Version != pipeline.Version:
+		return m, fmt.Sprintf("stale (written by version %s, this is %s)", m.Version, pipeline.Version)
+	case m.Shards != count || m.Shard != i:
+		return m, fmt.Sprintf("stale (written as shard %d of %d, want %d of %d)", m.Shard, m.Shards, i, count)
+	case m.InputSHA256 != inputSHA:
+		return m, fmt.Sprintf("stale (input checksum %s, this input's is %s)", short(m.InputSHA256), short(inputSHA))
+	case m.ConfigSHA256 != configSHA:
+		return m, fmt.Sprintf("stale (settings checksum %s, this config's is %s)", short(m.ConfigSHA256), short(configSHA))
+	case listsDistances(m.Files) != distances:
+		return m, "stale (" + distancesProblem(distances) + ")"
+	}
+	if problem := shardFilesProblem(root, output.ShardName(i), m); problem != "" {
+		return m, "damaged (" + problem + ")"
+	}
+	return m, ""
+}
+
+// shardFilesProblem checks that every file the manifest lists is there
+// with its size, and that the shard's partitions hold no other file.
+func shardFilesProblem(root, name string, m *output.ShardManifest) string {
+	listed := map[string]bool{}
+	for _, f := range m.Files {
+		listed[f.Path] = true
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(f.Path)))
+		switch {
+		case err != nil:
+			return f.Path + " is missing"
+		case st.Size() != f.Bytes:
+			return fmt.Sprintf("%s has %d bytes, its manifest says %d", f.Path, st.Size(), f.Bytes)
+		}
+	}
+	tables, err := datasetTables(root)
+	if err != nil {
+		return err.Error()
+	}
+	for _, table := range tables {
+		entries, _ := os.ReadDir(filepath.Join(root, table, name))
+		for _, e := range entries {
+			if rel := table + "/" + name + "/" + e.Name(); !listed[rel] {
+				return rel + " is not in the shard's manifest"
+			}
+		}
+	}
+	return ""
+}
+
+// strayPartitions lists the partitions and shard folders of indexes >= count,
+// left by a run with more shards.
+func strayPartitions(root string, count int) []string {
+	tables, _ := datasetTables(root)
+	var stray []string
+	for _, folder := range append(tables, output.ShardsDir) {
+		entries, _ := os.ReadDir(filepath.Join(root, folder))
+		for _, e := range entries {
+			digits, ok := strings.CutPrefix(e.Name(), "shard=")
+			if i, err := strconv.Atoi(digits); ok && err == nil && i >= count {
+				stray = append(stray, folder+"/"+e.Name())
+			}
+		}
+	}
+	slices.Sort(stray)
+	return stray
+}
+
+// short abbreviates a checksum for messages.
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}

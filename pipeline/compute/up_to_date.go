@@ -1,0 +1,97 @@
+package compute
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/pathflow/pathflow/internal/parallel"
+	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/pipeline/output"
+)
+
+// upToDate reports whether dir already holds a complete run of the same
+// input, settings and version: every file the manifest lists is present
+// with its recorded size and SHA-256, so that a damaged output is never
+// taken for a finished one. When it does not, why says what differs. The
+// files are hashed a goroutine each, up to one per core: a pass over the
+// outputs, cheap beside computing them again.
+func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
+	m, err := output.ReadManifest(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, "no " + output.ManifestName + ": no earlier run"
+	case err != nil:
+		return false, err.Error()
+	case m.Version != pipeline.Version:
+		return false, fmt.Sprintf("written by version %s", m.Version)
+	case m.InputSHA256 != inputSHA:
+		return false, "another input"
+	case m.ConfigSHA256 != configSHA:
+		return false, "other settings"
+	case listsDistances(m.Files) != distances:
+		return false, distancesProblem(distances)
+	}
+	problems := make([]string, len(m.Files))
+	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
+		problems[i] = outputFileProblem(dir, m.Files[i])
+	})
+	for _, p := range problems {
+		if p != "" {
+			return false, p
+		}
+	}
+	return true, ""
+}
+
+// outputFileProblem says how the file f lists in dir differs from it, ""
+// when it does not.
+func outputFileProblem(dir string, f output.ManifestFile) string {
+	path := filepath.Join(dir, filepath.FromSlash(f.Path))
+	file, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	switch {
+	case err != nil:
+		return err.Error()
+	case st.Size() != f.Bytes:
+		return fmt.Sprintf("%s: %d bytes, the manifest lists %d", path, st.Size(), f.Bytes)
+	}
+	sum, err := output.SHA256Of(file)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: %v", path, err)
+	case sum != f.SHA256:
+		return fmt.Sprintf("%s: SHA-256 %s, the manifest lists %s: changed since the run", path, sum, f.SHA256)
+	}
+	return ""
+}
+
+// listsDistances reports whether files hold a distances table (part files
+// or the matrix). output.distances chooses it and stays out of the
+// settings checksum, since it changes no byte of the other tables, so
+// whether an earlier run is current depends on it as well.
+func listsDistances(files []output.ManifestFile) bool {
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, output.DistancesDir+"/") || f.Path == output.MatrixName {
+			return true
+		}
+	}
+	return false
+}
+
+// distancesProblem says why an output whose distances table is not as
+// output.distances asks is not current.
+func distancesProblem(distances bool) string {
+	if distances {
+		return "written without distances, " + KeyDistances + ": false"
+	}
+	return "written with distances, " + KeyDistances + ": true"
+}

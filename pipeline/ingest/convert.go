@@ -1,0 +1,65 @@
+package ingest
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/pathflow/pathflow/formats"
+	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// Conversion file names: the extension each format's tools expect.
+const (
+	ConvertedBinary = "graph.bin"
+	ConvertedDIMACS = "graph.gr"
+)
+
+// writeConversion writes e into dir as one file of format (IngestBinary or
+// IngestDIMACS) over the dense ids (DIMACS: dense id + 1), for tools that
+// read those formats. The file appears only when complete.
+func writeConversion(dir, format string, e *graph.EdgeList) (info tables.FileInfo, err error) {
+	name, write := ConvertedBinary, formats.WriteBinary
+	if format == IngestDIMACS {
+		name, write = ConvertedDIMACS, formats.WriteDIMACS
+	}
+	f, err := atomicfile.Create(filepath.Join(dir, name))
+	if err != nil {
+		return info, err
+	}
+	defer func() {
+		if abortErr := f.Abort(); err == nil && abortErr != nil {
+			err = fmt.Errorf("%s: %w", f.Name(), abortErr)
+		}
+	}()
+	digest := sha256.New()
+	counted := &countingWriter{w: io.MultiWriter(f, digest)}
+	buf := bufio.NewWriterSize(counted, 1<<20)
+	if err := write(buf, e); err != nil {
+		return info, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if err := buf.Flush(); err != nil {
+		return info, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if err := f.Commit(); err != nil {
+		return info, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	return tables.FileInfo{Path: f.Name(), Rows: int64(e.M()), Bytes: counted.n, SHA256: hex.EncodeToString(digest.Sum(nil))}, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

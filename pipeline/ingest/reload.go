@@ -1,0 +1,52 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/csrfile"
+	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/pipeline/input"
+)
+
+// KeyOutputReload says whether ingest writes the reload file beside its
+// tables. Compute accepts the key, so one config serves both commands,
+// and ignores it: it maps an input's reload file whenever the input's
+// manifest lists one.
+const KeyOutputReload = "output.reload_file"
+
+// ReloadKey declares output.reload_file.
+func ReloadKey() config.Key {
+	return config.Key{Name: KeyOutputReload, Default: true, Flag: "reload-file",
+		Usage: "ingest: beside parquet or arrow tables, write " + input.ReloadName + ", the CSR and vertex table as raw arrays (12 bytes per arc, 8 to 24 per vertex) that compute maps instead of decoding the tables and sorting the arcs; compute ignores it"}
+}
+
+// writeReloadFile writes the reload file of g into the ingest output
+// folder dir, with the graph's checksum and weight range in its metadata
+// (MetaGraphChecksum, MetaWeightRange).
+// It holds nothing of the run (the manifest's record of its checksum ties
+// it to the run), so the same graph gives the same bytes. O(n + m): a CSR
+// build, the graph's checksum unless the hierarchy took it, and one pass
+// of writing and hashing.
+func writeReloadFile(dir string, g *input.LoadedGraph) (tables.FileInfo, error) {
+	path := filepath.Join(dir, input.ReloadName)
+	f, err := os.Create(path)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	defer f.Close()
+	meta := input.Metadata(g)
+	meta[input.MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
+	meta[input.MetaWeightRange] = input.FormatWeightRange(g.Rows().WeightRange())
+	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
+	if err != nil {
+		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return tables.FileInfo{}, err
+	}
+	return tables.FileInfo{Path: path, Rows: int64(g.Edges.M()), Bytes: w.Bytes, SHA256: w.SHA256, Checksum: w.Checksum}, nil
+}
