@@ -8,11 +8,6 @@ import (
 	"github.com/pathflow/pathflow/formats"
 )
 
-// FormatSNAP is the format of the SNAP datasets.
-//
-// Deprecated: use formats.KindSNAP.
-const FormatSNAP = formats.KindSNAP
-
 // File is one downloadable file of a dataset.
 type File struct {
 	// Name is the file name in a mirror folder or the cache.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/resultfiles"
@@ -45,10 +46,6 @@ const (
 	KeyCompressionLvl  = "output.compression_level"
 	KeySkipIfUnchanged = "output.skip_if_unchanged"
 )
-
-// FormatDistMatrix is the output.format of the binary n x n int32 distance
-// matrix (formats.ReadDistanceMatrix reads it back).
-const FormatDistMatrix = "distmatrix"
 
 // BackendAuto is compute.backend's choice of the GPU when one answers, the
 // CPU otherwise; the other values are the backend names (backend.CPU,
@@ -171,7 +168,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 		Log:              runlog.Read(vs),
 		ConfigFile:       output.ConfigPath(l),
 	}
-	formatName := vs.OneOf(output.KeyOutputFormat, "parquet", "arrow", FormatDistMatrix)
+	formatName := vs.OneOf(output.KeyOutputFormat, "parquet", "arrow", string(formats.KindDistanceMatrix))
 	layoutName := vs.OneOf(KeyLayout, "long", "wide")
 	codecName := vs.OneOf(output.KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
@@ -216,7 +213,7 @@ func checkComputeShape(vs *config.Values, cfg *Config, formatName, layoutName, c
 	if formatName == "arrow" && codecName == "snappy" {
 		vs.Fail(output.KeyCompression, "Arrow IPC files have no snappy codec: use lz4, zstd or none")
 	}
-	if formatName == FormatDistMatrix {
+	if formatName == string(formats.KindDistanceMatrix) {
 		if cfg.Parents {
 			vs.Fail(output.KeyOutputFormat, "distmatrix holds distances only: set %s: false", KeyParents)
 		}
@@ -228,7 +225,7 @@ func checkComputeShape(vs *config.Values, cfg *Config, formatName, layoutName, c
 		}
 	}
 	if !cfg.Distances {
-		if formatName == FormatDistMatrix {
+		if formatName == string(formats.KindDistanceMatrix) {
 			vs.Fail(KeyDistances, "false writes no distances, and distmatrix is nothing else: leave %s unset", output.KeyOutputFormat)
 		}
 		if !cfg.Summary && len(cfg.Pairs) == 0 {
@@ -254,7 +251,7 @@ func checkPairListShape(vs *config.Values, cfg *Config, formatName, layoutName s
 	if layoutName != "long" {
 		vs.Fail(KeyPairList, "a pair list is written a row per pair: it needs %s: long", KeyLayout)
 	}
-	if formatName == FormatDistMatrix {
+	if formatName == string(formats.KindDistanceMatrix) {
 		vs.Fail(KeyPairList, "distmatrix writes whole all-pairs matrices, not a pair list")
 	}
 }
@@ -264,7 +261,7 @@ func checkPairListShape(vs *config.Values, cfg *Config, formatName, layoutName s
 // for Arrow IPC, which every reader opens without a plugin.
 func (c *Config) setEncoding(formatName, layoutName, codecName string) error {
 	var err error
-	c.Matrix = formatName == FormatDistMatrix
+	c.Matrix = formatName == string(formats.KindDistanceMatrix)
 	if !c.Matrix {
 		if c.OutFormat, err = tables.ParseFormat(formatName); err != nil {
 			return config.Errorf(output.KeyOutputFormat, "%v", err)

@@ -1,7 +1,6 @@
 package compute
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,10 +10,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-
-	"github.com/pathflow/pathflow/formats"
-	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/formats/pairlist"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
@@ -67,11 +63,7 @@ func readPairList(path string, names VertexNames) (*pairList, error) {
 		list.pairs++
 		return nil
 	}
-	if isTableFile(f) {
-		err = tables.ScanPairs(path, add)
-	} else {
-		err = formats.ReadPairsCSV(f, path, add)
-	}
+	err = pairlist.Scan(f, add)
 	var ue *unknownPairVertex
 	switch {
 	case errors.As(err, &ue):
@@ -97,14 +89,6 @@ func (l *pairList) sortBySource() {
 		sources[i], targets[i] = l.sources[k], l.targets[k]
 	}
 	l.sources, l.targets = sources, targets
-}
-
-// isTableFile reports whether f starts as a Parquet or Arrow IPC file.
-func isTableFile(f io.ReaderAt) bool {
-	head := make([]byte, len(ipc.Magic))
-	n, _ := f.ReadAt(head, 0)
-	head = head[:n]
-	return bytes.Equal(head, ipc.Magic) || bytes.HasPrefix(head, []byte("PAR1"))
 }
 
 // unknownPairVertex is an id in a pair list that names no vertex.

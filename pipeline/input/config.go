@@ -3,6 +3,7 @@ package input
 import (
 	"math"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/pipeline/runlog"
 )
@@ -31,7 +32,7 @@ func Keys() []config.Key {
 		{Name: KeyInputPath, Default: "", Path: true, Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip and the format are told from the bytes"},
 		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
 		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05 | road:side=1024,seed=1"},
-		{Name: KeyInputFormat, Default: FormatAuto, Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary or table"},
+		{Name: KeyInputFormat, Default: string(formats.KindAuto), Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary or table"},
 		{Name: KeyInputCoordinates, Default: "", Path: true, Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
 		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
 		{Name: KeyInputWeighting, Default: "file", Flag: "weights", Usage: "SNAP weights: file (third column, else 1), unit, or hash (the shared datasets' rule)"},
@@ -50,7 +51,7 @@ func ReadSpec(vs *config.Values) Spec {
 		Path:        vs.String(KeyInputPath),
 		Dataset:     vs.String(KeyInputDataset),
 		Generate:    vs.String(KeyInputGenerate),
-		Format:      vs.OneOf(KeyInputFormat, FormatAuto, FormatDIMACS, FormatSNAP, FormatBinary, FormatTable),
+		Format:      vs.OneOf(KeyInputFormat, append([]string{string(formats.KindAuto)}, formats.GraphNames()...)...),
 		Coordinates: vs.String(KeyInputCoordinates),
 		Directed:    vs.Bool(KeyInputDirected),
 		Weighting:   vs.OneOf(KeyInputWeighting, "file", "unit", "hash"),

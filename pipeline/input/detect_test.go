@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
@@ -36,12 +37,12 @@ func TestLoadGraphDetectsByContent(t *testing.T) {
 		format string
 		rule   string
 	}{
-		{"roads.txt", stagetest.GzipText(t, dimacs), FormatDIMACS, "format dimacs (content: 'p sp' line, gzip by magic bytes)"},
-		{"roads.dat", []byte(dimacs), FormatDIMACS, "format dimacs (content: 'p sp' line)"},
-		{"peers.gr", []byte("# peers\n0 1\n1 2\n2 0\n"), FormatSNAP, "format snap (content: 'U V' edge line)"},
-		{"graph.txt", binaryGraph(3, [3]int32{0, 1, 5}, [3]int32{1, 2, 1}, [3]int32{2, 0, 2}), FormatBinary,
+		{"roads.txt", stagetest.GzipText(t, dimacs), string(formats.KindDIMACS), "format dimacs (content: 'p sp' line, gzip by magic bytes)"},
+		{"roads.dat", []byte(dimacs), string(formats.KindDIMACS), "format dimacs (content: 'p sp' line)"},
+		{"peers.gr", []byte("# peers\n0 1\n1 2\n2 0\n"), string(formats.KindSNAP), "format snap (content: 'U V' edge line)"},
+		{"graph.txt", binaryGraph(3, [3]int32{0, 1, 5}, [3]int32{1, 2, 1}, [3]int32{2, 0, 2}), string(formats.KindBinary),
 			"format binary (content: binary header n=3 m=3 matches the size 44)"},
-		{"empty.gr", nil, FormatDIMACS, "format dimacs (name: .gr (content: no data line))"},
+		{"empty.gr", nil, string(formats.KindDIMACS), "format dimacs (name: .gr (content: no data line))"},
 	} {
 		path := stagetest.WriteFile(t, tc.name, string(tc.data))
 		var logs stagetest.LogBuffer
@@ -89,7 +90,7 @@ func TestLoadGraphDetectionErrors(t *testing.T) {
 func TestLoadGraphFormatKeyWins(t *testing.T) {
 	path := stagetest.WriteFile(t, "peers.txt", "0 1\n1 2\n")
 	var logs stagetest.LogBuffer
-	_, err := LoadGraph(context.Background(), Spec{Path: path, Format: FormatDIMACS}, logs.Logger(), io.Discard, true)
+	_, err := LoadGraph(context.Background(), Spec{Path: path, Format: string(formats.KindDIMACS)}, logs.Logger(), io.Discard, true)
 	if stageerr.KindOf(err) != stageerr.Input || !strings.Contains(err.Error(), "peers.txt:1") {
 		t.Errorf("err = %v, want the DIMACS reader's error on line 1", err)
 	}

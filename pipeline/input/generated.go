@@ -10,13 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 )
-
-// FormatGenerated marks a graph made by a generator (input.generate)
-// rather than read from a file.
-const FormatGenerated = "generated"
 
 // generatorParams are the defaults of each generator; a spec overrides
 // them by name.
@@ -112,7 +109,7 @@ func generateWithin(spec string, fp Footprint) (*LoadedGraph, error) {
 	sum := sha256.Sum256([]byte(canonical))
 	return &LoadedGraph{
 		Edges: e, Vertices: vertices, File: canonical, Name: canonical, SHA256: hex.EncodeToString(sum[:]),
-		Format: FormatGenerated, Directed: true, Weighting: "generated", Elapsed: time.Since(start),
+		Format: string(formats.KindGenerated), Directed: true, Weighting: "generated", Elapsed: time.Since(start),
 	}, nil
 }
 

@@ -23,15 +23,6 @@ import (
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
-// Input formats accepted by LoadGraph (the input.format key).
-const (
-	FormatAuto   = "auto"
-	FormatDIMACS = string(formats.KindDIMACS)
-	FormatSNAP   = string(formats.KindSNAP)
-	FormatBinary = string(formats.KindBinary)
-	FormatTable  = string(formats.KindTable) // an ingest output: Arrow IPC or Parquet edges table
-)
-
 // Spec says which graph to load and how to read it.
 type Spec struct {
 	// Path is the input file; Dataset a manifest name used when Path is "";
@@ -135,7 +126,7 @@ func LoadGraph(ctx context.Context, spec Spec, log *slog.Logger, progressOut io.
 	if manifestEntry != nil {
 		rule = "the dataset manifest"
 	}
-	if format == "" || format == FormatAuto {
+	if format == "" || format == string(formats.KindAuto) {
 		detected, why, err := detectFormat(path)
 		if err != nil {
 			return nil, &stageerr.InputError{Err: ifChangedSinceIngest(path, err)}
@@ -146,7 +137,7 @@ func LoadGraph(ctx context.Context, spec Spec, log *slog.Logger, progressOut io.
 
 	var loaded *LoadedGraph
 	var err error
-	if format == FormatTable {
+	if format == string(formats.KindTable) {
 		loaded, err = LoadTable(path, spec.Tables)
 	} else {
 		loaded, err = loadRaw(path, format, spec, log, progressOut, quiet)
@@ -159,7 +150,7 @@ func LoadGraph(ctx context.Context, spec Spec, log *slog.Logger, progressOut io.
 	if err := CheckMemory(spec.Footprint, loaded.File, int64(loaded.Edges.N), int64(loaded.Edges.M()), false); err != nil {
 		return nil, err
 	}
-	if format == FormatDIMACS {
+	if format == string(formats.KindDIMACS) {
 		loaded.Vertices = formats.DIMACSVertices(loaded.Edges.N)
 	}
 	if manifestEntry != nil {
@@ -219,7 +210,7 @@ func locateDataset(ctx context.Context, spec *Spec, log *slog.Logger, progressOu
 			spec.Coordinates = co
 		}
 	}
-	if spec.Format == "" || spec.Format == FormatAuto {
+	if spec.Format == "" || spec.Format == string(formats.KindAuto) {
 		spec.Format = string(d.Format)
 	}
 	return path, &d, nil
@@ -229,7 +220,7 @@ func locateDataset(ctx context.Context, spec *Spec, log *slog.Logger, progressOu
 // vertex and arc counts, so a truncated or substituted download is caught.
 func checkCounts(d *datasets.Dataset, path string, g *LoadedGraph) error {
 	arcs := int64(g.Edges.M())
-	if !g.Directed && d.Format == datasets.FormatSNAP {
+	if !g.Directed && d.Format == formats.KindSNAP {
 		arcs = -1 // undirected reading doubles arcs; the published count is of lines
 	}
 	if int64(g.Edges.N) != d.Nodes || (arcs >= 0 && arcs != d.Arcs) {
@@ -243,25 +234,13 @@ func checkCounts(d *datasets.Dataset, path string, g *LoadedGraph) error {
 // only to break ties (see formats.Detect). It returns the format and the
 // rule that decided it, for the log.
 func detectFormat(path string) (format, rule string, err error) {
-	st, err := os.Stat(path)
+	det, err := formats.DetectFile(path)
 	if err != nil {
 		return "", "", err
-	}
-	if st.IsDir() {
-		return FormatTable, "a folder: an ingest output", nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", "", err
-	}
-	defer f.Close()
-	det, err := formats.Detect(f, st.Size(), path)
-	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", path, err)
 	}
 	switch {
 	case det.Kind == "":
-		return "", "", fmt.Errorf("%s: cannot tell the format (%s); set %s (dimacs, snap, binary, table)", path, det.Rule, KeyInputFormat)
+		return "", "", fmt.Errorf("%s: cannot tell the format (%s); set %s (%s)", path, det.Rule, KeyInputFormat, strings.Join(formats.GraphNames(), ", "))
 	case det.Kind == formats.KindCoordinates:
 		return "", "", fmt.Errorf("%s: a DIMACS coordinates file (%s), not a graph: pass it as %s", path, det.Rule, KeyInputCoordinates)
 	case det.Kind == formats.KindTable && det.Gzip:
@@ -288,27 +267,25 @@ func loadRaw(path, format string, spec Spec, log *slog.Logger, progressOut io.Wr
 	defer r.Close()
 
 	loaded := &LoadedGraph{File: path, Name: filepath.Base(path), Format: format, Bytes: st.Size(), Directed: true, Weighting: "file"}
-	switch format {
-	case FormatDIMACS:
-		// Its vertex metadata is made by LoadGraph, once the sizes are
-		// checked against the memory.
-		loaded.Edges, err = formats.ReadDIMACS(r, path)
-	case FormatSNAP:
-		var w formats.Weighting
-		if w, err = formats.ParseWeighting(spec.Weighting); err != nil {
+	reader, ok := formats.Lookup(format)
+	if !ok || !reader.Graph || reader.Read == nil {
+		return nil, fmt.Errorf("%s: unknown input format %q", path, format)
+	}
+	var opts formats.ReadOptions
+	if reader.Kind == formats.KindSNAP {
+		w, err := formats.ParseWeighting(spec.Weighting)
+		if err != nil {
 			return nil, err
 		}
 		loaded.Directed, loaded.Weighting = spec.Directed, w.String()
 		if w == formats.WeightHash {
 			loaded.Weighting = fmt.Sprintf("hash(lo=%d,hi=%d,seed=%d)", spec.Lo, spec.Hi, spec.Seed)
 		}
-		opts := formats.SNAPOptions{Directed: spec.Directed, Weighting: w, Lo: spec.Lo, Hi: spec.Hi, Seed: spec.Seed}
-		loaded.Edges, loaded.Vertices, err = formats.ReadSNAP(r, path, opts)
-	case FormatBinary:
-		loaded.Edges, err = formats.ReadBinary(r, path)
-	default:
-		return nil, fmt.Errorf("%s: unknown input format %q", path, format)
+		opts.SNAP = formats.SNAPOptions{Directed: spec.Directed, Weighting: w, Lo: spec.Lo, Hi: spec.Hi, Seed: spec.Seed}
 	}
+	// A DIMACS graph's vertex metadata is made by LoadGraph, once the
+	// sizes are checked against the memory.
+	loaded.Edges, loaded.Vertices, err = reader.Read(r, path, opts)
 	if err != nil {
 		return nil, err
 	}

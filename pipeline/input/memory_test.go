@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/memlimit"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
@@ -31,7 +32,7 @@ func TestLoadGraphRefusesDeclaredVerticesBeyondMemory(t *testing.T) {
 	if err := os.WriteFile(path, []byte("p sp 3000000 1\na 1 2 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec := Spec{Path: path, Format: FormatAuto, Footprint: ComputeFootprint}
+	spec := Spec{Path: path, Format: string(formats.KindAuto), Footprint: ComputeFootprint}
 	_, err := LoadGraph(context.Background(), spec, stagetest.QuietLog, io.Discard, true)
 	var memErr *stageerr.NotEnoughMemoryError
 	if !errors.As(err, &memErr) {
