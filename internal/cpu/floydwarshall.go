@@ -110,9 +110,9 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	}
 	var m *paths.Matrix
 	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
-		m, err = naiveFloydWarshall(ctx, e, req.Parents, req.Progress)
+		m, err = naiveFloydWarshall(ctx, e, req.Wants(results.Parent), req.Progress)
 	} else {
-		m, err = blockedFloydWarshall(ctx, e, alg.TileEdge, b.workers, req.Parents, req.Progress)
+		m, err = blockedFloydWarshall(ctx, e, alg.TileEdge, b.workers, req.Wants(results.Parent), req.Progress)
 	}
 	if err != nil {
 		return err
