@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/binary"
+	"iter"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -125,4 +126,35 @@ func (d Distances) PutInt32LE(dst []byte, lo, hi int, none int32) int {
 		binary.LittleEndian.PutUint32(dst[4*i:], uint32(int32(v)))
 	}
 	return -1
+}
+
+// Slice returns the view of cells lo..hi-1, renumbered from 0: a row's
+// cells (see Rows.Span), for a loop over one row. O(1).
+func (d Distances) Slice(lo, hi int) Distances {
+	if d.narrow != nil {
+		return Distances{narrow: d.narrow[lo:hi:hi]}
+	}
+	return Distances{wide: d.wide[lo:hi:hi]}
+}
+
+// Kept yields, in order, each cell of the view that has a path within
+// maxDistance (any path when maxDistance is NoCutoff), as its index in the
+// view and its distance: the filter of every consumer that drops what the
+// cutoff drops, one tight loop per native width.
+func (d Distances) Kept(maxDistance int64) iter.Seq2[int, int64] {
+	return func(yield func(int, int64) bool) {
+		if d.narrow != nil {
+			for j, v := range d.narrow {
+				if v < graph.Inf32 && (maxDistance == NoCutoff || int64(v) <= maxDistance) && !yield(j, int64(v)) {
+					return
+				}
+			}
+			return
+		}
+		for j, v := range d.wide {
+			if v != paths.Unreachable && (maxDistance == NoCutoff || v <= maxDistance) && !yield(j, v) {
+				return
+			}
+		}
+	}
 }

@@ -37,7 +37,7 @@ func (s *SummarySink) Put(rows *results.Rows) error {
 		if rows.Sparse() {
 			targets = rows.Vertices[lo:hi]
 		}
-		s.stats.merge(i, rowSummary(rows.Distances(), lo, hi, targets, source, s.shape.MaxDistance))
+		s.stats.merge(i, rowSummary(rows.Distances().Slice(lo, hi), targets, source, s.shape.MaxDistance))
 	}
 	return nil
 }
@@ -54,17 +54,13 @@ func (s *SummarySink) Rows() []SummaryRow {
 	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
 }
 
-// rowSummary summarises one row's cells lo..hi-1 of dist (column j is
-// vertex targets[j], or j when targets is nil): the cells kept are those
+// rowSummary summarises one row's cells dist (column j is vertex
+// targets[j], or j when targets is nil): the cells kept are those
 // reached and, unless maxDistance is results.NoCutoff, within it; the
 // source's own cell counts as reached but adds no distance.
-func rowSummary(dist results.Distances, lo, hi int, targets []int32, source int32, maxDistance int64) sourceAcc {
+func rowSummary(dist results.Distances, targets []int32, source int32, maxDistance int64) sourceAcc {
 	acc := emptyAcc()
-	for j := range hi - lo {
-		d, kept := dist.Within(lo+j, maxDistance)
-		if !kept {
-			continue
-		}
+	for j, d := range dist.Kept(maxDistance) {
 		acc.reached++
 		v := int32(j)
 		if targets != nil {
