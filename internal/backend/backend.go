@@ -23,43 +23,22 @@ type Algorithm struct {
 	TileEdge int
 }
 
-// Request is one run: the rows of Sources, in that order.
+// Request is one run: the rows of Sources, in that order, shaped as its
+// results.Shape declares (targets, cutoff, columns), which a backend
+// answers exactly: blocks hold the requested columns and targets, no more.
 type Request struct {
+	// Shape is the result asked for: sources, targets, cutoff, columns.
+	results.Shape
 	// Edges and CSR are the same graph, as an edge list (all-pairs
 	// algorithms) and in compressed sparse rows (searches).
 	Edges *graph.EdgeList
 	CSR   *graph.CSR
-	// Sources are the dense ids of the rows, in output order; a source may
-	// not repeat.
-	Sources []int32
-	// Targets, when not nil, are the only vertices every row reports, in
-	// this order: a block's rows are len(Targets) wide and column j holds
-	// vertex Targets[j]. A backend may stop a search once every target is
-	// settled. nil: every vertex, in id order (rows are n wide).
-	Targets []int32
-	// SourceTargets, when not nil, gives each source its own targets (a
-	// pair list grouped by source): row i reports vertices
-	// SourceTargets[i], in that order, and blocks are ragged (see
-	// results.Rows.Offsets). At most one of Targets and SourceTargets is set.
-	SourceTargets [][]int32
 	// Hierarchy, when not nil, is a contraction hierarchy of CSR (the
 	// caller checked that it was built from this graph): the ch algorithm
 	// answers from it instead of building one.
 	Hierarchy *hierarchy.Hierarchy
 	// Choice is what Factory.Choose decided for this request.
 	Choice Choice
-	// Parents asks for the parent of every vertex beside its distance.
-	Parents bool
-	// MaxDistance, unless results.NoCutoff, lets the backend stop searching beyond
-	// this distance: a vertex farther away may be reported unreachable or
-	// with its true distance. Consumers filter either way.
-	MaxDistance int64
-	// CutoffCells says that the consumers also take sparse blocks
-	// (results.Rows.Vertices): with a cutoff and every vertex a target, a
-	// backend may hand each row as its cells within MaxDistance instead of
-	// n values, so that only those leave the device and cross to the
-	// writers. Ignored otherwise (see SparseRows).
-	CutoffCells bool
 	// Progress, when not nil, is told how far the computation has come:
 	// done of total units, in the unit ProgressUnit names for the Choice
 	// (pivots for all-pairs algorithms, sources for searches). Backends
@@ -73,28 +52,6 @@ type Request struct {
 	// JSON-encodable value, for the log and the manifest. Backends may call
 	// it from several goroutines at once; it must be safe for that.
 	Facts func(key string, value any)
-}
-
-// RowWidth is the number of values row i reports: len(SourceTargets[i]),
-// len(Targets), or the vertex count n.
-func (r *Request) RowWidth(i int, n int) int {
-	switch {
-	case r.SourceTargets != nil:
-		return len(r.SourceTargets[i])
-	case r.Targets != nil:
-		return len(r.Targets)
-	}
-	return n
-}
-
-// Narrowed reports whether rows hold chosen targets rather than every
-// vertex.
-func (r *Request) Narrowed() bool { return r.Targets != nil || r.SourceTargets != nil }
-
-// SparseRows reports whether a backend may hand r's rows as sparse blocks:
-// CutoffCells with a cutoff, over every vertex.
-func (r *Request) SparseRows() bool {
-	return r.CutoffCells && r.MaxDistance != results.NoCutoff && !r.Narrowed()
 }
 
 // ReportFact calls r.Facts when it is set.

@@ -14,7 +14,7 @@ func TestCheckRaggedNamesTheRow(t *testing.T) {
 	sources := []int32{4, 7}
 	targets := [][]int32{{1, 2, 3}, {0}}
 	block := &results.Rows{Sources: sources, Offsets: []int{0, 3, 4}, Dist32: make([]int32, 4)}
-	req := &Request{CSR: &graph.CSR{N: 9}, Sources: sources, SourceTargets: targets}
+	req := &Request{Shape: results.Shape{Sources: sources, SourceTargets: targets}, CSR: &graph.CSR{N: 9}}
 	if err := req.CheckRows(block); err != nil {
 		t.Fatalf("a well-formed ragged block: %v", err)
 	}
@@ -30,7 +30,7 @@ func TestCheckRaggedNamesTheRow(t *testing.T) {
 // A block whose rows have no targets has no cells, so no distance type.
 func TestCheckRaggedTakesEmptyRows(t *testing.T) {
 	sources := []int32{4, 7}
-	req := &Request{CSR: &graph.CSR{N: 9}, Sources: sources, SourceTargets: [][]int32{{}, {}}}
+	req := &Request{Shape: results.Shape{Sources: sources, SourceTargets: [][]int32{{}, {}}}, CSR: &graph.CSR{N: 9}}
 	block := &results.Rows{Sources: sources, Offsets: []int{0, 0, 0}}
 	if err := req.CheckRows(block); err != nil {
 		t.Errorf("a block of two empty rows: %v", err)
@@ -44,7 +44,7 @@ func TestCheckRaggedTakesEmptyRows(t *testing.T) {
 // A request with targets takes its width from them.
 func TestCheckTakesTheWidthFromTheTargets(t *testing.T) {
 	block := &results.Rows{Sources: []int32{0}, Width: 2, Dist32: make([]int32, 2)}
-	req := &Request{CSR: &graph.CSR{N: 5}, Sources: []int32{0}, Targets: []int32{4, 1}}
+	req := &Request{Shape: results.Shape{Sources: []int32{0}, Targets: []int32{4, 1}}, CSR: &graph.CSR{N: 5}}
 	if err := req.CheckRows(block); err != nil {
 		t.Fatalf("a block of the targets' width: %v", err)
 	}
@@ -62,14 +62,14 @@ func TestCheckTakesTheWidthFromTheRequest(t *testing.T) {
 		name string
 		req  *Request
 	}{
-		{"edges", &Request{Edges: &graph.EdgeList{N: 5}, Sources: []int32{0}}},
-		{"csr", &Request{CSR: &graph.CSR{N: 5}, Sources: []int32{0}}},
+		{"edges", &Request{Shape: results.Shape{Sources: []int32{0}}, Edges: &graph.EdgeList{N: 5}}},
+		{"csr", &Request{Shape: results.Shape{Sources: []int32{0}}, CSR: &graph.CSR{N: 5}}},
 	} {
 		if err := c.req.CheckRows(block); err == nil || !strings.Contains(err.Error(), "width 4 for 5") {
 			t.Errorf("%s: err = %v, want a width mismatch", c.name, err)
 		}
 	}
-	if err := (&Request{CSR: &graph.CSR{N: 4}, Sources: []int32{0}}).CheckRows(block); err != nil {
+	if err := (&Request{Shape: results.Shape{Sources: []int32{0}}, CSR: &graph.CSR{N: 4}}).CheckRows(block); err != nil {
 		t.Errorf("a well-formed block: %v", err)
 	}
 }

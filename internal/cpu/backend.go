@@ -77,8 +77,8 @@ func (b *Backend) Close() error { return nil }
 // only, in parallel over the backend's workers: each worker takes a block
 // from a pool of about two per worker, fills it with a batch of
 // consecutive sources (about a million distances; int64, parents when
-// req.Parents) and hands it to sink, so memory stays bounded however slow
-// the consumer. Johnson first computes its potentials over the whole
+// req asks for them) and hands it to sink, so memory stays bounded however
+// slow the consumer. Johnson first computes its potentials over the whole
 // graph, so a negative cycle anywhere is an error. Floyd-Warshall computes
 // the whole matrix and hands over views of its requested rows: runs of
 // consecutive sources that are consecutive vertices share a block, in int32

@@ -37,8 +37,8 @@ func requestFor(e *graph.EdgeList, alg backend.Algorithm, sources []int32, paren
 		return backend.Request{}, err
 	}
 	return backend.Request{
-		Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: c,
-		Parents: parents, MaxDistance: results.NoCutoff,
+		Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, parents), MaxDistance: results.NoCutoff},
+		Edges: e, CSR: graph.BuildCSR(e), Choice: c,
 	}, nil
 }
 
@@ -219,8 +219,8 @@ func TestRunSources(t *testing.T) {
 					if negative {
 						t.Fatalf("%s: row from %d handed over despite a reachable negative cycle", label, tree.Source)
 					}
-					if (tree.Parent != nil) != req.Parents {
-						t.Fatalf("%s: asked for parents: %v, got them: %v", label, req.Parents, tree.Parent != nil)
+					if (tree.Parent != nil) != req.Wants(results.Parent) {
+						t.Fatalf("%s: asked for parents: %v, got them: %v", label, req.Wants(results.Parent), tree.Parent != nil)
 					}
 					shortesttest.CheckTree(t, e, g, tree, want)
 				}

@@ -32,7 +32,7 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := backend.Request{CSR: g, Sources: sources, Choice: choice, Parents: withParents, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, withParents), MaxDistance: results.NoCutoff}, CSR: g, Choice: choice}
 	cpu := New(0)
 	release := func(rows *results.Rows) error {
 		rows.Release()
@@ -122,7 +122,7 @@ func BenchmarkODTableGrid512(b *testing.B) {
 			name = "full-rows"
 		}
 		b.Run(name, func(b *testing.B) {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: results.NoCutoff,
+			req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g,
 				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: backend.AlgorithmDijkstra}, Int64: true}}
 			if narrowed {
 				req.Targets = targets

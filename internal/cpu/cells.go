@@ -13,7 +13,7 @@ import (
 // Blocks are sized as for whole rows of n values, the most a row can hold.
 func (b *Backend) streamCells(ctx context.Context, req *backend.Request, n int, newSearch func(withParents bool) shortest.CellSearch, sink results.Sink) error {
 	return b.streamBlocks(ctx, req, 0, n, func() blockFiller {
-		search := newSearch(req.Parents)
+		search := newSearch(req.Wants(results.Parent))
 		return func(ctx context.Context, rows *results.Rows, first, batch int) error {
 			return fillCellBlock(ctx, rows, req, first, batch, search)
 		}
@@ -31,7 +31,7 @@ func fillCellBlock(ctx context.Context, rows *results.Rows, req *backend.Request
 		rows.Vertices = []int32{} // marks the block sparse, also when it has no cells
 	}
 	rows.Vertices, rows.Dist64 = rows.Vertices[:0], rows.Dist64[:0]
-	if req.Parents {
+	if req.Wants(results.Parent) {
 		rows.Parent = rows.Parent[:0]
 	}
 	for _, s := range sources {

@@ -82,7 +82,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	}
 	run := &chRun{req: req, h: h, g: g, n: int(g.N), limit: req.MaxDistance, workers: workers}
 	switch {
-	case req.Narrowed() && req.Parents:
+	case req.Narrowed() && req.Wants(results.Parent):
 		run.chunks = b.chNarrowedChunks(req, workers)
 		run.reverse = g.Reverse()
 		run.fill = run.fillGroup
@@ -338,7 +338,7 @@ func (r *chRun) shape(rows *results.Rows, c chChunk) {
 	for i := range rows.Dist64 {
 		rows.Dist64[i] = paths.Unreachable
 	}
-	if req.Parents {
+	if req.Wants(results.Parent) {
 		rows.Parent = growParents(rows.Parent, cells)
 	}
 }

@@ -313,7 +313,7 @@ func TestCHBlocksOfPerSourceTargets(t *testing.T) {
 		{"own lists", mixed, 1, 1 << 20, []int{32, 32, 32, 4}},
 	} {
 		b.blockValues = tc.block
-		req := &backend.Request{Sources: allSources(count), SourceTargets: tc.lists}
+		req := &backend.Request{Shape: results.Shape{Sources: allSources(count), SourceTargets: tc.lists}}
 		var got []int
 		for _, c := range b.chNarrowedChunks(req, tc.workers) {
 			got = append(got, c.count)

@@ -212,7 +212,7 @@ func compareAllPairs(t *testing.T, e *graph.EdgeList, r *rand.Rand) {
 		}
 		for i, s := range block.Sources {
 			for v := range int(e.N) {
-				if a, b := fw[s].Dist[v], block.Distance(i, v); a != b {
+				if a, b := fw[s].Dist[v], block.Distances().Weight(i*block.Width+v); a != b {
 					return fmt.Errorf("%d -> %d: floyd-warshall %d, johnson %d", s, v, a, b)
 				}
 			}

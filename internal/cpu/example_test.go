@@ -36,7 +36,7 @@ func Example() {
 	}
 	b := cpu.New(0)
 	defer b.Close() // the CPU backend holds no resources: Close cannot fail
-	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, Parents: true, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, Edges: e, CSR: graph.BuildCSR(e), Choice: choice}
 	err = b.Run(context.Background(), req, func(rows *results.Rows) error {
 		defer rows.Release()
 		tree := rows.Tree(0).Copy()
@@ -63,7 +63,7 @@ func ExampleBackend_Run() {
 	// Blocks may arrive on several goroutines and in any order; First says
 	// where each belongs.
 	rows := make([][]int64, len(sources))
-	req := backend.Request{Edges: e, CSR: graph.BuildCSR(e), Sources: sources, Choice: choice, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: sources, MaxDistance: results.NoCutoff}, Edges: e, CSR: graph.BuildCSR(e), Choice: choice}
 	err = cpu.New(2).Run(context.Background(), req, func(block *results.Rows) error {
 		defer block.Release()
 		for i := range block.Len() {

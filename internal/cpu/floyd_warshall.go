@@ -76,9 +76,9 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	}
 	var m *paths.Matrix
 	if alg := req.Choice.Algorithm; alg.Variant == VariantNaive {
-		m, err = shortest.NaiveFloydWarshallProgress(ctx, e, req.Parents, req.Progress)
+		m, err = shortest.NaiveFloydWarshallProgress(ctx, e, req.Wants(results.Parent), req.Progress)
 	} else {
-		m, err = shortest.BlockedFloydWarshallProgress(ctx, e, alg.TileEdge, b.workers, req.Parents, req.Progress)
+		m, err = shortest.BlockedFloydWarshallProgress(ctx, e, alg.TileEdge, b.workers, req.Wants(results.Parent), req.Progress)
 	}
 	if err != nil {
 		return err

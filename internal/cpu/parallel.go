@@ -48,7 +48,7 @@ func (b *Backend) streamTargets(ctx context.Context, req *backend.Request, newSe
 		cellsPerRow = cells / max(1, len(req.Sources))
 	}
 	return b.streamBlocks(ctx, req, width, cellsPerRow, func() blockFiller {
-		search := newSearch(req.Parents)
+		search := newSearch(req.Wants(results.Parent))
 		return func(ctx context.Context, rows *results.Rows, first, batch int) error {
 			return fillTargetBlock(ctx, rows, req, first, batch, search)
 		}
@@ -149,7 +149,7 @@ func fillBlock(ctx context.Context, rows *results.Rows, req *backend.Request, fi
 	sources := req.Sources[first:min(first+batch, len(req.Sources))]
 	size := len(sources) * width
 	rows.First, rows.Sources = first, sources
-	clearRows(rows, req.Parents, size, batch*width)
+	clearRows(rows, req.Wants(results.Parent), size, batch*width)
 	for i, s := range sources {
 		var parent []int32
 		if rows.Parent != nil {
@@ -178,7 +178,7 @@ func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Reque
 			rows.Offsets = append(rows.Offsets, size)
 		}
 	}
-	clearRows(rows, req.Parents, size, size)
+	clearRows(rows, req.Wants(results.Parent), size, size)
 	for i, s := range sources {
 		targets := req.Targets
 		if req.SourceTargets != nil {

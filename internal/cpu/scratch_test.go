@@ -69,8 +69,7 @@ func TestOneTargetSearchTouchesWhatItReaches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := backend.Request{CSR: c, Sources: []int32{0}, Targets: []int32{1}, Choice: choice,
-		Parents: true, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: []int32{0}, Targets: []int32{1}, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: c, Choice: choice}
 	runtime.GC()
 	before := residentBytes(t)
 	var dist int64

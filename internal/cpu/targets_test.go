@@ -41,7 +41,7 @@ func narrowedRows(t *testing.T, b *Backend, req backend.Request) (dist [][]int64
 			}
 			seen[row] = true
 			for j := range hi - lo {
-				dist[row] = append(dist[row], rows.Distance(i, j))
+				dist[row] = append(dist[row], rows.Distances().Weight(lo+j))
 			}
 			if rows.Parent != nil {
 				parent[row] = append([]int32{}, rows.Parent[lo:hi]...)

@@ -108,7 +108,7 @@ func (b *Backend) SolveBatch(ctx context.Context, g *graph.CSR, req *backend.Req
 
 // Run computes the rows of req.Sources with req.Choice (from the gpu
 // Factory's Choose) and hands them to sink in blocks of int32 distances
-// (Dist32, graph.Inf32 for "no path") and, when req.Parents, parents
+// (Dist32, graph.Inf32 for "no path") and, when req asks for them, parents
 // (paths.NoParent for the source and unreachable vertices). Blocks are
 // page-locked host memory, filled by asynchronous copies while the device
 // computes on and the consumer encodes earlier blocks; the sink may be

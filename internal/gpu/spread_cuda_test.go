@@ -31,7 +31,7 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
 	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
 		digest := func(b *gpu.Backend) []uint64 {
-			req := backend.Request{CSR: g, Sources: sources, Parents: true, MaxDistance: results.NoCutoff, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
 			d := make([]uint64, len(sources))
 			err := b.Run(context.Background(), req, func(rows *results.Rows) error {
 				defer rows.Release()

@@ -82,7 +82,7 @@ func runTestGraph(t *testing.T, b *gpu.Backend, g *testgraphs.Graph, alg backend
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := backend.Request{Edges: e, CSR: g.CSR(), Sources: g.Sources, Choice: choice, Parents: parents, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: g.Sources, Columns: results.ColumnsOf().With(results.Parent, parents), MaxDistance: results.NoCutoff}, Edges: e, CSR: g.CSR(), Choice: choice}
 	var mu sync.Mutex
 	var done, total int64
 	req.Progress = func(d, n int64) { mu.Lock(); done, total = max(done, d), n; mu.Unlock() }
@@ -140,7 +140,7 @@ func TestRegisteredFactory(t *testing.T) {
 	if be.Name() != gpu.Name || !strings.Contains(be.Device(), "sm_") {
 		t.Fatalf("Name %q, Device %q", be.Name(), be.Device())
 	}
-	req := backend.Request{Edges: e, CSR: g, Sources: []int32{7, 3}, Choice: choice, Parents: true, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: []int32{7, 3}, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, Edges: e, CSR: g, Choice: choice}
 	col := gputest.NewCollector(&req, false)
 	col.Check = func(b *results.Rows) error {
 		return gputest.CheckBlock(g, b, func(s int32) []int64 { return graphtest.Dijkstra(g, s) }, true)

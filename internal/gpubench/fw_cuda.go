@@ -272,7 +272,7 @@ func (c *FWConfig) measure(ctx context.Context, b *gpu.Backend, e *graph.EdgeLis
 		return res, nil
 	}
 	choice := backend.Choice{Algorithm: c.algorithm(variant), AllPairs: true}
-	req := backend.Request{Edges: e, Sources: all, Choice: choice, Parents: withParents, MaxDistance: results.NoCutoff}
+	req := backend.Request{Shape: results.Shape{Sources: all, Columns: results.ColumnsOf().With(results.Parent, withParents), MaxDistance: results.NoCutoff}, Edges: e, Choice: choice}
 	start := time.Now()
 	if err := b.Run(ctx, req, releaseAtOnce); err != nil {
 		return measurement{}, fmt.Errorf("gpubench: %s: Run: %w", res.label, err)

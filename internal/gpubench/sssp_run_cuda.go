@@ -239,7 +239,7 @@ func (c *SSSPConfig) multi(ctx context.Context, out io.Writer, b *gpu.Backend, g
 // of the last run.
 func (c *SSSPConfig) timeMulti(ctx context.Context, s *sssp.Solver, g *graph.CSR, variant string, sources []int32,
 	ref *reference) (wall, kernel time.Duration, stats sssp.Stats, err error) {
-	req := &backend.Request{CSR: g, Sources: sources, Parents: c.Parents}
+	req := &backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, c.Parents)}, CSR: g}
 	var walls, kernels []time.Duration
 	for i := range c.Warmup + max(c.Repeats/2, 1) {
 		var mu sync.Mutex
@@ -321,7 +321,7 @@ func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, w
 		return err
 	}
 	defer closeInto(&err, b)
-	return b.Run(ctx, backend.Request{CSR: r.g, Sources: sources, Choice: choice, Parents: parents, MaxDistance: results.NoCutoff}, sink)
+	return b.Run(ctx, backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, parents), MaxDistance: results.NoCutoff}, CSR: r.g, Choice: choice}, sink)
 }
 
 // distances returns the reference distances from s, computing them on one

@@ -67,7 +67,7 @@ func reportCPU(b *testing.B, start float64) {
 }
 
 func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...tables.Option) {
-	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
+	shape := ResultShape{Shape: results.Shape{Sources: treeSources(trees), MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, Width: len(trees[0].Dist)}
 	benchmarkBlocks(b, shape, treeBlocks(trees, 4, true, true), opts...)
 }
 
@@ -164,7 +164,7 @@ func BenchmarkResultSinkCores(b *testing.B) {
 		}
 		sources = append(sources, treeSources(trees)...)
 	}
-	shape := ResultShape{Sources: sources, Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
+	shape := ResultShape{Shape: results.Shape{Sources: sources, MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, Width: len(trees[0].Dist)}
 	for _, writers := range []int{1, 4, 8, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			benchmarkBlocks(b, shape, blocks, tables.WithPartRows(4<<20), tables.WithCompression(tables.Snappy), tables.WithConcurrency(writers))
@@ -178,7 +178,7 @@ func BenchmarkResultSinkCores(b *testing.B) {
 // cpu-s/op).
 func BenchmarkSummarySink(b *testing.B) {
 	trees := gridTrees(512, 64)
-	shape := ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: true}
+	shape := ResultShape{Shape: results.Shape{Sources: treeSources(trees), MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, Width: len(trees[0].Dist)}
 	blocks := treeBlocks(trees, 4, true, true)
 	for _, blk := range blocks {
 		blk.OnRelease(func(*results.Rows) {})

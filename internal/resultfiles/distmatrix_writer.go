@@ -2,7 +2,6 @@ package resultfiles
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
-	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -158,50 +156,15 @@ func (w *DistanceMatrixWriter) convert(rows *results.Rows, lo, hi int, out []byt
 	bad := make([]int, pieces)
 	parallel.For(pieces, pieces, func(p int) {
 		a, b := lo+(hi-lo)*p/pieces, lo+(hi-lo)*(p+1)/pieces
-		dst := out[4*(a-lo) : 4*(b-lo)]
-		if rows.Dist32 != nil {
-			bad[p] = encodeDist32(dst, rows.Dist32[a:b], a)
-		} else {
-			bad[p] = encodeDist64(dst, rows.Dist64[a:b], a)
-		}
+		bad[p] = rows.Distances().PutInt32LE(out[4*(a-lo):4*(b-lo)], a, b, graph.Inf32)
 	})
 	for _, at := range bad {
 		if at >= 0 {
 			return fmt.Errorf("formats: %s: distance %d from %d to %d does not fit the int32 distance matrix",
-				w.path, rows.Distance(at/w.n, at%w.n), rows.Sources[at/w.n], at%w.n)
+				w.path, rows.Distances().Weight(at), rows.Sources[at/w.n], at%w.n)
 		}
 	}
 	return nil
-}
-
-// encodeDist32 writes native 32-bit distances (graph.Inf32 and above: no
-// path) into dst and returns base plus the index of the first one below
-// -Inf32, or -1.
-func encodeDist32(dst []byte, src []int32, base int) int {
-	dst = dst[:4*len(src)]
-	for i, d := range src {
-		if d < -graph.Inf32 {
-			return base + i
-		}
-		binary.LittleEndian.PutUint32(dst[4*i:], uint32(min(d, graph.Inf32)))
-	}
-	return -1
-}
-
-// encodeDist64 writes 64-bit distances (paths.Unreachable: no path) into
-// dst and returns base plus the index of the first one outside the
-// matrix's range, or -1.
-func encodeDist64(dst []byte, src []int64, base int) int {
-	dst = dst[:4*len(src)]
-	for i, d := range src {
-		if d == paths.Unreachable {
-			d = int64(graph.Inf32)
-		} else if d >= int64(graph.Inf32) || d < -int64(graph.Inf32) {
-			return base + i
-		}
-		binary.LittleEndian.PutUint32(dst[4*i:], uint32(int32(d)))
-	}
-	return -1
 }
 
 // output writes the converted chunks in order, each in one write, and

@@ -11,7 +11,6 @@ import (
 
 	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -29,9 +28,9 @@ type partWriter struct {
 func newPartWriter(s *ResultSink) *partWriter {
 	w := &partWriter{sink: s}
 	if s.shape.Layout == Wide {
-		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Parents)
+		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Wants(results.Parent))
 	} else {
-		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Parents)
+		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Wants(results.Parent))
 	}
 	return w
 }
@@ -119,7 +118,7 @@ func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 	s := w.sink
 	b := w.long
 	b.reset()
-	bulk := s.shape.Targets == nil && s.shape.SourceTargets == nil && !s.shape.hasCutoff()
+	bulk := !s.shape.Narrowed() && !s.shape.HasCutoff()
 	for c := lo; c < hi; {
 		i, j := s.part.rowAt(c)
 		rows, err := w.block(i)
@@ -133,7 +132,7 @@ func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 		case bulk:
 			b.addRun(rows, i-rows.First, j, end)
 		default:
-			b.addSelected(rows, i-rows.First, s.shape.rowTargets(i), j, end, s.shape.MaxDistance)
+			b.addSelected(rows, i-rows.First, s.shape.RowTargets(i), j, end, s.shape.MaxDistance)
 		}
 		c += int64(end - j)
 	}
@@ -303,11 +302,7 @@ func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 		b.vtx[at+k] = int32(v0 + k)
 	}
 	base := r * rows.Width
-	if rows.Dist32 != nil {
-		b.dist32(rows.Dist32[base+v0:base+v1], at)
-	} else {
-		b.dist64(rows.Dist64[base+v0:base+v1], at)
-	}
+	b.distNulls += rows.Distances().Fill(b.dist[at:], b.distBits, at, base+v0, base+v1)
 	if b.par != nil {
 		copy(b.par[at:], rows.Parent[base+v0:base+v1])
 		for k, p := range b.par[at : at+count] {
@@ -321,39 +316,9 @@ func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 	b.n += count
 }
 
-// dist32 converts int32 distances (graph.Inf32 for none) into the batch at
-// row at.
-func (b *longBatch) dist32(ds []int32, at int) {
-	reached := 0
-	dist := b.dist[at : at+len(ds)]
-	for k, d := range ds {
-		if d < graph.Inf32 {
-			dist[k] = int64(d)
-			bitSet(b.distBits, at+k)
-			reached++
-		} else {
-			dist[k] = 0
-		}
-	}
-	b.distNulls += len(ds) - reached
-}
-
-// dist64 is dist32 for int64 distances (paths.Unreachable for none).
-func (b *longBatch) dist64(ds []int64, at int) {
-	copy(b.dist[at:], ds)
-	for k, d := range ds {
-		if d != paths.Unreachable {
-			bitSet(b.distBits, at+k)
-		} else {
-			b.dist[at+k] = 0
-			b.distNulls++
-		}
-	}
-}
-
-// distCell writes one distance at row j.
-func (b *longBatch) distCell(j int, d int64) {
-	if d == paths.Unreachable {
+// distCell writes one distance at row j, null unless reached.
+func (b *longBatch) distCell(j int, d int64, reached bool) {
+	if !reached {
 		b.dist[j] = 0
 		b.distNulls++
 		return
@@ -368,18 +333,19 @@ func (b *longBatch) distCell(j int, d int64) {
 func (b *longBatch) addSelected(rows *results.Rows, r int, targets []int32, j0, j1 int, maxDistance int64) {
 	source := rows.Sources[r]
 	base, _ := rows.Span(r)
+	dist := rows.Distances()
 	for j := j0; j < j1; j++ {
 		v := int32(j)
 		if targets != nil {
 			v = targets[j]
 		}
-		d := rows.Distance(r, j)
-		if maxDistance != results.NoCutoff && (d == paths.Unreachable || d > maxDistance) {
+		d, reached := dist.At(base + j)
+		if maxDistance != results.NoCutoff && (!reached || d > maxDistance) {
 			continue
 		}
 		at := b.n
 		b.src[at], b.vtx[at] = source, v
-		b.distCell(at, d)
+		b.distCell(at, d, reached)
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+j])
 		}
@@ -395,10 +361,12 @@ func (b *longBatch) addSparse(rows *results.Rows, r int, j0, j1 int) {
 	lo, hi := rows.Span(r)
 	vs := rows.Vertices[lo:hi]
 	first, _ := slices.BinarySearch(vs, int32(j0))
+	dist := rows.Distances()
 	for at := lo + first; at < hi && int(rows.Vertices[at]) < j1; at++ {
 		k := b.n
 		b.src[k], b.vtx[k] = source, rows.Vertices[at]
-		b.distCell(k, rows.Cell(at))
+		d, reached := dist.At(at)
+		b.distCell(k, d, reached)
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[at])
 		}

@@ -45,29 +45,22 @@ func (l Layout) String() string {
 // shape gives the same files whatever the number of workers or the sizes
 // of the blocks a backend hands over.
 //
-// The blocks a sink takes are narrowed to the targets, as a backend
-// answers a request with the same Targets or SourceTargets: column j of
-// row i is the j-th target of that row (vertex j when every vertex is a
-// target).
+// The shape of the result (sources, targets, cutoff, columns) is the
+// run's results.Shape, the one a backend answered: blocks are narrowed to
+// its targets (column j of row i is the j-th target of that row, vertex j
+// when every vertex is a target). ResultShape adds what only a table has:
+// the vertex count and the layout. Per-source targets (a pair list) need
+// the long layout.
 type ResultShape struct {
-	// Sources are the rows' sources in output order (Request.Sources).
-	Sources []int32
+	// Shape is the result: Sources in output order, Targets or
+	// SourceTargets (nil: every vertex in id order), MaxDistance (unless
+	// results.NoCutoff, the long layout omits the rows of cells farther
+	// away and of unreachable ones, the wide one leaves their list entries
+	// null), and Columns (a parent column when it holds results.Parent).
+	// Its CutoffCells is ignored: the layout decides (takesSparse).
+	results.Shape
 	// Width is the vertex count: sources and targets lie in 0..Width-1.
 	Width int
-	// Targets are the vertices written for every source, in this order; nil
-	// means every vertex in id order. Blocks are len(Targets) wide (Width
-	// wide when nil).
-	Targets []int32
-	// SourceTargets, when not nil, gives row i its own targets
-	// SourceTargets[i] (a pair list grouped by source): blocks are ragged
-	// (results.Rows.Offsets) and Targets is nil. Long layout only.
-	SourceTargets [][]int32
-	// MaxDistance, unless results.NoCutoff, drops the cells farther away
-	// (and unreachable ones): the long layout omits their rows, the wide one
-	// leaves their list entries null.
-	MaxDistance int64
-	// Parents adds the parent column.
-	Parents bool
 	// Layout is Long or Wide.
 	Layout Layout
 }
@@ -81,15 +74,6 @@ func (s *ResultShape) targetCount() int {
 	return s.Width
 }
 
-// rowTargets returns the vertices of row i's columns; nil means every
-// vertex in id order.
-func (s *ResultShape) rowTargets(i int) []int32 {
-	if s.SourceTargets != nil {
-		return s.SourceTargets[i]
-	}
-	return s.Targets
-}
-
 // rowCount is the number of columns of row i.
 func (s *ResultShape) rowCount(i int) int {
 	if s.SourceTargets != nil {
@@ -98,14 +82,11 @@ func (s *ResultShape) rowCount(i int) int {
 	return s.targetCount()
 }
 
-// hasCutoff reports whether cells beyond MaxDistance are dropped.
-func (s *ResultShape) hasCutoff() bool { return s.MaxDistance != results.NoCutoff }
-
 // takesSparse reports whether the shape's blocks may be sparse
 // (results.Rows.Vertices): a long table of every vertex with a cutoff,
 // which writes only the cells within it anyway.
 func (s *ResultShape) takesSparse() bool {
-	return s.hasCutoff() && s.Targets == nil && s.SourceTargets == nil && s.Layout == Long
+	return s.HasCutoff() && s.Targets == nil && s.SourceTargets == nil && s.Layout == Long
 }
 
 // check validates the shape.
@@ -226,20 +207,13 @@ func (p partition) part(i int) (lo, hi int64) {
 // be fed blocks that have them. Blocks are narrowed to the shape's
 // targets.
 func (s *ResultShape) checkBlock(rows *results.Rows) error {
-	parents := s.Parents || rows.Parent != nil
-	var err error
-	switch {
-	case rows.Sparse():
-		if !s.takesSparse() {
-			return fmt.Errorf("tables: a sparse block at row %d for a table without a cutoff over every vertex in the long layout", rows.First)
-		}
-		err = rows.CheckSparse(s.Sources, s.Width, s.MaxDistance, parents)
-	case s.SourceTargets != nil:
-		err = rows.CheckRagged(s.Sources, s.SourceTargets, parents)
-	default:
-		err = rows.CheckShape(s.Sources, s.targetCount(), parents)
+	if rows.Sparse() && !s.takesSparse() {
+		return fmt.Errorf("tables: a sparse block at row %d for a table without a cutoff over every vertex in the long layout", rows.First)
 	}
-	if err != nil {
+	want := s.Shape
+	want.CutoffCells = s.takesSparse()
+	want.Columns = want.Columns.With(results.Parent, rows.Has(results.Parent))
+	if err := want.Check(rows, s.Width); err != nil {
 		return fmt.Errorf("tables: %w", err)
 	}
 	return nil

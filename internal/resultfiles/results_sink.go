@@ -84,9 +84,9 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 // resultSchema is the schema of the shape's layout.
 func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 	if s.Layout == Wide {
-		return WideResultSchema(s.Parents, meta)
+		return WideResultSchema(s.Wants(results.Parent), meta)
 	}
-	return ResultSchema(s.Parents, meta)
+	return ResultSchema(s.Wants(results.Parent), meta)
 }
 
 // Schema returns the schema of the parts.

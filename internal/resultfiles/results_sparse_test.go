@@ -98,9 +98,11 @@ func TestSparseBlocksRefused(t *testing.T) {
 
 // maxCell is the largest distance of a block's cells.
 func maxCell(b *results.Rows) int64 {
-	high := b.Cell(0)
+	dist := b.Distances()
+	high, _ := dist.At(0)
 	for at := range b.Vertices {
-		high = max(high, b.Cell(at))
+		d, _ := dist.At(at)
+		high = max(high, d)
 	}
 	return high
 }

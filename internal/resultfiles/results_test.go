@@ -227,11 +227,12 @@ func TestResultSinkEmpty(t *testing.T) {
 	const u = paths.Unreachable
 	// No distance is 0, the source's own included: cutoff 0 drops them all.
 	tree := &paths.Tree{Source: 2, Dist: []int64{4, u, 1, 7, u, 3}, Parent: []int32{2, -1, -1, 0, -1, 0}}
+	parents := results.ColumnsOf(results.Parent)
 	cases := map[string]ResultShape{
-		"long, no sources":  {Width: 6, MaxDistance: results.NoCutoff, Parents: true},
-		"wide, no sources":  {Width: 6, MaxDistance: results.NoCutoff, Parents: true, Layout: Wide},
-		"long, no targets":  {Sources: []int32{2, 2, 2}, Width: 6, Targets: []int32{}, MaxDistance: results.NoCutoff, Parents: true},
-		"long, all cut off": {Sources: []int32{2, 2, 2}, Width: 6, MaxDistance: 0, Parents: true},
+		"long, no sources":  {Shape: results.Shape{MaxDistance: results.NoCutoff, Columns: parents}, Width: 6},
+		"wide, no sources":  {Shape: results.Shape{MaxDistance: results.NoCutoff, Columns: parents}, Width: 6, Layout: Wide},
+		"long, no targets":  {Shape: results.Shape{Sources: []int32{2, 2, 2}, Targets: []int32{}, MaxDistance: results.NoCutoff, Columns: parents}, Width: 6},
+		"long, all cut off": {Shape: results.Shape{Sources: []int32{2, 2, 2}, MaxDistance: 0, Columns: parents}, Width: 6},
 	}
 	for _, format := range tableFormats {
 		for name, shape := range cases {
@@ -292,7 +293,7 @@ func TestResultSinkEmpty(t *testing.T) {
 
 func TestNewResultSinkRejects(t *testing.T) {
 	t.Parallel()
-	ok := ResultShape{Sources: []int32{0, 3}, Width: 4, Targets: []int32{1}, MaxDistance: results.NoCutoff}
+	ok := ResultShape{Shape: results.Shape{Sources: []int32{0, 3}, Targets: []int32{1}, MaxDistance: results.NoCutoff}, Width: 4}
 	cases := map[string]struct {
 		shape func(s *ResultShape)
 		meta  map[string]string

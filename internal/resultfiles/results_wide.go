@@ -46,10 +46,11 @@ func (b *wideBatch) reset() {
 func (b *wideBatch) addRow(rows *results.Rows, r int, maxDistance int64) {
 	b.src[b.n] = rows.Sources[r]
 	base, at := r*rows.Width, b.n*b.width
+	dist := rows.Distances()
 	for j := range b.width {
 		k := at + j
-		d := rows.Distance(r, j)
-		if d == paths.Unreachable || (maxDistance != results.NoCutoff && d > maxDistance) {
+		d, kept := dist.Within(base+j, maxDistance)
+		if !kept {
 			b.dist[k] = 0
 			b.distNulls++
 			if b.parents {

@@ -89,7 +89,7 @@ func shapeBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) [
 		}
 		narrowed[i] = nt
 	}
-	return cutBlocks(narrowed, per, narrow, shape.Parents, shape.SourceTargets != nil)
+	return cutBlocks(narrowed, per, narrow, shape.Wants(results.Parent), shape.SourceTargets != nil)
 }
 
 func treeSources(trees []*paths.Tree) []int32 {
@@ -126,7 +126,7 @@ func narrowTrees(trees []*paths.Tree) {
 
 // longShape is the shape of trees written whole in the long layout.
 func longShape(trees []*paths.Tree, withParents bool) ResultShape {
-	return ResultShape{Sources: treeSources(trees), Width: len(trees[0].Dist), MaxDistance: results.NoCutoff, Parents: withParents}
+	return ResultShape{Shape: results.Shape{Sources: treeSources(trees), MaxDistance: results.NoCutoff, Columns: results.ColumnsOf().With(results.Parent, withParents)}, Width: len(trees[0].Dist)}
 }
 
 // putShuffled hands blocks to s from several goroutines in a random order,
@@ -262,7 +262,7 @@ func wantCells(trees []*paths.Tree, shape ResultShape) []cell {
 				continue
 			}
 			c := cell{src: tr.Source, vtx: v, dist: d, par: paths.NoParent}
-			if shape.Parents {
+			if shape.Wants(results.Parent) {
 				c.par = tr.Parent[v]
 			}
 			cells = append(cells, c)
@@ -323,7 +323,7 @@ func wantWide(trees []*paths.Tree, shape ResultShape) []wideRow {
 	var rows []wideRow
 	for _, tr := range trees {
 		r := wideRow{src: tr.Source, dist: []int64{}}
-		if shape.Parents {
+		if shape.Wants(results.Parent) {
 			r.par = []int32{}
 		}
 		for _, v := range shapeTargets(shape) {
@@ -331,11 +331,11 @@ func wantWide(trees []*paths.Tree, shape ResultShape) []wideRow {
 			if shape.MaxDistance != results.NoCutoff && d > shape.MaxDistance {
 				d = paths.Unreachable
 			}
-			if shape.Parents && d != paths.Unreachable {
+			if shape.Wants(results.Parent) && d != paths.Unreachable {
 				p = tr.Parent[v]
 			}
 			r.dist = append(r.dist, d)
-			if shape.Parents {
+			if shape.Wants(results.Parent) {
 				r.par = append(r.par, p)
 			}
 		}
@@ -540,7 +540,7 @@ func sameWideRow(a, b wideRow) bool {
 // which stay whole, as a device that could not fit a block's cells would
 // leave them.
 func sparseBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) []*results.Rows {
-	blocks := cutBlocks(trees, per, narrow, shape.Parents, false)
+	blocks := cutBlocks(trees, per, narrow, shape.Wants(results.Parent), false)
 	for k, b := range blocks {
 		if k%2 == 1 {
 			continue
@@ -551,13 +551,13 @@ func sparseBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) 
 		} else {
 			sparse.Dist64 = []int64{}
 		}
-		if shape.Parents {
+		if shape.Wants(results.Parent) {
 			sparse.Parent = []int32{}
 		}
 		for i := range b.Len() {
 			lo, hi := b.Span(i)
 			for at := lo; at < hi; at++ {
-				if d := b.Cell(at); d == paths.Unreachable || d > shape.MaxDistance {
+				if _, kept := b.Distances().Within(at, shape.MaxDistance); !kept {
 					continue
 				}
 				sparse.Vertices = append(sparse.Vertices, int32(at-lo))
@@ -566,7 +566,7 @@ func sparseBlocks(trees []*paths.Tree, shape ResultShape, per int, narrow bool) 
 				} else {
 					sparse.Dist64 = append(sparse.Dist64, b.Dist64[at])
 				}
-				if shape.Parents {
+				if shape.Wants(results.Parent) {
 					sparse.Parent = append(sparse.Parent, b.Parent[at])
 				}
 			}

@@ -1,8 +1,6 @@
 package resultfiles
 
 import (
-	"github.com/pathflow/pathflow/internal/graph"
-	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -35,17 +33,11 @@ func (s *SummarySink) Put(rows *results.Rows) error {
 	for r := range rows.Len() {
 		i := rows.First + r
 		lo, hi := rows.Span(r)
-		targets, source := s.shape.rowTargets(i), rows.Sources[r]
+		targets, source := s.shape.RowTargets(i), rows.Sources[r]
 		if rows.Sparse() {
 			targets = rows.Vertices[lo:hi]
 		}
-		var acc sourceAcc
-		if rows.Dist32 != nil {
-			acc = rowSummary(rows.Dist32[lo:hi], graph.Inf32, targets, source, s.shape.MaxDistance)
-		} else {
-			acc = rowSummary(rows.Dist64[lo:hi], paths.Unreachable, targets, source, s.shape.MaxDistance)
-		}
-		s.stats.merge(i, acc)
+		s.stats.merge(i, rowSummary(rows.Distances().Slice(lo, hi), targets, source, s.shape.MaxDistance))
 	}
 	return nil
 }
@@ -62,23 +54,20 @@ func (s *SummarySink) Rows() []SummaryRow {
 	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
 }
 
-// rowSummary summarises one row's cells ds (column j is vertex targets[j],
-// or j when targets is nil; inf and above: unreachable): the cells kept
-// are those reached and, unless maxDistance is results.NoCutoff, within
-// it; the source's own cell counts as reached but adds no distance.
-func rowSummary[D paths.Distance](ds []D, inf D, targets []int32, source int32, maxDistance int64) sourceAcc {
+// rowSummary summarises one row's cells dist (column j is vertex
+// targets[j], or j when targets is nil): the cells kept are those
+// reached and, unless maxDistance is results.NoCutoff, within it; the
+// source's own cell counts as reached but adds no distance.
+func rowSummary(dist results.Distances, targets []int32, source int32, maxDistance int64) sourceAcc {
 	acc := emptyAcc()
-	for j, d := range ds {
-		if d >= inf || (maxDistance != results.NoCutoff && int64(d) > maxDistance) {
-			continue
-		}
+	for j, d := range dist.Kept(maxDistance) {
 		acc.reached++
 		v := int32(j)
 		if targets != nil {
 			v = targets[j]
 		}
 		if v != source {
-			acc.addDistance(int64(d))
+			acc.addDistance(d)
 		}
 	}
 	return acc

@@ -58,7 +58,7 @@ func (s *VertexSet) IDs() []int32 {
 // place for each, a long row per (source, vertex) without a cutoff or a
 // wide row's lists. Its vertices table is then the graph's whole.
 func (s *ResultShape) NamesEveryVertex() bool {
-	return s.Targets == nil && s.SourceTargets == nil && (!s.hasCutoff() || s.Layout == Wide)
+	return !s.Narrowed() && (!s.HasCutoff() || s.Layout == Wide)
 }
 
 // CellVertices is the consumer of a run's blocks that adds to a VertexSet
@@ -94,13 +94,14 @@ func (c *CellVertices) Put(rows *results.Rows) error {
 	if err := c.shape.checkBlock(rows); err != nil {
 		return err
 	}
-	parents := c.shape.Parents && rows.Parent != nil
+	parents := c.shape.Wants(results.Parent) && rows.Has(results.Parent)
+	dist := rows.Distances()
 	for r := range rows.Len() {
 		lo, hi := rows.Span(r)
-		targets := c.shape.rowTargets(rows.First + r)
+		targets := c.shape.RowTargets(rows.First + r)
 		for at := lo; at < hi; at++ {
-			if c.shape.hasCutoff() {
-				if d := rows.Cell(at); d == paths.Unreachable || d > c.shape.MaxDistance {
+			if c.shape.HasCutoff() {
+				if _, kept := dist.Within(at, c.shape.MaxDistance); !kept {
 					continue
 				}
 			}

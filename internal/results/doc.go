@@ -12,8 +12,8 @@
 // handed over in any order; their First field says where they belong.
 // Every writer of blocks is a Consumer (the distances parts, summary and
 // paths of internal/tables, the distance matrix of formats); the pipeline
-// hands each block to several through a Fanout. Consumers check a block's
-// shape with CheckShape, CheckRagged or CheckSparse before reading it.
+// hands each block to several through a Fanout. Consumers check a block
+// against the run's Shape (Shape.Check) before reading it.
 //
 // Tree and Matrix read full rows in place with gonum-style accessors
 // (From, WeightTo, To, Weight, Between). They do not replace paths.Tree
@@ -21,6 +21,27 @@
 // write into a paths.Tree and formats.ReadDistanceMatrix returns a
 // paths.Matrix, while a view borrows a block until it is released.
 //
-// Unreachable and parent conventions are package paths': paths.Unreachable
-// (graph.Inf32 in int32 rows) and paths.NoParent.
+// A result is declared once, as a Shape: its sources, its targets (every
+// vertex, shared Targets or per-source SourceTargets), its cutoff, whether
+// rows may come sparse, and its columns. backend.Request carries it and
+// tables.ResultShape adds a layout to it; Shape.Check is the one block
+// check of backends and consumers. Narrowing lives here too: a backend
+// answers exactly the shape's targets and columns, and one that computes
+// whole rows wraps its sink in Shape.NarrowSink.
+//
+// Columns are declared in columns.go (Column): the distance, which every
+// block holds, and the parent. A block says which it holds (Rows.Has,
+// Rows.Columns), a request asks for them in Shape.Columns. Adding a
+// per-cell column is one declaration there plus filling it where it is
+// computed; checks, narrowing and fan-out carry it.
+//
+// Distances keep the width their producer computes them in (int32 when the
+// graph's distances provably fit, as GPU blocks do; int64 otherwise), so
+// large rows cross to the writers at 4 bytes a cell without a widening
+// pass. Consumers read them through Distances, whose one rule for "no
+// path" (At's false) replaces the producers' markers (graph.Inf32 and
+// above in Rows.Dist32, paths.Unreachable in Rows.Dist64): no consumer
+// branches on the width or compares against a marker. The views Tree and
+// Matrix answer gonum-style, with paths.Unreachable, and parents use
+// paths.NoParent.
 package results

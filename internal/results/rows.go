@@ -1,20 +1,18 @@
 package results
 
-import "github.com/pathflow/pathflow/internal/paths"
-
-// Rows is a block of consecutive result rows: row i holds the distances
-// (and parents) from Sources[i] to every vertex, or to the request's
-// targets (backend.Request.Targets: column j is vertex Targets[j]), Width
-// values per row, row-major; or, for a request with SourceTargets, to row
-// i's own targets, ragged (see Offsets); or, in a sparse block, only to
-// the vertices within the request's cutoff (see Vertices). Distances are in the backend's
-// native width: exactly one of
-// Dist32 (graph.Inf32 for "no path") and Dist64 (paths.Unreachable) is
-// set. Parent is nil when the request asked for none; paths.NoParent marks
-// the source and unreachable vertices.
+// Rows is a block of consecutive result rows: row i holds the cells from
+// Sources[i] to every vertex, or to the shape's targets (Shape.Targets:
+// column j is vertex Targets[j]), Width cells per row, row-major; or, for
+// a shape with SourceTargets, to row i's own targets, ragged (see
+// Offsets); or, in a sparse block, only to the vertices within the
+// shape's cutoff (see Vertices). Each cell has a value in every column the
+// block holds (Columns, Has): its distance always, its parent when the
+// shape asked for parents.
 //
-// A consumer reads a block until it calls Release; afterwards the buffers
-// belong to the producer again.
+// Producers fill the column slices; consumers read distances through
+// Distances, which hides the native width, and ask Has rather than test
+// slices. A consumer reads a block until it calls Release; afterwards the
+// buffers belong to the producer again.
 type Rows struct {
 	// First is the index in the request's sources of the block's first row.
 	First int
@@ -28,13 +26,19 @@ type Rows struct {
 	// Offsets[i]..Offsets[i+1]-1 of Dist32 (or Dist64) and Parent. nil
 	// otherwise.
 	Offsets []int
-	// Vertices, in a sparse block (a request with CutoffCells), is the
+	// Vertices, in a sparse block (a shape with CutoffCells), is the
 	// vertex of each value: a row holds exactly the vertices within the
 	// cutoff, in increasing id order. nil otherwise.
 	Vertices []int32
-	Dist32   []int32
-	Dist64   []int64
-	Parent   []int32
+	// Dist32 and Dist64 are the distance column in its producer's width:
+	// exactly one is set (both may be nil in a block without cells). In
+	// Dist32, graph.Inf32 and above mean no path; in Dist64,
+	// paths.Unreachable does. Read them through Distances.
+	Dist32 []int32
+	Dist64 []int64
+	// Parent is the parent column, nil when the shape did not ask for it;
+	// paths.NoParent marks the source and unreachable vertices.
+	Parent []int32
 
 	release func(*Rows)
 }
@@ -48,23 +52,6 @@ func (r *Rows) Span(i int) (lo, hi int) {
 		return r.Offsets[i], r.Offsets[i+1]
 	}
 	return i * r.Width, (i + 1) * r.Width
-}
-
-// Distance returns row i's value in column j (vertex j of a full row, the
-// j-th target of a narrowed one, the j-th cell of a sparse one), or
-// paths.Unreachable.
-func (r *Rows) Distance(i, j int) int64 {
-	lo, _ := r.Span(i)
-	return r.Cell(lo + j)
-}
-
-// Cell returns the distance at position at of the block's values (see
-// Span), or paths.Unreachable.
-func (r *Rows) Cell(at int) int64 {
-	if r.Dist32 != nil {
-		return paths.Widen(r.Dist32[at])
-	}
-	return r.Dist64[at]
 }
 
 // Sparse reports whether the block lists each row's cells with their

@@ -17,7 +17,7 @@ func TestCheckShapeNamesWhatIsWrong(t *testing.T) {
 	good := func() *Rows {
 		return &Rows{First: 1, Sources: []int32{3, 5}, Width: 4, Dist32: make([]int32, 8), Parent: make([]int32, 8)}
 	}
-	if err := good().CheckShape(sources, 4, true); err != nil {
+	if err := good().CheckShape(sources, 4, ColumnsOf(Parent)); err != nil {
 		t.Fatalf("a well-formed block: %v", err)
 	}
 	cases := []struct {
@@ -40,7 +40,7 @@ func TestCheckShapeNamesWhatIsWrong(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := good()
 			c.edit(r)
-			err := r.CheckShape(sources, c.width, c.par)
+			err := r.CheckShape(sources, c.width, ColumnsOf().With(Parent, c.par))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want it to say %q", err, c.want)
 			}

@@ -33,16 +33,23 @@ func (t Tree) From() int32 { return t.rows.Sources[t.i] }
 
 // WeightTo returns the shortest distance from the source to v, or
 // paths.Unreachable. O(1).
-func (t Tree) WeightTo(v int32) int64 { return t.rows.Distance(t.i, int(v)) }
+func (t Tree) WeightTo(v int32) int64 {
+	lo, _ := t.rows.Span(t.i)
+	return t.rows.Distances().Weight(lo + int(v))
+}
 
 // Reachable reports whether the source reaches v. O(1).
-func (t Tree) Reachable(v int32) bool { return t.WeightTo(v) != paths.Unreachable }
+func (t Tree) Reachable(v int32) bool {
+	lo, _ := t.rows.Span(t.i)
+	_, ok := t.rows.Distances().At(lo + int(v))
+	return ok
+}
 
 // To returns the vertices of a shortest path from the source to v, both
 // included, or nil when v is unreachable or the block has no parents.
 // O(path length).
 func (t Tree) To(v int32) []int32 {
-	if t.rows.Parent == nil || !t.Reachable(v) {
+	if !t.rows.Has(Parent) || !t.Reachable(v) {
 		return nil
 	}
 	lo, hi := t.rows.Span(t.i)
@@ -55,11 +62,12 @@ func (t Tree) To(v int32) []int32 {
 func (t Tree) Copy() *paths.Tree {
 	r := t.rows
 	out := &paths.Tree{Source: t.From(), Dist: make([]int64, r.Width)}
+	lo, hi := r.Span(t.i)
+	dist := r.Distances()
 	for v := range r.Width {
-		out.Dist[v] = r.Distance(t.i, v)
+		out.Dist[v] = dist.Weight(lo + v)
 	}
-	if r.Parent != nil {
-		lo, hi := r.Span(t.i)
+	if r.Has(Parent) {
 		out.Parent = append([]int32(nil), r.Parent[lo:hi]...)
 	}
 	return out
@@ -69,12 +77,13 @@ func (t Tree) Copy() *paths.Tree {
 // n vertices: the row's cells where it lists them, unreachable and without
 // parent elsewhere. For checks and tests. O(n).
 func (r *Rows) SparseTree(i int, n int32) *paths.Tree {
-	out := paths.NewTree(n, r.Sources[i], r.Parent != nil)
+	out := paths.NewTree(n, r.Sources[i], r.Has(Parent))
 	lo, hi := r.Span(i)
+	dist := r.Distances()
 	for at := lo; at < hi; at++ {
 		v := r.Vertices[at]
-		out.Dist[v] = r.Cell(at)
-		if r.Parent != nil {
+		out.Dist[v] = dist.Weight(at)
+		if r.Has(Parent) {
 			out.Parent[v] = r.Parent[at]
 		}
 	}

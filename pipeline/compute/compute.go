@@ -131,9 +131,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	csr := g.Rows()
 	stages["csr"] = time.Since(began).Seconds()
 	req := backend.Request{
-		Edges: g.Edges, CSR: csr, Sources: run.sources,
-		Targets: run.targets, SourceTargets: run.sourceTargets,
-		Choice: plan.Choice, Parents: run.readsParents(), MaxDistance: cfg.MaxDistance, Hierarchy: stored,
+		Shape: results.Shape{
+			Sources: run.sources, Targets: run.targets, SourceTargets: run.sourceTargets,
+			Columns: results.ColumnsOf().With(results.Parent, run.readsParents()), MaxDistance: cfg.MaxDistance,
+		},
+		Edges: g.Edges, CSR: csr, Choice: plan.Choice, Hierarchy: stored,
 	}
 	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
 		return nil, err
@@ -371,7 +373,7 @@ type runOutputs struct {
 func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]string, progress *runlog.Progress) (*runOutputs, error) {
 	out := &runOutputs{}
 	if len(r.pairs) > 0 {
-		out.paths = resultfiles.NewPathSink(r.pairs, req.Parents)
+		out.paths = resultfiles.NewPathSink(r.pairs, req.Wants(results.Parent))
 	}
 	if r.cfg.Matrix {
 		w, err := resultfiles.NewDistanceMatrixWriter(filepath.Join(dir, output.MatrixName), int(req.Edges.N))
@@ -381,10 +383,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 		out.matrix, out.table = w, results.Fanout{w}
 		return out, nil
 	}
-	shape := resultfiles.ResultShape{
-		Sources: r.sources, Width: int(req.Edges.N), Targets: r.targets, SourceTargets: r.sourceTargets,
-		MaxDistance: r.cfg.MaxDistance, Parents: req.Parents, Layout: r.cfg.Layout,
-	}
+	shape := resultfiles.ResultShape{Shape: req.Shape, Width: int(req.Edges.N), Layout: r.cfg.Layout}
 	summary, err := resultfiles.NewSummarySink(shape)
 	if err != nil {
 		return nil, err

@@ -53,7 +53,7 @@ func (f *fakeGPU) Run(ctx context.Context, req backend.Request, sink results.Sin
 		out := &results.Rows{First: rows.First, Sources: req.Sources[rows.First : rows.First+rows.Len()], Width: rows.Width,
 			Offsets: slices.Clone(rows.Offsets), Vertices: slices.Clone(rows.Vertices), Dist32: make([]int32, cells)}
 		for at := range cells {
-			d := rows.Cell(at)
+			d := rows.Distances().Weight(at)
 			if d == paths.Unreachable {
 				d = int64(graph.Inf32)
 			}
@@ -278,7 +278,7 @@ func (f *faultBackend) Run(ctx context.Context, req backend.Request, sink result
 		}
 		tree := refTree(req.CSR, s)
 		rows := &results.Rows{First: i, Sources: req.Sources[i : i+1], Width: int(req.CSR.N), Dist64: tree.Dist}
-		if req.Parents {
+		if req.Wants(results.Parent) {
 			rows.Parent = tree.Parent
 		}
 		if err := sink(rows); err != nil {

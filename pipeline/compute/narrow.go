@@ -6,7 +6,7 @@ import (
 )
 
 // blockNarrower hands the distances table the blocks it expects, narrowed
-// to the run's targets (backend.Request.NarrowBlock), when the backend
+// to the run's targets (results.Shape.NarrowBlock), when the backend
 // computed full rows because the pipeline asked for them (compute.paths
 // reads whole parent rows, and a list of every vertex in another order
 // saves no search), or because a backend answered a narrowed request with
@@ -15,7 +15,7 @@ import (
 // width, which a narrowed block never has, since targets as many as the
 // vertices are never sent.
 type blockNarrower struct {
-	req  backend.Request // the targets the table expects; nil: none
+	want results.Shape // the targets the table expects; none: not narrowed
 	n    int
 	next results.Consumer
 }
@@ -30,7 +30,7 @@ func narrowing(req backend.Request, fullRows bool, next results.Consumer) (*bloc
 	if !req.Narrowed() {
 		return nw, req
 	}
-	nw.req = backend.Request{Sources: req.Sources, Targets: req.Targets, SourceTargets: req.SourceTargets}
+	nw.want = results.Shape{Sources: req.Sources, Targets: req.Targets, SourceTargets: req.SourceTargets}
 	if fullRows || len(req.Targets) == n {
 		req.Targets, req.SourceTargets = nil, nil
 	}
@@ -41,11 +41,11 @@ func narrowing(req backend.Request, fullRows bool, next results.Consumer) (*bloc
 // narrowed run is copied to its targets and released, any other block is
 // returned as it is.
 func (nw *blockNarrower) narrow(rows *results.Rows) *results.Rows {
-	if !nw.req.Narrowed() || rows.Offsets != nil || rows.Width != nw.n {
+	if !nw.want.Narrowed() || rows.Offsets != nil || rows.Width != nw.n {
 		return rows
 	}
 	defer rows.Release()
-	return nw.req.NarrowBlock(rows)
+	return nw.want.NarrowBlock(rows)
 }
 
 // Put hands the block, narrowed, to the next consumer.

@@ -79,10 +79,10 @@ func Serve(ctx context.Context, gpus []*device.Stager, opts Options, req backend
 		return err
 	}
 	if len(req.Sources) == 0 {
-		_, err := planAllPairs(e, req.Choice.Algorithm, req.Parents, opts.Parents)
+		_, err := planAllPairs(e, req.Choice.Algorithm, req.Wants(results.Parent), opts.Parents)
 		return err
 	}
-	run, err := Prepare(gpus, opts, e, req.Choice.Algorithm, req.Parents)
+	run, err := Prepare(gpus, opts, e, req.Choice.Algorithm, req.Wants(results.Parent))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func Serve(ctx context.Context, gpus []*device.Stager, opts Options, req backend
 	facts := Facts{KernelSeconds: seconds(kernel), ComputeSeconds: seconds(time.Since(began))}
 	if err == nil {
 		var stream device.StreamStats
-		stream, err = run.Stream(ctx, req.Sources, backend.NarrowSink(&req, sink))
+		stream, err = run.Stream(ctx, req.Sources, req.NarrowSink(sink))
 		facts.StreamSeconds, facts.StreamBytes = seconds(stream.Wall), stream.Bytes
 	}
 	req.ReportFact("gpu", facts)

@@ -79,7 +79,7 @@ func streamFW(t *testing.T, b *gpu.Backend, alg backend.Algorithm, e *graph.Edge
 	if sources == nil {
 		sources = backendtest.Vertices(e.N)
 	}
-	req := &backend.Request{Edges: e, Sources: sources, Parents: withParents}
+	req := &backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, withParents)}, Edges: e}
 	col := gputest.NewCollector(req, keep)
 	col.Check = check
 	r, err := b.PrepareAllPairs(e, alg, withParents)
@@ -306,7 +306,7 @@ func TestAllPairsRefusesWhatInt32CannotHold(t *testing.T) {
 	if _, err := backendtest.Request(t, e, backend.Algorithm{Name: allpairs.AllPairsFamily}, backendtest.Vertices(3000), false); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Fatalf("Choose: %v, want device.ErrNeedsInt64", err)
 	}
-	req := backend.Request{Edges: e, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily}, AllPairs: true}}
+	req := backend.Request{Shape: results.Shape{Sources: []int32{0}}, Edges: e, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily}, AllPairs: true}}
 	if err := backendtest.Default().Run(context.Background(), req, func(b *results.Rows) error { b.Release(); return nil }); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Fatalf("Run: %v, want device.ErrNeedsInt64", err)
 	}
@@ -349,21 +349,21 @@ func TestRunAllPairs(t *testing.T) {
 	}
 	sink := func(r *results.Rows) error { r.Release(); return nil }
 	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantBlocked}, AllPairs: true}
-	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0},
+	if err := b.Run(context.Background(), backend.Request{Shape: results.Shape{Sources: []int32{0}}, Edges: e,
 		Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "johnson"}}}, sink); !errors.Is(err, backend.ErrUnsupported) {
 		t.Fatalf("johnson: %v", err)
 	}
 	int64Choice := fw
 	int64Choice.Int64 = true
-	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{0}, Choice: int64Choice}, sink); !errors.Is(err, backend.ErrUnsupported) {
+	if err := b.Run(context.Background(), backend.Request{Shape: results.Shape{Sources: []int32{0}}, Edges: e, Choice: int64Choice}, sink); !errors.Is(err, backend.ErrUnsupported) {
 		t.Fatalf("int64 distances: %v", err)
 	}
-	if err := b.Run(context.Background(), backend.Request{Edges: e, Sources: []int32{400}, Choice: fw}, sink); err == nil {
+	if err := b.Run(context.Background(), backend.Request{Shape: results.Shape{Sources: []int32{400}}, Edges: e, Choice: fw}, sink); err == nil {
 		t.Fatal("source 400 of 400 vertices accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := b.Run(ctx, backend.Request{Edges: e, Sources: backendtest.Vertices(400), Choice: fw}, sink); !errors.Is(err, context.Canceled) {
+	if err := b.Run(ctx, backend.Request{Shape: results.Shape{Sources: backendtest.Vertices(400)}, Edges: e, Choice: fw}, sink); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: %v", err)
 	}
 }
@@ -385,7 +385,7 @@ func TestStreamPoolIsBounded(t *testing.T) {
 	if _, err := r.Compute(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	req := &backend.Request{Edges: e, Sources: backendtest.Vertices(200), Parents: true}
+	req := &backend.Request{Shape: results.Shape{Sources: backendtest.Vertices(200), Columns: results.ColumnsOf(results.Parent)}, Edges: e}
 	col := gputest.NewCollector(req, false)
 	col.Check = against(e, graphtest.MatrixRows(200, want), true)
 	var outstanding, peak atomic.Int64
@@ -450,7 +450,7 @@ func TestStreamStopsAtSinkError(t *testing.T) {
 	e := graphtest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 4)), 300, 2000, 1, 20, 0)
 	b := backendtest.Open(t, gpu.WithStaging(3, 5*300*4))
 	fw := backend.Choice{Algorithm: backend.Algorithm{Name: allpairs.AllPairsFamily, Variant: allpairs.VariantFast}, AllPairs: true}
-	req := backend.Request{Edges: e, Sources: backendtest.Vertices(300), Choice: fw, Parents: true}
+	req := backend.Request{Shape: results.Shape{Sources: backendtest.Vertices(300), Columns: results.ColumnsOf(results.Parent)}, Edges: e, Choice: fw}
 	stop := errors.New("enough")
 	for _, failAt := range []int64{1, 3, 40} {
 		var calls atomic.Int64

@@ -60,7 +60,7 @@ func TestCollectorChecksAndKeepsRows(t *testing.T) {
 	g := graph.BuildCSR(e)
 	want, _ := graphtest.FloydWarshall(e)
 	rows := graphtest.MatrixRows(10, want)
-	req := &backend.Request{Edges: e, CSR: g, Sources: []int32{7, 2, 9, 0}}
+	req := &backend.Request{Shape: results.Shape{Sources: []int32{7, 2, 9, 0}}, Edges: e, CSR: g}
 	c := NewCollector(req, true)
 	c.Check = func(b *results.Rows) error { return CheckBlock(g, b, rows, false) }
 	released := 0

@@ -108,8 +108,10 @@ func (c *Collector) Blocks() (blocks, maxRows int) {
 func RowHash(b *results.Rows, i int) uint64 {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
+	lo, _ := b.Span(i)
+	dist := b.Distances()
 	for v := range b.Width {
-		d := uint64(b.Distance(i, v))
+		d := uint64(dist.Weight(lo + v))
 		for range 8 {
 			h = (h ^ (d & 0xff)) * prime
 			d >>= 8

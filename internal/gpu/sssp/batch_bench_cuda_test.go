@@ -70,27 +70,27 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		rounds     int
 	}
 	shapes := []shape{
-		{name: "od-table", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}},
-		{name: "od-table-parents", req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff, Parents: true}},
-		{name: "cutoff-100000-100-sources", req: backend.Request{Sources: span(0, 100), MaxDistance: 100000}},
-		{name: "pairs-1M", req: backend.Request{Sources: sources, SourceTargets: pairs, MaxDistance: results.NoCutoff}},
-		{name: "whole-rows-64", req: backend.Request{Sources: span(0, 64), MaxDistance: results.NoCutoff}},
+		{name: "od-table", req: backend.Request{Shape: results.Shape{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}}},
+		{name: "od-table-parents", req: backend.Request{Shape: results.Shape{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}}},
+		{name: "cutoff-100000-100-sources", req: backend.Request{Shape: results.Shape{Sources: span(0, 100), MaxDistance: 100000}}},
+		{name: "pairs-1M", req: backend.Request{Shape: results.Shape{Sources: sources, SourceTargets: pairs, MaxDistance: results.NoCutoff}}},
+		{name: "whole-rows-64", req: backend.Request{Shape: results.Shape{Sources: span(0, 64), MaxDistance: results.NoCutoff}}},
 	}
 	for _, batch := range []int{1, 8, 64, 256} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-batch-%d", batch), batch: batch,
-			req: backend.Request{Sources: sources[:min(len(sources), max(batch, 64))], Targets: targets, MaxDistance: results.NoCutoff}})
+			req: backend.Request{Shape: results.Shape{Sources: sources[:min(len(sources), max(batch, 64))], Targets: targets, MaxDistance: results.NoCutoff}}})
 	}
 	for _, factor := range []float64{8, 32, 64, 128} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-delta-factor-%g", factor), factor: factor,
-			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}})
+			req: backend.Request{Shape: results.Shape{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}}})
 	}
 	for _, rounds := range []int{-1, 4} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-64-local-rounds-%d", max(rounds, 0)), rounds: rounds,
-			req: backend.Request{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}})
+			req: backend.Request{Shape: results.Shape{Sources: sources[:64], Targets: targets, MaxDistance: results.NoCutoff}}})
 	}
 	for _, gib := range []int64{4, 16} {
 		shapes = append(shapes, shape{name: fmt.Sprintf("od-table-state-%dGiB", gib), stateBytes: gib << 30,
-			req: backend.Request{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}})
+			req: backend.Request{Shape: results.Shape{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff}}})
 	}
 	for _, sh := range shapes {
 		b.Run(sh.name, func(b *testing.B) {
@@ -129,8 +129,7 @@ func BenchmarkSSSPBatch(b *testing.B) {
 		})
 	}
 	b.Run("check-od-rows", func(b *testing.B) {
-		req := backend.Request{CSR: g, Sources: []int32{sources[0], sources[len(sources)-1]}, Targets: targets,
-			MaxDistance: results.NoCutoff, Parents: true}
+		req := backend.Request{Shape: results.Shape{Sources: []int32{sources[0], sources[len(sources)-1]}, Targets: targets, MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, CSR: g}
 		refs := [][]int64{graphtest.Dijkstra(g, req.Sources[0]), graphtest.Dijkstra(g, req.Sources[1])}
 		for b.Loop() {
 			if err := checkBatch(be, &req, refs, sssp.Options{}); err != nil {

@@ -112,7 +112,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	}
 	var err error
 	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
-	s.onDevice = !(req.Parents && plan.lo <= 0)
+	s.onDevice = !(req.Wants(results.Parent) && plan.lo <= 0)
 	if h != nil {
 		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, b.workers); err != nil {
 			return stats, err
@@ -128,7 +128,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if s.onDevice {
 		s.width = int64(rowWidest(req, int(plan.n)))
 	} else {
-		sink = backend.NarrowSink(req, sink)
+		sink = req.NarrowSink(sink)
 	}
 	began := time.Now()
 	err = b.dev.Do(s.prepare)
@@ -138,7 +138,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
 		width, shape := s.staging()
 		var produced Stats
-		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Parents, shape, s.stageFuncs(&produced), sink)
+		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Wants(results.Parent), shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
 	}
 	if cerr := b.dev.Do(s.close); cerr != nil {
@@ -187,7 +187,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		if s.graph, err = uploadGraph(c, s.host); err != nil {
 			return err
 		}
-		if s.req.Parents {
+		if s.req.Wants(results.Parent) {
 			if _, err := s.graph.Reverse(c); err != nil {
 				return err
 			}
@@ -220,7 +220,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		// host memory).
 		staging = max(staging, batchLanes*4*s.width)
 	}
-	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Parents, budget, staging,
+	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Wants(results.Parent), budget, staging,
 		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)
 	cellBytes := int64(0)
@@ -267,7 +267,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		if slot.dist, err = c.Alloc(rows*s.width*4, "batched result distances"); err != nil {
 			return err
 		}
-		if s.req.Parents {
+		if s.req.Wants(results.Parent) {
 			if slot.parent, err = c.Alloc(rows*s.width*4, "batched result parents"); err != nil {
 				return err
 			}
@@ -368,13 +368,13 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*copied, cs.CUDA()); err != nil {
 				return err
 			}
-			if s.req.Parents {
+			if s.req.Wants(results.Parent) {
 				return blk.Parent().CopyFromDevice(0, slot.parent.Ptr, 4*cells, cs.CUDA())
 			}
 			return nil
 		},
 	}
-	if s.sweep != nil && s.sweep.compact && s.req.Parents {
+	if s.sweep != nil && s.sweep.compact && s.req.Wants(results.Parent) {
 		f.Prepare = func(b *results.Rows) { s.sweep.idsOf(b.Parent) }
 	}
 	if !s.onDevice {
@@ -595,7 +595,7 @@ func (s *batchSolver) writeCells(c *device.Ctx, slot *resultSlot, k, groups int6
 		return false, err
 	}
 	rev := &devicegraph.CSR{}
-	if s.req.Parents {
+	if s.req.Wants(results.Parent) {
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
 			return false, err
@@ -618,9 +618,9 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 	var rev *devicegraph.CSR
 	var ids cu.DevicePtr
 	switch {
-	case s.req.Parents && s.sweep != nil && s.sweep.compact:
+	case s.req.Wants(results.Parent) && s.sweep != nil && s.sweep.compact:
 		rev, ids = s.sweep.rev, s.sweep.revIDs.Ptr
-	case s.req.Parents:
+	case s.req.Wants(results.Parent):
 		var err error
 		if rev, err = s.graph.Reverse(c); err != nil {
 			return err

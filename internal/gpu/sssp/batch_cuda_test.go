@@ -80,8 +80,8 @@ func TestSSSPBatchMatchesDijkstra(t *testing.T) {
 			for _, q := range batchQueries(r, c.g.N, sources, typical) {
 				for _, parents := range []bool{false, true} {
 					name := fmt.Sprintf("%s/seed %d/%s/parents %v", c.name, seed, q.name, parents)
-					req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-						MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: parents, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
+					req := &backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: q.cutoff, CutoffCells: q.cells, Columns: results.ColumnsOf().With(results.Parent, parents)}, CSR: c.g,
+						Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
 					if err := checkBatch(b, req, refs, sssp.Options{}); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
@@ -102,8 +102,7 @@ func TestSSSPBatchSmallLaunches(t *testing.T) {
 		refs := referenceRows(c.g, sources)
 		for _, batch := range []int{1, 5, 33} {
 			for _, q := range batchQueries(r, c.g.N, sources, 1000) {
-				req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-					MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true}
+				req := &backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: q.cutoff, CutoffCells: q.cells, Columns: results.ColumnsOf(results.Parent)}, CSR: c.g}
 				if err := checkBatch(b, req, refs, sssp.Options{Batch: batch}); err != nil {
 					t.Fatalf("%s/batch %d/%s: %v", c.name, batch, q.name, err)
 				}
@@ -197,7 +196,7 @@ func checkRows(req *backend.Request, refs [][]int64, run func(results.Sink) erro
 	// With a cutoff of 0 a row is one cell: sparse rows always fit, except
 	// where parents over weights <= 0 are mended on whole rows.
 	lo, _ := req.CSR.WeightRange()
-	if req.SparseRows() && req.MaxDistance == 0 && req.CSR.N > 1 && !(req.Parents && lo <= 0) && sparse == 0 {
+	if req.SparseRows() && req.MaxDistance == 0 && req.CSR.N > 1 && !(req.Wants(results.Parent) && lo <= 0) && sparse == 0 {
 		return fmt.Errorf("no sparse block, though rows of one cell fit")
 	}
 	return nil
@@ -230,7 +229,7 @@ func checkBatchRow(req *backend.Request, rows *results.Rows, i int, want []int64
 		case req.Targets != nil:
 			v = req.Targets[j]
 		}
-		got, exact := rows.Distance(i, j), want[v]
+		got, exact := rows.Distances().Weight(lo+j), want[v]
 		beyond := req.MaxDistance != results.NoCutoff && (exact == paths.Unreachable || exact > req.MaxDistance)
 		if got != exact && !(beyond && got == paths.Unreachable) {
 			return fmt.Errorf("vertex %d: distance %d, want %d", v, got, exact)
@@ -278,9 +277,9 @@ func TestSSSPBatchSpreadOverContexts(t *testing.T) {
 	for _, q := range batchQueries(r, g.N, sources, 300) {
 		var mu sync.Mutex
 		facts := map[string]sssp.BatchFacts{}
-		req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-			MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
-			Facts: func(key string, v any) { mu.Lock(); facts[key] = v.(sssp.BatchFacts); mu.Unlock() }}
+		req := &backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: q.cutoff, CutoffCells: q.cells, Columns: results.ColumnsOf(results.Parent)}, CSR: g,
+			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}},
+			Facts:  func(key string, v any) { mu.Lock(); facts[key] = v.(sssp.BatchFacts); mu.Unlock() }}
 		if err := checkBatchRun(two, req, refs); err != nil {
 			t.Fatalf("%s: %v", q.name, err)
 		}
@@ -310,7 +309,7 @@ func TestSSSPBatchSparseRowsOfALargeGraph(t *testing.T) {
 	refs := referenceRows(g, sources)
 	for _, cutoff := range []int64{300, refs[0][g.N/2], 1 << 40} {
 		for _, parents := range []bool{false, true} {
-			req := &backend.Request{CSR: g, Sources: sources, MaxDistance: cutoff, CutoffCells: true, Parents: parents,
+			req := &backend.Request{Shape: results.Shape{Sources: sources, MaxDistance: cutoff, CutoffCells: true, Columns: results.ColumnsOf().With(results.Parent, parents)}, CSR: g,
 				Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
 			if err := checkBatch(b, req, refs, sssp.Options{}); err != nil {
 				t.Fatalf("cutoff %d, parents %v: %v", cutoff, parents, err)

@@ -50,10 +50,10 @@ func TestUseBatch(t *testing.T) {
 		req  backend.Request
 		want bool
 	}{
-		{backend.Request{Sources: []int32{3}, MaxDistance: results.NoCutoff}, false},
-		{backend.Request{Sources: []int32{3, 4}, MaxDistance: results.NoCutoff}, true},
-		{backend.Request{Sources: []int32{3}, Targets: []int32{1}, MaxDistance: results.NoCutoff}, true},
-		{backend.Request{Sources: []int32{3}, MaxDistance: 0}, true},
+		{backend.Request{Shape: results.Shape{Sources: []int32{3}, MaxDistance: results.NoCutoff}}, false},
+		{backend.Request{Shape: results.Shape{Sources: []int32{3, 4}, MaxDistance: results.NoCutoff}}, true},
+		{backend.Request{Shape: results.Shape{Sources: []int32{3}, Targets: []int32{1}, MaxDistance: results.NoCutoff}}, true},
+		{backend.Request{Shape: results.Shape{Sources: []int32{3}, MaxDistance: 0}}, true},
 	} {
 		if got := useBatch(&c.req); got != c.want {
 			t.Errorf("useBatch(%+v) = %v, want %v", c.req, got, c.want)

@@ -72,9 +72,9 @@ func TestCHMatchesDijkstra(t *testing.T) {
 				}
 				built, swept := 0, int64(0)
 				var mu sync.Mutex
-				req := &backend.Request{CSR: c.g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-					MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: parents, Hierarchy: given,
-					Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}},
+				req := &backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: q.cutoff, CutoffCells: q.cells, Columns: results.ColumnsOf().With(results.Parent, parents)}, CSR: c.g,
+					Hierarchy: given,
+					Choice:    backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}},
 					Facts: func(key string, v any) {
 						mu.Lock()
 						defer mu.Unlock()
@@ -126,8 +126,8 @@ func TestCHSmallLaunches(t *testing.T) {
 	b := backendtest.Default()
 	for _, batch := range []int{1, 5, 33} {
 		for _, q := range batchQueries(r, g.N, sources, 5000) {
-			req := &backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-				MaxDistance: q.cutoff, CutoffCells: q.cells, Parents: true, Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}}}
+			req := &backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: q.cutoff, CutoffCells: q.cells, Columns: results.ColumnsOf(results.Parent)}, CSR: g,
+				Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.AlgorithmCH}}}
 			if err := checkBatch(b, req, refs, sssp.Options{Batch: batch}); err != nil {
 				t.Fatalf("batch %d/%s: %v", batch, q.name, err)
 			}
@@ -183,12 +183,12 @@ func BenchmarkCH(b *testing.B) {
 		name string
 		req  backend.Request
 	}{
-		{"table-200", backend.Request{Sources: span(0, 200), Targets: span(n/2, 200)}},
-		{"table-1000", backend.Request{Sources: span(0, 1000), Targets: span(n/2, 1000)}},
-		{"table-1000-random", backend.Request{Sources: random(1000), Targets: random(1000)}},
-		{"table-1000-parents", backend.Request{Sources: span(0, 1000), Targets: span(n/2, 1000), Parents: true}},
-		{"trees-64", backend.Request{Sources: span(0, 64)}},
-		{"trees-256", backend.Request{Sources: random(256)}},
+		{"table-200", backend.Request{Shape: results.Shape{Sources: span(0, 200), Targets: span(n/2, 200)}}},
+		{"table-1000", backend.Request{Shape: results.Shape{Sources: span(0, 1000), Targets: span(n/2, 1000)}}},
+		{"table-1000-random", backend.Request{Shape: results.Shape{Sources: random(1000), Targets: random(1000)}}},
+		{"table-1000-parents", backend.Request{Shape: results.Shape{Sources: span(0, 1000), Targets: span(n/2, 1000), Columns: results.ColumnsOf(results.Parent)}}},
+		{"trees-64", backend.Request{Shape: results.Shape{Sources: span(0, 64)}}},
+		{"trees-256", backend.Request{Shape: results.Shape{Sources: random(256)}}},
 	}
 	for _, s := range shapes {
 		req := s.req
@@ -259,8 +259,8 @@ func TestCHParentsAreTheSearchesParents(t *testing.T) {
 			continue
 		}
 		cells := func(alg string) []int32 {
-			req := backend.Request{CSR: g, Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets,
-				MaxDistance: results.NoCutoff, Parents: true, Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
+			req := backend.Request{Shape: results.Shape{Sources: sources, Targets: q.targets, SourceTargets: q.sourceTargets, MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, CSR: g,
+				Hierarchy: h, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
 			out := make([][]int32, len(sources))
 			var mu sync.Mutex
 			err := b.Run(context.Background(), req, func(rows *results.Rows) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/devicegraph"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/results"
 	"gorgonia.org/cu"
 )
 
@@ -85,7 +86,7 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 				add(v)
 			}
 		}
-		if req.Parents {
+		if req.Wants(results.Parent) {
 			in = inArcs(g, seen, workers)
 			for _, a := range in {
 				add(a.tail)
@@ -108,7 +109,7 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 		for i, r := range w.sel.Vertices {
 			w.ids[i] = h.Order[r]
 		}
-		if req.Parents {
+		if req.Wants(results.Parent) {
 			w.revHost = w.reverseOver(in)
 		}
 	}

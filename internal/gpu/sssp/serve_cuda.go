@@ -89,7 +89,7 @@ func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, si
 		return err
 	}
 	prepared := time.Since(start)
-	stats, err := s.Solve(ctx, req.Sources, req.Parents, backend.NarrowSink(req, sink))
+	stats, err := s.Solve(ctx, req.Sources, req.Wants(results.Parent), req.NarrowSink(sink))
 	stats.Prepare = prepared
 	req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
 	if cerr := s.Close(); cerr != nil {

@@ -115,7 +115,7 @@ func ssspSolve(t *testing.T, b *gpu.Backend, g *graph.CSR, variant string, opts 
 		t.Fatalf("%s: %v", variant, err)
 	}
 	ssspPoison(t, s)
-	req := &backend.Request{CSR: g, Sources: sources, Parents: withParents}
+	req := &backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, withParents)}, CSR: g}
 	col := gputest.NewCollector(req, false)
 	col.Check = func(r *results.Rows) error { return gputest.CheckBlock(g, r, ref, withParents) }
 	before := runtime.NumGoroutine()
@@ -240,7 +240,7 @@ func TestSSSPNegativeCycleNamesAVertexOnIt(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	for _, variant := range []string{sssp.VariantBFNaive, sssp.VariantBFStride, sssp.VariantBFFlags} {
-		req := backend.Request{CSR: g, Sources: []int32{5, 0}, Parents: true, MaxDistance: results.NoCutoff,
+		req := backend.Request{Shape: results.Shape{Sources: []int32{5, 0}, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g,
 			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily, Variant: variant}}}
 		col := gputest.NewCollector(&req, false)
 		err := backendtest.Default().Run(context.Background(), req, col.Sink)
@@ -360,7 +360,7 @@ func TestSSSPStopsAtSinkError(t *testing.T) {
 		if _, err := s.Solve(ctx, []int32{1, 2, 3}, false, func(r *results.Rows) error { r.Release(); return nil }); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s: cancelled solve: %v", variant, err)
 		}
-		req := &backend.Request{CSR: g, Sources: []int32{9, 4, 30}, Parents: true, MaxDistance: results.NoCutoff}
+		req := &backend.Request{Shape: results.Shape{Sources: []int32{9, 4, 30}, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g}
 		col := gputest.NewCollector(req, false)
 		col.Check = func(r *results.Rows) error {
 			return gputest.CheckBlock(g, r, func(s int32) []int64 { return graphtest.Dijkstra(g, s) }, true)
@@ -388,7 +388,7 @@ func TestSSSPRefusals(t *testing.T) {
 		if _, err := backendtest.Request(t, neg, alg, []int32{0}, false); !errors.Is(err, backend.ErrUnsupported) {
 			t.Errorf("Choose %s on a negative arc: %v", variant, err)
 		}
-		req := backend.Request{Edges: neg, Sources: []int32{0}, Choice: backend.Choice{Algorithm: alg}}
+		req := backend.Request{Shape: results.Shape{Sources: []int32{0}}, Edges: neg, Choice: backend.Choice{Algorithm: alg}}
 		if err := b.Run(context.Background(), req, release); !errors.Is(err, device.ErrNotSupported) {
 			t.Errorf("Run %s on a negative arc: %v", variant, err)
 		}
@@ -412,11 +412,11 @@ func TestSSSPRefusals(t *testing.T) {
 	if _, err := backendtest.Request(t, big, backend.Algorithm{Name: sssp.BellmanFordFamily}, []int32{0}, false); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Errorf("Choose on overflowing distances: %v", err)
 	}
-	bigReq := backend.Request{Edges: big, Sources: []int32{0}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily}}}
+	bigReq := backend.Request{Shape: results.Shape{Sources: []int32{0}}, Edges: big, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.BellmanFordFamily}}}
 	if err := b.Run(context.Background(), bigReq, release); !errors.Is(err, device.ErrNeedsInt64) {
 		t.Errorf("Run on overflowing distances: %v", err)
 	}
-	outside := backend.Request{Edges: neg, Sources: []int32{3}, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
+	outside := backend.Request{Shape: results.Shape{Sources: []int32{3}}, Edges: neg, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: sssp.SSSPFamily}}}
 	if err := b.Run(context.Background(), outside, release); err == nil {
 		t.Errorf("source outside the graph accepted")
 	}
