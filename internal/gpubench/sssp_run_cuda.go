@@ -296,11 +296,11 @@ type reference struct {
 }
 
 func newReference(g *graph.CSR, negative bool) *reference {
-	r := &reference{g: g, algorithm: "dijkstra", dist: map[int32][]int64{}, took: map[int32]time.Duration{}}
+	r := &reference{g: g, algorithm: backend.AlgorithmDijkstra, dist: map[int32][]int64{}, took: map[int32]time.Duration{}}
 	if negative {
-		r.algorithm = "bellman-ford"
+		r.algorithm = backend.AlgorithmBellmanFord
 	}
-	if f, ok := backend.Lookup("cpu"); ok {
+	if f, ok := backend.Lookup(backend.CPU); ok {
 		r.cpu, r.name = &f, "cpu "+r.algorithm
 	} else {
 		r.name = "reference " + r.algorithm
@@ -342,7 +342,7 @@ func (r *reference) distances(ctx context.Context, s int32) ([]int64, error) {
 		if err != nil {
 			return nil, err
 		}
-	case r.algorithm == "bellman-ford":
+	case r.algorithm == backend.AlgorithmBellmanFord:
 		var ok bool
 		if d, ok = graphtest.BellmanFord(r.g, s); !ok {
 			return nil, fmt.Errorf("a negative cycle is reachable from %d", s)

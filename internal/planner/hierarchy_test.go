@@ -50,8 +50,13 @@ func TestShardAlgorithm(t *testing.T) {
 		{auto, true, false, -1, auto},
 		{backend.AlgorithmDijkstra, true, true, -1, backend.AlgorithmDijkstra},
 	} {
-		if got := ShardAlgorithm(c.alg, c.split, c.all, c.lo); got != c.want {
+		asked := false
+		minWeight := func() int32 { asked = true; return c.lo }
+		if got := ShardAlgorithm(c.alg, c.split, c.all, minWeight); got != c.want {
 			t.Errorf("%+v: %q", c, got)
+		}
+		if cheap := !c.split || c.alg != auto || !c.all; cheap && asked {
+			t.Errorf("%+v: the weights were read though the settings decide", c)
 		}
 	}
 }

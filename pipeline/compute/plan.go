@@ -8,6 +8,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/planner"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
@@ -21,13 +22,12 @@ type Plan struct {
 	Why string
 }
 
-// planRun picks the backend compute.backend names and asks it what it would
-// run. "auto" takes the GPU when this build registered one, a device
-// answers and the GPU can compute the problem exactly; else the CPU, with
-// the reason logged. "gpu" without a usable GPU is a *NoGPUError saying
-// what is missing (exit ExitNoGPU). A GPU whose int32 arithmetic is too narrow for the
-// graph gives way to the CPU (with a warning) here, before a context is
-// opened.
+// planRun asks the planner which backend compute.backend names and what
+// that backend would run (planner.ChooseBackend: auto's GPU-or-CPU pick,
+// the fallbacks to the CPU), logs the planner's warnings, and turns its
+// refusals into the stage's errors: a *stageerr.NoGPUError for gpu
+// without a usable GPU (exit ExitNoGPU), a configuration error naming
+// compute.algorithm or compute.variant for a request the backend lacks.
 func planRun(cfg *Config, e *graph.EdgeList, sources int, log *slog.Logger) (Plan, error) {
 	lo, hi := e.WeightRange()
 	problem := backend.Problem{
@@ -36,57 +36,32 @@ func planRun(cfg *Config, e *graph.EdgeList, sources int, log *slog.Logger) (Pla
 		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, TileEdge: cfg.TileEdge},
 		Parents:   cfg.Parents,
 	}
-	cpu, ok := backend.Lookup(backend.CPU)
-	if !ok {
-		return Plan{}, errors.New("pipeline: no CPU backend registered")
+	p, warnings, err := planner.ChooseBackend(cfg.Backend, problem, backend.Lookup)
+	for _, w := range warnings {
+		log.Warn(w.Msg, "why", w.Why)
 	}
-	if cfg.Backend == backend.CPU {
-		return choose(cpu, problem, "requested")
+	if err != nil {
+		return Plan{}, planError(err)
 	}
-	gpu, registered := backend.Lookup(backend.GPU)
-	why := "this build has no GPU backend (build with -tags cuda)"
-	if registered {
-		var ok bool
-		if ok, why = gpu.Available(); ok {
-			plan, err := choose(gpu, problem, "GPU "+why)
-			// auto runs on the CPU what only the CPU implements (johnson,
-			// its variants).
-			if cfg.Backend == BackendAuto && errors.Is(err, backend.ErrUnsupported) {
-				cause := errors.Unwrap(err)
-				log.Warn("using the CPU backend", "why", cause)
-				return choose(cpu, problem, fmt.Sprintf("auto: the GPU does not implement this request (%v)", cause))
-			}
-			if errors.Is(err, backend.ErrNeedsInt64) {
-				log.Warn("using the CPU backend", "why", err)
-				return choose(cpu, problem, "the GPU's int32 distances cannot hold this graph's; the CPU's int64 ones can")
-			}
-			if err == nil && cfg.Backend == BackendAuto {
-				plan.Why = "auto: " + plan.Why
-			}
-			return plan, err
-		}
-	}
-	if cfg.Backend == backend.GPU {
-		return Plan{}, &stageerr.NoGPUError{Why: why}
-	}
-	return choose(cpu, problem, "auto: no GPU ("+why+")")
+	return Plan{Factory: p.Factory, Choice: p.Choice, Why: p.Why}, nil
 }
 
-// choose asks f what it would run for p, reporting a request it cannot
-// serve as a configuration error naming the key to change.
-func choose(f backend.Factory, p backend.Problem, why string) (Plan, error) {
-	c, err := f.Choose(p)
+// planError is the stage's error for the planner's err: the key to change
+// for a refused request, the exit status for a missing GPU.
+func planError(err error) error {
+	var noGPU *planner.NoGPUError
+	var refused *planner.ChooseError
 	switch {
-	case errors.Is(err, backend.ErrNeedsInt64):
-		return Plan{}, fmt.Errorf("%w (%s backend)", err, f.Name)
-	case errors.Is(err, backend.ErrUnsupported) && p.Algorithm.Variant != "":
-		return Plan{}, config.Errorf(KeyVariant, "%w", err)
-	case errors.Is(err, backend.ErrUnsupported):
-		return Plan{}, config.Errorf(KeyAlgorithm, "%w", err)
-	case err != nil:
-		return Plan{}, &stageerr.ComputeError{Err: err}
+	case errors.As(err, &noGPU):
+		return &stageerr.NoGPUError{Why: noGPU.Why}
+	case !errors.As(err, &refused):
+		return err
+	case refused.Setting == planner.SettingVariant:
+		return config.Errorf(KeyVariant, "%w", refused.Err)
+	case refused.Setting == planner.SettingAlgorithm:
+		return config.Errorf(KeyAlgorithm, "%w", refused.Err)
 	}
-	return Plan{Factory: f, Choice: c, Why: why}, nil
+	return &stageerr.ComputeError{Err: refused.Err}
 }
 
 // open starts the planned backend. When auto picked a GPU that then fails
@@ -96,17 +71,18 @@ func (p *Plan) open(cfg *Config, e *graph.EdgeList, sources int, log *slog.Logge
 	if err == nil {
 		return b, nil
 	}
-	if cfg.Backend != BackendAuto || p.Factory.Name == backend.CPU {
+	if !planner.FallBackOnOpenFailure(cfg.Backend, p.Factory.Name) {
 		return nil, &stageerr.ComputeError{Err: fmt.Errorf("starting the %s backend: %w", p.Factory.Name, err)}
 	}
-	log.Warn("using the CPU backend", "why", fmt.Sprintf("the GPU failed to start: %v", err))
+	w := planner.OpenFailedWarning(err)
+	log.Warn(w.Msg, "why", w.Why)
 	cpuCfg := *cfg
 	cpuCfg.Backend = backend.CPU
 	plan, perr := planRun(&cpuCfg, e, sources, log)
 	if perr != nil {
 		return nil, perr
 	}
-	plan.Why = "auto: the GPU failed to start (" + err.Error() + ")"
+	plan.Why = planner.OpenFailedWhy(err)
 	*p = plan
 	return p.open(&cpuCfg, e, sources, log)
 }

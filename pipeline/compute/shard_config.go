@@ -208,8 +208,8 @@ func (c *Config) applyShard(vs *config.Values, env lookupEnv) error {
 	if c.Matrix {
 		return config.Errorf(output.KeyOutputFormat, "distmatrix writes one whole matrix: a sharded run (%s) writes Parquet or Arrow partitions", KeyShard)
 	}
-	if s.Split() && c.Algorithm == backend.AlgorithmFloydWarshall {
-		return config.Errorf(KeyAlgorithm, "floyd-warshall computes every row: a run in %d shards needs auto, dijkstra, bellman-ford, sssp or johnson", s.Count)
+	if d, ok := backend.Describe(c.Algorithm); ok && d.AllPairs && s.Split() {
+		return config.Errorf(KeyAlgorithm, "%s computes every row: a run in %d shards needs auto, dijkstra, bellman-ford, sssp or johnson", c.Algorithm, s.Count)
 	}
 	c.ConfigSHA256 = shardedChecksum(c.ConfigSHA256, s.Count)
 	return nil

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
-	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/planner"
 	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
@@ -94,21 +94,22 @@ func currentOutput(cfg *Config, inputSHA string, log *slog.Logger) (*output.Mani
 	return m, true
 }
 
-// shardPlanConfig adapts an all-pairs run split into shards: each shard
-// computes only its rows, with the multi-source family that auto picks for
-// many sources (Dijkstra), or Johnson when a weight is negative (auto
-// would take Bellman-Ford from each source). A one-shard run is left to
-// plan as an all-pairs run, Floyd-Warshall included.
+// shardPlanConfig is cfg with compute.algorithm adapted for one shard of
+// a split all-pairs run (planner.ShardAlgorithm): cfg itself when nothing
+// changes. The weights are read only when the settings leave the choice to
+// them.
 func shardPlanConfig(cfg *Config, e *graph.EdgeList) *Config {
-	if !cfg.Shard.Split() || cfg.Algorithm != backend.AlgorithmAuto || !sourcesKeyAll(cfg.Sources) {
+	minWeight := func() int32 {
+		lo, _ := e.WeightRange()
+		return lo
+	}
+	algorithm := planner.ShardAlgorithm(cfg.Algorithm, cfg.Shard.Split(), sourcesKeyAll(cfg.Sources), minWeight)
+	if algorithm == cfg.Algorithm {
 		return cfg
 	}
-	if lo, _ := e.WeightRange(); lo >= 0 {
-		return cfg
-	}
-	johnson := *cfg
-	johnson.Algorithm = backend.AlgorithmJohnson
-	return &johnson
+	adapted := *cfg
+	adapted.Algorithm = algorithm
+	return &adapted
 }
 
 // sourcesKeyAll reports whether compute.sources asks for every vertex.
