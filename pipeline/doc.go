@@ -1,6 +1,5 @@
 // Package pipeline is the home of pathflow's two stages and what they
-// share; its own code is only the Version every output records. The
-// sub-packages, lowest first:
+// share; it holds no code of its own. The sub-packages, lowest first:
 //
 //   - stageerr: the kinds of errors the stages return (input, compute,
 //     output, ...), which the commands map to exit codes.
@@ -17,7 +16,7 @@
 //     backend, the stored hierarchy's use, shards and finalize.
 //
 // Imports run downward only: compute and ingest use input, output,
-// runlog and stageerr; the commands (cmd/internal/cli) use the stages.
+// runlog and stageerr, and none of them this package; the commands (cmd/internal/cli) use the stages.
 // docs/architecture.md follows a compute run from its config to its
 // commit.
 package pipeline

@@ -33,7 +33,7 @@ start=$SECONDS
 step() { printf '\n== image-test: %s\n' "$*"; }
 fail() { echo "image-test: $*" >&2; exit 1; }
 
-version=$(sed -n 's/^const Version = "\(.*\)"$/\1/p' pipeline/version.go)
+version=$(sed -n 's/^const Version = "\(.*\)"$/\1/p' internal/version/version.go)
 tag=pathflow:$version
 k8s=deploy/kubernetes
 

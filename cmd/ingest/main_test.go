@@ -12,7 +12,7 @@ import (
 	"github.com/pathflow/pathflow/cmd/internal/cli"
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/tables"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/ingest"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/output"
@@ -195,7 +195,7 @@ func TestOutputOverTheInputIsRefused(t *testing.T) {
 func TestVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := cli.Run(cli.Ingest(), []string{"-version"}, nil, &stdout, &stderr)
-	if want := "ingest " + pipeline.Version + " ("; code != cli.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
+	if want := "ingest " + version.Version + " ("; code != cli.ExitOK || !strings.HasPrefix(stdout.String(), want) || stderr.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and a line starting %q", code, &stdout, &stderr, want)
 	}
 }

@@ -24,7 +24,7 @@
 // A result is declared once, as a Shape: its sources, its targets (every
 // vertex, shared Targets or per-source SourceTargets), its cutoff, whether
 // rows may come sparse, and its columns. backend.Request carries it and
-// tables.ResultShape adds a layout to it; Shape.Check is the one block
+// resultfiles.ResultShape adds a layout to it; Shape.Check is the one block
 // check of backends and consumers. Narrowing lives here too: a backend
 // answers exactly the shape's targets and columns, and one that computes
 // whole rows wraps its sink in Shape.NarrowSink.

@@ -4,7 +4,7 @@ package results
 // cells of each row (every vertex, the shared Targets, or each row's own
 // SourceTargets), the cutoff, whether rows may come sparse, and which
 // columns. A backend request carries it (backend.Request) and a table of
-// results adds its layout to it (tables.ResultShape), so the targets of a
+// results adds its layout to it (resultfiles.ResultShape), so the targets of a
 // run travel in one place and every block is checked against the same
 // declaration (Check).
 type Shape struct {

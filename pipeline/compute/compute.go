@@ -15,7 +15,7 @@ import (
 	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/runlog"
@@ -142,7 +142,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	}
 
 	m := &output.Manifest{
-		Version: pipeline.Version, StartedAt: output.Stamp(startedAt), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
+		Version: version.Version, StartedAt: output.Stamp(startedAt), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, ConfigSHA256: cfg.ConfigSHA256,
 		Backend: be.Name(), Device: be.Device(), Algorithm: alg.Name, Variant: alg.Variant,
 		Reason: plan.Choice.Reason, BackendReason: plan.Why, Workers: cfg.Workers, Devices: cfg.Device.Devices,
 		N: g.Edges.N, M: g.Edges.M(), Sources: len(run.sources),

@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/ingest"
 )
 
@@ -130,7 +130,7 @@ func TestKubernetesExampleRunsOnTheImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tag := "pathflow:" + pipeline.Version
+	tag := "pathflow:" + version.Version
 	build := "podman build -f deploy/container/Containerfile -t " + tag + " ."
 	for name, text := range map[string][]byte{"README.md": readme, "Containerfile": containerfile} {
 		if !strings.Contains(string(text), build) {

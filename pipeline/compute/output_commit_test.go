@@ -14,7 +14,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
@@ -49,7 +49,7 @@ func TestConcurrentCommitsOneWins(t *testing.T) {
 		var wg sync.WaitGroup
 		for i, o := range outs {
 			wg.Go(func() {
-				m := &output.Manifest{Version: pipeline.Version, RunID: o.RunID, Files: []output.ManifestFile{{Path: "part"}}}
+				m := &output.Manifest{Version: version.Version, RunID: o.RunID, Files: []output.ManifestFile{{Path: "part"}}}
 				errs[i] = o.Commit(context.Background(), func(dir string) error { return output.WriteManifest(dir, m) })
 			})
 		}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
@@ -28,8 +28,8 @@ func shardState(root string, i, count int, inputSHA, configSHA string, distances
 		return nil, fmt.Sprintf("damaged (%v)", err)
 	}
 	switch {
-	case m.Version != pipeline.Version:
-		return m, fmt.Sprintf("stale (written by version %s, this is %s)", m.Version, pipeline.Version)
+	case m.Version != version.Version:
+		return m, fmt.Sprintf("stale (written by version %s, this is %s)", m.Version, version.Version)
 	case m.Shards != count || m.Shard != i:
 		return m, fmt.Sprintf("stale (written as shard %d of %d, want %d of %d)", m.Shard, m.Shards, i, count)
 	case m.InputSHA256 != inputSHA:

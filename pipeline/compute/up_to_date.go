@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/pathflow/pathflow/internal/parallel"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
@@ -27,7 +27,7 @@ func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why str
 		return false, "no " + output.ManifestName + ": no earlier run"
 	case err != nil:
 		return false, err.Error()
-	case m.Version != pipeline.Version:
+	case m.Version != version.Version:
 		return false, fmt.Sprintf("written by version %s", m.Version)
 	case m.InputSHA256 != inputSHA:
 		return false, "another input"

@@ -10,7 +10,7 @@ import (
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/tables"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/runlog"
@@ -168,7 +168,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		files = append(files, fi)
 	}
 	m := &output.IngestManifest{
-		Version: pipeline.Version, RunID: out.RunID, StartedAt: output.Stamp(start), FinishedAt: output.Stamp(time.Now()), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
+		Version: version.Version, RunID: out.RunID, StartedAt: output.Stamp(start), FinishedAt: output.Stamp(time.Now()), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: runlog.Round3(time.Since(start).Seconds()),
 		Files: output.ManifestFiles(out.Path(), files), Hierarchy: hm,
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
@@ -63,7 +63,7 @@ func TestIngestRoundTripsThroughBothFormats(t *testing.T) {
 			if vs.Original(3) != 4 {
 				t.Errorf("DIMACS vertex 4 is dense 3, original id %d", vs.Original(3))
 			}
-			if meta[input.MetaInputSHA256] != stagetest.FileSHA256(t, in) || meta[input.MetaN] != "4" || meta[input.MetaM] != "5" || meta[input.MetaVersion] != pipeline.Version {
+			if meta[input.MetaInputSHA256] != stagetest.FileSHA256(t, in) || meta[input.MetaN] != "4" || meta[input.MetaM] != "5" || meta[input.MetaVersion] != version.Version {
 				t.Errorf("metadata %v", meta)
 			}
 		}

@@ -18,7 +18,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/runlog"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
@@ -421,7 +421,7 @@ func Metadata(g *LoadedGraph) map[string]string {
 		MetaM:           strconv.Itoa(g.Edges.M()),
 		MetaDirected:    strconv.FormatBool(g.Directed),
 		MetaWeighting:   g.Weighting,
-		MetaVersion:     pipeline.Version,
+		MetaVersion:     version.Version,
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
@@ -152,7 +152,7 @@ func TestVersion(t *testing.T) {
 	for _, arg := range []string{"-version", "--version"} {
 		var stdout, stderr bytes.Buffer
 		code := Run(echo(nil), []string{arg}, nil, &stdout, &stderr)
-		want := "compute " + pipeline.Version + " (go"
+		want := "compute " + version.Version + " (go"
 		if code != ExitOK || !strings.HasPrefix(stdout.String(), want) || strings.Count(stdout.String(), "\n") != 1 || stderr.Len() != 0 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 0 and one line starting %q", arg, code, &stdout, &stderr, want)
 		}

@@ -6,14 +6,14 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/pathflow/pathflow/pipeline"
+	"github.com/pathflow/pathflow/internal/version"
 )
 
 // versionText is what -version prints: the command and pathflow's
 // version, then the Go version and platform and, when the binary carries
 // them, the build tags (cuda or not) and the commit it was built from.
 func versionText(name string) string {
-	text := fmt.Sprintf("%s %s (%s %s/%s", name, pipeline.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	text := fmt.Sprintf("%s %s (%s %s/%s", name, version.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if info, ok := debug.ReadBuildInfo(); ok {
 		var revision, modified, tags string
 		for _, s := range info.Settings {
