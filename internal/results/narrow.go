@@ -73,3 +73,40 @@ func (s *Shape) NarrowSink(sink Sink) Sink {
 		return sink(out)
 	}
 }
+
+// Narrower is a Consumer that hands the next consumer the blocks of a
+// narrowed shape when the producer computed full rows: a full block
+// (vertex-count wide, no offsets, which a narrowed block never is, since
+// targets as many as the vertices are never sent) is copied to the
+// shape's targets and released; any other block passes as it is. It
+// serves a stage that asked a backend for full rows because another
+// consumer reads them whole.
+type Narrower struct {
+	want Shape // the targets the next consumer expects; none: not narrowed
+	n    int
+	next Consumer
+}
+
+// NewNarrower returns the Narrower of blocks over n vertices to want's
+// targets for next.
+func NewNarrower(want Shape, n int, next Consumer) *Narrower {
+	return &Narrower{want: Shape{Sources: want.Sources, Targets: want.Targets, SourceTargets: want.SourceTargets}, n: n, next: next}
+}
+
+// narrow returns rows as the next consumer expects them.
+func (nw *Narrower) narrow(rows *Rows) *Rows {
+	if !nw.want.Narrowed() || rows.Offsets != nil || rows.Width != nw.n {
+		return rows
+	}
+	defer rows.Release()
+	return nw.want.NarrowBlock(rows)
+}
+
+// Put hands the block, narrowed, to the next consumer.
+func (nw *Narrower) Put(rows *Rows) error { return nw.next.Put(nw.narrow(rows)) }
+
+// Close closes the next consumer.
+func (nw *Narrower) Close() error { return nw.next.Close() }
+
+// Abort aborts the next consumer.
+func (nw *Narrower) Abort() { nw.next.Abort() }

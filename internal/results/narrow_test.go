@@ -44,3 +44,38 @@ func TestNarrowSinkKeepsTheTargetsColumns(t *testing.T) {
 		})
 	}
 }
+
+// collect is a Consumer that keeps the blocks it is given.
+type collect struct{ got []*Rows }
+
+func (c *collect) Put(r *Rows) error { c.got = append(c.got, r); return nil }
+func (c *collect) Close() error      { return nil }
+func (c *collect) Abort()            {}
+
+// A Narrower copies a full block to the targets and releases it, and
+// passes a block that is already narrowed as it is.
+func TestNarrowerNarrowsOnlyFullBlocks(t *testing.T) {
+	want := Shape{Sources: []int32{2, 0}, Targets: []int32{3, 1}}
+	next := &collect{}
+	nw := NewNarrower(want, 4, next)
+	released := false
+	full := &Rows{Sources: []int32{2, 0}, Width: 4, Dist32: []int32{10, 11, 12, 13, 20, 21, 22, 23}}
+	full.OnRelease(func(*Rows) { released = true })
+	narrowed := &Rows{Sources: []int32{2, 0}, Width: 2, Dist32: []int32{1, 2, 3, 4}}
+	for _, b := range []*Rows{full, narrowed} {
+		if err := nw.Put(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !released || len(next.got) != 2 || next.got[1] != narrowed {
+		t.Fatalf("released %t, %d blocks passed, second unchanged %t", released, len(next.got), len(next.got) == 2 && next.got[1] == narrowed)
+	}
+	if got := next.got[0].Dist32; !slices.Equal(got, []int32{13, 11, 23, 21}) {
+		t.Errorf("narrowed full block = %v, want [13 11 23 21]", got)
+	}
+	plain := &Rows{Sources: []int32{2}, Width: 4, Dist32: make([]int32, 4)}
+	through := &collect{}
+	if err := NewNarrower(Shape{Sources: []int32{2}}, 4, through).Put(plain); err != nil || through.got[0] != plain {
+		t.Errorf("a shape without targets changed the block (err %v)", err)
+	}
+}
