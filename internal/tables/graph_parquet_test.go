@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // TestReadGraphParquetMatchesArrow reads one graph written in many row
@@ -21,7 +22,7 @@ import (
 // record-batch path: all give the same arcs and vertices.
 func TestReadGraphParquetMatchesArrow(t *testing.T) {
 	t.Parallel()
-	rng := newRand(7)
+	rng := tablestest.NewRand(7)
 	const n = 5000
 	e := randomGraph(rng, n, 70000)
 	orig := make([]int64, n)
@@ -32,7 +33,7 @@ func TestReadGraphParquetMatchesArrow(t *testing.T) {
 	}
 	vs := &graph.Vertices{OriginalID: orig, X: x, Y: y}
 	arrowFiles := GraphFilesIn(t.TempDir(), Arrow)
-	if _, err := WriteGraph(arrowFiles, e, vs, testMeta, WithFormat(Arrow), WithBatchRows(999)); err != nil {
+	if _, err := WriteGraph(arrowFiles, e, vs, tablestest.Meta, WithFormat(Arrow), WithBatchRows(999)); err != nil {
 		t.Fatal(err)
 	}
 	wantE, wantVs, wantMeta, err := ReadGraph(arrowFiles)
@@ -40,7 +41,7 @@ func TestReadGraphParquetMatchesArrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	pqFiles := GraphFilesIn(t.TempDir(), Parquet)
-	if _, err := WriteGraph(pqFiles, e, vs, testMeta, WithBatchRows(999)); err != nil {
+	if _, err := WriteGraph(pqFiles, e, vs, tablestest.Meta, WithBatchRows(999)); err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3, 16} {
