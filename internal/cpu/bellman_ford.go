@@ -12,11 +12,8 @@ import (
 // worker; narrowed rows are gathered from whole ones.
 func init() {
 	implementations.Register(backend.AlgorithmBellmanFord, implementation{
-		choose: func(p backend.Problem, c *backend.Choice) error {
-			c.Algorithm, c.Reason = p.Algorithm, "requested: Bellman-Ford from each source"
-			return nil
-		},
-		check: noVariant,
+		choose: asRequested("requested: Bellman-Ford from each source", nil),
+		check:  noVariant,
 		searches: func(_ context.Context, g *graph.CSR, lo int32, _ bool, limit int64) (searchSet, error) {
 			if err := shortest.CheckBellmanFordInput(g); err != nil {
 				return searchSet{}, err

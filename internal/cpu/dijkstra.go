@@ -13,15 +13,8 @@ import (
 // narrowed rows stop at their last target and sparse rows at the cutoff.
 func init() {
 	implementations.Register(backend.AlgorithmDijkstra, implementation{
-		choose: func(p backend.Problem, c *backend.Choice) error {
-			if p.MinWeight < 0 {
-				return fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
-					p.MinWeight, shortest.ErrNegativeWeight, backend.ErrUnsupported)
-			}
-			c.Algorithm, c.Reason = p.Algorithm, "requested: Dijkstra from each source"
-			return nil
-		},
-		check: noVariant,
+		choose: asRequested("requested: Dijkstra from each source", dijkstraNegativeWeight),
+		check:  noVariant,
 		searches: func(_ context.Context, g *graph.CSR, _ int32, positive bool, limit int64) (searchSet, error) {
 			if err := shortest.CheckDijkstraInput(g); err != nil {
 				return searchSet{}, err
@@ -29,4 +22,11 @@ func init() {
 			return searchSet{shortest.DijkstraSearches(g, positive, limit), shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
 		},
 	})
+}
+
+// dijkstraNegativeWeight is the error for a graph with a negative arc,
+// which Dijkstra's searches would settle too early.
+func dijkstraNegativeWeight(lo int32) error {
+	return fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
+		lo, shortest.ErrNegativeWeight, backend.ErrUnsupported)
 }

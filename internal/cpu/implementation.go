@@ -44,5 +44,19 @@ func noVariant(alg backend.Algorithm) error {
 	return nil
 }
 
+// asRequested is the choose of an algorithm that runs as requested, for
+// reason, on any graph, or, when refuseNegative is not nil, on graphs
+// without negative weights: refuseNegative makes the error that names the
+// graph's smallest weight.
+func asRequested(reason string, refuseNegative func(minWeight int32) error) func(p backend.Problem, c *backend.Choice) error {
+	return func(p backend.Problem, c *backend.Choice) error {
+		if refuseNegative != nil && p.MinWeight < 0 {
+			return refuseNegative(p.MinWeight)
+		}
+		c.Algorithm, c.Reason = p.Algorithm, reason
+		return nil
+	}
+}
+
 // noLimit is the cutoff of searches that must not stop early.
 const noLimit = int64(math.MaxInt64)
