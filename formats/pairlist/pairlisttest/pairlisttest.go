@@ -42,19 +42,15 @@ func WriteCSV(t testing.TB, path string, pairs [][2]int64) string {
 // nothing; it returns path.
 func WriteParquet(t testing.TB, path string, pairs [][2]int64) string {
 	t.Helper()
-	schema := arrow.NewSchema([]arrow.Field{
+	rec := record(pairs, []arrow.Field{
 		{Name: "target", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "note", Type: arrow.BinaryTypes.String},
 		{Name: "source", Type: arrow.PrimitiveTypes.Int64},
-	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	for _, p := range pairs {
+	}, func(b *array.RecordBuilder, p [2]int64) {
 		b.Field(0).(*array.Int64Builder).Append(p[1])
 		b.Field(1).(*array.StringBuilder).Append("x")
 		b.Field(2).(*array.Int64Builder).Append(p[0])
-	}
-	rec := b.NewRecordBatch()
+	})
 	defer rec.Release()
 	return tablestest.WriteParquet(t, path, rec, nil)
 }
@@ -63,17 +59,24 @@ func WriteParquet(t testing.TB, path string, pairs [][2]int64) string {
 // columns source and target, which readers must widen; it returns path.
 func WriteArrow(t testing.TB, path string, pairs [][2]int64) string {
 	t.Helper()
-	schema := arrow.NewSchema([]arrow.Field{
+	rec := record(pairs, []arrow.Field{
 		{Name: "source", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "target", Type: arrow.PrimitiveTypes.Int32},
-	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	for _, p := range pairs {
+	}, func(b *array.RecordBuilder, p [2]int64) {
 		b.Field(0).(*array.Int32Builder).Append(int32(p[0]))
 		b.Field(1).(*array.Int32Builder).Append(int32(p[1]))
-	}
-	rec := b.NewRecordBatch()
+	})
 	defer rec.Release()
 	return tablestest.WriteArrowIPC(t, path, rec)
+}
+
+// record builds one record batch of fields, a row per pair filled by
+// appendPair. The caller releases it.
+func record(pairs [][2]int64, fields []arrow.Field, appendPair func(b *array.RecordBuilder, p [2]int64)) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	defer b.Release()
+	for _, p := range pairs {
+		appendPair(b, p)
+	}
+	return b.NewRecordBatch()
 }
