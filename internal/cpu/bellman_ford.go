@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"context"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -14,16 +12,12 @@ func init() {
 	implementations.Register(backend.AlgorithmBellmanFord, implementation{
 		choose: asRequested("requested: Bellman-Ford from each source", nil),
 		check:  noVariant,
-		searches: func(_ context.Context, g *graph.CSR, lo int32, _ bool, limit int64) (searchSet, error) {
-			if err := shortest.CheckBellmanFordInput(g); err != nil {
-				return searchSet{}, err
-			}
+		searches: checkedSearches(shortest.CheckBellmanFordInput, func(g *graph.CSR, lo int32, _ bool, limit int64) searchSet {
 			if lo < 0 {
 				// A path may return below the cutoff after leaving it.
 				limit = noLimit
 			}
-			full := shortest.BellmanFordSearches(g, limit)
-			return searchSet{full, shortest.GatherSearches(g.N, full), nil}, nil
-		},
+			return gathered(g, shortest.BellmanFordSearches(g, limit))
+		}),
 	})
 }

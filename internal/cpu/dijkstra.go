@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -15,12 +14,9 @@ func init() {
 	implementations.Register(backend.AlgorithmDijkstra, implementation{
 		choose: asRequested("requested: Dijkstra from each source", dijkstraNegativeWeight),
 		check:  noVariant,
-		searches: func(_ context.Context, g *graph.CSR, _ int32, positive bool, limit int64) (searchSet, error) {
-			if err := shortest.CheckDijkstraInput(g); err != nil {
-				return searchSet{}, err
-			}
-			return searchSet{shortest.DijkstraSearches(g, positive, limit), shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
-		},
+		searches: checkedSearches(shortest.CheckDijkstraInput, func(g *graph.CSR, _ int32, positive bool, limit int64) searchSet {
+			return withDijkstraNarrowed(g, positive, limit, shortest.DijkstraSearches(g, positive, limit))
+		}),
 	})
 }
 
