@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"context"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -12,21 +10,14 @@ import (
 // worker; narrowed rows are gathered from whole ones.
 func init() {
 	implementations.Register(backend.AlgorithmBellmanFord, implementation{
-		choose: func(p backend.Problem, c *backend.Choice) error {
-			c.Algorithm, c.Reason = p.Algorithm, "requested: Bellman-Ford from each source"
-			return nil
-		},
-		check: noVariant,
-		searches: func(_ context.Context, g *graph.CSR, lo int32, _ bool, limit int64) (searchSet, error) {
-			if err := shortest.CheckBellmanFordInput(g); err != nil {
-				return searchSet{}, err
-			}
+		choose: asRequested("requested: Bellman-Ford from each source", nil),
+		check:  noVariant,
+		searches: checkedSearches(shortest.CheckBellmanFordInput, func(g *graph.CSR, lo int32, _ bool, limit int64) searchSet {
 			if lo < 0 {
 				// A path may return below the cutoff after leaving it.
 				limit = noLimit
 			}
-			full := shortest.BellmanFordSearches(g, limit)
-			return searchSet{full, shortest.GatherSearches(g.N, full), nil}, nil
-		},
+			return gathered(g, shortest.BellmanFordSearches(g, limit))
+		}),
 	})
 }

@@ -21,15 +21,9 @@ import (
 // rows.
 func init() {
 	implementations.Register(backend.AlgorithmCH, implementation{
-		choose: func(p backend.Problem, c *backend.Choice) error {
-			if p.MinWeight < 0 {
-				return chNegativeWeight(p.MinWeight)
-			}
-			c.Algorithm, c.Reason = p.Algorithm, "requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows"
-			return nil
-		},
-		check: noVariant,
-		run:   (*Backend).runCH,
+		choose: asRequested("requested: a contraction hierarchy built for this run, then bucket tables for targets or PHAST for whole rows", chNegativeWeight),
+		check:  noVariant,
+		run:    (*Backend).runCH,
 	})
 }
 

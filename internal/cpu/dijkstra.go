@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/pathflow/pathflow/internal/backend"
@@ -13,20 +12,17 @@ import (
 // narrowed rows stop at their last target and sparse rows at the cutoff.
 func init() {
 	implementations.Register(backend.AlgorithmDijkstra, implementation{
-		choose: func(p backend.Problem, c *backend.Choice) error {
-			if p.MinWeight < 0 {
-				return fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
-					p.MinWeight, shortest.ErrNegativeWeight, backend.ErrUnsupported)
-			}
-			c.Algorithm, c.Reason = p.Algorithm, "requested: Dijkstra from each source"
-			return nil
-		},
-		check: noVariant,
-		searches: func(_ context.Context, g *graph.CSR, _ int32, positive bool, limit int64) (searchSet, error) {
-			if err := shortest.CheckDijkstraInput(g); err != nil {
-				return searchSet{}, err
-			}
-			return searchSet{shortest.DijkstraSearches(g, positive, limit), shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
-		},
+		choose: asRequested("requested: Dijkstra from each source", dijkstraNegativeWeight),
+		check:  noVariant,
+		searches: checkedSearches(shortest.CheckDijkstraInput, func(g *graph.CSR, _ int32, positive bool, limit int64) searchSet {
+			return withDijkstraNarrowed(g, positive, limit, shortest.DijkstraSearches(g, positive, limit))
+		}),
 	})
+}
+
+// dijkstraNegativeWeight is the error for a graph with a negative arc,
+// which Dijkstra's searches would settle too early.
+func dijkstraNegativeWeight(lo int32) error {
+	return fmt.Errorf("cpu: dijkstra needs non-negative weights and the graph has an arc of weight %d; use bellman-ford (%w, %w)",
+		lo, shortest.ErrNegativeWeight, backend.ErrUnsupported)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest"
 )
 
 // implementation is what the CPU backend runs for one algorithm; each
@@ -42,6 +43,45 @@ func noVariant(alg backend.Algorithm) error {
 		return unsupported("%s takes no block size", alg.Name)
 	}
 	return nil
+}
+
+// asRequested is the choose of an algorithm that runs as requested, for
+// reason, on any graph, or, when refuseNegative is not nil, on graphs
+// without negative weights: refuseNegative makes the error that names the
+// graph's smallest weight.
+func asRequested(reason string, refuseNegative func(minWeight int32) error) func(p backend.Problem, c *backend.Choice) error {
+	return func(p backend.Problem, c *backend.Choice) error {
+		if refuseNegative != nil && p.MinWeight < 0 {
+			return refuseNegative(p.MinWeight)
+		}
+		c.Algorithm, c.Reason = p.Algorithm, reason
+		return nil
+	}
+}
+
+// checkedSearches is the searches of an algorithm whose searches need no
+// context and cannot fail once check accepts the graph.
+func checkedSearches(check func(g *graph.CSR) error, build func(g *graph.CSR, lo int32, positive bool, limit int64) searchSet) func(ctx context.Context, g *graph.CSR, lo int32, positive bool, limit int64) (searchSet, error) {
+	return func(_ context.Context, g *graph.CSR, lo int32, positive bool, limit int64) (searchSet, error) {
+		if err := check(g); err != nil {
+			return searchSet{}, err
+		}
+		return build(g, lo, positive, limit), nil
+	}
+}
+
+// withDijkstraNarrowed pairs whole-row searches full with Dijkstra's
+// narrowed and sparse searches, which stop at their last target or at the
+// cutoff: right wherever weights are not negative.
+func withDijkstraNarrowed(g *graph.CSR, positive bool, limit int64, full func() shortest.RowSearch) searchSet {
+	return searchSet{full, shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}
+}
+
+// gathered is the searchSet of an algorithm that only searches whole
+// rows: narrowed rows are gathered from them, and sparse rows are
+// whole rows cut afterwards.
+func gathered(g *graph.CSR, full func() shortest.RowSearch) searchSet {
+	return searchSet{full, shortest.GatherSearches(g.N, full), nil}
 }
 
 // noLimit is the cutoff of searches that must not stop early.

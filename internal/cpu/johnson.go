@@ -30,9 +30,9 @@ func init() {
 				return searchSet{}, err
 			}
 			if lo >= 0 {
-				return searchSet{full, shortest.DijkstraTargetSearches(g, positive, limit), shortest.DijkstraCellSearches(g, positive, limit)}, nil
+				return withDijkstraNarrowed(g, positive, limit, full), nil
 			}
-			return searchSet{full, shortest.GatherSearches(g.N, full), nil}, nil
+			return gathered(g, full), nil
 		},
 	})
 }

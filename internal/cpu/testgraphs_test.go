@@ -10,6 +10,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 	"github.com/pathflow/pathflow/internal/shortest"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // cpuAlgorithms are every algorithm and variant Run implements.
@@ -76,20 +77,8 @@ func runTestGraph(t *testing.T, b *Backend, g *testgraphs.Graph, alg backend.Alg
 	var progress progressRecorder
 	req.Progress = progress.report
 	trees, err := collect(context.Background(), t, b, req)
-	if g.NegativeCycle || (g.UnreachableCycle && allPairsCycleCheck(alg)) {
-		var cycle *shortest.NegativeCycleError
-		if !errors.As(err, &cycle) {
-			t.Fatalf("negative cycle: %v, want a *NegativeCycleError", err)
-		}
+	if !shortesttest.CheckRun(t, g, err, trees, g.NegativeCycle || (g.UnreachableCycle && allPairsCycleCheck(alg))) {
 		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, tree := range trees {
-		if err := g.Check(i, tree.Dist, tree.Parent); err != nil {
-			t.Error(err)
-		}
 	}
 	if err := progress.check(&req); err != nil {
 		t.Error(err)

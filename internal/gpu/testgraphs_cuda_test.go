@@ -23,6 +23,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/paths/testgraphs"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
 )
 
 // gpuAlgorithms are every algorithm and variant the backend runs.
@@ -97,20 +98,8 @@ func runTestGraph(t *testing.T, b *gpu.Backend, g *testgraphs.Graph, alg backend
 		return nil
 	})
 	// Floyd-Warshall's matrix also finds a cycle no source reaches.
-	if g.NegativeCycle || (g.UnreachableCycle && alg.Name == allpairs.AllPairsFamily) {
-		var cycle *backend.NegativeCycleError
-		if !errors.As(err, &cycle) {
-			t.Fatalf("negative cycle: %v, want a *backend.NegativeCycleError", err)
-		}
+	if !shortesttest.CheckRun(t, g, err, trees, g.NegativeCycle || (g.UnreachableCycle && alg.Name == allpairs.AllPairsFamily)) {
 		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, tree := range trees {
-		if err := g.Check(i, tree.Dist, tree.Parent); err != nil {
-			t.Error(err)
-		}
 	}
 	if done != total || total == 0 {
 		t.Errorf("progress %d of %d %s", done, total, backend.ProgressUnit(choice))

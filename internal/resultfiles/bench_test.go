@@ -3,14 +3,13 @@ package resultfiles
 import (
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // gridTrees returns trees shaped like those of a road network: count
@@ -20,7 +19,7 @@ import (
 // block. Random parts keep compression from seeing an artificially regular
 // pattern.
 func gridTrees(side, count int) []*paths.Tree {
-	rng := newRand(42)
+	rng := tablestest.NewRand(42)
 	n := side * side
 	trees := make([]*paths.Tree, count)
 	for i := range trees {
@@ -53,19 +52,6 @@ func gridTrees(side, count int) []*paths.Tree {
 
 func abs(x int) int { return max(x, -x) }
 
-// cpuSeconds returns the CPU time of the process so far. Benchmarks report
-// it beside wall time because on a shared machine it is the steadier of
-// the two.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
-func reportCPU(b *testing.B, start float64) {
-	b.ReportMetric((cpuSeconds()-start)/float64(b.N), "cpu-s/op")
-}
-
 func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...tables.Option) {
 	shape := ResultShape{Shape: results.Shape{Sources: treeSources(trees), MaxDistance: results.NoCutoff, Columns: results.ColumnsOf(results.Parent)}, Width: len(trees[0].Dist)}
 	benchmarkBlocks(b, shape, treeBlocks(trees, 4, true, true), opts...)
@@ -76,7 +62,7 @@ func benchmarkResults(b *testing.B, trees []*paths.Tree, opts ...tables.Option) 
 func benchmarkBlocks(b *testing.B, shape ResultShape, blocks []*results.Rows, opts ...tables.Option) {
 	rows := int64(len(shape.Sources)) * int64(shape.Width)
 	var bytes int64
-	cpu := cpuSeconds()
+	cpu := tablestest.CPUSeconds()
 	for b.Loop() {
 		s, err := NewResultSink(filepath.Join(b.TempDir(), "result"), shape, map[string]string{"k": "v"}, nil, opts...)
 		if err != nil {
@@ -95,7 +81,7 @@ func benchmarkBlocks(b *testing.B, shape ResultShape, blocks []*results.Rows, op
 			bytes += f.Bytes
 		}
 	}
-	reportCPU(b, cpu)
+	tablestest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 	b.ReportMetric(float64(bytes)/float64(rows), "bytes/row")
 }
@@ -133,14 +119,14 @@ func BenchmarkReadResults(b *testing.B) {
 	for _, format := range tableFormats {
 		b.Run(format.String(), func(b *testing.B) {
 			dir := resultDir(b)
-			writeSink(b, dir, trees, true, newRand(1), tables.WithFormat(format))
-			cpu := cpuSeconds()
+			writeSink(b, dir, trees, true, tablestest.NewRand(1), tables.WithFormat(format))
+			cpu := tablestest.CPUSeconds()
 			for b.Loop() {
 				if _, _, err := ScanResults(dir, func(*paths.Tree) error { return nil }); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportCPU(b, cpu)
+			tablestest.ReportCPU(b, cpu)
 		})
 	}
 }
@@ -184,7 +170,7 @@ func BenchmarkSummarySink(b *testing.B) {
 		blk.OnRelease(func(*results.Rows) {})
 	}
 	rows := int64(len(shape.Sources)) * int64(shape.Width)
-	cpu := cpuSeconds()
+	cpu := tablestest.CPUSeconds()
 	for b.Loop() {
 		s, err := NewSummarySink(shape)
 		if err != nil {
@@ -199,7 +185,7 @@ func BenchmarkSummarySink(b *testing.B) {
 			b.Fatal("summary rows missing")
 		}
 	}
-	reportCPU(b, cpu)
+	tablestest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
 

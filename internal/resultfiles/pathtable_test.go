@@ -8,6 +8,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 func randomPathRows(rng *rand.Rand, count int) []PathRow {
@@ -34,13 +35,13 @@ func randomPathRows(rng *rand.Rand, count int) []PathRow {
 
 func TestPathsRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		rows := randomPathRows(rng, rng.IntN(2000))
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "paths")
 			format := c.format
-			info, err := WritePaths(path, rows, testMeta, append(c.write, tables.WithBatchRows(1+rng.IntN(300)))...)
+			info, err := WritePaths(path, rows, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +50,7 @@ func TestPathsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameMeta(t, meta, testMeta)
+			tablestest.SameMeta(t, meta, tablestest.Meta)
 			if len(got) != len(rows) {
 				t.Fatalf("%v: read %d rows, want %d", format, len(got), len(rows))
 			}
@@ -75,7 +76,7 @@ func TestPathsSchemaGolden(t *testing.T) {
   metadata: ["k": "v"]`
 	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "paths")
-		if _, err := WritePaths(path, randomPathRows(newRand(1), 10), map[string]string{"k": "v"}, tables.WithFormat(format)); err != nil {
+		if _, err := WritePaths(path, randomPathRows(tablestest.NewRand(1), 10), map[string]string{"k": "v"}, tables.WithFormat(format)); err != nil {
 			t.Fatal(err)
 		}
 		tr, err := tables.OpenTable(path, defaultConfig())
@@ -116,14 +117,14 @@ func TestNewPathRow(t *testing.T) {
 
 func TestPathsByteIdentical(t *testing.T) {
 	t.Parallel()
-	rows := randomPathRows(newRand(9), 500)
+	rows := randomPathRows(tablestest.NewRand(9), 500)
 	for _, format := range tableFormats {
 		a, b := filepath.Join(t.TempDir(), "p"), filepath.Join(t.TempDir(), "p")
 		for _, p := range []string{a, b} {
-			if _, err := WritePaths(p, rows, testMeta, tables.WithFormat(format), tables.WithBatchRows(128)); err != nil {
+			if _, err := WritePaths(p, rows, tablestest.Meta, tables.WithFormat(format), tables.WithBatchRows(128)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		sameBytes(t, a, b)
+		tablestest.SameBytes(t, a, b)
 	}
 }

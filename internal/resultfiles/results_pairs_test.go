@@ -8,6 +8,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // randomSourceTargets gives each of count sources its own targets among n
@@ -30,8 +31,8 @@ func randomSourceTargets(rng *rand.Rand, trees []*paths.Tree, n int) [][]int32 {
 // hold, and a summary over each source's own targets.
 func TestResultSinkPairList(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := 1 + rng.IntN(200)
 		narrow := rng.IntN(2) == 0
 		trees := randomTrees(rng, n, 40, narrow)
@@ -48,7 +49,7 @@ func TestResultSinkPairList(t *testing.T) {
 			for run, workers := range []int{1, 3} {
 				for _, format := range tableFormats {
 					t.Run(fmt.Sprintf("%d/cutoff=%d/%v/workers=%d", seed, cutoff, format, workers), func(t *testing.T) {
-						mem := checkedAllocator(t)
+						mem := tablestest.CheckedAllocator(t)
 						dir := resultDir(t)
 						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(5), rng, tables.WithFormat(format), tables.WithCompression(tables.LZ4),
 							tables.WithAllocator(mem), tables.WithBatchRows(batch), tables.WithPartRows(part), tables.WithConcurrency(workers))
@@ -93,7 +94,7 @@ func TestResultSinkPairListSummary(t *testing.T) {
 	}
 	shape := longShape(trees, false)
 	shape.SourceTargets = [][]int32{{4, 2, 0, 5}, {1, 1}}
-	got := summarizeTrees(t, shape, trees, false, 1, newRand(1))
+	got := summarizeTrees(t, shape, trees, false, 1, tablestest.NewRand(1))
 	closeness := func(reached, cells, sum float64) float64 { return (reached - 1) / (cells - 1) * (reached - 1) / sum }
 	want := []SummaryRow{
 		// 4 cells: 10, itself, 5 and one unreachable.

@@ -17,6 +17,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // randomTargets returns count vertices of 0..n-1 in a random order.
@@ -66,7 +67,7 @@ func randomTrees(rng *rand.Rand, n, count int, narrow bool) []*paths.Tree {
 // of their distances.
 func TestResultSinkByteIdentical(t *testing.T) {
 	t.Parallel()
-	rng := newRand(3)
+	rng := tablestest.NewRand(3)
 	trees := sourceTrees(rng, 7, 300)
 	narrowTrees(trees)
 	targets := randomTargets(rng, 300, 120)
@@ -87,7 +88,7 @@ func TestResultSinkByteIdentical(t *testing.T) {
 		for name, shape := range shapes {
 			var ref []tables.FileInfo
 			for i, r := range runs {
-				s := writeTrees(t, resultDir(t), shape, trees, r.narrow, r.per, newRand(uint64(i)),
+				s := writeTrees(t, resultDir(t), shape, trees, r.narrow, r.per, tablestest.NewRand(uint64(i)),
 					tables.WithFormat(format), tables.WithBatchRows(100), tables.WithPartRows(700), tables.WithConcurrency(r.workers))
 				files := s.Files()
 				if i == 0 {
@@ -101,7 +102,7 @@ func TestResultSinkByteIdentical(t *testing.T) {
 					t.Fatalf("%v %s: %d parts with %d workers, %d with 1", format, name, len(files), r.workers, len(ref))
 				}
 				for k := range files {
-					sameBytes(t, ref[k].Path, files[k].Path)
+					tablestest.SameBytes(t, ref[k].Path, files[k].Path)
 					if files[k].SHA256 != ref[k].SHA256 || files[k].Rows != ref[k].Rows {
 						t.Errorf("%v %s part %d: tables.FileInfo differs", format, name, k)
 					}
@@ -142,8 +143,8 @@ type filteredSinkTest struct {
 }
 
 func testFilteredSinks(t *testing.T, ft filteredSinkTest) {
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := 1 + rng.IntN(ft.maxVertices)
 		narrow := rng.IntN(2) == 0
 		trees := randomTrees(rng, n, ft.maxTrees, narrow)
@@ -160,7 +161,7 @@ func testFilteredSinks(t *testing.T, ft filteredSinkTest) {
 						batch, part := 1+rng.IntN(ft.batchSpan(n)), int64(1+cells/6+rng.IntN(ft.partSpan(n)))
 						t.Logf("%d vertices, %d trees, %d targets, cutoff %d, batch %d, part %d",
 							n, len(trees), len(shapeTargets(shape)), c.cutoff, batch, part)
-						mem := checkedAllocator(t)
+						mem := tablestest.CheckedAllocator(t)
 						dir := resultDir(t)
 						// LZ4: zstd's set-up would dominate these small parts.
 						s := writeTrees(t, dir, shape, trees, narrow, 1+rng.IntN(4), rng, tables.WithFormat(format), tables.WithCompression(tables.LZ4),
@@ -250,13 +251,13 @@ func TestResultSinkWide(t *testing.T) {
 // source.
 func TestResultSinkWideNoTargets(t *testing.T) {
 	t.Parallel()
-	trees := randomTrees(newRand(4), 5, 3, false)
+	trees := randomTrees(tablestest.NewRand(4), 5, 3, false)
 	shape := longShape(trees, true)
 	shape.Layout, shape.Targets = Wide, []int32{}
 	for _, format := range tableFormats {
-		mem := checkedAllocator(t)
+		mem := tablestest.CheckedAllocator(t)
 		dir := resultDir(t)
-		s := writeTrees(t, dir, shape, trees, false, 2, newRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
+		s := writeTrees(t, dir, shape, trees, false, 2, tablestest.NewRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
 		checkFiles(t, s, dir, format, wantGroups(trees, shape, tables.DefaultPartRows, tables.DefaultBatchRows))
 		if got := readWide(t, dir, true, tables.WithAllocator(mem)); !slices.EqualFunc(got, wantWide(trees, shape), sameWideRow) {
 			t.Errorf("%v: read %+v", format, got)
@@ -268,7 +269,7 @@ func TestResultSinkWideNoTargets(t *testing.T) {
 // released once, the held ones included.
 func TestResultSinkPutErrors(t *testing.T) {
 	t.Parallel()
-	rng := newRand(7)
+	rng := tablestest.NewRand(7)
 	trees := sourceTrees(rng, 4, 5)
 	wider := []*paths.Tree{randomTree(rng, 6, 0, true, 0.2)}
 	// Each returns a malformed block.
@@ -307,7 +308,7 @@ func TestResultSinkPutErrors(t *testing.T) {
 		},
 	}
 	for name, mk := range bad {
-		mem := checkedAllocator(t)
+		mem := tablestest.CheckedAllocator(t)
 		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithConcurrency(1), tables.WithAllocator(mem))
 		if err != nil {
 			t.Fatal(err)
@@ -339,11 +340,11 @@ func TestResultSinkPutErrors(t *testing.T) {
 // every block is released.
 func TestResultSinkWriteError(t *testing.T) {
 	t.Parallel()
-	rng := newRand(9)
+	rng := tablestest.NewRand(9)
 	trees := sourceTrees(rng, 6, 50)
 	for _, format := range tableFormats {
 		for _, how := range []string{"folder removed", "device full"} {
-			mem := checkedAllocator(t)
+			mem := tablestest.CheckedAllocator(t)
 			dir := resultDir(t)
 			// One worker: it opens part 0 and waits for the first block.
 			s, err := NewResultSink(dir, longShape(trees, true), nil, nil, tables.WithFormat(format), tables.WithAllocator(mem),
@@ -399,11 +400,11 @@ func waitForFile(t *testing.T, path string) {
 // Not parallel: it counts the process's goroutines.
 func TestResultSinkAbort(t *testing.T) {
 	before := runtime.NumGoroutine()
-	rng := newRand(10)
+	rng := tablestest.NewRand(10)
 	trees := sourceTrees(rng, 8, 100)
 	for _, format := range tableFormats {
 		for _, started := range []bool{false, true} {
-			mem := checkedAllocator(t)
+			mem := tablestest.CheckedAllocator(t)
 			s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithFormat(format), tables.WithAllocator(mem),
 				tables.WithConcurrency(4), tables.WithPartRows(150), tables.WithBatchRows(60))
 			if err != nil {
@@ -451,10 +452,10 @@ func TestResultSinkAbort(t *testing.T) {
 // over must be released once.
 func testFaultyHandOver(t *testing.T, seed uint64, handOver func(trees []*paths.Tree) []*results.Rows, checkClose func(workers int, err error)) {
 	t.Helper()
-	rng := newRand(seed)
+	rng := tablestest.NewRand(seed)
 	trees := sourceTrees(rng, 6, 20)
 	for _, workers := range []int{1, 3} {
-		mem := checkedAllocator(t)
+		mem := tablestest.CheckedAllocator(t)
 		s, err := NewResultSink(resultDir(t), longShape(trees, true), nil, nil, tables.WithAllocator(mem),
 			tables.WithCompression(tables.Uncompressed), tables.WithConcurrency(workers), tables.WithPartRows(30), tables.WithBatchRows(7))
 		if err != nil {
@@ -498,7 +499,7 @@ func TestResultSinkRepeatedBlock(t *testing.T) {
 // blocks as parts consume them, not at the end, or the run cannot finish.
 func TestResultSinkBackPressure(t *testing.T) {
 	t.Parallel()
-	rng := newRand(19)
+	rng := tablestest.NewRand(19)
 	const n, per = 100, 2
 	trees := sourceTrees(rng, 40, n)
 	blocks := treeBlocks(trees, per, false, true) // 20 blocks
@@ -507,11 +508,11 @@ func TestResultSinkBackPressure(t *testing.T) {
 			// Parts smaller and larger than a block of per*n cells.
 			for _, part := range []int64{150, 1000} {
 				t.Run(fmt.Sprintf("%v/workers=%d/part=%d", layout, workers, part), func(t *testing.T) {
-					mem := checkedAllocator(t)
+					mem := tablestest.CheckedAllocator(t)
 					dir := resultDir(t)
 					shape := longShape(trees, true)
 					shape.Layout = layout
-					s, err := NewResultSink(dir, shape, testMeta, nil, tables.WithAllocator(mem), tables.WithCompression(tables.Uncompressed),
+					s, err := NewResultSink(dir, shape, tablestest.Meta, nil, tables.WithAllocator(mem), tables.WithCompression(tables.Uncompressed),
 						tables.WithConcurrency(workers), tables.WithPartRows(part), tables.WithBatchRows(70))
 					if err != nil {
 						t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // Sparse blocks (each row's cells within the cutoff, with their vertices)
@@ -15,8 +16,8 @@ import (
 // for int32 and int64 distances, cutoffs of 0 and random ones.
 func TestSparseBlocksWriteTheSameTables(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := 1 + rng.IntN(400)
 		narrow := rng.IntN(2) == 0
 		trees := randomTrees(rng, n, 12, narrow)
@@ -36,7 +37,7 @@ func TestSparseBlocksWriteTheSameTables(t *testing.T) {
 							t.Fatalf("%d parts from sparse blocks, %d from whole rows", len(gotFiles), len(wantFiles))
 						}
 						for k := range wantFiles {
-							sameBytes(t, wantFiles[k].Path, gotFiles[k].Path)
+							tablestest.SameBytes(t, wantFiles[k].Path, gotFiles[k].Path)
 						}
 						summary, err := NewSummarySink(shape)
 						if err != nil {
@@ -61,7 +62,7 @@ func TestSparseBlocksWriteTheSameTables(t *testing.T) {
 // targets, the wide layout) and where it breaks its own rules.
 func TestSparseBlocksRefused(t *testing.T) {
 	t.Parallel()
-	rng := newRand(5)
+	rng := tablestest.NewRand(5)
 	trees := randomTrees(rng, 50, 3, true)
 	shape := longShape(trees, false)
 	shape.MaxDistance = 1 << 40

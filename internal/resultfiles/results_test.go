@@ -15,6 +15,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 func sameTrees(t *testing.T, got, want []*paths.Tree, withParents bool) {
@@ -39,8 +40,8 @@ func sameTrees(t *testing.T, got, want []*paths.Tree, withParents bool) {
 
 func TestResultsRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := 1 + rng.IntN(700)
 		trees := make([]*paths.Tree, 1+rng.IntN(12))
 		for i := range trees {
@@ -56,7 +57,7 @@ func TestResultsRoundTrip(t *testing.T) {
 			for _, withParents := range []bool{true, false} {
 				name := fmt.Sprintf("%d/%v/parents=%v", seed, format, withParents)
 				t.Run(name, func(t *testing.T) {
-					mem := checkedAllocator(t)
+					mem := tablestest.CheckedAllocator(t)
 					dir := resultDir(t)
 					batch := 1 + n/4 + rng.IntN(n+50)
 					part := int64(1 + n*len(trees)/8 + rng.IntN(2*n))
@@ -67,7 +68,7 @@ func TestResultsRoundTrip(t *testing.T) {
 						maxRows  int64
 						maxBytes int64
 					)
-					s, err := NewResultSink(dir, shape, testMeta, func(rows, bytes int64) {
+					s, err := NewResultSink(dir, shape, tablestest.Meta, func(rows, bytes int64) {
 						mu.Lock()
 						maxRows, maxBytes = max(maxRows, rows), max(maxBytes, bytes)
 						mu.Unlock()
@@ -97,7 +98,7 @@ func TestResultsRoundTrip(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					sameMeta(t, got.Meta, testMeta)
+					tablestest.SameMeta(t, got.Meta, tablestest.Meta)
 					if got.HasParents != withParents {
 						t.Errorf("HasParents %v, want %v", got.HasParents, withParents)
 					}
@@ -121,8 +122,8 @@ func TestResultNulls(t *testing.T) {
 	for _, format := range tableFormats {
 		for _, narrow := range []bool{false, true} {
 			dir := resultDir(t)
-			mem := checkedAllocator(t)
-			writeTrees(t, dir, longShape(trees, true), trees, narrow, 1, newRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
+			mem := tablestest.CheckedAllocator(t)
+			writeTrees(t, dir, longShape(trees, true), trees, narrow, 1, tablestest.NewRand(1), tables.WithFormat(format), tables.WithAllocator(mem))
 			parts, err := ResultParts(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -191,14 +192,14 @@ func TestResultSchemaGolden(t *testing.T) {
 		Long: {true: goldenResultSchema, false: goldenDistanceSchema},
 		Wide: {true: goldenWideSchema, false: goldenWideDistanceSchema},
 	}
-	tree := randomTree(newRand(1), 3, 0, true, 0.3)
+	tree := randomTree(tablestest.NewRand(1), 3, 0, true, 0.3)
 	for _, format := range tableFormats {
 		for layout, byParents := range golden {
 			for withParents, want := range byParents {
 				shape := longShape([]*paths.Tree{tree}, withParents)
 				shape.Layout = layout
 				dir := resultDir(t)
-				s := writeTrees(t, dir, shape, []*paths.Tree{tree}, false, 1, newRand(1), tables.WithFormat(format))
+				s := writeTrees(t, dir, shape, []*paths.Tree{tree}, false, 1, tablestest.NewRand(1), tables.WithFormat(format))
 				if got := s.Schema().String(); got != want {
 					t.Errorf("%v, parents %v: Schema()\n%s\nwant\n%s", layout, withParents, got, want)
 				}
@@ -216,7 +217,7 @@ func TestResultSchemaGolden(t *testing.T) {
 			}
 		}
 	}
-	if got := ResultSchema(true, testMeta).String(); got != goldenResultSchema {
+	if got := ResultSchema(true, tablestest.Meta).String(); got != goldenResultSchema {
 		t.Errorf("ResultSchema\n%s\nwant\n%s", got, goldenResultSchema)
 	}
 }
@@ -236,9 +237,9 @@ func TestResultSinkEmpty(t *testing.T) {
 	}
 	for _, format := range tableFormats {
 		for name, shape := range cases {
-			mem := checkedAllocator(t)
+			mem := tablestest.CheckedAllocator(t)
 			dir := resultDir(t)
-			s, err := NewResultSink(dir, shape, testMeta, nil, tables.WithFormat(format), tables.WithAllocator(mem), tables.WithPartRows(2), tables.WithBatchRows(1))
+			s, err := NewResultSink(dir, shape, tablestest.Meta, nil, tables.WithFormat(format), tables.WithAllocator(mem), tables.WithPartRows(2), tables.WithBatchRows(1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +286,7 @@ func TestResultSinkEmpty(t *testing.T) {
 				if len(got.Trees) != 0 || !got.HasParents {
 					t.Errorf("%v, %s: read %d trees, parents %v; want 0, true", format, name, len(got.Trees), got.HasParents)
 				}
-				sameMeta(t, got.Meta, testMeta)
+				tablestest.SameMeta(t, got.Meta, tablestest.Meta)
 			}
 		}
 	}
@@ -340,7 +341,7 @@ func TestNewResultSinkRejects(t *testing.T) {
 
 func TestReadResultsErrors(t *testing.T) {
 	t.Parallel()
-	rng := newRand(5)
+	rng := tablestest.NewRand(5)
 	trees := []*paths.Tree{randomTree(rng, 40, 0, true, 0.1), randomTree(rng, 40, 1, true, 0.1)}
 	dir := resultDir(t)
 	writeSink(t, dir, trees, true, rng, tables.WithBatchRows(10), tables.WithPartRows(30))
@@ -359,7 +360,7 @@ func TestReadResultsErrors(t *testing.T) {
 	holed := filepath.Join(t.TempDir(), "holed")
 	os.Mkdir(holed, 0o755)
 	for _, i := range []int{0, 2} {
-		os.WriteFile(filepath.Join(holed, filepath.Base(parts[i])), fileBytes(t, parts[i]), 0o644)
+		os.WriteFile(filepath.Join(holed, filepath.Base(parts[i])), tablestest.FileBytes(t, parts[i]), 0o644)
 	}
 	if _, err := ReadResults(holed); err == nil || !strings.Contains(err.Error(), "follows") {
 		t.Errorf("ReadResults with a missing part: %v, want a sequence error", err)
@@ -369,7 +370,7 @@ func TestReadResultsErrors(t *testing.T) {
 	short := filepath.Join(t.TempDir(), "short")
 	os.Mkdir(short, 0o755)
 	for _, i := range []int{0, 1} {
-		os.WriteFile(filepath.Join(short, filepath.Base(parts[i])), fileBytes(t, parts[i]), 0o644)
+		os.WriteFile(filepath.Join(short, filepath.Base(parts[i])), tablestest.FileBytes(t, parts[i]), 0o644)
 	}
 	if _, err := ReadResults(short); err == nil {
 		t.Error("ReadResults with a truncated last tree succeeded")
@@ -400,11 +401,11 @@ func TestReadResultsErrors(t *testing.T) {
 
 func TestResultPartRollover(t *testing.T) {
 	t.Parallel()
-	rng := newRand(13)
+	rng := tablestest.NewRand(13)
 	trees := []*paths.Tree{randomTree(rng, 4, 0, true, 0.3), randomTree(rng, 4, 3, true, 0.3), randomTree(rng, 4, 1, true, 0.3)}
 	for _, format := range tableFormats {
 		for _, layout := range []Layout{Long, Wide} {
-			mem := checkedAllocator(t)
+			mem := tablestest.CheckedAllocator(t)
 			dir := resultDir(t)
 			shape := longShape(trees, true)
 			shape.Layout = layout
@@ -434,7 +435,7 @@ func TestResultPartRollover(t *testing.T) {
 
 func TestResultCompression(t *testing.T) {
 	t.Parallel()
-	rng := newRand(17)
+	rng := tablestest.NewRand(17)
 	// Road-like trees, which every codec shrinks.
 	trees := gridTrees(64, 3)
 	for _, format := range tableFormats {
@@ -443,7 +444,7 @@ func TestResultCompression(t *testing.T) {
 			shape.Layout = layout
 			size := map[tables.Compression]int64{}
 			for _, codec := range []tables.Compression{tables.Zstd, tables.LZ4, tables.Snappy, tables.Uncompressed} {
-				mem := checkedAllocator(t)
+				mem := tablestest.CheckedAllocator(t)
 				dir := resultDir(t)
 				opts := []tables.Option{tables.WithFormat(format), tables.WithCompression(codec), tables.WithAllocator(mem)}
 				if format == tables.Arrow && codec == tables.Snappy {

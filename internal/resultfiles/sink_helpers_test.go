@@ -19,6 +19,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // treeBlocks cuts trees into blocks of at most per rows, as a backend would
@@ -170,7 +171,7 @@ func writeTrees(t testing.TB, dir string, shape ResultShape, trees []*paths.Tree
 // over in a random order, and fails the test on error.
 func writeBlocks(t testing.TB, dir string, shape ResultShape, blocks []*results.Rows, rng *rand.Rand, opts ...tables.Option) *ResultSink {
 	t.Helper()
-	s, err := NewResultSink(dir, shape, testMeta, nil, opts...)
+	s, err := NewResultSink(dir, shape, tablestest.Meta, nil, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func readWide(t *testing.T, dir string, withParents bool, opts ...tables.Option)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := WideResultSchema(withParents, testMeta)
+	want := WideResultSchema(withParents, tablestest.Meta)
 	rows := []wideRow{}
 	for _, part := range parts {
 		tr, err := tables.OpenTable(part, cfg)

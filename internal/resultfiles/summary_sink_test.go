@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // sameSummary fails the test unless got is want, closeness bit for bit.
@@ -22,8 +23,8 @@ func sameSummary(t *testing.T, what string, got, want SummaryRow) {
 // came.
 func TestSummarySinkMatchesSummarize(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := 1 + rng.IntN(400)
 		narrow := rng.IntN(2) == 0
 		trees := randomTrees(rng, n, 10, narrow)
@@ -79,7 +80,7 @@ func TestSummarySinkByHand(t *testing.T) {
 	for _, layout := range []Layout{Long, Wide} {
 		for _, narrow := range []bool{false, true} {
 			shape.Layout = layout
-			got := summarizeTrees(t, shape, trees, narrow, 2, newRand(1))
+			got := summarizeTrees(t, shape, trees, narrow, 2, tablestest.NewRand(1))
 			if len(got) != len(want) {
 				t.Fatalf("%v, int32 %v: %d summary rows, want %d", layout, narrow, len(got), len(want))
 			}
@@ -98,7 +99,7 @@ func TestSummarySinkByHand(t *testing.T) {
 				sameSummary(t, "Summarize", Summarize(c.tree), c.want)
 				shape := longShape(trees, false)
 				shape.Layout = layout
-				got := summarizeTrees(t, shape, trees, narrow, 1, newRand(1))
+				got := summarizeTrees(t, shape, trees, narrow, 1, tablestest.NewRand(1))
 				sameSummary(t, fmt.Sprintf("%v, int32 %v", layout, narrow), got[0], c.want)
 			}
 		}

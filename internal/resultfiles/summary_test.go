@@ -7,6 +7,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 const u = paths.Unreachable
@@ -46,8 +47,8 @@ func TestSummarize(t *testing.T) {
 
 func TestSummaryRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		rows := make([]SummaryRow, rng.IntN(3000))
 		for i := range rows {
 			rows[i] = Summarize(randomTree(rng, 1+rng.IntN(20), 0, false, rng.Float64()))
@@ -56,7 +57,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "summary")
 			format := c.format
-			info, err := WriteSummary(path, rows, testMeta, append(c.write, tables.WithBatchRows(1+rng.IntN(1000)))...)
+			info, err := WriteSummary(path, rows, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(1000)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameMeta(t, meta, testMeta)
+			tablestest.SameMeta(t, meta, tablestest.Meta)
 			if len(got) != len(rows) {
 				t.Fatalf("%v: read %d rows, want %d", format, len(got), len(rows))
 			}

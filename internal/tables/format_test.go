@@ -2,15 +2,12 @@ package tables
 
 import (
 	"bytes"
-	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 func TestParseFormat(t *testing.T) {
@@ -69,40 +66,10 @@ func TestParquetEncodings(t *testing.T) {
 	if _, err := WriteGraph(files, e, &graph.Vertices{X: []int32{1, 2, 3}, Y: []int32{4, 5, 6}}, nil); err != nil {
 		t.Fatal(err)
 	}
+	delta := tablestest.Delta
 	want := map[string]map[string]parquet.Encoding{
 		files.Edges:    {"src": delta, "dst": delta, "weight": delta},
 		files.Vertices: {"id": delta, "original_id": delta, "x": delta, "y": delta},
 	}
-	for path, cols := range want {
-		pf, err := file.OpenParquetFile(path, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rg := pf.MetaData().RowGroup(0)
-		for i := range rg.NumColumns() {
-			cc, err := rg.ColumnChunk(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			col := cc.PathInSchema().String()
-			enc, ok := cols[col]
-			if !ok {
-				t.Errorf("%s: unexpected column %s", filepath.Base(path), col)
-				continue
-			}
-			if !slices.Contains(cc.Encodings(), enc) {
-				t.Errorf("%s: column %s has encodings %v, want %v", filepath.Base(path), col, cc.Encodings(), enc)
-			}
-			if cc.Compression() != compress.Codecs.Snappy { // DefaultCompression(Parquet)
-				t.Errorf("%s: column %s compressed with %v, want snappy", filepath.Base(path), col, cc.Compression())
-			}
-			delete(cols, col)
-		}
-		pf.Close()
-		for col := range cols {
-			t.Errorf("%s: no column %s", filepath.Base(path), col)
-		}
-	}
+	tablestest.CheckParquetEncodings(t, want)
 }
-
-var delta = parquet.Encodings.DeltaBinaryPacked

@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // TestReadGraphParquetMatchesArrow reads one graph written in many row
@@ -21,7 +20,7 @@ import (
 // record-batch path: all give the same arcs and vertices.
 func TestReadGraphParquetMatchesArrow(t *testing.T) {
 	t.Parallel()
-	rng := newRand(7)
+	rng := tablestest.NewRand(7)
 	const n = 5000
 	e := randomGraph(rng, n, 70000)
 	orig := make([]int64, n)
@@ -32,7 +31,7 @@ func TestReadGraphParquetMatchesArrow(t *testing.T) {
 	}
 	vs := &graph.Vertices{OriginalID: orig, X: x, Y: y}
 	arrowFiles := GraphFilesIn(t.TempDir(), Arrow)
-	if _, err := WriteGraph(arrowFiles, e, vs, testMeta, WithFormat(Arrow), WithBatchRows(999)); err != nil {
+	if _, err := WriteGraph(arrowFiles, e, vs, tablestest.Meta, WithFormat(Arrow), WithBatchRows(999)); err != nil {
 		t.Fatal(err)
 	}
 	wantE, wantVs, wantMeta, err := ReadGraph(arrowFiles)
@@ -40,7 +39,7 @@ func TestReadGraphParquetMatchesArrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	pqFiles := GraphFilesIn(t.TempDir(), Parquet)
-	if _, err := WriteGraph(pqFiles, e, vs, testMeta, WithBatchRows(999)); err != nil {
+	if _, err := WriteGraph(pqFiles, e, vs, tablestest.Meta, WithBatchRows(999)); err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3, 16} {
@@ -63,20 +62,7 @@ func writeForeignParquet(t *testing.T, path string, fields []arrow.Field, cols [
 	t.Helper()
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
 	defer rec.Release()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(rec.Schema(), f, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(rowGroup)), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	tablestest.WriteParquet(t, path, rec, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(rowGroup)))
 }
 
 func int32s(vals []int32, valid []bool) arrow.Array {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
 // randomGraph is a graph of m random arcs on n vertices, weights in
@@ -21,8 +22,8 @@ func randomGraph(rng *rand.Rand, n int32, m int) *graph.EdgeList {
 
 func TestGraphRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, seed := range seeds(t) {
-		rng := newRand(seed)
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
 		n := int32(1 + rng.IntN(3000))
 		e := randomGraph(rng, n, rng.IntN(10000))
 		orig := make([]int64, n)
@@ -40,10 +41,10 @@ func TestGraphRoundTrip(t *testing.T) {
 		for _, format := range formats {
 			for name, vs := range vertexCases {
 				t.Run(format.String()+"/"+name, func(t *testing.T) {
-					mem := checkedAllocator(t)
+					mem := tablestest.CheckedAllocator(t)
 					files := GraphFilesIn(t.TempDir(), format)
 					batch := 1 + e.M()/16 + rng.IntN(e.M()/4+1) // several batches, a ragged last one
-					infos, err := WriteGraph(files, e, vs, testMeta, WithFormat(format), WithAllocator(mem), WithBatchRows(batch))
+					infos, err := WriteGraph(files, e, vs, tablestest.Meta, WithFormat(format), WithAllocator(mem), WithBatchRows(batch))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -60,7 +61,7 @@ func TestGraphRoundTrip(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					sameMeta(t, meta, testMeta)
+					tablestest.SameMeta(t, meta, tablestest.Meta)
 					if e2.N != e.N || !slices.Equal(e2.Src, e.Src) || !slices.Equal(e2.Dst, e.Dst) || !slices.Equal(e2.Weight, e.Weight) {
 						t.Errorf("edges differ after a round trip (seed %d)", seed)
 					}
@@ -109,18 +110,18 @@ func TestGraphCoordinateColumnsOmitted(t *testing.T) {
 
 func TestGraphByteIdentical(t *testing.T) {
 	t.Parallel()
-	rng := newRand(7)
+	rng := tablestest.NewRand(7)
 	e := randomGraph(rng, 500, 3000)
 	vs := &graph.Vertices{X: make([]int32, 500), Y: make([]int32, 500)}
 	for _, format := range formats {
 		a, b := GraphFilesIn(t.TempDir(), format), GraphFilesIn(t.TempDir(), format)
 		for _, files := range []GraphFiles{a, b} {
-			if _, err := WriteGraph(files, e, vs, testMeta, WithFormat(format), WithBatchRows(1000)); err != nil {
+			if _, err := WriteGraph(files, e, vs, tablestest.Meta, WithFormat(format), WithBatchRows(1000)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		sameBytes(t, a.Edges, b.Edges)
-		sameBytes(t, a.Vertices, b.Vertices)
+		tablestest.SameBytes(t, a.Edges, b.Edges)
+		tablestest.SameBytes(t, a.Vertices, b.Vertices)
 	}
 }
 
@@ -168,7 +169,7 @@ func TestWriteGraphAtomicPair(t *testing.T) {
 	if _, err := WriteGraph(files, e, nil, nil, WithFormat(Arrow)); err != nil {
 		t.Fatal(err)
 	}
-	before := fileBytes(t, files.Edges)
+	before := tablestest.FileBytes(t, files.Edges)
 	e2 := graph.NewEdgeList(2, 2)
 	e2.Add(1, 0, 9)
 	e2.Add(0, 0, 3)
@@ -177,7 +178,7 @@ func TestWriteGraphAtomicPair(t *testing.T) {
 	if _, err := WriteGraph(broken, e2, nil, nil, WithFormat(Arrow)); err == nil {
 		t.Fatal("WriteGraph into a missing folder succeeded")
 	}
-	if after := fileBytes(t, files.Edges); string(after) != string(before) {
+	if after := tablestest.FileBytes(t, files.Edges); string(after) != string(before) {
 		t.Error("the edges table changed although the write failed")
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 2 {
@@ -194,7 +195,7 @@ func TestReadGraphErrors(t *testing.T) {
 	if _, err := WriteGraph(files, e, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	good := fileBytes(t, files.Edges)
+	good := tablestest.FileBytes(t, files.Edges)
 
 	// Tables swapped: the columns do not match.
 	if _, _, _, err := ReadGraph(GraphFiles{Edges: files.Vertices, Vertices: files.Edges}); err == nil {
@@ -237,13 +238,13 @@ func TestReadGraphErrors(t *testing.T) {
 // metadata, and that releasing them frees everything.
 func TestGraphRecords(t *testing.T) {
 	t.Parallel()
-	mem := checkedAllocator(t)
-	e := randomGraph(newRand(3), 50, 700)
+	mem := tablestest.CheckedAllocator(t)
+	e := randomGraph(tablestest.NewRand(3), 50, 700)
 	vs := &graph.Vertices{OriginalID: make([]int64, 50), X: make([]int32, 50), Y: make([]int32, 50)}
 	for v := range vs.OriginalID {
 		vs.OriginalID[v], vs.X[v], vs.Y[v] = int64(1000+v), int32(v), -int32(v)
 	}
-	edges, vertices, err := GraphRecords(e, vs, testMeta, WithAllocator(mem), WithBatchRows(300))
+	edges, vertices, err := GraphRecords(e, vs, tablestest.Meta, WithAllocator(mem), WithBatchRows(300))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestGraphRecords(t *testing.T) {
 		src = append(src, rec.Column(0).(*array.Int32).Int32Values()...)
 		dst = append(dst, rec.Column(1).(*array.Int32).Int32Values()...)
 		wt = append(wt, rec.Column(2).(*array.Int32).Int32Values()...)
-		sameMeta(t, UserMeta(rec.Schema()), testMeta)
+		tablestest.SameMeta(t, UserMeta(rec.Schema()), tablestest.Meta)
 		rec.Release()
 	}
 	for _, rec := range vertices {

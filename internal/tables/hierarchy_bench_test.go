@@ -1,6 +1,10 @@
 package tables
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/tables/tablestest"
+)
 
 // BenchmarkReadHierarchy reads back the stored hierarchy of
 // road:side=256,seed=1 (65,536 vertices; built once, about 1.5 cpu-s) on
@@ -13,12 +17,12 @@ func BenchmarkReadHierarchy(b *testing.B) {
 		b.Fatal(err)
 	}
 	arcs := len(h.Up.Targets) + len(h.Down.Targets)
-	cpu := cpuSeconds()
+	cpu := tablestest.CPUSeconds()
 	for b.Loop() {
 		if _, _, err := ReadHierarchy(files); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	tablestest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(arcs)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Marcs/s")
 }

@@ -333,8 +333,7 @@ func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
 // config on the thresholds of ingest.hierarchy: auto.
 func TestHierarchyThresholdsAreDocumented(t *testing.T) {
 	for _, file := range []string{"../../README.md", "../../configs/reference.yaml"} {
-		// One line, without the YAML comments' markers.
-		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		text := proseLine(t, file)
 		for _, want := range []string{
 			fmt.Sprintf("at most %g arcs per vertex on average", ingest.AutoHierarchyMaxDegree),
 			fmt.Sprintf("%d in or out of any one", ingest.AutoHierarchyMaxHub),
@@ -350,13 +349,16 @@ func TestHierarchyThresholdsAreDocumented(t *testing.T) {
 	}
 }
 
-func readText(t *testing.T, path string) string {
+// proseLine returns the text of a README or commented config as one
+// line: the YAML comments' markers dropped and every run of white space
+// one space, so that a phrase matches however the file wraps it.
+func proseLine(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return strings.Join(strings.Fields(strings.ReplaceAll(string(text), "#", "")), " ")
 }
 
 // TestPathKeysAreDocumented keeps the README's and the reference config's
@@ -372,7 +374,7 @@ func TestPathKeysAreDocumented(t *testing.T) {
 	slices.Sort(paths)
 	list := regexp.MustCompile(`Relative paths in a config file \(([^)]*)\)`)
 	for _, file := range []string{"../../README.md", "../../configs/reference.yaml"} {
-		text := strings.Join(strings.Fields(strings.ReplaceAll(readText(t, file), "#", "")), " ")
+		text := proseLine(t, file)
 		m := list.FindStringSubmatch(text)
 		if m == nil {
 			t.Errorf("%s does not list the keys whose relative paths follow the config file", file)

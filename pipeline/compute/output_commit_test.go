@@ -105,17 +105,9 @@ func (b *supersedingBackend) Run(ctx context.Context, req backend.Request, sink 
 	return b.fakeGPU.Run(ctx, req, sink)
 }
 
-// TestComputeSupersededWhileRunning: a run whose output folder is
-// committed by another run while it computes exits stageerr.Superseded and
-// leaves the other run's output in place.
-func TestComputeSupersededWhileRunning(t *testing.T) {
-	const spec = "grid:side=6,seed=8"
-	parent := t.TempDir()
-	out := filepath.Join(parent, "out")
-	runCompute(t, loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-out", out)) // an older output
-	sb := &supersedingBackend{other: func() (*Result, error) {
-		return Run(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-sources", "3", "-out", out), stagetest.QuietLog, io.Discard)
-	}}
+// registerSuperseding registers, as the gpu backend, a fake GPU that sb
+// wraps: each backend it opens is sb, around the fake GPU just opened.
+func registerSuperseding(t *testing.T, sb *supersedingBackend) {
 	inner := fakeGPUFactory(nil)
 	f := inner
 	f.Open = func(o backend.Options) (backend.Backend, error) {
@@ -127,6 +119,20 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 		return sb, nil
 	}
 	registerFake(t, f)
+}
+
+// TestComputeSupersededWhileRunning: a run whose output folder is
+// committed by another run while it computes exits stageerr.Superseded and
+// leaves the other run's output in place.
+func TestComputeSupersededWhileRunning(t *testing.T) {
+	const spec = "grid:side=6,seed=8"
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	runCompute(t, loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-out", out)) // an older output
+	sb := &supersedingBackend{other: func() (*Result, error) {
+		return Run(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "cpu", "-sources", "3", "-out", out), stagetest.QuietLog, io.Discard)
+	}}
+	registerSuperseding(t, sb)
 	_, err := Run(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "gpu", "-sources", "0", "-out", out), stagetest.QuietLog, io.Discard)
 	if sb.err != nil {
 		t.Fatalf("the other run: %v", sb.err)
@@ -214,17 +220,7 @@ func TestShardAttemptsCommitOnce(t *testing.T) {
 				sb.other = func() (*Result, error) { return sb.won, nil } // the other attempt's own Run
 				return Run(context.Background(), loadCompute(t, "", append(args, tc.other...)...), stagetest.QuietLog, io.Discard)
 			}
-			inner := fakeGPUFactory(nil)
-			f := inner
-			f.Open = func(o backend.Options) (backend.Backend, error) {
-				b, err := inner.Open(o)
-				if err != nil {
-					return nil, err
-				}
-				sb.fakeGPU = b.(*fakeGPU)
-				return sb, nil
-			}
-			registerFake(t, f)
+			registerSuperseding(t, sb)
 			_, err := Run(context.Background(), loadCompute(t, "", args...), stagetest.QuietLog, io.Discard)
 			if sb.err != nil {
 				t.Fatalf("the other attempt: %v", sb.err)

@@ -12,12 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
+	"github.com/pathflow/pathflow/formats/pairlist/pairlisttest"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -30,55 +25,13 @@ import (
 
 // writePairsCSV writes pairs as a CSV pair list with a header.
 func writePairsCSV(t *testing.T, pairs [][2]int64) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("source,target\n")
-	for _, p := range pairs {
-		fmt.Fprintf(&b, "%d,%d\n", p[0], p[1])
-	}
-	path := filepath.Join(t.TempDir(), "pairs.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return pairlisttest.WriteCSV(t, filepath.Join(t.TempDir(), "pairs.csv"), pairs)
 }
 
 // writePairsParquet writes pairs as a Parquet pair list: int64 columns
 // target and source (in that order) beside an ignored one.
 func writePairsParquet(t *testing.T, pairs [][2]int64) string {
-	t.Helper()
-	mem := memory.DefaultAllocator
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "target", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "note", Type: arrow.BinaryTypes.String},
-		{Name: "source", Type: arrow.PrimitiveTypes.Int64},
-	}, nil)
-	b := array.NewRecordBuilder(mem, schema)
-	defer b.Release()
-	for _, p := range pairs {
-		b.Field(0).(*array.Int64Builder).Append(p[1])
-		b.Field(1).(*array.StringBuilder).Append("x")
-		b.Field(2).(*array.Int64Builder).Append(p[0])
-	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "pairs.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return pairlisttest.WriteParquet(t, filepath.Join(t.TempDir(), "pairs.parquet"), pairs)
 }
 
 // expectPairs is what a pair list's table holds: its pairs grouped by
@@ -360,36 +313,7 @@ func TestPairListEntersTheSettingsChecksum(t *testing.T) {
 // writePairsArrow writes pairs as an Arrow IPC pair list with int32
 // columns.
 func writePairsArrow(t *testing.T, pairs [][2]int64) string {
-	t.Helper()
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "source", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "target", Type: arrow.PrimitiveTypes.Int32},
-	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	for _, p := range pairs {
-		b.Field(0).(*array.Int32Builder).Append(int32(p[0]))
-		b.Field(1).(*array.Int32Builder).Append(int32(p[1]))
-	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "pairs.arrow")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return pairlisttest.WriteArrow(t, filepath.Join(t.TempDir(), "pairs.arrow"), pairs)
 }
 
 // On rome99, a pair list in original (DIMACS) ids, as an Arrow IPC file,
