@@ -22,7 +22,6 @@ type Problem struct {
 	// Algorithm is as configured: its name may be "auto" and its variant
 	// empty.
 	Algorithm Algorithm
-	Parents   bool
 }
 
 // Choice is what a backend will run for a Problem.

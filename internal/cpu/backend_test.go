@@ -25,7 +25,7 @@ func problemOf(e *graph.EdgeList, alg backend.Algorithm, sources []int32, parent
 	return backend.Problem{
 		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), AllSources: len(sources) == int(e.N),
-		Algorithm: alg, Parents: parents,
+		Algorithm: alg,
 	}
 }
 

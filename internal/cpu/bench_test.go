@@ -27,7 +27,7 @@ func benchmarkRun(b *testing.B, g *graph.CSR, alg string, sources []int32, withP
 	choice, err := Choose(backend.Problem{
 		N: g.N, M: int64(g.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), AllSources: len(sources) == int(g.N),
-		Algorithm: backend.Algorithm{Name: alg}, Parents: withParents,
+		Algorithm: backend.Algorithm{Name: alg},
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -16,7 +16,7 @@ func problemOf(e *graph.EdgeList, alg string, sources []int32, parents bool) bac
 	return backend.Problem{
 		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: len(sources), AllSources: len(sources) == int(e.N),
-		Algorithm: backend.Algorithm{Name: alg}, Parents: parents,
+		Algorithm: backend.Algorithm{Name: alg},
 	}
 }
 

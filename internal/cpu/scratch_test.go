@@ -65,7 +65,7 @@ func TestOneTargetSearchTouchesWhatItReaches(t *testing.T) {
 	}
 	c.Record(graph.Recorded{MinWeight: 3, MaxWeight: 4, Valid: true})
 	choice, err := Choose(backend.Problem{N: n, M: 2, MinWeight: 3, MaxWeight: 4, Sources: 1,
-		Algorithm: backend.Algorithm{Name: backend.AlgorithmDijkstra}, Parents: true})
+		Algorithm: backend.Algorithm{Name: backend.AlgorithmDijkstra}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func runTestGraph(t *testing.T, b *gpu.Backend, g *testgraphs.Graph, alg backend
 	e := g.EdgeList()
 	lo, hi := e.WeightRange()
 	choice, err := choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
-		Sources: len(g.Sources), Algorithm: alg, Parents: parents})
+		Sources: len(g.Sources), Algorithm: alg})
 	if g.Int64 {
 		// int32 distances cannot hold the answer: Choose must refuse.
 		if err == nil {
@@ -117,7 +117,7 @@ func TestRegisteredFactory(t *testing.T) {
 	e := graphtest.RandomGraph(rand.New(rand.NewPCG(backendtest.FreshSeed(t), 2)), 50, 200, 1, 9, 0)
 	g := graph.BuildCSR(e)
 	choice, err := f.Choose(backend.Problem{N: 50, M: 200, MinWeight: 1, MaxWeight: 9, Sources: 2,
-		Algorithm: backend.Algorithm{Name: "auto"}, Parents: true})
+		Algorithm: backend.Algorithm{Name: "auto"}})
 	if err != nil || choice.Algorithm != (backend.Algorithm{Name: sssp.SSSPFamily, Variant: sssp.VariantNearFar}) {
 		t.Fatalf("Choose: %+v, %v", choice, err)
 	}

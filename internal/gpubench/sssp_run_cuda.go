@@ -312,7 +312,7 @@ func newReference(g *graph.CSR, negative bool) *reference {
 func (r *reference) runCPU(ctx context.Context, sources []int32, parents bool, workers int, sink results.Sink) (err error) {
 	lo, hi := r.g.WeightRange()
 	choice, err := r.cpu.Choose(backend.Problem{N: r.g.N, M: int64(r.g.M()), MinWeight: lo, MaxWeight: hi,
-		Sources: len(sources), Algorithm: backend.Algorithm{Name: r.algorithm}, Parents: parents})
+		Sources: len(sources), Algorithm: backend.Algorithm{Name: r.algorithm}})
 	if err != nil {
 		return err
 	}

@@ -142,7 +142,7 @@ func Request(t *testing.T, e *graph.EdgeList, alg backend.Algorithm, sources []i
 	g := graph.BuildCSR(e)
 	lo, hi := e.WeightRange()
 	choice, err := f.Choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
-		Sources: len(sources), AllSources: len(sources) == int(e.N), Algorithm: alg, Parents: parents})
+		Sources: len(sources), AllSources: len(sources) == int(e.N), Algorithm: alg})
 	return backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf().With(results.Parent, parents), MaxDistance: results.NoCutoff}, Edges: e, CSR: g, Choice: choice}, err
 }
 
