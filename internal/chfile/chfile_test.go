@@ -4,71 +4,30 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/hierarchy/hierarchytest"
+	"github.com/pathflow/pathflow/internal/mapfile/mapfiletest"
 )
-
-// roadHierarchy returns a small road graph's hierarchy, laid out by the
-// graph's coordinates and marked with its checksum.
-func roadHierarchy(t testing.TB, side int32, seed uint64) *hierarchy.Hierarchy {
-	t.Helper()
-	e, vs, err := generate.Road(side, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.BuildCSR(e)
-	h, err := hierarchy.Build(context.Background(), g, hierarchy.WithCoordinates(vs.X, vs.Y), hierarchy.WithChecksum(g.Checksum(2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 // writeTemp writes the hierarchy file of h and returns its path.
 func writeTemp(t *testing.T, h *hierarchy.Hierarchy, meta map[string]string) (string, Written) {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := Write(&buf, h, meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Bytes != int64(buf.Len()) {
-		t.Fatalf("Write reports %d bytes, wrote %d", w.Bytes, buf.Len())
-	}
-	path := filepath.Join(t.TempDir(), "hierarchy.chf")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, w
-}
-
-// sameHierarchy fails unless got holds exactly want's arrays and facts.
-func sameHierarchy(t *testing.T, got, want *hierarchy.Hierarchy) {
-	t.Helper()
-	same := got.N == want.N && got.Rounds == want.Rounds && got.GraphChecksum == want.GraphChecksum &&
-		slices.Equal(got.Rank, want.Rank) && slices.Equal(got.Order, want.Order) &&
-		slices.Equal(got.UpMiddle, want.UpMiddle) && slices.Equal(got.DownMiddle, want.DownMiddle)
-	for _, pair := range [][2]*graph.CSR{{&got.Up, &want.Up}, {&got.Down, &want.Down}} {
-		same = same && pair[0].N == pair[1].N && slices.Equal(pair[0].Offsets, pair[1].Offsets) &&
-			slices.Equal(pair[0].Targets, pair[1].Targets) && slices.Equal(pair[0].Weights, pair[1].Weights)
-	}
-	if !same {
-		t.Fatal("the hierarchy read back differs from the one written")
-	}
+	return mapfiletest.WriteTemp(t, "hierarchy.chf", func(w io.Writer) (Written, error) { return Write(w, h, meta) })
 }
 
 // TestRoundTrip: Open gives back every array, the checksum and the
 // metadata written, a valid hierarchy whose tables are the original's,
 // for a road graph, one with a single vertex and an empty one.
 func TestRoundTrip(t *testing.T) {
-	road := roadHierarchy(t, 30, 1)
+	_, road := hierarchytest.Road(t, 30, 1)
 	single, err := hierarchy.Build(context.Background(), graph.BuildCSR(graph.NewEdgeList(1, 0)), hierarchy.WithChecksum("one"))
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +50,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameHierarchy(t, f.Hierarchy, tc.h)
+			hierarchytest.RequireSame(t, f.Hierarchy, tc.h)
 			if err := f.Hierarchy.Validate(2); err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +82,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestWriteIsDeterministic(t *testing.T) {
-	h := roadHierarchy(t, 12, 2)
+	_, h := hierarchytest.Road(t, 12, 2)
 	var a, b bytes.Buffer
 	wa, err := Write(&a, h, map[string]string{"b": "2", "a": "1"})
 	if err != nil {
@@ -146,7 +105,8 @@ func TestWriteIsDeterministic(t *testing.T) {
 // and so is a flip in the header, metadata or padding by ReadInfo. A flip
 // at any byte is refused: the header CRC covers the padding too.
 func TestOpenRefusesDamage(t *testing.T) {
-	good, _ := writeTemp(t, roadHierarchy(t, 20, 3), map[string]string{"k": "v"})
+	_, h := hierarchytest.Road(t, 20, 3)
+	good, _ := writeTemp(t, h, map[string]string{"k": "v"})
 	orig, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +151,7 @@ func TestOpenRefusesDamage(t *testing.T) {
 // their metadata or in their graph checksum have different checksums,
 // though each passes its own CRCs.
 func TestChecksumNamesTheFile(t *testing.T) {
-	h := roadHierarchy(t, 15, 4)
+	_, h := hierarchytest.Road(t, 15, 4)
 	meta := map[string]string{"k": "v"}
 	_, w := writeTemp(t, h, meta)
 	like := func() *hierarchy.Hierarchy {
@@ -211,5 +171,24 @@ func TestChecksumNamesTheFile(t *testing.T) {
 		if o.Checksum == w.Checksum {
 			t.Errorf("files that differ in %s have the same checksum %s", what, o.Checksum)
 		}
+	}
+}
+
+// TestSharedDownWritesTheSameFile: a symmetric graph's hierarchy, whose
+// Down shares Up's arrays, is written byte for byte as the same hierarchy
+// with Down in arrays of its own, and as Build's hierarchy was written
+// before Down shared Up's arrays: the SHA-256 below is of the file that
+// build wrote for road:side=40,seed=1 with metadata k=v.
+func TestSharedDownWritesTheSameFile(t *testing.T) {
+	_, h := hierarchytest.Road(t, 40, 1)
+	if !hierarchytest.SharesDown(h) {
+		t.Fatal("the road graph's hierarchy does not share Up's arrays with Down")
+	}
+	meta := map[string]string{"k": "v"}
+	_, shared := writeTemp(t, h, meta)
+	_, own := writeTemp(t, hierarchytest.OwnDown(h), meta)
+	const before = "4361dc692bebee062baa546372b82c6d7853ed5ab365e190b648cd3e63badca4"
+	if shared != own || shared.SHA256 != before {
+		t.Fatalf("shared Down writes %+v, own Down %+v; want SHA-256 %s", shared, own, before)
 	}
 }

@@ -3,6 +3,7 @@ package csrfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
+	"github.com/pathflow/pathflow/internal/mapfile/mapfiletest"
 )
 
 // randomGraph has arcs in no particular order, parallel arcs and
@@ -23,19 +25,7 @@ func randomGraph(n int32, m int, seed uint64) *graph.EdgeList {
 // writeTemp writes the reload file of e and vs and returns its path.
 func writeTemp(t *testing.T, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string) (string, Written) {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := Write(&buf, graph.BuildCSR(e), vs, meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Bytes != int64(buf.Len()) {
-		t.Fatalf("Write reports %d bytes, wrote %d", w.Bytes, buf.Len())
-	}
-	path := filepath.Join(t.TempDir(), "graph.csr")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, w
+	return mapfiletest.WriteTemp(t, "graph.csr", func(w io.Writer) (Written, error) { return Write(w, graph.BuildCSR(e), vs, meta) })
 }
 
 func TestRoundTrip(t *testing.T) {

@@ -75,7 +75,10 @@ func (h *Hierarchy) Shortcuts() int {
 
 // layout turns the contracted graph into a Hierarchy: the out-arcs of each
 // vertex at its contraction become its Up row, its in-arcs its Down row,
-// renumbered by position in order, which must make every arc climb. Each
+// renumbered by position in order, which must make every arc climb. When g
+// is symmetric its in-arcs are its out-arcs, so the rows are made once and
+// Down shares Up's arrays (nothing writes into a built hierarchy's
+// arrays; the stored files are the same either way). Otherwise each
 // direction of g is dropped once its rows are made, so the peak holds one
 // direction of g beside the hierarchy. O(n + arcs log d), rows sorted on
 // workers goroutines.
@@ -86,6 +89,11 @@ func layout(g *dynGraph, order []int32, workers int) *Hierarchy {
 		h.Rank[v] = int32(r)
 	}
 	h.Up, h.UpMiddle = h.rows(g.out, workers)
+	if g.symmetric {
+		h.Down, h.DownMiddle = h.Up, h.UpMiddle
+		g.out, g.in = nil, nil
+		return h
+	}
 	g.out = nil
 	h.Down, h.DownMiddle = h.rows(g.in, workers)
 	g.in = nil

@@ -301,6 +301,27 @@ func TestRandomSymmetricGraphs(t *testing.T) {
 	}
 }
 
+// TestSymmetricDownSharesUp: a symmetric graph's Down rows are its Up
+// rows, so Build makes them once and Down shares Up's arrays; a graph
+// with a one-way arc gets Down arrays of its own.
+func TestSymmetricDownSharesUp(t *testing.T) {
+	e, _, err := generate.Road(20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shares := func(h *Hierarchy) bool {
+		return &h.Down.Offsets[0] == &h.Up.Offsets[0] && &h.Down.Targets[0] == &h.Up.Targets[0] &&
+			&h.Down.Weights[0] == &h.Up.Weights[0] && &h.DownMiddle[0] == &h.UpMiddle[0]
+	}
+	if h := build(t, graph.BuildCSR(e)); !shares(h) {
+		t.Error("a road graph's hierarchy has Down arrays of its own")
+	}
+	e.Add(0, e.N-1, 1)
+	if h := build(t, graph.BuildCSR(e)); shares(h) || slices.Equal(h.Up.Targets, h.Down.Targets) {
+		t.Error("with a one-way arc, Down still shares or equals Up")
+	}
+}
+
 // hasLighterPair reports whether e already had arcs u -> v and v -> u at
 // most as heavy as the last arc added, which keeps the graph symmetric.
 func hasLighterPair(e *graph.EdgeList, u, v int32) bool {

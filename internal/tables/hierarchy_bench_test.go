@@ -3,6 +3,7 @@ package tables
 import (
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/hierarchy/hierarchytest"
 	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
@@ -11,7 +12,7 @@ import (
 // every core, checks included, and reports CPU seconds and arcs per
 // second beside wall time.
 func BenchmarkReadHierarchy(b *testing.B) {
-	_, h := roadHierarchy(b, 256, 1)
+	_, h := hierarchytest.Road(b, 256, 1)
 	files := HierarchyFilesIn(b.TempDir())
 	if _, err := WriteHierarchy(files, h, nil, WithCompression(Snappy)); err != nil {
 		b.Fatal(err)

@@ -8,48 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pathflow/pathflow/internal/generate"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/hierarchy/hierarchytest"
 	"github.com/pathflow/pathflow/internal/shortest"
 )
-
-// roadHierarchy returns a small road graph and its hierarchy, laid out by
-// the graph's coordinates and marked with its checksum.
-func roadHierarchy(t testing.TB, side int32, seed uint64) (*graph.CSR, *hierarchy.Hierarchy) {
-	t.Helper()
-	e, vs, err := generate.Road(side, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.BuildCSR(e)
-	h, err := hierarchy.Build(context.Background(), g, hierarchy.WithCoordinates(vs.X, vs.Y), hierarchy.WithChecksum(g.Checksum(2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, h
-}
-
-// sameHierarchy fails unless got holds exactly want's arrays and facts.
-func sameHierarchy(t *testing.T, got, want *hierarchy.Hierarchy) {
-	t.Helper()
-	same := got.N == want.N && got.Rounds == want.Rounds && got.GraphChecksum == want.GraphChecksum &&
-		slices.Equal(got.Rank, want.Rank) && slices.Equal(got.Order, want.Order) &&
-		slices.Equal(got.UpMiddle, want.UpMiddle) && slices.Equal(got.DownMiddle, want.DownMiddle)
-	for _, pair := range [][2]*graph.CSR{{&got.Up, &want.Up}, {&got.Down, &want.Down}} {
-		same = same && pair[0].N == pair[1].N && slices.Equal(pair[0].Offsets, pair[1].Offsets) &&
-			slices.Equal(pair[0].Targets, pair[1].Targets) && slices.Equal(pair[0].Weights, pair[1].Weights)
-	}
-	if !same {
-		t.Fatal("the hierarchy read back differs from the one written")
-	}
-}
 
 // TestHierarchyRoundTrip writes a hierarchy, reads it back identical
 // (small row groups, so several per column, and one worker or several)
 // and checks the distances of its table and of PHAST against Dijkstra's.
 func TestHierarchyRoundTrip(t *testing.T) {
-	g, h := roadHierarchy(t, 30, 7)
+	g, h := hierarchytest.Road(t, 30, 7)
 	files := HierarchyFilesIn(t.TempDir())
 	infos, err := WriteHierarchy(files, h, map[string]string{"pathflow.input_file": "road"}, WithBatchRows(500), WithCompression(Snappy))
 	if err != nil {
@@ -66,7 +34,7 @@ func TestHierarchyRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameHierarchy(t, got, h)
+		hierarchytest.RequireSame(t, got, h)
 		if meta["pathflow.input_file"] != "road" || meta[MetaHierarchyRounds] == "" {
 			t.Fatalf("metadata %v", meta)
 		}
@@ -103,8 +71,8 @@ func TestHierarchyRoundTrip(t *testing.T) {
 // TestHierarchyReadRefusesMixedTables checks that an Up table of another
 // hierarchy beside the ranks of this one is refused, naming the file.
 func TestHierarchyReadRefusesMixedTables(t *testing.T) {
-	_, a := roadHierarchy(t, 10, 1)
-	_, b := roadHierarchy(t, 10, 2)
+	_, a := hierarchytest.Road(t, 10, 1)
+	_, b := hierarchytest.Road(t, 10, 2)
 	dirA, dirB := t.TempDir(), t.TempDir()
 	if _, err := WriteHierarchy(HierarchyFilesIn(dirA), a, nil); err != nil {
 		t.Fatal(err)
@@ -122,5 +90,38 @@ func TestHierarchyReadRefusesMixedTables(t *testing.T) {
 	_, _, err = ReadHierarchy(HierarchyFilesIn(dirA))
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dirA, "hierarchy_up.parquet")) {
 		t.Fatalf("mixed tables: %v", err)
+	}
+}
+
+// TestSharedDownWritesTheSameTables: a symmetric graph's hierarchy, whose
+// Down shares Up's arrays, is written byte for byte as the same hierarchy
+// with Down in arrays of its own, and as Build's hierarchy was written
+// before Down shared Up's arrays: the SHA-256s below are of the tables
+// that build wrote for road:side=40,seed=1 (ranks, up, down; up and down
+// hold the same rows, so the same bytes).
+func TestSharedDownWritesTheSameTables(t *testing.T) {
+	_, h := hierarchytest.Road(t, 40, 1)
+	if !hierarchytest.SharesDown(h) {
+		t.Fatal("the road graph's hierarchy does not share Up's arrays with Down")
+	}
+	write := func(h *hierarchy.Hierarchy) []string {
+		infos, err := WriteHierarchy(HierarchyFilesIn(t.TempDir()), h, map[string]string{"k": "v"}, WithBatchRows(500), WithCompression(Snappy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums := make([]string, len(infos))
+		for i, info := range infos {
+			sums[i] = info.SHA256
+		}
+		return sums
+	}
+	before := []string{
+		"84563ced7228a1bf54c589977a7c9a627ed531ee4f7ae4ab7eebb4ed5a0a8e2e",
+		"36b398bee382005d4332ca8fc55fed0980eb43dc8840fb36b20bda12f41a982e",
+		"36b398bee382005d4332ca8fc55fed0980eb43dc8840fb36b20bda12f41a982e",
+	}
+	shared, own := write(h), write(hierarchytest.OwnDown(h))
+	if !slices.Equal(shared, own) || !slices.Equal(shared, before) {
+		t.Fatalf("shared Down writes %v, own Down %v; want %v", shared, own, before)
 	}
 }
