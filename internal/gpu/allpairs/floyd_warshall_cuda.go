@@ -323,7 +323,7 @@ const cancelEvery = 256
 
 func (r *Run) launchPerVertex(ctx context.Context, c *device.Ctx, parent device.Buffer) error {
 	p := r.plan
-	step, cfg := c.Kernels().FloydWarshallNaive, kernels.Cells(p.n, 32, 8)
+	step, cfg := c.Kernels().FloydWarshallNaive, device.Cells(p.n, 32, 8)
 	if p.parents {
 		step = c.Kernels().FloydWarshallNaiveParents
 	}
@@ -366,7 +366,7 @@ func (r *Run) launchBlocked(ctx context.Context, c *device.Ctx, parent device.Bu
 	b := int(p.tile)
 	tiles := p.pitch / p.tile
 	return r.rounds(ctx, tiles, k, parent,
-		kernels.Square(1, 1, b), kernels.Square(tiles-1, 2, b), kernels.Square(tiles-1, tiles-1, b))
+		device.Square(1, 1, b), device.Square(tiles-1, 2, b), device.Square(tiles-1, tiles-1, b))
 }
 
 // launchFast runs the fast variant's rounds. With lookahead (three tiles or
@@ -447,13 +447,13 @@ func (f *fastRounds) serial(ctx context.Context) error {
 		if err := f.cancelled(ctx); err != nil {
 			return err
 		}
-		if err := f.pivot(kernels.Square(1, 1, 32), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+		if err := f.pivot(device.Square(1, 1, 32), f.dist, f.par, f.pitch, round, f.neg); err != nil {
 			return err
 		}
 		if f.tiles == 1 {
 			continue
 		}
-		if err := f.cross(kernels.Square(f.tiles-1, 2, 32), f.dist, f.par, f.pitch, round); err != nil {
+		if err := f.cross(device.Square(f.tiles-1, 2, 32), f.dist, f.par, f.pitch, round); err != nil {
 			return err
 		}
 		if err := f.rest(restConfig(f.tiles-1, nil), f.dist, f.par, f.pitch, round, -1); err != nil {
@@ -502,10 +502,10 @@ func (f *fastRounds) overlapped(ctx context.Context, c *device.Ctx) (err error) 
 
 // pivotAndCross enqueues phases 1 and 2 of round on side, then marks it.
 func (f *fastRounds) pivotAndCross(side *device.Stream, round int64) error {
-	if err := f.pivot(onStream(kernels.Square(1, 1, 32), side), f.dist, f.par, f.pitch, round, f.neg); err != nil {
+	if err := f.pivot(onStream(device.Square(1, 1, 32), side), f.dist, f.par, f.pitch, round, f.neg); err != nil {
 		return err
 	}
-	if err := f.cross(onStream(kernels.Square(f.tiles-1, 2, 32), side), f.dist, f.par, f.pitch, round); err != nil {
+	if err := f.cross(onStream(device.Square(f.tiles-1, 2, 32), side), f.dist, f.par, f.pitch, round); err != nil {
 		return err
 	}
 	return side.Mark()

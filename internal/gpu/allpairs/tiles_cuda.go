@@ -29,7 +29,7 @@ func cell(m cu.DevicePtr, pitch, row, col int64) cu.DevicePtr {
 // closeTile enqueues phase 1 on the diagonal tile at tile, whose first
 // vertex is vertex0.
 func (o tileOps) closeTile(tile cu.DevicePtr, pitch, vertex0 int64) error {
-	return o.c.Kernels().FloydWarshallTileClose(onStream(kernels.Square(1, 1, 32), o.s), tile, pitch, vertex0, o.negative)
+	return o.c.Kernels().FloydWarshallTileClose(onStream(device.Square(1, 1, 32), o.s), tile, pitch, vertex0, o.negative)
 }
 
 // minPlus enqueues c = min(c, a (x) b) over rowTiles x colTiles tiles of

@@ -12,7 +12,6 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/pathflow/pathflow/internal/gpu/spread"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -168,7 +167,9 @@ type streamRun struct {
 	// ctx is cancelled by the first error.
 	ctx    context.Context
 	cancel context.CancelFunc
-	first  spread.FirstError
+	// firstErr is the first error, read by both goroutines.
+	firstMu  sync.Mutex
+	firstErr error
 	// handoff carries the copied blocks, in order, to the hand-over
 	// goroutine, which closes handed when it ends.
 	handoff chan *StagedBlock
@@ -181,8 +182,19 @@ type streamRun struct {
 
 // fail records err, if it is the first, and stops the run.
 func (r *streamRun) fail(err error) {
-	r.first.Set(err)
+	r.firstMu.Lock()
+	if r.firstErr == nil {
+		r.firstErr = err
+	}
+	r.firstMu.Unlock()
 	r.cancel()
+}
+
+// failure returns the first error recorded by fail, or nil.
+func (r *streamRun) failure() error {
+	r.firstMu.Lock()
+	defer r.firstMu.Unlock()
+	return r.firstErr
 }
 
 // handOver is the hand-over goroutine: blocks arrive in order, each
@@ -190,7 +202,7 @@ func (r *streamRun) fail(err error) {
 func (r *streamRun) handOver(sink results.Sink) {
 	defer close(r.handed)
 	for blk := range r.handoff {
-		if r.first.Get() != nil {
+		if r.failure() != nil {
 			blk.rows.Release() // never handed over: the producer's to return
 			continue
 		}
@@ -314,7 +326,7 @@ func (r *streamRun) finish() error {
 	// the copy stream (and, after an error, for every kernel too, so that
 	// the caller can free or reuse its device buffers).
 	syncErr := r.sg.dev.Do(func(c *Ctx) error {
-		if r.first.Get() != nil {
+		if r.failure() != nil {
 			return errors.Join(st.cs.Sync(), c.Sync())
 		}
 		var err error
@@ -332,7 +344,7 @@ func (r *streamRun) finish() error {
 	closeErr := r.sg.closeStaging(st)
 	// After a failure the first error is the one to report: waiting and
 	// closing then mostly fail with the same cause.
-	if err := r.first.Get(); err != nil {
+	if err := r.failure(); err != nil {
 		return err
 	}
 	return errors.Join(syncErr, closeErr)
