@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -51,25 +50,8 @@ func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why str
 // outputFileProblem says how the file f lists in dir differs from it, ""
 // when it does not.
 func outputFileProblem(dir string, f output.ManifestFile) string {
-	path := filepath.Join(dir, filepath.FromSlash(f.Path))
-	file, err := os.Open(path)
-	if err != nil {
+	if err := output.CheckListed(filepath.Join(dir, filepath.FromSlash(f.Path)), f); err != nil {
 		return err.Error()
-	}
-	defer file.Close()
-	st, err := file.Stat()
-	switch {
-	case err != nil:
-		return err.Error()
-	case st.Size() != f.Bytes:
-		return fmt.Sprintf("%s: %d bytes, the manifest lists %d", path, st.Size(), f.Bytes)
-	}
-	sum, err := output.SHA256Of(file)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("%s: %v", path, err)
-	case sum != f.SHA256:
-		return fmt.Sprintf("%s: SHA-256 %s, the manifest lists %s: changed since the run", path, sum, f.SHA256)
 	}
 	return ""
 }

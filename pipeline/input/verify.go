@@ -137,28 +137,22 @@ func (l *Listing) checkFile(path string) *fileCheck {
 	return c
 }
 
-// hashMatches compares the file at path with its listing.
+// hashMatches compares the file at path with its listing
+// (output.CheckListed), in the words of an ingest output's checks.
 func hashMatches(path string, listed *output.ManifestFile, l *Listing) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return l.missing(path, err)
+	err := output.CheckListed(path, *listed)
+	var notOpened *output.NotOpenedError
+	var size *output.SizeMismatchError
+	var sum *output.SHA256MismatchError
+	switch {
+	case errors.As(err, &notOpened):
+		return l.missing(path, notOpened.Err)
+	case errors.As(err, &size):
+		return Changed(path, "size", fmt.Sprintf("%d bytes", size.Bytes), fmt.Sprintf("%d", size.Listed))
+	case errors.As(err, &sum):
+		return Changed(path, "SHA-256", sum.SHA256, sum.Listed)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != listed.Bytes {
-		return Changed(path, "size", fmt.Sprintf("%d bytes", st.Size()), fmt.Sprintf("%d", listed.Bytes))
-	}
-	sum, err := output.SHA256Of(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if sum != listed.SHA256 {
-		return Changed(path, "SHA-256", sum, listed.SHA256)
-	}
-	return nil
+	return err
 }
 
 // wait returns the check's result once it has one.
