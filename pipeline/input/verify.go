@@ -95,6 +95,36 @@ func Changed(path, what, got, listed string) error {
 	return fmt.Errorf("%s: corrupt, or changed since ingest: its %s is %s, %s lists %s (ingest the graph again)", path, what, got, output.ManifestName, listed)
 }
 
+// CheckMapped compares a mapped file at path (ReloadName,
+// output.HierarchyName), opened and found sound by its own CRCs, with its
+// entry in the manifest: its size, then its checksum of itself, which the
+// manifest records beside the SHA-256 so that the comparison costs
+// nothing beside the open. Where an older ingest recorded no such
+// checksum, the file is hashed instead (Check), one more pass over it.
+func (l *Listing) CheckMapped(path string, bytes int64, checksum string) error {
+	listed := l.Entry(path)
+	switch {
+	case listed == nil:
+		return l.unlisted(path)
+	case bytes != listed.Bytes:
+		return &mappedMismatch{path: path, what: "size", got: fmt.Sprintf("%d bytes", bytes), listed: fmt.Sprintf("%d", listed.Bytes)}
+	case listed.Checksum == "":
+		return l.Check(path)
+	case checksum != listed.Checksum:
+		return &mappedMismatch{path: path, what: "checksum", got: checksum, listed: listed.Checksum}
+	}
+	return nil
+}
+
+// mappedMismatch is CheckMapped's error for a mapped file whose size or
+// checksum is not the one listed; the reload file's loader words it as
+// its own.
+type mappedMismatch struct {
+	path, what, got, listed string
+}
+
+func (e *mappedMismatch) Error() string { return Changed(e.path, e.what, e.got, e.listed).Error() }
+
 // ifChangedSinceIngest returns, in place of err (a failure to read the
 // file at path), the error of its check against the manifest beside it,
 // when one lists it and the check fails: a table of an ingest output
