@@ -13,27 +13,28 @@ import (
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
-// upToDate reports whether dir already holds a complete run of the same
-// input, settings and version: every file the manifest lists is present
-// with its recorded size and SHA-256, so that a damaged output is never
-// taken for a finished one. When it does not, why says what differs. The
-// files are hashed a goroutine each, up to one per core: a pass over the
-// outputs, cheap beside computing them again.
-func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
+// upToDateManifest returns the manifest of dir when dir already holds a
+// complete run of the same input, settings and version: every file the
+// manifest lists is present with its recorded size and SHA-256, so that a
+// damaged output is never taken for a finished one. When it does not, the
+// manifest is nil and why says what differs. The files are hashed a
+// goroutine each, up to one per core: a pass over the outputs, cheap
+// beside computing them again.
+func upToDateManifest(dir, inputSHA, configSHA string, distances bool) (m *output.Manifest, why string) {
 	m, err := output.ReadManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return false, "no " + output.ManifestName + ": no earlier run"
+		return nil, "no " + output.ManifestName + ": no earlier run"
 	case err != nil:
-		return false, err.Error()
+		return nil, err.Error()
 	case m.Version != version.Version:
-		return false, fmt.Sprintf("written by version %s", m.Version)
+		return nil, fmt.Sprintf("written by version %s", m.Version)
 	case m.InputSHA256 != inputSHA:
-		return false, "another input"
+		return nil, "another input"
 	case m.ConfigSHA256 != configSHA:
-		return false, "other settings"
+		return nil, "other settings"
 	case listsDistances(m.Files) != distances:
-		return false, distancesProblem(distances)
+		return nil, distancesProblem(distances)
 	}
 	problems := make([]string, len(m.Files))
 	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
@@ -41,10 +42,16 @@ func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why str
 	})
 	for _, p := range problems {
 		if p != "" {
-			return false, p
+			return nil, p
 		}
 	}
-	return true, ""
+	return m, ""
+}
+
+// upToDate is upToDateManifest's answer without the manifest.
+func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
+	m, why := upToDateManifest(dir, inputSHA, configSHA, distances)
+	return m != nil, why
 }
 
 // outputFileProblem says how the file f lists in dir differs from it, ""
