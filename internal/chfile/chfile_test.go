@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -111,6 +112,10 @@ func TestOpenRefusesDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	goodInfo, err := ReadInfo(good)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		damage func(b []byte) []byte
@@ -137,8 +142,14 @@ func TestOpenRefusesDamage(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Open: %v, want an error naming %s and saying %q", err, path, tc.want)
 			}
-			if _, err := ReadInfo(path); tc.head && (err == nil || !strings.Contains(err.Error(), path)) {
+			info, err := ReadInfo(path)
+			switch {
+			case tc.head && (err == nil || !strings.Contains(err.Error(), path)):
 				t.Fatalf("ReadInfo: %v, want an error naming %s", err, path)
+			case !tc.head && err != nil:
+				t.Fatalf("ReadInfo: %v, want the header read: the damage is in the arrays, which it does not read", err)
+			case !tc.head && !reflect.DeepEqual(info, goodInfo):
+				t.Fatalf("ReadInfo = %+v, want the undamaged file's %+v", info, goodInfo)
 			}
 		})
 	}

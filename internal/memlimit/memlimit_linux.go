@@ -81,6 +81,9 @@ func addressSpace(root fs.FS) (Limit, bool) {
 
 // cgroupLimits returns the memory bound of the process's cgroup and of
 // each ancestor that sets one, v2 or v1, as proc/self/cgroup names them.
+// What a cgroup uses is counted as kubelet counts its working set: its
+// usage less the page cache the kernel reclaims before it kills
+// (inactive_file), such as that of the input file just read.
 func cgroupLimits(root fs.FS) []Limit {
 	b, err := fs.ReadFile(root, "proc/self/cgroup")
 	if err != nil {
@@ -97,9 +100,9 @@ func cgroupLimits(root fs.FS) []Limit {
 		}
 		switch {
 		case f[0] == "0" && f[1] == "":
-			ls = append(ls, cgroupWalk(root, "sys/fs/cgroup", f[2], "memory.max", "memory.current", "cgroup memory.max")...)
+			ls = append(ls, cgroupWalk(root, "sys/fs/cgroup", f[2], cgroupV2)...)
 		case hasController(f[1], "memory"):
-			ls = append(ls, cgroupWalk(root, "sys/fs/cgroup/memory", f[2], "memory.limit_in_bytes", "memory.usage_in_bytes", "cgroup memory.limit_in_bytes")...)
+			ls = append(ls, cgroupWalk(root, "sys/fs/cgroup/memory", f[2], cgroupV1)...)
 		}
 	}
 	return ls
@@ -114,15 +117,29 @@ func hasController(list, name string) bool {
 	return false
 }
 
+// cgroupFiles names the files of one cgroup version's memory controller.
+type cgroupFiles struct {
+	limit, usage string // the limit and the usage, one number each
+	// inactive is the key, in memory.stat, of the inactive page cache,
+	// which the kernel reclaims before the limit is reached.
+	inactive string
+	what     string // the limit's name in Limit.Name
+}
+
+var (
+	cgroupV2 = cgroupFiles{limit: "memory.max", usage: "memory.current", inactive: "inactive_file", what: "cgroup memory.max"}
+	cgroupV1 = cgroupFiles{limit: "memory.limit_in_bytes", usage: "memory.usage_in_bytes", inactive: "total_inactive_file", what: "cgroup memory.limit_in_bytes"}
+)
+
 // cgroupWalk reads the limit and usage files of the cgroup at rel under
 // mount and of each ancestor up to the mount. In a cgroup namespace the
 // path may be "/" or not exist under the mount; the mount's own files are
 // then those of the process's cgroup.
-func cgroupWalk(root fs.FS, mount, rel, limitFile, usageFile, what string) []Limit {
+func cgroupWalk(root fs.FS, mount, rel string, files cgroupFiles) []Limit {
 	var ls []Limit
 	dir := path.Join(mount, path.Clean("/"+rel))
 	for {
-		if l, ok := cgroupLimit(root, dir, limitFile, usageFile, what); ok {
+		if l, ok := cgroupLimit(root, dir, files); ok {
 			ls = append(ls, l)
 		}
 		if dir == mount {
@@ -136,8 +153,10 @@ func cgroupWalk(root fs.FS, mount, rel, limitFile, usageFile, what string) []Lim
 // the largest page-aligned int64 (9223372036854771712).
 const unlimitedV1 = 1 << 62
 
-func cgroupLimit(root fs.FS, dir, limitFile, usageFile, what string) (Limit, bool) {
-	b, err := fs.ReadFile(root, path.Join(dir, limitFile))
+// cgroupLimit reads the bound of the cgroup at dir: its limit, and as
+// free what its working set (usage less inactive page cache) leaves.
+func cgroupLimit(root fs.FS, dir string, files cgroupFiles) (Limit, bool) {
+	b, err := fs.ReadFile(root, path.Join(dir, files.limit))
 	if err != nil {
 		return Limit{}, false
 	}
@@ -150,8 +169,28 @@ func cgroupLimit(root fs.FS, dir, limitFile, usageFile, what string) (Limit, boo
 		return Limit{}, false
 	}
 	used := int64(0)
-	if b, err := fs.ReadFile(root, path.Join(dir, usageFile)); err == nil {
+	if b, err := fs.ReadFile(root, path.Join(dir, files.usage)); err == nil {
 		used, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	}
-	return Limit{Name: what + " of /" + dir, Total: total, Free: max(total-used, 0)}, true
+	if b, err := fs.ReadFile(root, path.Join(dir, "memory.stat")); err == nil {
+		if inactive, ok := statField(b, files.inactive); ok {
+			used = max(used-inactive, 0)
+		}
+	}
+	return Limit{Name: files.what + " of /" + dir, Total: total, Free: max(total-used, 0)}, true
+}
+
+// statField returns the value of the "KEY N" line of a cgroup's
+// memory.stat.
+func statField(b []byte, key string) (int64, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 2 || f[0] != key {
+			continue
+		}
+		n, err := strconv.ParseInt(f[1], 10, 64)
+		return n, err == nil && n >= 0
+	}
+	return 0, false
 }

@@ -27,6 +27,32 @@ func TestCgroupV2WalksAncestors(t *testing.T) {
 	}
 }
 
+// TestCgroupV2LeavesReclaimablePageCache: what a cgroup uses is counted
+// as its working set, memory.current less inactive_file of memory.stat,
+// since the kernel reclaims that page cache (such as the input file just
+// read) before the limit is reached.
+func TestCgroupV2LeavesReclaimablePageCache(t *testing.T) {
+	root := fstest.MapFS{
+		"proc/self/cgroup":                           file("0::/kubepods/pod1\n"),
+		"sys/fs/cgroup/kubepods/pod1/memory.max":     file("8000\n"),
+		"sys/fs/cgroup/kubepods/pod1/memory.current": file("7000\n"),
+		"sys/fs/cgroup/kubepods/pod1/memory.stat":    file("anon 2000\nfile 5000\nactive_file 1000\ninactive_file 4000\n"),
+		"sys/fs/cgroup/kubepods/memory.max":          file("100000\n"),
+		"sys/fs/cgroup/kubepods/memory.current":      file("99000\n"),
+		"sys/fs/cgroup/kubepods/memory.stat":         file("inactive_file 200000\n"), // more than its usage
+	}
+	ls := limits(root)
+	got, ok := tightest(ls)
+	if !ok || got.Free != 5000 || got.Total != 8000 || !strings.Contains(got.Name, "memory.max of /sys/fs/cgroup/kubepods/pod1") {
+		t.Fatalf("tightest of %+v = %+v, want the pod's 5000 of 8000 (7000 used, 4000 of it reclaimable)", ls, got)
+	}
+	for _, l := range ls {
+		if strings.HasSuffix(l.Name, "/sys/fs/cgroup/kubepods") && l.Free != l.Total {
+			t.Errorf("%+v: inactive_file beyond the usage leaves %d free, want all %d", l, l.Free, l.Total)
+		}
+	}
+}
+
 func TestCgroupV1(t *testing.T) {
 	root := fstest.MapFS{
 		"proc/self/cgroup": file("4:memory:/slurm/uid_1/job_7\n1:cpu,cpuacct:/\n"),
@@ -38,6 +64,16 @@ func TestCgroupV1(t *testing.T) {
 	got, ok := tightest(limits(root))
 	if !ok || got.Free != 3072 || got.Total != 4096 || !strings.Contains(got.Name, "limit_in_bytes") {
 		t.Fatalf("got %+v, want 3072 free of the job's 4096", got)
+	}
+
+	// v1's memory.stat counts the job's own inactive page cache
+	// (inactive_file) and that of the job with its descendants
+	// (total_inactive_file), which its usage includes.
+	root["sys/fs/cgroup/memory/slurm/uid_1/job_7/memory.usage_in_bytes"] = file("3072\n")
+	root["sys/fs/cgroup/memory/slurm/uid_1/job_7/memory.stat"] = file("cache 2500\ninactive_file 100\ntotal_cache 2500\ntotal_inactive_file 2048\n")
+	got, ok = tightest(limits(root))
+	if !ok || got.Free != 3072 || got.Total != 4096 {
+		t.Fatalf("got %+v, want 3072 free of the job's 4096 (3072 used, 2048 of it reclaimable)", got)
 	}
 }
 

@@ -91,17 +91,14 @@ func mappedHierarchyFor(g *input.LoadedGraph, path string, workers int) (*stored
 	if sum := g.GraphChecksum(workers); info.GraphChecksum != sum {
 		return nil, &stageerr.InputError{Err: staleHierarchy(path, info.GraphChecksum, g.File, sum)}
 	}
-	listed := g.Listing().Entry(path)
+	listing := g.Listing()
 	load := func(workers int) (*hierarchy.Hierarchy, error) {
 		f, err := chfile.Open(path, workers)
 		if err != nil {
 			return nil, fmt.Errorf("%w (ingest the graph again)", err)
 		}
-		switch {
-		case f.Bytes != listed.Bytes:
-			return nil, input.Changed(path, "size", fmt.Sprintf("%d bytes", f.Bytes), fmt.Sprintf("%d", listed.Bytes))
-		case f.Checksum != listed.Checksum:
-			return nil, input.Changed(path, "checksum", f.Checksum, listed.Checksum)
+		if err := listing.CheckMapped(path, f.Bytes, f.Checksum); err != nil {
+			return nil, err
 		}
 		return f.Hierarchy, nil
 	}

@@ -85,12 +85,12 @@ func currentOutput(cfg *Config, inputSHA string, log *slog.Logger) (*output.Mani
 	if !cfg.SkipIfSame {
 		return nil, false
 	}
-	if ok, why := upToDate(cfg.OutDir, inputSHA, cfg.ConfigSHA256, cfg.Distances); !ok {
+	m, why := upToDateManifest(cfg.OutDir, inputSHA, cfg.ConfigSHA256, cfg.Distances)
+	if m == nil {
 		log.Info("outputs are not up to date; computing", "out", cfg.OutDir, "key", KeySkipIfUnchanged, "why", why)
 		return nil, false
 	}
 	log.Info("outputs are up to date; nothing to do", "out", cfg.OutDir, "key", KeySkipIfUnchanged)
-	m, _ := output.ReadManifest(cfg.OutDir)
 	return m, true
 }
 

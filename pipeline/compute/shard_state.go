@@ -1,13 +1,16 @@
 package compute
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/output"
 )
@@ -17,7 +20,8 @@ import (
 // the shard's manifest and "" when the shard is complete and current, else
 // a phrase saying what is wrong: missing (no marker), stale (another
 // input, settings, version or shard count) or damaged (a file missing,
-// resized or not in the manifest).
+// changed or not in the manifest). O(size of the shard's files): each is
+// hashed.
 func shardState(root string, i, count int, inputSHA, configSHA string, distances bool) (*output.ShardManifest, string) {
 	dir := output.ShardDir(root, i)
 	if _, err := os.Stat(filepath.Join(dir, output.SuccessName)); err != nil {
@@ -46,17 +50,22 @@ func shardState(root string, i, count int, inputSHA, configSHA string, distances
 }
 
 // shardFilesProblem checks that every file the manifest lists is there
-// with its size, and that the shard's partitions hold no other file.
+// with its size and SHA-256, so that a shard damaged in place is not taken
+// for a complete one, and that the shard's partitions hold no other file.
+// The files are hashed a goroutine each, up to one per core, as for an
+// unsharded output (upToDate).
 func shardFilesProblem(root, name string, m *output.ShardManifest) string {
 	listed := map[string]bool{}
 	for _, f := range m.Files {
 		listed[f.Path] = true
-		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(f.Path)))
-		switch {
-		case err != nil:
-			return f.Path + " is missing"
-		case st.Size() != f.Bytes:
-			return fmt.Sprintf("%s has %d bytes, its manifest says %d", f.Path, st.Size(), f.Bytes)
+	}
+	problems := make([]string, len(m.Files))
+	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
+		problems[i] = shardFileProblem(root, m.Files[i])
+	})
+	for _, p := range problems {
+		if p != "" {
+			return p
 		}
 	}
 	tables, err := datasetTables(root)
@@ -72,6 +81,26 @@ func shardFilesProblem(root, name string, m *output.ShardManifest) string {
 		}
 	}
 	return ""
+}
+
+// shardFileProblem says how the file f lists in the dataset at root
+// differs from it, "" when it does not.
+func shardFileProblem(root string, f output.ManifestFile) string {
+	err := output.CheckListed(filepath.Join(root, filepath.FromSlash(f.Path)), f)
+	var notOpened *output.NotOpenedError
+	var size *output.SizeMismatchError
+	var sum *output.SHA256MismatchError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &notOpened):
+		return f.Path + " is missing"
+	case errors.As(err, &size):
+		return fmt.Sprintf("%s has %d bytes, its manifest says %d", f.Path, size.Bytes, f.Bytes)
+	case errors.As(err, &sum):
+		return fmt.Sprintf("%s has SHA-256 %s, its manifest says %s: changed since the run", f.Path, sum.SHA256, f.SHA256)
+	}
+	return err.Error()
 }
 
 // strayPartitions lists the partitions and shard folders of indexes >= count,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,27 +13,28 @@ import (
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
-// upToDate reports whether dir already holds a complete run of the same
-// input, settings and version: every file the manifest lists is present
-// with its recorded size and SHA-256, so that a damaged output is never
-// taken for a finished one. When it does not, why says what differs. The
-// files are hashed a goroutine each, up to one per core: a pass over the
-// outputs, cheap beside computing them again.
-func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
+// upToDateManifest returns the manifest of dir when dir already holds a
+// complete run of the same input, settings and version: every file the
+// manifest lists is present with its recorded size and SHA-256, so that a
+// damaged output is never taken for a finished one. When it does not, the
+// manifest is nil and why says what differs. The files are hashed a
+// goroutine each, up to one per core: a pass over the outputs, cheap
+// beside computing them again.
+func upToDateManifest(dir, inputSHA, configSHA string, distances bool) (m *output.Manifest, why string) {
 	m, err := output.ReadManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return false, "no " + output.ManifestName + ": no earlier run"
+		return nil, "no " + output.ManifestName + ": no earlier run"
 	case err != nil:
-		return false, err.Error()
+		return nil, err.Error()
 	case m.Version != version.Version:
-		return false, fmt.Sprintf("written by version %s", m.Version)
+		return nil, fmt.Sprintf("written by version %s", m.Version)
 	case m.InputSHA256 != inputSHA:
-		return false, "another input"
+		return nil, "another input"
 	case m.ConfigSHA256 != configSHA:
-		return false, "other settings"
+		return nil, "other settings"
 	case listsDistances(m.Files) != distances:
-		return false, distancesProblem(distances)
+		return nil, distancesProblem(distances)
 	}
 	problems := make([]string, len(m.Files))
 	parallel.For(len(m.Files), runtime.GOMAXPROCS(0), func(i int) {
@@ -42,34 +42,23 @@ func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why str
 	})
 	for _, p := range problems {
 		if p != "" {
-			return false, p
+			return nil, p
 		}
 	}
-	return true, ""
+	return m, ""
+}
+
+// upToDate is upToDateManifest's answer without the manifest.
+func upToDate(dir, inputSHA, configSHA string, distances bool) (ok bool, why string) {
+	m, why := upToDateManifest(dir, inputSHA, configSHA, distances)
+	return m != nil, why
 }
 
 // outputFileProblem says how the file f lists in dir differs from it, ""
 // when it does not.
 func outputFileProblem(dir string, f output.ManifestFile) string {
-	path := filepath.Join(dir, filepath.FromSlash(f.Path))
-	file, err := os.Open(path)
-	if err != nil {
+	if err := output.CheckListed(filepath.Join(dir, filepath.FromSlash(f.Path)), f); err != nil {
 		return err.Error()
-	}
-	defer file.Close()
-	st, err := file.Stat()
-	switch {
-	case err != nil:
-		return err.Error()
-	case st.Size() != f.Bytes:
-		return fmt.Sprintf("%s: %d bytes, the manifest lists %d", path, st.Size(), f.Bytes)
-	}
-	sum, err := output.SHA256Of(file)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("%s: %v", path, err)
-	case sum != f.SHA256:
-		return fmt.Sprintf("%s: SHA-256 %s, the manifest lists %s: changed since the run", path, sum, f.SHA256)
 	}
 	return ""
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/mapfile"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/output"
@@ -136,24 +137,9 @@ func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input
 // the reload file it holds nothing of the run, so the same hierarchy gives
 // the same bytes. O(n + arcs): one pass of writing and hashing.
 func writeHierarchyFile(dir string, h *hierarchy.Hierarchy, meta map[string]string) (tables.FileInfo, error) {
-	path := filepath.Join(dir, output.HierarchyName)
-	f, err := os.Create(path)
-	if err != nil {
-		return tables.FileInfo{}, err
-	}
-	defer f.Close()
-	w, err := chfile.Write(f, h, meta)
-	if err != nil {
-		if errors.Is(err, chfile.ErrBigEndian) {
-			f.Close()
-			os.Remove(path)
-		}
-		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return tables.FileInfo{}, err
-	}
-	return tables.FileInfo{Path: path, Rows: int64(h.N), Bytes: w.Bytes, SHA256: w.SHA256, Checksum: w.Checksum}, nil
+	return writeMappedFile(dir, output.HierarchyName, int64(h.N), func(w io.Writer) (mapfile.Written, error) {
+		return chfile.Write(w, h, meta)
+	})
 }
 
 // hierarchyCompression is the codec of the hierarchy's Parquet tables:

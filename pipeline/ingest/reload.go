@@ -1,13 +1,12 @@
 package ingest
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"runtime"
 
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/csrfile"
+	"github.com/pathflow/pathflow/internal/mapfile"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
 )
@@ -32,21 +31,10 @@ func ReloadKey() config.Key {
 // build, the graph's checksum unless the hierarchy took it, and one pass
 // of writing and hashing.
 func writeReloadFile(dir string, g *input.LoadedGraph) (tables.FileInfo, error) {
-	path := filepath.Join(dir, input.ReloadName)
-	f, err := os.Create(path)
-	if err != nil {
-		return tables.FileInfo{}, err
-	}
-	defer f.Close()
-	meta := input.Metadata(g)
-	meta[input.MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
-	meta[input.MetaWeightRange] = input.FormatWeightRange(g.Rows().WeightRange())
-	w, err := csrfile.Write(f, g.Rows(), g.Vertices, meta)
-	if err != nil {
-		return tables.FileInfo{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return tables.FileInfo{}, err
-	}
-	return tables.FileInfo{Path: path, Rows: int64(g.Edges.M()), Bytes: w.Bytes, SHA256: w.SHA256, Checksum: w.Checksum}, nil
+	return writeMappedFile(dir, input.ReloadName, int64(g.Edges.M()), func(w io.Writer) (mapfile.Written, error) {
+		meta := input.Metadata(g)
+		meta[input.MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
+		meta[input.MetaWeightRange] = input.FormatWeightRange(g.Rows().WeightRange())
+		return csrfile.Write(w, g.Rows(), g.Vertices, meta)
+	})
 }

@@ -78,10 +78,7 @@ func loadReload(listing *Listing) (g *LoadedGraph, ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("%w (ingest the graph again)", err)
 	}
-	if r.Bytes != listed.Bytes {
-		return nil, false, fmt.Errorf("%s: %d bytes, %s lists %d: truncated or replaced (ingest the graph again)", path, r.Bytes, output.ManifestName, listed.Bytes)
-	}
-	if err := checkReloadCurrent(path, r, listed, listing); err != nil {
+	if err := checkReloadCurrent(path, r, listing); err != nil {
 		return nil, false, err
 	}
 	g = &LoadedGraph{
@@ -111,21 +108,24 @@ func loadReload(listing *Listing) (g *LoadedGraph, ok bool, err error) {
 }
 
 // checkReloadCurrent refuses a reload file r (which passed its own
-// checks) other than the one the manifest lists: by the file's checksum
-// of itself, which the manifest records beside its SHA-256, so the check
-// costs nothing beside Open's; by its SHA-256, one more pass over the
-// file, where an older ingest recorded no such checksum. The graph its
-// metadata describes must be the manifest's too.
-func checkReloadCurrent(path string, r *csrfile.Graph, listed *output.ManifestFile, listing *Listing) error {
+// checks) other than the one the manifest lists (Listing.CheckMapped): of
+// another size, or of another checksum of itself, so the check costs
+// nothing beside Open's; of another SHA-256, one more pass over the file,
+// where an older ingest recorded no such checksum. The graph its metadata
+// describes must be the manifest's too.
+func checkReloadCurrent(path string, r *csrfile.Graph, listing *Listing) error {
 	stale := func(what, file, manifest string) error {
 		return fmt.Errorf("%s: stale reload file: its %s is %s, %s says %s: written by another ingest, or changed since (ingest the graph again)", path, what, file, output.ManifestName, manifest)
 	}
-	if listed.Checksum == "" {
-		if err := listing.Check(path); err != nil {
-			return err
-		}
-	} else if r.Checksum != listed.Checksum {
-		return stale("checksum", r.Checksum, listed.Checksum)
+	var mismatch *mappedMismatch
+	err := listing.CheckMapped(path, r.Bytes, r.Checksum)
+	switch {
+	case errors.As(err, &mismatch) && mismatch.what == "size":
+		return fmt.Errorf("%s: %s, %s lists %s: truncated or replaced (ingest the graph again)", path, mismatch.got, output.ManifestName, mismatch.listed)
+	case errors.As(err, &mismatch):
+		return stale(mismatch.what, mismatch.got, mismatch.listed)
+	case err != nil:
+		return err
 	}
 	m, meta := listing.manifest, r.Meta
 	switch {

@@ -95,6 +95,36 @@ func Changed(path, what, got, listed string) error {
 	return fmt.Errorf("%s: corrupt, or changed since ingest: its %s is %s, %s lists %s (ingest the graph again)", path, what, got, output.ManifestName, listed)
 }
 
+// CheckMapped compares a mapped file at path (ReloadName,
+// output.HierarchyName), opened and found sound by its own CRCs, with its
+// entry in the manifest: its size, then its checksum of itself, which the
+// manifest records beside the SHA-256 so that the comparison costs
+// nothing beside the open. Where an older ingest recorded no such
+// checksum, the file is hashed instead (Check), one more pass over it.
+func (l *Listing) CheckMapped(path string, bytes int64, checksum string) error {
+	listed := l.Entry(path)
+	switch {
+	case listed == nil:
+		return l.unlisted(path)
+	case bytes != listed.Bytes:
+		return &mappedMismatch{path: path, what: "size", got: fmt.Sprintf("%d bytes", bytes), listed: fmt.Sprintf("%d", listed.Bytes)}
+	case listed.Checksum == "":
+		return l.Check(path)
+	case checksum != listed.Checksum:
+		return &mappedMismatch{path: path, what: "checksum", got: checksum, listed: listed.Checksum}
+	}
+	return nil
+}
+
+// mappedMismatch is CheckMapped's error for a mapped file whose size or
+// checksum is not the one listed; the reload file's loader words it as
+// its own.
+type mappedMismatch struct {
+	path, what, got, listed string
+}
+
+func (e *mappedMismatch) Error() string { return Changed(e.path, e.what, e.got, e.listed).Error() }
+
 // ifChangedSinceIngest returns, in place of err (a failure to read the
 // file at path), the error of its check against the manifest beside it,
 // when one lists it and the check fails: a table of an ingest output
@@ -120,8 +150,10 @@ type fileCheck struct {
 
 // checkFile starts checking the file at path against its listing: its
 // size, then the SHA-256 of its bytes, read on a goroutine of its own so
-// that the hash (one core at about 2 GB/s with the CPU's SHA instructions)
-// runs beside the decoder, which reads the same pages from the page cache.
+// that the hash (one core, at about 0.8 GB/s with the CPU's SHA
+// instructions as measured in docs/performance.md, "output.format:
+// distmatrix") runs beside the decoder, which reads the same pages from
+// the page cache.
 func (l *Listing) checkFile(path string) *fileCheck {
 	c := &fileCheck{done: make(chan struct{})}
 	listed := l.Entry(path)
@@ -137,28 +169,22 @@ func (l *Listing) checkFile(path string) *fileCheck {
 	return c
 }
 
-// hashMatches compares the file at path with its listing.
+// hashMatches compares the file at path with its listing
+// (output.CheckListed), in the words of an ingest output's checks.
 func hashMatches(path string, listed *output.ManifestFile, l *Listing) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return l.missing(path, err)
+	err := output.CheckListed(path, *listed)
+	var notOpened *output.NotOpenedError
+	var size *output.SizeMismatchError
+	var sum *output.SHA256MismatchError
+	switch {
+	case errors.As(err, &notOpened):
+		return l.missing(path, notOpened.Err)
+	case errors.As(err, &size):
+		return Changed(path, "size", fmt.Sprintf("%d bytes", size.Bytes), fmt.Sprintf("%d", size.Listed))
+	case errors.As(err, &sum):
+		return Changed(path, "SHA-256", sum.SHA256, sum.Listed)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != listed.Bytes {
-		return Changed(path, "size", fmt.Sprintf("%d bytes", st.Size()), fmt.Sprintf("%d", listed.Bytes))
-	}
-	sum, err := output.SHA256Of(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if sum != listed.SHA256 {
-		return Changed(path, "SHA-256", sum, listed.SHA256)
-	}
-	return nil
+	return err
 }
 
 // wait returns the check's result once it has one.
@@ -167,7 +193,9 @@ func (c *fileCheck) wait() error {
 	return c.err
 }
 
-// Check checks the file at path now, on this goroutine.
+// Check checks the file at path against its listing and waits for the
+// answer: the check VerifiedRead runs beside a decoder, for a caller that
+// reads nothing of the file meanwhile.
 func (l *Listing) Check(path string) error { return l.checkFile(path).wait() }
 
 // VerifiedRead runs read, which decodes the files at paths, while it

@@ -88,9 +88,11 @@ func Run(cmd Command, args, env []string, stdout, stderr io.Writer) int {
 	}
 	// The messages follow log.format, read as far as it can be when the
 	// configuration does not load.
-	format := config.Peek(cmd.Keys, src, runlog.KeyLogFormat)
+	var format string
 	if err == nil {
 		format = l.V.GetString(runlog.KeyLogFormat)
+	} else {
+		format = config.Peek(cmd.Keys, src, runlog.KeyLogFormat)
 	}
 	msgs := newMessages(stderr, cmd.Name, format)
 	if err != nil {
