@@ -374,14 +374,6 @@ func (r *chRun) cut(rows *results.Rows) {
 	}
 }
 
-// targetsOf returns the targets of block row i.
-func (r *chRun) targetsOf(rows *results.Rows, i int) []int32 {
-	if r.req.SourceTargets != nil {
-		return r.req.SourceTargets[rows.First+i]
-	}
-	return r.req.Targets
-}
-
 // fillTrees computes whole rows by PHAST, on this worker alone, and their
 // parents in the original graph. O(rows * (N + arcs) / lanes) for the
 // distances, O(rows * (N + M)) for the parents.
@@ -467,7 +459,7 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 		}
 	}
 	for i := range rows.Len() {
-		for _, v := range r.targetsOf(rows, i) {
+		for _, v := range r.req.RowTargets(rows.First + i) {
 			add(v)
 			if r.reverse != nil {
 				for e := r.reverse.Offsets[v]; e < r.reverse.Offsets[v+1]; e++ {
@@ -487,7 +479,7 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 	for i, s := range rows.Sources {
 		lo, _ := rows.Span(i)
 		row := w.table[i*u : (i+1)*u]
-		for j, v := range r.targetsOf(rows, i) {
+		for j, v := range r.req.RowTargets(rows.First + i) {
 			rows.Dist64[lo+j] = row[w.index[v]]
 			if rows.Parent != nil {
 				rows.Parent[lo+j] = r.tightParent(s, v, row, w.index)

@@ -180,10 +180,7 @@ func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Reque
 	}
 	clearRows(rows, req.Wants(results.Parent), size, size)
 	for i, s := range sources {
-		targets := req.Targets
-		if req.SourceTargets != nil {
-			targets = req.SourceTargets[first+i]
-		}
+		targets := req.RowTargets(first + i)
 		lo, hi := rows.Span(i)
 		var parent []int32
 		if rows.Parent != nil {
