@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -63,7 +64,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	if len(req.Sources) == 0 {
 		return nil
 	}
-	workers := workerCount(b.workers)
+	workers := parallel.Workers(b.workers)
 	h := req.Hierarchy
 	if h == nil {
 		began := time.Now()

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -71,7 +72,7 @@ func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width,
 	}
 	// About blockValues distances per block, but no fewer blocks than
 	// workers while there are sources for them.
-	workers := workerCount(b.workers)
+	workers := parallel.Workers(b.workers)
 	batch := max(1, min(b.valuesPerBlock()/max(1, cellsPerRow), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
 	workers = min(workers, batches)
