@@ -20,8 +20,10 @@ const (
 	AlgorithmCH = "ch"
 )
 
-// Variant names (Algorithm.Variant). A backend implements a subset of an
-// algorithm's variants (Implementation.Variants says which).
+// Variant names (Algorithm.Variant), shared by the backends that implement
+// them. Which variants of an algorithm a backend takes is its Choose's to
+// decide (the GPU's in packages allpairs and sssp, the CPU's in its
+// algorithm files).
 const (
 	// VariantBlocked is the tiled Floyd-Warshall (the CPU's default).
 	VariantBlocked = "blocked"
@@ -45,19 +47,10 @@ const (
 	VariantDijkstra = AlgorithmDijkstra
 )
 
-// Weights is what an algorithm needs of the arc weights.
-type Weights int
-
-const (
-	// AnyWeights: negative weights are allowed (a negative cycle is an
-	// error).
-	AnyWeights Weights = iota
-	// NonNegativeWeights: every weight must be >= 0.
-	NonNegativeWeights
-)
-
 // Descriptor is what pathflow knows of an algorithm whatever the backend:
-// one line of the table below per algorithm.
+// one line of the table below per algorithm. What an algorithm needs of
+// the weights and which variants it has are each backend's to say, in its
+// Choose: the refusals name the backend's own alternatives.
 type Descriptor struct {
 	Name string
 	// Policy is true for names that are not an algorithm but a rule that a
@@ -65,40 +58,21 @@ type Descriptor struct {
 	Policy bool
 	// AllPairs is true when the algorithm computes the whole matrix and
 	// hands over the requested rows; false for searches from the requested
-	// sources alone (Johnson included).
+	// sources alone (Johnson included). Each backend's Choose copies it
+	// into Choice.AllPairs, which names the progress unit (ProgressUnit).
 	AllPairs bool
-	// Weights is what the algorithm needs of the weights.
-	Weights Weights
-	// Variants lists every variant any backend implements, in no order of
-	// preference; empty for algorithms without variants on any backend.
-	Variants []string
 }
-
-// ProgressUnit names the unit of Request.Progress for the algorithm:
-// "pivots" for an all-pairs algorithm (Floyd-Warshall's vertices k whose
-// round has run, out of n), "sources" for searches (rows computed, out of
-// the request's sources).
-func (d Descriptor) ProgressUnit() string {
-	if d.AllPairs {
-		return "pivots"
-	}
-	return "sources"
-}
-
-// searchVariants are the GPU's single-source kernels, which every search
-// family takes.
-var searchVariants = []string{VariantNearFar, VariantBFFlags, VariantBFStride, VariantBFNaive, VariantDijkstra}
 
 // algorithms is the table, in the order compute.algorithm lists them.
 // Adding an algorithm starts here (docs/contributing.md).
 var algorithms = []Descriptor{
 	{Name: AlgorithmAuto, Policy: true},
-	{Name: AlgorithmDijkstra, Weights: NonNegativeWeights, Variants: searchVariants},
-	{Name: AlgorithmBellmanFord, Variants: searchVariants},
-	{Name: AlgorithmSSSP, Policy: true, Variants: searchVariants},
-	{Name: AlgorithmFloydWarshall, AllPairs: true, Variants: []string{VariantBlocked, VariantNaive, VariantFast, VariantRow}},
+	{Name: AlgorithmDijkstra},
+	{Name: AlgorithmBellmanFord},
+	{Name: AlgorithmSSSP, Policy: true},
+	{Name: AlgorithmFloydWarshall, AllPairs: true},
 	{Name: AlgorithmJohnson},
-	{Name: AlgorithmCH, Weights: NonNegativeWeights},
+	{Name: AlgorithmCH},
 }
 
 // Algorithms lists the names compute.algorithm accepts, auto first.
@@ -116,9 +90,7 @@ func Describe(name string) (Descriptor, bool) {
 	if i < 0 {
 		return Descriptor{}, false
 	}
-	d := algorithms[i]
-	d.Variants = slices.Clone(d.Variants)
-	return d, true
+	return algorithms[i], true
 }
 
 // Backend names: what Factory.Name registers and compute.backend selects.

@@ -6,8 +6,8 @@ import (
 )
 
 // TestAlgorithmTable pins the table's facts that callers rely on: the
-// order compute.algorithm lists, the policies, the one all-pairs algorithm
-// and the weight requirements.
+// order compute.algorithm lists, the policies, and the one all-pairs
+// algorithm with its progress unit.
 func TestAlgorithmTable(t *testing.T) {
 	want := []string{AlgorithmAuto, AlgorithmDijkstra, AlgorithmBellmanFord, AlgorithmSSSP, AlgorithmFloydWarshall, AlgorithmJohnson, AlgorithmCH}
 	if got := Algorithms(); !slices.Equal(got, want) {
@@ -19,13 +19,13 @@ func TestAlgorithmTable(t *testing.T) {
 			t.Fatalf("Describe(%q) = %+v, %t", name, d, ok)
 		}
 		policy := name == AlgorithmAuto || name == AlgorithmSSSP
-		nonNegative := name == AlgorithmDijkstra || name == AlgorithmCH
 		unit := "sources"
 		if name == AlgorithmFloydWarshall {
 			unit = "pivots"
 		}
-		if d.Policy != policy || (d.Weights == NonNegativeWeights) != nonNegative || d.ProgressUnit() != unit {
-			t.Errorf("%s: %+v, unit %s", name, d, d.ProgressUnit())
+		got := ProgressUnit(Choice{AllPairs: d.AllPairs})
+		if d.Policy != policy || d.AllPairs != (name == AlgorithmFloydWarshall) || got != unit {
+			t.Errorf("%s: %+v, unit %s", name, d, got)
 		}
 	}
 	if _, ok := Describe("bfs"); ok {

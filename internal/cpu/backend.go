@@ -8,6 +8,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
 )
@@ -32,7 +33,7 @@ var _ backend.Backend = (*Backend)(nil)
 // New returns a CPU backend that runs parallel work on workers goroutines;
 // workers <= 0 means runtime.GOMAXPROCS(0).
 func New(workers int) *Backend {
-	return &Backend{workers: workerCount(workers), blockValues: blockValues}
+	return &Backend{workers: parallel.Workers(workers), blockValues: blockValues}
 }
 
 // valuesPerBlock is the size of a block in values: b.blockValues, or
@@ -42,14 +43,6 @@ func (b *Backend) valuesPerBlock() int {
 		return blockValues
 	}
 	return b.blockValues
-}
-
-// workerCount resolves a requested worker count.
-func workerCount(workers int) int {
-	if workers <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return workers
 }
 
 // Name is the name the CPU backend registers under.

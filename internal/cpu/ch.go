@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -63,7 +64,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	if len(req.Sources) == 0 {
 		return nil
 	}
-	workers := workerCount(b.workers)
+	workers := parallel.Workers(b.workers)
 	h := req.Hierarchy
 	if h == nil {
 		began := time.Now()
@@ -374,14 +375,6 @@ func (r *chRun) cut(rows *results.Rows) {
 	}
 }
 
-// targetsOf returns the targets of block row i.
-func (r *chRun) targetsOf(rows *results.Rows, i int) []int32 {
-	if r.req.SourceTargets != nil {
-		return r.req.SourceTargets[rows.First+i]
-	}
-	return r.req.Targets
-}
-
 // fillTrees computes whole rows by PHAST, on this worker alone, and their
 // parents in the original graph. O(rows * (N + arcs) / lanes) for the
 // distances, O(rows * (N + M)) for the parents.
@@ -467,7 +460,7 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 		}
 	}
 	for i := range rows.Len() {
-		for _, v := range r.targetsOf(rows, i) {
+		for _, v := range r.req.RowTargets(rows.First + i) {
 			add(v)
 			if r.reverse != nil {
 				for e := r.reverse.Offsets[v]; e < r.reverse.Offsets[v+1]; e++ {
@@ -487,7 +480,7 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 	for i, s := range rows.Sources {
 		lo, _ := rows.Span(i)
 		row := w.table[i*u : (i+1)*u]
-		for j, v := range r.targetsOf(rows, i) {
+		for j, v := range r.req.RowTargets(rows.First + i) {
 			rows.Dist64[lo+j] = row[w.index[v]]
 			if rows.Parent != nil {
 				rows.Parent[lo+j] = r.tightParent(s, v, row, w.index)

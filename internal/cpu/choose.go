@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
@@ -93,9 +94,13 @@ func checkAlgorithm(alg backend.Algorithm) error {
 	return impl.check(alg)
 }
 
+// unknownAlgorithm is the error for a name the CPU does not implement: it
+// lists the policies Choose resolves itself, then the registered
+// algorithms in the table's order.
 func unknownAlgorithm(name string) error {
-	return unsupported("unknown algorithm %q (want %s, %s, %s, %s, %s, %s or %s)", name,
-		backend.AlgorithmAuto, backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmFloydWarshall, backend.AlgorithmJohnson, backend.AlgorithmCH)
+	names := append([]string{backend.AlgorithmAuto, backend.AlgorithmSSSP}, implementations.Names()...)
+	last := len(names) - 1
+	return unsupported("unknown algorithm %q (want %s or %s)", name, strings.Join(names[:last], ", "), names[last])
 }
 
 // unsupported formats an error for a request this backend does not

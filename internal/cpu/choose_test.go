@@ -87,3 +87,13 @@ func TestChoose(t *testing.T) {
 		t.Errorf("dijkstra with negative weights: %v, want a pointer to bellman-ford", err)
 	}
 }
+
+// TestChooseRefusesAnUnknownName pins the refusal's text, which lists
+// every name compute.algorithm takes on the CPU.
+func TestChooseRefusesAnUnknownName(t *testing.T) {
+	_, err := Choose(backend.Problem{N: 3, Algorithm: backend.Algorithm{Name: "bfs"}})
+	want := `cpu: unknown algorithm "bfs" (want auto, sssp, dijkstra, bellman-ford, floyd-warshall, johnson or ch) (not supported by this backend)`
+	if err == nil || err.Error() != want || !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}

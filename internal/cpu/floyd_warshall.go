@@ -83,13 +83,9 @@ func (b *Backend) runFloydWarshall(ctx context.Context, req *backend.Request, si
 	if err != nil {
 		return err
 	}
-	if req.Narrowed() {
-		// The whole matrix is computed anyway: its rows' targets are
-		// copied into blocks of their own.
-		full := sink
-		sink = func(rows *results.Rows) error { return full(req.NarrowBlock(rows)) }
-	}
-	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), sink)
+	// The whole matrix is computed anyway: a narrowed request's targets
+	// are copied out of its rows into blocks of their own.
+	return matrixRows(ctx, m, req.Sources, max(1, b.valuesPerBlock()/max(1, int(m.N))), req.NarrowSink(sink))
 }
 
 // matrixRows hands the rows of sources to sink as views of m, runs of

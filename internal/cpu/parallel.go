@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -71,7 +72,7 @@ func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width,
 	}
 	// About blockValues distances per block, but no fewer blocks than
 	// workers while there are sources for them.
-	workers := workerCount(b.workers)
+	workers := parallel.Workers(b.workers)
 	batch := max(1, min(b.valuesPerBlock()/max(1, cellsPerRow), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
 	workers = min(workers, batches)
@@ -180,10 +181,7 @@ func fillTargetBlock(ctx context.Context, rows *results.Rows, req *backend.Reque
 	}
 	clearRows(rows, req.Wants(results.Parent), size, size)
 	for i, s := range sources {
-		targets := req.Targets
-		if req.SourceTargets != nil {
-			targets = req.SourceTargets[first+i]
-		}
+		targets := req.RowTargets(first + i)
 		lo, hi := rows.Span(i)
 		var parent []int32
 		if rows.Parent != nil {

@@ -14,7 +14,7 @@ func init() {
 			if err != nil {
 				return backend.Choice{}, err
 			}
-			return backend.Choice{Algorithm: alg, AllPairs: true, Reason: reason}, nil
+			return backend.Choice{Algorithm: alg, Reason: reason}, nil
 		},
 	})
 }

@@ -54,9 +54,23 @@ func choose(p backend.Problem) (backend.Choice, error) {
 	if alg.Variant == backend.AlgorithmAuto {
 		alg.Variant = ""
 	}
-	if impl, ok := implementations.Lookup(alg.Name); ok {
-		return impl.choose(p, alg, lo, hi, reason)
+	impl, ok := implementations.Lookup(alg.Name)
+	if !ok {
+		return backend.Choice{}, unknownAlgorithm(alg.Name)
 	}
-	return backend.Choice{}, fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s, %s)",
-		alg.Name, device.ErrNotSupported, allpairs.AllPairsFamily, sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily, sssp.AlgorithmCH)
+	c, err := impl.choose(p, alg, lo, hi, reason)
+	if err != nil {
+		return c, err
+	}
+	// The table says which algorithms compute a whole matrix.
+	d, _ := backend.Describe(c.Algorithm.Name)
+	c.AllPairs = d.AllPairs
+	return c, nil
+}
+
+// unknownAlgorithm is the error for a name the GPU does not implement; it
+// lists the families the GPU runs, the all-pairs one first.
+func unknownAlgorithm(name string) error {
+	return fmt.Errorf("gpu: algorithm %q: %w (have %s, %s, %s, %s, %s)",
+		name, device.ErrNotSupported, allpairs.AllPairsFamily, sssp.SSSPFamily, sssp.BellmanFordFamily, sssp.DijkstraFamily, sssp.AlgorithmCH)
 }

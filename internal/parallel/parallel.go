@@ -1,6 +1,18 @@
 package parallel
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
+
+// Workers resolves a requested worker count: requested <= 0 means one
+// per usable CPU, runtime.GOMAXPROCS(0).
+func Workers(requested int) int {
+	if requested <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return requested
+}
 
 // For runs body(i) for every i in 0..count-1 on up to workers goroutines,
 // goroutine w taking w, w+workers, w+2*workers, ..., and returns when every

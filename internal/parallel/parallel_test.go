@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -83,6 +84,17 @@ func TestChunksCoverEachIndexOnceInOrder(t *testing.T) {
 				t.Fatalf("%+v: chunk %d is %v after %d", tc, w, s, end)
 			}
 			end = s[1]
+		}
+	}
+}
+
+func TestWorkersResolvesTheDefault(t *testing.T) {
+	if got := Workers(3); got != 3 {
+		t.Errorf("Workers(3) = %d", got)
+	}
+	for _, requested := range []int{0, -1} {
+		if got, want := Workers(requested), runtime.GOMAXPROCS(0); got != want {
+			t.Errorf("Workers(%d) = %d, want GOMAXPROCS %d", requested, got, want)
 		}
 	}
 }

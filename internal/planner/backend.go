@@ -81,6 +81,8 @@ type Backends func(name string) (backend.Factory, bool)
 func ChooseBackend(requested string, p backend.Problem, backends Backends) (Plan, []Warning, error) {
 	cpu, ok := backends(backend.CPU)
 	if !ok {
+		// A build without internal/cpu: the message reaches the user
+		// as it stands, under the pipeline's prefix.
 		return Plan{}, nil, errors.New("pipeline: no CPU backend registered")
 	}
 	if requested == backend.CPU {

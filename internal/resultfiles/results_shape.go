@@ -66,21 +66,11 @@ type ResultShape struct {
 }
 
 // targetCount is the number of columns written per source, in a shape
-// without SourceTargets.
-func (s *ResultShape) targetCount() int {
-	if s.Targets != nil {
-		return len(s.Targets)
-	}
-	return s.Width
-}
+// without SourceTargets, where every row is as wide as the first.
+func (s *ResultShape) targetCount() int { return s.RowWidth(0, s.Width) }
 
 // rowCount is the number of columns of row i.
-func (s *ResultShape) rowCount(i int) int {
-	if s.SourceTargets != nil {
-		return len(s.SourceTargets[i])
-	}
-	return s.targetCount()
-}
+func (s *ResultShape) rowCount(i int) int { return s.RowWidth(i, s.Width) }
 
 // takesSparse reports whether the shape's blocks may be sparse
 // (results.Rows.Vertices): a long table of every vertex with a cutoff,

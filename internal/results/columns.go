@@ -38,11 +38,20 @@ func (c Column) String() string {
 // only.
 type Columns uint8
 
+// bit is col's bit in a Columns; the distance column has none, since
+// every set holds it, so that "distances only" is the one value 0.
+func (c Column) bit() Columns {
+	if c == Distance {
+		return 0
+	}
+	return 1 << c
+}
+
 // ColumnsOf returns the set of cols (and distances).
 func ColumnsOf(cols ...Column) Columns {
 	var s Columns
 	for _, c := range cols {
-		s |= 1 << c
+		s |= c.bit()
 	}
 	return s
 }
@@ -51,13 +60,13 @@ func ColumnsOf(cols ...Column) Columns {
 // a setting switches on.
 func (c Columns) With(col Column, on bool) Columns {
 	if on {
-		c |= 1 << col
+		c |= col.bit()
 	}
 	return c
 }
 
 // Has reports whether col is in c.
-func (c Columns) Has(col Column) bool { return col == Distance || c&(1<<col) != 0 }
+func (c Columns) Has(col Column) bool { return col == Distance || c&col.bit() != 0 }
 
 // String lists the columns, comma-separated.
 func (c Columns) String() string {
@@ -116,7 +125,7 @@ func (r *Rows) Columns() Columns {
 	var c Columns
 	for col := range columnCount {
 		if r.store(col).held() {
-			c |= 1 << col
+			c |= col.bit()
 		}
 	}
 	return c

@@ -10,8 +10,8 @@
 // back; the consumer releases each block when it is done with it, which
 // returns the buffer to its pool. Blocks may be produced concurrently and
 // handed over in any order; their First field says where they belong.
-// Every writer of blocks is a Consumer (the distances parts, summary and
-// paths of internal/tables, the distance matrix of formats); the pipeline
+// Every writer of blocks is a Consumer (the distances parts, summary,
+// paths and distance matrix of internal/resultfiles); the pipeline
 // hands each block to several through a Fanout. Consumers check a block
 // against the run's Shape (Shape.Check) before reading it.
 //

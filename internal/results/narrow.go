@@ -27,26 +27,17 @@ func (s *Shape) NarrowBlock(full *Rows) *Rows {
 		switch {
 		case from.narrow != nil && *from.narrow != nil:
 			*to.narrow = make([]int32, cells)
-			s.gather(out, full, *to.narrow, *from.narrow)
+			gatherRows(s, out, full, *to.narrow, *from.narrow)
 		case from.wide != nil && *from.wide != nil:
 			*to.wide = make([]int64, cells)
-			s.gather(out, full, *to.wide, *from.wide)
+			gatherRows(s, out, full, *to.wide, *from.wide)
 		}
 	}
 	return out
 }
 
-// gather copies, for each row of out, the cells of full's row at the
+// gatherRows copies, for each row of out, the cells of full's row at the
 // row's targets from src into dst.
-func (s *Shape) gather(out, full *Rows, dst, src any) {
-	switch dst := dst.(type) {
-	case []int32:
-		gatherRows(s, out, full, dst, src.([]int32))
-	case []int64:
-		gatherRows(s, out, full, dst, src.([]int64))
-	}
-}
-
 func gatherRows[T int32 | int64](s *Shape, out, full *Rows, dst, src []T) {
 	for i := range out.Len() {
 		at, _ := out.Span(i)

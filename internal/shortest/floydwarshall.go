@@ -9,6 +9,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
@@ -57,7 +58,7 @@ func BlockedFloydWarshallProgress(ctx context.Context, e *graph.EdgeList, blockS
 	if blockSize == 0 {
 		blockSize = DefaultTileEdge
 	}
-	workers = workerCount(workers)
+	workers = parallel.Workers(workers)
 	return floydWarshall(ctx, e, withParents,
 		func(m *fwMatrix[int32]) (int32, error) { return blockedFW(ctx, m, blockSize, workers, progress) },
 		func(m *fwMatrix[int64]) (int32, error) { return blockedFW(ctx, m, blockSize, workers, progress) },

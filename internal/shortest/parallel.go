@@ -3,19 +3,9 @@ package shortest
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
-
-// workerCount resolves a requested worker count: workers <= 0 means
-// runtime.GOMAXPROCS(0).
-func workerCount(workers int) int {
-	if workers <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return workers
-}
 
 // forEach runs work(i) for i = 0..count-1 on up to workers goroutines, in
 // no particular order, each goroutine with its own work function from

@@ -78,7 +78,7 @@ func TestComputeCHRefusesNegativeWeights(t *testing.T) {
 	cfg := loadCompute(t, "", "-input", negative, "-algorithm", "ch", "-out", filepath.Join(t.TempDir(), "out"))
 	_, err := Run(context.Background(), cfg, stagetest.QuietLog, io.Discard)
 	if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), "non-negative") || !strings.Contains(err.Error(), KeyAlgorithm) {
-		t.Fatalf("err = %v (exit %d), want a configuration error of %s about non-negative weights", err, stageerr.KindOf(err), KeyAlgorithm)
+		t.Fatalf("err = %v (kind %v), want a configuration error of %s about non-negative weights", err, stageerr.KindOf(err), KeyAlgorithm)
 	}
 	// Dijkstra needs non-negative weights too: the error must point to
 	// the algorithms that take negative ones.

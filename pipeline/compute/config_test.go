@@ -171,7 +171,7 @@ func TestMissingInputNamesTheKeyAndPath(t *testing.T) {
 			missing := tc.args[len(tc.args)-1]
 			want := fmt.Sprintf("%s: %s (%s): ", tc.key, missing, filepath.Join(dir, missing))
 			if stageerr.KindOf(err) != stageerr.Input || err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("err = %v (exit %d), want exit %d saying %q", err, stageerr.KindOf(err), stageerr.Input, want)
+				t.Errorf("err = %v (kind %v), want kind %v saying %q", err, stageerr.KindOf(err), stageerr.Input, want)
 			}
 		})
 	}

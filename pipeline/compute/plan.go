@@ -14,12 +14,10 @@ import (
 
 // Plan is what a compute run will do, decided on the host before any
 // device is opened: which backend, which algorithm and variant, in which
-// integer width, and why.
+// integer width, and why (the planner's Plan), with the stage's way of
+// starting it (open).
 type Plan struct {
-	Factory backend.Factory
-	Choice  backend.Choice
-	// Why says how the backend was picked (for the log and the manifest).
-	Why string
+	planner.Plan
 }
 
 // planRun asks the planner which backend compute.backend names and what
@@ -42,7 +40,7 @@ func planRun(cfg *Config, e *graph.EdgeList, sources int, log *slog.Logger) (Pla
 	if err != nil {
 		return Plan{}, planError(err)
 	}
-	return Plan{Factory: p.Factory, Choice: p.Choice, Why: p.Why}, nil
+	return Plan{p}, nil
 }
 
 // planError is the stage's error for the planner's err: the key to change

@@ -105,7 +105,7 @@ func TestComputeRefusesADistancesFreeRunWithNothingToWrite(t *testing.T) {
 	} {
 		_, err := configThenCompute(t, append(tc.args, "-generate", "grid:side=3", "-out", filepath.Join(t.TempDir(), "o"))...)
 		if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: err = %v (exit %d), want exit %d saying %q", tc.args, err, stageerr.KindOf(err), stageerr.Config, tc.want)
+			t.Errorf("%v: err = %v (kind %v), want kind %v saying %q", tc.args, err, stageerr.KindOf(err), stageerr.Config, tc.want)
 		}
 	}
 }
@@ -144,6 +144,6 @@ func TestShardedSummaryOnlyRun(t *testing.T) {
 	}
 	_, err = configThenCompute(t, append(args[:len(args)-1], "-out", dataset, "-finalize", "-shards", "2")...)
 	if stageerr.KindOf(err) != stageerr.Incomplete || !strings.Contains(err.Error(), "written without distances") {
-		t.Errorf("finalize with distances over summary-only shards: %v (exit %d)", err, stageerr.KindOf(err))
+		t.Errorf("finalize with distances over summary-only shards: %v (kind %v)", err, stageerr.KindOf(err))
 	}
 }

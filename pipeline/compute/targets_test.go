@@ -70,7 +70,7 @@ func TestComputeRefusesAmbiguousVertexLists(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, err := configThenCompute(t, append([]string{"-generate", shapeSpec, "-backend", "cpu", "-out", out}, tc.args...)...)
 			if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v (exit %d), want exit %d saying %q", err, stageerr.KindOf(err), stageerr.Config, tc.want)
+				t.Fatalf("err = %v (kind %v), want kind %v saying %q", err, stageerr.KindOf(err), stageerr.Config, tc.want)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("a refused run left %s (%v)", out, err)

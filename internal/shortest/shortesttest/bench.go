@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/cputime"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -29,11 +30,11 @@ func (f *Fixture[T]) Get(b *testing.B) T {
 // output: beside the wall time it shows the work done, which other load on
 // the machine does not inflate.
 func ReportCPU(b *testing.B, run func()) {
-	start, ok := ProcessCPUTime()
+	start, ok := cputime.Process()
 	for b.Loop() {
 		run()
 	}
-	if end, ok2 := ProcessCPUTime(); ok && ok2 && b.N > 0 {
+	if end, ok2 := cputime.Process(); ok && ok2 && b.N > 0 {
 		b.ReportMetric((end-start).Seconds()/float64(b.N), "cpu-s/op")
 	}
 }

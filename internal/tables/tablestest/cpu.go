@@ -1,18 +1,17 @@
 package tablestest
 
 import (
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/pathflow/pathflow/internal/cputime"
 )
 
-// CPUSeconds returns the CPU time of the process so far. Benchmarks report
-// it beside wall time because on a shared machine it is the steadier of
-// the two.
+// CPUSeconds returns the CPU time of the process so far (cputime.Process),
+// 0 where it cannot be read. Benchmarks report it beside wall time because
+// on a shared machine it is the steadier of the two.
 func CPUSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	d, _ := cputime.Process()
+	return d.Seconds()
 }
 
 // ReportCPU reports the CPU seconds per iteration since start, a value of

@@ -13,11 +13,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/cputime"
 )
 
 // QuietLog discards every line: for runs whose logging is not under test.
@@ -124,11 +123,9 @@ func Load[C any](t testing.TB, name string, keys []config.Key, configFrom func(*
 }
 
 // ProcessCPUSeconds is the CPU time, user and system, this process has
-// used so far: benchmarks report it beside the wall time.
+// used so far (cputime.Process), 0 where it cannot be read: benchmarks
+// report it beside the wall time.
 func ProcessCPUSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	d, _ := cputime.Process()
+	return d.Seconds()
 }

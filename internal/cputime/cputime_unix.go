@@ -1,15 +1,15 @@
 //go:build unix
 
-package shortesttest
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// ProcessCPUTime returns the user and system time the process has used,
-// all threads together.
-func ProcessCPUTime() (time.Duration, bool) {
+// Process returns the user and system time the process has used so far,
+// and false where getrusage fails.
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
