@@ -232,7 +232,7 @@ func TestComputeErrorsAndExitCodes(t *testing.T) {
 			cfg := loadCompute(t, "", append(tc.args, "-out", out, "-backend", "cpu")...)
 			_, err := Run(context.Background(), cfg, stagetest.QuietLog, io.Discard)
 			if code := stageerr.KindOf(err); code != tc.code || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v (exit %d), want exit %d mentioning %q", err, code, tc.code, tc.mention)
+				t.Fatalf("err = %v (kind %v), want kind %v mentioning %q", err, code, tc.code, tc.mention)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a failed run left %s behind", out)

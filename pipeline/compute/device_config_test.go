@@ -77,7 +77,7 @@ func TestDeviceKeyErrorsAreConfigErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := readComputeConfig(t, tc.yaml, append([]string{"-generate", "grid:side=4"}, tc.args...), tc.env)
 			if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), `config key "`+tc.key+`"`) || !strings.Contains(err.Error(), tc.value) {
-				t.Fatalf("config %+v, err %v (exit %d); want exit %d naming %s and %s", cfg, err, stageerr.KindOf(err), stageerr.Config, tc.key, tc.value)
+				t.Fatalf("config %+v, err %v (kind %v); want kind %v naming %s and %s", cfg, err, stageerr.KindOf(err), stageerr.Config, tc.key, tc.value)
 			}
 		})
 	}

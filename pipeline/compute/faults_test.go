@@ -194,7 +194,7 @@ func TestComputeRequestedGPUFailures(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, err := Run(context.Background(), loadCompute(t, "", "-generate", "grid:side=8", "-backend", "gpu", "-out", out), stagetest.QuietLog, io.Discard)
 			if stageerr.KindOf(err) != tc.code || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v (exit %d), want exit %d mentioning %q", err, stageerr.KindOf(err), tc.code, tc.mention)
+				t.Fatalf("err = %v (kind %v), want kind %v mentioning %q", err, stageerr.KindOf(err), tc.code, tc.mention)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a failed run left %s", out)
@@ -332,7 +332,7 @@ func TestComputeWriteErrorMidStream(t *testing.T) {
 		t.Fatalf("injecting the fault: %v", fault.removed)
 	}
 	if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), "part-") {
-		t.Fatalf("err = %v (exit %d), want exit %d naming a part file", err, stageerr.KindOf(err), stageerr.Output)
+		t.Fatalf("err = %v (kind %v), want kind %v naming a part file", err, stageerr.KindOf(err), stageerr.Output)
 	}
 	entries, _ := os.ReadDir(parent)
 	if len(entries) != 0 {
@@ -375,7 +375,7 @@ func TestComputeAutoRunsOnTheCPUWhatTheGPULacks(t *testing.T) {
 	out = filepath.Join(t.TempDir(), "out")
 	_, err = Run(context.Background(), loadCompute(t, "", "-generate", spec, "-backend", "gpu", "-algorithm", "johnson", "-out", out), stagetest.QuietLog, io.Discard)
 	if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), KeyAlgorithm) {
-		t.Fatalf("err = %v (exit %d), want exit %d naming %s", err, stageerr.KindOf(err), stageerr.Config, KeyAlgorithm)
+		t.Fatalf("err = %v (kind %v), want kind %v naming %s", err, stageerr.KindOf(err), stageerr.Config, KeyAlgorithm)
 	}
 }
 

@@ -25,7 +25,7 @@ func finalizeError(t *testing.T, dataset string) *stageerr.IncompleteError {
 	}
 	var inc *stageerr.IncompleteError
 	if !errors.As(err, &inc) || stageerr.KindOf(err) != stageerr.Incomplete {
-		t.Fatalf("finalize failed with %v (exit %d), want an incomplete dataset (exit %d)", err, stageerr.KindOf(err), stageerr.Incomplete)
+		t.Fatalf("finalize failed with %v (kind %v), want an incomplete dataset (kind %v)", err, stageerr.KindOf(err), stageerr.Incomplete)
 	}
 	return inc
 }
@@ -109,7 +109,7 @@ func TestShardsRefuseAnUnshardedOutputFolder(t *testing.T) {
 	}
 	_, err := configThenCompute(t, append(finalizeArgs, "-out", out, "-shard", "0/2")...)
 	if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), output.KeyOutputDir) {
-		t.Errorf("a shard into an unsharded output: %v (exit %d), want an output error naming %s", err, stageerr.KindOf(err), output.KeyOutputDir)
+		t.Errorf("a shard into an unsharded output: %v (kind %v), want an output error naming %s", err, stageerr.KindOf(err), output.KeyOutputDir)
 	}
 }
 
@@ -119,7 +119,7 @@ func TestUnshardedRunRefusesAShardedDataset(t *testing.T) {
 	part := filepath.Join(dataset, output.DistancesDir, output.ShardName(0), "part-00000.parquet")
 	_, err := configThenCompute(t, append(finalizeArgs, "-out", dataset)...)
 	if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), output.KeyOutputDir) {
-		t.Errorf("an unsharded run into a sharded dataset: %v (exit %d), want an output error naming %s", err, stageerr.KindOf(err), output.KeyOutputDir)
+		t.Errorf("an unsharded run into a sharded dataset: %v (kind %v), want an output error naming %s", err, stageerr.KindOf(err), output.KeyOutputDir)
 	}
 	if _, err := os.Stat(part); err != nil {
 		t.Errorf("the committed shard is gone: %v", err)
@@ -139,7 +139,7 @@ func TestFinalizeUnderAnotherBackend(t *testing.T) {
 	args := append(slices.Clone(finalizeArgs), "-out", dataset, "-finalize", "-shards", "3")
 	args = slices.DeleteFunc(args, func(a string) bool { return a == "-backend" || a == "cpu" })
 	if _, err := configThenCompute(t, args...); err != nil {
-		t.Fatalf("finalize with PATHFLOW_COMPUTE_BACKEND=auto: %v (exit %d)", err, stageerr.KindOf(err))
+		t.Fatalf("finalize with PATHFLOW_COMPUTE_BACKEND=auto: %v (kind %v)", err, stageerr.KindOf(err))
 	}
 	if _, err := os.Stat(filepath.Join(dataset, output.SuccessName)); err != nil {
 		t.Errorf("no _SUCCESS after finalize: %v", err)

@@ -131,7 +131,7 @@ func TestComputeRefusesStaleHierarchy(t *testing.T) {
 				"-algorithm", alg, "-sources", "0-3", "-targets", "5,6")
 			if err == nil || stageerr.KindOf(err) != stageerr.Input || !strings.Contains(err.Error(), named) ||
 				!strings.Contains(err.Error(), "another graph") {
-				t.Fatalf("%s: got %v (exit %d), want an input error naming %s", alg, err, stageerr.KindOf(err), named)
+				t.Fatalf("%s: got %v (kind %v), want an input error naming %s", alg, err, stageerr.KindOf(err), named)
 			}
 		}
 	}

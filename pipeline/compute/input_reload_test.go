@@ -223,7 +223,7 @@ func TestReloadFileOfAnOlderManifest(t *testing.T) {
 	copyFile(t, filepath.Join(ingestInput(t, gr, "-simplify", "reduce"), input.ReloadName), path)
 	_, err := loadFolder(dir)
 	if err == nil || stageerr.KindOf(err) != stageerr.Input || !strings.Contains(err.Error(), path+": corrupt, or changed since ingest") {
-		t.Fatalf("a replaced reload file: %v (exit %d)", err, stageerr.KindOf(err))
+		t.Fatalf("a replaced reload file: %v (kind %v)", err, stageerr.KindOf(err))
 	}
 }
 

@@ -91,7 +91,7 @@ func checkFlips(t *testing.T, dir, name, input string, want []longRow, args ...s
 			rows, err := flipCompute(t, input, args...)
 			if err != nil {
 				if stageerr.KindOf(err) != stageerr.Input || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "ingest the graph again") {
-					t.Fatalf("got %v (exit %d), want an input error naming %s and saying to ingest again", err, stageerr.KindOf(err), path)
+					t.Fatalf("got %v (kind %v), want an input error naming %s and saying to ingest again", err, stageerr.KindOf(err), path)
 				}
 				refused++
 				return
@@ -228,7 +228,7 @@ func TestIngestOutputFilesMissingOrUnlisted(t *testing.T) {
 			args := append([]string{"-input", dir, "-out", filepath.Join(t.TempDir(), "out"), "-backend", "cpu", "-sources", "0,1", "-targets", "5"}, tc.compute...)
 			_, err := configThenCompute(t, args...)
 			if err == nil || stageerr.KindOf(err) != stageerr.Input || !strings.Contains(err.Error(), named) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %v (exit %d), want an input error naming %s and saying %q", err, stageerr.KindOf(err), named, tc.want)
+				t.Fatalf("got %v (kind %v), want an input error naming %s and saying %q", err, stageerr.KindOf(err), named, tc.want)
 			}
 		})
 	}

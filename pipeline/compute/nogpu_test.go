@@ -43,6 +43,6 @@ func TestNoUsableGPU(t *testing.T) {
 	_, err = Run(t.Context(), loadCompute(t, "", "-generate", spec, "-backend", backend.GPU, "-out", filepath.Join(t.TempDir(), "gpu")), stagetest.QuietLog, io.Discard)
 	var noGPU *stageerr.NoGPUError
 	if !errors.As(err, &noGPU) || stageerr.KindOf(err) != stageerr.NoGPU || !strings.Contains(err.Error(), why) {
-		t.Fatalf("gpu: error %v (exit %d), want a NoGPUError naming %q (exit %d)", err, stageerr.KindOf(err), why, stageerr.NoGPU)
+		t.Fatalf("gpu: error %v (kind %v), want a NoGPUError naming %q (kind %v)", err, stageerr.KindOf(err), why, stageerr.NoGPU)
 	}
 }

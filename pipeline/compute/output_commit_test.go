@@ -65,7 +65,7 @@ func TestConcurrentCommitsOneWins(t *testing.T) {
 					t.Errorf("round %d: superseded error %v does not name %s", round, err, final)
 				}
 			default:
-				t.Errorf("round %d: attempt %d: %v (exit %d), want exit %d or %d", round, i, err, code, stageerr.None, stageerr.Superseded)
+				t.Errorf("round %d: attempt %d: %v (kind %v), want kind %v or %v", round, i, err, code, stageerr.None, stageerr.Superseded)
 			}
 		}
 		if len(winners) != 1 {
@@ -138,7 +138,7 @@ func TestComputeSupersededWhileRunning(t *testing.T) {
 		t.Fatalf("the other run: %v", sb.err)
 	}
 	if stageerr.KindOf(err) != stageerr.Superseded || !strings.Contains(err.Error(), sb.won.Manifest.RunID) {
-		t.Fatalf("err = %v (exit %d), want exit %d naming run %s", err, stageerr.KindOf(err), stageerr.Superseded, sb.won.Manifest.RunID)
+		t.Fatalf("err = %v (kind %v), want kind %v naming run %s", err, stageerr.KindOf(err), stageerr.Superseded, sb.won.Manifest.RunID)
 	}
 	m, err := output.ReadManifest(out)
 	if err != nil {
@@ -182,7 +182,7 @@ func TestConcurrentComputeRuns(t *testing.T) {
 			case stageerr.Superseded:
 				superseded++
 			default:
-				t.Fatalf("round %d: run %d: %v (exit %d), want exit %d or %d", round, i, err, stageerr.KindOf(err), stageerr.None, stageerr.Superseded)
+				t.Fatalf("round %d: run %d: %v (kind %v), want kind %v or %v", round, i, err, stageerr.KindOf(err), stageerr.None, stageerr.Superseded)
 			}
 		}
 		m, err := output.ReadManifest(out)
@@ -226,7 +226,7 @@ func TestShardAttemptsCommitOnce(t *testing.T) {
 				t.Fatalf("the other attempt: %v", sb.err)
 			}
 			if stageerr.KindOf(err) != tc.code {
-				t.Fatalf("err = %v (exit %d), want exit %d", err, stageerr.KindOf(err), tc.code)
+				t.Fatalf("err = %v (kind %v), want kind %v", err, stageerr.KindOf(err), tc.code)
 			}
 			m, err := output.ReadShardManifest(output.ShardDir(dataset, 0))
 			if err != nil {

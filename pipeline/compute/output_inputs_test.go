@@ -133,7 +133,7 @@ func TestRunsRefuseAnOutputOverTheirInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			err := runArgs(t, c.command, c.args)
 			if code := stageerr.KindOf(err); code != stageerr.Output {
-				t.Fatalf("err = %v (exit %d), want exit %d", err, code, stageerr.Output)
+				t.Fatalf("err = %v (kind %v), want kind %v", err, code, stageerr.Output)
 			}
 			msg := err.Error()
 			var out string

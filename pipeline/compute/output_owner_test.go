@@ -90,7 +90,7 @@ func TestForeignFolderSurvives(t *testing.T) {
 			before := userFolder(t, out)
 			err := st.run(t, out)
 			if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), out) || !strings.Contains(err.Error(), "important.txt") {
-				t.Fatalf("err = %v (exit %d), want exit %d naming %s and important.txt", err, stageerr.KindOf(err), stageerr.Output, out)
+				t.Fatalf("err = %v (kind %v), want kind %v naming %s and important.txt", err, stageerr.KindOf(err), stageerr.Output, out)
 			}
 			if after := hashTree(t, out); !maps.Equal(before, after) {
 				t.Errorf("the user's folder changed:\nbefore %v\nafter  %v", before, after)
@@ -120,7 +120,7 @@ func TestForeignEntryBesidePathflowOutput(t *testing.T) {
 				before := hashTree(t, out)
 				err := st.run(t, out)
 				if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), foreign) {
-					t.Fatalf("err = %v (exit %d), want exit %d naming %s", err, stageerr.KindOf(err), stageerr.Output, foreign)
+					t.Fatalf("err = %v (kind %v), want kind %v naming %s", err, stageerr.KindOf(err), stageerr.Output, foreign)
 				}
 				if after := hashTree(t, out); !maps.Equal(before, after) {
 					t.Errorf("the folder changed:\nbefore %v\nafter  %v", before, after)
@@ -140,7 +140,7 @@ func TestForeignEntryBesidePathflowOutput(t *testing.T) {
 		}
 		err := run(t, out)
 		if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), output.DistancesDir+"/my-notes.txt") {
-			t.Fatalf("err = %v (exit %d), want exit %d naming %s/my-notes.txt", err, stageerr.KindOf(err), stageerr.Output, output.DistancesDir)
+			t.Fatalf("err = %v (kind %v), want kind %v naming %s/my-notes.txt", err, stageerr.KindOf(err), stageerr.Output, output.DistancesDir)
 		}
 		if _, err := os.Stat(mine); err != nil {
 			t.Errorf("the user's file is gone: %v", err)
@@ -219,7 +219,7 @@ func TestShardRefusesForeignFolder(t *testing.T) {
 	before := userFolder(t, out)
 	_, err := Run(context.Background(), loadCompute(t, "", "-generate", "grid:side=5", "-sources", "all", "-shard", "0/2", "-out", out), stagetest.QuietLog, io.Discard)
 	if stageerr.KindOf(err) != stageerr.Output || !strings.Contains(err.Error(), "important.txt") {
-		t.Fatalf("err = %v (exit %d), want exit %d naming important.txt", err, stageerr.KindOf(err), stageerr.Output)
+		t.Fatalf("err = %v (kind %v), want kind %v naming important.txt", err, stageerr.KindOf(err), stageerr.Output)
 	}
 	if after := hashTree(t, out); !maps.Equal(before, after) {
 		t.Errorf("the user's folder changed:\nbefore %v\nafter  %v", before, after)

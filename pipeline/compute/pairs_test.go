@@ -256,7 +256,7 @@ func TestComputePairListErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := configThenCompute(t, shapeArgs(filepath.Join(t.TempDir(), "out"), tc.args...)...)
 			if err == nil || stageerr.KindOf(err) != tc.code {
-				t.Fatalf("err = %v (exit %d), want exit %d", err, stageerr.KindOf(err), tc.code)
+				t.Fatalf("err = %v (kind %v), want kind %v", err, stageerr.KindOf(err), tc.code)
 			}
 			for _, m := range tc.mention {
 				if !strings.Contains(err.Error(), m) {

@@ -229,7 +229,7 @@ func TestComputeDistanceMatrixConfigErrors(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, err := configThenCompute(t, append(append(slices.Clone(base), tc.args...), "-out", out)...)
 			if stageerr.KindOf(err) != stageerr.Config || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v (exit %d), want exit %d naming %s", err, stageerr.KindOf(err), stageerr.Config, tc.mention)
+				t.Fatalf("err = %v (kind %v), want kind %v naming %s", err, stageerr.KindOf(err), stageerr.Config, tc.mention)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("a rejected run created %s", out)

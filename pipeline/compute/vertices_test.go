@@ -139,7 +139,7 @@ func TestComputeMessagesNameOriginalIDs(t *testing.T) {
 			cfg := loadCompute(t, "", append(tc.args, "-input", cycle, "-backend", "cpu", "-out", filepath.Join(t.TempDir(), "o"))...)
 			_, err := Run(context.Background(), cfg, stagetest.QuietLog, io.Discard)
 			if stageerr.KindOf(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v (exit %d), want exit %d saying %q", err, stageerr.KindOf(err), tc.code, tc.want)
+				t.Fatalf("err = %v (kind %v), want kind %v saying %q", err, stageerr.KindOf(err), tc.code, tc.want)
 			}
 		})
 	}

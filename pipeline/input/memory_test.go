@@ -72,7 +72,7 @@ func TestGeneratorRefusedBeforeGenerating(t *testing.T) {
 		spec := Spec{Generate: gen, Footprint: IngestFootprint}
 		_, err := LoadGraph(context.Background(), spec, stagetest.QuietLog, io.Discard, true)
 		if got := stageerr.KindOf(err); got != stageerr.OutOfMemory {
-			t.Errorf("%s: %v (exit %d), want exit %d", gen, err, got, stageerr.OutOfMemory)
+			t.Errorf("%s: %v (kind %v), want kind %v", gen, err, got, stageerr.OutOfMemory)
 		}
 	}
 	// A bad parameter is still a configuration error, and a small graph
