@@ -173,15 +173,7 @@ func TestComputeRecomputesADamagedOutput(t *testing.T) {
 	cfg := loadCompute(t, yaml, "-out", out, "-skip-if-unchanged")
 	runCompute(t, cfg)
 	part := filepath.Join(out, output.DistancesDir, "part-00000.parquet")
-	good, err := os.ReadFile(part)
-	if err != nil {
-		t.Fatal(err)
-	}
-	damaged := bytes.Clone(good)
-	damaged[len(damaged)/2] ^= 0x01
-	if err := os.WriteFile(part, damaged, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	good := flipMiddleBit(t, part)
 	res, logs, err := computeLogged(t, cfg)
 	if err != nil {
 		t.Fatal(err)

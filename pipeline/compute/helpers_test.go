@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"fmt"
@@ -416,4 +417,20 @@ func sameFloat(a, b float64) bool {
 func loadIngest(t testing.TB, args ...string) *ingest.Config {
 	t.Helper()
 	return stagetest.Load(t, "ingest", ingest.Keys(), ingest.ConfigFrom, args...)
+}
+
+// flipMiddleBit flips one bit in the middle of the file at path, keeping
+// its size, and returns the bytes it held before.
+func flipMiddleBit(t testing.TB, path string) []byte {
+	t.Helper()
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Clone(good)
+	damaged[len(damaged)/2] ^= 0x01
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return good
 }

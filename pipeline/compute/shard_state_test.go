@@ -29,15 +29,7 @@ func TestShardDamagedInPlaceIsComputedAgain(t *testing.T) {
 	runIndex("1/2")
 	rel := output.DistancesDir + "/" + output.ShardName(1) + "/part-00000.parquet"
 	part := filepath.Join(dataset, filepath.FromSlash(rel))
-	good, err := os.ReadFile(part)
-	if err != nil {
-		t.Fatal(err)
-	}
-	damaged := bytes.Clone(good)
-	damaged[len(damaged)/2] ^= 0x01
-	if err := os.WriteFile(part, damaged, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	good := flipMiddleBit(t, part)
 
 	m, err := output.ReadShardManifest(output.ShardDir(dataset, 1))
 	if err != nil {
