@@ -22,6 +22,7 @@ const (
 	KindSNAP        Kind = "snap"        // SNAP edge list
 	KindBinary      Kind = "binary"      // binary n/m/triple graph
 	KindTable       Kind = "table"       // Arrow IPC or Parquet table (an ingest output)
+	KindOSM         Kind = "osm"         // OpenStreetMap extract: PBF, or XML plain, gzip or bzip2
 )
 
 // Names of graphs that come from no file of the registry; they share the
@@ -58,13 +59,17 @@ type Format struct {
 	Magic []Magic
 	// Read parses a file of the format from a stream. nil for tables: an
 	// ingest output is read by path (random access, a folder of files)
-	// and checked against its manifest, which is the input loader's work.
+	// and checked against its manifest, which is the input loader's work;
+	// nil for OpenStreetMap too, which is read in two passes
+	// (formats/osmroads).
 	Read Reader
 
 	// The content rules Detect asks of the format; nil where they do not
-	// apply. fitsHeader judges a binary header against the file's size,
+	// apply. content decides from the first bytes alone, compressed or
+	// not; fitsHeader judges a binary header against the file's size,
 	// dataLine the fields of the first data line of a text, headerComment
 	// a comment line that decides by itself.
+	content       func(head []byte) (rule string, ok bool)
 	fitsHeader    func(head []byte, size int64) (rule string, ok bool)
 	dataLine      func(fields [][]byte) (rule string, ok bool)
 	headerComment func(line []byte) (rule string, ok bool)
@@ -158,6 +163,11 @@ var registry = []Format{
 			return e, nil, err
 		},
 		fitsHeader: binaryHeaderFits,
+	},
+	{
+		// Read by formats/osmroads, in two passes over the file.
+		Kind: KindOSM, Graph: true, Extensions: []string{".pbf", ".osm"},
+		content: osmContent,
 	},
 	{
 		Kind: KindTable, Graph: true, Extensions: []string{".arrow", ".parquet", ".feather"},

@@ -152,14 +152,14 @@ func TestRegistryWritersRoundTrip(t *testing.T) {
 // TestRegistryNames checks the lists messages and input.format take their
 // names from, and that only registry kinds are found.
 func TestRegistryNames(t *testing.T) {
-	if got := GraphNames(); !slices.Equal(got, []string{"dimacs", "snap", "binary", "table"}) {
+	if got := GraphNames(); !slices.Equal(got, []string{"dimacs", "snap", "binary", "osm", "table"}) {
 		t.Errorf("GraphNames() = %v", got)
 	}
 	var kinds []Kind
 	for _, f := range All() {
 		kinds = append(kinds, f.Kind)
 	}
-	if !slices.Equal(kinds, []Kind{KindDIMACS, KindCoordinates, KindSNAP, KindBinary, KindTable}) {
+	if !slices.Equal(kinds, []Kind{KindDIMACS, KindCoordinates, KindSNAP, KindBinary, KindOSM, KindTable}) {
 		t.Errorf("All() lists %v", kinds)
 	}
 	for _, name := range []string{"", "auto", "generated", "distmatrix", "DIMACS", "csv"} {

@@ -1,0 +1,54 @@
+package formats
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// pbfHeaderType is how every OpenStreetMap PBF file starts once its first
+// four bytes (the big-endian size of the block header) are skipped: the
+// block header's field 1 (tag 0x0a), a string of 9 bytes naming the block
+// type OSMHeader.
+var pbfHeaderType = []byte("\x0a\x09OSMHeader")
+
+// bzip2Magic starts every bzip2 stream: "BZh" and the block size digit.
+var bzip2Magic = []byte("BZh")
+
+// osmContent recognises an OpenStreetMap extract from its first bytes:
+// a PBF file by its first block header, an XML file by an <osm> element
+// before any other (after an optional XML declaration and comments).
+func osmContent(head []byte) (string, bool) {
+	if len(head) >= 4+len(pbfHeaderType) && bytes.Equal(head[4:4+len(pbfHeaderType)], pbfHeaderType) {
+		return "content: PBF block header OSMHeader", true
+	}
+	text := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	for {
+		switch {
+		case bytes.HasPrefix(text, []byte("<?")):
+			end := bytes.Index(text, []byte("?>"))
+			if end < 0 {
+				return "", false
+			}
+			text = bytes.TrimLeft(text[end+2:], " \t\r\n")
+		case bytes.HasPrefix(text, []byte("<!--")):
+			end := bytes.Index(text, []byte("-->"))
+			if end < 0 {
+				return "", false
+			}
+			text = bytes.TrimLeft(text[end+3:], " \t\r\n")
+		case bytes.HasPrefix(text, []byte("<osm")) && len(text) > 4 && (text[4] == ' ' || text[4] == '>' || text[4] == '\t' || text[4] == '\r' || text[4] == '\n'):
+			return "content: XML <osm> element", true
+		default:
+			return "", false
+		}
+	}
+}
+
+// isOSMBzip2 reports whether a file is a bzip2-compressed OpenStreetMap
+// XML extract: bzip2 by its magic (the first block may be far longer than
+// what detection reads, so the XML inside is not looked at) and .osm.bz2
+// by its name, the convention of every OpenStreetMap mirror.
+func isOSMBzip2(head []byte, name string) bool {
+	return bytes.HasPrefix(head, bzip2Magic) && strings.HasSuffix(strings.ToLower(filepath.Base(name)), ".osm.bz2")
+}
