@@ -60,3 +60,51 @@ func BenchmarkBuildReverseCSR(b *testing.B) {
 func BenchmarkReverse(b *testing.B) {
 	benchOnGrids(b, func(_ *graph.EdgeList, c *graph.CSR) { c.Reverse() })
 }
+
+// benchRoadSide gives the road benchmark graphs 1,000^2 = 1 M vertices.
+const benchRoadSide = 1000
+
+// benchRoads builds, once per process, a 1 M-vertex road network whose
+// streets all run both ways (one strongly connected component) and the
+// same network with oneWayShare of its streets turned one-way, which
+// splits off dead ends and one-way loops as OpenStreetMap data has them.
+var benchRoads = sync.OnceValues(func() (twoWay, oneWay *graph.CSR) {
+	const oneWayShare = 0.15
+	e, _, err := generate.Road(benchRoadSide, 1)
+	if err != nil {
+		panic(err)
+	}
+	directed := graph.NewEdgeList(e.N, e.M())
+	for i, u := range e.Src {
+		v := e.Dst[i]
+		// Both arcs of a street hash alike, so a one-way street keeps
+		// exactly one of them: the one the hash's low bit picks.
+		a, b := min(u, v), max(u, v)
+		h := (uint64(a)<<32 | uint64(b)) * 0x9e3779b97f4a7c15
+		oneWay := float64(h>>40)/float64(1<<24) < oneWayShare
+		if !oneWay || (h&1 == 0) == (u < v) {
+			directed.Add(u, v, e.Weight[i])
+		}
+	}
+	return graph.BuildCSR(e), graph.BuildCSR(directed)
+})
+
+// BenchmarkStrongComponents reports the time per vertex; the two graphs
+// show what splitting into many components costs.
+func BenchmarkStrongComponents(b *testing.B) {
+	twoWay, oneWay := benchRoads()
+	for _, c := range []struct {
+		name string
+		g    *graph.CSR
+	}{{"road=two-way", twoWay}, {"road=one-way-15%", oneWay}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sizes []int32
+			for b.Loop() {
+				_, sizes = graph.StrongComponents(c.g)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.g.N), "ns/vertex")
+			b.ReportMetric(float64(len(sizes)), "components")
+			b.ReportMetric(float64(sizes[graph.Largest(sizes)])/float64(c.g.N), "largest-share")
+		})
+	}
+}
