@@ -3,11 +3,10 @@ package formats
 import (
 	"bytes"
 	"compress/gzip"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
 )
 
 // TestDetectOpenStreetMap checks that OpenStreetMap extracts are told from
@@ -47,20 +46,10 @@ func TestDetectOpenStreetMap(t *testing.T) {
 }
 
 // TestDetectOpenStreetMapExtracts detects the real extracts that
-// github.com/paulmach/osm ships (data (c) OpenStreetMap contributors, ODbL),
-// when the module is in the cache.
+// github.com/paulmach/osm ships (data (c) OpenStreetMap contributors, ODbL).
 func TestDetectOpenStreetMapExtracts(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	dir := strings.TrimSpace(string(out))
-	if err != nil || dir == "" {
-		t.Skip("github.com/paulmach/osm is not in the module cache: run go mod download")
-	}
-	for _, name := range []string{"delaware-latest.osm.pbf", "andorra-latest.osm.bz2"} {
-		path := filepath.Join(dir, "testdata", name)
-		if _, err := os.Stat(path); err != nil {
-			t.Skipf("%s: %v", path, err)
-		}
-		det, err := DetectFile(path)
+	for _, name := range []string{osmroadstest.Delaware, osmroadstest.Andorra} {
+		det, err := DetectFile(osmroadstest.Extract(t, name))
 		if err != nil || det.Kind != KindOSM {
 			t.Errorf("%s: %+v, %v; want osm", name, det, err)
 		}
