@@ -50,6 +50,9 @@ func (f *Fetcher) Locate(ctx context.Context, file File) (string, error) {
 			}
 		}
 	}
+	if p, ok := moduleCacheFile(file); ok {
+		return p, nil
+	}
 	if f.Offline || file.URL == "" {
 		return "", fmt.Errorf("datasets: %s is in neither the mirror folder %s nor the cache %s, and downloads are off (input.offline: true). %s",
 			file.Name, mirror, cache, howToFetch(file, mirror))

@@ -17,6 +17,10 @@ type File struct {
 	// SHA256 is the expected checksum of the downloaded bytes, "" where not
 	// published.
 	SHA256 string
+	// Module, when set, is a Go module ("path@version") whose source
+	// holds the file at ModuleFile: `go mod download` puts it in the
+	// module cache, where Locate looks after the mirror folder.
+	Module, ModuleFile string
 }
 
 // Dataset describes a public graph: where to get it and what it must
@@ -34,7 +38,9 @@ type Dataset struct {
 	// Graph is the arc file; Coordinates the DIMACS .co file, if any.
 	Graph       File
 	Coordinates *File
-	// Nodes and Arcs are the published counts the parsed file must match.
+	// Nodes and Arcs are the published counts the parsed file must match;
+	// 0 where they depend on how the file is read (an OpenStreetMap
+	// extract's network depends on the routing profile).
 	Nodes, Arcs int64
 }
 
@@ -64,6 +70,22 @@ func gnutella(date string, nodes, edges int64) Dataset {
 		Graph:       File{Name: name + ".txt", URL: "https://snap.stanford.edu/data/" + name + ".txt.gz"},
 		Nodes:       nodes,
 		Arcs:        edges,
+	}
+}
+
+// osmTestdata is an OpenStreetMap extract that the Go module
+// github.com/paulmach/osm ships in its testdata, a dependency of pathflow:
+// after `go mod download` it is on every machine that built pathflow.
+// (c) OpenStreetMap contributors, ODbL.
+func osmTestdata(name, description, file, sha string) Dataset {
+	const module = "github.com/paulmach/osm@v0.8.0"
+	return Dataset{
+		Name:        name,
+		Description: description + " (c) OpenStreetMap contributors, ODbL",
+		Format:      formats.KindOSM,
+		Directed:    true,
+		Graph: File{Name: file, URL: "https://raw.githubusercontent.com/paulmach/osm/v0.8.0/testdata/" + file, SHA256: sha,
+			Module: module, ModuleFile: "testdata/" + file},
 	}
 }
 
@@ -98,6 +120,9 @@ var manifest = []Dataset{
 	gnutella("25", 22_687, 54_705),
 	gnutella("30", 36_682, 88_328),
 	gnutella("31", 62_586, 147_892),
+	osmTestdata("delaware-osm", "OpenStreetMap extract of the US state of Delaware, 2016, PBF.", "delaware-latest.osm.pbf",
+		"71ce7bd152d68cb9bdb11d9de4548db86d103f664bb8620a210ddee433534647"),
+	osmTestdata("andorra-osm", "OpenStreetMap extract of Andorra, XML compressed with bzip2.", "andorra-latest.osm.bz2", ""),
 }
 
 // Lookup returns the dataset called name (case-insensitive; "NY" and

@@ -34,15 +34,16 @@ const detectHead = 64 << 10
 //  1. gzip by its magic bytes 1f 8b: the rest looks at the decompressed text;
 //  2. Arrow IPC ("ARROW1") and Parquet ("PAR1") by their magic, and
 //     OpenStreetMap: PBF by its first block header ("OSMHeader"), XML by
-//     its <osm> element, a bzip2 file by its magic and a name in .osm.bz2;
+//     its <osm> element;
 //  3. binary n/m/triple when the header's n and m are non-negative and
 //     8 + 12m is exactly size (never for gzip, whose size says nothing);
 //  4. text by its first line that is not blank: "p sp" (DIMACS), "p aux sp
 //     co" (coordinates), an "a" arc line (DIMACS), "U V [W]" integers or a
 //     "# Nodes:" header (SNAP);
 //  5. the name's extension (ByName), when the content left it open: .gr,
-//     .co, .txt, .tsv, .edges, .el, .bin, .pbf, .osm, .arrow, .parquet,
-//     .feather;
+//     .co, .txt, .tsv, .edges, .el, .bin, .pbf, .osm, .osm.bz2 (bzip2,
+//     whose first block may be longer than what is read here), .arrow,
+//     .parquet, .feather;
 //  6. comment lines only: 'c' says DIMACS, '#' says SNAP.
 //
 // A Detection with Kind "" and a nil error means no rule decided. Errors
@@ -53,9 +54,6 @@ func Detect(r io.Reader, size int64, name string) (Detection, error) {
 		return Detection{}, err
 	}
 	det := sniff(head, size, zipped)
-	if det.Kind == "" && isOSMBzip2(head, name) {
-		det = sniffed{Kind: KindOSM, Rule: "content: bzip2 magic, name: .osm.bz2"}
-	}
 	if det.Kind == "" || det.weak {
 		if f, ext, ok := ByName(name); ok {
 			det.Kind, det.Rule = f.Kind, fmt.Sprintf("name: %s (%s)", ext, det.Rule)

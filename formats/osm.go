@@ -2,8 +2,6 @@ package formats
 
 import (
 	"bytes"
-	"path/filepath"
-	"strings"
 )
 
 // pbfHeaderType is how every OpenStreetMap PBF file starts once its first
@@ -11,9 +9,6 @@ import (
 // block header's field 1 (tag 0x0a), a string of 9 bytes naming the block
 // type OSMHeader.
 var pbfHeaderType = []byte("\x0a\x09OSMHeader")
-
-// bzip2Magic starts every bzip2 stream: "BZh" and the block size digit.
-var bzip2Magic = []byte("BZh")
 
 // osmContent recognises an OpenStreetMap extract from its first bytes:
 // a PBF file by its first block header, an XML file by an <osm> element
@@ -43,12 +38,4 @@ func osmContent(head []byte) (string, bool) {
 			return "", false
 		}
 	}
-}
-
-// isOSMBzip2 reports whether a file is a bzip2-compressed OpenStreetMap
-// XML extract: bzip2 by its magic (the first block may be far longer than
-// what detection reads, so the XML inside is not looked at) and .osm.bz2
-// by its name, the convention of every OpenStreetMap mirror.
-func isOSMBzip2(head []byte, name string) bool {
-	return bytes.HasPrefix(head, bzip2Magic) && strings.HasSuffix(strings.ToLower(filepath.Base(name)), ".osm.bz2")
 }

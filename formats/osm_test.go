@@ -30,7 +30,7 @@ func TestDetectOpenStreetMap(t *testing.T) {
 		{"region.osm", xml, KindOSM, "content: XML <osm> element"},
 		{"region.txt", xml, KindOSM, "content: XML <osm> element"},
 		{"region.osm.gz", zipped.String(), KindOSM, "content: XML <osm> element, gzip by magic bytes"},
-		{"region.osm.bz2", "BZh91AY&SY\x00\x01", KindOSM, "content: bzip2 magic, name: .osm.bz2"},
+		{"region.osm.bz2", "BZh91AY&SY\x00\x01", KindOSM, "name: .osm.bz2 (content: first line \"BZh91AY&SY\\x00\\x01\" fits no format)"},
 		{"other.xml", "<?xml version='1.0'?>\n<osmChange/>\n", "", ""},
 		{"other.bz2", "BZh91AY&SY\x00\x01", "", ""},
 		{"short.pbf", "\x00\x00\x00\x0d\x0a\x07OSMData", KindOSM, ""},

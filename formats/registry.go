@@ -166,7 +166,7 @@ var registry = []Format{
 	},
 	{
 		// Read by formats/osmroads, in two passes over the file.
-		Kind: KindOSM, Graph: true, Extensions: []string{".pbf", ".osm"},
+		Kind: KindOSM, Graph: true, Extensions: []string{".pbf", ".osm", ".osm.bz2"},
 		content: osmContent,
 	},
 	{
@@ -211,8 +211,16 @@ func GraphNames() []string {
 // ByName returns the format a file name's extension suggests, looking
 // through a trailing ".gz" and ignoring case, with the extension it went
 // by ("" when the name has none). ok is false when no format claims it.
+// An extension of two parts (".osm.bz2") is matched as a whole.
 func ByName(name string) (f Format, ext string, ok bool) {
 	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
+	for _, f := range registry {
+		for _, e := range f.Extensions {
+			if strings.Count(e, ".") > 1 && strings.HasSuffix(base, e) {
+				return f.clone(), e, true
+			}
+		}
+	}
 	ext = filepath.Ext(base)
 	for _, f := range registry {
 		if slices.Contains(f.Extensions, ext) {
