@@ -57,6 +57,10 @@ type Profile struct {
 	// slots numbers every tag key Way reads; Way copies their values into
 	// an array indexed by these numbers in one pass over a way's tags.
 	slots map[string]uint8
+	// keyFilter has bit len(k)%64 of entry k[0] set for every key k of
+	// slots: most keys of a way (name, tiger:*, surface, lanes) fail it,
+	// which is cheaper than hashing them for a map lookup.
+	keyFilter [256]uint64
 
 	// accessKeys are the access keys, most specific first.
 	accessKeys []accessKey
@@ -387,6 +391,7 @@ func compile(pf *profileFile) (p *Profile, key, msg string) {
 		}
 		s := uint8(len(p.slots))
 		p.slots[k] = s
+		p.keyFilter[k[0]] |= 1 << (len(k) % 64)
 		return s, true
 	}
 	tooMany := fmt.Sprintf("a profile reads at most %d distinct tag keys (each access key counts three times)", maxTagKeys)

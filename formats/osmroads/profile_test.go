@@ -255,3 +255,61 @@ func TestExcludedAnyValue(t *testing.T) {
 		{"no toll tag", []string{"highway=primary"}, 65, 65},
 	})
 }
+
+// TestDocumentedSpeeds checks the speed table of docs/openstreetmap.md
+// against the built-in profiles, both ways: every class of a profile is
+// documented with its speed, and every documented speed is the profile's.
+func TestDocumentedSpeeds(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "openstreetmap.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "### Speeds by highway class\n")
+	if !ok {
+		t.Fatal("docs/openstreetmap.md has no section \"Speeds by highway class\"")
+	}
+	profiles := []*Profile{mustBuiltin(t, "car"), mustBuiltin(t, "foot")}
+	documented := []map[string]float64{{}, {}}
+	inTable := false
+	for line := range strings.Lines(section) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			if inTable {
+				break
+			}
+			continue
+		}
+		inTable = true
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 3 {
+			t.Fatalf("table row %q: want 3 cells", line)
+		}
+		class := strings.Trim(strings.TrimSpace(cells[0]), "`")
+		if class == "highway" || strings.HasPrefix(class, "---") {
+			continue
+		}
+		for i, cell := range cells[1:] {
+			cell = strings.TrimSpace(cell)
+			if cell == "-" {
+				continue
+			}
+			kmh, err := strconv.ParseFloat(cell, 64)
+			if err != nil {
+				t.Fatalf("table row %q: %v", line, err)
+			}
+			documented[i][class] = kmh
+		}
+	}
+	for i, p := range profiles {
+		for class, kmh := range p.speeds {
+			if doc, ok := documented[i][class]; !ok || doc != kmh {
+				t.Errorf("%s: %s is %v km/h; the docs say %v (documented: %v)", p.Name(), class, kmh, doc, ok)
+			}
+		}
+		for class := range documented[i] {
+			if _, ok := p.speeds[class]; !ok {
+				t.Errorf("%s: the docs give a speed for %s, which the profile does not route", p.Name(), class)
+			}
+		}
+	}
+}

@@ -23,7 +23,8 @@ const (
 // profiles"). It runs for every way of a file inside parallel decoders, so
 // it is safe for concurrent use and does not allocate: a way that is not a
 // highway of the profile's classes costs one scan of its tags; any other
-// costs one more scan and a map lookup per tag.
+// costs one more scan and a map lookup per tag whose key's first byte
+// and length match a key the profile reads.
 func (p *Profile) Way(tags osm.Tags) WayRule {
 	class := tags.Find("highway")
 	if class == "" {
@@ -35,8 +36,10 @@ func (p *Profile) Way(tags osm.Tags) WayRule {
 	}
 	var v [maxTagKeys]string
 	for _, t := range tags {
-		if s, ok := p.slots[t.Key]; ok {
-			v[s] = t.Value
+		if k := t.Key; k != "" && p.keyFilter[k[0]]&(1<<(len(k)%64)) != 0 {
+			if s, ok := p.slots[k]; ok {
+				v[s] = t.Value
+			}
 		}
 	}
 	for _, ex := range p.excluded {
