@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -258,7 +259,15 @@ func parseProfile(file, defaultName string, raw []byte) (*Profile, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fail(0, "%s", oneLine(err.Error()))
+		if err == io.EOF {
+			return nil, fail(0, "the file is empty")
+		}
+		msg := oneLine(strings.TrimPrefix(err.Error(), "yaml: "))
+		if m := decodeErrorLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, fail(line, "%s", m[2])
+		}
+		return nil, fail(0, "%s", msg)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fail(0, "a profile is a YAML mapping of keys (see docs/openstreetmap.md)")

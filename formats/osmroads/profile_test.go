@@ -210,7 +210,7 @@ func TestReadProfileErrors(t *testing.T) {
 	}{
 		{"unknown key", unknown, []string{lineOf(unknown, "use_maxspeeds:"), `unknown key "use_maxspeeds"`}},
 		{"missing key", edit(t, car, "roundabouts_oneway: true\n", ""), []string{`required key "roundabouts_oneway" is missing`}},
-		{"key twice", car + "max_kmh: 100\n", []string{"max_kmh", "already defined"}},
+		{"key twice", car + "max_kmh: 100\n", []string{":" + strconv.Itoa(strings.Count(car, "\n")+1) + ": ", "max_kmh", "already defined"}},
 		{"wrong type", typo, []string{lineOf(typo, "  residential: fast"), "cannot unmarshal", "fast"}},
 		{"zero speed", edit(t, car, "  residential: 25\n", "  residential: 0\n"), []string{lineOf(car, "speeds_kmh:"), "residential: 0 is not a speed"}},
 		{"negative speed", edit(t, car, "  track: 8\n", "  track: -8\n"), []string{"track: -8 is not a speed"}},
@@ -226,7 +226,7 @@ func TestReadProfileErrors(t *testing.T) {
 		{"two documents", car + "---\nname: other\n", []string{"a second YAML document"}},
 		{"not a mapping", "- car\n", []string{"a YAML mapping"}},
 		{"syntax", "speeds_kmh: [\n", []string{"osmroads: "}},
-		{"empty", "", []string{"osmroads: "}},
+		{"empty", "", []string{"the file is empty"}},
 	}
 	for _, c := range cases {
 		_, err := ReadProfile(writeProfile(t, "bad.yaml", c.text))
