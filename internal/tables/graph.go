@@ -32,9 +32,11 @@ func GraphFilesIn(dir string, f Format) GraphFiles {
 	}
 }
 
-// WriteGraph writes the edges table of e and the vertices table of vs (nil
-// means identity ids and no coordinates) with meta as the schema metadata
-// of both, in record batches of at most WithBatchRows rows. Both files are
+// WriteGraph writes the edges table of e, with the arc columns of
+// WithArcColumns after its own, and the vertices table of vs (nil means
+// identity ids and no coordinates; geographic vertices give lon and lat
+// columns) with meta as the schema metadata of both, in record batches of
+// at most WithBatchRows rows. Both files are
 // written to temporaries and committed only once both are complete, so a
 // failure leaves whatever was under those names before. O(N + M); the arc
 // columns are passed to the writer without a copy.
@@ -83,7 +85,7 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 }
 
 // GraphRecords returns the record batches WriteGraph would write for e and
-// vs, in memory: the edges table's, then the vertices table's, each with
+// vs (and the arc columns of WithArcColumns), in memory: the edges table's, then the vertices table's, each with
 // meta as schema metadata, for callers that hand the graph to Arrow
 // consumers in the same process. The arc columns share e's arrays (no
 // copy). The caller releases every batch. O(N) for the vertex columns.
@@ -268,7 +270,9 @@ func (b idBuffers) release() {
 // ReadGraph reads the tables WriteGraph wrote, in either format (detected
 // from the file bytes), and returns the graph, its vertex metadata (an
 // identity original-id column comes back as a nil OriginalID; X and Y are
-// nil when the columns are absent) and the edges table's schema metadata.
+// nil when the columns are absent, and Geographic when they were lon and
+// lat) and the edges table's schema metadata. Columns beyond the graph's
+// (arc columns, anything another tool added) are skipped.
 // The vertex count is the number of rows of the vertices table. The arcs
 // are validated. Column values are copied in bulk, batch by batch.
 func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, err error) {
