@@ -36,9 +36,9 @@ func GraphFilesIn(dir string, f Format) GraphFiles {
 // WithArcColumns after its own, and the vertices table of vs (nil means
 // identity ids and no coordinates; geographic vertices give lon and lat
 // columns) with meta as the schema metadata of both, in record batches of
-// at most WithBatchRows rows. Both files are
-// written to temporaries and committed only once both are complete, so a
-// failure leaves whatever was under those names before. O(N + M); the arc
+// at most WithBatchRows rows. Both files are written to temporaries and
+// committed only once both are complete, so a failure leaves whatever was
+// under those names before. O(N + M); the arc
 // columns are passed to the writer without a copy.
 func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) ([]FileInfo, error) {
 	cfg, err := NewConfig(opts)
@@ -85,9 +85,9 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 }
 
 // GraphRecords returns the record batches WriteGraph would write for e and
-// vs (and the arc columns of WithArcColumns), in memory: the edges table's, then the vertices table's, each with
-// meta as schema metadata, for callers that hand the graph to Arrow
-// consumers in the same process. The arc columns share e's arrays (no
+// vs (and the arc columns of WithArcColumns), in memory: the edges
+// table's, then the vertices table's, each with meta as schema metadata,
+// for callers that hand the graph to Arrow consumers in the same process. The arc columns share e's arrays (no
 // copy). The caller releases every batch. O(N) for the vertex columns.
 func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) (edges, vertices []arrow.RecordBatch, err error) {
 	cfg, err := NewConfig(opts)
