@@ -2,6 +2,7 @@ package csrfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -43,6 +44,7 @@ func TestRoundTrip(t *testing.T) {
 		{"identity ids", randomGraph(n, 40000, 1), nil},
 		{"original ids and coordinates", randomGraph(n, 40000, 2), &graph.Vertices{OriginalID: orig, X: x, Y: y}},
 		{"coordinates only", randomGraph(n, 3, 3), &graph.Vertices{X: x, Y: y}},
+		{"geographic coordinates", randomGraph(n, 300, 3), &graph.Vertices{OriginalID: orig, X: x, Y: y, Geographic: true}},
 		{"no arcs", graph.NewEdgeList(n, 0), nil},
 		{"no vertices", graph.NewEdgeList(0, 0), nil},
 		// Several checksum blocks, the last one partial.
@@ -72,6 +74,8 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("vertices %+v, want nil", g.Vertices)
 			case tc.vs != nil && (!slices.Equal(g.Vertices.OriginalID, tc.vs.OriginalID) || !slices.Equal(g.Vertices.X, tc.vs.X) || !slices.Equal(g.Vertices.Y, tc.vs.Y)):
 				t.Fatal("vertex table differs")
+			case tc.vs != nil && g.Vertices.Geographic != tc.vs.Geographic:
+				t.Fatalf("geographic %v, written %v", g.Vertices.Geographic, tc.vs.Geographic)
 			}
 			if g.Meta["k"] != "v" || g.Meta["pathflow.n"] != "x" || len(g.Meta) != 2 {
 				t.Fatalf("metadata %v", g.Meta)
@@ -168,9 +172,57 @@ func TestChecksumNamesTheFile(t *testing.T) {
 	_, others["an arc's weight"] = writeTemp(t, heavier, nil, meta)
 	_, others["metadata"] = writeTemp(t, e, nil, map[string]string{"k": "w"})
 	_, others["original ids"] = writeTemp(t, e, &graph.Vertices{OriginalID: orig}, meta)
+	x, y := make([]int32, e.N), make([]int32, e.N)
+	_, plain := writeTemp(t, e, &graph.Vertices{X: x, Y: y}, meta)
+	_, geographic := writeTemp(t, e, &graph.Vertices{X: x, Y: y, Geographic: true}, meta)
+	if plain.Checksum == geographic.Checksum {
+		t.Error("plain and geographic coordinates give the same checksum")
+	}
 	for what, o := range others {
 		if o.Checksum == w.Checksum {
 			t.Errorf("files that differ in %s have the same checksum %s", what, o.Checksum)
 		}
+	}
+}
+
+// TestHeaderFlags: the geographic flag needs the coordinates' flag, a
+// flag bit no version defines is refused, and Write refuses geographic
+// vertices that are no longitude and latitude.
+func TestHeaderFlags(t *testing.T) {
+	e := randomGraph(100, 1000, 8)
+	x, y := make([]int32, e.N), make([]int32, e.N)
+	good, _ := writeTemp(t, e, &graph.Vertices{X: x, Y: y, Geographic: true}, nil)
+	orig, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		flags uint32
+		want  string
+	}{
+		{"an unknown bit", flagCoordinates | flagGeographic | 1<<3, "unknown header flags 0x8"},
+		{"the highest bit", flagCoordinates | 1<<31, "unknown header flags"},
+		{"geographic without coordinates", flagGeographic, "geographic coordinates without coordinates"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := slices.Clone(orig)
+			binary.LittleEndian.PutUint32(b[8:], tc.flags)
+			path := filepath.Join(t.TempDir(), "graph.csr")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(path, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Open: %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+	far := slices.Clone(x)
+	far[3] = graph.MaxLonUnits + 1
+	if _, err := Write(io.Discard, graph.BuildCSR(e), &graph.Vertices{X: far, Y: y, Geographic: true}, nil); err == nil {
+		t.Error("a longitude beyond 180 degrees was written")
+	}
+	if _, err := Write(io.Discard, graph.BuildCSR(e), &graph.Vertices{Geographic: true}, nil); err == nil {
+		t.Error("geographic vertices without coordinates were written")
 	}
 }

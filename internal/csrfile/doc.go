@@ -19,7 +19,10 @@
 //	sources   int32 [m]    tail of each arc: the row that holds it, so the
 //	                       arcs read back as an edge list without work
 //	original  int64 [n]    input ids, when not the identity (flag 1)
-//	x, y      int32 [n]    coordinates, when known (flag 2)
+//	x, y      int32 [n]    coordinates, when known (flag 2); longitude
+//	                       and latitude in 10^-7 degree with flag 4
+//	                       (graph.Vertices.Geographic), which Open
+//	                       refuses without flag 2
 //	checksums uint32 per block of the data (offsets to the end of y):
 //	          CRC-32C (Castagnoli) of each block of the header's block size
 //

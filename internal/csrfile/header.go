@@ -26,6 +26,12 @@ const BlockBytes = mapfile.BlockBytes
 const (
 	flagOriginal    uint32 = 1 << 0
 	flagCoordinates uint32 = 1 << 1
+	// flagGeographic says the coordinates are longitude and latitude in
+	// units of 10^-7 degree (graph.Vertices.Geographic); it comes with
+	// flagCoordinates.
+	flagGeographic uint32 = 1 << 2
+
+	knownFlags = flagOriginal | flagCoordinates | flagGeographic
 )
 
 // header is the fixed part of a reload file.
@@ -67,8 +73,10 @@ func decodeHeader(b []byte) (*header, error) {
 		crc:        binary.LittleEndian.Uint32(b[crcAt:]),
 	}
 	switch {
-	case h.flags&^(flagOriginal|flagCoordinates) != 0:
-		return nil, fmt.Errorf("unknown header flags %#x", h.flags)
+	case h.flags&^knownFlags != 0:
+		return nil, fmt.Errorf("unknown header flags %#x", h.flags&^knownFlags)
+	case h.flags&flagGeographic != 0 && h.flags&flagCoordinates == 0:
+		return nil, fmt.Errorf("header flags %#x: geographic coordinates without coordinates", h.flags)
 	case h.n < 0 || h.n > 1<<31-1 || h.m < 0 || h.m > 1<<40:
 		return nil, fmt.Errorf("header counts %d vertices and %d arcs", h.n, h.m)
 	case h.blockBytes <= 0 || h.blockBytes%mapfile.Alignment != 0:

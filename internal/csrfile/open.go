@@ -109,6 +109,7 @@ func open(path string, workers int) (*Graph, error) {
 		}
 		if h.flags&flagCoordinates != 0 {
 			g.Vertices.X, g.Vertices.Y = mapfile.ArrayAt[int32](b, l.x, n), mapfile.ArrayAt[int32](b, l.y, n)
+			g.Vertices.Geographic = h.flags&flagGeographic != 0
 		}
 	}
 	return g, nil

@@ -20,7 +20,7 @@ var ErrBigEndian = mapfile.ErrBigEndian
 type Written = mapfile.Written
 
 // Write writes the reload file of the graph g, with the vertex table vs
-// (nil: identity ids, no coordinates) and meta as its metadata, to w.
+// (nil: identity ids, no coordinates; Geographic kept) and meta as its metadata, to w.
 // vs's arrays, when set, must have g.N entries. One sequential pass over
 // the arrays: O(n + m), the SHA-256 of the bytes its largest cost.
 func Write(w io.Writer, g *graph.CSR, vs *graph.Vertices, meta map[string]string) (Written, error) {
@@ -43,6 +43,12 @@ func Write(w io.Writer, g *graph.CSR, vs *graph.Vertices, meta map[string]string
 			return Written{}, fmt.Errorf("csrfile: %d x and %d y coordinates for %d vertices", len(vs.X), len(vs.Y), n)
 		}
 		h.flags |= flagCoordinates
+	}
+	if vs != nil && vs.Geographic {
+		if err := vs.CheckGeographic(); err != nil {
+			return Written{}, fmt.Errorf("csrfile: %w", err)
+		}
+		h.flags |= flagGeographic
 	}
 	metaJSON, err := json.Marshal(meta) // keys sorted: the same graph gives the same bytes
 	if err != nil {

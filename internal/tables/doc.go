@@ -27,8 +27,9 @@
 //
 // # Graph tables (WriteGraph, ReadGraph)
 //
-//	edges:    src int32, dst int32, weight int32          one row per arc
-//	vertices: id int32, original_id int64 [, x int32, y int32]
+//	edges:    src int32, dst int32, weight int32 [, arc columns]  one row per arc
+//	vertices: id int32, original_id int64 [, x int32, y int32 | , lon float64, lat float64]
+//	geometry: arc int32, lon list<float64>, lat list<float64>   one row per curved arc
 //
 // Nothing is nullable. The vertices table has one row per vertex, id
 // 0..N-1 in order, and its row count is the graph's vertex count; a
@@ -37,6 +38,23 @@
 // original_id is the vertex's id in the input (the identity when the input
 // had none). The x and y columns exist only when coordinates are known;
 // unknown coordinates are absent columns, not nulls.
+//
+// Geographic vertices (graph.Vertices.Geographic: OpenStreetMap's WGS84
+// coordinates in 10^-7 degree) have lon and lat columns instead of x and
+// y: float64 degrees, which every tool reads as numbers, converted
+// exactly both ways, so that a table read and written again has the same
+// bytes. Their fields carry the metadata crs = OGC:CRS84 and unit =
+// degrees, and the schema the key pathflow.crs = OGC:CRS84 (MetaCRS),
+// which readers of a Parquet file's own key-value metadata see (DuckDB's
+// parquet_kv_metadata). A reader refuses a table with both kinds of
+// coordinates, or a lon or lat beyond ±180 or ±90 degrees.
+//
+// The edges table may carry arc columns after weight (WithArcColumns,
+// ReadArcColumn): int32 or int64 values of each arc, with a unit in the
+// field metadata "unit"; an OpenStreetMap ingest writes time_ms, length_m
+// and way_id. ReadGraph skips them. The geometry table (WriteArcGeometry,
+// ReadArcGeometry) holds the intermediate points of each arc that has any,
+// its end vertices excluded, in arc order.
 //
 // # Hierarchy tables (WriteHierarchy, ReadHierarchy)
 //

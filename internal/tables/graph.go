@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -31,11 +32,13 @@ func GraphFilesIn(dir string, f Format) GraphFiles {
 	}
 }
 
-// WriteGraph writes the edges table of e and the vertices table of vs (nil
-// means identity ids and no coordinates) with meta as the schema metadata
-// of both, in record batches of at most WithBatchRows rows. Both files are
-// written to temporaries and committed only once both are complete, so a
-// failure leaves whatever was under those names before. O(N + M); the arc
+// WriteGraph writes the edges table of e, with the arc columns of
+// WithArcColumns after its own, and the vertices table of vs (nil means
+// identity ids and no coordinates; geographic vertices give lon and lat
+// columns) with meta as the schema metadata of both, in record batches of
+// at most WithBatchRows rows. Both files are written to temporaries and
+// committed only once both are complete, so a failure leaves whatever was
+// under those names before. O(N + M); the arc
 // columns are passed to the writer without a copy.
 func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) ([]FileInfo, error) {
 	cfg, err := NewConfig(opts)
@@ -48,19 +51,22 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 	if err := e.Validate(); err != nil {
 		return nil, fmt.Errorf("tables: %w", err)
 	}
-	if err := checkVertices(e.N, vs); err != nil {
+	if err := checkVerticesMeta(e.N, vs, meta); err != nil {
+		return nil, err
+	}
+	if err := checkArcColumns(cfg.arcColumns, e.M()); err != nil {
 		return nil, err
 	}
 
-	edgesSchema := EdgesSchema(meta)
-	edges, err := writeTemp(files.Edges, edgesSchema, edgesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
+	edgesSchema := edgesSchemaWith(meta, cfg.arcColumns)
+	edges, err := writeTemp(files.Edges, edgesSchema, edgesEncodingWith(cfg.arcColumns), cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitEdges(e, edgesSchema, cfg, emit)
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer edges.file.Abort()
-	verticesSchema := VerticesSchema(vs.HasCoordinates(), meta)
+	verticesSchema := VerticesSchemaOf(vs, meta)
 	vertices, err := writeTemp(files.Vertices, verticesSchema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitVertices(e.N, vs, verticesSchema, cfg, true, emit)
 	})
@@ -79,9 +85,9 @@ func WriteGraph(files GraphFiles, e *graph.EdgeList, vs *graph.Vertices, meta ma
 }
 
 // GraphRecords returns the record batches WriteGraph would write for e and
-// vs, in memory: the edges table's, then the vertices table's, each with
-// meta as schema metadata, for callers that hand the graph to Arrow
-// consumers in the same process. The arc columns share e's arrays (no
+// vs (and the arc columns of WithArcColumns), in memory: the edges
+// table's, then the vertices table's, each with meta as schema metadata,
+// for callers that hand the graph to Arrow consumers in the same process. The arc columns share e's arrays (no
 // copy). The caller releases every batch. O(N) for the vertex columns.
 func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, opts ...Option) (edges, vertices []arrow.RecordBatch, err error) {
 	cfg, err := NewConfig(opts)
@@ -91,7 +97,10 @@ func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string,
 	if err := CheckMeta(meta); err != nil {
 		return nil, nil, err
 	}
-	if err := checkVertices(e.N, vs); err != nil {
+	if err := checkVerticesMeta(e.N, vs, meta); err != nil {
+		return nil, nil, err
+	}
+	if err := checkArcColumns(cfg.arcColumns, e.M()); err != nil {
 		return nil, nil, err
 	}
 	keep := func(into *[]arrow.RecordBatch) func(arrow.RecordBatch) error {
@@ -101,10 +110,10 @@ func GraphRecords(e *graph.EdgeList, vs *graph.Vertices, meta map[string]string,
 			return nil
 		}
 	}
-	if err := emitEdges(e, EdgesSchema(meta), cfg, keep(&edges)); err != nil {
+	if err := emitEdges(e, edgesSchemaWith(meta, cfg.arcColumns), cfg, keep(&edges)); err != nil {
 		return nil, nil, err
 	}
-	if err := emitVertices(e.N, vs, VerticesSchema(vs.HasCoordinates(), meta), cfg, false, keep(&vertices)); err != nil {
+	if err := emitVertices(e.N, vs, VerticesSchemaOf(vs, meta), cfg, false, keep(&vertices)); err != nil {
 		return nil, nil, err
 	}
 	return edges, vertices, nil
@@ -132,13 +141,33 @@ func checkVertices(n int32, vs *graph.Vertices) error {
 	if vs.HasCoordinates() && (len(vs.X) != int(n) || len(vs.Y) != int(n)) {
 		return fmt.Errorf("tables: %d x and %d y coordinates for %d vertices", len(vs.X), len(vs.Y), n)
 	}
+	if err := vs.CheckGeographic(); err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	return nil
+}
+
+// checkVerticesMeta is checkVertices with the checks of the metadata of
+// vs's table: meta may not contradict the reference system the writer
+// records for geographic vertices.
+func checkVerticesMeta(n int32, vs *graph.Vertices, meta map[string]string) error {
+	if err := checkVertices(n, vs); err != nil {
+		return err
+	}
+	if vs.IsGeographic() {
+		return CheckCRSMeta(meta)
+	}
 	return nil
 }
 
 func emitEdges(e *graph.EdgeList, schema *arrow.Schema, cfg Config, emit func(arrow.RecordBatch) error) error {
 	for lo := 0; lo < e.M(); lo += cfg.BatchRows {
 		hi := min(lo+cfg.BatchRows, e.M())
-		rec := arrowslices.NewRecord(schema, hi-lo, arrowslices.WrapInt32(e.Src[lo:hi]), arrowslices.WrapInt32(e.Dst[lo:hi]), arrowslices.WrapInt32(e.Weight[lo:hi]))
+		cols := []arrow.Array{arrowslices.WrapInt32(e.Src[lo:hi]), arrowslices.WrapInt32(e.Dst[lo:hi]), arrowslices.WrapInt32(e.Weight[lo:hi])}
+		for _, c := range cfg.arcColumns {
+			cols = append(cols, c.slice(lo, hi))
+		}
+		rec := arrowslices.NewRecord(schema, hi-lo, cols...)
 		err := emit(rec)
 		rec.Release()
 		if err != nil {
@@ -186,7 +215,7 @@ func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg Config,
 			bufs.release()
 		}
 		if vs.HasCoordinates() {
-			cols = append(cols, arrowslices.WrapInt32(vs.X[lo:hi]), arrowslices.WrapInt32(vs.Y[lo:hi]))
+			cols = append(cols, coordinateColumns(cfg.Mem, vs, vs.X[lo:hi], vs.Y[lo:hi])...)
 		}
 		rec := arrowslices.NewRecord(schema, hi-lo, cols...)
 		err := emit(rec)
@@ -196,6 +225,20 @@ func emitVertices(n int32, vs *graph.Vertices, schema *arrow.Schema, cfg Config,
 		}
 	}
 	return nil
+}
+
+// coordinateColumns returns the coordinate columns of the rows whose
+// coordinates are x and y (in vs's units): none without coordinates,
+// lon and lat in degrees for geographic vertices (fresh buffers from mem),
+// x and y themselves otherwise.
+func coordinateColumns(mem memory.Allocator, vs *graph.Vertices, x, y []int32) []arrow.Array {
+	switch {
+	case !vs.HasCoordinates():
+		return nil
+	case vs.Geographic:
+		return []arrow.Array{degreesArray(mem, x), degreesArray(mem, y)}
+	}
+	return []arrow.Array{arrowslices.WrapInt32(x), arrowslices.WrapInt32(y)}
 }
 
 // idBuffers hold a batch's generated id column and, for identity ids, its
@@ -227,7 +270,9 @@ func (b idBuffers) release() {
 // ReadGraph reads the tables WriteGraph wrote, in either format (detected
 // from the file bytes), and returns the graph, its vertex metadata (an
 // identity original-id column comes back as a nil OriginalID; X and Y are
-// nil when the columns are absent) and the edges table's schema metadata.
+// nil when the columns are absent, and Geographic when they were lon and
+// lat) and the edges table's schema metadata. Columns beyond the graph's
+// (arc columns, anything another tool added) are skipped.
 // The vertex count is the number of rows of the vertices table. The arcs
 // are validated. Column values are copied in bulk, batch by batch.
 func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.Vertices, meta map[string]string, err error) {
@@ -246,6 +291,50 @@ func ReadGraph(files GraphFiles, opts ...Option) (e *graph.EdgeList, vs *graph.V
 	return e, vs, meta, nil
 }
 
+// vertexColumns are the indices of a vertices table's columns in its
+// schema: x and y for plain coordinates, or lon and lat for geographic
+// ones (geographic true), -1 when the table has none.
+type vertexColumns struct {
+	id, original int
+	x, y         int
+	geographic   bool
+}
+
+// coordinates reports whether the table has coordinate columns.
+func (c vertexColumns) coordinates() bool { return c.x >= 0 }
+
+// findVertexColumns finds the columns of a vertices table in s: id and
+// original_id, and either x and y or lon and lat, each pair whole.
+func findVertexColumns(s *arrow.Schema) (vertexColumns, error) {
+	want := append(VerticesSchema(true, nil).Fields(),
+		arrow.Field{Name: ColLon, Type: float64Type}, arrow.Field{Name: ColLat, Type: float64Type})
+	idx, err := ColumnIndices(s, want, ColX, ColY, ColLon, ColLat)
+	if err != nil {
+		return vertexColumns{}, err
+	}
+	c := vertexColumns{id: idx[0], original: idx[1], x: idx[2], y: idx[3]}
+	plain, geo := idx[2] >= 0 || idx[3] >= 0, idx[4] >= 0 || idx[5] >= 0
+	switch {
+	case plain && geo:
+		return vertexColumns{}, errors.New("tables: both x, y and lon, lat columns: which are the coordinates?")
+	case (idx[2] < 0) != (idx[3] < 0):
+		return vertexColumns{}, errors.New("tables: only one of the x and y columns")
+	case (idx[4] < 0) != (idx[5] < 0):
+		return vertexColumns{}, errors.New("tables: only one of the lon and lat columns")
+	case geo:
+		c.x, c.y, c.geographic = idx[4], idx[5], true
+	}
+	return c, nil
+}
+
+// indices lists every column of c that the table has.
+func (c vertexColumns) indices() []int {
+	if !c.coordinates() {
+		return []int{c.id, c.original}
+	}
+	return []int{c.id, c.original, c.x, c.y}
+}
+
 func readVertices(path string, cfg Config) (vs *graph.Vertices, n int32, err error) {
 	if format, err := DetectFileFormat(path); err == nil && format == Parquet {
 		return readVerticesParquet(path, cfg)
@@ -256,39 +345,46 @@ func readVertices(path string, cfg Config) (vs *graph.Vertices, n int32, err err
 		return nil, 0, err
 	}
 	defer tr.Close()
-	want := VerticesSchema(true, nil)
-	idx, err := ColumnIndices(tr.schema, want.Fields(), ColX, ColY)
+	cols, err := findVertexColumns(tr.schema)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w (in %s)", err, path)
 	}
-	if (idx[2] < 0) != (idx[3] < 0) {
-		return nil, 0, fmt.Errorf("tables: %s: only one of the x and y columns", path)
-	}
-	withCoords := idx[2] >= 0
 	capacity := max(tr.rows, 0)
-	vs = &graph.Vertices{OriginalID: make([]int64, 0, capacity)}
-	if withCoords {
+	vs = &graph.Vertices{OriginalID: make([]int64, 0, capacity), Geographic: cols.geographic}
+	if cols.coordinates() {
 		vs.X, vs.Y = make([]int32, 0, capacity), make([]int32, 0, capacity)
 	}
 	identity := true
 	err = tr.Scan(func(rec arrow.RecordBatch) error {
-		if err := NoNulls(rec, idx...); err != nil {
+		if err := NoNulls(rec, cols.indices()...); err != nil {
 			return err
 		}
-		ids := rec.Column(idx[0]).(*array.Int32).Int32Values()
+		row := len(vs.OriginalID)
+		ids := rec.Column(cols.id).(*array.Int32).Int32Values()
 		for i, id := range ids {
-			if int(id) != len(vs.OriginalID)+i {
-				return fmt.Errorf("tables: vertex row %d has id %d", len(vs.OriginalID)+i, id)
+			if int(id) != row+i {
+				return fmt.Errorf("tables: vertex row %d has id %d", row+i, id)
 			}
 		}
-		orig := rec.Column(idx[1]).(*array.Int64).Int64Values()
+		orig := rec.Column(cols.original).(*array.Int64).Int64Values()
 		for i, o := range orig {
-			identity = identity && o == int64(len(vs.OriginalID)+i)
+			identity = identity && o == int64(row+i)
 		}
 		vs.OriginalID = append(vs.OriginalID, orig...)
-		if withCoords {
-			vs.X = append(vs.X, rec.Column(idx[2]).(*array.Int32).Int32Values()...)
-			vs.Y = append(vs.Y, rec.Column(idx[3]).(*array.Int32).Int32Values()...)
+		switch {
+		case cols.geographic:
+			vs.X = slices.Grow(vs.X, len(orig))[:len(vs.OriginalID)]
+			vs.Y = slices.Grow(vs.Y, len(orig))[:len(vs.OriginalID)]
+			lon, lat := rec.Column(cols.x).(*array.Float64).Float64Values(), rec.Column(cols.y).(*array.Float64).Float64Values()
+			if err := unitsFromDegrees(vs.X[row:], lon, ColLon, int64(row)); err != nil {
+				return err
+			}
+			if err := unitsFromDegrees(vs.Y[row:], lat, ColLat, int64(row)); err != nil {
+				return err
+			}
+		case cols.coordinates():
+			vs.X = append(vs.X, rec.Column(cols.x).(*array.Int32).Int32Values()...)
+			vs.Y = append(vs.Y, rec.Column(cols.y).(*array.Int32).Int32Values()...)
 		}
 		if len(vs.OriginalID) > math.MaxInt32 {
 			return errors.New("tables: more vertices than int32 ids can number")

@@ -48,23 +48,24 @@ func readVerticesParquet(path string, cfg Config) (vs *graph.Vertices, n int32, 
 		return nil, 0, err
 	}
 	defer pc.Close()
-	idx, err := ColumnIndices(pc.schema, VerticesSchema(true, nil).Fields(), ColX, ColY)
+	cols, err := findVertexColumns(pc.schema)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w (in %s)", err, path)
-	}
-	if (idx[2] < 0) != (idx[3] < 0) {
-		return nil, 0, fmt.Errorf("tables: %s: only one of the x and y columns", path)
 	}
 	if pc.rows > math.MaxInt32 {
 		return nil, 0, errors.New("tables: more vertices than int32 ids can number")
 	}
 	rows := int(pc.rows)
 	ids := largeInt32s(rows)
-	vs = &graph.Vertices{OriginalID: largeInt64s(rows)}
-	targets := []columnTarget{{field: idx[0], i32: ids}, {field: idx[1], i64: vs.OriginalID}}
-	if idx[2] >= 0 {
+	vs = &graph.Vertices{OriginalID: largeInt64s(rows), Geographic: cols.geographic}
+	targets := []columnTarget{{field: cols.id, i32: ids}, {field: cols.original, i64: vs.OriginalID}}
+	switch {
+	case cols.geographic:
 		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
-		targets = append(targets, columnTarget{field: idx[2], i32: vs.X}, columnTarget{field: idx[3], i32: vs.Y})
+		targets = append(targets, columnTarget{field: cols.x, units: vs.X}, columnTarget{field: cols.y, units: vs.Y})
+	case cols.coordinates():
+		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
+		targets = append(targets, columnTarget{field: cols.x, i32: vs.X}, columnTarget{field: cols.y, i32: vs.Y})
 	}
 	if err := pc.read(cfg.Concurrency, targets); err != nil {
 		return nil, 0, err

@@ -83,6 +83,9 @@ type Config struct {
 	// garbage-collected (see WithAllocator); readers copy values out and
 	// release each batch at once, so it holds about one batch.
 	parquetReadMem memory.Allocator
+	// arcColumns are the edges table's columns after src, dst and weight
+	// (WithArcColumns).
+	arcColumns []ArcColumn
 	// plainParquet turns delta encoding off, so tests can decode with a
 	// checked allocator.
 	plainParquet bool

@@ -62,12 +62,15 @@ func (pc *parquetColumns) Close() error {
 	return nil
 }
 
-// columnTarget is where one column goes: exactly one of i32 and i64, with
-// pc.rows entries, for a column of that width.
+// columnTarget is where one column goes: exactly one of i32, i64 and
+// units, with pc.rows entries: i32 and i64 for integer columns of that
+// width, units for a lon or lat column of float64 degrees, stored in
+// units of 10^-7 degree (unitsFromDegrees).
 type columnTarget struct {
 	field int // index in pc.schema, which is the Parquet leaf index of a flat schema
 	i32   []int32
 	i64   []int64
+	units []int32
 }
 
 // read decodes every target column whole, rejecting nulls, on workers
@@ -115,21 +118,30 @@ func (pc *parquetColumns) readChunk(g int, t columnTarget) (err error) {
 	switch r := cr.(type) {
 	case *file.Int32ColumnChunkReader:
 		if t.i32 == nil {
-			return errors.New("an int32 column where int64 is wanted")
+			return errors.New("an int32 column where another type is wanted")
 		}
 		return readAll(t.i32[lo:hi], defs, r.ReadBatch)
 	case *file.Int64ColumnChunkReader:
 		if t.i64 == nil {
-			return errors.New("an int64 column where int32 is wanted")
+			return errors.New("an int64 column where another type is wanted")
 		}
 		return readAll(t.i64[lo:hi], defs, r.ReadBatch)
+	case *file.Float64ColumnChunkReader:
+		if t.units == nil {
+			return errors.New("a float64 column where an integer is wanted")
+		}
+		deg := make([]float64, hi-lo)
+		if err := readAll(deg, defs, r.ReadBatch); err != nil {
+			return err
+		}
+		return unitsFromDegrees(t.units[lo:hi], deg, name, lo)
 	}
-	return fmt.Errorf("physical type %s, want INT32 or INT64", leaf.PhysicalType())
+	return fmt.Errorf("physical type %s, want INT32, INT64 or DOUBLE", leaf.PhysicalType())
 }
 
 // readAll fills out from a column chunk reader's ReadBatch; defs, when the
 // column is optional, takes its definition levels, and a null is an error.
-func readAll[T int32 | int64](out []T, defs []int16, readBatch func(int64, []T, []int16, []int16) (int64, int, error)) error {
+func readAll[T int32 | int64 | float64](out []T, defs []int16, readBatch func(int64, []T, []int16, []int16) (int64, int, error)) error {
 	for got := 0; got < len(out); {
 		var levels []int16
 		if defs != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pathflow/pathflow/internal/graph"
 )
 
 // Column names of the graph tables.
@@ -18,6 +20,30 @@ const (
 	ColOriginalID = "original_id"
 	ColX          = "x"
 	ColY          = "y"
+	ColLon        = "lon"
+	ColLat        = "lat"
+)
+
+// Geographic coordinates are stored as plain float64 degrees, which every
+// reader takes as numbers, and say what they are in metadata that readers
+// which do not know it skip: the field metadata of each lon and lat column
+// (FieldCRS, FieldUnit) and, for readers that see only the file's own
+// key-value metadata (DuckDB's parquet_kv_metadata, which does not decode
+// Arrow field metadata), the schema key MetaCRS.
+const (
+	// FieldCRS is the field metadata key naming a coordinate column's
+	// reference system.
+	FieldCRS = "crs"
+	// FieldUnit is the field metadata key naming a column's unit.
+	FieldUnit = "unit"
+	// MetaCRS is the schema metadata key naming the reference system of
+	// a table's lon and lat columns.
+	MetaCRS = "pathflow.crs"
+	// CRS84 is WGS84 with longitude first, in degrees: OpenStreetMap's
+	// coordinates, and GeoParquet's default.
+	CRS84 = "OGC:CRS84"
+	// UnitDegrees is the unit of lon and lat columns.
+	UnitDegrees = "degrees"
 )
 
 // reservedPrefix marks schema metadata keys that Arrow and Parquet writers
@@ -25,8 +51,9 @@ const (
 const reservedPrefix = "ARROW:"
 
 var (
-	int32Type = arrow.PrimitiveTypes.Int32
-	int64Type = arrow.PrimitiveTypes.Int64
+	int32Type   = arrow.PrimitiveTypes.Int32
+	int64Type   = arrow.PrimitiveTypes.Int64
+	float64Type = arrow.PrimitiveTypes.Float64
 )
 
 // SchemaWith builds a schema of fields carrying meta, its keys in sorted
@@ -72,7 +99,8 @@ func EdgesSchema(meta map[string]string) *arrow.Schema {
 }
 
 // VerticesSchema is the schema of the vertices table: one row per vertex,
-// with the x and y columns only when coordinates are known.
+// with the x and y columns only when coordinates are known. Geographic
+// vertices have GeographicVerticesSchema instead (VerticesSchemaOf).
 func VerticesSchema(withCoordinates bool, meta map[string]string) *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: ColID, Type: int32Type},
@@ -84,6 +112,60 @@ func VerticesSchema(withCoordinates bool, meta map[string]string) *arrow.Schema 
 			arrow.Field{Name: ColY, Type: int32Type})
 	}
 	return SchemaWith(meta, fields...)
+}
+
+// GeographicVerticesSchema is the schema of the vertices table of
+// geographic vertices: id, original_id, then lon and lat as float64
+// degrees (X and Y over graph.UnitsPerDegree), with CRS metadata on the
+// fields and MetaCRS in the schema metadata. meta may hold MetaCRS only
+// with the value CRS84 (CheckCRSMeta).
+func GeographicVerticesSchema(meta map[string]string) *arrow.Schema {
+	return SchemaWith(withCRS(meta),
+		arrow.Field{Name: ColID, Type: int32Type},
+		arrow.Field{Name: ColOriginalID, Type: int64Type},
+		degreesField(ColLon),
+		degreesField(ColLat))
+}
+
+// VerticesSchemaOf is the schema the vertices writers use for vs:
+// GeographicVerticesSchema for geographic vertices, VerticesSchema
+// otherwise.
+func VerticesSchemaOf(vs *graph.Vertices, meta map[string]string) *arrow.Schema {
+	if vs.IsGeographic() {
+		return GeographicVerticesSchema(meta)
+	}
+	return VerticesSchema(vs.HasCoordinates(), meta)
+}
+
+// degreesField is a float64 column of WGS84 degrees.
+func degreesField(name string) arrow.Field {
+	return arrow.Field{Name: name, Type: float64Type, Metadata: degreesMetadata()}
+}
+
+// degreesMetadata is the field metadata of a column of WGS84 degrees (a
+// lon or lat column, or a list of them).
+func degreesMetadata() arrow.Metadata {
+	return arrow.MetadataFrom(map[string]string{FieldCRS: CRS84, FieldUnit: UnitDegrees})
+}
+
+// withCRS returns meta with MetaCRS set to CRS84, leaving meta as it is.
+func withCRS(meta map[string]string) map[string]string {
+	out := make(map[string]string, len(meta)+1)
+	for k, v := range meta {
+		out[k] = v
+	}
+	out[MetaCRS] = CRS84
+	return out
+}
+
+// CheckCRSMeta rejects caller metadata for a geographic table whose
+// MetaCRS names another reference system than the one its coordinates
+// are in: the writers set that key themselves.
+func CheckCRSMeta(meta map[string]string) error {
+	if v, ok := meta[MetaCRS]; ok && v != CRS84 {
+		return fmt.Errorf("tables: metadata %s=%q, but the coordinates are in %s", MetaCRS, v, CRS84)
+	}
+	return nil
 }
 
 // ColumnIndices maps each wanted column name to its index in a read schema,

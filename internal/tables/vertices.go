@@ -9,7 +9,7 @@ import (
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
-// WriteVertices writes the vertices table (VerticesSchema) of a graph of n
+// WriteVertices writes the vertices table (VerticesSchemaOf) of a graph of n
 // vertices to path, which belongs in an output folder committed as a whole:
 // the table a compute output carries so that its dense ids join back to
 // the input's ids and coordinates. vs nil means identity ids and no
@@ -19,13 +19,13 @@ func WriteVertices(path string, n int32, vs *graph.Vertices, meta map[string]str
 	if err != nil {
 		return FileInfo{}, err
 	}
-	schema := VerticesSchema(vs.HasCoordinates(), meta)
+	schema := VerticesSchemaOf(vs, meta)
 	return WriteFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		return emitVertices(n, vs, schema, cfg, true, emit)
 	})
 }
 
-// WriteVertexSubset writes the vertices table (VerticesSchema) of the
+// WriteVertexSubset writes the vertices table (VerticesSchemaOf) of the
 // vertices ids of a graph of n vertices to path: the rows WriteVertices
 // writes for those ids, in the same order. ids must be increasing, each
 // in 0..n-1: the vertices an output names (VertexSet.IDs), so that its
@@ -42,7 +42,7 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 		}
 	}
 	coords := vs.HasCoordinates()
-	schema := VerticesSchema(coords, meta)
+	schema := VerticesSchemaOf(vs, meta)
 	return WriteFile(path, schema, verticesEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(ids); lo += cfg.BatchRows {
 			batch := ids[lo:min(lo+cfg.BatchRows, len(ids))]
@@ -59,7 +59,7 @@ func WriteVertexSubset(path string, n int32, vs *graph.Vertices, ids []int32, me
 				for i, v := range batch {
 					x[i], y[i] = vs.X[v], vs.Y[v]
 				}
-				cols = append(cols, arrowslices.WrapInt32(x), arrowslices.WrapInt32(y))
+				cols = append(cols, coordinateColumns(cfg.Mem, vs, x, y)...)
 			}
 			rec := arrowslices.NewRecord(schema, len(batch), cols...)
 			err := emit(rec)
@@ -82,5 +82,5 @@ func verticesConfig(n int32, vs *graph.Vertices, meta map[string]string, opts []
 	if err := CheckMeta(meta); err != nil {
 		return Config{}, err
 	}
-	return cfg, checkVertices(n, vs)
+	return cfg, checkVerticesMeta(n, vs, meta)
 }

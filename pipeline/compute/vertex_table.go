@@ -9,7 +9,7 @@ import (
 )
 
 // writeVertices writes vertices.<ext> (dense id, original id, and x, y when
-// the input has coordinates), so an analyst joins the distances back to the
+// the input has coordinates, lon, lat when they are geographic), so an analyst joins the distances back to the
 // input's ids from the compute folder alone. A distance matrix run writes
 // it as Parquet, the default table format.
 func (r *computeRun) writeVertices(dir string, meta map[string]string) (tables.FileInfo, error) {
