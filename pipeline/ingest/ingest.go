@@ -155,6 +155,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if err != nil {
 		return nil, &stageerr.OutputError{Err: err}
 	}
+	geometry, err := writeRoadGeometry(cfg, out.Path(), g)
+	if err != nil {
+		return nil, &stageerr.OutputError{Err: err}
+	}
+	files = append(files, geometry...)
 	hierarchyFiles, hm, err := writeIngestHierarchy(ctx, cfg, out.Path(), g, log)
 	if err != nil {
 		return nil, err
@@ -170,7 +175,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	m := &output.IngestManifest{
 		Version: version.Version, RunID: out.RunID, StartedAt: output.Stamp(start), FinishedAt: output.Stamp(time.Now()), Host: output.HostName(), InputFile: g.Name, InputSHA256: g.SHA256, InputFormat: g.Format,
 		OutputFormat: cfg.Output, N: g.Edges.N, M: g.Edges.M(), Seconds: runlog.Round3(time.Since(start).Seconds()),
-		Files: output.ManifestFiles(out.Path(), files), Hierarchy: hm,
+		Files: output.ManifestFiles(out.Path(), files), Hierarchy: hm, Road: roadManifest(g),
 	}
 	if err := out.Commit(ctx, func(dir string) error { return output.WriteJSON(filepath.Join(dir, output.ManifestName), m) }); err != nil {
 		return nil, err
@@ -198,5 +203,6 @@ func writeIngestOutput(cfg *Config, dir string, g *input.LoadedGraph) ([]tables.
 		return []tables.FileInfo{info}, nil
 	}
 	return tables.WriteGraph(tables.GraphFilesIn(dir, cfg.Tables), g.Edges, g.Vertices, input.Metadata(g),
-		tables.WithFormat(cfg.Tables), tables.WithCompression(cfg.Compression), tables.WithBatchRows(cfg.BatchRows))
+		tables.WithFormat(cfg.Tables), tables.WithCompression(cfg.Compression), tables.WithBatchRows(cfg.BatchRows),
+		tables.WithArcColumns(roadColumns(g)...))
 }

@@ -25,14 +25,14 @@ const (
 	KeyInputOffline     = "input.offline"
 )
 
-// Keys declares the input keys, then the logging keys (runlog.Keys),
-// which every command reads too.
+// Keys declares the input keys, the OpenStreetMap ones among them, then
+// the logging keys (runlog.Keys), which every command reads too.
 func Keys() []config.Key {
-	return append([]config.Key{
-		{Name: KeyInputPath, Default: "", Path: true, Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, or an ingest output folder); gzip and the format are told from the bytes"},
+	keys := []config.Key{
+		{Name: KeyInputPath, Default: "", Path: true, Flag: "input", Usage: "graph file (DIMACS .gr, SNAP edge list, binary n/m/triple, OpenStreetMap .osm.pbf/.osm/.osm.bz2, or an ingest output folder); gzip and the format are told from the bytes"},
 		{Name: KeyInputDataset, Default: "", Flag: "dataset", Usage: "manifest dataset name (NY, BAY, ..., USA, rome99, p2p-Gnutella04, ...) used when input.path is empty"},
 		{Name: KeyInputGenerate, Default: "", Flag: "generate", Usage: "synthetic graph used when input.path and input.dataset are empty: grid:side=512,lo=1,hi=1000,seed=1 | random-degree:n=1000000,k=7 | erdos-renyi:n=2048,p=0.05 | road:side=1024,seed=1"},
-		{Name: KeyInputFormat, Default: string(formats.KindAuto), Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary or table"},
+		{Name: KeyInputFormat, Default: string(formats.KindAuto), Flag: "format", Usage: "input format: auto (by the content, the name only breaking ties), dimacs, snap, binary, osm or table"},
 		{Name: KeyInputCoordinates, Default: "", Path: true, Flag: "coordinates", Usage: "DIMACS .co coordinates file (optional)"},
 		{Name: KeyInputDirected, Default: true, Flag: "directed", Usage: "SNAP: true keeps each line as one arc; false adds the reverse arc too"},
 		{Name: KeyInputWeighting, Default: "file", Flag: "weights", Usage: "SNAP weights: file (third column, else 1), unit, or hash (the shared datasets' rule)"},
@@ -42,7 +42,9 @@ func Keys() []config.Key {
 		{Name: KeyInputSimplify, Default: "keep", Flag: "simplify", Usage: "keep self-loops and parallel arcs, or reduce them (minimum weight; non-negative self-loops dropped)"},
 		{Name: KeyInputMirror, Default: "", Path: true, Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
 		{Name: KeyInputOffline, Default: false, Flag: "offline", Usage: "never download datasets"},
-	}, runlog.Keys()...)
+	}
+	keys = append(keys, osmKeys()...)
+	return append(keys, runlog.Keys()...)
 }
 
 // ReadSpec reads and validates the input keys.
@@ -59,6 +61,7 @@ func ReadSpec(vs *config.Values) Spec {
 		Hi:          int32(vs.Int64(KeyInputWeightHi, math.MinInt32, math.MaxInt32)),
 		Seed:        vs.Uint64(KeyInputWeightSeed),
 		Simplify:    vs.OneOf(KeyInputSimplify, "keep", "reduce"),
+		OSM:         readOSMSpec(vs),
 		Mirror:      vs.String(KeyInputMirror),
 		Offline:     vs.Bool(KeyInputOffline),
 	}

@@ -115,6 +115,39 @@ type IngestManifest struct {
 	Files   []ManifestFile `json:"files"`
 	// Hierarchy says whether a contraction hierarchy was stored and why.
 	Hierarchy *HierarchyManifest `json:"hierarchy,omitempty"`
+	// Road says how an OpenStreetMap extract became the network; absent
+	// for other inputs.
+	Road *RoadManifest `json:"road,omitempty"`
+}
+
+// RoadManifest records how an OpenStreetMap extract became a road
+// network: the profile, the weight and what was kept.
+type RoadManifest struct {
+	// Profile names the routing profile; ProfileDigest identifies its
+	// exact content ("sha256:..."), so an edited profile is told apart.
+	Profile       string `json:"profile"`
+	ProfileDigest string `json:"profile_digest"`
+	// Weight is the metric of the edges table's weight column (time or
+	// length) and WeightUnit its unit (ms or m).
+	Weight     string `json:"weight"`
+	WeightUnit string `json:"weight_unit"`
+	// Ways counts the ways the profile allowed, WayNodes the distinct
+	// nodes they use and MissingNodes those the extract lacks (roads cut
+	// at its border).
+	Ways         int64 `json:"ways"`
+	WayNodes     int64 `json:"way_nodes"`
+	MissingNodes int64 `json:"missing_nodes"`
+	// Barriers counts the barrier nodes on routable ways and
+	// BlockingBarriers those the profile may not pass.
+	Barriers         int64 `json:"barriers"`
+	BlockingBarriers int64 `json:"blocking_barriers"`
+	// Components is the number of strongly connected components of the
+	// network as read, LargestComponents the vertex counts of the largest
+	// (at most ten), DroppedVertices the vertices input.osm.components:
+	// largest removed.
+	Components        int64   `json:"components"`
+	LargestComponents []int64 `json:"largest_components"`
+	DroppedVertices   int64   `json:"dropped_vertices"`
 }
 
 // stampLayout is RFC 3339 in UTC with milliseconds, fixed width, so that
