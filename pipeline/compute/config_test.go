@@ -67,6 +67,10 @@ func TestShippedConfigs(t *testing.T) {
 		"rome99.yaml": func(c *Config) bool {
 			return strings.HasSuffix(c.Input.Path, "rome99.gr") && len(c.Sources) == 1 && c.OutDir == filepath.Join("..", "..", "out", "rome99")
 		},
+		"delaware-osm.yaml": func(c *Config) bool {
+			return c.Input.Dataset == "delaware-osm" && c.Input.OSM == input.OSMSpec{Profile: "car", Weight: "time", Components: input.ComponentsLargest} &&
+				c.OriginalIDs && len(c.Sources) == 10 && len(c.Targets) == 10 && c.OutDir == filepath.Join("..", "..", "out", "delaware-osm")
+		},
 		"gnutella04-apsp.yaml": func(c *Config) bool {
 			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmAuto
 		},
