@@ -167,9 +167,11 @@ type nodeTable struct {
 
 // newNodeTable makes the table of the distinct ids among refs.
 func newNodeTable(refs []int64) *nodeTable {
-	ids := slices.Clone(refs)
-	slices.Sort(ids)
-	ids = slices.Clip(slices.Compact(ids))
+	sorted := slices.Clone(refs)
+	slices.Sort(sorted)
+	// A copy of exactly the distinct ids, so that the sorted references
+	// (one per way node, often twice as many) can be collected.
+	ids := slices.Clone(slices.Compact(sorted))
 	n := len(ids)
 	return &nodeTable{id: ids, x: make([]int32, n), y: make([]int32, n), flags: make([]uint8, n), uses: make([]uint8, n)}
 }
