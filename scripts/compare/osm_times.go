@@ -161,7 +161,7 @@ func report(results []pairResult, rk *roadGraph, worst int) {
 			pfOnly++
 		}
 	}
-	fmt.Printf("pairs=%d routingkit_reaches=%d pathflow_reaches_of_those=%d (%.1f%%) pathflow_only=%d zero_time=%d\n",
+	fmt.Printf("pairs=%d routingkit_reaches=%d pathflow_reaches_of_those=%d (%.2f%%) pathflow_only=%d zero_time=%d\n",
 		len(results), rkReached, both, pct(both, rkReached), pfOnly, zero)
 	if len(timeRatio) == 0 {
 		fmt.Println("no pair reached by both")
