@@ -140,3 +140,44 @@ func TestDamagedPBF(t *testing.T) {
 		t.Logf("%s: %v", name, err)
 	}
 }
+
+// TestDelawareOnFoot reads Delaware with the foot profile: more of the
+// region is walkable than drivable, and walkers ignore oneways, so every
+// arc has its reverse along the same way except where a barrier stops
+// walkers.
+func TestDelawareOnFoot(t *testing.T) {
+	path := osmroadstest.Extract(t, osmroadstest.Delaware)
+	foot, err := Builtin("foot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk, err := readFile(t, path, Options{Profile: foot, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	car, err := readFile(t, path, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if walk.Edges.N <= car.Edges.N {
+		t.Errorf("foot: %d vertices, car: %d", walk.Edges.N, car.Edges.N)
+	}
+	type arcKey struct {
+		u, v int32
+		way  int64
+	}
+	arcs := map[arcKey]bool{}
+	for i := range walk.Edges.M() {
+		arcs[arcKey{walk.Edges.Src[i], walk.Edges.Dst[i], walk.WayID[i]}] = true
+	}
+	oneWay := 0
+	for k := range arcs {
+		if !arcs[arcKey{k.v, k.u, k.way}] {
+			oneWay++
+		}
+	}
+	if int64(oneWay) > 3*walk.Stats.Blocking {
+		t.Errorf("foot: %d arcs without their reverse, %d blocking barriers", oneWay, walk.Stats.Blocking)
+	}
+	t.Logf("foot: %d vertices, %d arcs, %d without reverse, %d blocking barriers; car: %d vertices", walk.Edges.N, walk.Edges.M(), oneWay, walk.Stats.Blocking, car.Edges.N)
+}
