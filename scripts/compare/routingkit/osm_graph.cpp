@@ -49,23 +49,10 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 using namespace RoutingKit;
 
-static double wall_now() {
-	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-static double cpu_now() {
-	rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-}
-
-static long peak_rss_mb() {
-	rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_maxrss / 1024;
-}
 
 static FILE* create(const std::string& path) {
 	FILE* f = std::fopen(path.c_str(), "wb");
