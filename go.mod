@@ -49,3 +49,8 @@ require (
 // instead of linking it, so that one binary runs on GPU and CPU-only hosts;
 // third_party/cu/NOTICE lists what changed.
 replace gorgonia.org/cu => ./third_party/cu
+
+// A pure-Go stand-in for the cgo zlib binding the OpenStreetMap PBF
+// decoder picks when cgo is on (it is, for CUDA); third_party/czlib/NOTICE
+// says why.
+replace github.com/datadog/czlib => ./third_party/czlib

@@ -71,10 +71,9 @@ if ! buildah inspect --type image "$base" >/dev/null 2>&1; then
 fi
 if ! buildah inspect --type image "$goimg" >/dev/null 2>&1; then
   # As the golang image has it: gcc and libc headers for cgo, curl, the
-  # toolchain in /usr/local/go, GOPATH /go; and zlib's headers, which the
-  # Containerfile installs where a Go image lacks them.
+  # toolchain in /usr/local/go, GOPATH /go.
   c=$(buildah from --pull=never "$base")
-  buildah run "$c" -- sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev zlib1g-dev curl ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*'
+  buildah run "$c" -- sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev curl ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*'
   buildah copy --quiet "$c" "$(go env GOROOT)" /usr/local/go >/dev/null
   buildah config --env GOPATH=/go --env PATH=/go/bin:/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --workingdir /go "$c"
   buildah commit --quiet --rm "$c" "$goimg" >/dev/null

@@ -1,0 +1,5 @@
+module github.com/datadog/czlib
+
+go 1.26
+
+require github.com/klauspost/compress v1.19.2
