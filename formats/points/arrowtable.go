@@ -1,0 +1,214 @@
+package points
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// readTable reads a places file in Parquet or Arrow IPC at path, one
+// record batch at a time: the id column of each batch is kept until the
+// end, when they are copied into one array (so no batch's other columns
+// stay alive), and the coordinates are copied out as float64.
+func readTable(path string, mem memory.Allocator) (t *Table, err error) {
+	cfg, err := tables.NewConfig([]tables.Option{tables.WithAllocator(mem)})
+	if err != nil {
+		return nil, err
+	}
+	defer tables.RecoverInto(&err, path)
+	tr, err := tables.OpenTable(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer tr.Close()
+	schema := tr.Schema()
+	names := make([]string, schema.NumFields())
+	for i, f := range schema.Fields() {
+		names[i] = f.Name
+	}
+	cols, err := findColumns(names)
+	if err != nil {
+		return nil, fmt.Errorf("points: %s: %w", path, err)
+	}
+	if err := checkTypes(schema, cols); err != nil {
+		return nil, fmt.Errorf("points: %s: %w", path, err)
+	}
+	t = &Table{Path: path, IDName: names[cols[colID]]}
+	var idChunks []arrow.Array
+	defer func() {
+		for _, c := range idChunks {
+			c.Release()
+		}
+	}()
+	for {
+		rec, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ids := rec.Column(cols[colID])
+		first := t.Len() // the rows before this batch
+		err = t.appendBatch(ids, rec.Column(cols[colLon]), rec.Column(cols[colLat]))
+		if err == nil {
+			ids.Retain()
+			idChunks = append(idChunks, ids)
+		}
+		rec.Release()
+		if err != nil {
+			var re *rowError
+			if errors.As(err, &re) {
+				return nil, fmt.Errorf("points: %s: row %d: %s", path, int64(first)+re.row+1, re.msg)
+			}
+			return nil, fmt.Errorf("points: %s: %w", path, err)
+		}
+	}
+	if t.IDs, err = concatIDs(idChunks, schema.Field(cols[colID]).Type, mem); err != nil {
+		return nil, fmt.Errorf("points: %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// checkTypes refuses, before any row is read, an id column that is
+// neither integer nor string and coordinates that are not numbers.
+func checkTypes(schema *arrow.Schema, cols [numColumns]int) error {
+	id := schema.Field(cols[colID])
+	if !arrow.IsInteger(id.Type.ID()) && id.Type.ID() != arrow.STRING && id.Type.ID() != arrow.LARGE_STRING {
+		return fmt.Errorf("column %q is %s: an id must be an integer or a string", id.Name, id.Type)
+	}
+	for _, role := range []int{colLon, colLat} {
+		f := schema.Field(cols[role])
+		if !isNumber(f.Type) {
+			return fmt.Errorf("column %q is %s: a %s must be floating point or an integer", f.Name, f.Type, columnNames[role][0])
+		}
+	}
+	return nil
+}
+
+// rowError is a problem at row (0-based) of a record batch, placed in
+// the file by readTable.
+type rowError struct {
+	row int64
+	msg string
+}
+
+func (e *rowError) Error() string { return fmt.Sprintf("row %d of the batch: %s", e.row, e.msg) }
+
+// appendBatch checks the ids of one record batch and appends its
+// coordinates to t.
+func (t *Table) appendBatch(ids, lon, lat arrow.Array) error {
+	if k := firstNull(ids); k >= 0 {
+		return &rowError{int64(k), "the id is null"}
+	}
+	if k := firstEmpty(ids); k >= 0 {
+		return &rowError{int64(k), "the id is empty"}
+	}
+	for _, c := range []struct {
+		role int
+		a    arrow.Array
+		out  *[]float64
+	}{{colLon, lon, &t.Lon}, {colLat, lat, &t.Lat}} {
+		base := len(*c.out)
+		*c.out = append(*c.out, make([]float64, c.a.Len())...)
+		out := (*c.out)[base:]
+		widenNumbers(c.a, out)
+		hasNulls := c.a.NullN() > 0
+		for k, v := range out {
+			if hasNulls && c.a.IsNull(k) {
+				out[k] = math.NaN()
+				continue
+			}
+			if msg := checkCoordinate(c.role, v); msg != "" {
+				return &rowError{int64(k), msg}
+			}
+		}
+	}
+	return nil
+}
+
+// firstNull is the first null row of a, or -1.
+func firstNull(a arrow.Array) int {
+	if a.NullN() == 0 {
+		return -1
+	}
+	for k := range a.Len() {
+		if a.IsNull(k) {
+			return k
+		}
+	}
+	return -1
+}
+
+// firstEmpty is the first row of a string column a holding "", or -1.
+func firstEmpty(a arrow.Array) int {
+	s, ok := a.(interface{ ValueLen(int) int })
+	if !ok {
+		return -1
+	}
+	for k := range a.Len() {
+		if s.ValueLen(k) == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// isNumber reports whether a column of type dt holds numbers that
+// widenNumbers reads.
+func isNumber(dt arrow.DataType) bool {
+	return arrow.IsInteger(dt.ID()) || dt.ID() == arrow.FLOAT32 || dt.ID() == arrow.FLOAT64
+}
+
+// widenNumbers writes the values of the number column a into out, as long
+// as a; a null slot gets whatever its memory holds.
+func widenNumbers(a arrow.Array, out []float64) {
+	switch c := a.(type) {
+	case *array.Float64:
+		copy(out, c.Float64Values())
+	case *array.Float32:
+		widen(out, c.Float32Values())
+	case *array.Int8:
+		widen(out, c.Int8Values())
+	case *array.Int16:
+		widen(out, c.Int16Values())
+	case *array.Int32:
+		widen(out, c.Int32Values())
+	case *array.Int64:
+		widen(out, c.Int64Values())
+	case *array.Uint8:
+		widen(out, c.Uint8Values())
+	case *array.Uint16:
+		widen(out, c.Uint16Values())
+	case *array.Uint32:
+		widen(out, c.Uint32Values())
+	case *array.Uint64:
+		widen(out, c.Uint64Values())
+	default:
+		panic(fmt.Sprintf("points: %s is not a number type", a.DataType())) // checkTypes refused it
+	}
+}
+
+func widen[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32](out []float64, in []T) {
+	for k, v := range in {
+		out[k] = float64(v)
+	}
+}
+
+// concatIDs copies the id chunks into one array of type dt, an empty one
+// for a table without rows.
+func concatIDs(chunks []arrow.Array, dt arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if len(chunks) == 0 {
+		b := array.NewBuilder(mem, dt)
+		defer b.Release()
+		return b.NewArray(), nil
+	}
+	return array.Concatenate(chunks, mem)
+}

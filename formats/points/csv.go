@@ -1,0 +1,141 @@
+package points
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/formats"
+)
+
+// readCSV reads a places file in CSV from r, name being its path.
+func readCSV(r io.Reader, name string) (*Table, error) {
+	t := &Table{Path: name}
+	var cols [numColumns]int
+	ids := newCSVIDs()
+	header := func(line int64, fields [][]byte) error {
+		names := make([]string, len(fields))
+		for i, f := range fields {
+			names[i] = string(f)
+		}
+		var err error
+		if cols, err = findColumns(names); err != nil {
+			return &formats.ParseError{File: name, Line: line, Msg: err.Error()}
+		}
+		t.IDName = names[cols[colID]]
+		return nil
+	}
+	row := func(line int64, fields [][]byte) error {
+		id := fields[cols[colID]]
+		if len(id) == 0 {
+			return &formats.ParseError{File: name, Line: line, Msg: "the id is empty"}
+		}
+		lon, msg := parseCoordinate(colLon, fields[cols[colLon]])
+		if msg == "" {
+			var lat float64
+			if lat, msg = parseCoordinate(colLat, fields[cols[colLat]]); msg == "" {
+				ids.add(id)
+				t.Lon, t.Lat = append(t.Lon, lon), append(t.Lat, lat)
+				return nil
+			}
+		}
+		return &formats.ParseError{File: name, Line: line, Msg: msg}
+	}
+	if err := formats.ScanCSV(r, name, header, row); err != nil {
+		return nil, err
+	}
+	t.IDs = ids.array()
+	return t, nil
+}
+
+// parseCoordinate reads the coordinate of role in field: NaN for an empty
+// field (a null), else a decimal number in the role's range. A message
+// says what is wrong.
+func parseCoordinate(role int, field []byte) (float64, string) {
+	if len(field) == 0 {
+		return math.NaN(), ""
+	}
+	v, err := strconv.ParseFloat(string(field), 64)
+	if err != nil {
+		return 0, fmt.Sprintf("%s %s is not a number", columnNames[role][0], quoteField(field))
+	}
+	return v, checkCoordinate(role, v)
+}
+
+// quoteField renders a field for an error message, cut short so that a
+// hostile line cannot produce a huge message.
+func quoteField(f []byte) string {
+	const limit = 40
+	if len(f) > limit {
+		return strconv.Quote(string(f[:limit])) + "..."
+	}
+	return strconv.Quote(string(f))
+}
+
+// csvIDs collects the ids of a CSV file, whose type is known only at its
+// end: int64 if every id is a decimal integer, else string. It keeps the
+// text of every id, since a later non-integer id makes the column string
+// and "007" must then stay "007", and the integers while there is no such
+// id, so that an integer column needs no second parse.
+type csvIDs struct {
+	// text holds the ids one after another; ends[i] is where id i ends.
+	text []byte
+	ends []int64
+	// ints are the ids as integers while allInt holds.
+	ints   []int64
+	allInt bool
+}
+
+func newCSVIDs() *csvIDs { return &csvIDs{allInt: true} }
+
+// add appends the id in field.
+func (c *csvIDs) add(field []byte) {
+	c.text = append(c.text, field...)
+	c.ends = append(c.ends, int64(len(c.text)))
+	if !c.allInt {
+		return
+	}
+	// "+5" stays text: only the form an integer column prints is one.
+	v, err := strconv.ParseInt(string(field), 10, 64)
+	if err != nil || field[0] == '+' {
+		c.allInt, c.ints = false, nil
+		return
+	}
+	c.ints = append(c.ints, v)
+}
+
+// array returns the ids as an Arrow array over the collected memory:
+// int64, else string, or large_string for over 2 GiB of text.
+func (c *csvIDs) array() arrow.Array {
+	if c.allInt {
+		return newArray(arrow.PrimitiveTypes.Int64, len(c.ints), arrow.Int64Traits.CastToBytes(c.ints))
+	}
+	n := len(c.ends)
+	if len(c.text) > math.MaxInt32 {
+		offsets := make([]int64, n+1)
+		copy(offsets[1:], c.ends)
+		return newArray(arrow.BinaryTypes.LargeString, n, arrow.Int64Traits.CastToBytes(offsets), c.text)
+	}
+	offsets := make([]int32, n+1)
+	for i, end := range c.ends {
+		offsets[i+1] = int32(end)
+	}
+	return newArray(arrow.BinaryTypes.String, n, arrow.Int32Traits.CastToBytes(offsets), c.text)
+}
+
+// newArray makes an array of n values without nulls over Go-allocated
+// buffers, which the garbage collector frees.
+func newArray(dt arrow.DataType, n int, buffers ...[]byte) arrow.Array {
+	bufs := []*memory.Buffer{nil}
+	for _, b := range buffers {
+		bufs = append(bufs, memory.NewBufferBytes(b))
+	}
+	data := array.NewData(dt, n, bufs, nil, 0, 0)
+	defer data.Release() // the array holds its own reference
+	return array.MakeFromData(data)
+}

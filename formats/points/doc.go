@@ -1,0 +1,22 @@
+// Package points reads a file of places: one row per place, with the
+// user's own id and its longitude and latitude, such as zone centroids,
+// stores or geocoded addresses, which a run snaps onto the road network
+// and answers about under the user's ids.
+//
+// A file is Parquet, Arrow IPC or CSV (plain or gzip-compressed), told
+// from its bytes, never from its name. Its columns are found by name,
+// case-insensitively: id, lon (or longitude) and lat (or latitude); any
+// other columns are ignored. Rows are kept in file order, duplicates
+// included, since each row is a request the answer must repeat.
+//
+// The id keeps the type the file gives it, so that an answer can be
+// joined back to the user's own tables: in Parquet and Arrow IPC any
+// integer type, string or large_string; in CSV int64 when every id is a
+// decimal integer, else string. Coordinates are degrees (WGS 84): in
+// Parquet and Arrow IPC a floating-point or integer column, in CSV a
+// decimal number. A null coordinate (an empty CSV field) reads as NaN: the
+// place is kept and later answered with a reason instead of a distance.
+// An id that is null or empty, a coordinate that does not parse, and a
+// longitude outside -180..180 or a latitude outside -90..90 are errors of
+// the file, naming it and the row.
+package points
