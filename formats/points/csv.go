@@ -17,6 +17,7 @@ import (
 func readCSV(r io.Reader, name string) (*Table, error) {
 	t := &Table{Path: name}
 	var cols [numColumns]int
+	var lons, lats blocks[float64]
 	ids := newCSVIDs()
 	header := func(line int64, fields [][]byte) error {
 		names := make([]string, len(fields))
@@ -40,7 +41,8 @@ func readCSV(r io.Reader, name string) (*Table, error) {
 			var lat float64
 			if lat, msg = parseCoordinate(colLat, fields[cols[colLat]]); msg == "" {
 				ids.add(id)
-				t.Lon, t.Lat = append(t.Lon, lon), append(t.Lat, lat)
+				lons.add(lon)
+				lats.add(lat)
 				return nil
 			}
 		}
@@ -49,7 +51,7 @@ func readCSV(r io.Reader, name string) (*Table, error) {
 	if err := formats.ScanCSV(r, name, header, row); err != nil {
 		return nil, err
 	}
-	t.IDs = ids.array()
+	t.IDs, t.Lon, t.Lat = ids.array(), lons.flat(), lats.flat()
 	return t, nil
 }
 
@@ -60,7 +62,7 @@ func parseCoordinate(role int, field []byte) (float64, string) {
 	if len(field) == 0 {
 		return math.NaN(), ""
 	}
-	v, err := strconv.ParseFloat(string(field), 64)
+	v, err := parseFloat(field)
 	if err != nil {
 		return 0, fmt.Sprintf("%s %s is not a number", columnNames[role][0], quoteField(field))
 	}
@@ -84,10 +86,10 @@ func quoteField(f []byte) string {
 // id, so that an integer column needs no second parse.
 type csvIDs struct {
 	// text holds the ids one after another; ends[i] is where id i ends.
-	text []byte
-	ends []int64
+	text blocks[byte]
+	ends blocks[int64]
 	// ints are the ids as integers while allInt holds.
-	ints   []int64
+	ints   blocks[int64]
 	allInt bool
 }
 
@@ -95,37 +97,38 @@ func newCSVIDs() *csvIDs { return &csvIDs{allInt: true} }
 
 // add appends the id in field.
 func (c *csvIDs) add(field []byte) {
-	c.text = append(c.text, field...)
-	c.ends = append(c.ends, int64(len(c.text)))
+	c.text.addAll(field)
+	c.ends.add(int64(c.text.len()))
 	if !c.allInt {
 		return
 	}
-	// "+5" stays text: only the form an integer column prints is one.
-	v, err := strconv.ParseInt(string(field), 10, 64)
-	if err != nil || field[0] == '+' {
-		c.allInt, c.ints = false, nil
+	v, ok := parseID(field)
+	if !ok {
+		c.allInt, c.ints = false, blocks[int64]{}
 		return
 	}
-	c.ints = append(c.ints, v)
+	c.ints.add(v)
 }
 
-// array returns the ids as an Arrow array over the collected memory:
-// int64, else string, or large_string for over 2 GiB of text.
+// array returns the ids as an Arrow array: int64, else string, or
+// large_string for over 2 GiB of text.
 func (c *csvIDs) array() arrow.Array {
 	if c.allInt {
-		return newArray(arrow.PrimitiveTypes.Int64, len(c.ints), arrow.Int64Traits.CastToBytes(c.ints))
+		ints := c.ints.flat()
+		return newArray(arrow.PrimitiveTypes.Int64, len(ints), arrow.Int64Traits.CastToBytes(ints))
 	}
-	n := len(c.ends)
-	if len(c.text) > math.MaxInt32 {
+	text, ends := c.text.flat(), c.ends.flat()
+	n := len(ends)
+	if len(text) > math.MaxInt32 {
 		offsets := make([]int64, n+1)
-		copy(offsets[1:], c.ends)
-		return newArray(arrow.BinaryTypes.LargeString, n, arrow.Int64Traits.CastToBytes(offsets), c.text)
+		copy(offsets[1:], ends)
+		return newArray(arrow.BinaryTypes.LargeString, n, arrow.Int64Traits.CastToBytes(offsets), text)
 	}
 	offsets := make([]int32, n+1)
-	for i, end := range c.ends {
+	for i, end := range ends {
 		offsets[i+1] = int32(end)
 	}
-	return newArray(arrow.BinaryTypes.String, n, arrow.Int32Traits.CastToBytes(offsets), c.text)
+	return newArray(arrow.BinaryTypes.String, n, arrow.Int32Traits.CastToBytes(offsets), text)
 }
 
 // newArray makes an array of n values without nulls over Go-allocated
