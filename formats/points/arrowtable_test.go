@@ -101,6 +101,9 @@ func TestReadTablesFloat32(t *testing.T) {
 		if ids := idValues(t, tab.IDs).([]int64); ids[0] != math.MinInt64 || tab.Lon[0] != float64(lon) || tab.Lat[0] != float64(lat) {
 			t.Errorf("%s: id %d at %v, %v; want %d at %v, %v", kind.name, ids[0], tab.Lon[0], tab.Lat[0], int64(math.MinInt64), float64(lon), float64(lat))
 		}
+		if got := tab.IDText(0); got != "-9223372036854775808" {
+			t.Errorf("%s: IDText %q", kind.name, got)
+		}
 		tab.Release()
 	}
 }
