@@ -18,9 +18,15 @@
 // ingest measures arc lengths). Longitudes do not wrap at the
 // antimeridian.
 //
-// The spatial index is github.com/tidwall/rtree's RTreeG over the
-// segments, in degrees; its best-first Nearby search takes a distance
-// function, which here gives the projected distance from the point to a
-// node's box (a lower bound) and to a segment (exact), so the first
-// segment it yields is the nearest one.
+// The spatial index is the package's own R-tree (tree.go), packed once in
+// Hilbert order and searched depth first with branch and bound, rather
+// than github.com/tidwall/rtree's RTreeG and its best-first Nearby search,
+// which were measured first (BenchmarkDelawareRTreeG, 2-core Xeon VM,
+// Delaware's 326,690 segments, random points in its bounding box): RTreeG
+// takes about 10 us per point (its search queues every entry of every
+// node it opens, sifting each into a heap) against about 2 us here on one
+// core, and the 1 s target for a million points on 2 cores leaves under
+// 2 us. Both build in about 0.15 s. SnapAll also searches the points in
+// Hilbert order, which keeps the tree's nodes in cache from one point to
+// the next.
 package snap

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tidwall/rtree"
-
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -27,7 +25,7 @@ type Network struct {
 // Index finds the nearest position on a road network to a point. It holds
 // every stretch of road once (an arc, or an arc and its reverse twin) as
 // the polyline from the arc's tail through its intermediate points to its
-// head, and an R-tree over the polylines' segments. An Index is read-only
+// head, and an R-tree over the polylines' segments (segmentTree). An Index is read-only
 // once built and safe for concurrent use.
 type Index struct {
 	edges *graph.EdgeList
@@ -37,20 +35,23 @@ type Index struct {
 	// first[s] is stretch s's first point; its points run to
 	// first[s+1]-1 (len = stretches + 1).
 	first []int32
-	// lon and lat are every point in degrees, along the metres from its
-	// stretch's first point along the polyline, stretchOf its stretch.
+	// x and y are every point in 10^-7 degree, lon and lat the same in
+	// degrees, along the metres from its stretch's first point along the
+	// polyline, stretchOf its stretch.
+	x, y            []int32
 	lon, lat, along []float64
 	stretchOf       []int32
-	// tree holds one entry per segment, named by its first point p (the
-	// segment runs from p to p+1), boxed in degrees.
-	tree rtree.RTreeG[int32]
+	// tree holds every segment, named by its first point p (the segment
+	// runs from p to p+1).
+	tree segmentTree
 }
 
 // NewIndex indexes the network's arcs for snapping: it pairs each arc
 // with its reverse twin (the other direction of a two-way street), lays
 // out each stretch's points and lengths on workers goroutines (<= 0: one
-// per CPU) and inserts every segment into the R-tree. O(S log S) for S
-// segments (the sort of arcs by end pair and the R-tree insertions).
+// per CPU) and packs every segment into an R-tree. O(S log S) for S
+// segments (the sorts of arcs by end pair and of segments along the
+// Hilbert curve).
 func NewIndex(net Network, workers int) (*Index, error) {
 	if err := check(net); err != nil {
 		return nil, err
@@ -80,20 +81,19 @@ func NewIndex(net Network, workers int) (*Index, error) {
 	points := int(ix.first[stretches])
 	ix.lon, ix.lat = make([]float64, points), make([]float64, points)
 	ix.along, ix.stretchOf = make([]float64, points), make([]int32, points)
+	ix.x, ix.y = make([]int32, points), make([]int32, points)
 	parallel.Chunks(stretches, parallel.Workers(workers), 4096, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
 			ix.layOut(s, vs, geometry)
 		}
 	})
+	segments := make([]int32, 0, points-stretches)
 	for p := range points - 1 {
-		if ix.stretchOf[p] != ix.stretchOf[p+1] {
-			continue
+		if ix.stretchOf[p] == ix.stretchOf[p+1] {
+			segments = append(segments, int32(p))
 		}
-		ix.tree.Insert(
-			[2]float64{min(ix.lon[p], ix.lon[p+1]), min(ix.lat[p], ix.lat[p+1])},
-			[2]float64{max(ix.lon[p], ix.lon[p+1]), max(ix.lat[p], ix.lat[p+1])},
-			int32(p))
 	}
+	ix.tree = buildSegmentTree(ix, segments, parallel.Workers(workers))
 	return ix, nil
 }
 
@@ -103,7 +103,8 @@ func (ix *Index) layOut(s int, vs *graph.Vertices, geometry tables.ArcGeometry) 
 	a := ix.forward[s]
 	p := int(ix.first[s])
 	put := func(x, y int32) {
-		ix.lon[p], ix.lat[p] = float64(x)/graph.UnitsPerDegree, float64(y)/graph.UnitsPerDegree
+		ix.x[p], ix.y[p] = x, y
+		ix.lon[p], ix.lat[p] = degrees(x), degrees(y)
 		ix.stretchOf[p] = int32(s)
 		if p > int(ix.first[s]) {
 			ix.along[p] = ix.along[p-1] + haversine(ix.lon[p-1], ix.lat[p-1], ix.lon[p], ix.lat[p])
@@ -161,4 +162,4 @@ func check(net Network) error {
 func (ix *Index) Stretches() int { return len(ix.forward) }
 
 // Segments returns how many straight segments the index holds.
-func (ix *Index) Segments() int { return ix.tree.Len() }
+func (ix *Index) Segments() int { return len(ix.tree.segments) }

@@ -75,10 +75,11 @@ func pieceWeight(w int32, pieceM, lengthM float64) int64 {
 // failed is the Place of a point that was not snapped.
 func failed(reason string) Place { return Place{Reason: reason, Arc: -1} }
 
-// metres formats a distance for a reason: whole metres, or finer below 10.
+// metres formats a distance for a reason: whole metres, or decimetres
+// below 100.
 func metres(m float64) string {
-	if m < 10 {
-		return fmt.Sprintf("%.2g m", m)
+	if m < 100 {
+		return fmt.Sprintf("%.1f m", m)
 	}
 	return fmt.Sprintf("%.0f m", m)
 }

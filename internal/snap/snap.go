@@ -3,6 +3,7 @@ package snap
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -25,7 +26,7 @@ func (ix *Index) Snap(lon, lat, maxMetres float64) Place {
 // SnapAll snaps every point (lon[i], lat[i]) as Snap does, on workers
 // goroutines (<= 0: one per CPU); the result does not depend on workers.
 // The seeds of all places share one allocation. lon and lat must be of
-// equal length.
+// equal length, below 2^32.
 func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []Place {
 	if len(lon) != len(lat) {
 		panic(fmt.Sprintf("snap: %d longitudes and %d latitudes", len(lon), len(lat)))
@@ -33,8 +34,19 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 	n := len(lon)
 	places := make([]Place, n)
 	seeds := make([]Seed, 4*n)
-	// Points far from roads cost more than others: workers take blocks
-	// from a shared counter rather than fixed shares.
+	order := ix.hilbertOrder(lon, lat, workers)
+	inBlocks(n, workers, func(lo, hi int) {
+		for _, i := range order[lo:hi] {
+			ix.snapInto(&places[i], seeds[4*i:4*i:4*i+4], lon[i], lat[i], maxMetres)
+		}
+	})
+	return places
+}
+
+// inBlocks runs body over consecutive blocks of 0..n-1 on workers
+// goroutines (<= 0: one per CPU). Points far from roads cost more than others: workers take
+// blocks from a shared counter rather than fixed shares.
+func inBlocks(n, workers int, body func(lo, hi int)) {
 	const block = 256
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -45,32 +57,90 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 				if lo >= n {
 					return
 				}
-				for i := lo; i < min(lo+block, n); i++ {
-					ix.snapInto(&places[i], seeds[4*i:4*i:4*i+4], lon[i], lat[i], maxMetres)
-				}
+				body(lo, min(lo+block, n))
 			}
 		})
 	}
 	wg.Wait()
-	return places
+}
+
+// hilbertOrder returns the indices of the points in the order of the
+// Hilbert curve through the network's extent: points snapped one after
+// another then search the same nodes of the tree, which stay in cache.
+// On Delaware's random points the search takes about 3.5 us a point in
+// random order and 2 us in this one; the order costs 0.15 us. O(n log n).
+func (ix *Index) hilbertOrder(lon, lat []float64, workers int) []int {
+	keys := make([]uint64, len(lon))
+	extent := emptyBox
+	if len(ix.tree.levels) > 0 {
+		extent = ix.tree.levels[len(ix.tree.levels)-1][0]
+	}
+	parallel.Chunks(len(lon), parallel.Workers(workers), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			keys[i] = uint64(extent.hilbert(lon[i], lat[i]))<<32 | uint64(i)
+		}
+	})
+	slices.Sort(keys)
+	order := make([]int, len(keys))
+	for k, key := range keys {
+		order[k] = int(uint32(key))
+	}
+	return order
 }
 
 // snapInto snaps one point into *p, appending its seeds to seeds (room
 // for four).
 func (ix *Index) snapInto(p *Place, seeds []Seed, lon, lat, maxMetres float64) {
+	ix.place(p, seeds, lon, lat, maxMetres, ix.locate(lon, lat, maxMetres))
+}
+
+// Reasons locate gives in place of a segment.
+const (
+	noCoordinates = -1 - iota
+	outOfRange
+	noRoad
+	noRoadWithin
+)
+
+// locate returns the first point of the segment nearest to (lon, lat),
+// searching up to twice maxMetres away to say how far beyond the limit
+// the road is, or one of the negative reasons above.
+func (ix *Index) locate(lon, lat, maxMetres float64) int32 {
 	switch {
 	case math.IsNaN(lon) || math.IsNaN(lat):
+		return noCoordinates
+	case math.Abs(lon) > 180 || math.Abs(lat) > 90:
+		return outOfRange
+	case len(ix.tree.segments) == 0:
+		return noRoad
+	}
+	// The projected and great-circle distances differ by far less than
+	// the extra per cent.
+	searchM := 2.02 * max(maxMetres, 0)
+	if seg, _ := ix.tree.nearest(frameAt(lon, lat), searchM*searchM); seg >= 0 {
+		return seg
+	}
+	return noRoadWithin
+}
+
+// place fills *p for the point (lon, lat) located on segment seg (or a
+// negative reason), appending its seeds to seeds (room for four).
+func (ix *Index) place(p *Place, seeds []Seed, lon, lat, maxMetres float64, seg int32) {
+	switch seg {
+	case noCoordinates:
 		*p = failed("no coordinates")
 		return
-	case math.Abs(lon) > 180 || math.Abs(lat) > 90:
+	case outOfRange:
 		*p = failed(fmt.Sprintf("coordinates out of range (longitude %g, latitude %g degrees)", lon, lat))
 		return
-	case ix.tree.Len() == 0:
+	case noRoad:
 		*p = failed("no road in the network")
+		return
+	case noRoadWithin:
+		*p = failed(fmt.Sprintf("no road within %s", metres(2*max(maxMetres, 0))))
 		return
 	}
 	f := frameAt(lon, lat)
-	seg := ix.nearest(f)
 	t, _ := f.project(ix.lon[seg], ix.lat[seg], ix.lon[seg+1], ix.lat[seg+1])
 	posLon, posLat, along := ix.lon[seg+1], ix.lat[seg+1], ix.along[seg+1]
 	if t < 1 {
@@ -112,29 +182,4 @@ func (ix *Index) snapInto(p *Place, seeds []Seed, lon, lat, maxMetres float64) {
 		in = append(in, Seed{Vertex: head, Weight: pieceWeight(p.on.backwardWeight, toHead, length)})
 	}
 	p.Out, p.In = out[:len(out):len(out)], in
-}
-
-// nearest returns the first point of the segment nearest to f's centre
-// in f's projection; of equally near segments, the lowest-numbered. The
-// index must hold a segment.
-func (ix *Index) nearest(f frame) int32 {
-	best, bestDist2 := int32(-1), math.Inf(1)
-	ix.tree.Nearby(
-		func(min, max [2]float64, p int32, item bool) float64 {
-			if item {
-				_, d2 := f.project(ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1])
-				return d2
-			}
-			return f.boxDistance2(min[0], min[1], max[0], max[1])
-		},
-		func(_, _ [2]float64, p int32, d2 float64) bool {
-			if d2 > bestDist2 {
-				return false
-			}
-			if d2 < bestDist2 || p < best {
-				best, bestDist2 = p, d2
-			}
-			return true
-		})
-	return best
 }

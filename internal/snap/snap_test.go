@@ -128,13 +128,25 @@ func TestPointOnVertex(t *testing.T) {
 
 func TestBeyondSnapDistance(t *testing.T) {
 	ix := mustIndex(t, street(true))
-	// 10 milli-degrees north: 1111.95 m.
-	p := ix.Snap(1*milli, 10*milli, 500)
-	if p.OK || p.Arc != -1 || p.Out != nil || p.In != nil {
-		t.Fatalf("a point 1112 m away snapped with a limit of 500 m: %+v", p)
+	// 7.3 milli-degrees north: 811.73 m, within twice the limit, so the
+	// reason says how far the road is; 10 milli-degrees: 1111.95 m.
+	for _, c := range []struct {
+		north  float64
+		reason string
+	}{{7.3, "beyond the snap distance (812 m > 500 m)"}, {10, "no road within 1000 m"}} {
+		p := ix.Snap(1*milli, c.north*milli, 500)
+		if p.OK || p.Arc != -1 || p.Out != nil || p.In != nil {
+			t.Fatalf("a point %g milli-degrees away snapped with a limit of 500 m: %+v", c.north, p)
+		}
+		if p.Reason != c.reason {
+			t.Errorf("reason %q, want %q", p.Reason, c.reason)
+		}
 	}
-	if want := "beyond the snap distance (1112 m > 500 m)"; p.Reason != want {
-		t.Errorf("reason %q, want %q", p.Reason, want)
+	if p := ix.Snap(1*milli, 0.3*milli, 33.36); !p.OK {
+		t.Errorf("a point 33.358 m away with a limit of 33.36 m: %s", p.Reason)
+	}
+	if p := ix.Snap(1*milli, 0.3*milli, 30); p.OK || p.Reason != "beyond the snap distance (33.4 m > 30.0 m)" {
+		t.Errorf("a point 33.358 m away with a limit of 30 m: %+v", p)
 	}
 	if p := ix.Snap(1*milli, 10*milli, math.Inf(1)); !p.OK || !near(p.DistanceM, 10*milli*metresPerDegree) {
 		t.Errorf("without a limit: %+v", p)
