@@ -35,10 +35,8 @@ type Index struct {
 	// first[s] is stretch s's first point; its points run to
 	// first[s+1]-1 (len = stretches + 1).
 	first []int32
-	// x and y are every point in 10^-7 degree, lon and lat the same in
-	// degrees, along the metres from its stretch's first point along the
-	// polyline, stretchOf its stretch.
-	x, y            []int32
+	// lon and lat are every point in degrees, along the metres from its
+	// stretch's first point along the polyline, stretchOf its stretch.
 	lon, lat, along []float64
 	stretchOf       []int32
 	// tree holds every segment, named by its first point p (the segment
@@ -81,7 +79,6 @@ func NewIndex(net Network, workers int) (*Index, error) {
 	points := int(ix.first[stretches])
 	ix.lon, ix.lat = make([]float64, points), make([]float64, points)
 	ix.along, ix.stretchOf = make([]float64, points), make([]int32, points)
-	ix.x, ix.y = make([]int32, points), make([]int32, points)
 	parallel.Chunks(stretches, parallel.Workers(workers), 4096, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
 			ix.layOut(s, vs, geometry)
@@ -103,7 +100,6 @@ func (ix *Index) layOut(s int, vs *graph.Vertices, geometry tables.ArcGeometry) 
 	a := ix.forward[s]
 	p := int(ix.first[s])
 	put := func(x, y int32) {
-		ix.x[p], ix.y[p] = x, y
 		ix.lon[p], ix.lat[p] = degrees(x), degrees(y)
 		ix.stretchOf[p] = int32(s)
 		if p > int(ix.first[s]) {
