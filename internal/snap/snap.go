@@ -1,0 +1,185 @@
+package snap
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pathflow/pathflow/internal/parallel"
+)
+
+// Snap places the point (lon, lat), in degrees, at the nearest position
+// on any arc, if that lies at most maxMetres away (math.Inf(1): any
+// distance); NaN coordinates answer "no coordinates". Among equally near
+// segments the one listed first wins, so the answer depends only on the
+// network and the point. Safe for concurrent use. O(log S) for S
+// segments, for a point near roads; a point far from every road visits
+// the nodes of the R-tree closer than the nearest road.
+func (ix *Index) Snap(lon, lat, maxMetres float64) Place {
+	var p Place
+	ix.snapInto(&p, make([]Seed, 0, 4), lon, lat, maxMetres)
+	return p
+}
+
+// SnapAll snaps every point (lon[i], lat[i]) as Snap does, on workers
+// goroutines (<= 0: one per CPU); the result does not depend on workers.
+// The seeds of all places share one allocation. lon and lat must be of
+// equal length, below 2^32.
+func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []Place {
+	if len(lon) != len(lat) {
+		panic(fmt.Sprintf("snap: %d longitudes and %d latitudes", len(lon), len(lat)))
+	}
+	n := len(lon)
+	places := make([]Place, n)
+	seeds := make([]Seed, 4*n)
+	order := ix.hilbertOrder(lon, lat, workers)
+	inBlocks(n, workers, func(lo, hi int) {
+		for _, i := range order[lo:hi] {
+			ix.snapInto(&places[i], seeds[4*i:4*i:4*i+4], lon[i], lat[i], maxMetres)
+		}
+	})
+	return places
+}
+
+// inBlocks runs body over consecutive blocks of 0..n-1 on workers
+// goroutines (<= 0: one per CPU). Points far from roads cost more than others: workers take
+// blocks from a shared counter rather than fixed shares.
+func inBlocks(n, workers int, body func(lo, hi int)) {
+	const block = 256
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(parallel.Workers(workers), (n+block-1)/block) {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(block)) - block
+				if lo >= n {
+					return
+				}
+				body(lo, min(lo+block, n))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// hilbertOrder returns the indices of the points in the order of the
+// Hilbert curve through the network's extent: points snapped one after
+// another then search the same nodes of the tree, which stay in cache.
+// On Delaware's random points the search takes about 3.5 us a point in
+// random order and 2 us in this one; the order costs 0.15 us. O(n log n).
+func (ix *Index) hilbertOrder(lon, lat []float64, workers int) []int {
+	keys := make([]uint64, len(lon))
+	extent := emptyBox
+	if len(ix.tree.levels) > 0 {
+		extent = ix.tree.levels[len(ix.tree.levels)-1][0]
+	}
+	parallel.Chunks(len(lon), parallel.Workers(workers), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			keys[i] = uint64(extent.hilbert(lon[i], lat[i]))<<32 | uint64(i)
+		}
+	})
+	slices.Sort(keys)
+	order := make([]int, len(keys))
+	for k, key := range keys {
+		order[k] = int(uint32(key))
+	}
+	return order
+}
+
+// snapInto snaps one point into *p, appending its seeds to seeds (room
+// for four).
+func (ix *Index) snapInto(p *Place, seeds []Seed, lon, lat, maxMetres float64) {
+	ix.place(p, seeds, lon, lat, maxMetres, ix.locate(lon, lat, maxMetres))
+}
+
+// Reasons locate gives in place of a segment.
+const (
+	noCoordinates = -1 - iota
+	outOfRange
+	noRoad
+	noRoadWithin
+)
+
+// locate returns the first point of the segment nearest to (lon, lat),
+// searching up to twice maxMetres away to say how far beyond the limit
+// the road is, or one of the negative reasons above.
+func (ix *Index) locate(lon, lat, maxMetres float64) int32 {
+	switch {
+	case math.IsNaN(lon) || math.IsNaN(lat):
+		return noCoordinates
+	case math.Abs(lon) > 180 || math.Abs(lat) > 90:
+		return outOfRange
+	case len(ix.tree.segments) == 0:
+		return noRoad
+	}
+	// The projected and great-circle distances differ by far less than
+	// the extra per cent.
+	searchM := 2.02 * max(maxMetres, 0)
+	if seg, _ := ix.tree.nearest(frameAt(lon, lat), searchM*searchM); seg >= 0 {
+		return seg
+	}
+	return noRoadWithin
+}
+
+// place fills *p for the point (lon, lat) located on segment seg (or a
+// negative reason), appending its seeds to seeds (room for four).
+func (ix *Index) place(p *Place, seeds []Seed, lon, lat, maxMetres float64, seg int32) {
+	switch seg {
+	case noCoordinates:
+		*p = failed("no coordinates")
+		return
+	case outOfRange:
+		*p = failed(fmt.Sprintf("coordinates out of range (longitude %g, latitude %g degrees)", lon, lat))
+		return
+	case noRoad:
+		*p = failed("no road in the network")
+		return
+	case noRoadWithin:
+		*p = failed(fmt.Sprintf("no road within %s", metres(2*max(maxMetres, 0))))
+		return
+	}
+	f := frameAt(lon, lat)
+	t, _ := f.project(ix.lon[seg], ix.lat[seg], ix.lon[seg+1], ix.lat[seg+1])
+	posLon, posLat, along := ix.lon[seg+1], ix.lat[seg+1], ix.along[seg+1]
+	if t < 1 {
+		posLon = ix.lon[seg] + t*(ix.lon[seg+1]-ix.lon[seg])
+		posLat = ix.lat[seg] + t*(ix.lat[seg+1]-ix.lat[seg])
+		along = min(ix.along[seg]+haversine(ix.lon[seg], ix.lat[seg], posLon, posLat), ix.along[seg+1])
+	}
+	distance := haversine(lon, lat, posLon, posLat)
+	if !(distance <= maxMetres) {
+		*p = failed(fmt.Sprintf("beyond the snap distance (%s > %s)", metres(distance), metres(maxMetres)))
+		return
+	}
+	s := ix.stretchOf[seg]
+	forward, backward := ix.forward[s], ix.backward[s]
+	tail, head := ix.edges.Src[forward], ix.edges.Dst[forward]
+	length := ix.along[ix.first[s+1]-1]
+	*p = Place{OK: true, Lon: posLon, Lat: posLat, DistanceM: distance, Arc: forward, AlongM: along}
+	p.on = stretchWeights{backward: backward, forwardWeight: ix.edges.Weight[forward], lengthM: length}
+	if backward >= 0 {
+		p.on.backwardWeight = ix.edges.Weight[backward]
+	}
+	switch {
+	case seg == ix.first[s] && t == 0:
+		p.Out = append(seeds, Seed{Vertex: tail})
+		p.In = p.Out
+		return
+	case seg+2 == ix.first[s+1] && t == 1:
+		p.Out = append(seeds, Seed{Vertex: head})
+		p.In = p.Out
+		return
+	}
+	toHead, fromTail := length-along, along
+	out := append(seeds, Seed{Vertex: head, Weight: pieceWeight(p.on.forwardWeight, toHead, length)})
+	if backward >= 0 {
+		out = append(out, Seed{Vertex: tail, Weight: pieceWeight(p.on.backwardWeight, fromTail, length)})
+	}
+	in := append(out[len(out):], Seed{Vertex: tail, Weight: pieceWeight(p.on.forwardWeight, fromTail, length)})
+	if backward >= 0 {
+		in = append(in, Seed{Vertex: head, Weight: pieceWeight(p.on.backwardWeight, toHead, length)})
+	}
+	p.Out, p.In = out[:len(out):len(out)], in
+}
