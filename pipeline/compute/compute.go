@@ -63,7 +63,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if err := output.OverlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
 		return nil, err
 	}
-	cfg, err := withPairListChecksum(cfg)
+	cfg, err := withInputFilesChecksum(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +77,9 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	stages := map[string]float64{}
 	spec := cfg.Input
 	spec.Footprint = input.ComputeFootprint
+	// Places name arcs by their rows in the edges table, which the reload
+	// file regroups by source: a table of places reads the tables.
+	spec.Tables = cfg.Places.Enabled()
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
@@ -92,6 +95,19 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	run, err := newComputeRun(cfg, g, log)
 	if err != nil {
 		return nil, err
+	}
+	var placed *placesRun
+	if cfg.Places.Enabled() {
+		if placed, err = preparePlaces(cfg, g, log, stages); err != nil {
+			return nil, err
+		}
+		defer placed.release()
+		run.sources, run.targets = placed.seeds.Sources, placed.seeds.Targets
+		if len(run.sources) == 0 || len(run.targets) == 0 {
+			// No place snapped: nothing is searched, but the run is
+			// planned as any other, over one vertex.
+			run.sources, run.targets = []int32{0}, []int32{0}
+		}
 	}
 	began := time.Now()
 	plan, planCfg, stored, err := planCompute(cfg, g, run, stages, log)
@@ -137,7 +153,12 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		},
 		Edges: g.Edges, CSR: csr, Choice: plan.Choice, Hierarchy: stored,
 	}
-	if err := run.execute(ctx, be, req, out.Path(), meta, progressOut, stages); err != nil {
+	if placed != nil {
+		err = run.executePlaces(ctx, placed, be, req, out.Path(), meta, progressOut, stages)
+	} else {
+		err = run.execute(ctx, be, req, out.Path(), meta, progressOut, stages)
+	}
+	if err != nil {
 		return nil, err
 	}
 
@@ -243,11 +264,12 @@ func runVertices(cfg *Config, names VertexNames) (sources, targets []int32, sour
 }
 
 // readsParents reports whether an output reads the parents: the
-// distances table with compute.parents, or the paths. A run that writes
+// distances table with compute.parents, or the paths. A table of places
+// has none: its rows are places, not vertices. A run that writes
 // only the summary asks the backend for none, and so spares their memory
 // and their writes in the search.
 func (r *computeRun) readsParents() bool {
-	return r.cfg.Parents && (r.cfg.Distances || len(r.pairs) > 0)
+	return r.cfg.Parents && !r.cfg.Places.Enabled() && (r.cfg.Distances || len(r.pairs) > 0)
 }
 
 func isIdentity(sources []int32) bool {

@@ -81,7 +81,7 @@ func Keys() []config.Key {
 		ingest.HierarchyKey(""),
 		ingest.HierarchyTablesKey(""),
 		ingest.ReloadKey(),
-	), append(shardKeys(), deviceKeys()...)...)
+	), append(append(shardKeys(), deviceKeys()...), placeKeys()...)...)
 }
 
 // Config is a validated compute run.
@@ -98,6 +98,9 @@ type Config struct {
 	// PairList is the pair list file (compute.pairs), empty for none: the
 	// run computes its pairs instead of Sources x Targets.
 	PairList string
+	// Places are the origins and destinations of a table of places
+	// (places_config.go); zero for a table of vertices.
+	Places PlacesSpec
 	// MaxDistance is the cutoff, results.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
@@ -172,6 +175,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	layoutName := vs.OneOf(KeyLayout, "long", "wide")
 	codecName := vs.OneOf(output.KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
+	cfg.Places = readPlaces(vs, cfg, formatName, layoutName)
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}
@@ -194,6 +198,9 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	cfg.ConfigSHA256 = sum
 	if err := cfg.applyShard(vs, os.LookupEnv); err != nil {
 		return nil, err
+	}
+	if cfg.Places.Enabled() && cfg.Shard.Sharded() {
+		return nil, config.Errorf(KeyOrigins, "a table of places is one run: it is not sharded")
 	}
 	return cfg, nil
 }
@@ -296,7 +303,7 @@ var runOnlyKeys = []string{
 	input.KeyInputPath, input.KeyInputDataset, input.KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
-	KeyPairList,                                                // the pair list's bytes enter through withPairListChecksum
+	KeyPairList, KeyOrigins, KeyDestinations, // their files' bytes enter through withInputFilesChecksum
 	ingest.KeyIngestHierarchy, ingest.KeyIngestHierarchyTables, // read by ingest alone; a stored hierarchy changes no result
 	ingest.KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
 	// Which tables are written, not their bytes: a summary-only run's

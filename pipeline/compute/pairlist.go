@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/formats/pairlist"
 	"github.com/pathflow/pathflow/pipeline/input"
+	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
@@ -120,25 +121,37 @@ func pairVertex(names VertexNames, file string, row int64, what string, id int64
 	return int32(id), nil
 }
 
-// withPairListChecksum returns cfg with the pair list's bytes folded into
-// its settings checksum: the key names only the file, and a run over
-// other pairs must not pass for the same result (output.skip_if_unchanged,
-// the shards of one dataset). O(file size).
-func withPairListChecksum(cfg *Config) (*Config, error) {
-	if cfg.PairList == "" {
+// withInputFilesChecksum returns cfg with the bytes of the files the
+// settings only name folded into its settings checksum: the pair list
+// (compute.pairs) and the places (compute.origins, compute.destinations).
+// A run over other pairs or places must not pass for the same result
+// (output.skip_if_unchanged, the shards of one dataset). O(file sizes).
+func withInputFilesChecksum(cfg *Config) (*Config, error) {
+	files := cfg.namedInputFiles()
+	if len(files) == 0 {
 		return cfg, nil
 	}
-	f, err := os.Open(cfg.PairList)
-	if err != nil {
-		return nil, &stageerr.InputError{Err: input.PathError(KeyPairList, cfg.PairList, err)}
-	}
-	defer f.Close()
 	h := sha256.New()
 	io.WriteString(h, cfg.ConfigSHA256)
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list %s (%s): %w", cfg.PairList, KeyPairList, err)}
+	for _, f := range files {
+		if err := hashFile(h, f); err != nil {
+			return nil, err
+		}
 	}
 	out := *cfg
 	out.ConfigSHA256 = hex.EncodeToString(h.Sum(nil))
 	return &out, nil
+}
+
+// hashFile adds the bytes of the file f names to h.
+func hashFile(h io.Writer, f output.ReadPath) error {
+	file, err := os.Open(f.Path)
+	if err != nil {
+		return &stageerr.InputError{Err: input.PathError(f.Key, f.Path, err)}
+	}
+	defer file.Close()
+	if _, err := io.Copy(h, file); err != nil {
+		return &stageerr.InputError{Err: fmt.Errorf("pipeline: %s (%s): %w", f.Path, f.Key, err)}
+	}
+	return nil
 }

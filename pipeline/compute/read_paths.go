@@ -11,11 +11,25 @@ import (
 // file.
 func (c *Config) readPaths() []output.ReadPath {
 	paths := input.ReadPaths(c.Input)
-	if c.PairList != "" {
-		paths = append(paths, output.ReadPath{Key: KeyPairList, Path: c.PairList})
-	}
+	paths = append(paths, c.namedInputFiles()...)
 	if c.ConfigFile != "" {
 		paths = append(paths, output.ReadPath{Key: "-" + config.ConfigFlag, Path: c.ConfigFile})
+	}
+	return paths
+}
+
+// namedInputFiles are the files besides the graph whose paths the settings
+// name and whose bytes shape the result: the pair list and the places.
+func (c *Config) namedInputFiles() []output.ReadPath {
+	var paths []output.ReadPath
+	for _, f := range []output.ReadPath{
+		{Key: KeyPairList, Path: c.PairList},
+		{Key: KeyOrigins, Path: c.Places.Origins},
+		{Key: KeyDestinations, Path: c.Places.Destinations},
+	} {
+		if f.Path != "" {
+			paths = append(paths, f)
+		}
 	}
 	return paths
 }

@@ -50,7 +50,7 @@ func roadManifest(g *input.LoadedGraph) *output.RoadManifest {
 	}
 	s := g.Road.Stats
 	return &output.RoadManifest{
-		Profile: g.Road.Profile, ProfileDigest: g.Road.ProfileDigest, Weight: g.Road.Weight, WeightUnit: g.Road.Unit,
+		Profile: g.Road.Profile, ProfileDigest: g.Road.ProfileDigest, Weight: g.Road.Weight, WeightUnit: g.WeightUnit,
 		Ways: s.Ways, WayNodes: s.WayNodes, MissingNodes: s.MissingNodes, Barriers: s.Barriers, BlockingBarriers: s.Blocking,
 		Components: s.Components, LargestComponents: s.ComponentSizes, DroppedVertices: s.DroppedVertices,
 	}

@@ -76,9 +76,11 @@ type LoadedGraph struct {
 	Format string
 	// Bytes is the size of File.
 	Bytes int64
-	// Directed and Weighting describe how arcs were formed.
-	Directed  bool
-	Weighting string
+	// Directed and Weighting describe how arcs were formed; WeightUnit
+	// names the weights' unit ("ms", "m") where the input says, else "".
+	Directed   bool
+	Weighting  string
+	WeightUnit string
 	// Road is what an OpenStreetMap input carries beyond the graph (arc
 	// metrics, ways, geometry), nil for other inputs.
 	Road *Road
@@ -417,15 +419,16 @@ func readTables(files tables.GraphFiles, listing *Listing) (*LoadedGraph, error)
 		return nil, err
 	}
 	return &LoadedGraph{
-		Edges:     e,
-		Vertices:  vs,
-		File:      files.Edges,
-		Name:      meta[MetaInputFile],
-		SHA256:    meta[MetaInputSHA256],
-		Format:    meta[MetaInputFormat],
-		Bytes:     edges.Size(),
-		Directed:  meta[MetaDirected] != "false",
-		Weighting: meta[MetaWeighting],
+		Edges:      e,
+		Vertices:   vs,
+		File:       files.Edges,
+		Name:       meta[MetaInputFile],
+		SHA256:     meta[MetaInputSHA256],
+		Format:     meta[MetaInputFormat],
+		Bytes:      edges.Size(),
+		Directed:   meta[MetaDirected] != "false",
+		Weighting:  meta[MetaWeighting],
+		WeightUnit: meta[MetaWeightUnit],
 	}, nil
 }
 
@@ -443,7 +446,10 @@ func Metadata(g *LoadedGraph) map[string]string {
 		MetaVersion:     version.Version,
 	}
 	if g.Road != nil {
-		meta[MetaOSMProfile], meta[MetaOSMProfileDigest], meta[MetaWeightUnit] = g.Road.Profile, g.Road.ProfileDigest, g.Road.Unit
+		meta[MetaOSMProfile], meta[MetaOSMProfileDigest] = g.Road.Profile, g.Road.ProfileDigest
+	}
+	if g.WeightUnit != "" {
+		meta[MetaWeightUnit] = g.WeightUnit
 	}
 	return meta
 }

@@ -107,9 +107,9 @@ func loadOSM(ctx context.Context, path string, spec Spec, log *slog.Logger, prog
 		unit = osmroads.LengthUnit
 	}
 	return &LoadedGraph{
-		Edges: net.Edges, Vertices: net.Vertices, Road: &Road{Network: net, Profile: profile.Name(), ProfileDigest: profile.Digest(), Weight: spec.OSM.Weight, Unit: unit},
+		Edges: net.Edges, Vertices: net.Vertices, Road: &Road{Network: net, Profile: profile.Name(), ProfileDigest: profile.Digest(), Weight: spec.OSM.Weight},
 		File: path, Name: filepath.Base(path), SHA256: sums[0], Format: "osm", Bytes: st.Size(), Directed: true,
-		Weighting: fmt.Sprintf("osm %s profile, %s in %s", profile.Name(), spec.OSM.Weight, unit),
+		Weighting: fmt.Sprintf("osm %s profile, %s in %s", profile.Name(), spec.OSM.Weight, unit), WeightUnit: unit,
 	}, nil
 }
 
@@ -119,8 +119,9 @@ type Road struct {
 	*osmroads.Network
 	// Profile and ProfileDigest name the routing profile.
 	Profile, ProfileDigest string
-	// Weight is the metric the arcs' weights hold, Unit its unit.
-	Weight, Unit string
+	// Weight is the metric the arcs' weights hold (LoadedGraph.WeightUnit
+	// says its unit).
+	Weight string
 }
 
 // passReader is one pass over the extract: its bytes hashed as they are

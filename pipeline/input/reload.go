@@ -82,17 +82,18 @@ func loadReload(listing *Listing) (g *LoadedGraph, ok bool, err error) {
 		return nil, false, err
 	}
 	g = &LoadedGraph{
-		Edges:     r.Edges,
-		CSR:       r.CSR,
-		Vertices:  r.Vertices,
-		File:      path,
-		Name:      r.Meta[MetaInputFile],
-		SHA256:    r.Meta[MetaInputSHA256],
-		Format:    r.Meta[MetaInputFormat],
-		Bytes:     r.Bytes,
-		Directed:  r.Meta[MetaDirected] != "false",
-		Weighting: r.Meta[MetaWeighting],
-		Elapsed:   time.Since(start),
+		Edges:      r.Edges,
+		CSR:        r.CSR,
+		Vertices:   r.Vertices,
+		File:       path,
+		Name:       r.Meta[MetaInputFile],
+		SHA256:     r.Meta[MetaInputSHA256],
+		Format:     r.Meta[MetaInputFormat],
+		Bytes:      r.Bytes,
+		Directed:   r.Meta[MetaDirected] != "false",
+		Weighting:  r.Meta[MetaWeighting],
+		WeightUnit: r.Meta[MetaWeightUnit],
+		Elapsed:    time.Since(start),
 	}
 	if sum := r.Meta[MetaGraphChecksum]; sum != "" { // absent from the files of older ingests
 		g.checksum, g.checksumOf = sum, r.CSR

@@ -1,0 +1,205 @@
+package places
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/snap"
+)
+
+// NoPath marks a pair of places without an answer in a row a Combiner
+// emits: a place that did not snap, or no route between them.
+const NoPath = int64(-1)
+
+// Emit receives the answers of origin i, in origin order: row[j] is the
+// weight of the trip to destination j, NoPath where there is none. The
+// row is Emit's to keep.
+type Emit func(i int, row []int64) error
+
+// Combiner is the results.Consumer of a run over the seeds of a table of
+// places (SeedsOf): it keeps each seed source's row of distances to the
+// seed targets until every origin starting from that seed is answered,
+// and hands the origins' rows to emit in origin order. An origin is
+// answered once the rows of all its seeds are in: blocks come in any
+// order, but roughly in source order, so few rows wait. Memory: the
+// waiting seed rows (8 bytes per seed target each) and the answered
+// origins waiting for an earlier one (8 bytes per destination).
+type Combiner struct {
+	origins, destinations []snap.Place
+	seeds                 *Seeds
+	emit                  Emit
+
+	// users[k] are the origins with seed source k; waiting[k] how many of
+	// them are not answered yet; rows[k] the seed's row once in.
+	users   [][]int32
+	waiting []int32
+	rows    [][]int64
+	// missing[i] counts origin i's seeds whose rows are not in.
+	missing []int32
+	// destSeeds[j] is destination j's seeds as (target index, weight).
+	destSeeds [][]indexedSeed
+
+	mu       sync.Mutex
+	answered map[int][]int64
+	next     int
+	err      error
+}
+
+type indexedSeed struct {
+	at     int32
+	weight int64
+}
+
+// NewCombiner makes the consumer for a run whose request's sources and
+// targets are seeds.Sources and seeds.Targets.
+func NewCombiner(origins, destinations []snap.Place, seeds *Seeds, emit Emit) *Combiner {
+	c := &Combiner{
+		origins: origins, destinations: destinations, seeds: seeds, emit: emit,
+		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
+		missing: make([]int32, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
+		answered: map[int][]int64{},
+	}
+	for i, p := range origins {
+		for _, s := range p.Out {
+			k := seeds.sourceAt[s.Vertex]
+			c.users[k] = append(c.users[k], int32(i))
+			c.waiting[k]++
+			c.missing[i]++
+		}
+	}
+	for j, q := range destinations {
+		for _, s := range q.In {
+			c.destSeeds[j] = append(c.destSeeds[j], indexedSeed{at: seeds.targetAt[s.Vertex], weight: s.Weight})
+		}
+	}
+	return c
+}
+
+// Start answers the origins that need no search: those that did not
+// snap, whose rows are all NoPath, before the first block. Call it once,
+// before the run.
+func (c *Combiner) Start() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.origins {
+		if c.missing[i] == 0 {
+			c.answered[i] = c.combine(i)
+		}
+	}
+	return c.flush()
+}
+
+// Put takes a block of seed rows over. Safe for concurrent use.
+func (c *Combiner) Put(rows *results.Rows) error {
+	defer rows.Release()
+	if rows.Width != len(c.seeds.Targets) || rows.Sparse() {
+		return fmt.Errorf("places: a block of %d columns for %d seed targets", rows.Width, len(c.seeds.Targets))
+	}
+	dist := rows.Distances()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return c.err
+	}
+	for r := range rows.Len() {
+		k := rows.First + r
+		if len(c.users[k]) == 0 || c.rows[k] != nil {
+			continue
+		}
+		lo, hi := rows.Span(r)
+		row := make([]int64, hi-lo)
+		for t := range row {
+			row[t] = dist.Weight(lo + t)
+		}
+		c.rows[k] = row
+		for _, i := range c.users[k] {
+			if c.missing[i]--; c.missing[i] == 0 {
+				c.answered[int(i)] = c.combine(int(i))
+				c.release(int(i))
+			}
+		}
+	}
+	c.err = c.flush()
+	return c.err
+}
+
+// combine answers origin i from its seeds' rows: for each destination, the
+// best of every seed pair and of the trip along a shared road piece.
+func (c *Combiner) combine(i int) []int64 {
+	p := c.origins[i]
+	out := make([]int64, len(c.destinations))
+	for j := range out {
+		out[j] = NoPath
+		q := c.destinations[j]
+		if !p.OK || !q.OK {
+			continue
+		}
+		best := NoPath
+		for _, s := range p.Out {
+			row := c.rows[c.seeds.sourceAt[s.Vertex]]
+			for _, t := range c.destSeeds[j] {
+				if d := row[t.at]; d != unreachable {
+					if w := s.Weight + d + t.weight; best == NoPath || w < best {
+						best = w
+					}
+				}
+			}
+		}
+		if w, ok := snap.Direct(p, q); ok && (best == NoPath || w < best) {
+			best = w
+		}
+		out[j] = best
+	}
+	return out
+}
+
+// release drops the seed rows no origin waits for any more, once origin i
+// is answered.
+func (c *Combiner) release(i int) {
+	for _, s := range c.origins[i].Out {
+		k := c.seeds.sourceAt[s.Vertex]
+		if c.waiting[k]--; c.waiting[k] == 0 {
+			c.rows[k] = nil
+		}
+	}
+}
+
+// flush emits the answered origins that are next in order.
+func (c *Combiner) flush() error {
+	for {
+		row, ok := c.answered[c.next]
+		if !ok {
+			return nil
+		}
+		delete(c.answered, c.next)
+		if err := c.emit(c.next, row); err != nil {
+			return err
+		}
+		c.next++
+	}
+}
+
+// Close checks that every origin was answered.
+func (c *Combiner) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return c.err
+	}
+	if c.next != len(c.origins) {
+		return fmt.Errorf("places: %d of %d origins answered", c.next, len(c.origins))
+	}
+	return nil
+}
+
+// Abort drops the waiting rows.
+func (c *Combiner) Abort() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rows, c.answered = nil, nil
+}
+
+// unreachable is the marker Distances.Weight gives a cell without a path.
+const unreachable = paths.Unreachable

@@ -1,0 +1,228 @@
+package places
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/snap"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// Column names of the table of places.
+const (
+	ColOriginID      = "origin_id"
+	ColDestinationID = "destination_id"
+	ColDistance      = "distance"
+	ColReason        = "reason"
+)
+
+// ReasonNoRoute is the reason of a pair of snapped places no route joins.
+const ReasonNoRoute = "no route"
+
+// TableWriter writes the table of places: one row per origin and
+// destination, origins in file order and each origin's destinations in
+// file order, keyed by the places' own ids in their own types. A pair
+// without an answer has a null distance and a reason: the origin's or the
+// destination's snapping failure, or "no route". Rows are handed to a
+// goroutine that encodes them while the searches run.
+type TableWriter struct {
+	origins, destinations     []snap.Place
+	originIDs, destinationIDs arrow.Array
+	schema                    *arrow.Schema
+	batchOrigins              int
+	pending                   [][]int64
+	batches                   chan arrow.RecordBatch
+	done                      chan struct{}
+	info                      tables.FileInfo
+	err                       error
+	mem                       memory.Allocator
+	firstOfPending            int
+	closed                    bool
+}
+
+// NewTableWriter starts the table at path. originIDs and destinationIDs
+// are the places' id columns (one value per place, any type); meta goes
+// into the schema, distanceField's metadata says the unit.
+func NewTableWriter(path string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, unit string, opts ...tables.Option) (*TableWriter, error) {
+	cfg, err := tables.NewConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if originIDs.Len() != len(origins) || destinationIDs.Len() != len(destinations) {
+		return nil, fmt.Errorf("places: %d origin ids for %d origins, %d destination ids for %d destinations", originIDs.Len(), len(origins), destinationIDs.Len(), len(destinations))
+	}
+	distMeta := arrow.MetadataFrom(map[string]string{"unit": unit})
+	schema := tables.SchemaWith(meta,
+		arrow.Field{Name: ColOriginID, Type: originIDs.DataType()},
+		arrow.Field{Name: ColDestinationID, Type: destinationIDs.DataType()},
+		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: distMeta},
+		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
+	)
+	w := &TableWriter{
+		origins: origins, destinations: destinations, originIDs: originIDs, destinationIDs: destinationIDs,
+		schema: schema, batchOrigins: max(1, cfg.BatchRows/max(1, len(destinations))),
+		batches: make(chan arrow.RecordBatch, 2), done: make(chan struct{}), mem: cfg.Mem,
+	}
+	go func() {
+		defer close(w.done)
+		w.info, w.err = tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
+			for rec := range w.batches {
+				err := emit(rec)
+				rec.Release()
+				if err != nil {
+					for rest := range w.batches {
+						rest.Release()
+					}
+					return err
+				}
+			}
+			return nil
+		})
+	}()
+	return w, nil
+}
+
+// Emit takes origin i's row (a Combiner's Emit): origins must come in
+// order.
+func (w *TableWriter) Emit(i int, row []int64) error {
+	if i != w.firstOfPending+len(w.pending) {
+		return fmt.Errorf("places: origin %d out of order", i)
+	}
+	w.pending = append(w.pending, row)
+	if len(w.pending) >= w.batchOrigins {
+		return w.send()
+	}
+	return nil
+}
+
+// send encodes the pending origins' rows as one record batch.
+func (w *TableWriter) send() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	select {
+	case <-w.done:
+		return w.err
+	default:
+	}
+	rec, err := w.batch()
+	if err != nil {
+		return err
+	}
+	w.firstOfPending += len(w.pending)
+	w.pending = w.pending[:0]
+	select {
+	case w.batches <- rec:
+		return nil
+	case <-w.done:
+		rec.Release()
+		return w.err
+	}
+}
+
+// batch builds the record of the pending origins.
+func (w *TableWriter) batch() (arrow.RecordBatch, error) {
+	nd := len(w.destinations)
+	n := len(w.pending) * nd
+	originCol := array.NewBuilder(w.mem, w.originIDs.DataType())
+	defer originCol.Release()
+	dist := array.NewInt64Builder(w.mem)
+	defer dist.Release()
+	reason := array.NewStringBuilder(w.mem)
+	defer reason.Release()
+	dist.Reserve(n)
+	dests := make([]arrow.Array, len(w.pending))
+	for k, row := range w.pending {
+		i := w.firstOfPending + k
+		if err := appendRepeated(originCol, w.originIDs, i, nd); err != nil {
+			return nil, err
+		}
+		dests[k] = w.destinationIDs
+		p := w.origins[i]
+		for j, d := range row {
+			if d != NoPath {
+				dist.Append(d)
+				reason.AppendNull()
+				continue
+			}
+			dist.AppendNull()
+			reason.Append(w.reasonFor(p, w.destinations[j]))
+		}
+	}
+	destCol, err := array.Concatenate(dests, w.mem)
+	if err != nil {
+		return nil, err
+	}
+	defer destCol.Release()
+	o, d, r := originCol.NewArray(), dist.NewArray(), reason.NewArray()
+	defer o.Release()
+	defer d.Release()
+	defer r.Release()
+	return array.NewRecordBatch(w.schema, []arrow.Array{o, destCol, d, r}, int64(n)), nil
+}
+
+// reasonFor says why a pair has no answer.
+func (w *TableWriter) reasonFor(p, q snap.Place) string {
+	switch {
+	case !p.OK:
+		return "origin: " + p.Reason
+	case !q.OK:
+		return "destination: " + q.Reason
+	}
+	return ReasonNoRoute
+}
+
+// Close writes the last rows and waits for the file.
+func (w *TableWriter) Close() (tables.FileInfo, error) {
+	err := w.send()
+	w.closed = true
+	close(w.batches)
+	<-w.done
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	return w.info, w.err
+}
+
+// Abort stops the writer; its file never appears.
+func (w *TableWriter) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	close(w.batches)
+	<-w.done
+}
+
+// appendRepeated appends value i of ids count times to b, which has ids'
+// type.
+func appendRepeated(b array.Builder, ids arrow.Array, i, count int) error {
+	switch b := b.(type) {
+	case *array.Int64Builder:
+		v := ids.(*array.Int64).Value(i)
+		for range count {
+			b.Append(v)
+		}
+	case *array.Int32Builder:
+		v := ids.(*array.Int32).Value(i)
+		for range count {
+			b.Append(v)
+		}
+	case *array.StringBuilder:
+		v := ids.(*array.String).Value(i)
+		for range count {
+			b.Append(v)
+		}
+	default:
+		v := ids.ValueStr(i)
+		for range count {
+			if err := b.AppendValueFromString(v); err != nil {
+				return fmt.Errorf("places: id %q: %w", v, err)
+			}
+		}
+	}
+	return nil
+}

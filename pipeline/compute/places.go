@@ -1,0 +1,204 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pathflow/pathflow/formats/points"
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/config"
+	"github.com/pathflow/pathflow/internal/places"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/snap"
+	"github.com/pathflow/pathflow/internal/tables"
+	"github.com/pathflow/pathflow/pipeline/input"
+	"github.com/pathflow/pathflow/pipeline/output"
+	"github.com/pathflow/pathflow/pipeline/runlog"
+	"github.com/pathflow/pathflow/pipeline/stageerr"
+)
+
+// PointsName is the points table of a table of places: where each place
+// snapped, or why it did not.
+const PointsName = "points"
+
+// placesRun is a table of places: the places read and snapped, and the
+// seed vertices the searches run between.
+type placesRun struct {
+	origins, destinations   *points.Table
+	originAt, destinationAt []snap.Place
+	seeds                   *places.Seeds
+	weightUnit              string
+}
+
+// preparePlaces reads the places of compute.origins and
+// compute.destinations and snaps them onto the road network of g, which
+// must know its vertices' longitude and latitude. The arcs' geometry comes
+// from the input: an OpenStreetMap extract read directly, or the geometry
+// table of an ingest output, checked against its manifest.
+func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages map[string]float64) (*placesRun, error) {
+	begin := time.Now()
+	if !g.Vertices.IsGeographic() {
+		return nil, config.Errorf(KeyOrigins, "places are snapped by longitude and latitude: the input %s has none (an OpenStreetMap input, or its ingest output, has them)", g.Name)
+	}
+	geometry, err := placesGeometry(g)
+	if err != nil {
+		return nil, &stageerr.InputError{Err: err}
+	}
+	ix, err := snap.NewIndex(snap.Network{Vertices: g.Vertices, Edges: g.Edges, Geometry: geometry}, cfg.Workers)
+	if err != nil {
+		return nil, &stageerr.InputError{Err: err}
+	}
+	run := &placesRun{weightUnit: g.WeightUnit}
+	if run.origins, err = readPlaceFile(KeyOrigins, cfg.Places.Origins); err != nil {
+		return nil, err
+	}
+	if run.destinations, err = readPlaceFile(KeyDestinations, cfg.Places.Destinations); err != nil {
+		run.origins.Release()
+		return nil, err
+	}
+	run.originAt = ix.SnapAll(run.origins.Lon, run.origins.Lat, cfg.Places.SnapMaxMetres, cfg.Workers)
+	run.destinationAt = ix.SnapAll(run.destinations.Lon, run.destinations.Lat, cfg.Places.SnapMaxMetres, cfg.Workers)
+	run.seeds = places.SeedsOf(run.originAt, run.destinationAt)
+	stages["places"] = time.Since(begin).Seconds()
+	log.Info("places snapped",
+		"origins", len(run.originAt), "origins_snapped", snappedCount(run.originAt),
+		"destinations", len(run.destinationAt), "destinations_snapped", snappedCount(run.destinationAt),
+		"seed_sources", len(run.seeds.Sources), "seed_targets", len(run.seeds.Targets),
+		"snap_max_metres", cfg.Places.SnapMaxMetres, "places_s", runlog.Round3(stages["places"]))
+	return run, nil
+}
+
+// readPlaceFile reads one file of places; its problems are input errors
+// naming the key.
+func readPlaceFile(key, path string) (*points.Table, error) {
+	t, err := points.Read(path)
+	if err != nil {
+		var pathErr *os.PathError
+		if errors.As(err, &pathErr) {
+			return nil, &stageerr.InputError{Err: input.PathError(key, path, err)}
+		}
+		return nil, &stageerr.InputError{Err: err}
+	}
+	return t, nil
+}
+
+func snappedCount(ps []snap.Place) int {
+	n := 0
+	for _, p := range ps {
+		if p.OK {
+			n++
+		}
+	}
+	return n
+}
+
+// placesGeometry returns the intermediate points of g's arcs: the
+// OpenStreetMap reader's, or the geometry table beside an ingest output's
+// tables (none: every arc a straight segment).
+func placesGeometry(g *input.LoadedGraph) (tables.ArcGeometry, error) {
+	if g.Road != nil {
+		geo := g.Road.Geometry
+		return tables.ArcGeometry{Offsets: geo.Offsets, X: geo.X, Y: geo.Y}, nil
+	}
+	if g.Folder == "" || g.Listing() == nil {
+		return tables.ArcGeometry{}, nil
+	}
+	for _, f := range []tables.Format{tables.Parquet, tables.Arrow} {
+		path := tables.GeometryFileIn(g.Folder, f)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		var geo tables.ArcGeometry
+		err := g.Listing().VerifiedRead([]string{path}, func() (err error) {
+			geo, err = tables.ReadArcGeometry(path, g.Edges.M())
+			return err
+		})
+		return geo, err
+	}
+	return tables.ArcGeometry{}, nil
+}
+
+// executePlaces runs the searches between the seeds and writes the table
+// of places and the points table into dir.
+func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
+	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.seeds.Sources)))
+	origins, destinations := pr.originAt, pr.destinationAt
+	if len(pr.seeds.Sources) == 0 || len(pr.seeds.Targets) == 0 {
+		// Nothing to search: every pair is answered without a route.
+		origins = withoutSeeds(origins)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, output.DistancesDir), 0o755); err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir, "part-00000"+r.cfg.OutFormat.Ext()), origins, destinations,
+		pr.origins.IDs, pr.destinations.IDs, meta, pr.weightUnit, r.tableOptions()...)
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	defer table.Abort()
+	combiner := places.NewCombiner(origins, destinations, pr.seeds, table.Emit)
+	if err := combiner.Start(); err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	start := time.Now()
+	if len(pr.seeds.Sources) > 0 && len(pr.seeds.Targets) > 0 {
+		req.Shape = results.Shape{Sources: pr.seeds.Sources, Targets: pr.seeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+		req.Facts = r.facts.add
+		err = be.Run(ctx, req, func(rows *results.Rows) error {
+			progress.Add(int64(rows.Len()))
+			if err := combiner.Put(rows); err != nil {
+				return &stageerr.OutputError{Err: err}
+			}
+			return nil
+		})
+		if err != nil {
+			combiner.Abort()
+			progress.Finish()
+			return classifyRunError(nameCycleVertex(err, r.ids))
+		}
+	}
+	stages["compute"] = time.Since(start).Seconds()
+	begin := time.Now()
+	err = combiner.Close()
+	progress.Finish()
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	info, err := table.Close()
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	pointsInfo, err := places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
+		{Role: places.RoleOrigin, IDs: pr.origins.IDs, Lon: pr.origins.Lon, Lat: pr.origins.Lat, Places: pr.originAt},
+		{Role: places.RoleDestination, IDs: pr.destinations.IDs, Lon: pr.destinations.Lon, Lat: pr.destinations.Lat, Places: pr.destinationAt},
+	}, meta, r.tableOptions()...)
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	stages["write_tail"] = time.Since(begin).Seconds()
+	r.rows = info.Rows
+	r.files = []tables.FileInfo{info, pointsInfo}
+	return nil
+}
+
+// withoutSeeds returns the places with no seeds, so that they are
+// answered without a search.
+func withoutSeeds(ps []snap.Place) []snap.Place {
+	out := make([]snap.Place, len(ps))
+	for i, p := range ps {
+		p.Out, p.In = nil, nil
+		out[i] = p
+	}
+	return out
+}
+
+// release frees the places' columns.
+func (pr *placesRun) release() {
+	pr.origins.Release()
+	pr.destinations.Release()
+}
