@@ -38,8 +38,9 @@ type Combiner struct {
 	rows    [][]int64
 	// missing[i] counts origin i's seeds whose rows are not in.
 	missing []int32
-	// destSeeds[j] is destination j's seeds as (target index, weight).
-	destSeeds [][]indexedSeed
+	// originSeeds[i] is origin i's seeds as (source index, weight),
+	// destSeeds[j] destination j's as (target index, weight).
+	originSeeds, destSeeds [][]indexedSeed
 
 	mu       sync.Mutex
 	answered map[int][]int64
@@ -58,12 +59,13 @@ func NewCombiner(origins, destinations []snap.Place, seeds *Seeds, emit Emit) *C
 	c := &Combiner{
 		origins: origins, destinations: destinations, seeds: seeds, emit: emit,
 		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
-		missing: make([]int32, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
+		missing: make([]int32, len(origins)), originSeeds: make([][]indexedSeed, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
 		answered: map[int][]int64{},
 	}
 	for i, p := range origins {
 		for _, s := range p.Out {
 			k := seeds.sourceAt[s.Vertex]
+			c.originSeeds[i] = append(c.originSeeds[i], indexedSeed{at: k, weight: s.Weight})
 			c.users[k] = append(c.users[k], int32(i))
 			c.waiting[k]++
 			c.missing[i]++
@@ -91,57 +93,82 @@ func (c *Combiner) Start() error {
 	return c.flush()
 }
 
-// Put takes a block of seed rows over. Safe for concurrent use.
+// Put takes a block of seed rows over. Safe for concurrent use: the rows
+// are recorded under a lock, and the origins they complete are answered
+// outside it, so that concurrent blocks combine on their own cores.
 func (c *Combiner) Put(rows *results.Rows) error {
 	defer rows.Release()
 	if rows.Width != len(c.seeds.Targets) || rows.Sparse() {
 		return fmt.Errorf("places: a block of %d columns for %d seed targets", rows.Width, len(c.seeds.Targets))
 	}
 	dist := rows.Distances()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return c.err
-	}
-	for r := range rows.Len() {
-		k := rows.First + r
-		if len(c.users[k]) == 0 || c.rows[k] != nil {
-			continue
-		}
+	copies := make([][]int64, rows.Len())
+	for r := range copies {
 		lo, hi := rows.Span(r)
 		row := make([]int64, hi-lo)
 		for t := range row {
 			row[t] = dist.Weight(lo + t)
 		}
+		copies[r] = row
+	}
+	var ready []int
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
+	for r, row := range copies {
+		k := rows.First + r
+		if len(c.users[k]) == 0 || c.rows[k] != nil {
+			continue
+		}
 		c.rows[k] = row
 		for _, i := range c.users[k] {
 			if c.missing[i]--; c.missing[i] == 0 {
-				c.answered[int(i)] = c.combine(int(i))
-				c.release(int(i))
+				ready = append(ready, int(i))
 			}
 		}
 	}
-	c.err = c.flush()
+	c.mu.Unlock()
+	// The rows ready origins read stay until those origins are released
+	// below: no other block frees them meanwhile.
+	answers := make([][]int64, len(ready))
+	for n, i := range ready {
+		answers[n] = c.combine(i)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for n, i := range ready {
+		c.answered[i] = answers[n]
+		c.release(i)
+	}
+	if c.err == nil {
+		c.err = c.flush()
+	}
 	return c.err
 }
 
 // combine answers origin i from its seeds' rows: for each destination, the
 // best of every seed pair and of the trip along a shared road piece.
 func (c *Combiner) combine(i int) []int64 {
-	p := c.origins[i]
+	p := &c.origins[i]
 	out := make([]int64, len(c.destinations))
+	seedRows := make([][]int64, len(c.originSeeds[i]))
+	for n, s := range c.originSeeds[i] {
+		seedRows[n] = c.rows[s.at]
+	}
 	for j := range out {
 		out[j] = NoPath
-		q := c.destinations[j]
+		q := &c.destinations[j]
 		if !p.OK || !q.OK {
 			continue
 		}
 		best := NoPath
-		for _, s := range p.Out {
-			row := c.rows[c.seeds.sourceAt[s.Vertex]]
+		for n, s := range c.originSeeds[i] {
+			row := seedRows[n]
 			for _, t := range c.destSeeds[j] {
 				if d := row[t.at]; d != unreachable {
-					if w := s.Weight + d + t.weight; best == NoPath || w < best {
+					if w := s.weight + d + t.weight; best == NoPath || w < best {
 						best = w
 					}
 				}
@@ -158,10 +185,9 @@ func (c *Combiner) combine(i int) []int64 {
 // release drops the seed rows no origin waits for any more, once origin i
 // is answered.
 func (c *Combiner) release(i int) {
-	for _, s := range c.origins[i].Out {
-		k := c.seeds.sourceAt[s.Vertex]
-		if c.waiting[k]--; c.waiting[k] == 0 {
-			c.rows[k] = nil
+	for _, s := range c.originSeeds[i] {
+		if c.waiting[s.at]--; c.waiting[s.at] == 0 {
+			c.rows[s.at] = nil
 		}
 	}
 }

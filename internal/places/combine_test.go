@@ -103,7 +103,7 @@ func TestCombinerAgainstBruteForce(t *testing.T) {
 						}
 					}
 				}
-				if w, ok := snap.Direct(p, q); ok && (want[j] == NoPath || w < want[j]) {
+				if w, ok := snap.Direct(&p, &q); ok && (want[j] == NoPath || w < want[j]) {
 					want[j] = w
 				}
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/snap"
@@ -34,7 +35,7 @@ type TableWriter struct {
 	schema                    *arrow.Schema
 	batchOrigins              int
 	pending                   [][]int64
-	batches                   chan arrow.RecordBatch
+	chunks                    chan chunk
 	done                      chan struct{}
 	info                      tables.FileInfo
 	err                       error
@@ -64,17 +65,19 @@ func NewTableWriter(path string, origins, destinations []snap.Place, originIDs, 
 	w := &TableWriter{
 		origins: origins, destinations: destinations, originIDs: originIDs, destinationIDs: destinationIDs,
 		schema: schema, batchOrigins: max(1, cfg.BatchRows/max(1, len(destinations))),
-		batches: make(chan arrow.RecordBatch, 2), done: make(chan struct{}), mem: cfg.Mem,
+		chunks: make(chan chunk, 2), done: make(chan struct{}), mem: cfg.Mem,
 	}
 	go func() {
 		defer close(w.done)
 		w.info, w.err = tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
-			for rec := range w.batches {
-				err := emit(rec)
-				rec.Release()
+			for ch := range w.chunks {
+				rec, err := w.batch(ch)
+				if err == nil {
+					err = emit(rec)
+					rec.Release()
+				}
 				if err != nil {
-					for rest := range w.batches {
-						rest.Release()
+					for range w.chunks {
 					}
 					return err
 				}
@@ -98,57 +101,59 @@ func (w *TableWriter) Emit(i int, row []int64) error {
 	return nil
 }
 
-// send encodes the pending origins' rows as one record batch.
+// chunk is the rows of consecutive origins, the first being origin
+// first.
+type chunk struct {
+	first int
+	rows  [][]int64
+}
+
+// send hands the pending origins' rows to the encoding goroutine.
 func (w *TableWriter) send() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
-	select {
-	case <-w.done:
-		return w.err
-	default:
-	}
-	rec, err := w.batch()
-	if err != nil {
-		return err
-	}
+	ch := chunk{first: w.firstOfPending, rows: w.pending}
 	w.firstOfPending += len(w.pending)
-	w.pending = w.pending[:0]
+	w.pending = nil
 	select {
-	case w.batches <- rec:
+	case w.chunks <- ch:
 		return nil
 	case <-w.done:
-		rec.Release()
 		return w.err
 	}
 }
 
-// batch builds the record of the pending origins.
-func (w *TableWriter) batch() (arrow.RecordBatch, error) {
+// batch builds the record of a chunk: the origin's id repeated, the
+// destinations' ids, the distances with nulls where there is no answer,
+// and the reasons there.
+func (w *TableWriter) batch(ch chunk) (arrow.RecordBatch, error) {
 	nd := len(w.destinations)
-	n := len(w.pending) * nd
+	n := len(ch.rows) * nd
 	originCol := array.NewBuilder(w.mem, w.originIDs.DataType())
 	defer originCol.Release()
-	dist := array.NewInt64Builder(w.mem)
-	defer dist.Release()
 	reason := array.NewStringBuilder(w.mem)
 	defer reason.Release()
-	dist.Reserve(n)
-	dests := make([]arrow.Array, len(w.pending))
-	for k, row := range w.pending {
-		i := w.firstOfPending + k
+	values := make([]int64, n)
+	valid := make([]byte, bitutil.BytesForBits(int64(n)))
+	nulls := 0
+	dests := make([]arrow.Array, len(ch.rows))
+	for k, row := range ch.rows {
+		i := ch.first + k
 		if err := appendRepeated(originCol, w.originIDs, i, nd); err != nil {
 			return nil, err
 		}
 		dests[k] = w.destinationIDs
 		p := w.origins[i]
 		for j, d := range row {
+			at := k*nd + j
 			if d != NoPath {
-				dist.Append(d)
+				values[at] = d
+				bitutil.SetBit(valid, at)
 				reason.AppendNull()
 				continue
 			}
-			dist.AppendNull()
+			nulls++
 			reason.Append(w.reasonFor(p, w.destinations[j]))
 		}
 	}
@@ -157,11 +162,13 @@ func (w *TableWriter) batch() (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	defer destCol.Release()
-	o, d, r := originCol.NewArray(), dist.NewArray(), reason.NewArray()
+	dist := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
+		[]*memory.Buffer{memory.NewBufferBytes(valid), memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(values))}, nil, nulls, 0))
+	o, r := originCol.NewArray(), reason.NewArray()
 	defer o.Release()
-	defer d.Release()
+	defer dist.Release()
 	defer r.Release()
-	return array.NewRecordBatch(w.schema, []arrow.Array{o, destCol, d, r}, int64(n)), nil
+	return array.NewRecordBatch(w.schema, []arrow.Array{o, destCol, dist, r}, int64(n)), nil
 }
 
 // reasonFor says why a pair has no answer.
@@ -179,7 +186,7 @@ func (w *TableWriter) reasonFor(p, q snap.Place) string {
 func (w *TableWriter) Close() (tables.FileInfo, error) {
 	err := w.send()
 	w.closed = true
-	close(w.batches)
+	close(w.chunks)
 	<-w.done
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -193,7 +200,7 @@ func (w *TableWriter) Abort() {
 		return
 	}
 	w.closed = true
-	close(w.batches)
+	close(w.chunks)
 	<-w.done
 }
 

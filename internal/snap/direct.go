@@ -7,8 +7,9 @@ package snap
 // graph (a's Out seeds to b's In seeds) misses this one when b lies
 // ahead of a on a single arc, so a table takes the smaller of the two.
 // The weight is the share of the arc's weight that the piece from a to b
-// makes of its length, rounded to the nearest integer. O(1).
-func Direct(a, b Place) (weight int64, ok bool) {
+// makes of its length, rounded to the nearest integer. O(1); the places
+// are passed by reference since a table asks for every pair.
+func Direct(a, b *Place) (weight int64, ok bool) {
 	if !a.OK || !b.OK {
 		return 0, false
 	}

@@ -254,22 +254,22 @@ func TestDirect(t *testing.T) {
 		from, to Place
 		want     int64
 	}{{"east", a, b, 500}, {"west", b, a, 1000}, {"still", a, a, 0}} {
-		if w, ok := Direct(c.from, c.to); !ok || w != c.want {
+		if w, ok := Direct(&c.from, &c.to); !ok || w != c.want {
 			t.Errorf("two-way %s: %d %v, want %d", c.name, w, ok, c.want)
 		}
 	}
 	one := mustIndex(t, street(false))
 	a, b = one.Snap(0.5*milli, 0.1*milli, 500), one.Snap(1.5*milli, -0.1*milli, 500)
-	if w, ok := Direct(a, b); !ok || w != 500 {
+	if w, ok := Direct(&a, &b); !ok || w != 500 {
 		t.Errorf("one-way forward: %d %v, want 500", w, ok)
 	}
-	if w, ok := Direct(b, a); ok {
+	if w, ok := Direct(&b, &a); ok {
 		t.Errorf("one-way backward: %d, want none", w)
 	}
 	// Along the bent arc, across the corner: 2.5 - 1 of 4 milli-degrees.
 	bend := mustIndex(t, bent())
 	a, b = bend.Snap(1*milli, -0.3*milli, 500), bend.Snap(2.1*milli, 0.5*milli, 500)
-	if w, ok := Direct(a, b); !ok || w != 1500 {
+	if w, ok := Direct(&a, &b); !ok || w != 1500 {
 		t.Errorf("bent arc: %d %v, want 1500", w, ok)
 	}
 	// Different stretches, and a place not snapped.
@@ -278,10 +278,11 @@ func TestDirect(t *testing.T) {
 	if a.Arc == b.Arc {
 		t.Fatalf("both places on arc %d", a.Arc)
 	}
-	if w, ok := Direct(a, b); ok {
+	if w, ok := Direct(&a, &b); ok {
 		t.Errorf("parallel arcs: %d, want none", w)
 	}
-	if w, ok := Direct(a, one.Snap(1*milli, 20*milli, 500)); ok {
+	elsewhere := one.Snap(1*milli, 20*milli, 500)
+	if w, ok := Direct(&a, &elsewhere); ok {
 		t.Errorf("to a place not snapped: %d, want none", w)
 	}
 }
