@@ -1,7 +1,6 @@
 package snap
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,18 +13,29 @@ import (
 const delawarePoints = 1_000_000
 
 // BenchmarkDelaware builds the index of the Delaware network and snaps
-// 1,000,000 points drawn uniformly from the state's bounding box (about
-// half of them in the bay, the ocean or the neighbouring states, up to
-// 40 km from the nearest road of the extract) on 2 workers, with no limit
-// on the distance and with a limit of 1 km (the search then stops at
-// 2 km): the target is 1 s for both the build and the snaps. It reports
+// 1,000,000 points on 2 workers: the target is 1 s for both the build and
+// the snaps. Two sets of points: drawn uniformly from the state's
+// bounding box (about half of them in the bay, the ocean or the
+// neighbouring states, up to 40 km from the nearest road of the extract),
+// with no limit on the distance and with a limit of 1 km (the search then
+// stops at 2 km); and drawn within about 300 m of random vertices, as the
+// places of a user inside the state lie, with the 1 km limit. It reports
 // the build and the snaps apart, and the time per point.
 func BenchmarkDelaware(b *testing.B) {
 	net, _ := delawareNetwork(b)
 	const workers = 2
-	lon, lat := randomPoints(rand.New(rand.NewPCG(2, 30)), delawarePoints)
-	for _, limit := range []float64{math.Inf(1), 1000} {
-		b.Run(fmt.Sprintf("limit=%g", limit), func(b *testing.B) {
+	boxLon, boxLat := randomPoints(rand.New(rand.NewPCG(2, 30)), delawarePoints)
+	nearLon, nearLat := pointsNearVertices(rand.New(rand.NewPCG(3, 30)), net, delawarePoints)
+	for _, c := range []struct {
+		name     string
+		lon, lat []float64
+		limit    float64
+	}{
+		{"box/limit=none", boxLon, boxLat, math.Inf(1)},
+		{"box/limit=1000", boxLon, boxLat, 1000},
+		{"near-roads/limit=1000", nearLon, nearLat, 1000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			var build, snap time.Duration
 			for b.Loop() {
 				start := time.Now()
@@ -34,7 +44,7 @@ func BenchmarkDelaware(b *testing.B) {
 					b.Fatal(err)
 				}
 				built := time.Now()
-				ix.SnapAll(lon, lat, limit, workers)
+				ix.SnapAll(c.lon, c.lat, c.limit, workers)
 				build += built.Sub(start)
 				snap += time.Since(built)
 			}
@@ -43,6 +53,19 @@ func BenchmarkDelaware(b *testing.B) {
 			b.ReportMetric(float64(snap.Nanoseconds())/float64(b.N)/delawarePoints, "ns/point")
 		})
 	}
+}
+
+// pointsNearVertices draws count points each within about 300 m of a
+// random vertex of net.
+func pointsNearVertices(rng *rand.Rand, net Network, count int) (lon, lat []float64) {
+	lon, lat = make([]float64, count), make([]float64, count)
+	n := len(net.Vertices.X)
+	for i := range lon {
+		v := int32(rng.IntN(n))
+		lon[i] = net.Vertices.Lon(v) + (rng.Float64()-0.5)*0.007
+		lat[i] = net.Vertices.Lat(v) + (rng.Float64()-0.5)*0.0054
+	}
+	return lon, lat
 }
 
 // BenchmarkDelawareRTreeG is the measurement behind the package's own
