@@ -2,6 +2,8 @@ package places
 
 import (
 	"fmt"
+	"path/filepath"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -23,31 +25,37 @@ const (
 // ReasonNoRoute is the reason of a pair of snapped places no route joins.
 const ReasonNoRoute = "no route"
 
-// TableWriter writes the table of places: one row per origin and
-// destination, origins in file order and each origin's destinations in
-// file order, keyed by the places' own ids in their own types. A pair
+// TableWriter writes the table of places into a folder of part files:
+// one row per origin and destination, origins in file order and each
+// origin's destinations in file order, keyed by the places' own ids in
+// their own types; part-00000 holds the first origins, and so on. A pair
 // without an answer has a null distance and a reason: the origin's or the
-// destination's snapping failure, or "no route". Rows are handed to a
-// goroutine that encodes them while the searches run.
+// destination's snapping failure, or "no route". Parts are encoded on up
+// to the tables' concurrency goroutines while the searches run, each part
+// whole origins of about the configured part rows.
 type TableWriter struct {
+	dir                       string
 	origins, destinations     []snap.Place
 	originIDs, destinationIDs arrow.Array
 	schema                    *arrow.Schema
-	batchOrigins              int
-	pending                   [][]int64
-	chunks                    chan chunk
-	done                      chan struct{}
-	info                      tables.FileInfo
-	err                       error
-	mem                       memory.Allocator
-	firstOfPending            int
-	closed                    bool
+	cfg                       tables.Config
+	opts                      []tables.Option
+	partOrigins               int
+
+	pending        [][]int64
+	firstOfPending int
+	parts          []tables.FileInfo
+	slots          chan struct{}
+	wg             sync.WaitGroup
+	mu             sync.Mutex
+	err            error
 }
 
-// NewTableWriter starts the table at path. originIDs and destinationIDs
-// are the places' id columns (one value per place, any type); meta goes
-// into the schema, distanceField's metadata says the unit.
-func NewTableWriter(path string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, unit string, opts ...tables.Option) (*TableWriter, error) {
+// NewTableWriter starts the table in the folder dir. originIDs and
+// destinationIDs are the places' id columns (one value per place, any
+// type); meta goes into the schema and unit into the distance field's
+// metadata.
+func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, unit string, opts ...tables.Option) (*TableWriter, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return nil, err
@@ -62,117 +70,137 @@ func NewTableWriter(path string, origins, destinations []snap.Place, originIDs, 
 		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: distMeta},
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
 	)
-	w := &TableWriter{
-		origins: origins, destinations: destinations, originIDs: originIDs, destinationIDs: destinationIDs,
-		schema: schema, batchOrigins: max(1, cfg.BatchRows/max(1, len(destinations))),
-		chunks: make(chan chunk, 2), done: make(chan struct{}), mem: cfg.Mem,
-	}
-	go func() {
-		defer close(w.done)
-		w.info, w.err = tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
-			for ch := range w.chunks {
-				rec, err := w.batch(ch)
-				if err == nil {
-					err = emit(rec)
-					rec.Release()
-				}
-				if err != nil {
-					for range w.chunks {
-					}
-					return err
-				}
-			}
-			return nil
-		})
-	}()
-	return w, nil
+	width := max(1, len(destinations))
+	return &TableWriter{
+		dir: dir, origins: origins, destinations: destinations, originIDs: originIDs, destinationIDs: destinationIDs,
+		schema: schema, cfg: cfg, opts: opts,
+		partOrigins: int(max(1, cfg.PartRows/int64(width))),
+		slots:       make(chan struct{}, cfg.Concurrency),
+	}, nil
 }
 
-// Emit takes origin i's row (a Combiner's Emit): origins must come in
-// order.
+// Emit takes origin i's row (a Combiner's Emit): origins come in order.
+// A part's worth of origins goes to an encoding goroutine, Emit waiting
+// while every goroutine is busy.
 func (w *TableWriter) Emit(i int, row []int64) error {
 	if i != w.firstOfPending+len(w.pending) {
 		return fmt.Errorf("places: origin %d out of order", i)
 	}
 	w.pending = append(w.pending, row)
-	if len(w.pending) >= w.batchOrigins {
+	if len(w.pending) >= w.partOrigins {
 		return w.send()
 	}
 	return nil
 }
 
-// chunk is the rows of consecutive origins, the first being origin
-// first.
-type chunk struct {
-	first int
-	rows  [][]int64
-}
-
-// send hands the pending origins' rows to the encoding goroutine.
+// send writes the pending origins as the next part, on its own goroutine.
 func (w *TableWriter) send() error {
-	if len(w.pending) == 0 {
+	if err := w.failed(); err != nil {
+		return err
+	}
+	if len(w.pending) == 0 && (len(w.parts) > 0 || len(w.origins) > 0) {
 		return nil
 	}
-	ch := chunk{first: w.firstOfPending, rows: w.pending}
-	w.firstOfPending += len(w.pending)
+	part := len(w.parts)
+	w.parts = append(w.parts, tables.FileInfo{})
+	first, rows := w.firstOfPending, w.pending
+	w.firstOfPending += len(rows)
 	w.pending = nil
-	select {
-	case w.chunks <- ch:
-		return nil
-	case <-w.done:
-		return w.err
-	}
+	w.slots <- struct{}{}
+	w.wg.Go(func() {
+		defer func() { <-w.slots }()
+		info, err := w.writePart(part, first, rows)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		w.parts[part] = info
+	})
+	return nil
 }
 
-// batch builds the record of a chunk: the origin's id repeated, the
-// destinations' ids, the distances with nulls where there is no answer,
-// and the reasons there.
-func (w *TableWriter) batch(ch chunk) (arrow.RecordBatch, error) {
+func (w *TableWriter) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// writePart writes the rows of the origins from first as part file part,
+// in record batches of about the configured batch rows.
+func (w *TableWriter) writePart(part, first int, rows [][]int64) (tables.FileInfo, error) {
+	path := filepath.Join(w.dir, fmt.Sprintf("part-%05d%s", part, w.cfg.Format.Ext()))
+	perBatch := max(1, w.cfg.BatchRows/max(1, len(w.destinations)))
+	return tables.WriteFile(path, w.schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, w.cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < len(rows) || lo == 0; lo += perBatch {
+			hi := min(lo+perBatch, len(rows))
+			rec, err := w.batch(first+lo, rows[lo:hi])
+			if err != nil {
+				return err
+			}
+			err = emit(rec)
+			rec.Release()
+			if err != nil || hi == len(rows) {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// batch builds the record of the rows of the origins from first: the
+// origin's id repeated, the destinations' ids, the distances with nulls
+// where there is no answer, and the reasons there. The columns are built
+// straight into their buffers: a table of places is millions of rows.
+func (w *TableWriter) batch(first int, rows [][]int64) (arrow.RecordBatch, error) {
 	nd := len(w.destinations)
-	n := len(ch.rows) * nd
-	originCol := array.NewBuilder(w.mem, w.originIDs.DataType())
-	defer originCol.Release()
-	reason := array.NewStringBuilder(w.mem)
-	defer reason.Release()
+	n := len(rows) * nd
 	values := make([]int64, n)
 	valid := make([]byte, bitutil.BytesForBits(int64(n)))
+	reasonValid := make([]byte, bitutil.BytesForBits(int64(n)))
+	reasonOffsets := make([]int32, n+1)
+	var reasonData []byte
 	nulls := 0
-	dests := make([]arrow.Array, len(ch.rows))
-	for k, row := range ch.rows {
-		i := ch.first + k
-		if err := appendRepeated(originCol, w.originIDs, i, nd); err != nil {
-			return nil, err
-		}
-		dests[k] = w.destinationIDs
-		p := w.origins[i]
+	for k, row := range rows {
+		p := &w.origins[first+k]
 		for j, d := range row {
 			at := k*nd + j
 			if d != NoPath {
 				values[at] = d
 				bitutil.SetBit(valid, at)
-				reason.AppendNull()
-				continue
+			} else {
+				nulls++
+				bitutil.SetBit(reasonValid, at)
+				reasonData = append(reasonData, w.reasonFor(p, &w.destinations[j])...)
 			}
-			nulls++
-			reason.Append(w.reasonFor(p, w.destinations[j]))
+			reasonOffsets[at+1] = int32(len(reasonData))
 		}
 	}
-	destCol, err := array.Concatenate(dests, w.mem)
+	originCol, err := repeatEach(w.cfg.Mem, w.originIDs, first, len(rows), nd)
+	if err != nil {
+		return nil, err
+	}
+	defer originCol.Release()
+	dests := make([]arrow.Array, len(rows))
+	for k := range dests {
+		dests[k] = w.destinationIDs
+	}
+	destCol, err := array.Concatenate(dests, w.cfg.Mem)
 	if err != nil {
 		return nil, err
 	}
 	defer destCol.Release()
 	dist := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
 		[]*memory.Buffer{memory.NewBufferBytes(valid), memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(values))}, nil, nulls, 0))
-	o, r := originCol.NewArray(), reason.NewArray()
-	defer o.Release()
 	defer dist.Release()
-	defer r.Release()
-	return array.NewRecordBatch(w.schema, []arrow.Array{o, destCol, dist, r}, int64(n)), nil
+	reason := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
+		[]*memory.Buffer{memory.NewBufferBytes(reasonValid), memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(reasonOffsets)), memory.NewBufferBytes(reasonData)}, nil, n-nulls, 0))
+	defer reason.Release()
+	return array.NewRecordBatch(w.schema, []arrow.Array{originCol, destCol, dist, reason}, int64(n)), nil
 }
 
 // reasonFor says why a pair has no answer.
-func (w *TableWriter) reasonFor(p, q snap.Place) string {
+func (w *TableWriter) reasonFor(p, q *snap.Place) string {
 	switch {
 	case !p.OK:
 		return "origin: " + p.Reason
@@ -182,26 +210,58 @@ func (w *TableWriter) reasonFor(p, q snap.Place) string {
 	return ReasonNoRoute
 }
 
-// Close writes the last rows and waits for the file.
-func (w *TableWriter) Close() (tables.FileInfo, error) {
+// Close writes the last rows, waits for every part and returns them in
+// order. A table of no origin is one empty part, so that readers find its
+// schema.
+func (w *TableWriter) Close() ([]tables.FileInfo, error) {
 	err := w.send()
-	w.closed = true
-	close(w.chunks)
-	<-w.done
-	if err != nil {
-		return tables.FileInfo{}, err
+	w.wg.Wait()
+	if err == nil {
+		err = w.failed()
 	}
-	return w.info, w.err
+	if err != nil {
+		return nil, err
+	}
+	return w.parts, nil
 }
 
-// Abort stops the writer; its file never appears.
-func (w *TableWriter) Abort() {
-	if w.closed {
-		return
+// Abort waits for the parts under way; the folder they are in is never
+// committed.
+func (w *TableWriter) Abort() { w.wg.Wait() }
+
+// repeatEach returns the values first..first+count-1 of ids, each
+// repeated times times.
+func repeatEach(mem memory.Allocator, ids arrow.Array, first, count, times int) (arrow.Array, error) {
+	switch a := ids.(type) {
+	case *array.Int64:
+		out := make([]int64, 0, count*times)
+		for i := first; i < first+count; i++ {
+			for range times {
+				out = append(out, a.Value(i))
+			}
+		}
+		return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(out), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(out))}, nil, 0, 0)), nil
+	case *array.String:
+		offsets := make([]int32, 1, count*times+1)
+		var data []byte
+		for i := first; i < first+count; i++ {
+			v := a.Value(i)
+			for range times {
+				data = append(data, v...)
+				offsets = append(offsets, int32(len(data)))
+			}
+		}
+		return array.NewStringData(array.NewData(arrow.BinaryTypes.String, len(offsets)-1,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, 0, 0)), nil
 	}
-	w.closed = true
-	close(w.chunks)
-	<-w.done
+	b := array.NewBuilder(mem, ids.DataType())
+	defer b.Release()
+	for i := first; i < first+count; i++ {
+		if err := appendRepeated(b, ids, i, times); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
 }
 
 // appendRepeated appends value i of ids count times to b, which has ids'

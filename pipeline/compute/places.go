@@ -135,7 +135,7 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 	if err := os.MkdirAll(filepath.Join(dir, output.DistancesDir), 0o755); err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir, "part-00000"+r.cfg.OutFormat.Ext()), origins, destinations,
+	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir), origins, destinations,
 		pr.origins.IDs, pr.destinations.IDs, meta, pr.weightUnit, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
@@ -169,7 +169,7 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	info, err := table.Close()
+	parts, err := table.Close()
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
@@ -181,8 +181,10 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	stages["write_tail"] = time.Since(begin).Seconds()
-	r.rows = info.Rows
-	r.files = []tables.FileInfo{info, pointsInfo}
+	for _, p := range parts {
+		r.rows += p.Rows
+	}
+	r.files = append(parts, pointsInfo)
 	return nil
 }
 
