@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/snap"
@@ -30,6 +31,7 @@ type Combiner struct {
 	origins, destinations []snap.Place
 	seeds                 *Seeds
 	emit                  Emit
+	workers               int
 
 	// users[k] are the origins with seed source k; waiting[k] how many of
 	// them are not answered yet; rows[k] the seed's row once in.
@@ -54,10 +56,11 @@ type indexedSeed struct {
 }
 
 // NewCombiner makes the consumer for a run whose request's sources and
-// targets are seeds.Sources and seeds.Targets.
-func NewCombiner(origins, destinations []snap.Place, seeds *Seeds, emit Emit) *Combiner {
+// targets are seeds.Sources and seeds.Targets; the origins a block
+// completes are combined on up to workers goroutines.
+func NewCombiner(origins, destinations []snap.Place, seeds *Seeds, emit Emit, workers int) *Combiner {
 	c := &Combiner{
-		origins: origins, destinations: destinations, seeds: seeds, emit: emit,
+		origins: origins, destinations: destinations, seeds: seeds, emit: emit, workers: max(workers, 1),
 		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
 		missing: make([]int32, len(origins)), originSeeds: make([][]indexedSeed, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
 		answered: map[int][]int64{},
@@ -132,10 +135,11 @@ func (c *Combiner) Put(rows *results.Rows) error {
 	c.mu.Unlock()
 	// The rows ready origins read stay until those origins are released
 	// below: no other block frees them meanwhile.
+	// A backend that hands over large blocks from one goroutine (a GPU's)
+	// would leave the combining to it alone: the origins are spread over
+	// the workers.
 	answers := make([][]int64, len(ready))
-	for n, i := range ready {
-		answers[n] = c.combine(i)
-	}
+	parallel.For(len(ready), c.workers, func(n int) { answers[n] = c.combine(ready[n]) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for n, i := range ready {

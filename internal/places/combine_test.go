@@ -57,7 +57,7 @@ func TestCombinerAgainstBruteForce(t *testing.T) {
 			}
 			got = append(got, row)
 			return nil
-		})
+		}, 1+int(seed%3))
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -141,7 +141,7 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	defer table.Abort()
-	combiner := places.NewCombiner(origins, destinations, pr.seeds, table.Emit)
+	combiner := places.NewCombiner(origins, destinations, pr.seeds, table.Emit, r.cfg.Workers)
 	if err := combiner.Start(); err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
