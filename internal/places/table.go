@@ -101,8 +101,10 @@ func (w *TableWriter) send() error {
 	if len(w.pending) == 0 && (len(w.parts) > 0 || len(w.origins) > 0) {
 		return nil
 	}
+	w.mu.Lock() // the part goroutines write their entries of parts
 	part := len(w.parts)
 	w.parts = append(w.parts, tables.FileInfo{})
+	w.mu.Unlock()
 	first, rows := w.firstOfPending, w.pending
 	w.firstOfPending += len(rows)
 	w.pending = nil
