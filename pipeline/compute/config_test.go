@@ -71,6 +71,10 @@ func TestShippedConfigs(t *testing.T) {
 			return c.Input.Dataset == "delaware-osm" && c.Input.OSM == input.OSMSpec{Profile: "car", Weight: "time", Components: input.ComponentsLargest} &&
 				c.OriginalIDs && len(c.Sources) == 10 && len(c.Targets) == 10 && c.OutDir == filepath.Join("..", "..", "out", "delaware-osm")
 		},
+		"delaware-places.yaml": func(c *Config) bool {
+			return c.Input.Dataset == "delaware-osm" && c.Places.Origins == c.Places.Destinations && filepath.Base(c.Places.Origins) == "delaware-towns.csv" &&
+				c.Places.SnapMaxMetres == 1000 && c.OutDir == filepath.Join("..", "..", "out", "delaware-places")
+		},
 		"gnutella04-apsp.yaml": func(c *Config) bool {
 			return c.Input.Weighting == "hash" && c.allSources() && c.Algorithm == backend.AlgorithmAuto
 		},
