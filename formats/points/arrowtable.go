@@ -13,11 +13,11 @@ import (
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
-// readTable reads a places file in Parquet or Arrow IPC at path, one
+// readTable reads a file of layout l in Parquet or Arrow IPC at path, one
 // record batch at a time: the id column of each batch is kept until the
 // end, when they are copied into one array (so no batch's other columns
 // stay alive), and the coordinates are copied out as float64.
-func readTable(path string, mem memory.Allocator) (t *Table, err error) {
+func readTable(path string, l layout, mem memory.Allocator) (c *columns, err error) {
 	cfg, err := tables.NewConfig([]tables.Option{tables.WithAllocator(mem)})
 	if err != nil {
 		return nil, err
@@ -33,20 +33,22 @@ func readTable(path string, mem memory.Allocator) (t *Table, err error) {
 	for i, f := range schema.Fields() {
 		names[i] = f.Name
 	}
-	cols, err := findColumns(names)
+	cols, err := l.findColumns(names)
 	if err != nil {
 		return nil, fmt.Errorf("points: %s: %w", path, err)
 	}
-	if err := checkTypes(schema, cols); err != nil {
+	if err := checkTypes(schema, l, cols); err != nil {
 		return nil, fmt.Errorf("points: %s: %w", path, err)
 	}
-	t = &Table{Path: path, IDName: names[cols[colID]]}
+	c = &columns{idName: names[cols[colID]], coords: make([][]float64, len(l)-1)}
 	var idChunks []arrow.Array
 	defer func() {
-		for _, c := range idChunks {
-			c.Release()
+		for _, a := range idChunks {
+			a.Release()
 		}
 	}()
+	coords := make([]arrow.Array, len(l)-1)
+	var rows int64 // before the batch being read
 	for {
 		rec, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -56,8 +58,10 @@ func readTable(path string, mem memory.Allocator) (t *Table, err error) {
 			return nil, err
 		}
 		ids := rec.Column(cols[colID])
-		first := t.Len() // the rows before this batch
-		err = t.appendBatch(ids, rec.Column(cols[colLon]), rec.Column(cols[colLat]))
+		for k := range coords {
+			coords[k] = rec.Column(cols[k+1])
+		}
+		err = c.appendBatch(l, ids, coords)
 		if err == nil {
 			ids.Retain()
 			idChunks = append(idChunks, ids)
@@ -66,28 +70,29 @@ func readTable(path string, mem memory.Allocator) (t *Table, err error) {
 		if err != nil {
 			var re *rowError
 			if errors.As(err, &re) {
-				return nil, fmt.Errorf("points: %s: row %d: %s", path, int64(first)+re.row+1, re.msg)
+				return nil, fmt.Errorf("points: %s: row %d: %s", path, rows+re.row+1, re.msg)
 			}
 			return nil, fmt.Errorf("points: %s: %w", path, err)
 		}
+		rows += int64(ids.Len())
 	}
-	if t.IDs, err = concatIDs(idChunks, schema.Field(cols[colID]).Type, mem); err != nil {
+	if c.ids, err = concatIDs(idChunks, schema.Field(cols[colID]).Type, mem); err != nil {
 		return nil, fmt.Errorf("points: %s: %w", path, err)
 	}
-	return t, nil
+	return c, nil
 }
 
 // checkTypes refuses, before any row is read, an id column that is
 // neither integer nor string and coordinates that are not numbers.
-func checkTypes(schema *arrow.Schema, cols [numColumns]int) error {
+func checkTypes(schema *arrow.Schema, l layout, cols []int) error {
 	id := schema.Field(cols[colID])
 	if !arrow.IsInteger(id.Type.ID()) && id.Type.ID() != arrow.STRING && id.Type.ID() != arrow.LARGE_STRING {
 		return fmt.Errorf("column %q is %s: an id must be an integer or a string", id.Name, id.Type)
 	}
-	for _, role := range []int{colLon, colLat} {
-		f := schema.Field(cols[role])
+	for r := 1; r < len(l); r++ {
+		f := schema.Field(cols[r])
 		if !isNumber(f.Type) {
-			return fmt.Errorf("column %q is %s: a %s must be floating point or an integer", f.Name, f.Type, columnNames[role][0])
+			return fmt.Errorf("column %q is %s: %s must be floating point or an integer", f.Name, f.Type, l[r].withArticle())
 		}
 	}
 	return nil
@@ -103,30 +108,26 @@ type rowError struct {
 func (e *rowError) Error() string { return fmt.Sprintf("row %d of the batch: %s", e.row, e.msg) }
 
 // appendBatch checks the ids of one record batch and appends its
-// coordinates to t.
-func (t *Table) appendBatch(ids, lon, lat arrow.Array) error {
+// coordinates, coords[k] being role k+1 of l, to c.
+func (c *columns) appendBatch(l layout, ids arrow.Array, coords []arrow.Array) error {
 	if k := firstNull(ids); k >= 0 {
 		return &rowError{int64(k), "the id is null"}
 	}
 	if k := firstEmpty(ids); k >= 0 {
 		return &rowError{int64(k), "the id is empty"}
 	}
-	for _, c := range []struct {
-		role int
-		a    arrow.Array
-		out  *[]float64
-	}{{colLon, lon, &t.Lon}, {colLat, lat, &t.Lat}} {
-		base := len(*c.out)
-		*c.out = append(*c.out, make([]float64, c.a.Len())...)
-		out := (*c.out)[base:]
-		widenNumbers(c.a, out)
-		hasNulls := c.a.NullN() > 0
+	for r, a := range coords {
+		base := len(c.coords[r])
+		c.coords[r] = append(c.coords[r], make([]float64, a.Len())...)
+		out := c.coords[r][base:]
+		widenNumbers(a, out)
+		hasNulls := a.NullN() > 0
 		for k, v := range out {
-			if hasNulls && c.a.IsNull(k) {
+			if hasNulls && a.IsNull(k) {
 				out[k] = math.NaN()
 				continue
 			}
-			if msg := checkCoordinate(c.role, v); msg != "" {
+			if msg := l[r+1].checkCoordinate(v); msg != "" {
 				return &rowError{int64(k), msg}
 			}
 		}

@@ -5,64 +5,100 @@ import (
 	"strings"
 )
 
-// The column roles of a places file, indexes of columnNames.
-const (
-	colID = iota
-	colLon
-	colLat
-	numColumns
-)
-
-// columnNames lists, per role, the names that give a column that role,
-// lower-case: the first is the name errors use.
-var columnNames = [numColumns][]string{
-	colID:  {"id"},
-	colLon: {"lon", "longitude"},
-	colLat: {"lat", "latitude"},
+// role is a column a file must have: the id, or one coordinate.
+type role struct {
+	// names are the names that give a column this role, lower-case; the
+	// first is the one messages use.
+	names []string
+	// limit is, for a coordinate, the largest magnitude it may have: 180
+	// for a longitude, 90 for a latitude. The id has none.
+	limit float64
 }
 
-// findColumns returns, per role, the index of the column in names that
-// plays it. A missing role, or two columns for one role, is an error
+// layout is the columns of one kind of file: the id at colID, then the
+// coordinates, which the readers return in this order.
+type layout []role
+
+// colID is the id's place in every layout.
+const colID = 0
+
+var idRole = role{names: []string{"id"}}
+
+// placeLayout is the columns of a places file, read by Read.
+var placeLayout = layout{
+	idRole,
+	{names: []string{"lon", "longitude"}, limit: 180},
+	{names: []string{"lat", "latitude"}, limit: 90},
+}
+
+// pairLayout is the columns of a file of trips, read by ReadPairs; from
+// and to are accepted for origin and destination since trip tables often
+// use them.
+var pairLayout = layout{
+	idRole,
+	{names: []string{"origin_lon", "from_lon"}, limit: 180},
+	{names: []string{"origin_lat", "from_lat"}, limit: 90},
+	{names: []string{"destination_lon", "to_lon"}, limit: 180},
+	{names: []string{"destination_lat", "to_lat"}, limit: 90},
+}
+
+// findColumns returns, per role of l, the index of the column in names
+// that plays it. A missing role, or two columns for one role, is an error
 // listing the file's columns, since a misspelt header is the usual cause.
-func findColumns(names []string) ([numColumns]int, error) {
-	idx := [numColumns]int{-1, -1, -1}
+func (l layout) findColumns(names []string) ([]int, error) {
+	idx := make([]int, len(l))
+	for r := range idx {
+		idx[r] = -1
+	}
 	for i, name := range names {
-		role := roleOf(name)
-		if role < 0 {
+		r := l.roleOf(name)
+		if r < 0 {
 			continue
 		}
-		if idx[role] >= 0 {
-			return idx, fmt.Errorf("columns %q and %q both give the %s", names[idx[role]], name, roleName(role))
+		if idx[r] >= 0 {
+			return nil, fmt.Errorf("columns %q and %q both give the %s", names[idx[r]], name, l[r].describe())
 		}
-		idx[role] = i
+		idx[r] = i
 	}
-	for role, i := range idx {
+	for r, i := range idx {
 		if i < 0 {
-			return idx, fmt.Errorf("no %s column (the file has %s)", roleName(role), listNames(names))
+			return nil, fmt.Errorf("no %s column (the file has %s)", l[r].describe(), listNames(names))
 		}
 	}
 	return idx, nil
 }
 
-// roleOf is the role a column named name plays, or -1 for none.
-func roleOf(name string) int {
-	for role, names := range columnNames {
-		for _, n := range names {
+// roleOf is the role in l of a column named name, or -1 for none.
+func (l layout) roleOf(name string) int {
+	for r, ro := range l {
+		for _, n := range ro.names {
 			if strings.EqualFold(name, n) {
-				return role
+				return r
 			}
 		}
 	}
 	return -1
 }
 
-// roleName names a role as errors write it: "lon (or longitude)".
-func roleName(role int) string {
-	names := columnNames[role]
-	if len(names) == 1 {
-		return names[0]
+// name is the role's name in messages about a value: "lon".
+func (r role) name() string { return r.names[0] }
+
+// describe names a role as errors about columns write it: "lon (or
+// longitude)".
+func (r role) describe() string {
+	if len(r.names) == 1 {
+		return r.names[0]
 	}
-	return names[0] + " (or " + strings.Join(names[1:], ", ") + ")"
+	return r.names[0] + " (or " + strings.Join(r.names[1:], ", ") + ")"
+}
+
+// withArticle is the role's name after "a" or "an": "a lon", "an
+// origin_lon".
+func (r role) withArticle() string {
+	if strings.ContainsRune("aeiou", rune(r.name()[0])) {
+		return "an " + r.name()
+	}
+	return "a " + r.name()
 }
 
 // listNames renders a file's column names for an error message.
@@ -77,16 +113,12 @@ func listNames(names []string) string {
 	return "columns " + strings.Join(quoted, ", ")
 }
 
-// checkCoordinate says what is wrong with a coordinate v of role (colLon
-// or colLat), or "" when it is a longitude in -180..180 or a latitude in
-// -90..90. NaN, a null, passes: the place is kept and goes unanswered.
-func checkCoordinate(role int, v float64) string {
-	limit := 180.0
-	if role == colLat {
-		limit = 90
-	}
-	if v < -limit || v > limit {
-		return fmt.Sprintf("%s %v is outside -%v..%v", columnNames[role][0], v, limit, limit)
+// checkCoordinate says what is wrong with a value v of the coordinate
+// role r, or "" when it lies within -r.limit..r.limit. NaN, a null,
+// passes: the row is kept and goes unanswered.
+func (r role) checkCoordinate(v float64) string {
+	if v < -r.limit || v > r.limit {
+		return fmt.Sprintf("%s %v is outside -%v..%v", r.name(), v, r.limit, r.limit)
 	}
 	return ""
 }

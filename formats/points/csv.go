@@ -13,11 +13,12 @@ import (
 	"github.com/pathflow/pathflow/formats"
 )
 
-// readCSV reads a places file in CSV from r, name being its path.
-func readCSV(r io.Reader, name string) (*Table, error) {
-	t := &Table{Path: name}
-	var cols [numColumns]int
-	var lons, lats blocks[float64]
+// readCSV reads a file of layout l in CSV from r, name being its path.
+func readCSV(r io.Reader, name string, l layout) (*columns, error) {
+	c := &columns{}
+	var cols []int
+	coords := make([]blocks[float64], len(l)-1)
+	row := make([]float64, len(l)-1) // one line's coordinates, kept only if all are good
 	ids := newCSVIDs()
 	header := func(line int64, fields [][]byte) error {
 		names := make([]string, len(fields))
@@ -25,48 +26,52 @@ func readCSV(r io.Reader, name string) (*Table, error) {
 			names[i] = string(f)
 		}
 		var err error
-		if cols, err = findColumns(names); err != nil {
+		if cols, err = l.findColumns(names); err != nil {
 			return &formats.ParseError{File: name, Line: line, Msg: err.Error()}
 		}
-		t.IDName = names[cols[colID]]
+		c.idName = names[cols[colID]]
 		return nil
 	}
-	row := func(line int64, fields [][]byte) error {
+	line := func(line int64, fields [][]byte) error {
 		id := fields[cols[colID]]
 		if len(id) == 0 {
 			return &formats.ParseError{File: name, Line: line, Msg: "the id is empty"}
 		}
-		lon, msg := parseCoordinate(colLon, fields[cols[colLon]])
-		if msg == "" {
-			var lat float64
-			if lat, msg = parseCoordinate(colLat, fields[cols[colLat]]); msg == "" {
-				ids.add(id)
-				lons.add(lon)
-				lats.add(lat)
-				return nil
+		for k := range row {
+			var msg string
+			if row[k], msg = parseCoordinate(l[k+1], fields[cols[k+1]]); msg != "" {
+				return &formats.ParseError{File: name, Line: line, Msg: msg}
 			}
 		}
-		return &formats.ParseError{File: name, Line: line, Msg: msg}
+		ids.add(id)
+		for k, v := range row {
+			coords[k].add(v)
+		}
+		return nil
 	}
-	if err := formats.ScanCSV(r, name, header, row); err != nil {
+	if err := formats.ScanCSV(r, name, header, line); err != nil {
 		return nil, err
 	}
-	t.IDs, t.Lon, t.Lat = ids.array(), lons.flat(), lats.flat()
-	return t, nil
+	c.ids = ids.array()
+	c.coords = make([][]float64, len(coords))
+	for k := range coords {
+		c.coords[k] = coords[k].flat()
+	}
+	return c, nil
 }
 
-// parseCoordinate reads the coordinate of role in field: NaN for an empty
-// field (a null), else a decimal number in the role's range. A message
-// says what is wrong.
-func parseCoordinate(role int, field []byte) (float64, string) {
+// parseCoordinate reads a value of the coordinate role r in field: NaN for
+// an empty field (a null), else a decimal number in the role's range. A
+// message says what is wrong.
+func parseCoordinate(r role, field []byte) (float64, string) {
 	if len(field) == 0 {
 		return math.NaN(), ""
 	}
 	v, err := parseFloat(field)
 	if err != nil {
-		return 0, fmt.Sprintf("%s %s is not a number", columnNames[role][0], quoteField(field))
+		return 0, fmt.Sprintf("%s %s is not a number", r.name(), quoteField(field))
 	}
-	return v, checkCoordinate(role, v)
+	return v, r.checkCoordinate(v)
 }
 
 // quoteField renders a field for an error message, cut short so that a

@@ -1,13 +1,8 @@
 package points
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // Table is a file of places: one row per place, in file order (duplicates
@@ -41,15 +36,11 @@ func Read(path string) (*Table, error) {
 // read is Read with the allocator of the id column (and of Arrow IPC
 // decoding), so that tests can check that nothing leaks.
 func read(path string, mem memory.Allocator) (*Table, error) {
-	f, err := os.Open(path)
+	c, err := readColumns(path, placeLayout, mem)
 	if err != nil {
-		return nil, fmt.Errorf("points: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	if _, err := tables.DetectFormat(f); err == nil {
-		return readTable(path, mem)
-	}
-	return readCSV(f, path)
+	return &Table{Path: path, IDs: c.ids, IDName: c.idName, Lon: c.coords[0], Lat: c.coords[1]}, nil
 }
 
 // Len is the number of places.
