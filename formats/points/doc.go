@@ -1,13 +1,19 @@
 // Package points reads a file of places: one row per place, with the
 // user's own id and its longitude and latitude, such as zone centroids,
 // stores or geocoded addresses, which a run snaps onto the road network
-// and answers about under the user's ids.
+// and answers about under the user's ids; or a file of trips between
+// places, one row per trip with the coordinates of both ends.
 //
 // A file is Parquet, Arrow IPC or CSV (plain or gzip-compressed), told
 // from its bytes, never from its name. Its columns are found by name,
 // case-insensitively: id, lon (or longitude) and lat (or latitude); any
 // other columns are ignored. Rows are kept in file order, duplicates
 // included, since each row is a request the answer must repeat.
+//
+// A file of trips, read by ReadPairs, has one row per trip, with the
+// user's id and both ends: id, origin_lon (or from_lon), origin_lat (or
+// from_lat), destination_lon (or to_lon) and destination_lat (or to_lat).
+// Everything below holds for it as for a file of places.
 //
 // The id keeps the type the file gives it, so that an answer can be
 // joined back to the user's own tables: in Parquet and Arrow IPC any
