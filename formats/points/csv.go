@@ -16,7 +16,8 @@ import (
 // readCSV reads a file of layout l in CSV from r, name being its path.
 func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 	c := &columns{}
-	var cols []int
+	var cols, coordCols []int // coordCols[k] is the column of coordRoles[k]
+	coordRoles := l[1:]
 	coords := make([]blocks[float64], len(l)-1)
 	row := make([]float64, len(l)-1) // one line's coordinates, kept only if all are good
 	ids := newCSVIDs()
@@ -29,7 +30,7 @@ func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 		if cols, err = l.findColumns(names); err != nil {
 			return &formats.ParseError{File: name, Line: line, Msg: err.Error()}
 		}
-		c.idName = names[cols[colID]]
+		c.idName, coordCols = names[cols[colID]], cols[1:]
 		return nil
 	}
 	line := func(line int64, fields [][]byte) error {
@@ -37,9 +38,9 @@ func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 		if len(id) == 0 {
 			return &formats.ParseError{File: name, Line: line, Msg: "the id is empty"}
 		}
-		for k := range row {
+		for k, at := range coordCols {
 			var msg string
-			if row[k], msg = parseCoordinate(l[k+1], fields[cols[k+1]]); msg != "" {
+			if row[k], msg = parseCoordinate(&coordRoles[k], fields[at]); msg != "" {
 				return &formats.ParseError{File: name, Line: line, Msg: msg}
 			}
 		}
@@ -63,7 +64,7 @@ func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 // parseCoordinate reads a value of the coordinate role r in field: NaN for
 // an empty field (a null), else a decimal number in the role's range. A
 // message says what is wrong.
-func parseCoordinate(r role, field []byte) (float64, string) {
+func parseCoordinate(r *role, field []byte) (float64, string) {
 	if len(field) == 0 {
 		return math.NaN(), ""
 	}
