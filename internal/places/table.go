@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/snap"
@@ -157,25 +156,11 @@ func (w *TableWriter) writePart(part, first int, rows [][]int64) (tables.FileInf
 func (w *TableWriter) batch(first int, rows [][]int64) (arrow.RecordBatch, error) {
 	nd := len(w.destinations)
 	n := len(rows) * nd
-	values := make([]int64, n)
-	valid := make([]byte, bitutil.BytesForBits(int64(n)))
-	reasonValid := make([]byte, bitutil.BytesForBits(int64(n)))
-	reasonOffsets := make([]int32, n+1)
-	var reasonData []byte
-	nulls := 0
+	answers := newAnswerColumns(n)
 	for k, row := range rows {
 		p := &w.origins[first+k]
 		for j, d := range row {
-			at := k*nd + j
-			if d != NoPath {
-				values[at] = d
-				bitutil.SetBit(valid, at)
-			} else {
-				nulls++
-				bitutil.SetBit(reasonValid, at)
-				reasonData = append(reasonData, w.reasonFor(p, &w.destinations[j])...)
-			}
-			reasonOffsets[at+1] = int32(len(reasonData))
+			answers.add(d, p, &w.destinations[j])
 		}
 	}
 	originCol, err := repeatEach(w.cfg.Mem, w.originIDs, first, len(rows), nd)
@@ -192,24 +177,10 @@ func (w *TableWriter) batch(first int, rows [][]int64) (arrow.RecordBatch, error
 		return nil, err
 	}
 	defer destCol.Release()
-	dist := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
-		[]*memory.Buffer{memory.NewBufferBytes(valid), memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(values))}, nil, nulls, 0))
+	dist, reason := answers.arrays()
 	defer dist.Release()
-	reason := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
-		[]*memory.Buffer{memory.NewBufferBytes(reasonValid), memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(reasonOffsets)), memory.NewBufferBytes(reasonData)}, nil, n-nulls, 0))
 	defer reason.Release()
 	return array.NewRecordBatch(w.schema, []arrow.Array{originCol, destCol, dist, reason}, int64(n)), nil
-}
-
-// reasonFor says why a pair has no answer.
-func (w *TableWriter) reasonFor(p, q *snap.Place) string {
-	switch {
-	case !p.OK:
-		return "origin: " + p.Reason
-	case !q.OK:
-		return "destination: " + q.Reason
-	}
-	return ReasonNoRoute
 }
 
 // Close writes the last rows, waits for every part and returns them in

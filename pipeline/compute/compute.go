@@ -102,11 +102,15 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 			return nil, err
 		}
 		defer placed.release()
-		run.sources, run.targets = placed.seeds.Sources, placed.seeds.Targets
-		if len(run.sources) == 0 || len(run.targets) == 0 {
+		if placed.tripSeeds != nil {
+			run.sources, run.targets, run.sourceTargets = placed.tripSeeds.Sources, nil, placed.tripSeeds.Targets
+		} else {
+			run.sources, run.targets = placed.seeds.Sources, placed.seeds.Targets
+		}
+		if len(run.sources) == 0 || (placed.seeds != nil && len(run.targets) == 0) {
 			// No place snapped: nothing is searched, but the run is
 			// planned as any other, over one vertex.
-			run.sources, run.targets = []int32{0}, []int32{0}
+			run.sources, run.targets, run.sourceTargets = []int32{0}, []int32{0}, nil
 		}
 	}
 	began := time.Now()
@@ -153,9 +157,12 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		},
 		Edges: g.Edges, CSR: csr, Choice: plan.Choice, Hierarchy: stored,
 	}
-	if placed != nil {
+	switch {
+	case placed != nil && placed.trips != nil:
+		err = run.executeTrips(ctx, placed, be, req, out.Path(), meta, progressOut, stages)
+	case placed != nil:
 		err = run.executePlaces(ctx, placed, be, req, out.Path(), meta, progressOut, stages)
-	} else {
+	default:
 		err = run.execute(ctx, be, req, out.Path(), meta, progressOut, stages)
 	}
 	if err != nil {

@@ -303,7 +303,7 @@ var runOnlyKeys = []string{
 	input.KeyInputPath, input.KeyInputDataset, input.KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
-	KeyPairList, KeyOrigins, KeyDestinations, // their files' bytes enter through withInputFilesChecksum
+	KeyPairList, KeyOrigins, KeyDestinations, KeyPlacePairs, // their files' bytes enter through withInputFilesChecksum
 	ingest.KeyIngestHierarchy, ingest.KeyIngestHierarchyTables, // read by ingest alone; a stored hierarchy changes no result
 	ingest.KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
 	// Which tables are written, not their bytes: a summary-only run's

@@ -29,14 +29,22 @@ const PointsName = "points"
 // placesRun is a table of places: the places read and snapped, and the
 // seed vertices the searches run between.
 type placesRun struct {
-	origins, destinations   *points.Table
+	// origins and destinations are the files of a table of places, trips
+	// the file of a list of trips (then origins and destinations are nil).
+	origins, destinations *points.Table
+	trips                 *points.PairTable
+	// originAt and destinationAt are where the places snapped: per
+	// origin and destination, or per trip.
 	originAt, destinationAt []snap.Place
-	seeds                   *places.Seeds
-	weightUnit              string
+	// seeds are a table's seed vertices, tripSeeds a list of trips'.
+	seeds      *places.Seeds
+	tripSeeds  *places.PairSeeds
+	weightUnit string
 }
 
 // preparePlaces reads the places of compute.origins and
-// compute.destinations and snaps them onto the road network of g, which
+// compute.destinations, or the trips of compute.place_pairs, and snaps
+// them onto the road network of g, which
 // must know its vertices' longitude and latitude. The arcs' geometry comes
 // from the input: an OpenStreetMap extract read directly, or the geometry
 // table of an ingest output, checked against its manifest.
@@ -54,23 +62,61 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 		return nil, &stageerr.InputError{Err: err}
 	}
 	run := &placesRun{weightUnit: g.WeightUnit}
-	if run.origins, err = readPlaceFile(KeyOrigins, cfg.Places.Origins); err != nil {
-		return nil, err
+	limit := cfg.Places.SnapMaxMetres
+	if cfg.Places.Pairs != "" {
+		if run.trips, err = readTripFile(cfg.Places.Pairs); err != nil {
+			return nil, err
+		}
+		run.originAt = ix.SnapAll(run.trips.OriginLon, run.trips.OriginLat, limit, cfg.Workers)
+		run.destinationAt = ix.SnapAll(run.trips.DestinationLon, run.trips.DestinationLat, limit, cfg.Workers)
+		run.tripSeeds = places.PairSeedsOf(run.originAt, run.destinationAt)
+	} else {
+		if run.origins, err = readPlaceFile(KeyOrigins, cfg.Places.Origins); err != nil {
+			return nil, err
+		}
+		if run.destinations, err = readPlaceFile(KeyDestinations, cfg.Places.Destinations); err != nil {
+			run.origins.Release()
+			return nil, err
+		}
+		run.originAt = ix.SnapAll(run.origins.Lon, run.origins.Lat, limit, cfg.Workers)
+		run.destinationAt = ix.SnapAll(run.destinations.Lon, run.destinations.Lat, limit, cfg.Workers)
+		run.seeds = places.SeedsOf(run.originAt, run.destinationAt)
 	}
-	if run.destinations, err = readPlaceFile(KeyDestinations, cfg.Places.Destinations); err != nil {
-		run.origins.Release()
-		return nil, err
-	}
-	run.originAt = ix.SnapAll(run.origins.Lon, run.origins.Lat, cfg.Places.SnapMaxMetres, cfg.Workers)
-	run.destinationAt = ix.SnapAll(run.destinations.Lon, run.destinations.Lat, cfg.Places.SnapMaxMetres, cfg.Workers)
-	run.seeds = places.SeedsOf(run.originAt, run.destinationAt)
 	stages["places"] = time.Since(begin).Seconds()
+	sources, targets := run.searchVertices()
 	log.Info("places snapped",
 		"origins", len(run.originAt), "origins_snapped", snappedCount(run.originAt),
 		"destinations", len(run.destinationAt), "destinations_snapped", snappedCount(run.destinationAt),
-		"seed_sources", len(run.seeds.Sources), "seed_targets", len(run.seeds.Targets),
-		"snap_max_metres", cfg.Places.SnapMaxMetres, "places_s", runlog.Round3(stages["places"]))
+		"seed_sources", len(sources), "seed_targets", targets,
+		"snap_max_metres", limit, "places_s", runlog.Round3(stages["places"]))
 	return run, nil
+}
+
+// searchVertices returns the seed sources the searches start from and the
+// number of seed targets: a table's distinct ones, or the targets of a
+// list of trips' sources, summed.
+func (pr *placesRun) searchVertices() (sources []int32, targets int) {
+	if pr.tripSeeds != nil {
+		for _, t := range pr.tripSeeds.Targets {
+			targets += len(t)
+		}
+		return pr.tripSeeds.Sources, targets
+	}
+	return pr.seeds.Sources, len(pr.seeds.Targets)
+}
+
+// readTripFile reads the file of trips; its problems are input errors
+// naming the key.
+func readTripFile(path string) (*points.PairTable, error) {
+	t, err := points.ReadPairs(path)
+	if err != nil {
+		var pathErr *os.PathError
+		if errors.As(err, &pathErr) {
+			return nil, &stageerr.InputError{Err: input.PathError(KeyPlacePairs, path, err)}
+		}
+		return nil, &stageerr.InputError{Err: err}
+	}
+	return t, nil
 }
 
 // readPlaceFile reads one file of places; its problems are input errors
@@ -201,6 +247,62 @@ func withoutSeeds(ps []snap.Place) []snap.Place {
 
 // release frees the places' columns.
 func (pr *placesRun) release() {
+	if pr.trips != nil {
+		pr.trips.Release()
+		return
+	}
 	pr.origins.Release()
 	pr.destinations.Release()
+}
+
+// executeTrips runs the searches for a list of trips, from each seed
+// source to its own seed targets, and writes the trips' answers in file
+// order and the points table into dir.
+func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
+	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.tripSeeds.Sources)))
+	combiner := places.NewPairCombiner(pr.originAt, pr.destinationAt, pr.tripSeeds, r.cfg.Workers)
+	start := time.Now()
+	if len(pr.tripSeeds.Sources) > 0 {
+		req.Shape = results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+		req.Facts = r.facts.add
+		err := be.Run(ctx, req, func(rows *results.Rows) error {
+			progress.Add(int64(rows.Len()))
+			if err := combiner.Put(rows); err != nil {
+				return &stageerr.OutputError{Err: err}
+			}
+			return nil
+		})
+		if err != nil {
+			combiner.Abort()
+			progress.Finish()
+			return classifyRunError(nameCycleVertex(err, r.ids))
+		}
+	}
+	stages["compute"] = time.Since(start).Seconds()
+	begin := time.Now()
+	err := combiner.Close()
+	progress.Finish()
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	table := filepath.Join(dir, output.DistancesDir)
+	if err := os.MkdirAll(table, 0o755); err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	info, err := places.WriteTrips(table, pr.trips.IDs, pr.trips.IDName, pr.originAt, pr.destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	t := pr.trips
+	pointsInfo, err := places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
+		{Role: places.RoleOrigin, IDs: t.IDs, Lon: t.OriginLon, Lat: t.OriginLat, Places: pr.originAt},
+		{Role: places.RoleDestination, IDs: t.IDs, Lon: t.DestinationLon, Lat: t.DestinationLat, Places: pr.destinationAt},
+	}, meta, r.tableOptions()...)
+	if err != nil {
+		return &stageerr.OutputError{Err: err}
+	}
+	stages["write_tail"] = time.Since(begin).Seconds()
+	r.rows = info.Rows
+	r.files = []tables.FileInfo{info, pointsInfo}
+	return nil
 }

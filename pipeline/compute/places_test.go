@@ -176,3 +176,74 @@ func dedupe(ids []string) []string {
 	}
 	return out
 }
+
+// TestTripsOnDelaware answers a list of trips between places
+// (compute.place_pairs) on the real Delaware network and checks every
+// trip against the cell of a table of the same places: the same answer,
+// in file order, keyed by the trip's id under the file's own column
+// name, a trip listed twice answered twice, and a trip from a place off
+// the map null with its reason.
+func TestTripsOnDelaware(t *testing.T) {
+	duckdbtest.Require(t)
+	osmroadstest.Extract(t, osmroadstest.Delaware)
+	dir, m := ingestTo(t, "-dataset", "delaware-osm", "-osm-components", "largest")
+	_, vs, _, err := tables.ReadGraph(tables.GraphFilesIn(dir, tables.Parquet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	type place struct{ lon, lat float64 }
+	ps := make([]place, 30)
+	var table strings.Builder
+	table.WriteString("id,lon,lat\n")
+	for i := range ps {
+		v := int32(rng.IntN(int(m.N)))
+		ps[i] = place{vs.Lon(v) + (rng.Float64()-0.5)*0.001, vs.Lat(v) + (rng.Float64()-0.5)*0.001}
+		fmt.Fprintf(&table, "%d,%.7f,%.7f\n", i, ps[i].lon, ps[i].lat)
+	}
+	var trips strings.Builder
+	trips.WriteString("ID,Origin_Lon,origin_lat,to_lon,to_lat\n")
+	var want []string // "trip origin destination"
+	for k := range 200 {
+		o, d := rng.IntN(len(ps)), rng.IntN(len(ps))
+		if k == 7 { // the same trip again
+			o, d = 3, 4
+		}
+		if k == 3 {
+			o, d = 3, 4
+		}
+		fmt.Fprintf(&trips, "t%d,%.7f,%.7f,%.7f,%.7f\n", k, ps[o].lon, ps[o].lat, ps[d].lon, ps[d].lat)
+		want = append(want, fmt.Sprintf("t%d %d %d", k, o, d))
+	}
+	trips.WriteString("off,-70.0,39.0,-75.5,39.1\n")
+	placesFile := stagetest.WriteFile(t, "places.csv", table.String())
+	tripsFile := stagetest.WriteFile(t, "trips.csv", trips.String())
+
+	tableOut := filepath.Join(t.TempDir(), "table")
+	runCompute(t, loadCompute(t, "", "-input", dir, "-origins", placesFile, "-destinations", placesFile, "-out", tableOut, "-backend", "cpu"))
+	cell := map[[2]string]string{}
+	for _, row := range placeRows(t, tableOut) {
+		f := strings.Fields(row)
+		cell[[2]string{f[0], f[1]}] = f[2]
+	}
+	tripsOut := filepath.Join(t.TempDir(), "trips")
+	runCompute(t, loadCompute(t, "", "-input", dir, "-place-pairs", tripsFile, "-out", tripsOut, "-backend", "cpu", "-algorithm", "ch"))
+	res := duckdbtest.Query(t, fmt.Sprintf("SELECT ID, distance, reason FROM read_parquet(%s)", duckdbtest.SQLString(filepath.Join(tripsOut, output.DistancesDir, "*.parquet"))))[0]
+	if res.Columns[0] != "ID" {
+		t.Errorf("the id column is %q, the file named it ID", res.Columns[0])
+	}
+	if len(res.Rows) != len(want)+1 {
+		t.Fatalf("%d rows for %d trips", len(res.Rows), len(want)+1)
+	}
+	for k, w := range want {
+		f := strings.Fields(w)
+		got := res.Rows[k]
+		if duckdbtest.Text(got[0]) != f[0] || duckdbtest.Text(got[1]) != cell[[2]string{f[1], f[2]}] {
+			t.Errorf("trip %s from %s to %s: %v, the table of places says %s", f[0], f[1], f[2], got, cell[[2]string{f[1], f[2]}])
+		}
+	}
+	last := res.Rows[len(want)]
+	if duckdbtest.Text(last[0]) != "off" || last[1] != nil || !strings.HasPrefix(duckdbtest.Text(last[2]), "origin: ") {
+		t.Errorf("the trip from off the map: %v", last)
+	}
+}

@@ -26,6 +26,7 @@ func (c *Config) namedInputFiles() []output.ReadPath {
 		{Key: KeyPairList, Path: c.PairList},
 		{Key: KeyOrigins, Path: c.Places.Origins},
 		{Key: KeyDestinations, Path: c.Places.Destinations},
+		{Key: KeyPlacePairs, Path: c.Places.Pairs},
 	} {
 		if f.Path != "" {
 			paths = append(paths, f)

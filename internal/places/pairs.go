@@ -1,0 +1,202 @@
+package places
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/pathflow/pathflow/internal/parallel"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/snap"
+)
+
+// PairSeeds are the vertices a list of trips between places is computed
+// between: Sources, every vertex a trip's origin can start toward, in the
+// order the trips first name them; Targets[k], the vertices the
+// destinations of the trips starting from Sources[k] can be reached from,
+// each once. A run asks the searches for exactly these pairs of seeds (a
+// request with SourceTargets), not for every source x target.
+type PairSeeds struct {
+	Sources []int32
+	Targets [][]int32
+	// sourceAt gives each seed source's index; targetAt[k] each of
+	// Sources[k]'s targets' column in its row.
+	sourceAt map[int32]int32
+	targetAt []map[int32]int32
+}
+
+// PairSeedsOf collects the seeds of trips from origins[i] to
+// destinations[i]. O(trips).
+func PairSeedsOf(origins, destinations []snap.Place) *PairSeeds {
+	s := &PairSeeds{sourceAt: map[int32]int32{}}
+	for i, o := range origins {
+		if !searched(origins, destinations, i) {
+			continue
+		}
+		for _, seed := range o.Out {
+			k, ok := s.sourceAt[seed.Vertex]
+			if !ok {
+				k = int32(len(s.Sources))
+				s.sourceAt[seed.Vertex] = k
+				s.Sources = append(s.Sources, seed.Vertex)
+				s.Targets = append(s.Targets, nil)
+				s.targetAt = append(s.targetAt, map[int32]int32{})
+			}
+			for _, t := range destinations[i].In {
+				if _, ok := s.targetAt[k][t.Vertex]; !ok {
+					s.targetAt[k][t.Vertex] = int32(len(s.Targets[k]))
+					s.Targets[k] = append(s.Targets[k], t.Vertex)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// PairCombiner is the results.Consumer of a run over the seeds of a list
+// of trips (PairSeedsOf): it keeps each seed source's ragged row until
+// every trip starting from it is answered, and answers each trip as the
+// best of its seed pairs and of the trip along a shared road piece. The
+// answers, one int64 per trip (NoPath where there is none), are read once
+// the run is over (Answers), so the file order needs no waiting.
+type PairCombiner struct {
+	origins, destinations []snap.Place
+	seeds                 *PairSeeds
+	workers               int
+
+	users   [][]int32 // users[k]: the trips with seed source k
+	waiting []int32   // waiting[k]: how many of them are not answered
+	rows    [][]int64
+	missing []int32 // missing[i]: trip i's seed rows not in yet
+
+	mu      sync.Mutex
+	answers []int64
+	done    int
+}
+
+// NewPairCombiner makes the consumer for trips from origins[i] to
+// destinations[i]; the trips a block completes are answered on up to
+// workers goroutines.
+func NewPairCombiner(origins, destinations []snap.Place, seeds *PairSeeds, workers int) *PairCombiner {
+	c := &PairCombiner{
+		origins: origins, destinations: destinations, seeds: seeds, workers: max(workers, 1),
+		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
+		missing: make([]int32, len(origins)), answers: make([]int64, len(origins)),
+	}
+	for i, o := range origins {
+		if searched(origins, destinations, i) {
+			for _, s := range o.Out {
+				k := seeds.sourceAt[s.Vertex]
+				c.users[k] = append(c.users[k], int32(i))
+				c.waiting[k]++
+				c.missing[i]++
+			}
+		}
+		if c.missing[i] == 0 { // a place that did not snap: no search
+			c.answers[i] = c.answer(i)
+			c.done++
+		}
+	}
+	return c
+}
+
+// Put takes a block of ragged seed rows over. Safe for concurrent use.
+func (c *PairCombiner) Put(rows *results.Rows) error {
+	defer rows.Release()
+	if rows.Sparse() {
+		return fmt.Errorf("places: a sparse block for a list of trips")
+	}
+	dist := rows.Distances()
+	copies := make([][]int64, rows.Len())
+	for r := range copies {
+		lo, hi := rows.Span(r)
+		if k := rows.First + r; hi-lo != len(c.seeds.Targets[k]) {
+			return fmt.Errorf("places: seed source %d has %d cells for %d targets", k, hi-lo, len(c.seeds.Targets[k]))
+		}
+		row := make([]int64, hi-lo)
+		for t := range row {
+			row[t] = dist.Weight(lo + t)
+		}
+		copies[r] = row
+	}
+	var ready []int
+	c.mu.Lock()
+	for r, row := range copies {
+		k := rows.First + r
+		if c.rows[k] != nil || c.waiting[k] == 0 {
+			continue
+		}
+		c.rows[k] = row
+		for _, i := range c.users[k] {
+			if c.missing[i]--; c.missing[i] == 0 {
+				ready = append(ready, int(i))
+			}
+		}
+	}
+	c.mu.Unlock()
+	// The rows ready trips read stay until those trips are released below.
+	parallel.For(len(ready), c.workers, func(n int) { c.answers[ready[n]] = c.answer(ready[n]) })
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, i := range ready {
+		for _, s := range c.origins[i].Out { // ready trips are searched ones
+			k := c.seeds.sourceAt[s.Vertex]
+			if c.waiting[k]--; c.waiting[k] == 0 {
+				c.rows[k] = nil
+			}
+		}
+	}
+	c.done += len(ready)
+	return nil
+}
+
+// answer is trip i's best weight, NoPath where there is none.
+func (c *PairCombiner) answer(i int) int64 {
+	p, q := &c.origins[i], &c.destinations[i]
+	if !p.OK || !q.OK {
+		return NoPath
+	}
+	best := NoPath
+	for _, s := range p.Out {
+		k := c.seeds.sourceAt[s.Vertex]
+		row := c.rows[k]
+		for _, t := range q.In {
+			if d := row[c.seeds.targetAt[k][t.Vertex]]; d != unreachable {
+				if w := s.Weight + d + t.Weight; best == NoPath || w < best {
+					best = w
+				}
+			}
+		}
+	}
+	if w, ok := snap.Direct(p, q); ok && (best == NoPath || w < best) {
+		best = w
+	}
+	return best
+}
+
+// Close checks that every trip was answered.
+func (c *PairCombiner) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done != len(c.origins) {
+		return fmt.Errorf("places: %d of %d trips answered", c.done, len(c.origins))
+	}
+	return nil
+}
+
+// Abort drops the waiting rows.
+func (c *PairCombiner) Abort() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rows = nil
+}
+
+// Answers returns every trip's answer, in trip order, once Close has
+// returned nil.
+func (c *PairCombiner) Answers() []int64 { return c.answers }
+
+// searched reports whether trip i is searched: both its places snapped.
+// The others are answered without a search, and need no seeds, so that
+// every seed source has targets.
+func searched(origins, destinations []snap.Place, i int) bool {
+	return origins[i].OK && destinations[i].OK && len(origins[i].Out) > 0 && len(destinations[i].In) > 0
+}

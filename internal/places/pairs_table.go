@@ -1,0 +1,61 @@
+package places
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pathflow/pathflow/internal/snap"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// WriteTrips writes the answers of a list of trips into the folder dir as
+// part-00000: one row per trip in file order, its id (in the column the
+// file named, with its type), its distance (null where there is none, the
+// unit in the field metadata) and the reason there is none. ids are the
+// trips' id column, answers a PairCombiner's.
+func WriteTrips(dir string, ids arrow.Array, idName string, origins, destinations []snap.Place, answers []int64, meta map[string]string, unit string, opts ...tables.Option) (tables.FileInfo, error) {
+	cfg, err := tables.NewConfig(opts)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	n := len(answers)
+	if ids.Len() != n || len(origins) != n || len(destinations) != n {
+		return tables.FileInfo{}, fmt.Errorf("places: %d ids, %d origins and %d destinations for %d trips", ids.Len(), len(origins), len(destinations), n)
+	}
+	schema := tables.SchemaWith(meta,
+		arrow.Field{Name: idName, Type: ids.DataType()},
+		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{"unit": unit})},
+		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
+	)
+	path := filepath.Join(dir, "part-00000"+cfg.Format.Ext())
+	return tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
+		for lo := 0; lo < n || lo == 0; lo += cfg.BatchRows {
+			hi := min(lo+cfg.BatchRows, n)
+			rec := tripBatch(schema, ids, origins, destinations, answers, lo, hi)
+			err := emit(rec)
+			rec.Release()
+			if err != nil || hi == n {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// tripBatch is the record of trips lo..hi-1: their ids (a slice of the
+// id column, no copy), distances and reasons.
+func tripBatch(schema *arrow.Schema, ids arrow.Array, origins, destinations []snap.Place, answers []int64, lo, hi int) arrow.RecordBatch {
+	answerCols := newAnswerColumns(hi - lo)
+	for i := lo; i < hi; i++ {
+		answerCols.add(answers[i], &origins[i], &destinations[i])
+	}
+	idCol := array.NewSlice(ids, int64(lo), int64(hi))
+	defer idCol.Release()
+	dist, reason := answerCols.arrays()
+	defer dist.Release()
+	defer reason.Release()
+	return array.NewRecordBatch(schema, []arrow.Array{idCol, dist, reason}, int64(hi-lo))
+}
