@@ -14,10 +14,12 @@ import (
 )
 
 // readTable reads a file of layout l in Parquet or Arrow IPC at path, one
-// record batch at a time: the id column of each batch is kept until the
-// end, when they are copied into one array (so no batch's other columns
-// stay alive), and the coordinates are copied out as float64.
-func readTable(path string, l layout, mem memory.Allocator) (c *columns, err error) {
+// record batch at a time: the id column of each batch, and with
+// keepOthers each column that plays no role, is kept until the end, when
+// its chunks are copied into one array (so no batch's unwanted columns,
+// nor an Arrow IPC batch's body, stay alive), and the coordinates are
+// copied out as float64.
+func readTable(path string, l layout, keepOthers bool, mem memory.Allocator) (c *columns, err error) {
 	cfg, err := tables.NewConfig([]tables.Option{tables.WithAllocator(mem)})
 	if err != nil {
 		return nil, err
@@ -41,10 +43,19 @@ func readTable(path string, l layout, mem memory.Allocator) (c *columns, err err
 		return nil, fmt.Errorf("points: %s: %w", path, err)
 	}
 	c = &columns{idName: names[cols[colID]], coords: make([][]float64, len(l)-1)}
-	var idChunks []arrow.Array
+	var others []int
+	if keepOthers {
+		others = otherColumns(len(names), cols)
+	}
+	// kept[j] holds the chunks of column keptCols[j]: the id, then
+	// others.
+	keptCols := append([]int{cols[colID]}, others...)
+	kept := make([][]arrow.Array, len(keptCols))
 	defer func() {
-		for _, a := range idChunks {
-			a.Release()
+		for _, chunks := range kept {
+			for _, a := range chunks {
+				a.Release()
+			}
 		}
 	}()
 	coords := make([]arrow.Array, len(l)-1)
@@ -63,8 +74,11 @@ func readTable(path string, l layout, mem memory.Allocator) (c *columns, err err
 		}
 		err = c.appendBatch(l, ids, coords)
 		if err == nil {
-			ids.Retain()
-			idChunks = append(idChunks, ids)
+			for j, col := range keptCols {
+				a := rec.Column(col)
+				a.Retain()
+				kept[j] = append(kept[j], a)
+			}
 		}
 		rec.Release()
 		if err != nil {
@@ -76,10 +90,43 @@ func readTable(path string, l layout, mem memory.Allocator) (c *columns, err err
 		}
 		rows += int64(ids.Len())
 	}
-	if c.ids, err = concatIDs(idChunks, schema.Field(cols[colID]).Type, mem); err != nil {
+	if c, err = c.concatKept(kept, schema, cols[colID], others, mem); err != nil {
 		return nil, fmt.Errorf("points: %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// concatKept sets c's ids, from kept[0], and its other columns, from
+// kept[1+j] for column others[j] of schema, each copied into one array.
+// On an error it releases whatever it made.
+func (c *columns) concatKept(kept [][]arrow.Array, schema *arrow.Schema, idCol int, others []int, mem memory.Allocator) (*columns, error) {
+	ids, err := concatChunks(kept[0], schema.Field(idCol).Type, mem)
+	if err != nil {
+		return nil, err
+	}
+	c.ids = ids
+	c.others, c.otherCols = make([]arrow.Field, 0, len(others)), make([]arrow.Array, 0, len(others))
+	for j, col := range others {
+		f := schema.Field(col)
+		a, err := concatChunks(kept[1+j], f.Type, mem)
+		if err != nil {
+			c.release()
+			return nil, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		c.others, c.otherCols = append(c.others, f), append(c.otherCols, a)
+	}
+	return c, nil
+}
+
+// release gives up c's references to its arrays.
+func (c *columns) release() {
+	if c.ids != nil {
+		c.ids.Release()
+	}
+	for _, a := range c.otherCols {
+		a.Release()
+	}
+	c.ids, c.otherCols = nil, nil
 }
 
 // checkTypes refuses, before any row is read, an id column that is
@@ -203,13 +250,11 @@ func widen[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | f
 	}
 }
 
-// concatIDs copies the id chunks into one array of type dt, an empty one
-// for a table without rows.
-func concatIDs(chunks []arrow.Array, dt arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+// concatChunks copies the chunks of a column into one array of type dt,
+// an empty one for a table without rows.
+func concatChunks(chunks []arrow.Array, dt arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	if len(chunks) == 0 {
-		b := array.NewBuilder(mem, dt)
-		defer b.Release()
-		return b.NewArray(), nil
+		return array.MakeArrayOfNull(mem, dt, 0), nil
 	}
 	return array.Concatenate(chunks, mem)
 }

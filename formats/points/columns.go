@@ -2,6 +2,7 @@ package points
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -66,6 +67,18 @@ func (l layout) findColumns(names []string) ([]int, error) {
 		}
 	}
 	return idx, nil
+}
+
+// otherColumns is the columns, of a file with n, that findColumns gave no
+// role: cols are its answer.
+func otherColumns(n int, cols []int) []int {
+	others := make([]int, 0, n)
+	for i := range n {
+		if !slices.Contains(cols, i) {
+			others = append(others, i)
+		}
+	}
+	return others
 }
 
 // roleOf is the role in l of a column named name, or -1 for none.

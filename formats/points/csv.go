@@ -7,16 +7,18 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/formats"
 )
 
-// readCSV reads a file of layout l in CSV from r, name being its path.
-func readCSV(r io.Reader, name string, l layout) (*columns, error) {
+// readCSV reads a file of layout l in CSV from r, name being its path;
+// with keepOthers it keeps the columns that play no role as text, an
+// empty field being a null.
+func readCSV(r io.Reader, name string, l layout, keepOthers bool) (*columns, error) {
 	c := &columns{}
 	var cols, coordCols []int // coordCols[k] is the column of coordRoles[k]
+	var others []int          // the kept columns; otherText[j] collects column others[j]
+	var otherText []csvStrings
 	coordRoles := l[1:]
 	coords := make([]blocks[float64], len(l)-1)
 	row := make([]float64, len(l)-1) // one line's coordinates, kept only if all are good
@@ -31,6 +33,14 @@ func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 			return &formats.ParseError{File: name, Line: line, Msg: err.Error()}
 		}
 		c.idName, coordCols = names[cols[colID]], cols[1:]
+		if keepOthers {
+			others = otherColumns(len(names), cols)
+			otherText = make([]csvStrings, len(others))
+			c.others = make([]arrow.Field, len(others))
+			for j, at := range others {
+				c.others[j] = arrow.Field{Name: names[at], Type: arrow.BinaryTypes.String, Nullable: true}
+			}
+		}
 		return nil
 	}
 	line := func(line int64, fields [][]byte) error {
@@ -48,12 +58,25 @@ func readCSV(r io.Reader, name string, l layout) (*columns, error) {
 		for k, v := range row {
 			coords[k].add(v)
 		}
+		for j, at := range others {
+			if len(fields[at]) == 0 {
+				otherText[j].addNull()
+			} else {
+				otherText[j].add(fields[at])
+			}
+		}
 		return nil
 	}
 	if err := formats.ScanCSV(r, name, header, line); err != nil {
 		return nil, err
 	}
 	c.ids = ids.array()
+	if keepOthers {
+		c.otherCols = make([]arrow.Array, len(otherText))
+		for j := range otherText {
+			c.otherCols[j] = otherText[j].array()
+		}
+	}
 	c.coords = make([][]float64, len(coords))
 	for k := range coords {
 		c.coords[k] = coords[k].flat()
@@ -91,9 +114,7 @@ func quoteField(f []byte) string {
 // and "007" must then stay "007", and the integers while there is no such
 // id, so that an integer column needs no second parse.
 type csvIDs struct {
-	// text holds the ids one after another; ends[i] is where id i ends.
-	text blocks[byte]
-	ends blocks[int64]
+	text csvStrings
 	// ints are the ids as integers while allInt holds.
 	ints   blocks[int64]
 	allInt bool
@@ -103,8 +124,7 @@ func newCSVIDs() *csvIDs { return &csvIDs{allInt: true} }
 
 // add appends the id in field.
 func (c *csvIDs) add(field []byte) {
-	c.text.addAll(field)
-	c.ends.add(int64(c.text.len()))
+	c.text.add(field)
 	if !c.allInt {
 		return
 	}
@@ -123,28 +143,5 @@ func (c *csvIDs) array() arrow.Array {
 		ints := c.ints.flat()
 		return newArray(arrow.PrimitiveTypes.Int64, len(ints), arrow.Int64Traits.CastToBytes(ints))
 	}
-	text, ends := c.text.flat(), c.ends.flat()
-	n := len(ends)
-	if len(text) > math.MaxInt32 {
-		offsets := make([]int64, n+1)
-		copy(offsets[1:], ends)
-		return newArray(arrow.BinaryTypes.LargeString, n, arrow.Int64Traits.CastToBytes(offsets), text)
-	}
-	offsets := make([]int32, n+1)
-	for i, end := range ends {
-		offsets[i+1] = int32(end)
-	}
-	return newArray(arrow.BinaryTypes.String, n, arrow.Int32Traits.CastToBytes(offsets), text)
-}
-
-// newArray makes an array of n values without nulls over Go-allocated
-// buffers, which the garbage collector frees.
-func newArray(dt arrow.DataType, n int, buffers ...[]byte) arrow.Array {
-	bufs := []*memory.Buffer{nil}
-	for _, b := range buffers {
-		bufs = append(bufs, memory.NewBufferBytes(b))
-	}
-	data := array.NewData(dt, n, bufs, nil, 0, 0)
-	defer data.Release() // the array holds its own reference
-	return array.MakeFromData(data)
+	return c.text.array()
 }

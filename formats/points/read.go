@@ -20,20 +20,28 @@ type columns struct {
 	// coords[r-1] holds the values of role r of the layout, NaN where
 	// null.
 	coords [][]float64
+	// others and otherCols are the file's columns that play no role of the
+	// layout, in file order, when the caller asked for them; the caller
+	// owns the arrays' references.
+	others    []arrow.Field
+	otherCols []arrow.Array
 }
 
 // readColumns reads the file at path in layout l, its format told from
 // its bytes: Parquet (it starts with PAR1), Arrow IPC (ARROW1), else CSV,
-// plain or gzip-compressed. mem allocates the id column (and Arrow IPC
-// decoding), so that tests can check that nothing leaks.
-func readColumns(path string, l layout, mem memory.Allocator) (*columns, error) {
+// plain or gzip-compressed. With keepOthers it also keeps the columns that
+// play no role, which a file of places has no use for but a file of trips
+// carries into its answers. mem allocates the id column and the kept
+// columns (and Arrow IPC decoding), so that tests can check that nothing
+// leaks.
+func readColumns(path string, l layout, keepOthers bool, mem memory.Allocator) (*columns, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("points: %w", err)
 	}
 	defer f.Close()
 	if _, err := tables.DetectFormat(f); err == nil {
-		return readTable(path, l, mem)
+		return readTable(path, l, keepOthers, mem)
 	}
-	return readCSV(f, path, l)
+	return readCSV(f, path, l, keepOthers)
 }

@@ -36,7 +36,7 @@ func Read(path string) (*Table, error) {
 // read is Read with the allocator of the id column (and of Arrow IPC
 // decoding), so that tests can check that nothing leaks.
 func read(path string, mem memory.Allocator) (*Table, error) {
-	c, err := readColumns(path, placeLayout, mem)
+	c, err := readColumns(path, placeLayout, false, mem)
 	if err != nil {
 		return nil, err
 	}
