@@ -6,14 +6,18 @@
 //
 // A file is Parquet, Arrow IPC or CSV (plain or gzip-compressed), told
 // from its bytes, never from its name. Its columns are found by name,
-// case-insensitively: id, lon (or longitude) and lat (or latitude); any
-// other columns are ignored. Rows are kept in file order, duplicates
+// case-insensitively: id, lon (or longitude) and lat (or latitude); a
+// file of places ignores any other columns. Rows are kept in file order, duplicates
 // included, since each row is a request the answer must repeat.
 //
 // A file of trips, read by ReadPairs, has one row per trip, with the
 // user's id and both ends: id, origin_lon (or from_lon), origin_lat (or
 // from_lat), destination_lon (or to_lon) and destination_lat (or to_lat).
-// Everything below holds for it as for a file of places.
+// Its other columns (a mode, a purpose, a weight) are kept, in file order,
+// so that an answer can carry them beside each trip: with the type the
+// file gives them in Parquet and Arrow IPC, nulls included, and as text in
+// CSV, an empty field being a null. Everything below holds for it as for
+// a file of places.
 //
 // The id keeps the type the file gives it, so that an answer can be
 // joined back to the user's own tables: in Parquet and Arrow IPC any
