@@ -13,10 +13,13 @@ import (
 
 // WriteTrips writes the answers of a list of trips into the folder dir as
 // part-00000: one row per trip in file order, its id (in the column the
-// file named, with its type), its distance (null where there is none, the
-// unit in the field metadata) and the reason there is none. ids are the
-// trips' id column, answers a PairCombiner's.
-func WriteTrips(dir string, ids arrow.Array, idName string, origins, destinations []snap.Place, answers []int64, meta map[string]string, unit string, opts ...tables.Option) (tables.FileInfo, error) {
+// file named, with its type), the file's other columns as it gave them
+// (others, one array of values per field, a value per trip), its distance
+// (null where there is none, the unit in the field metadata) and the
+// reason there is none. ids are the trips' id column, answers a
+// PairCombiner's. A file column named distance or reason is refused: the
+// output would hold two columns of one name.
+func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, meta map[string]string, unit string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -25,16 +28,29 @@ func WriteTrips(dir string, ids arrow.Array, idName string, origins, destination
 	if ids.Len() != n || len(origins) != n || len(destinations) != n {
 		return tables.FileInfo{}, fmt.Errorf("places: %d ids, %d origins and %d destinations for %d trips", ids.Len(), len(origins), len(destinations), n)
 	}
-	schema := tables.SchemaWith(meta,
-		arrow.Field{Name: idName, Type: ids.DataType()},
+	if len(others) != len(otherCols) {
+		return tables.FileInfo{}, fmt.Errorf("places: %d other columns with %d arrays", len(others), len(otherCols))
+	}
+	fields := []arrow.Field{{Name: idName, Type: ids.DataType()}}
+	for c, f := range others {
+		if f.Name == ColDistance || f.Name == ColReason {
+			return tables.FileInfo{}, fmt.Errorf("places: the trips' column %q is one the output writes: rename it in the file", f.Name)
+		}
+		if otherCols[c].Len() != n {
+			return tables.FileInfo{}, fmt.Errorf("places: column %q holds %d values for %d trips", f.Name, otherCols[c].Len(), n)
+		}
+		fields = append(fields, arrow.Field{Name: f.Name, Type: f.Type, Nullable: true})
+	}
+	fields = append(fields,
 		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{"unit": unit})},
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
 	)
+	schema := tables.SchemaWith(meta, fields...)
 	path := filepath.Join(dir, "part-00000"+cfg.Format.Ext())
 	return tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < n || lo == 0; lo += cfg.BatchRows {
 			hi := min(lo+cfg.BatchRows, n)
-			rec := tripBatch(schema, ids, origins, destinations, answers, lo, hi)
+			rec := tripBatch(schema, ids, otherCols, origins, destinations, answers, lo, hi)
 			err := emit(rec)
 			rec.Release()
 			if err != nil || hi == n {
@@ -45,17 +61,23 @@ func WriteTrips(dir string, ids arrow.Array, idName string, origins, destination
 	})
 }
 
-// tripBatch is the record of trips lo..hi-1: their ids (a slice of the
-// id column, no copy), distances and reasons.
-func tripBatch(schema *arrow.Schema, ids arrow.Array, origins, destinations []snap.Place, answers []int64, lo, hi int) arrow.RecordBatch {
+// tripBatch is the record of trips lo..hi-1: their ids and other columns
+// (slices of the file's columns, no copy), distances and reasons.
+func tripBatch(schema *arrow.Schema, ids arrow.Array, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, lo, hi int) arrow.RecordBatch {
 	answerCols := newAnswerColumns(hi - lo)
 	for i := lo; i < hi; i++ {
 		answerCols.add(answers[i], &origins[i], &destinations[i])
 	}
-	idCol := array.NewSlice(ids, int64(lo), int64(hi))
-	defer idCol.Release()
+	cols := []arrow.Array{array.NewSlice(ids, int64(lo), int64(hi))}
+	for _, c := range otherCols {
+		cols = append(cols, array.NewSlice(c, int64(lo), int64(hi)))
+	}
 	dist, reason := answerCols.arrays()
-	defer dist.Release()
-	defer reason.Release()
-	return array.NewRecordBatch(schema, []arrow.Array{idCol, dist, reason}, int64(hi-lo))
+	cols = append(cols, dist, reason)
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	return array.NewRecordBatch(schema, cols, int64(hi-lo))
 }

@@ -2,8 +2,13 @@ package places
 
 import (
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
@@ -79,5 +84,20 @@ func TestPairCombinerAgainstBruteForce(t *testing.T) {
 				t.Fatalf("seed %d trip %d: %d, want %d", seed, i, got, want)
 			}
 		}
+	}
+}
+
+// TestWriteTripsRefusesAClashingColumn checks that a trip file's own
+// column named like one the output writes is refused, naming it, rather
+// than written twice.
+func TestWriteTripsRefusesAClashingColumn(t *testing.T) {
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{1}, nil)
+	ids := b.NewArray()
+	defer ids.Release()
+	places := []snap.Place{{}}
+	_, err := WriteTrips(t.TempDir(), ids, "id", []arrow.Field{{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64}}, []arrow.Array{ids}, places, places, []int64{NoPath}, nil, "ms")
+	if err == nil || !strings.Contains(err.Error(), `"distance"`) {
+		t.Errorf("a column named distance: %v", err)
 	}
 }

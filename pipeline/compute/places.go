@@ -289,7 +289,7 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 	if err := os.MkdirAll(table, 0o755); err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	info, err := places.WriteTrips(table, pr.trips.IDs, pr.trips.IDName, pr.originAt, pr.destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
+	info, err := places.WriteTrips(table, pr.trips.IDs, pr.trips.IDName, pr.trips.Others, pr.trips.OtherColumns, pr.originAt, pr.destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}

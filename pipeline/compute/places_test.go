@@ -181,8 +181,9 @@ func dedupe(ids []string) []string {
 // (compute.place_pairs) on the real Delaware network and checks every
 // trip against the cell of a table of the same places: the same answer,
 // in file order, keyed by the trip's id under the file's own column
-// name, a trip listed twice answered twice, and a trip from a place off
-// the map null with its reason.
+// name, the file's other column carried beside it (an empty field null),
+// a trip listed twice answered twice, and a trip from a place off the map
+// null with its reason.
 func TestTripsOnDelaware(t *testing.T) {
 	duckdbtest.Require(t)
 	osmroadstest.Extract(t, osmroadstest.Delaware)
@@ -202,7 +203,7 @@ func TestTripsOnDelaware(t *testing.T) {
 		fmt.Fprintf(&table, "%d,%.7f,%.7f\n", i, ps[i].lon, ps[i].lat)
 	}
 	var trips strings.Builder
-	trips.WriteString("ID,Origin_Lon,origin_lat,to_lon,to_lat\n")
+	trips.WriteString("ID,Origin_Lon,origin_lat,mode,to_lon,to_lat\n")
 	var want []string // "trip origin destination"
 	for k := range 200 {
 		o, d := rng.IntN(len(ps)), rng.IntN(len(ps))
@@ -212,10 +213,10 @@ func TestTripsOnDelaware(t *testing.T) {
 		if k == 3 {
 			o, d = 3, 4
 		}
-		fmt.Fprintf(&trips, "t%d,%.7f,%.7f,%.7f,%.7f\n", k, ps[o].lon, ps[o].lat, ps[d].lon, ps[d].lat)
+		fmt.Fprintf(&trips, "t%d,%.7f,%.7f,mode%d,%.7f,%.7f\n", k, ps[o].lon, ps[o].lat, k%3, ps[d].lon, ps[d].lat)
 		want = append(want, fmt.Sprintf("t%d %d %d", k, o, d))
 	}
-	trips.WriteString("off,-70.0,39.0,-75.5,39.1\n")
+	trips.WriteString("off,-70.0,39.0,,-75.5,39.1\n")
 	placesFile := stagetest.WriteFile(t, "places.csv", table.String())
 	tripsFile := stagetest.WriteFile(t, "trips.csv", trips.String())
 
@@ -228,7 +229,7 @@ func TestTripsOnDelaware(t *testing.T) {
 	}
 	tripsOut := filepath.Join(t.TempDir(), "trips")
 	runCompute(t, loadCompute(t, "", "-input", dir, "-place-pairs", tripsFile, "-out", tripsOut, "-backend", "cpu", "-algorithm", "ch"))
-	res := duckdbtest.Query(t, fmt.Sprintf("SELECT ID, distance, reason FROM read_parquet(%s)", duckdbtest.SQLString(filepath.Join(tripsOut, output.DistancesDir, "*.parquet"))))[0]
+	res := duckdbtest.Query(t, fmt.Sprintf("SELECT ID, distance, reason, mode FROM read_parquet(%s)", duckdbtest.SQLString(filepath.Join(tripsOut, output.DistancesDir, "*.parquet"))))[0]
 	if res.Columns[0] != "ID" {
 		t.Errorf("the id column is %q, the file named it ID", res.Columns[0])
 	}
@@ -238,12 +239,12 @@ func TestTripsOnDelaware(t *testing.T) {
 	for k, w := range want {
 		f := strings.Fields(w)
 		got := res.Rows[k]
-		if duckdbtest.Text(got[0]) != f[0] || duckdbtest.Text(got[1]) != cell[[2]string{f[1], f[2]}] {
+		if duckdbtest.Text(got[0]) != f[0] || duckdbtest.Text(got[1]) != cell[[2]string{f[1], f[2]}] || duckdbtest.Text(got[3]) != fmt.Sprintf("mode%d", k%3) {
 			t.Errorf("trip %s from %s to %s: %v, the table of places says %s", f[0], f[1], f[2], got, cell[[2]string{f[1], f[2]}])
 		}
 	}
 	last := res.Rows[len(want)]
-	if duckdbtest.Text(last[0]) != "off" || last[1] != nil || !strings.HasPrefix(duckdbtest.Text(last[2]), "origin: ") {
+	if duckdbtest.Text(last[0]) != "off" || last[1] != nil || !strings.HasPrefix(duckdbtest.Text(last[2]), "origin: ") || last[3] != nil {
 		t.Errorf("the trip from off the map: %v", last)
 	}
 }
