@@ -10,6 +10,10 @@ import (
 const (
 	ColSource   = "source"
 	ColVertex   = "vertex"
+	// The input's ids of the source and vertex, with compute.ids:
+	// original (ResultShape.WithOriginal).
+	ColSourceOriginal = "source_original_id"
+	ColVertexOriginal = "vertex_original_id"
 	ColDistance = "distance"
 	ColParent   = "parent"
 
@@ -45,6 +49,9 @@ var (
 	vertexColumn   = arrow.Field{Name: ColVertex, Type: int32Type}
 	distanceColumn = arrow.Field{Name: ColDistance, Type: int64Type, Nullable: true}
 	parentColumn   = arrow.Field{Name: ColParent, Type: int32Type, Nullable: true}
+	// The input's ids of a row's source and vertex, last, when asked for.
+	sourceOriginalColumn = arrow.Field{Name: ColSourceOriginal, Type: int64Type}
+	vertexOriginalColumn = arrow.Field{Name: ColVertexOriginal, Type: int64Type}
 
 	// The wide layout: a row per source, the target cells as lists in
 	// target order, null where unreachable or beyond the cutoff.

@@ -6,11 +6,13 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -96,6 +98,9 @@ func (w *partWriter) write(i int) (info tables.FileInfo, err error) {
 		} else {
 			rec, err = w.gatherLong(g, min(g+s.part.groupUnits, hi))
 		}
+		if err == nil && s.shape.WithOriginal {
+			rec = withOriginalIDs(rec, s.schema, s.shape.Original, s.shape.Layout)
+		}
 		if err == nil && rec.NumRows() > 0 {
 			err = tw.Write(rec)
 		}
@@ -136,7 +141,7 @@ func (w *partWriter) gatherLong(lo, hi int64) (arrow.RecordBatch, error) {
 		}
 		c += int64(end - j)
 	}
-	return b.record(s.schema), nil
+	return b.record(s.cells), nil
 }
 
 // gatherWide copies the rows of sources [lo, hi) into a record batch of the
@@ -152,7 +157,7 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 		}
 		b.addRow(rows, i-rows.First, s.shape.MaxDistance)
 	}
-	return b.record(s.schema), nil
+	return b.record(s.cells), nil
 }
 
 // resultEncoding: vertices count up, so DELTA_BINARY_PACKED stores them in
@@ -385,6 +390,31 @@ func (b *longBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	}
 	if b.par != nil {
 		cols = append(cols, b.parArray(n))
+	}
+	return arrowslices.NewRecord(schema, n, cols...)
+}
+
+// withOriginalIDs returns rec with the input's ids of its sources (and, in
+// the long layout, of its vertices) appended, the columns of schema; it
+// releases rec. O(rows).
+func withOriginalIDs(rec arrow.RecordBatch, schema *arrow.Schema, vs *graph.Vertices, layout Layout) arrow.RecordBatch {
+	defer rec.Release()
+	n := int(rec.NumRows())
+	cols := append([]arrow.Array(nil), rec.Columns()...)
+	for _, c := range cols { // NewRecord takes the references over
+		c.Retain()
+	}
+	ids := []arrow.Array{rec.Column(0)}
+	if layout == Long {
+		ids = append(ids, rec.Column(1))
+	}
+	for _, a := range ids {
+		dense := a.(*array.Int32).Int32Values()
+		orig := make([]int64, n)
+		for k, v := range dense {
+			orig[k] = vs.Original(v)
+		}
+		cols = append(cols, arrowslices.WrapInt64(orig))
 	}
 	return arrowslices.NewRecord(schema, n, cols...)
 }

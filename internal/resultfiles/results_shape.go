@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -63,6 +64,15 @@ type ResultShape struct {
 	Width int
 	// Layout is Long or Wide.
 	Layout Layout
+	// Original, when set, gives every vertex's id in the input (a run
+	// with compute.ids: original): the long layout then ends with
+	// source_original_id and vertex_original_id, the wide one with
+	// source_original_id, so that the table speaks the request's ids
+	// without a join through the vertices table.
+	Original *graph.Vertices
+	// WithOriginal asks for those columns; with a nil Original they hold
+	// the dense ids, which are then the input's.
+	WithOriginal bool
 }
 
 // targetCount is the number of columns written per source, in a shape

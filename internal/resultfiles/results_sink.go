@@ -30,11 +30,13 @@ import (
 // inside its uncommitted output and commits (syncing each file once) after
 // Close succeeds. After a failure the caller drops the folder.
 type ResultSink struct {
-	cfg    tables.Config
-	dir    string
-	shape  ResultShape
-	schema *arrow.Schema
-	part   partition
+	cfg   tables.Config
+	dir   string
+	shape ResultShape
+	// schema is the parts' schema; cells that of the gathered cells,
+	// before the input's ids are appended (the same without them).
+	schema, cells *arrow.Schema
+	part          partition
 
 	store    *blockStore
 	next     atomic.Int64 // the next part a worker takes
@@ -70,6 +72,7 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 		dir:      dir,
 		shape:    shape,
 		schema:   resultSchema(&shape, meta),
+		cells:    cellSchema(&shape, meta),
 		part:     newPartition(&shape, cfg.PartRows, cfg.BatchRows),
 		store:    newBlockStore(),
 		progress: progress,
@@ -81,12 +84,27 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 	return s, nil
 }
 
-// resultSchema is the schema of the shape's layout.
-func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
+// cellSchema is the schema of the shape's layout without the input's ids.
+func cellSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 	if s.Layout == Wide {
 		return WideResultSchema(s.Wants(results.Parent), meta)
 	}
 	return ResultSchema(s.Wants(results.Parent), meta)
+}
+
+// resultSchema is the schema of the shape's layout, with the input's ids
+// last when the shape asks for them.
+func resultSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
+	schema := cellSchema(s, meta)
+	if !s.WithOriginal {
+		return schema
+	}
+	extra := []arrow.Field{sourceOriginalColumn, vertexOriginalColumn}
+	if s.Layout == Wide {
+		extra = extra[:1]
+	}
+	md := schema.Metadata()
+	return arrow.NewSchema(append(schema.Fields(), extra...), &md)
 }
 
 // Schema returns the schema of the parts.

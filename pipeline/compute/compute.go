@@ -412,7 +412,8 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 		out.matrix, out.table = w, results.Fanout{w}
 		return out, nil
 	}
-	shape := resultfiles.ResultShape{Shape: req.Shape, Width: int(req.Edges.N), Layout: r.cfg.Layout}
+	shape := resultfiles.ResultShape{Shape: req.Shape, Width: int(req.Edges.N), Layout: r.cfg.Layout,
+		WithOriginal: r.cfg.OriginalIDs, Original: r.graph.Vertices}
 	summary, err := resultfiles.NewSummarySink(shape)
 	if err != nil {
 		return nil, err
