@@ -8,14 +8,14 @@ import (
 
 // Column names of the result tables, as README.md documents them.
 const (
-	ColSource   = "source"
-	ColVertex   = "vertex"
+	ColSource = "source"
+	ColVertex = "vertex"
 	// The input's ids of the source and vertex, with compute.ids:
 	// original (ResultShape.WithOriginal).
 	ColSourceOriginal = "source_original_id"
 	ColVertexOriginal = "vertex_original_id"
-	ColDistance = "distance"
-	ColParent   = "parent"
+	ColDistance       = "distance"
+	ColParent         = "parent"
 
 	ColTarget   = "target"
 	ColCost     = "cost"
