@@ -33,13 +33,9 @@ type Combiner struct {
 	emit                  Emit
 	workers               int
 
-	// users[k] are the origins with seed source k; waiting[k] how many of
-	// them are not answered yet; rows[k] the seed's row once in.
-	users   [][]int32
-	waiting []int32
-	rows    [][]int64
-	// missing[i] counts origin i's seeds whose rows are not in.
-	missing []int32
+	// seedRows holds the seed rows until the origins using them are
+	// answered.
+	*seedRows
 	// originSeeds[i] is origin i's seeds as (source index, weight),
 	// destSeeds[j] destination j's as (target index, weight).
 	originSeeds, destSeeds [][]indexedSeed
@@ -61,17 +57,15 @@ type indexedSeed struct {
 func NewCombiner(origins, destinations []snap.Place, seeds *Seeds, emit Emit, workers int) *Combiner {
 	c := &Combiner{
 		origins: origins, destinations: destinations, seeds: seeds, emit: emit, workers: max(workers, 1),
-		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
-		missing: make([]int32, len(origins)), originSeeds: make([][]indexedSeed, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
+		seedRows:    newSeedRows(len(seeds.Sources), len(origins)),
+		originSeeds: make([][]indexedSeed, len(origins)), destSeeds: make([][]indexedSeed, len(destinations)),
 		answered: map[int][]int64{},
 	}
 	for i, p := range origins {
 		for _, s := range p.Out {
 			k := seeds.sourceAt[s.Vertex]
 			c.originSeeds[i] = append(c.originSeeds[i], indexedSeed{at: k, weight: s.Weight})
-			c.users[k] = append(c.users[k], int32(i))
-			c.waiting[k]++
-			c.missing[i]++
+			c.use(i, k)
 		}
 	}
 	for j, q := range destinations {
@@ -104,37 +98,14 @@ func (c *Combiner) Put(rows *results.Rows) error {
 	if rows.Width != len(c.seeds.Targets) || rows.Sparse() {
 		return fmt.Errorf("places: a block of %d columns for %d seed targets", rows.Width, len(c.seeds.Targets))
 	}
-	dist := rows.Distances()
-	copies := make([][]int64, rows.Len())
-	for r := range copies {
-		lo, hi := rows.Span(r)
-		row := make([]int64, hi-lo)
-		for t := range row {
-			row[t] = dist.Weight(lo + t)
-		}
-		copies[r] = row
-	}
-	var ready []int
+	copies := copyRows(rows)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		return c.err
 	}
-	for r, row := range copies {
-		k := rows.First + r
-		if len(c.users[k]) == 0 || c.rows[k] != nil {
-			continue
-		}
-		c.rows[k] = row
-		for _, i := range c.users[k] {
-			if c.missing[i]--; c.missing[i] == 0 {
-				ready = append(ready, int(i))
-			}
-		}
-	}
+	ready := c.record(rows.First, copies)
 	c.mu.Unlock()
-	// The rows ready origins read stay until those origins are released
-	// below: no other block frees them meanwhile.
 	// A backend that hands over large blocks from one goroutine (a GPU's)
 	// would leave the combining to it alone: the origins are spread over
 	// the workers.
@@ -184,16 +155,6 @@ func (c *Combiner) combine(i int) []int64 {
 		out[j] = best
 	}
 	return out
-}
-
-// release drops the seed rows no origin waits for any more, once origin i
-// is answered.
-func (c *Combiner) release(i int) {
-	for _, s := range c.originSeeds[i] {
-		if c.waiting[s.at]--; c.waiting[s.at] == 0 {
-			c.rows[s.at] = nil
-		}
-	}
 }
 
 // flush emits the answered origins that are next in order.

@@ -63,10 +63,9 @@ type PairCombiner struct {
 	seeds                 *PairSeeds
 	workers               int
 
-	users   [][]int32 // users[k]: the trips with seed source k
-	waiting []int32   // waiting[k]: how many of them are not answered
-	rows    [][]int64
-	missing []int32 // missing[i]: trip i's seed rows not in yet
+	// seedRows holds the seed rows until the trips using them are
+	// answered.
+	*seedRows
 
 	mu      sync.Mutex
 	answers []int64
@@ -79,16 +78,12 @@ type PairCombiner struct {
 func NewPairCombiner(origins, destinations []snap.Place, seeds *PairSeeds, workers int) *PairCombiner {
 	c := &PairCombiner{
 		origins: origins, destinations: destinations, seeds: seeds, workers: max(workers, 1),
-		users: make([][]int32, len(seeds.Sources)), waiting: make([]int32, len(seeds.Sources)), rows: make([][]int64, len(seeds.Sources)),
-		missing: make([]int32, len(origins)), answers: make([]int64, len(origins)),
+		seedRows: newSeedRows(len(seeds.Sources), len(origins)), answers: make([]int64, len(origins)),
 	}
 	for i, o := range origins {
 		if searched(origins, destinations, i) {
 			for _, s := range o.Out {
-				k := seeds.sourceAt[s.Vertex]
-				c.users[k] = append(c.users[k], int32(i))
-				c.waiting[k]++
-				c.missing[i]++
+				c.use(i, seeds.sourceAt[s.Vertex])
 			}
 		}
 		if c.missing[i] == 0 { // a place that did not snap: no search
@@ -105,45 +100,21 @@ func (c *PairCombiner) Put(rows *results.Rows) error {
 	if rows.Sparse() {
 		return fmt.Errorf("places: a sparse block for a list of trips")
 	}
-	dist := rows.Distances()
-	copies := make([][]int64, rows.Len())
-	for r := range copies {
-		lo, hi := rows.Span(r)
-		if k := rows.First + r; hi-lo != len(c.seeds.Targets[k]) {
-			return fmt.Errorf("places: seed source %d has %d cells for %d targets", k, hi-lo, len(c.seeds.Targets[k]))
+	for r := range rows.Len() {
+		if lo, hi := rows.Span(r); hi-lo != len(c.seeds.Targets[rows.First+r]) {
+			return fmt.Errorf("places: seed source %d has %d cells for %d targets", rows.First+r, hi-lo, len(c.seeds.Targets[rows.First+r]))
 		}
-		row := make([]int64, hi-lo)
-		for t := range row {
-			row[t] = dist.Weight(lo + t)
-		}
-		copies[r] = row
 	}
-	var ready []int
+	copies := copyRows(rows)
 	c.mu.Lock()
-	for r, row := range copies {
-		k := rows.First + r
-		if c.rows[k] != nil || c.waiting[k] == 0 {
-			continue
-		}
-		c.rows[k] = row
-		for _, i := range c.users[k] {
-			if c.missing[i]--; c.missing[i] == 0 {
-				ready = append(ready, int(i))
-			}
-		}
-	}
+	ready := c.record(rows.First, copies)
 	c.mu.Unlock()
 	// The rows ready trips read stay until those trips are released below.
 	parallel.For(len(ready), c.workers, func(n int) { c.answers[ready[n]] = c.answer(ready[n]) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, i := range ready {
-		for _, s := range c.origins[i].Out { // ready trips are searched ones
-			k := c.seeds.sourceAt[s.Vertex]
-			if c.waiting[k]--; c.waiting[k] == 0 {
-				c.rows[k] = nil
-			}
-		}
+		c.release(i)
 	}
 	c.done += len(ready)
 	return nil

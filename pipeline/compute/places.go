@@ -192,21 +192,12 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	start := time.Now()
+	var shape results.Shape
 	if len(pr.seeds.Sources) > 0 && len(pr.seeds.Targets) > 0 {
-		req.Shape = results.Shape{Sources: pr.seeds.Sources, Targets: pr.seeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
-		req.Facts = r.facts.add
-		err = be.Run(ctx, req, func(rows *results.Rows) error {
-			progress.Add(int64(rows.Len()))
-			if err := combiner.Put(rows); err != nil {
-				return &stageerr.OutputError{Err: err}
-			}
-			return nil
-		})
-		if err != nil {
-			combiner.Abort()
-			progress.Finish()
-			return classifyRunError(nameCycleVertex(err, r.ids))
-		}
+		shape = results.Shape{Sources: pr.seeds.Sources, Targets: pr.seeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+	}
+	if err := r.searchSeeds(ctx, be, req, shape, progress, combiner); err != nil {
+		return err
 	}
 	stages["compute"] = time.Since(start).Seconds()
 	begin := time.Now()
@@ -262,21 +253,9 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.tripSeeds.Sources)))
 	combiner := places.NewPairCombiner(pr.originAt, pr.destinationAt, pr.tripSeeds, r.cfg.Workers)
 	start := time.Now()
-	if len(pr.tripSeeds.Sources) > 0 {
-		req.Shape = results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
-		req.Facts = r.facts.add
-		err := be.Run(ctx, req, func(rows *results.Rows) error {
-			progress.Add(int64(rows.Len()))
-			if err := combiner.Put(rows); err != nil {
-				return &stageerr.OutputError{Err: err}
-			}
-			return nil
-		})
-		if err != nil {
-			combiner.Abort()
-			progress.Finish()
-			return classifyRunError(nameCycleVertex(err, r.ids))
-		}
+	shape := results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+	if err := r.searchSeeds(ctx, be, req, shape, progress, combiner); err != nil {
+		return err
 	}
 	stages["compute"] = time.Since(start).Seconds()
 	begin := time.Now()
@@ -304,5 +283,29 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 	stages["write_tail"] = time.Since(begin).Seconds()
 	r.rows = info.Rows
 	r.files = []tables.FileInfo{info, pointsInfo}
+	return nil
+}
+
+// searchSeeds runs the searches of shape (seed sources and targets) on be
+// into consumer, counting the sources as they come as progress; a shape
+// without sources searches nothing. A failed run aborts the consumer and
+// finishes the progress.
+func (r *computeRun) searchSeeds(ctx context.Context, be backend.Backend, req backend.Request, shape results.Shape, progress *runlog.Progress, consumer results.Consumer) error {
+	if len(shape.Sources) == 0 {
+		return nil
+	}
+	req.Shape, req.Facts = shape, r.facts.add
+	err := be.Run(ctx, req, func(rows *results.Rows) error {
+		progress.Add(int64(rows.Len()))
+		if err := consumer.Put(rows); err != nil {
+			return &stageerr.OutputError{Err: err}
+		}
+		return nil
+	})
+	if err != nil {
+		consumer.Abort()
+		progress.Finish()
+		return classifyRunError(nameCycleVertex(err, r.ids))
+	}
 	return nil
 }
