@@ -14,7 +14,7 @@ var pbfHeaderType = []byte("\x0a\x09OSMHeader")
 // a PBF file by its first block header, an XML file by an <osm> element
 // before any other (after an optional XML declaration and comments).
 func osmContent(head []byte) (string, bool) {
-	if len(head) >= 4+len(pbfHeaderType) && bytes.Equal(head[4:4+len(pbfHeaderType)], pbfHeaderType) {
+	if IsOSMPBF(head) {
 		return "content: PBF block header OSMHeader", true
 	}
 	text := bytes.TrimLeft(head, " \t\r\n\ufeff")
@@ -38,4 +38,11 @@ func osmContent(head []byte) (string, bool) {
 			return "", false
 		}
 	}
+}
+
+// IsOSMPBF reports whether head, the first bytes of a file, starts an
+// OpenStreetMap PBF file: the reader (formats/osmroads) tells PBF from XML
+// by the same rule as detection.
+func IsOSMPBF(head []byte) bool {
+	return len(head) >= 4+len(pbfHeaderType) && bytes.Equal(head[4:4+len(pbfHeaderType)], pbfHeaderType)
 }

@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"strings"
 	"testing"
-
-	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
 )
 
 // TestDetectOpenStreetMap checks that OpenStreetMap extracts are told from
@@ -41,17 +39,6 @@ func TestDetectOpenStreetMap(t *testing.T) {
 		}
 		if det.Kind != tc.want || (tc.rule != "" && det.Rule != tc.rule) {
 			t.Errorf("%s: detected %q by %q, want %q by %q", tc.name, det.Kind, det.Rule, tc.want, tc.rule)
-		}
-	}
-}
-
-// TestDetectOpenStreetMapExtracts detects the real extracts that
-// github.com/paulmach/osm ships (data (c) OpenStreetMap contributors, ODbL).
-func TestDetectOpenStreetMapExtracts(t *testing.T) {
-	for _, name := range []string{osmroadstest.Delaware, osmroadstest.Andorra} {
-		det, err := DetectFile(osmroadstest.Extract(t, name))
-		if err != nil || det.Kind != KindOSM {
-			t.Errorf("%s: %+v, %v; want osm", name, det, err)
 		}
 	}
 }

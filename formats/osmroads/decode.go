@@ -13,6 +13,8 @@ import (
 	"github.com/paulmach/osm"
 	"github.com/paulmach/osm/osmpbf"
 	"github.com/paulmach/osm/osmxml"
+
+	"github.com/pathflow/pathflow/formats"
 )
 
 // encoding is how an extract's bytes hold its elements.
@@ -47,8 +49,7 @@ func decompress(r io.Reader) (io.Reader, encoding, error) {
 	case bytes.HasPrefix(head, []byte("BZh")):
 		in = bufio.NewReaderSize(bzip2.NewReader(br), 1<<16)
 	}
-	peek, _ := in.(*bufio.Reader).Peek(15)
-	if len(peek) == 15 && bytes.Equal(peek[4:], []byte("\x0a\x09OSMHeader")) {
+	if peek, _ := in.(*bufio.Reader).Peek(15); formats.IsOSMPBF(peek) {
 		return in, encodingPBF, nil
 	}
 	return in, encodingXML, nil

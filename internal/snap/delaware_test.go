@@ -12,6 +12,7 @@ import (
 
 	"github.com/pathflow/pathflow/formats/osmroads"
 	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
+	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -102,7 +103,7 @@ func TestDelaware(t *testing.T) {
 		if !p.OK {
 			t.Fatalf("point %d: %s", i, p.Reason)
 		}
-		if d := haversine(lon[i], lat[i], p.Lon, p.Lat); math.Abs(d-p.DistanceM) > 1e-6 {
+		if d := earth.Distance(lon[i], lat[i], p.Lon, p.Lat); math.Abs(d-p.DistanceM) > 1e-6 {
 			t.Fatalf("point %d: DistanceM %.6f, but the position is %.6f m away", i, p.DistanceM, d)
 		}
 		checkOnArc(t, net, p)

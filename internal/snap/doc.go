@@ -14,9 +14,8 @@
 // (metres east and north of it), which is exact to well under a per cent
 // within the few kilometres a snap spans. Lengths along an arc, and the
 // distance from the point to its snapped position, are great-circle
-// distances (haversine on the mean Earth radius, as the OpenStreetMap
-// ingest measures arc lengths). Longitudes do not wrap at the
-// antimeridian.
+// distances on the sphere the OpenStreetMap ingest measures arc lengths
+// on (internal/earth). Longitudes do not wrap at the antimeridian.
 //
 // The spatial index is the package's own R-tree (tree.go), packed once in
 // Hilbert order and searched depth first with branch and bound, rather

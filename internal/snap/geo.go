@@ -1,24 +1,10 @@
 package snap
 
-import "math"
+import (
+	"math"
 
-// earthRadius is the mean Earth radius in metres (IUGG), the sphere the
-// OpenStreetMap ingest measures arc lengths on.
-const earthRadius = 6371008.8
-
-// metresPerDegree is the length of a degree of latitude, and of
-// longitude on the equator, on that sphere.
-const metresPerDegree = earthRadius * math.Pi / 180
-
-// haversine returns the great-circle distance in metres between two
-// points given in degrees.
-func haversine(lon1, lat1, lon2, lat2 float64) float64 {
-	const rad = math.Pi / 180
-	phi1, phi2 := lat1*rad, lat2*rad
-	s1, s2 := math.Sin((phi2-phi1)/2), math.Sin((lon2-lon1)*rad/2)
-	h := s1*s1 + math.Cos(phi1)*math.Cos(phi2)*s2*s2
-	return 2 * earthRadius * math.Asin(math.Sqrt(min(h, 1)))
-}
+	"github.com/pathflow/pathflow/internal/earth"
+)
 
 // frame is the equirectangular projection centred on a point: x metres
 // east and y metres north of it.
@@ -29,7 +15,7 @@ type frame struct {
 
 // frameAt returns the projection centred on (lon, lat).
 func frameAt(lon, lat float64) frame {
-	return frame{lon: lon, lat: lat, kx: metresPerDegree * math.Cos(lat*math.Pi/180), ky: metresPerDegree}
+	return frame{lon: lon, lat: lat, kx: earth.MetresPerDegree * math.Cos(lat*math.Pi/180), ky: earth.MetresPerDegree}
 }
 
 // boxDistance2 returns the squared projected distance from the centre to

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -103,7 +104,7 @@ func (ix *Index) layOut(s int, vs *graph.Vertices, geometry tables.ArcGeometry) 
 		ix.lon[p], ix.lat[p] = degrees(x), degrees(y)
 		ix.stretchOf[p] = int32(s)
 		if p > int(ix.first[s]) {
-			ix.along[p] = ix.along[p-1] + haversine(ix.lon[p-1], ix.lat[p-1], ix.lon[p], ix.lat[p])
+			ix.along[p] = ix.along[p-1] + earth.Distance(ix.lon[p-1], ix.lat[p-1], ix.lon[p], ix.lat[p])
 		}
 		p++
 	}

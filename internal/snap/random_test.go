@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/graph"
 )
 
@@ -44,7 +45,7 @@ func bruteNearest(net Network, lon, lat float64) (best, bestLon, bestLat float64
 				}
 			}
 			x, y := at((lo + hi) / 2)
-			if d := haversine(lon, lat, x, y); d < best {
+			if d := earth.Distance(lon, lat, x, y); d < best {
 				best, bestLon, bestLat = d, x, y
 			}
 		}
@@ -73,11 +74,11 @@ func pointAlong(net Network, a int32, alongM float64) (lon, lat float64, ok bool
 	poly := arcPolyline(net, a)
 	for k := 0; k+1 < len(poly); k++ {
 		ax, ay, bx, by := poly[k][0], poly[k][1], poly[k+1][0], poly[k+1][1]
-		seg := haversine(ax, ay, bx, by)
+		seg := earth.Distance(ax, ay, bx, by)
 		if alongM <= seg || k+2 == len(poly) {
 			lo, hi := 0.0, 1.0
 			for range 100 {
-				if mid := (lo + hi) / 2; haversine(ax, ay, ax+mid*(bx-ax), ay+mid*(by-ay)) < alongM {
+				if mid := (lo + hi) / 2; earth.Distance(ax, ay, ax+mid*(bx-ax), ay+mid*(by-ay)) < alongM {
 					lo = mid
 				} else {
 					hi = mid
@@ -95,7 +96,7 @@ func arcLength(net Network, a int32) float64 {
 	poly := arcPolyline(net, a)
 	length := 0.0
 	for k := 0; k+1 < len(poly); k++ {
-		length += haversine(poly[k][0], poly[k][1], poly[k+1][0], poly[k+1][1])
+		length += earth.Distance(poly[k][0], poly[k][1], poly[k+1][0], poly[k+1][1])
 	}
 	return length
 }
@@ -164,7 +165,7 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 				t.Fatalf("trial %d point %d (%.7f, %.7f): %.6f m to (%.7f, %.7f), brute force %.6f m to (%.7f, %.7f)",
 					trial, i, lon[i], lat[i], p.DistanceM, p.Lon, p.Lat, want, wantLon, wantLat)
 			}
-			if d := haversine(lon[i], lat[i], p.Lon, p.Lat); math.Abs(d-p.DistanceM) > 1e-6 {
+			if d := earth.Distance(lon[i], lat[i], p.Lon, p.Lat); math.Abs(d-p.DistanceM) > 1e-6 {
 				t.Fatalf("trial %d point %d: DistanceM %.6f, but the position is %.6f m away", trial, i, p.DistanceM, d)
 			}
 			checkOnArc(t, net, p)
@@ -178,7 +179,7 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 func checkOnArc(t *testing.T, net Network, p Place) {
 	t.Helper()
 	x, y, ok := pointAlong(net, p.Arc, p.AlongM)
-	if !ok || haversine(x, y, p.Lon, p.Lat) > 1e-3 {
+	if !ok || earth.Distance(x, y, p.Lon, p.Lat) > 1e-3 {
 		t.Fatalf("arc %d at %.4f m lies at (%.7f, %.7f), the place at (%.7f, %.7f)", p.Arc, p.AlongM, x, y, p.Lon, p.Lat)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/parallel"
 )
 
@@ -146,9 +147,9 @@ func (ix *Index) place(p *Place, seeds []Seed, lon, lat, maxMetres float64, seg 
 	if t < 1 {
 		posLon = ix.lon[seg] + t*(ix.lon[seg+1]-ix.lon[seg])
 		posLat = ix.lat[seg] + t*(ix.lat[seg+1]-ix.lat[seg])
-		along = min(ix.along[seg]+haversine(ix.lon[seg], ix.lat[seg], posLon, posLat), ix.along[seg+1])
+		along = min(ix.along[seg]+earth.Distance(ix.lon[seg], ix.lat[seg], posLon, posLat), ix.along[seg+1])
 	}
-	distance := haversine(lon, lat, posLon, posLat)
+	distance := earth.Distance(lon, lat, posLon, posLat)
 	if !(distance <= maxMetres) {
 		*p = failed(fmt.Sprintf("beyond the snap distance (%s > %s)", metres(distance), metres(maxMetres)))
 		return

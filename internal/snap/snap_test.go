@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // On the equator a degree of longitude, and anywhere a degree of
-// latitude, is metresPerDegree long (haversine is exact along both), so
+// latitude, is earth.MetresPerDegree long (haversine is exact along both), so
 // the hand computations below need no trigonometry.
 const milli = 1e-3 // degree
 
@@ -97,20 +98,20 @@ func TestTwoWayStreet(t *testing.T) {
 	}
 	// 10 m north of the middle: half of each arc either way.
 	p := ix.Snap(1*milli, 0.1*milli, 500)
-	checkPlace(t, "middle", p, 1*milli, 0, 0.1*milli*metresPerDegree, 0, 1*milli*metresPerDegree,
+	checkPlace(t, "middle", p, 1*milli, 0, 0.1*milli*earth.MetresPerDegree, 0, 1*milli*earth.MetresPerDegree,
 		[]Seed{{1, 500}, {0, 1000}}, []Seed{{0, 500}, {1, 1000}})
 	// South of the quarter: east to vertex 1 is 3/4 of arc 0, west to
 	// vertex 0 is 1/4 of arc 1; arriving from vertex 0 along arc 0 is 1/4
 	// of it, from vertex 1 along arc 1 3/4.
 	p = ix.Snap(0.5*milli, -0.2*milli, 500)
-	checkPlace(t, "quarter", p, 0.5*milli, 0, 0.2*milli*metresPerDegree, 0, 0.5*milli*metresPerDegree,
+	checkPlace(t, "quarter", p, 0.5*milli, 0, 0.2*milli*earth.MetresPerDegree, 0, 0.5*milli*earth.MetresPerDegree,
 		[]Seed{{1, 750}, {0, 500}}, []Seed{{0, 250}, {1, 1500}})
 }
 
 func TestOneWayStreet(t *testing.T) {
 	ix := mustIndex(t, street(false))
 	p := ix.Snap(1*milli, 0.1*milli, 500)
-	checkPlace(t, "middle", p, 1*milli, 0, 0.1*milli*metresPerDegree, 0, 1*milli*metresPerDegree,
+	checkPlace(t, "middle", p, 1*milli, 0, 0.1*milli*earth.MetresPerDegree, 0, 1*milli*earth.MetresPerDegree,
 		[]Seed{{1, 500}}, []Seed{{0, 500}})
 }
 
@@ -118,10 +119,10 @@ func TestPointOnVertex(t *testing.T) {
 	for _, twoWay := range []bool{false, true} {
 		ix := mustIndex(t, street(twoWay))
 		checkPlace(t, "on the tail", ix.Snap(0, 0, 500), 0, 0, 0, 0, 0, []Seed{{0, 0}}, []Seed{{0, 0}})
-		checkPlace(t, "on the head", ix.Snap(2*milli, 0, 500), 2*milli, 0, 0, 0, 2*milli*metresPerDegree,
+		checkPlace(t, "on the head", ix.Snap(2*milli, 0, 500), 2*milli, 0, 0, 0, 2*milli*earth.MetresPerDegree,
 			[]Seed{{1, 0}}, []Seed{{1, 0}})
 		// Beyond the dead end the projection is the vertex itself.
-		checkPlace(t, "past the head", ix.Snap(3*milli, 0, 500), 2*milli, 0, 1*milli*metresPerDegree, 0, 2*milli*metresPerDegree,
+		checkPlace(t, "past the head", ix.Snap(3*milli, 0, 500), 2*milli, 0, 1*milli*earth.MetresPerDegree, 0, 2*milli*earth.MetresPerDegree,
 			[]Seed{{1, 0}}, []Seed{{1, 0}})
 	}
 }
@@ -148,7 +149,7 @@ func TestBeyondSnapDistance(t *testing.T) {
 	if p := ix.Snap(1*milli, 0.3*milli, 30); p.OK || p.Reason != "beyond the snap distance (33.4 m > 30.0 m)" {
 		t.Errorf("a point 33.358 m away with a limit of 30 m: %+v", p)
 	}
-	if p := ix.Snap(1*milli, 10*milli, math.Inf(1)); !p.OK || !near(p.DistanceM, 10*milli*metresPerDegree) {
+	if p := ix.Snap(1*milli, 10*milli, math.Inf(1)); !p.OK || !near(p.DistanceM, 10*milli*earth.MetresPerDegree) {
 		t.Errorf("without a limit: %+v", p)
 	}
 	for _, c := range [][2]float64{{math.NaN(), 0}, {0, math.NaN()}} {
@@ -182,16 +183,16 @@ func TestBentArc(t *testing.T) {
 	// longitude at latitude 0.5 milli-degrees differ from the equator's
 	// by 4e-11.
 	p := ix.Snap(2.1*milli, 0.5*milli, 500)
-	checkPlace(t, "north leg", p, 2*milli, 0.5*milli, 0.1*milli*metresPerDegree, 0, 2.5*milli*metresPerDegree,
+	checkPlace(t, "north leg", p, 2*milli, 0.5*milli, 0.1*milli*earth.MetresPerDegree, 0, 2.5*milli*earth.MetresPerDegree,
 		[]Seed{{1, 1500}}, []Seed{{0, 2500}})
 	// South of the eastward leg's middle: 1/4 behind.
 	p = ix.Snap(1*milli, -0.3*milli, 500)
-	checkPlace(t, "east leg", p, 1*milli, 0, 0.3*milli*metresPerDegree, 0, 1*milli*metresPerDegree,
+	checkPlace(t, "east leg", p, 1*milli, 0, 0.3*milli*earth.MetresPerDegree, 0, 1*milli*earth.MetresPerDegree,
 		[]Seed{{1, 3000}}, []Seed{{0, 1000}})
 	// Inside the bend, nearer the northward leg (0.4 < 0.5 milli-degrees
 	// away): the projection must not fall on the nearer-by-endpoint leg.
 	p = ix.Snap(1.6*milli, 0.5*milli, 500)
-	checkPlace(t, "inside the bend", p, 2*milli, 0.5*milli, 0.4*milli*metresPerDegree, 0, 2.5*milli*metresPerDegree,
+	checkPlace(t, "inside the bend", p, 2*milli, 0.5*milli, 0.4*milli*earth.MetresPerDegree, 0, 2.5*milli*earth.MetresPerDegree,
 		[]Seed{{1, 1500}}, []Seed{{0, 2500}})
 }
 
@@ -237,10 +238,10 @@ func TestTwinSeeds(t *testing.T) {
 	// Arc 0 runs from vertex 1 south, then west; the point lies a quarter
 	// of the way along it.
 	p := ix.Snap(2.1*milli, 1*milli, 500)
-	checkPlace(t, "two-way", p, 2*milli, 1*milli, 0.1*milli*metresPerDegree, 0, 1*milli*metresPerDegree,
+	checkPlace(t, "two-way", p, 2*milli, 1*milli, 0.1*milli*earth.MetresPerDegree, 0, 1*milli*earth.MetresPerDegree,
 		[]Seed{{0, 3000}, {1, 2000}}, []Seed{{1, 1000}, {0, 6000}})
 	p = ix.Snap(-0.1*milli, 1*milli, 500)
-	checkPlace(t, "parallel", p, 0, 1*milli, 0.1*milli*metresPerDegree, 2, 1*milli*metresPerDegree,
+	checkPlace(t, "parallel", p, 0, 1*milli, 0.1*milli*earth.MetresPerDegree, 2, 1*milli*earth.MetresPerDegree,
 		[]Seed{{1, 75}}, []Seed{{0, 25}})
 }
 

@@ -3,6 +3,7 @@ package compute
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -59,7 +60,7 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 	}
 	ix, err := snap.NewIndex(snap.Network{Vertices: g.Vertices, Edges: g.Edges, Geometry: geometry}, cfg.Workers)
 	if err != nil {
-		return nil, &stageerr.InputError{Err: err}
+		return nil, &stageerr.InputError{Err: fmt.Errorf("%s: %w", g.File, err)}
 	}
 	run := &placesRun{weightUnit: g.WeightUnit}
 	limit := cfg.Places.SnapMaxMetres
