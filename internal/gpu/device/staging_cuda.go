@@ -69,9 +69,11 @@ type staging struct {
 // Copy run on the device's thread (inside Device.Do); neither may wait for
 // the copy stream.
 type StageFuncs struct {
-	// Compute runs block k's device work for its sources, or is nil. It
-	// may wait for its own kernels (the copy of block k-1 goes on).
-	Compute func(c *Ctx, k int, sources []int32) error
+	// Compute runs block k's device work for its sources, request rows
+	// first.., or is nil. It may wait for its own kernels (the copy of
+	// block k-1 goes on). k counts this run's blocks (its parity picks a
+	// result slot); with a fed shape, first is the feed's, not k's.
+	Compute func(c *Ctx, k, first int, sources []int32) error
 	// Copy enqueues on cs the copies of block k into blk, whose rows are
 	// set (First, Sources, Width, Dist32 and Parent sized to them).
 	Copy func(c *Ctx, k int, blk *StagedBlock, cs *CopyStream) error
@@ -216,18 +218,21 @@ func (r *streamRun) handOver(sink results.Sink) {
 	}
 }
 
-// produce runs the device work of every block of sources, copies each
-// into a pinned block and hands it over, in the order the top of this
-// file describes.
+// produce runs the device work of every block of sources (its own, or
+// those the feed hands it), copies each into a pinned block and hands it
+// over, in the order the top of this file describes.
 func (r *streamRun) produce(sources []int32) error {
-	for k := range r.st.shape.blocks {
+	for k := 0; ; k++ {
 		if err := r.ctx.Err(); err != nil {
 			return err
 		}
-		at, count := r.st.shape.span(k, len(sources))
+		at, count := r.st.shape.next(k, len(sources))
+		if count == 0 {
+			break
+		}
 		rowSources := sources[at : at+count]
 		if r.f.Compute != nil {
-			if err := r.sg.dev.Do(func(c *Ctx) error { return r.f.Compute(c, k, rowSources) }); err != nil {
+			if err := r.sg.dev.Do(func(c *Ctx) error { return r.f.Compute(c, k, at, rowSources) }); err != nil {
 				return err
 			}
 			// Block k-1's copy ran beside those kernels: hand it over
@@ -264,7 +269,9 @@ func (r *streamRun) produce(sources []int32) error {
 
 // nextBlock takes block k's pinned block from the pool and holds it.
 func (r *streamRun) nextBlock(k int) (*StagedBlock, error) {
+	waited := time.Now()
 	rows, seq, err := r.st.pool.Next(r.ctx)
+	r.stats.Wait += time.Since(waited)
 	if err != nil {
 		return nil, err
 	}

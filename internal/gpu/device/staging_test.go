@@ -83,3 +83,67 @@ func TestStreamStatsRates(t *testing.T) {
 		t.Fatal("zero stats or String")
 	}
 }
+
+// TestRowFeed: takers asking at once for blocks of different sizes get
+// every row exactly once, each its blocks in increasing order, and a fed
+// shape walks the feed until it runs dry.
+func TestRowFeed(t *testing.T) {
+	const total = 10_007
+	feed := NewRowFeed(total)
+	sizes := []int{1, 7, 64, 300}
+	got := make([][][2]int, len(sizes))
+	done := make(chan int)
+	for i, size := range sizes {
+		go func() {
+			for {
+				first, n := feed.Take(size)
+				if n == 0 {
+					done <- i
+					return
+				}
+				if n > size {
+					t.Errorf("asked %d rows, got %d", size, n)
+				}
+				got[i] = append(got[i], [2]int{first, n})
+			}
+		}()
+	}
+	for range sizes {
+		<-done
+	}
+	seen := make([]int, total)
+	for i, blocks := range got {
+		for j, b := range blocks {
+			if j > 0 && b[0] <= blocks[j-1][0] {
+				t.Errorf("taker %d: block at %d after one at %d", i, b[0], blocks[j-1][0])
+			}
+			for r := b[0]; r < b[0]+b[1]; r++ {
+				seen[r]++
+			}
+		}
+	}
+	for r, c := range seen {
+		if c != 1 {
+			t.Fatalf("row %d taken %d times", r, c)
+		}
+	}
+	if first, n := feed.Take(5); n != 0 {
+		t.Errorf("a dry feed gave %d rows at %d", n, first)
+	}
+
+	shape := ShapeStaging(1000, 10, 64<<20, 4, 3).Fed(NewRowFeed(10))
+	covered := 0
+	for k := 0; ; k++ {
+		first, count := shape.next(k, 10)
+		if count == 0 {
+			break
+		}
+		if first != covered || count > 3 {
+			t.Fatalf("fed block %d spans %d+%d after %d rows", k, first, count, covered)
+		}
+		covered += count
+	}
+	if covered != 10 {
+		t.Errorf("the fed shape covered %d of 10 rows", covered)
+	}
+}

@@ -155,10 +155,10 @@ func (s *batchSolver) staging() (int64, device.StagingShape) {
 	total := len(s.req.Sources)
 	if s.sparse {
 		width := max(1, sparseStagingBytes/(4*int64(s.shape.rows)))
-		return width, device.ShapeStaging(width, total, sparseStagingBytes, batchWidePool, s.shape.rows)
+		return width, s.b.fed(device.ShapeStaging(width, total, sparseStagingBytes, batchWidePool, s.shape.rows))
 	}
 	bytes, pool := batchStaging(s.width, s.b.st.Options())
-	return s.width, device.ShapeStaging(s.width, total, bytes, pool, s.shape.rows)
+	return s.width, s.b.fed(device.ShapeStaging(s.width, total, bytes, pool, s.shape.rows))
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list
@@ -316,8 +316,8 @@ func (s *batchSolver) close(c *device.Ctx) error {
 // offsets), and with parents over weights <= 0 the repair of whole rows.
 func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 	f := device.StageFuncs{
-		Compute: func(c *device.Ctx, k int, rows []int32) error {
-			return s.launch(c, &s.slots[k%2], k*s.shape.rows, rows, produced)
+		Compute: func(c *device.Ctx, k, first int, rows []int32) error {
+			return s.launch(c, &s.slots[k%2], first, rows, produced)
 		},
 		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {
 			slot := &s.slots[k%2]
@@ -646,7 +646,7 @@ func (s *batchSolver) gather(c *device.Ctx, slot *resultSlot, k, groups, ncolumn
 // BatchFacts is what one device reports of a run (see
 // backend.Request.Facts): the sources it searched, the rows per launch it
 // chose and why it could not take more, its launches, the groups that
-// stopped at their targets, and its busy time.
+// stopped at their targets, and its busy and idle time.
 type BatchFacts struct {
 	Sources        int     `json:"sources"`
 	LaunchRows     int     `json:"launch_rows"`
@@ -663,6 +663,9 @@ type BatchFacts struct {
 	PrepareSeconds float64 `json:"prepare_s"`
 	StagingSeconds float64 `json:"staging_open_s"`
 	StreamSeconds  float64 `json:"stream_s"`
+	// IdleSeconds: the part of the stream the device waited for the
+	// writers to release a pinned block (StreamStats.Wait).
+	IdleSeconds float64 `json:"idle_s"`
 	// SweptVertices: with ch, the vertices each sweep settled (all of
 	// them, or the part of the hierarchy that reaches the asked columns).
 	SweptVertices int64 `json:"swept_vertices,omitempty"`
@@ -679,6 +682,7 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 		SparseBlocks: s.SparseBlocks, PrepareSeconds: round3(s.Prepare.Seconds()),
 		StagingSeconds: round3(s.Stream.Open.Seconds()), StreamSeconds: round3(s.Stream.Wall.Seconds()),
+		IdleSeconds: round3(s.Stream.Wait.Seconds()),
 	}
 }
 

@@ -19,8 +19,9 @@ import (
 )
 
 // Serve answers req (an sssp, bellman-ford, dijkstra or ch Choice) on gpus,
-// the first being the primary device: with several, each solves a
-// contiguous block of the sources and streams its rows into sink. workers
+// the first being the primary device: with several, each takes blocks of
+// the sources from one feed as it is ready and streams their rows into
+// sink. workers
 // host goroutines per device mend parent rows. Near-far requests of
 // several sources, targets or a cutoff run batched (SolveBatch), the rest
 // one source at a time with the rows narrowed on the host. A request
@@ -114,11 +115,11 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 	return err
 }
 
-// serveSpread splits the sources into one contiguous block per device
-// (with their target lists) and solves the blocks at once, each device
-// streaming its rows into sink.
+// serveSpread serves req on every device at once: each takes the next
+// block of the request's rows from one shared feed (device.RowFeed) as
+// soon as it is ready for it, and streams its rows into sink.
 func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
-	bounds := spread.SplitEvenly(int64(len(req.Sources)), len(gpus))
+	feed := device.NewRowFeed(len(req.Sources))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -126,21 +127,15 @@ func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *gra
 		first spread.FirstError
 	)
 	for d, gpu := range gpus {
-		lo, hi := bounds[d], bounds[d+1]
-		if lo == hi {
-			continue
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			part := *req
-			part.Sources = req.Sources[lo:hi]
-			if req.SourceTargets != nil {
-				part.SourceTargets = req.SourceTargets[lo:hi]
-			}
 			// Two contexts may share a GPU: facts are keyed by context too.
 			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
-			if err := newUnit(gpu, workers).serve(ctx, g, &part, spread.ShiftRows(sink, int(lo))); err != nil {
+			u := newUnit(gpu, workers)
+			u.feed = feed
+			if err := u.serve(ctx, g, &part, sink); err != nil {
 				first.Set(fmt.Errorf("gpu: device %d: %w", gpu.Device().Ordinal(), err))
 				cancel()
 			}

@@ -182,7 +182,7 @@ func (s *Solver) Solve(ctx context.Context, sources []int32, withParents bool, s
 	if len(sources) == 0 {
 		return stats, nil
 	}
-	shape := s.blockShape(len(sources), withParents, &stats)
+	shape := s.b.fed(s.blockShape(len(sources), withParents, &stats))
 	if err := s.prepareBlocks(shape, withParents); err != nil {
 		return stats, err
 	}
@@ -247,7 +247,7 @@ func (s *Solver) prepareBlocks(shape device.StagingShape, withParents bool) erro
 func (s *Solver) stageFuncs(ctx context.Context, withParents bool, produced *Stats) device.StageFuncs {
 	n := s.plan.n
 	f := device.StageFuncs{
-		Compute: func(c *device.Ctx, k int, rows []int32) error {
+		Compute: func(c *device.Ctx, k, _ int, rows []int32) error {
 			return s.computeBlock(ctx, c, &s.slots[k%2], rows, withParents, produced)
 		},
 		Copy: func(c *device.Ctx, k int, blk *device.StagedBlock, cs *device.CopyStream) error {

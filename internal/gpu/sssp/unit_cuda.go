@@ -10,9 +10,21 @@ type unit struct {
 	st      *device.Stager
 	dev     *device.Device
 	workers int
+	// feed, when several devices serve one request, hands this device
+	// its blocks of the request's rows (device.RowFeed); nil when it
+	// serves every row itself.
+	feed *device.RowFeed
 }
 
 // newUnit is the unit of gpu; workers below 1 count as 1.
 func newUnit(gpu *device.Stager, workers int) *unit {
 	return &unit{st: gpu, dev: gpu.Device(), workers: max(workers, 1)}
+}
+
+// fed returns shape taking its rows from the unit's feed, if it has one.
+func (b *unit) fed(shape device.StagingShape) device.StagingShape {
+	if b.feed == nil {
+		return shape
+	}
+	return shape.Fed(b.feed)
 }
