@@ -7,32 +7,35 @@ import (
 )
 
 // ReadPairsCSV streams a pair list in CSV: a header line naming the
-// columns, among them source and target once each (other columns are
-// ignored), then one pair per line, source and target as decimal integers.
-// Every line has exactly the header's number of fields: a short or a long
-// one is an error, as it most likely lost or gained a comma. Fields,
-// header names included, may be quoted as RFC 4180 says ("a,b" is one
-// field, "" inside quotes is a quote); a quote inside an unquoted field,
-// text after a closing quote, and a quoted field that runs past the end of
-// its line (a line break inside quotes) are errors. Spaces around fields,
-// a UTF-8 byte order mark before the header and CRLF line ends are
-// accepted; blank lines are skipped; gzip is told from the bytes. fn gets
-// every pair in file order with its 1-based line number, the header being
-// line 1. Errors are ParseErrors naming name and the line. O(1) memory
-// beyond one chunk of text; a line without a quote is split in place.
+// columns, among them source and target once each, then one pair per
+// line, source and target as decimal integers. Every line has exactly the
+// header's number of fields: a short or a long one is an error, as it
+// most likely lost or gained a comma. Fields, header names included, may
+// be quoted as RFC 4180 says ("a,b" is one field, "" inside quotes is a
+// quote); a quote inside an unquoted field, text after a closing quote,
+// and a quoted field that runs past the end of its line (a line break
+// inside quotes) are errors. Spaces around fields, a UTF-8 byte order mark
+// before the header and CRLF line ends are accepted; blank lines are
+// skipped; gzip is told from the bytes. fn gets every pair in file order
+// with its 1-based line number, the header being line 1, and the line's
+// other fields (its columns other than source and target, in header
+// order; valid only during the call), which an answer may carry beside
+// its pair; ReadPairsCSV returns those columns' names. Errors are
+// ParseErrors naming name and the line. O(1) memory beyond one chunk of
+// text; a line without a quote is split in place.
 //
 // Pair lists are read through pairlist.Scan, which also takes Parquet and
 // Arrow IPC files; this is its CSV part.
-func ReadPairsCSV(r io.Reader, name string, fn func(line, source, target int64) error) error {
+func ReadPairsCSV(r io.Reader, name string, fn func(line, source, target int64, others [][]byte) error) (otherNames []string, err error) {
 	in, _, err := openText(r, name, 4)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c := newLineChunks(in, chunkSize)
 	var line int64
 	si, ti, width := -1, -1, 0
-	var fields [][]byte
-	return scanLines(c, name, &line, func(chunk []byte) error {
+	var fields, others [][]byte
+	err = scanLines(c, name, &line, func(chunk []byte) error {
 		return eachLine(chunk, &line, func(text []byte) error {
 			if len(text) == 0 {
 				return nil
@@ -46,7 +49,15 @@ func ReadPairsCSV(r io.Reader, name string, fn func(line, source, target int64) 
 			}
 			if si < 0 {
 				width = len(fields)
-				return pairHeader(name, line, fields, &si, &ti)
+				if err := pairHeader(name, line, fields, &si, &ti); err != nil {
+					return err
+				}
+				for i, f := range fields {
+					if i != si && i != ti {
+						otherNames = append(otherNames, string(f))
+					}
+				}
+				return nil
 			}
 			if len(fields) != width {
 				return lineErr(name, line, "%d fields, the header has %d", len(fields), width)
@@ -59,9 +70,19 @@ func ReadPairsCSV(r io.Reader, name string, fn func(line, source, target int64) 
 			if st != intOK {
 				return lineErr(name, line, "target %s is not an integer", quote(fields[ti]))
 			}
-			return fn(line, s, t)
+			others = others[:0]
+			for i, f := range fields {
+				if i != si && i != ti {
+					others = append(others, f)
+				}
+			}
+			return fn(line, s, t, others)
 		})
 	})
+	if err != nil {
+		return nil, err
+	}
+	return otherNames, nil
 }
 
 // utf8BOM is the byte order mark some spreadsheets write first.

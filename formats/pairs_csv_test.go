@@ -10,33 +10,47 @@ import (
 	"testing"
 )
 
-type csvPair struct{ line, source, target int64 }
+type csvPair struct {
+	line, source, target int64
+	others               string // the other fields, joined by "|"
+}
 
 func readPairs(t *testing.T, text []byte) ([]csvPair, error) {
+	got, _, err := readPairsAndNames(t, text)
+	return got, err
+}
+
+// readPairsAndNames reads text and returns its pairs and the names of its
+// other columns.
+func readPairsAndNames(t *testing.T, text []byte) ([]csvPair, []string, error) {
 	t.Helper()
 	var got []csvPair
-	err := ReadPairsCSV(bytes.NewReader(text), "pairs.csv", func(line, s, d int64) error {
-		got = append(got, csvPair{line, s, d})
+	names, err := ReadPairsCSV(bytes.NewReader(text), "pairs.csv", func(line, s, d int64, others [][]byte) error {
+		got = append(got, csvPair{line, s, d, string(bytes.Join(others, []byte("|")))})
 		return nil
 	})
-	return got, err
+	return got, names, err
 }
 
 // A pair list in CSV: the header names the columns in any order beside
 // others, quoted or not; blank lines, spaces around fields, CRLF ends, a
 // missing final newline and gzip are accepted; lines are numbered with the
-// header as line 1.
+// header as line 1; the other columns come with each pair, in header
+// order, and their names at the end.
 func TestReadPairsCSV(t *testing.T) {
-	text := "\"target\", weight ,source\r\n7,x,3\r\n\r\n 9 , y, -2\n4,,1"
-	want := []csvPair{{2, 3, 7}, {4, -2, 9}, {5, 1, 4}}
+	text := "\"target\", weight ,source, \"mode\"\r\n7,x,3,car\r\n\r\n 9 , y, -2,\"a, b\"\n4,,1,"
+	want := []csvPair{{2, 3, 7, "x|car"}, {4, -2, 9, "y|a, b"}, {5, 1, 4, "|"}}
 	var gz bytes.Buffer
 	w := gzip.NewWriter(&gz)
 	w.Write([]byte(text))
 	w.Close()
 	for name, in := range map[string][]byte{"plain": []byte(text), "gzip": gz.Bytes()} {
-		got, err := readPairs(t, in)
+		got, names, err := readPairsAndNames(t, in)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(names, []string{"weight", "mode"}) {
+			t.Errorf("%s: other columns %q, want weight and mode", name, names)
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%s: %v, want %v", name, got, want)
@@ -66,7 +80,7 @@ func TestReadPairsCSVErrors(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	err := ReadPairsCSV(strings.NewReader("source,target\n1,2\n3,4\n"), "p", func(int64, int64, int64) error { return stop })
+	_, err := ReadPairsCSV(strings.NewReader("source,target\n1,2\n3,4\n"), "p", func(int64, int64, int64, [][]byte) error { return stop })
 	if err != stop {
 		t.Errorf("err = %v, want the callback's", err)
 	}
@@ -81,14 +95,14 @@ func TestReadPairsCSVFieldsAndQuotes(t *testing.T) {
 		name, text string
 		want       []csvPair
 	}{
-		{"quoted header and values", "\"source\",\"target\"\n\"1\",\"2\"\n", []csvPair{{2, 1, 2}}},
-		{"quoted values under a plain header", "source,target\n\"1\",2\n3,\"4\"\n", []csvPair{{2, 1, 2}, {3, 3, 4}}},
-		{"spaces around quotes", "source,target\n \"1\" , \"2\" \n", []csvPair{{2, 1, 2}}},
-		{"a quoted comma in another column", "source,note,target\n1,\"a, b\",2\n", []csvPair{{2, 1, 2}}},
-		{"doubled quotes", "source,note,target\n1,\"say \"\"hi\"\", then \"\"\"\"\",2\n", []csvPair{{2, 1, 2}}},
-		{"a quoted comma in the header", "\"from, to\",source,target\nx,5,6\n", []csvPair{{2, 5, 6}}},
-		{"an empty quoted field", "source,note,target\n1,\"\",2\n", []csvPair{{2, 1, 2}}},
-		{"byte order mark", "\xef\xbb\xbfsource,target\n1,2\n", []csvPair{{2, 1, 2}}},
+		{"quoted header and values", "\"source\",\"target\"\n\"1\",\"2\"\n", []csvPair{{2, 1, 2, ""}}},
+		{"quoted values under a plain header", "source,target\n\"1\",2\n3,\"4\"\n", []csvPair{{2, 1, 2, ""}, {3, 3, 4, ""}}},
+		{"spaces around quotes", "source,target\n \"1\" , \"2\" \n", []csvPair{{2, 1, 2, ""}}},
+		{"a quoted comma in another column", "source,note,target\n1,\"a, b\",2\n", []csvPair{{2, 1, 2, "a, b"}}},
+		{"doubled quotes", "source,note,target\n1,\"say \"\"hi\"\", then \"\"\"\"\",2\n", []csvPair{{2, 1, 2, `say "hi", then ""`}}},
+		{"a quoted comma in the header", "\"from, to\",source,target\nx,5,6\n", []csvPair{{2, 5, 6, "x"}}},
+		{"an empty quoted field", "source,note,target\n1,\"\",2\n", []csvPair{{2, 1, 2, ""}}},
+		{"byte order mark", "\xef\xbb\xbfsource,target\n1,2\n", []csvPair{{2, 1, 2, ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := readPairs(t, []byte(tc.text))

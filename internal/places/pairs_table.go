@@ -28,19 +28,12 @@ func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field
 	if ids.Len() != n || len(origins) != n || len(destinations) != n {
 		return tables.FileInfo{}, fmt.Errorf("places: %d ids, %d origins and %d destinations for %d trips", ids.Len(), len(origins), len(destinations), n)
 	}
-	if len(others) != len(otherCols) {
-		return tables.FileInfo{}, fmt.Errorf("places: %d other columns with %d arrays", len(others), len(otherCols))
+	kept := tables.OtherColumns{Fields: others, Arrays: otherCols}
+	otherFields, err := kept.OutputFields("the file of trips", n, ColDistance, ColReason)
+	if err != nil {
+		return tables.FileInfo{}, fmt.Errorf("places: %w", err)
 	}
-	fields := []arrow.Field{{Name: idName, Type: ids.DataType()}}
-	for c, f := range others {
-		if f.Name == ColDistance || f.Name == ColReason {
-			return tables.FileInfo{}, fmt.Errorf("places: the trips' column %q is one the output writes: rename it in the file", f.Name)
-		}
-		if otherCols[c].Len() != n {
-			return tables.FileInfo{}, fmt.Errorf("places: column %q holds %d values for %d trips", f.Name, otherCols[c].Len(), n)
-		}
-		fields = append(fields, arrow.Field{Name: f.Name, Type: f.Type, Nullable: true})
-	}
+	fields := append([]arrow.Field{{Name: idName, Type: ids.DataType()}}, otherFields...)
 	fields = append(fields,
 		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{"unit": unit})},
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
@@ -50,7 +43,7 @@ func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field
 	return tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < n || lo == 0; lo += cfg.BatchRows {
 			hi := min(lo+cfg.BatchRows, n)
-			rec := tripBatch(schema, ids, otherCols, origins, destinations, answers, lo, hi)
+			rec := tripBatch(schema, ids, kept, origins, destinations, answers, lo, hi)
 			err := emit(rec)
 			rec.Release()
 			if err != nil || hi == n {
@@ -63,15 +56,12 @@ func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field
 
 // tripBatch is the record of trips lo..hi-1: their ids and other columns
 // (slices of the file's columns, no copy), distances and reasons.
-func tripBatch(schema *arrow.Schema, ids arrow.Array, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, lo, hi int) arrow.RecordBatch {
+func tripBatch(schema *arrow.Schema, ids arrow.Array, others tables.OtherColumns, origins, destinations []snap.Place, answers []int64, lo, hi int) arrow.RecordBatch {
 	answerCols := newAnswerColumns(hi - lo)
 	for i := lo; i < hi; i++ {
 		answerCols.add(answers[i], &origins[i], &destinations[i])
 	}
-	cols := []arrow.Array{array.NewSlice(ids, int64(lo), int64(hi))}
-	for _, c := range otherCols {
-		cols = append(cols, array.NewSlice(c, int64(lo), int64(hi)))
-	}
+	cols := append([]arrow.Array{array.NewSlice(ids, int64(lo), int64(hi))}, others.Slice(lo, hi)...)
 	dist, reason := answerCols.arrays()
 	cols = append(cols, dist, reason)
 	defer func() {

@@ -18,40 +18,52 @@ const (
 
 // ScanPairs streams the pair list at path, a Parquet or Arrow IPC file
 // (told from its bytes) with integer columns source and target (int32,
-// int64 or unsigned; other columns are ignored), calling fn for every pair
-// in file order with its 1-based row number. A null, a missing column or
-// fn's error stops the scan; errors name the file, and the row where there
-// is one. Memory is one record batch, however long the list.
-func ScanPairs(path string, fn func(row, source, target int64) error, opts ...Option) (err error) {
+// int64 or unsigned), calling fn for every pair in file order with its
+// 1-based row number, and returns the file's other columns, in file
+// order, with their types and nulls, for an answer to carry beside its
+// pairs (the caller releases them). A null source or target, a missing
+// column or fn's error stops the scan; errors name the file, and the row
+// where there is one. Memory is the other columns (their batches' chunks
+// until the end, then one array each) and one record batch of the rest.
+func ScanPairs(path string, fn func(row, source, target int64) error, opts ...Option) (others OtherColumns, err error) {
 	cfg, err := NewConfig(opts)
 	if err != nil {
-		return err
+		return OtherColumns{}, err
 	}
 	defer RecoverInto(&err, path)
 	tr, err := OpenTable(path, cfg)
 	if err != nil {
-		return err
+		return OtherColumns{}, err
 	}
 	defer tr.Close()
 	si, ti := tr.schema.FieldIndices(ColPairSource), tr.schema.FieldIndices(ColPairTarget)
 	if len(si) != 1 || len(ti) != 1 {
-		return fmt.Errorf("tables: %s: a pair list needs one %q and one %q column (has %v)", path, ColPairSource, ColPairTarget, fieldNames(tr.schema))
+		return OtherColumns{}, fmt.Errorf("tables: %s: a pair list needs one %q and one %q column (has %v)", path, ColPairSource, ColPairTarget, fieldNames(tr.schema))
 	}
+	kept := newKeptChunks(tr.schema, si[0], ti[0])
+	defer kept.release()
 	var row int64
 	for {
 		rec, err := tr.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil
+				break
 			}
-			return err
+			return OtherColumns{}, err
 		}
 		err = scanPairBatch(path, rec, si[0], ti[0], &row, fn)
+		if err == nil {
+			kept.add(rec)
+		}
 		rec.Release()
 		if err != nil {
-			return err
+			return OtherColumns{}, err
 		}
 	}
+	if others, err = kept.columns(cfg.Mem); err != nil {
+		return OtherColumns{}, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return others, nil
 }
 
 // scanPairBatch calls fn for the pairs of one record batch; *row counts

@@ -101,18 +101,11 @@ func TestComputeCHPairList(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
 				runCompute(t, loadCompute(t, "", shapeArgs(out, "-algorithm", "ch", "-pairs", file,
 					"-max-distance", strconv.FormatInt(cutoff, 10), "-parents="+strconv.FormatBool(parents))...))
-				rows, _, hasParents := readLong(t, filepath.Join(out, output.DistancesDir))
-				want := expectPairs(ref, pairs, cutoff)
-				if hasParents != parents {
+				rows, schema := readPairTable(t, filepath.Join(out, output.DistancesDir))
+				if hasParents := schema.HasField("parent"); hasParents != parents {
 					t.Fatalf("parent column %t, want %t", hasParents, parents)
 				}
-				if parents {
-					compareLong(t, g, ref, rows, want)
-					return
-				}
-				if !slices.Equal(rows, want) {
-					t.Fatalf("rows %v, want %v", rows, want)
-				}
+				comparePairTable(t, g, ref, rows, pairs, cutoff, parents, denseIDs)
 			})
 		}
 	}

@@ -96,6 +96,9 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if err != nil {
 		return nil, err
 	}
+	if run.list != nil {
+		defer run.list.others.Release()
+	}
 	var placed *placesRun
 	if cfg.Places.Enabled() {
 		if placed, err = preparePlaces(cfg, g, log, stages); err != nil {
@@ -204,10 +207,13 @@ type computeRun struct {
 	ids     *input.VertexIDs
 	sources []int32
 	targets []int32 // nil: every vertex
-	// sourceTargets, for a pair list (compute.pairs), holds each source's
-	// targets in file order; targets is nil then.
+	// sourceTargets holds each source's own targets (a pair list's, a
+	// list of trips' seeds); targets is nil then.
 	sourceTargets [][]int32
-	pairs         [][2]int32
+	// list is the pair list of compute.pairs, whose searches are sources
+	// and sourceTargets.
+	list  *pairList
+	pairs [][2]int32
 
 	files    []tables.FileInfo
 	rows     int64
@@ -219,7 +225,7 @@ type computeRun struct {
 func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	n := g.Edges.N
 	names := VertexNames{IDs: input.NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
-	sources, targets, sourceTargets, err := runVertices(cfg, names)
+	list, sources, targets, err := runVertices(cfg, names)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +238,7 @@ func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comput
 			KeyPaths, old, PairSeparator))
 	}
 	for _, p := range pairs {
-		if !slices.Contains(sources, p[0]) {
+		if !slices.Contains(sources, p[0]) && (list == nil || !slices.Contains(list.source, p[0])) {
 			return nil, config.Errorf(KeyPaths, "the source of the pair from %s to %s is not among %s",
 				names.IDs.Describe(p[0]), names.IDs.Describe(p[1]), KeySources)
 		}
@@ -240,26 +246,30 @@ func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comput
 	if cfg.Matrix && (len(sources) != int(n) || targets != nil || !isIdentity(sources)) {
 		return nil, config.Errorf(output.KeyOutputFormat, "distmatrix writes whole all-pairs matrices: it needs %s: [all] and %s: [all]", KeySources, KeyTargets)
 	}
-	if sourceTargets != nil && cfg.Shard.Sharded() {
-		// Whole sources per shard: the block shardBlock keeps.
-		lo, hi := blockBounds(len(sources), cfg.Shard.Index, cfg.Shard.Count)
-		sourceTargets = sourceTargets[lo:hi]
+	run := &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, targets: targets}
+	if list != nil {
+		// Refused before any search rather than once the table is due.
+		if _, err := list.outputFields(run.readsParents()); err != nil {
+			list.others.Release()
+			return nil, &stageerr.InputError{Err: err}
+		}
+		pairs = list.keepShard(cfg.Shard, pairs, log)
+		list.group()
+		run.list, sources, run.sourceTargets = list, list.sources, list.targets
+	} else {
+		sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
 	}
-	sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
-	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: sources, targets: targets,
-		sourceTargets: sourceTargets, pairs: pairs}, nil
+	run.sources, run.pairs = sources, pairs
+	return run, nil
 }
 
 // runVertices reads the rows and columns of the result: compute.sources
-// and compute.targets, or the pair list of compute.pairs grouped by source
-// (targets nil, sourceTargets by source).
-func runVertices(cfg *Config, names VertexNames) (sources, targets []int32, sourceTargets [][]int32, err error) {
+// and compute.targets, or the pair list of compute.pairs (list; sources
+// and targets nil).
+func runVertices(cfg *Config, names VertexNames) (list *pairList, sources, targets []int32, err error) {
 	if cfg.PairList != "" {
 		list, err := readPairList(cfg.PairList, names)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return list.sources, nil, list.targets, nil
+		return list, nil, nil, err
 	}
 	if sources, err = names.Sources(KeySources, cfg.Sources); err != nil {
 		return nil, nil, nil, err
@@ -267,7 +277,7 @@ func runVertices(cfg *Config, names VertexNames) (sources, targets []int32, sour
 	if targets, err = names.Targets(KeyTargets, cfg.Targets); err != nil {
 		return nil, nil, nil, err
 	}
-	return sources, targets, nil, nil
+	return nil, sources, targets, nil
 }
 
 // readsParents reports whether an output reads the parents: the
@@ -386,10 +396,12 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 // (parts) or the distance matrix, the summary beside the table, and the
 // paths of compute.paths.
 type runOutputs struct {
-	parts   *resultfiles.ResultSink // nil without distances (output.distances: false)
-	matrix  *resultfiles.DistanceMatrixWriter
-	summary *resultfiles.SummarySink // nil beside a distance matrix
-	paths   *resultfiles.PathSink    // nil without compute.paths
+	parts *resultfiles.ResultSink // nil without distances (output.distances: false)
+	// pairList writes a pair list's distances table instead of parts.
+	pairList *pairAnswers
+	matrix   *resultfiles.DistanceMatrixWriter
+	summary  *resultfiles.SummarySink // nil beside a distance matrix
+	paths    *resultfiles.PathSink    // nil without compute.paths
 	// named, unless nil, gathers the vertices the outputs name, which the
 	// vertices table then holds instead of every vertex (namedVertices).
 	named *resultfiles.VertexSet
@@ -419,7 +431,15 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 		return nil, err
 	}
 	out.summary = summary
-	if r.cfg.Distances {
+	switch {
+	case r.cfg.Distances && r.list != nil:
+		table := &pairTable{dir: filepath.Join(dir, output.DistancesDir), meta: meta, unit: r.graph.WeightUnit, opts: r.tableOptions()}
+		if r.cfg.OriginalIDs {
+			table.ids = r.ids
+		}
+		out.pairList = newPairAnswers(r.list, req.MaxDistance, req.Wants(results.Parent), table)
+		out.table = append(out.table, out.pairList)
+	case r.cfg.Distances:
 		parts, err := resultfiles.NewResultSink(filepath.Join(dir, output.DistancesDir), shape, meta, progress.Written, r.tableOptions()...)
 		if err != nil {
 			return nil, err
@@ -433,7 +453,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	}
 	out.named = resultfiles.NewVertexSet(shape.Width)
 	out.named.AddAll(r.sources)
-	if out.parts != nil {
+	if r.cfg.Distances {
 		cells, err := resultfiles.NewCellVertices(shape, out.named)
 		if err != nil {
 			return nil, err
@@ -464,6 +484,8 @@ func (o *runOutputs) files() []tables.FileInfo {
 		return []tables.FileInfo{{Path: path, Rows: rows, Bytes: bytes, SHA256: sum}}
 	case o.parts != nil:
 		return o.parts.Files()
+	case o.pairList != nil:
+		return o.pairList.Files()
 	}
 	return nil
 }

@@ -50,7 +50,16 @@ func outputIDs(t *testing.T, out string, targets []int32) map[int32]bool {
 	dir := filepath.Join(out, output.DistancesDir)
 	if _, err := os.Stat(dir); err == nil {
 		tbl, _ := readParquet(t, partFiles(t, dir)[0])
-		if column(t, tbl, resultfiles.ColVertex) != nil {
+		switch {
+		case column(t, tbl, resultfiles.ColTarget) != nil: // a pair list's
+			rows, _ := readPairTable(t, dir)
+			for _, r := range rows {
+				ids[int32(r.Source)], ids[int32(r.Target)] = true, true
+				if r.Parent != int64(paths.NoParent) {
+					ids[int32(r.Parent)] = true
+				}
+			}
+		case column(t, tbl, resultfiles.ColVertex) != nil:
 			rows, _, _ := readLong(t, dir)
 			for _, r := range rows {
 				ids[r.Source], ids[r.Vertex] = true, true
@@ -58,7 +67,7 @@ func outputIDs(t *testing.T, out string, targets []int32) map[int32]bool {
 					ids[r.Parent] = true
 				}
 			}
-		} else {
+		default:
 			rows, _ := readWide(t, dir)
 			for _, r := range rows {
 				ids[r.Source] = true

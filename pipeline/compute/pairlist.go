@@ -7,35 +7,52 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"os"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/pathflow/pathflow/formats/pairlist"
+	"github.com/pathflow/pathflow/internal/resultfiles"
+	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/output"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
-// pairList is a pair list (compute.pairs) grouped by source: sources in
-// increasing (dense) id order, each source's targets in file order, a pair
-// listed twice kept twice. Its rows, in this order, are the rows of the
-// distances table. Ordering the sources by id, rather than as the file
-// happens to list them, also keeps the sources a GPU launch searches
-// together close in the graph wherever ids follow its geometry (grids,
-// road networks): 1,000,000 random pairs over 1,000 sources of a
-// 24M-vertex grid took a 52.7 s kernel in file order, against 6 s by id.
+// pairList is a pair list (compute.pairs): its rows in file order, which
+// are the rows of the distances table, and the searches that answer them,
+// grouped by source: sources in increasing (dense) id order, each
+// source's targets in file order, a pair listed twice kept twice.
+// Ordering the sources by id, rather than as the file happens to list
+// them, keeps the sources a GPU launch searches together close in the
+// graph wherever ids follow its geometry (grids, road networks): 1,000,000
+// random pairs over 1,000 sources of a 24M-vertex grid took a 52.7 s
+// kernel in file order, against 6 s by id. Each search's cells go back to
+// their rows through rows (pairAnswers).
 type pairList struct {
 	sources []int32
 	targets [][]int32 // by index in sources
-	pairs   int64
+	// rows[k][j] is the row of the pair sources[k] -> targets[k][j].
+	rows [][]int32
+	// source and target are each row's vertices (dense ids).
+	source, target []int32
+	// others are the file's other columns, this run's rows of them.
+	others tables.OtherColumns
 }
+
+// len is the number of rows.
+func (l *pairList) len() int { return len(l.source) }
 
 // readPairList streams the pair list at path, Parquet, Arrow IPC or CSV
 // (told from the bytes; CSV may be gzipped), naming vertices as names
-// says, and groups it by source. A missing or malformed file, or an id no
-// vertex has, is an InputError naming the file and the row (1-based; for
-// CSV the header is row 1). O(pairs) memory for the result, one batch or
-// chunk of text for the reading.
+// says; its searches are made by group, once keepShard has kept a
+// shard's rows. A missing or malformed file, or an id no vertex has, is an
+// InputError naming the file and the row (1-based; for CSV the header is
+// row 1). O(pairs) memory for the result and the file's other columns,
+// one batch or chunk of text for the reading.
 func readPairList(path string, names VertexNames) (*pairList, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,7 +60,6 @@ func readPairList(path string, names VertexNames) (*pairList, error) {
 	}
 	defer f.Close()
 	list := &pairList{}
-	group := make(map[int32]int)
 	add := func(row, s, t int64) error {
 		sv, err := pairVertex(names, path, row, "source", s)
 		if err != nil {
@@ -53,43 +69,90 @@ func readPairList(path string, names VertexNames) (*pairList, error) {
 		if err != nil {
 			return err
 		}
-		k, ok := group[sv]
-		if !ok {
-			k = len(list.sources)
-			group[sv] = k
-			list.sources = append(list.sources, sv)
-			list.targets = append(list.targets, nil)
+		if len(list.source) == math.MaxInt32 {
+			return fmt.Errorf("%s: more than %d pairs: split the list", path, math.MaxInt32)
 		}
-		list.targets[k] = append(list.targets[k], tv)
-		list.pairs++
+		list.source, list.target = append(list.source, sv), append(list.target, tv)
 		return nil
 	}
-	err = pairlist.Scan(f, add)
+	list.others, err = pairlist.Scan(f, add)
 	var ue *unknownPairVertex
 	switch {
 	case errors.As(err, &ue):
 		return nil, &stageerr.InputError{Err: ue}
 	case err != nil:
 		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list (%s): %w", KeyPairList, err)}
-	case list.pairs == 0:
+	case list.len() == 0:
+		list.others.Release()
 		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list %s (%s) holds no pair", path, KeyPairList)}
 	}
-	list.sortBySource()
 	return list, nil
 }
 
-// sortBySource orders the groups by source id. O(sources log sources).
-func (l *pairList) sortBySource() {
-	order := make([]int, len(l.sources))
+// keepShard keeps shard's block of the rows (blockBounds: the shards'
+// blocks, in shard order, are the file's rows in order; every row
+// unsharded) and returns the paths (compute.paths) the shard writes: each
+// goes to the shard whose block holds the first row from its source, so
+// that the shards write it once between them. It logs which shard this is
+// and where its index came from. O(pairs).
+func (l *pairList) keepShard(s Shard, paths [][2]int32, log *slog.Logger) [][2]int32 {
+	if !s.Sharded() {
+		return paths
+	}
+	n := l.len()
+	lo, hi := blockBounds(n, s.Index, s.Count)
+	var mine [][2]int32
+	for _, p := range paths {
+		if first := slices.Index(l.source, p[0]); first >= lo && first < hi {
+			mine = append(mine, p)
+		}
+	}
+	log.Info("shard", "shard", fmt.Sprintf("%d/%d", s.Index, s.Count), "from", s.From,
+		"pairs", fmt.Sprintf("%d of %d (rows %d..%d)", hi-lo, n, lo, hi-1))
+	l.source, l.target = l.source[lo:hi], l.target[lo:hi]
+	block := tables.OtherColumns{Fields: l.others.Fields, Arrays: l.others.Slice(lo, hi)}
+	l.others.Release()
+	l.others = block
+	return mine
+}
+
+// group builds the searches: the distinct sources in increasing id
+// order, each one's targets and their rows in row order. O(pairs +
+// sources log sources).
+func (l *pairList) group() {
+	at := make(map[int32]int)
+	var sources []int32
+	var targets, rows [][]int32
+	for i, s := range l.source {
+		k, ok := at[s]
+		if !ok {
+			k = len(sources)
+			at[s] = k
+			sources, targets, rows = append(sources, s), append(targets, nil), append(rows, nil)
+		}
+		targets[k], rows[k] = append(targets[k], l.target[i]), append(rows[k], int32(i))
+	}
+	order := make([]int, len(sources))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(l.sources[a], l.sources[b]) })
-	sources, targets := make([]int32, len(order)), make([][]int32, len(order))
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(sources[a], sources[b]) })
+	l.sources, l.targets, l.rows = make([]int32, len(order)), make([][]int32, len(order)), make([][]int32, len(order))
 	for i, k := range order {
-		sources[i], targets[i] = l.sources[k], l.targets[k]
+		l.sources[i], l.targets[i], l.rows[i] = sources[k], targets[k], rows[k]
 	}
-	l.sources, l.targets = sources, targets
+}
+
+// outputFields returns the fields of the file's other columns as the
+// distances table writes them (pairTable), refusing one named as a column
+// the table writes itself: source and target (a second one), distance,
+// and parent when withParents.
+func (l *pairList) outputFields(withParents bool) ([]arrow.Field, error) {
+	own := []string{tables.ColPairSource, tables.ColPairTarget, resultfiles.ColDistance}
+	if withParents {
+		own = append(own, resultfiles.ColParent)
+	}
+	return l.others.OutputFields("the pair list ("+KeyPairList+")", l.len(), own...)
 }
 
 // unknownPairVertex is an id in a pair list that names no vertex.

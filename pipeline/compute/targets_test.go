@@ -110,8 +110,8 @@ func TestComputeNarrowsFullRowsOfABackend(t *testing.T) {
 	pairs := shapePairs(t, ref)
 	out = filepath.Join(t.TempDir(), "out")
 	runCompute(t, loadCompute(t, "", "-generate", shapeSpec, "-backend", "gpu", "-out", out, "-pairs", writePairsCSV(t, pairs)))
-	rows, _, _ = readLong(t, filepath.Join(out, output.DistancesDir))
-	compareLong(t, g, ref, rows, expectPairs(ref, pairs, results.NoCutoff))
+	pairRows, _ := readPairTable(t, filepath.Join(out, output.DistancesDir))
+	comparePairTable(t, g, ref, pairRows, pairs, results.NoCutoff, true, denseIDs)
 }
 
 // checkPathCosts reads a paths table and checks it has the pairs, in
