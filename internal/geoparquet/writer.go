@@ -8,7 +8,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/atomicfile"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -106,7 +109,7 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 		return tables.FileInfo{}, err
 	}
 	rows := newRows(schema, len(leading), cfg, tw.Write)
-	defer rows.b.Release()
+	defer rows.release()
 	err = produce(rows)
 	if err == nil {
 		err = rows.flush()
@@ -149,46 +152,62 @@ func checkTable(leading []arrow.Field, meta map[string]string) error {
 // appends one value to the builder of every leading column (Leading),
 // then ends the row with its route: AppendLine or AppendNull. One
 // goroutine owns it.
+//
+// The geometry and bbox columns are not built through Arrow builders:
+// AppendLine writes WKB straight into one byte slice per batch, and the
+// bounds into float64 slices, which become the batch's arrays without a
+// copy, so a point costs its encoding and nothing else.
 type Rows struct {
-	b        *array.RecordBuilder
-	leading  int
-	geometry *array.BinaryBuilder
-	bbox     *array.StructBuilder
-	bounds   [4]*array.Float64Builder // xmin, ymin, xmax, ymax
-	maxRows  int
-	emit     func(arrow.RecordBatch) error
+	schema  *arrow.Schema
+	mem     memory.Allocator
+	leading []array.Builder
+	maxRows int
+	emit    func(arrow.RecordBatch) error
 
-	wkb    []byte // the current row's WKB, reused
-	rows   int64  // rows ended, every batch
-	routes int64  // rows with a route
-	extent Box    // of every route
+	// The batch's geometry: WKB of every row in values, row i at
+	// values[offsets[i]:offsets[i+1]], and whether it has one. A null
+	// row's bounds are 0, hidden by the null bbox.
+	values                 []byte
+	valuesCap              int // of values, once the batch's first route comes
+	offsets                []int32
+	valid                  []bool
+	nulls                  int
+	xmin, ymin, xmax, ymax []float64
+
+	rows   int64 // rows ended, every batch
+	routes int64 // rows with a route
+	extent Box   // of every route
 }
 
 func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch) error) *Rows {
-	b := array.NewRecordBuilder(cfg.Mem, schema)
-	bbox := b.Field(leading + 1).(*array.StructBuilder)
-	r := &Rows{
-		b:        b,
-		leading:  leading,
-		geometry: b.Field(leading).(*array.BinaryBuilder),
-		bbox:     bbox,
-		maxRows:  cfg.BatchRows,
-		emit:     emit,
-		extent:   emptyBox(),
+	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, extent: emptyBox()}
+	for i := range leading {
+		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
 	}
-	for i := range r.bounds {
-		r.bounds[i] = bbox.FieldBuilder(i).(*array.Float64Builder)
-	}
+	r.newBatch(0)
 	return r
+}
+
+// release frees the leading columns' builders.
+func (r *Rows) release() {
+	for _, b := range r.leading {
+		b.Release()
+	}
+}
+
+// newBatch starts a batch with room for about the geometry bytes of the
+// last one, so a batch's WKB is seldom copied as it grows.
+func (r *Rows) newBatch(geometryBytes int) {
+	r.values, r.valuesCap = nil, geometryBytes
+	r.offsets = append(make([]int32, 0, min(r.maxRows, 1<<16)+1), 0)
+	r.valid, r.nulls = r.valid[:0], 0
+	r.xmin, r.ymin, r.xmax, r.ymax = nil, nil, nil, nil
 }
 
 // Leading returns the builder of leading column i, whose type is the
 // builder of the field's type (array.Int32Builder for int32, and so on).
 func (r *Rows) Leading(i int) array.Builder {
-	if i < 0 || i >= r.leading {
-		panic(fmt.Sprintf("geoparquet: leading column %d of %d", i, r.leading))
-	}
-	return r.b.Field(i)
+	return r.leading[i]
 }
 
 // AppendLine ends the row with the route through the points (lon[i],
@@ -199,8 +218,9 @@ func (r *Rows) Leading(i int) array.Builder {
 // origin, ends at the destination and is as long as the route (zero), in
 // the one geometry type of the file. A route of no points is a pair
 // without a route, as AppendNull writes it. Points must be finite, with
-// longitudes within ±180 and latitudes within ±90 degrees.
-// O(points).
+// longitudes within ±180 and latitudes within ±90 degrees. After an
+// error the row is left half-written: produce returns it, and WriteFile
+// removes the file. O(points).
 func (r *Rows) AppendLine(lon, lat []float64) error {
 	if len(lon) != len(lat) {
 		return fmt.Errorf("geoparquet: row %d: %d longitudes and %d latitudes", r.rows, len(lon), len(lat))
@@ -218,16 +238,17 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 	if len(lon) == 1 {
 		lon, lat = []float64{lon[0], lon[0]}, []float64{lat[0], lat[0]}
 	}
-	r.wkb = AppendLineString(r.wkb[:0], lon, lat)
-	if r.geometry.DataLen()+len(r.wkb) > math.MaxInt32 {
+	if len(r.values)+LineStringBytes(len(lon)) > math.MaxInt32 {
 		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, len(lon))
 	}
-	r.geometry.Append(r.wkb)
-	r.bbox.Append(true)
-	r.bounds[0].Append(box.XMin)
-	r.bounds[1].Append(box.YMin)
-	r.bounds[2].Append(box.XMax)
-	r.bounds[3].Append(box.YMax)
+	if r.values == nil {
+		r.values = make([]byte, 0, max(r.valuesCap, LineStringBytes(len(lon))))
+	}
+	r.values = AppendLineString(r.values, lon, lat)
+	r.offsets = append(r.offsets, int32(len(r.values)))
+	r.valid = append(r.valid, true)
+	r.xmin, r.ymin = append(r.xmin, box.XMin), append(r.ymin, box.YMin)
+	r.xmax, r.ymax = append(r.xmax, box.XMax), append(r.ymax, box.YMax)
 	r.extent.addBox(box)
 	r.routes++
 	return r.endRow()
@@ -237,23 +258,26 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 // geometry and null bounding box, as GeoParquet requires of a row
 // without a geometry.
 func (r *Rows) AppendNull() error {
-	r.geometry.AppendNull()
-	r.bbox.AppendNull()
+	r.offsets = append(r.offsets, int32(len(r.values)))
+	r.valid = append(r.valid, false)
+	r.nulls++
+	r.xmin, r.ymin = append(r.xmin, 0), append(r.ymin, 0)
+	r.xmax, r.ymax = append(r.xmax, 0), append(r.ymax, 0)
 	return r.endRow()
 }
 
 // endRow checks that every leading column has a value for the row just
 // ended, and emits the batch once it is full.
 func (r *Rows) endRow() error {
-	n := r.geometry.Len()
-	for i := range r.leading {
-		if got := r.b.Field(i).Len(); got != n {
+	n := len(r.valid)
+	for i, b := range r.leading {
+		if got := b.Len(); got != n {
 			return fmt.Errorf("geoparquet: row %d: leading column %q has %d values in the batch, want %d",
-				r.rows, r.b.Schema().Field(i).Name, got, n)
+				r.rows, r.schema.Field(i).Name, got, n)
 		}
 	}
 	r.rows++
-	if n >= r.maxRows || r.geometry.DataLen() >= batchGeometryBytes {
+	if n >= r.maxRows || len(r.values) >= batchGeometryBytes {
 		return r.flush()
 	}
 	return nil
@@ -263,17 +287,55 @@ func (r *Rows) endRow() error {
 // value appended after the last row ended is an error: its row has no
 // route.
 func (r *Rows) flush() error {
-	n := r.geometry.Len()
-	for i := range r.leading {
-		if got := r.b.Field(i).Len(); got != n {
+	n := len(r.valid)
+	for i, b := range r.leading {
+		if got := b.Len(); got != n {
 			return fmt.Errorf("geoparquet: leading column %q has %d values past the last row: a row was not ended",
-				r.b.Schema().Field(i).Name, got-n)
+				r.schema.Field(i).Name, got-n)
 		}
 	}
 	if n == 0 {
 		return nil
 	}
-	rec := r.b.NewRecordBatch()
+	cols := make([]arrow.Array, 0, len(r.schema.Fields()))
+	for _, b := range r.leading {
+		cols = append(cols, b.NewArray())
+	}
+	geometry, bbox := r.routeArrays()
+	rec := arrowslices.NewRecord(r.schema, n, append(cols, geometry, bbox)...)
 	defer rec.Release()
+	// The writer may keep referring to the batch's memory after it
+	// returns (Parquet statistics of an open row group), so the next
+	// batch gets slices of its own.
+	r.newBatch(len(r.values))
 	return r.emit(rec)
+}
+
+// routeArrays wraps the batch's geometry and bounds as the geometry and
+// bbox arrays, sharing their memory.
+func (r *Rows) routeArrays() (geometry, bbox arrow.Array) {
+	n := len(r.valid)
+	var validity *memory.Buffer
+	if r.nulls > 0 {
+		buf, bits := arrowslices.BitmapBuffer(r.mem, n)
+		defer buf.Release()
+		for i, ok := range r.valid {
+			if ok {
+				bitutil.SetBit(bits, i)
+			}
+		}
+		validity = buf
+	}
+	geomData := array.NewData(arrow.BinaryTypes.Binary, n, []*memory.Buffer{validity,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(r.offsets)), memory.NewBufferBytes(r.values)}, nil, r.nulls, 0)
+	defer geomData.Release()
+	bounds := make([]arrow.ArrayData, 4)
+	for i, vals := range [][]float64{r.xmin, r.ymin, r.xmax, r.ymax} {
+		bounds[i] = array.NewData(arrow.PrimitiveTypes.Float64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0)
+		defer bounds[i].Release()
+	}
+	bboxData := array.NewData(BBoxType, n, []*memory.Buffer{validity}, bounds, r.nulls, 0)
+	defer bboxData.Release()
+	return array.MakeFromData(geomData), array.MakeFromData(bboxData)
 }
