@@ -119,6 +119,23 @@ func (w *TableWriter) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
+// AppendParquetMetadata adds a key to the key-value metadata in a Parquet
+// file's footer, for a value known only once every row is written (such
+// as GeoParquet's bounding box of the file). An Arrow IPC file writes its
+// schema, metadata included, before the first batch: there it is an error.
+// Unlike schema metadata, the key is not in the stored Arrow schema, and a
+// key given twice is stored twice.
+func (w *TableWriter) AppendParquetMetadata(key, value string) error {
+	pw, ok := w.rw.(*pqarrow.FileWriter)
+	if !ok {
+		return fmt.Errorf("tables: footer metadata %q: only Parquet files have a footer to add it to", key)
+	}
+	if err := pw.AppendKeyValueMetadata(key, value); err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	return nil
+}
+
 // Close finishes the file (footer, flush) and returns its rows, size and
 // checksum; Path is left to the caller.
 func (w *TableWriter) Close() (FileInfo, error) {

@@ -1,0 +1,341 @@
+package geoparquet
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pathflow/pathflow/internal/arrowslices"
+	"github.com/pathflow/pathflow/internal/atomicfile"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// The fields of the bounding box column, in the order GeoParquet
+// requires.
+const (
+	colXMin = "xmin"
+	colYMin = "ymin"
+	colXMax = "xmax"
+	colYMax = "ymax"
+)
+
+// GeoArrow names WKB columns with an Arrow extension type: readers of
+// Arrow IPC files (GDAL, geoarrow-pyarrow, lonboard) find the geometry by
+// it, since GeoParquet's metadata is defined for Parquet files only.
+const (
+	// ExtensionName is the GeoArrow extension of a WKB column.
+	ExtensionName = "geoarrow.wkb"
+	// extensionMetadata names the CRS as an authority and code, which
+	// GeoArrow allows; without a crs key it would mean an unknown one.
+	extensionMetadata = `{"crs":"OGC:CRS84","crs_type":"authority_code"}`
+)
+
+// batchGeometryBytes bounds the WKB of one record batch (a Parquet row
+// group): about the row group size Parquet readers expect, and a bound
+// on what a writer holds, since routes are long. A batch ends at the
+// first route that reaches it, or at the batch row limit.
+const batchGeometryBytes = 64 << 20
+
+// BBoxType is the type of the bounding box column.
+var BBoxType = arrow.StructOf(
+	arrow.Field{Name: colXMin, Type: arrow.PrimitiveTypes.Float64},
+	arrow.Field{Name: colYMin, Type: arrow.PrimitiveTypes.Float64},
+	arrow.Field{Name: colXMax, Type: arrow.PrimitiveTypes.Float64},
+	arrow.Field{Name: colYMax, Type: arrow.PrimitiveTypes.Float64},
+)
+
+// Schema is the schema of a routes file in format: the leading fields,
+// then ColGeometry (binary WKB, null for a pair without a route) and
+// ColBBox (BBoxType, null where the geometry is), with meta and the
+// MetaCRS key as its metadata.
+//
+// A Parquet file's GeoParquet metadata (MetaKey) is in its footer, where
+// WriteFile puts it once it knows the bounding box of the file; it is
+// not part of the schema. An Arrow IPC file writes its schema first, so
+// there the schema carries the GeoParquet metadata without the file's
+// bounding box (as geopandas' Feather files and GDAL's Arrow driver read
+// it), and the geometry field the GeoArrow extension ExtensionName.
+func Schema(leading []arrow.Field, meta map[string]string, format tables.Format) *arrow.Schema {
+	withCRS := make(map[string]string, len(meta)+2)
+	for k, v := range meta {
+		withCRS[k] = v
+	}
+	withCRS[tables.MetaCRS] = tables.CRS84
+	geometry := arrow.Field{Name: ColGeometry, Type: arrow.BinaryTypes.Binary, Nullable: true}
+	if format == tables.Arrow {
+		withCRS[MetaKey] = routesMetadata(Box{}, true).marshal()
+		geometry.Metadata = arrow.NewMetadata(
+			[]string{"ARROW:extension:name", "ARROW:extension:metadata"},
+			[]string{ExtensionName, extensionMetadata})
+	}
+	fields := append(slices.Clip(leading), geometry, arrow.Field{Name: ColBBox, Type: BBoxType, Nullable: true})
+	return tables.SchemaWith(withCRS, fields...)
+}
+
+// WriteFile writes a routes file to path as tables.WriteFile does
+// (created through atomicfile.CreateIn, removed on failure), in the
+// format, codec and batch size of cfg, with enc for the leading columns.
+// produce appends the rows to rows; WriteFile cuts them into record
+// batches of at most cfg.BatchRows rows and about batchGeometryBytes of
+// WKB, and adds the GeoParquet metadata, with the bounding box of every
+// route, to the footer of a Parquet file. meta may not use MetaKey, and
+// no leading field may be named ColGeometry or ColBBox.
+// O(rows + points).
+func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc tables.ParquetEncoding, cfg tables.Config, produce func(rows *Rows) error) (info tables.FileInfo, err error) {
+	if err := checkTable(leading, meta); err != nil {
+		return tables.FileInfo{}, err
+	}
+	schema := Schema(leading, meta, cfg.Format)
+	f, err := atomicfile.CreateIn(path) // *.partial until its folder commits
+	if err != nil {
+		return tables.FileInfo{}, fmt.Errorf("geoparquet: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("geoparquet: %w (writing %s)", cerr, path)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}()
+	tw, err := tables.NewTableWriter(f, schema, enc, cfg)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	rows := newRows(schema, len(leading), cfg, tw.Write)
+	defer rows.release()
+	err = produce(rows)
+	if err == nil {
+		err = rows.flush()
+	}
+	if err == nil && cfg.Format == tables.Parquet {
+		err = tw.AppendParquetMetadata(MetaKey, routesMetadata(rows.extent, rows.routes == 0).marshal())
+	}
+	if err != nil {
+		tw.Close()
+		return tables.FileInfo{}, fmt.Errorf("%w (writing %s)", err, path)
+	}
+	if info, err = tw.Close(); err != nil {
+		return tables.FileInfo{}, fmt.Errorf("%w (writing %s)", err, path)
+	}
+	info.Path = path
+	return info, nil
+}
+
+// checkTable rejects metadata and leading fields that would clash with
+// what WriteFile adds.
+func checkTable(leading []arrow.Field, meta map[string]string) error {
+	if err := tables.CheckMeta(meta); err != nil {
+		return err
+	}
+	if err := tables.CheckCRSMeta(meta); err != nil {
+		return err
+	}
+	if _, ok := meta[MetaKey]; ok {
+		return fmt.Errorf("geoparquet: metadata key %q is the GeoParquet metadata's", MetaKey)
+	}
+	for _, f := range leading {
+		if f.Name == ColGeometry || f.Name == ColBBox {
+			return fmt.Errorf("geoparquet: a leading column is named %q, which the routes table uses", f.Name)
+		}
+	}
+	return nil
+}
+
+// Rows appends the rows of a routes file. For each row the caller
+// appends one value to the builder of every leading column (Leading),
+// then ends the row with its route: AppendLine or AppendNull. One
+// goroutine owns it.
+//
+// The geometry and bbox columns are not built through Arrow builders:
+// AppendLine writes WKB straight into one byte slice per batch, and the
+// bounds into float64 slices, which become the batch's arrays without a
+// copy, so a point costs its encoding and nothing else.
+type Rows struct {
+	schema  *arrow.Schema
+	mem     memory.Allocator
+	leading []array.Builder
+	maxRows int
+	emit    func(arrow.RecordBatch) error
+
+	// The batch's geometry: WKB of every row in values, row i at
+	// values[offsets[i]:offsets[i+1]], and whether it has one. A null
+	// row's bounds are 0, hidden by the null bbox.
+	values                 []byte
+	valuesCap              int // of values, once the batch's first route comes
+	offsets                []int32
+	valid                  []bool
+	nulls                  int
+	xmin, ymin, xmax, ymax []float64
+
+	rows   int64 // rows ended, every batch
+	routes int64 // rows with a route
+	extent Box   // of every route
+}
+
+func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch) error) *Rows {
+	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, extent: emptyBox()}
+	for i := range leading {
+		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
+	}
+	r.newBatch(0)
+	return r
+}
+
+// release frees the leading columns' builders.
+func (r *Rows) release() {
+	for _, b := range r.leading {
+		b.Release()
+	}
+}
+
+// newBatch starts a batch with room for about the geometry bytes of the
+// last one, so a batch's WKB is seldom copied as it grows.
+func (r *Rows) newBatch(geometryBytes int) {
+	r.values, r.valuesCap = nil, geometryBytes
+	r.offsets = append(make([]int32, 0, min(r.maxRows, 1<<16)+1), 0)
+	r.valid, r.nulls = r.valid[:0], 0
+	r.xmin, r.ymin, r.xmax, r.ymax = nil, nil, nil, nil
+}
+
+// Leading returns the builder of leading column i, whose type is the
+// builder of the field's type (array.Int32Builder for int32, and so on).
+func (r *Rows) Leading(i int) array.Builder {
+	return r.leading[i]
+}
+
+// AppendLine ends the row with the route through the points (lon[i],
+// lat[i]) in degrees, in order. A route of one point (a pair whose ends
+// snap to the same place) is written as a LineString of that point twice:
+// Simple Features allows no LineString of one point, and the repeated
+// point keeps what every other route has, a geometry that starts at the
+// origin, ends at the destination and is as long as the route (zero), in
+// the one geometry type of the file. A route of no points is a pair
+// without a route, as AppendNull writes it. Points must be finite, with
+// longitudes within ±180 and latitudes within ±90 degrees. After an
+// error the row is left half-written: produce returns it, and WriteFile
+// removes the file. O(points).
+func (r *Rows) AppendLine(lon, lat []float64) error {
+	if len(lon) != len(lat) {
+		return fmt.Errorf("geoparquet: row %d: %d longitudes and %d latitudes", r.rows, len(lon), len(lat))
+	}
+	if len(lon) == 0 {
+		return r.AppendNull()
+	}
+	box := emptyBox()
+	for i := range lon {
+		if !(math.Abs(lon[i]) <= 180 && math.Abs(lat[i]) <= 90) { // NaN fails too
+			return fmt.Errorf("geoparquet: row %d: point %d at longitude %v, latitude %v is not on the globe", r.rows, i, lon[i], lat[i])
+		}
+		box.addPoint(lon[i], lat[i])
+	}
+	if len(lon) == 1 {
+		lon, lat = []float64{lon[0], lon[0]}, []float64{lat[0], lat[0]}
+	}
+	if len(r.values)+LineStringBytes(len(lon)) > math.MaxInt32 {
+		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, len(lon))
+	}
+	if r.values == nil {
+		r.values = make([]byte, 0, max(r.valuesCap, LineStringBytes(len(lon))))
+	}
+	r.values = AppendLineString(r.values, lon, lat)
+	r.offsets = append(r.offsets, int32(len(r.values)))
+	r.valid = append(r.valid, true)
+	r.xmin, r.ymin = append(r.xmin, box.XMin), append(r.ymin, box.YMin)
+	r.xmax, r.ymax = append(r.xmax, box.XMax), append(r.ymax, box.YMax)
+	r.extent.addBox(box)
+	r.routes++
+	return r.endRow()
+}
+
+// AppendNull ends the row without a route (an unreachable pair): null
+// geometry and null bounding box, as GeoParquet requires of a row
+// without a geometry.
+func (r *Rows) AppendNull() error {
+	r.offsets = append(r.offsets, int32(len(r.values)))
+	r.valid = append(r.valid, false)
+	r.nulls++
+	r.xmin, r.ymin = append(r.xmin, 0), append(r.ymin, 0)
+	r.xmax, r.ymax = append(r.xmax, 0), append(r.ymax, 0)
+	return r.endRow()
+}
+
+// endRow checks that every leading column has a value for the row just
+// ended, and emits the batch once it is full.
+func (r *Rows) endRow() error {
+	n := len(r.valid)
+	for i, b := range r.leading {
+		if got := b.Len(); got != n {
+			return fmt.Errorf("geoparquet: row %d: leading column %q has %d values in the batch, want %d",
+				r.rows, r.schema.Field(i).Name, got, n)
+		}
+	}
+	r.rows++
+	if n >= r.maxRows || len(r.values) >= batchGeometryBytes {
+		return r.flush()
+	}
+	return nil
+}
+
+// flush emits the rows appended since the last batch, if any. A leading
+// value appended after the last row ended is an error: its row has no
+// route.
+func (r *Rows) flush() error {
+	n := len(r.valid)
+	for i, b := range r.leading {
+		if got := b.Len(); got != n {
+			return fmt.Errorf("geoparquet: leading column %q has %d values past the last row: a row was not ended",
+				r.schema.Field(i).Name, got-n)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, 0, len(r.schema.Fields()))
+	for _, b := range r.leading {
+		cols = append(cols, b.NewArray())
+	}
+	geometry, bbox := r.routeArrays()
+	rec := arrowslices.NewRecord(r.schema, n, append(cols, geometry, bbox)...)
+	defer rec.Release()
+	// The writer may keep referring to the batch's memory after it
+	// returns (Parquet statistics of an open row group), so the next
+	// batch gets slices of its own.
+	r.newBatch(len(r.values))
+	return r.emit(rec)
+}
+
+// routeArrays wraps the batch's geometry and bounds as the geometry and
+// bbox arrays, sharing their memory.
+func (r *Rows) routeArrays() (geometry, bbox arrow.Array) {
+	n := len(r.valid)
+	var validity *memory.Buffer
+	if r.nulls > 0 {
+		buf, bits := arrowslices.BitmapBuffer(r.mem, n)
+		defer buf.Release()
+		for i, ok := range r.valid {
+			if ok {
+				bitutil.SetBit(bits, i)
+			}
+		}
+		validity = buf
+	}
+	geomData := array.NewData(arrow.BinaryTypes.Binary, n, []*memory.Buffer{validity,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(r.offsets)), memory.NewBufferBytes(r.values)}, nil, r.nulls, 0)
+	defer geomData.Release()
+	bounds := make([]arrow.ArrayData, 4)
+	for i, vals := range [][]float64{r.xmin, r.ymin, r.xmax, r.ymax} {
+		bounds[i] = array.NewData(arrow.PrimitiveTypes.Float64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0)
+		defer bounds[i].Release()
+	}
+	bboxData := array.NewData(BBoxType, n, []*memory.Buffer{validity}, bounds, r.nulls, 0)
+	defer bboxData.Release()
+	return array.MakeFromData(geomData), array.MakeFromData(bboxData)
+}
