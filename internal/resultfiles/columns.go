@@ -14,8 +14,12 @@ const (
 	// original (ResultShape.WithOriginal).
 	ColSourceOriginal = "source_original_id"
 	ColVertexOriginal = "vertex_original_id"
-	ColDistance       = "distance"
-	ColParent         = "parent"
+	// The paths table's: the target's and the path's vertices' input ids
+	// (OriginalIDs).
+	ColTargetOriginal   = "target_original_id"
+	ColVerticesOriginal = "vertices_original_id"
+	ColDistance         = "distance"
+	ColParent           = "parent"
 
 	ColTarget   = "target"
 	ColCost     = "cost"
@@ -35,6 +39,7 @@ var (
 	int32List         = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type})
 	int64List         = arrow.ListOfField(arrow.Field{Name: "element", Type: int64Type, Nullable: true})
 	nullableInt32List = arrow.ListOfField(arrow.Field{Name: "element", Type: int32Type, Nullable: true})
+	originalIDList    = arrow.ListOfField(arrow.Field{Name: "element", Type: int64Type})
 )
 
 // The columns of every result table, each declared once with its name, type
@@ -63,6 +68,10 @@ var (
 	targetColumn   = arrow.Field{Name: ColTarget, Type: int32Type}
 	costColumn     = arrow.Field{Name: ColCost, Type: int64Type, Nullable: true}
 	verticesColumn = arrow.Field{Name: ColVertices, Type: int32List, Nullable: true}
+	// The input's ids of a path's ends and vertices, last, when asked for
+	// (OriginalIDs); the list is null where vertices is.
+	targetOriginalColumn   = arrow.Field{Name: ColTargetOriginal, Type: int64Type}
+	verticesOriginalColumn = arrow.Field{Name: ColVerticesOriginal, Type: originalIDList, Nullable: true}
 
 	// The summary table: a row per source (see Summarize).
 	reachableColumn    = arrow.Field{Name: ColReachable, Type: int64Type}
@@ -92,12 +101,22 @@ func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
 }
 
 // PathsSchema is the schema of the paths table: one row per (source,
-// target) pair.
-func PathsSchema(meta map[string]string) *arrow.Schema {
-	return tables.SchemaWith(meta, sourceColumn, targetColumn, costColumn, verticesColumn)
+// target) pair, ending with the input's ids of the source, the target and
+// the path's vertices when ids asks for them.
+func PathsSchema(ids OriginalIDs, meta map[string]string) *arrow.Schema {
+	fields := []arrow.Field{sourceColumn, targetColumn, costColumn, verticesColumn}
+	if ids.Write {
+		fields = append(fields, sourceOriginalColumn, targetOriginalColumn, verticesOriginalColumn)
+	}
+	return tables.SchemaWith(meta, fields...)
 }
 
-// SummarySchema is the schema of the per-source summary table.
-func SummarySchema(meta map[string]string) *arrow.Schema {
-	return tables.SchemaWith(meta, sourceColumn, reachableColumn, eccentricityColumn, closenessColumn)
+// SummarySchema is the schema of the per-source summary table, ending
+// with the source's input id when ids asks for it.
+func SummarySchema(ids OriginalIDs, meta map[string]string) *arrow.Schema {
+	fields := []arrow.Field{sourceColumn, reachableColumn, eccentricityColumn, closenessColumn}
+	if ids.Write {
+		fields = append(fields, sourceOriginalColumn)
+	}
+	return tables.SchemaWith(meta, fields...)
 }

@@ -47,22 +47,26 @@
 // # Paths table (WritePaths, ReadPaths)
 //
 //	source int32, target int32, cost int64 (nullable), vertices list<element: int32> (nullable)
+//	[source_original_id int64, target_original_id int64, vertices_original_id list<element: int64> (nullable)]
 //
 // One row per requested pair: cost is null when the target is unreachable,
 // vertices (source first, target last) is null when there is no path or
-// the run kept no parents. A PathSink picks the rows out of a run's full
-// blocks.
+// the run kept no parents. The last three columns, with OriginalIDs.Write,
+// say the same in the input's ids. A PathSink picks the rows out of a
+// run's full blocks.
 //
 // # Summary table (WriteSummary, ReadSummary, Summarize)
 //
 //	source int32, reachable int64, eccentricity int64 (nullable), closeness float64 (nullable)
+//	[source_original_id int64]
 //
 // One row per source: the vertices it reaches (itself included), the
 // largest distance to one of them other than itself (null when it reaches
 // no other), and its Wasserman-Faust closeness over outgoing distances
 // (null when undefined); Summarize gives the exact definitions. A
 // SummarySink makes the rows of a run from its blocks, over the cells a
-// distances table of the same shape writes.
+// distances table of the same shape writes. source_original_id, with
+// OriginalIDs.Write, is the source's id in the input.
 //
 // # Consumers of result blocks
 //

@@ -18,10 +18,10 @@ func TestParquetEncodings(t *testing.T) {
 	tree := &paths.Tree{Source: 0, Dist: []int64{0, 4, 9}, Parent: []int32{-1, 0, 1}}
 	writeSink(t, filepath.Join(dir, "result"), []*paths.Tree{tree}, true, tablestest.NewRand(1))
 	pathsFile, summaryFile := filepath.Join(dir, "paths.parquet"), filepath.Join(dir, "summary.parquet")
-	if _, err := WritePaths(pathsFile, []PathRow{NewPathRow(tree, 2)}, nil); err != nil {
+	if _, err := WritePaths(pathsFile, []PathRow{NewPathRow(tree, 2)}, OriginalIDs{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteSummary(summaryFile, []SummaryRow{Summarize(tree)}, nil); err != nil {
+	if _, err := WriteSummary(summaryFile, []SummaryRow{Summarize(tree)}, OriginalIDs{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	delta := tablestest.Delta

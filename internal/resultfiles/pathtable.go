@@ -39,8 +39,10 @@ var pathsEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColTarget,
 const maxBatchListValues = 1 << 28
 
 // WritePaths writes rows as a paths table (PathsSchema) to path, which
-// belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows. O(rows + total path length).
-func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+// belongs in an output folder committed as a whole, in batches of at most
+// WithBatchRows rows; with ids.Write, each row ends with the input's ids
+// of its source, target and path. O(rows + total path length).
+func WritePaths(path string, rows []PathRow, ids OriginalIDs, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -48,7 +50,7 @@ func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...tab
 	if err := tables.CheckMeta(meta); err != nil {
 		return tables.FileInfo{}, err
 	}
-	schema := PathsSchema(meta)
+	schema := PathsSchema(ids, meta)
 	return tables.WriteFile(path, schema, pathsEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); {
 			hi, values := lo, 0
@@ -56,7 +58,7 @@ func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...tab
 				values += len(rows[hi].Vertices)
 				hi++
 			}
-			rec := pathsRecord(cfg.Mem, schema, rows[lo:hi], values)
+			rec := pathsRecord(cfg.Mem, schema, rows[lo:hi], values, ids)
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -68,7 +70,7 @@ func WritePaths(path string, rows []PathRow, meta map[string]string, opts ...tab
 	})
 }
 
-func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int) arrow.RecordBatch {
+func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int, ids OriginalIDs) arrow.RecordBatch {
 	n := len(rows)
 	srcBuf, src := arrowslices.Int32Buffer(mem, n)
 	dstBuf, dst := arrowslices.Int32Buffer(mem, n)
@@ -106,19 +108,44 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 	listData := array.NewData(int32List, n, []*memory.Buffer{arrowslices.BitmapOrNil(listValid, n, listNulls), offBuf},
 		[]arrow.ArrayData{items.Data()}, listNulls, 0)
 	defer listData.Release()
-	return arrowslices.NewRecord(schema, n,
+	cols := []arrow.Array{
 		arrowslices.Primitive(int32Type, n, nil, 0, srcBuf),
 		arrowslices.Primitive(int32Type, n, nil, 0, dstBuf),
 		arrowslices.Primitive(int64Type, n, arrowslices.BitmapOrNil(costValid, n, costNulls), costNulls, costBuf),
 		array.MakeFromData(listData),
-	)
+	}
+	if ids.Write {
+		cols = append(cols, originalPathColumns(ids, src, dst, vals, listData)...)
+	}
+	return arrowslices.NewRecord(schema, n, cols...)
+}
+
+// originalPathColumns returns the input's ids of the rows' sources,
+// targets and path vertices (vals, listed as pathList lists them: the same
+// offsets and nulls). O(rows + path length).
+func originalPathColumns(ids OriginalIDs, src, dst, vals []int32, pathList arrow.ArrayData) []arrow.Array {
+	n := len(src)
+	srcOrig, dstOrig, valsOrig := make([]int64, n), make([]int64, n), make([]int64, len(vals))
+	for i := range n {
+		srcOrig[i], dstOrig[i] = ids.Vertices.Original(src[i]), ids.Vertices.Original(dst[i])
+	}
+	for k, v := range vals {
+		valsOrig[k] = ids.Vertices.Original(v)
+	}
+	items := arrowslices.WrapInt64(valsOrig)
+	defer items.Release()
+	buffers := pathList.Buffers() // validity and offsets, shared with the vertices column
+	list := array.NewData(originalIDList, n, buffers, []arrow.ArrayData{items.Data()}, pathList.NullN(), 0)
+	defer list.Release()
+	return []arrow.Array{arrowslices.WrapInt64(srcOrig), arrowslices.WrapInt64(dstOrig), array.MakeFromData(list)}
 }
 
 // ReadPaths reads a paths table in either format and returns its rows and
 // schema metadata; null costs read back as paths.Unreachable and null
-// vertex lists as nil.
+// vertex lists as nil. The input's ids, when written, are not read: the
+// rows name vertices densely.
 func ReadPaths(path string, opts ...tables.Option) (rows []PathRow, meta map[string]string, err error) {
-	_, meta, err = tables.ScanTable(path, PathsSchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
+	_, meta, err = tables.ScanTable(path, PathsSchema(OriginalIDs{}, nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		dst := rec.Column(idx[1]).(*array.Int32).Int32Values()
 		costCol := rec.Column(idx[2]).(*array.Int64)

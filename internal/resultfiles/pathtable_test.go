@@ -41,7 +41,7 @@ func TestPathsRoundTrip(t *testing.T) {
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "paths")
 			format := c.format
-			info, err := WritePaths(path, rows, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(300)))...)
+			info, err := WritePaths(path, rows, OriginalIDs{}, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(300)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestPathsSchemaGolden(t *testing.T) {
   metadata: ["k": "v"]`
 	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "paths")
-		if _, err := WritePaths(path, randomPathRows(tablestest.NewRand(1), 10), map[string]string{"k": "v"}, tables.WithFormat(format)); err != nil {
+		if _, err := WritePaths(path, randomPathRows(tablestest.NewRand(1), 10), OriginalIDs{}, map[string]string{"k": "v"}, tables.WithFormat(format)); err != nil {
 			t.Fatal(err)
 		}
 		tr, err := tables.OpenTable(path, defaultConfig())
@@ -121,7 +121,7 @@ func TestPathsByteIdentical(t *testing.T) {
 	for _, format := range tableFormats {
 		a, b := filepath.Join(t.TempDir(), "p"), filepath.Join(t.TempDir(), "p")
 		for _, p := range []string{a, b} {
-			if _, err := WritePaths(p, rows, tablestest.Meta, tables.WithFormat(format), tables.WithBatchRows(128)); err != nil {
+			if _, err := WritePaths(p, rows, OriginalIDs{}, tablestest.Meta, tables.WithFormat(format), tables.WithBatchRows(128)); err != nil {
 				t.Fatal(err)
 			}
 		}

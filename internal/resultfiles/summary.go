@@ -82,8 +82,10 @@ func Summarize(t *paths.Tree) SummaryRow {
 var summaryEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColReachable, ColEccentricity}}
 
 // WriteSummary writes rows as a summary table (SummarySchema) to path,
-// which belongs in an output folder committed as a whole, in batches of at most WithBatchRows rows.
-func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+// which belongs in an output folder committed as a whole, in batches of at
+// most WithBatchRows rows; with ids.Write, each row ends with its
+// source's input id.
+func WriteSummary(path string, rows []SummaryRow, ids OriginalIDs, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -91,10 +93,10 @@ func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts .
 	if err := tables.CheckMeta(meta); err != nil {
 		return tables.FileInfo{}, err
 	}
-	schema := SummarySchema(meta)
+	schema := SummarySchema(ids, meta)
 	return tables.WriteFile(path, schema, summaryEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); lo += cfg.BatchRows {
-			rec := summaryRecord(cfg.Mem, schema, rows[lo:min(lo+cfg.BatchRows, len(rows))])
+			rec := summaryRecord(cfg.Mem, schema, rows[lo:min(lo+cfg.BatchRows, len(rows))], ids)
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -105,7 +107,7 @@ func WriteSummary(path string, rows []SummaryRow, meta map[string]string, opts .
 	})
 }
 
-func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow) arrow.RecordBatch {
+func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow, ids OriginalIDs) arrow.RecordBatch {
 	n := len(rows)
 	srcBuf, src := arrowslices.Int32Buffer(mem, n)
 	reachBuf, reach := arrowslices.Int64Buffer(mem, n)
@@ -132,18 +134,27 @@ func summaryRecord(mem memory.Allocator, schema *arrow.Schema, rows []SummaryRow
 			closeNulls++
 		}
 	}
-	return arrowslices.NewRecord(schema, n,
+	cols := []arrow.Array{
 		arrowslices.Primitive(int32Type, n, nil, 0, srcBuf),
 		arrowslices.Primitive(int64Type, n, nil, 0, reachBuf),
 		arrowslices.Primitive(int64Type, n, arrowslices.BitmapOrNil(eccValid, n, eccNulls), eccNulls, eccBuf),
 		arrowslices.Primitive(float64Type, n, arrowslices.BitmapOrNil(closeValid, n, closeNulls), closeNulls, closeBuf),
-	)
+	}
+	if ids.Write {
+		orig := make([]int64, n)
+		for i, r := range rows {
+			orig[i] = ids.Vertices.Original(r.Source)
+		}
+		cols = append(cols, arrowslices.WrapInt64(orig))
+	}
+	return arrowslices.NewRecord(schema, n, cols...)
 }
 
 // ReadSummary reads a summary table in either format and returns its rows
-// and schema metadata; nulls read back as NoEccentricity and NaN.
+// and schema metadata; nulls read back as NoEccentricity and NaN. The
+// input's ids, when written, are not read: the rows name sources densely.
 func ReadSummary(path string, opts ...tables.Option) (rows []SummaryRow, meta map[string]string, err error) {
-	_, meta, err = tables.ScanTable(path, SummarySchema(nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
+	_, meta, err = tables.ScanTable(path, SummarySchema(OriginalIDs{}, nil), []int{0, 1}, opts, func(rec arrow.RecordBatch, idx []int) error {
 		src := rec.Column(idx[0]).(*array.Int32).Int32Values()
 		reach := rec.Column(idx[1]).(*array.Int64).Int64Values()
 		eccCol := rec.Column(idx[2]).(*array.Int64)

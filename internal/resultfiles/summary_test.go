@@ -57,7 +57,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		for _, c := range encodingCases(t) {
 			path := filepath.Join(t.TempDir(), "summary")
 			format := c.format
-			info, err := WriteSummary(path, rows, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(1000)))...)
+			info, err := WriteSummary(path, rows, OriginalIDs{}, tablestest.Meta, append(c.write, tables.WithBatchRows(1+rng.IntN(1000)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +92,7 @@ func TestSummarySchemaGolden(t *testing.T) {
 	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "summary")
 		rows := []SummaryRow{Summarize(&paths.Tree{Source: 0, Dist: []int64{0, u}})}
-		if _, err := WriteSummary(path, rows, nil, tables.WithFormat(format)); err != nil {
+		if _, err := WriteSummary(path, rows, OriginalIDs{}, nil, tables.WithFormat(format)); err != nil {
 			t.Fatal(err)
 		}
 		tr, err := tables.OpenTable(path, defaultConfig())

@@ -493,15 +493,16 @@ func (o *runOutputs) files() []tables.FileInfo {
 // writeExtras writes the optional paths and summary tables.
 func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
+	ids := resultfiles.OriginalIDs{Write: r.cfg.OriginalIDs, Vertices: r.graph.Vertices}
 	if len(r.pairs) > 0 {
-		fi, err := resultfiles.WritePaths(filepath.Join(dir, output.PathsName+ext), r.pathRows, meta, r.tableOptions()...)
+		fi, err := resultfiles.WritePaths(filepath.Join(dir, output.PathsName+ext), r.pathRows, ids, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}
 		r.files = append(r.files, fi)
 	}
 	if r.cfg.Summary {
-		fi, err := resultfiles.WriteSummary(filepath.Join(dir, output.SummaryName+ext), r.summary, meta, r.tableOptions()...)
+		fi, err := resultfiles.WriteSummary(filepath.Join(dir, output.SummaryName+ext), r.summary, ids, meta, r.tableOptions()...)
 		if err != nil {
 			return err
 		}

@@ -199,9 +199,6 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	if err := cfg.applyShard(vs, os.LookupEnv); err != nil {
 		return nil, err
 	}
-	if cfg.Places.Enabled() && cfg.Shard.Sharded() {
-		return nil, config.Errorf(KeyOrigins, "a table of places is one run: it is not sharded")
-	}
 	return cfg, nil
 }
 

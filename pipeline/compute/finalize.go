@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,8 +22,9 @@ import (
 // Finalize completes a sharded dataset: it checks that all cfg.Shard.Count
 // shards in cfg.OutDir are complete and consistent (same input, settings,
 // version and shard count as this config gives, every listed file in
-// place), then writes the dataset's vertices table, manifest.json and,
-// last, _SUCCESS. Otherwise it returns an *IncompleteError listing the
+// place, the tables every shard writes alike identical), then writes
+// those tables (the vertices table, a table of places' points table) at
+// the dataset's top, manifest.json and, last, _SUCCESS. Otherwise it returns an *IncompleteError listing the
 // missing and stale shards. The graph is loaded for its checksum, as each
 // task loaded it.
 func Finalize(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writer) (*Result, error) {
@@ -45,8 +48,11 @@ func Finalize(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io
 	if len(problems) > 0 {
 		return nil, &stageerr.IncompleteError{Dir: cfg.OutDir, Shards: count, Problems: problems}
 	}
-	dm, vertices := datasetManifest(shards)
-	if err := writeDataset(cfg.OutDir, dm, vertices, log); err != nil {
+	if problems := sharedTablesProblems(shards); len(problems) > 0 {
+		return nil, &stageerr.IncompleteError{Dir: cfg.OutDir, Shards: count, Problems: problems}
+	}
+	dm, shared := datasetManifest(shards)
+	if err := writeDataset(cfg.OutDir, dm, shared, log); err != nil {
 		return nil, &stageerr.OutputError{Err: err}
 	}
 	log.Info("finalized", "out", cfg.OutDir, "shards", count, "sources", dm.Sources, "files", len(dm.Files))
@@ -54,11 +60,11 @@ func Finalize(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io
 }
 
 // datasetManifest merges the manifests of complete, consistent shards, and
-// returns shard 0's vertices table (the same in every shard), if any.
+// returns shard 0's shared tables (the same in every shard), if any.
 func datasetManifest(shards []*output.ShardManifest) (*output.DatasetManifest, []output.ManifestFile) {
 	first := shards[0].Manifest
 	dm := &output.DatasetManifest{Shards: len(shards)}
-	var vertices []output.ManifestFile
+	var shared []output.ManifestFile
 	dm.Manifest = output.Manifest{
 		Version: first.Version, InputFile: first.InputFile, InputSHA256: first.InputSHA256,
 		ConfigSHA256: first.ConfigSHA256, N: first.N, M: first.M, StagesSeconds: map[string]float64{},
@@ -83,7 +89,7 @@ func datasetManifest(shards []*output.ShardManifest) (*output.DatasetManifest, [
 				dm.Files = append(dm.Files, f)
 				run.Rows += f.Rows
 			case s.Shard == 0:
-				vertices = append(vertices, f)
+				shared = append(shared, f)
 			}
 		}
 		dm.Sources += s.Sources
@@ -99,7 +105,33 @@ func datasetManifest(shards []*output.ShardManifest) (*output.DatasetManifest, [
 	dm.Backend, dm.Device = strings.Join(backends, ","), strings.Join(devices, ",")
 	dm.Algorithm, dm.Variant = strings.Join(algorithms, ","), strings.Join(variants, ",")
 	dm.Reason, dm.BackendReason = "finalize: merged from the shards' manifests", "see shard_runs"
-	return dm, vertices
+	return dm, shared
+}
+
+// sharedTablesProblems compares the tables each shard keeps in its
+// _shards folder (sharedTable) with shard 0's: the same names and bytes,
+// since finalize keeps one for the whole dataset. Shards of one input,
+// settings and version write them alike; a difference means one of them
+// is not what the others are.
+func sharedTablesProblems(shards []*output.ShardManifest) []string {
+	sums := func(s *output.ShardManifest) map[string]string {
+		m := map[string]string{}
+		for _, f := range s.Files {
+			if strings.HasPrefix(f.Path, output.ShardsDir+"/") {
+				m[path.Base(f.Path)] = f.SHA256
+			}
+		}
+		return m
+	}
+	first := sums(shards[0])
+	var problems []string
+	for _, s := range shards[1:] {
+		if got := sums(s); !maps.Equal(got, first) {
+			problems = append(problems, fmt.Sprintf("%s differs from %s in the tables every shard writes alike (%s): rerun it",
+				output.ShardName(s.Shard), output.ShardName(0), strings.Join(slices.Sorted(maps.Keys(first)), ", ")))
+		}
+	}
+	return problems
 }
 
 func appendNew(list []string, s string) []string {
@@ -109,10 +141,10 @@ func appendNew(list []string, s string) []string {
 	return append(list, s)
 }
 
-// writeDataset writes the dataset's vertices table (shard 0's, identical
+// writeDataset writes the dataset's shared tables (shard 0's, identical
 // in every shard), manifest.json and, last, _SUCCESS, each atomically,
 // after removing what killed finalize runs left.
-func writeDataset(root string, dm *output.DatasetManifest, vertices []output.ManifestFile, log *slog.Logger) error {
+func writeDataset(root string, dm *output.DatasetManifest, shared []output.ManifestFile, log *slog.Logger) error {
 	for _, name := range []string{output.ManifestName, output.SuccessName} {
 		removed, err := atomicfile.RemoveStale(filepath.Join(root, name))
 		for _, path := range removed {
@@ -122,7 +154,7 @@ func writeDataset(root string, dm *output.DatasetManifest, vertices []output.Man
 			return err
 		}
 	}
-	for _, f := range vertices {
+	for _, f := range shared {
 		top := filepath.Base(filepath.FromSlash(f.Path))
 		if err := copyCommitted(filepath.Join(root, filepath.FromSlash(f.Path)), filepath.Join(root, top)); err != nil {
 			return err

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/pathflow/pathflow/formats/points"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
@@ -35,9 +38,14 @@ type placesRun struct {
 	origins, destinations *points.Table
 	trips                 *points.PairTable
 	// originAt and destinationAt are where the places snapped: per
-	// origin and destination, or per trip.
+	// origin and destination, or per trip. Every place is snapped in
+	// every shard: the points table lists them all.
 	originAt, destinationAt []snap.Place
-	// seeds are a table's seed vertices, tripSeeds a list of trips'.
+	// lo and hi bound the origins (or trips) this run answers: all of
+	// them, or a shard's contiguous block (blockBounds).
+	lo, hi int
+	// seeds are a table's seed vertices, tripSeeds a list of trips',
+	// both of the block's origins (trips) alone.
 	seeds      *places.Seeds
 	tripSeeds  *places.PairSeeds
 	weightUnit string
@@ -70,7 +78,8 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 		}
 		run.originAt = ix.SnapAll(run.trips.OriginLon, run.trips.OriginLat, limit, cfg.Workers)
 		run.destinationAt = ix.SnapAll(run.trips.DestinationLon, run.trips.DestinationLat, limit, cfg.Workers)
-		run.tripSeeds = places.PairSeedsOf(run.originAt, run.destinationAt)
+		run.lo, run.hi = placesBlock(cfg.Shard, len(run.originAt), "trips", log)
+		run.tripSeeds = places.PairSeedsOf(run.originAt[run.lo:run.hi], run.destinationAt[run.lo:run.hi])
 	} else {
 		if run.origins, err = readPlaceFile(KeyOrigins, cfg.Places.Origins); err != nil {
 			return nil, err
@@ -81,7 +90,8 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 		}
 		run.originAt = ix.SnapAll(run.origins.Lon, run.origins.Lat, limit, cfg.Workers)
 		run.destinationAt = ix.SnapAll(run.destinations.Lon, run.destinations.Lat, limit, cfg.Workers)
-		run.seeds = places.SeedsOf(run.originAt, run.destinationAt)
+		run.lo, run.hi = placesBlock(cfg.Shard, len(run.originAt), "origins", log)
+		run.seeds = places.SeedsOf(run.originAt[run.lo:run.hi], run.destinationAt)
 	}
 	stages["places"] = time.Since(begin).Seconds()
 	sources, targets := run.searchVertices()
@@ -91,6 +101,20 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 		"seed_sources", len(sources), "seed_targets", targets,
 		"snap_max_metres", limit, "places_s", runlog.Round3(stages["places"]))
 	return run, nil
+}
+
+// placesBlock returns the half-open range of the n origins (or trips)
+// shard s answers, all of them when unsharded, and logs a shard's block.
+// The blocks are contiguous and in file order, so the shards' tables in
+// shard order are the unsharded table.
+func placesBlock(s Shard, n int, what string, log *slog.Logger) (lo, hi int) {
+	if !s.Sharded() {
+		return 0, n
+	}
+	lo, hi = blockBounds(n, s.Index, s.Count)
+	log.Info("shard of places", "shard", fmt.Sprintf("%d/%d", s.Index, s.Count), "from", s.From,
+		what, fmt.Sprintf("%d of %d (positions %d..%d)", hi-lo, n, lo, hi-1))
+	return lo, hi
 }
 
 // searchVertices returns the seed sources the searches start from and the
@@ -174,7 +198,9 @@ func placesGeometry(g *input.LoadedGraph) (tables.ArcGeometry, error) {
 // of places and the points table into dir.
 func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.seeds.Sources)))
-	origins, destinations := pr.originAt, pr.destinationAt
+	origins, destinations := pr.originAt[pr.lo:pr.hi], pr.destinationAt
+	originIDs := sliceArray(pr.origins.IDs, pr.lo, pr.hi)
+	defer originIDs.Release()
 	if len(pr.seeds.Sources) == 0 || len(pr.seeds.Targets) == 0 {
 		// Nothing to search: every pair is answered without a route.
 		origins = withoutSeeds(origins)
@@ -183,7 +209,7 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir), origins, destinations,
-		pr.origins.IDs, pr.destinations.IDs, meta, pr.weightUnit, r.tableOptions()...)
+		originIDs, pr.destinations.IDs, meta, pr.weightUnit, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
@@ -226,6 +252,12 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 	return nil
 }
 
+// sliceArray returns the values lo..hi-1 of a, sharing its memory; the
+// caller releases it.
+func sliceArray(a arrow.Array, lo, hi int) arrow.Array {
+	return array.NewSlice(a, int64(lo), int64(hi))
+}
+
 // withoutSeeds returns the places with no seeds, so that they are
 // answered without a search.
 func withoutSeeds(ps []snap.Place) []snap.Place {
@@ -252,7 +284,9 @@ func (pr *placesRun) release() {
 // order and the points table into dir.
 func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.tripSeeds.Sources)))
-	combiner := places.NewPairCombiner(pr.originAt, pr.destinationAt, pr.tripSeeds, r.cfg.Workers)
+	t := pr.trips
+	originAt, destinationAt := pr.originAt[pr.lo:pr.hi], pr.destinationAt[pr.lo:pr.hi]
+	combiner := places.NewPairCombiner(originAt, destinationAt, pr.tripSeeds, r.cfg.Workers)
 	start := time.Now()
 	shape := results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
 	if err := r.searchSeeds(ctx, be, req, shape, progress, combiner); err != nil {
@@ -269,11 +303,20 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 	if err := os.MkdirAll(table, 0o755); err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	info, err := places.WriteTrips(table, pr.trips.IDs, pr.trips.IDName, pr.trips.Others, pr.trips.OtherColumns, pr.originAt, pr.destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
+	ids, others := sliceArray(t.IDs, pr.lo, pr.hi), make([]arrow.Array, len(t.OtherColumns))
+	for c, col := range t.OtherColumns {
+		others[c] = sliceArray(col, pr.lo, pr.hi)
+	}
+	defer func() {
+		ids.Release()
+		for _, c := range others {
+			c.Release()
+		}
+	}()
+	info, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	t := pr.trips
 	pointsInfo, err := places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
 		{Role: places.RoleOrigin, IDs: t.IDs, Lon: t.OriginLon, Lat: t.OriginLat, Places: pr.originAt},
 		{Role: places.RoleDestination, IDs: t.IDs, Lon: t.DestinationLon, Lat: t.DestinationLat, Places: pr.destinationAt},

@@ -181,7 +181,7 @@ func commitShard(ctx context.Context, cfg *Config, owned *output.Owned, m *outpu
 // shard name's partitions and returns the partition folders made and the
 // files' new paths (relative to the dataset): a folder X becomes
 // X/shard=NNNN, a table X.ext becomes X/shard=NNNN/part-00000.ext, and the
-// vertices table, the same in every shard, goes to the shard's _shards
+// tables the same in every shard (sharedTable) go to the shard's _shards
 // folder, from which finalize takes one.
 func partitionFiles(out *atomicfile.Dir, files []output.ManifestFile, name string) (parts []string, moved []output.ManifestFile, err error) {
 	root := out.Path()
@@ -194,7 +194,7 @@ func partitionFiles(out *atomicfile.Dir, files []output.ManifestFile, name strin
 		case inFolder:
 			from, to = top, top+"/"+name
 			f.Path = to + "/" + rest
-		case base == output.VerticesName:
+		case sharedTable(base):
 			from, to = top, output.ShardsDir+"/"+name+"/"+top
 			f.Path = to
 		default:
@@ -214,6 +214,14 @@ func partitionFiles(out *atomicfile.Dir, files []output.ManifestFile, name strin
 		}
 	}
 	return parts, moved, nil
+}
+
+// sharedTable reports whether the table named base is the same in every
+// shard of a dataset: the vertices table, which depends on the graph
+// alone, and the points table of places, which lists every place however
+// the origins or trips are divided.
+func sharedTable(base string) bool {
+	return base == output.VerticesName || base == PointsName
 }
 
 // movePartition moves from to to inside out. A folder goes by way of a
