@@ -256,7 +256,7 @@ func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comput
 		pairs = list.keepShard(cfg.Shard, pairs, log)
 		list.group()
 		run.list, sources, run.sourceTargets = list, list.sources, list.targets
-	} else {
+	} else if !cfg.Places.Enabled() { // places are cut into shards by place, not by source
 		sources, pairs = shardBlock(cfg.Shard, sources, pairs, log)
 	}
 	run.sources, run.pairs = sources, pairs
