@@ -57,7 +57,7 @@ func TestOriginalIDsInTheSummaryAndPaths(t *testing.T) {
 		runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", out, "-output-format", format,
 			"-ids", "original", "-sources", "20,10,40", "-summary", "-paths", "20:40,10:35,40:10"))
 		ext := "." + format
-		paths := tableRows(t, []string{filepath.Join(out, output.PathsName+ext)})
+		paths := tableText(t, []string{filepath.Join(out, output.PathsName+ext)})
 		wantPaths := []string{
 			"source int32, target int32, cost int64, vertices list<element: int32>, " +
 				"source_original_id int64, target_original_id int64, vertices_original_id list<element: int64>",
@@ -68,7 +68,7 @@ func TestOriginalIDsInTheSummaryAndPaths(t *testing.T) {
 		if !slices.Equal(paths, wantPaths) {
 			t.Errorf("%s paths:\n%s\nwant\n%s", format, strings.Join(paths, "\n"), strings.Join(wantPaths, "\n"))
 		}
-		summary := tableRows(t, []string{filepath.Join(out, output.SummaryName+ext)})
+		summary := tableText(t, []string{filepath.Join(out, output.SummaryName+ext)})
 		var sources []string
 		for _, row := range summary[1:] {
 			f := strings.Split(row, " | ")
@@ -81,7 +81,7 @@ func TestOriginalIDsInTheSummaryAndPaths(t *testing.T) {
 	dense := filepath.Join(t.TempDir(), "dense")
 	runCompute(t, loadCompute(t, "", "-input", snap, "-backend", "cpu", "-out", dense, "-sources", "1", "-summary", "-paths", "1:3"))
 	for _, table := range []string{output.PathsName, output.SummaryName} {
-		if header := tableRows(t, []string{filepath.Join(dense, table+".parquet")})[0]; strings.Contains(header, "original") {
+		if header := tableText(t, []string{filepath.Join(dense, table+".parquet")})[0]; strings.Contains(header, "original") {
 			t.Errorf("a run with dense ids writes %s with %s", table, header)
 		}
 	}

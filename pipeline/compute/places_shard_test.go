@@ -81,7 +81,7 @@ func TestShardedPlacesEqualTheOneShotRun(t *testing.T) {
 				}
 				runCompute(t, loadCompute(t, yaml, append(args, "-out", dataset, "-finalize", "-shards", "3")...))
 
-				want := tableRows(t, globParts(t, filepath.Join(oneShot, output.DistancesDir), ext))
+				want := tableText(t, globParts(t, filepath.Join(oneShot, output.DistancesDir), ext))
 				var shardParts []string
 				for i := range 3 {
 					shardParts = append(shardParts, globParts(t, filepath.Join(dataset, output.DistancesDir, output.ShardName(i)), ext)...)
@@ -89,13 +89,13 @@ func TestShardedPlacesEqualTheOneShotRun(t *testing.T) {
 				if len(shardParts) < tc.parts {
 					t.Errorf("the shards wrote %d parts, want at least %d", len(shardParts), tc.parts)
 				}
-				got := tableRows(t, shardParts)
+				got := tableText(t, shardParts)
 				if len(want) != tc.rows+1 || !slices.Equal(got, want) {
 					t.Errorf("distances: the shards hold %d rows, the one-shot run %d (want %d); first difference %s",
 						len(got)-1, len(want)-1, tc.rows, firstDifference(got, want))
 				}
-				wantPoints := tableRows(t, []string{filepath.Join(oneShot, PointsName+ext)})
-				gotPoints := tableRows(t, []string{filepath.Join(dataset, PointsName+ext)})
+				wantPoints := tableText(t, []string{filepath.Join(oneShot, PointsName+ext)})
+				gotPoints := tableText(t, []string{filepath.Join(dataset, PointsName+ext)})
 				if !slices.Equal(gotPoints, wantPoints) {
 					t.Errorf("points: first difference %s", firstDifference(gotPoints, wantPoints))
 				}
@@ -170,9 +170,9 @@ func globParts(t *testing.T, dir, ext string) []string {
 	return parts // five-digit names sort in order
 }
 
-// tableRows reads the files, in order, as text rows: first the schema's
+// tableText reads the files, in order, as text rows: first the schema's
 // fields and their types, then every row's values.
-func tableRows(t *testing.T, paths []string) []string {
+func tableText(t *testing.T, paths []string) []string {
 	t.Helper()
 	var rows []string
 	for i, path := range paths {
