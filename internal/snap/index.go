@@ -43,6 +43,8 @@ type Index struct {
 	// tree holds every segment, named by its first point p (the segment
 	// runs from p to p+1).
 	tree segmentTree
+	// grid buckets the same segments for the first rings of a search.
+	grid segmentGrid
 }
 
 // NewIndex indexes the network's arcs for snapping: it pairs each arc
@@ -92,6 +94,7 @@ func NewIndex(net Network, workers int) (*Index, error) {
 		}
 	}
 	ix.tree = buildSegmentTree(ix, segments, parallel.Workers(workers))
+	ix.grid = buildSegmentGrid(&ix.tree, parallel.Workers(workers))
 	return ix, nil
 }
 

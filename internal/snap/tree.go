@@ -1,7 +1,6 @@
 package snap
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -60,21 +59,19 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 	for _, p := range segments {
 		bounds.grow(ix.segmentBox(p))
 	}
-	type keyed struct {
-		hilbert uint32
-		p       int32
-	}
-	order := make([]keyed, len(segments))
+	// The curve position in the high half, the point in the low: one
+	// integer sort orders by position, then by point.
+	order := make([]uint64, len(segments))
 	parallel.Chunks(len(segments), workers, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := segments[i]
-			order[i] = keyed{hilbert: bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2), p: p}
+			order[i] = uint64(bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2))<<32 | uint64(p)
 		}
 	})
-	slices.SortFunc(order, func(a, b keyed) int { return cmp.Or(cmp.Compare(a.hilbert, b.hilbert), cmp.Compare(a.p, b.p)) })
+	slices.Sort(order)
 	t := segmentTree{segments: make([]int32, len(order)), ends: make([]segmentEnds, len(order))}
 	for i, o := range order {
-		p := o.p
+		p := int32(uint32(o))
 		t.segments[i] = p
 		t.ends[i] = segmentEnds{ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1]}
 	}
@@ -151,8 +148,10 @@ func hilbertIndex(x, y uint32) uint32 {
 
 // nearest returns the first point of the segment nearest to f's centre
 // in f's projection, and the squared projected distance to it; of equally
-// near segments, the lowest-numbered. It considers only segments within
-// sqrt(bound2) projected metres and returns -1 when there is none.
+// near segments, the lowest-numbered. It starts from the best segment
+// given (first point best, squared distance bestDist2; -1 and the bound
+// when none), so it considers only segments at most that far, and
+// returns -1 when there is none.
 //
 // Depth-first branch and bound: at each node the children whose boxes lie
 // no farther than the best segment found so far are visited nearest
@@ -160,8 +159,7 @@ func hilbertIndex(x, y uint32) uint32 {
 // turn comes is skipped. The box distance is a lower bound on that of
 // every segment inside, so nothing nearer is missed. O(log S) nodes for a
 // point among roads.
-func (t *segmentTree) nearest(f frame, bound2 float64) (int32, float64) {
-	best, bestDist2 := int32(-1), bound2
+func (t *segmentTree) nearest(f frame, best int32, bestDist2 float64) (int32, float64) {
 	if len(t.levels) == 0 {
 		return best, bestDist2
 	}
