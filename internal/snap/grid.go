@@ -263,7 +263,7 @@ func (g *segmentGrid) searchCell(f frame, i, j int, best int32, bestDist2 float6
 	for k := lo; k < hi; k++ {
 		e := &g.entries[k]
 		ax, ay, bx, by := e.ends.aLon, e.ends.aLat, e.ends.bLon, e.ends.bLat
-		if f.boxDistance2(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)) > bestDist2 {
+		if f.segmentBoxDistance2(ax, ay, bx, by) > bestDist2 {
 			continue
 		}
 		_, d2 := f.project(ax, ay, bx, by)

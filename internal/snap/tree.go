@@ -65,7 +65,7 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 	parallel.Chunks(len(segments), workers, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := segments[i]
-			order[i] = uint64(bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2))<<32 | uint64(p)
+			order[i] = uint64(bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2, 16))<<32 | uint64(p)
 		}
 	})
 	slices.Sort(order)
@@ -107,27 +107,29 @@ func (ix *Index) segmentBox(p int32) box {
 }
 
 // hilbert is the position of (lon, lat) along the Hilbert curve through
-// a 2^16 x 2^16 grid over b; points outside b count as on its edge.
-func (b box) hilbert(lon, lat float64) uint32 {
+// a 2^bits x 2^bits grid over b (bits <= 16); points outside b count as
+// on its edge.
+func (b box) hilbert(lon, lat float64, bits uint) uint32 {
+	last := float64(uint32(1)<<bits - 1)
 	cell := func(v, lo, hi float64) uint32 {
-		c := (v - lo) * 65535 / max(hi-lo, 1e-9)
+		c := (v - lo) * last / max(hi-lo, 1e-9)
 		if !(c > 0) { // NaN too
 			return 0
 		}
-		return uint32(min(c, 65535))
+		return uint32(min(c, last))
 	}
-	return hilbertIndex(cell(lon, b.minLon, b.maxLon), cell(lat, b.minLat, b.maxLat))
+	return hilbertIndex(cell(lon, b.minLon, b.maxLon), cell(lat, b.minLat, b.maxLat), bits)
 }
 
 // degrees converts a stored coordinate to degrees, exactly as
 // graph.Vertices' Lon and Lat do.
 func degrees(units int32) float64 { return float64(units) / graph.UnitsPerDegree }
 
-// hilbertIndex is the position of cell (x, y) of a 2^16 x 2^16 grid along
-// the Hilbert curve that fills it.
-func hilbertIndex(x, y uint32) uint32 {
+// hilbertIndex is the position of cell (x, y) of a 2^bits x 2^bits grid
+// along the Hilbert curve that fills it.
+func hilbertIndex(x, y uint32, bits uint) uint32 {
 	var d uint32
-	for s := uint32(1 << 15); s > 0; s >>= 1 {
+	for s := uint32(1) << (bits - 1); s > 0; s >>= 1 {
 		var rx, ry uint32
 		if x&s != 0 {
 			rx = 1
@@ -218,7 +220,7 @@ func (t *segmentTree) nearestInLeaf(f frame, leaf int, best int32, bestDist2 flo
 	for k, e := range t.ends[lo:hi] {
 		ax, ay, bx, by := e.aLon, e.aLat, e.bLon, e.bLat
 		// The segment's box first: most lie farther than the best.
-		if f.boxDistance2(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)) > bestDist2 {
+		if f.segmentBoxDistance2(ax, ay, bx, by) > bestDist2 {
 			continue
 		}
 		_, d2 := f.project(ax, ay, bx, by)
