@@ -115,7 +115,8 @@ func BenchmarkDelawareRTreeG(b *testing.B) {
 			tree.Nearby(
 				func(min, max [2]float64, p int32, item bool) float64 {
 					if item {
-						_, d2 := f.project(ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1])
+						e := ix.segmentEnds(p)
+						_, d2 := f.project(e.aLon, e.aLat, e.bLon, e.bLat)
 						return d2
 					}
 					return f.boxDistance2(min[0], min[1], max[0], max[1])
@@ -127,4 +128,33 @@ func BenchmarkDelawareRTreeG(b *testing.B) {
 	}
 	b.ReportMetric(build.Seconds()/float64(b.N), "build-s")
 	b.ReportMetric(float64(search.Nanoseconds())/float64(b.N)/points, "ns/point")
+}
+
+// BenchmarkDelawareSearch times the search alone (the segment of each
+// point, not its place) on one goroutine, points in the order SnapAll
+// searches them, to weigh changes to the search: near-road points and
+// points uniform over the bounding box, with no limit.
+func BenchmarkDelawareSearch(b *testing.B) {
+	net, _ := delawareNetwork(b)
+	ix, err := NewIndex(net, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const points = delawarePoints
+	boxLon, boxLat := randomPoints(rand.New(rand.NewPCG(2, 30)), points)
+	nearLon, nearLat := pointsNearVertices(rand.New(rand.NewPCG(3, 30)), net, points)
+	for _, c := range []struct {
+		name     string
+		lon, lat []float64
+	}{{"box", boxLon, boxLat}, {"near-roads", nearLon, nearLat}} {
+		b.Run(c.name, func(b *testing.B) {
+			order := ix.hilbertOrder(c.lon, c.lat, 1)
+			for b.Loop() {
+				for _, i := range order {
+					ix.locate(c.lon[i], c.lat[i], math.Inf(1))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/points, "ns/point")
+		})
+	}
 }

@@ -41,14 +41,26 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 	}
 	n := len(lon)
 	order := ix.hilbertOrder(lon, lat, workers)
-	segs := make([]int32, n)
+	segs := large[int32](n)
 	inBlocks(n, workers, func(lo, hi int) {
-		for _, i := range order[lo:hi] {
-			segs[i] = ix.locate(lon[i], lat[i], maxMetres)
+		// Gathered and scattered in loops of their own, the reads and
+		// writes of a block's points miss the cache together rather
+		// than one search after another.
+		ids := order[lo:hi]
+		var lons, lats [block]float64
+		var found [block]int32
+		for k, i := range ids {
+			lons[k], lats[k] = lon[i], lat[i]
+		}
+		for k := range ids {
+			found[k] = ix.locate(lons[k], lats[k], maxMetres)
+		}
+		for k, i := range ids {
+			segs[i] = found[k]
 		}
 	})
-	places := make([]Place, n)
-	seeds := make([]Seed, 4*n)
+	places := large[Place](n)
+	seeds := large[Seed](4 * n)
 	// One reason for every point with no road in reach, not a message
 	// formatted for each.
 	var none Place
@@ -65,12 +77,14 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 	return places
 }
 
+// block is how many consecutive points a worker of SnapAll takes at once.
+const block = 256
+
 // inBlocks runs body over consecutive blocks of 0..n-1 on workers
 // goroutines (<= 0: one per CPU). Points far from roads cost more than
 // others: workers take blocks from a shared counter rather than fixed
 // shares.
 func inBlocks(n, workers int, body func(lo, hi int)) {
-	const block = 256
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(parallel.Workers(workers), (n+block-1)/block) {
@@ -96,18 +110,18 @@ func inBlocks(n, workers int, body func(lo, hi int)) {
 func (ix *Index) hilbertOrder(lon, lat []float64, workers int) []int32 {
 	const bits = 10
 	n := len(lon)
-	keys := make([]uint32, n)
+	keys := large[uint32](n)
 	extent := emptyBox
 	if len(ix.tree.levels) > 0 {
 		extent = ix.tree.levels[len(ix.tree.levels)-1][0]
 	}
 	parallel.Chunks(n, parallel.Workers(workers), 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			keys[i] = extent.hilbert(lon[i], lat[i], bits)
+			keys[i] = extent.morton(lon[i], lat[i], bits)
 		}
 	})
 	// Least significant half first; each pass is stable.
-	order, next := make([]int32, n), make([]int32, n)
+	order, next := large[int32](n), large[int32](n)
 	for i := range order {
 		order[i] = int32(i)
 	}
@@ -187,33 +201,34 @@ func (ix *Index) place(p *Place, seeds []Seed, lon, lat, maxMetres float64, seg 
 		return
 	}
 	f := frameAt(lon, lat)
-	t, _ := f.project(ix.lon[seg], ix.lat[seg], ix.lon[seg+1], ix.lat[seg+1])
-	posLon, posLat, along := ix.lon[seg+1], ix.lat[seg+1], ix.along[seg+1]
+	a, b := &ix.points[seg], &ix.points[seg+1]
+	t, _ := f.project(a.lon, a.lat, b.lon, b.lat)
+	posLon, posLat, along := b.lon, b.lat, b.along
 	if t < 1 {
-		posLon = ix.lon[seg] + t*(ix.lon[seg+1]-ix.lon[seg])
-		posLat = ix.lat[seg] + t*(ix.lat[seg+1]-ix.lat[seg])
-		along = min(ix.along[seg]+earth.Distance(ix.lon[seg], ix.lat[seg], posLon, posLat), ix.along[seg+1])
+		posLon = a.lon + t*(b.lon-a.lon)
+		posLat = a.lat + t*(b.lat-a.lat)
+		along = min(a.along+earth.Distance(a.lon, a.lat, posLon, posLat), b.along)
 	}
 	distance := earth.Distance(lon, lat, posLon, posLat)
 	if !(distance <= maxMetres) {
 		*p = failed(fmt.Sprintf("beyond the snap distance (%s > %s)", metres(distance), metres(maxMetres)))
 		return
 	}
-	s := ix.stretchOf[seg]
-	forward, backward := ix.forward[s], ix.backward[s]
-	tail, head := ix.edges.Src[forward], ix.edges.Dst[forward]
-	length := ix.along[ix.first[s+1]-1]
+	st := &ix.stretches[a.stretch]
+	forward, backward := st.forward, st.backward
+	tail, head := st.tail, st.head
+	length := st.lengthM
 	*p = Place{OK: true, Lon: posLon, Lat: posLat, DistanceM: distance, Arc: forward, AlongM: along}
-	p.on = stretchWeights{backward: backward, forwardWeight: ix.edges.Weight[forward], lengthM: length}
+	p.on = stretchWeights{backward: backward, forwardWeight: st.forwardWeight, lengthM: length}
 	if backward >= 0 {
-		p.on.backwardWeight = ix.edges.Weight[backward]
+		p.on.backwardWeight = st.backwardWeight
 	}
 	switch {
-	case seg == ix.first[s] && t == 0:
+	case seg == st.first && t == 0:
 		p.Out = append(seeds, Seed{Vertex: tail})
 		p.In = p.Out
 		return
-	case seg+2 == ix.first[s+1] && t == 1:
+	case seg+1 == st.last && t == 1:
 		p.Out = append(seeds, Seed{Vertex: head})
 		p.In = p.Out
 		return

@@ -61,19 +61,20 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 	}
 	// The curve position in the high half, the point in the low: one
 	// integer sort orders by position, then by point.
-	order := make([]uint64, len(segments))
+	order := large[uint64](len(segments))
 	parallel.Chunks(len(segments), workers, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := segments[i]
-			order[i] = uint64(bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2, 16))<<32 | uint64(p)
+			a, b := &ix.points[p], &ix.points[p+1]
+			order[i] = uint64(bounds.hilbert((a.lon+b.lon)/2, (a.lat+b.lat)/2, 16))<<32 | uint64(p)
 		}
 	})
 	slices.Sort(order)
-	t := segmentTree{segments: make([]int32, len(order)), ends: make([]segmentEnds, len(order))}
+	t := segmentTree{segments: large[int32](len(order)), ends: large[segmentEnds](len(order))}
 	for i, o := range order {
 		p := int32(uint32(o))
 		t.segments[i] = p
-		t.ends[i] = segmentEnds{ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1]}
+		t.ends[i] = ix.segmentEnds(p)
 	}
 	leaves := make([]box, (len(segments)+fanout-1)/fanout)
 	parallel.Chunks(len(leaves), workers, 1<<10, func(_, lo, hi int) {
@@ -103,7 +104,14 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 
 // segmentBox is the box of the segment from point p to p+1.
 func (ix *Index) segmentBox(p int32) box {
-	return box{min(ix.lon[p], ix.lon[p+1]), min(ix.lat[p], ix.lat[p+1]), max(ix.lon[p], ix.lon[p+1]), max(ix.lat[p], ix.lat[p+1])}
+	a, b := &ix.points[p], &ix.points[p+1]
+	return box{min(a.lon, b.lon), min(a.lat, b.lat), max(a.lon, b.lon), max(a.lat, b.lat)}
+}
+
+// segmentEnds are the ends of the segment from point p to p+1.
+func (ix *Index) segmentEnds(p int32) segmentEnds {
+	a, b := &ix.points[p], &ix.points[p+1]
+	return segmentEnds{a.lon, a.lat, b.lon, b.lat}
 }
 
 // hilbert is the position of (lon, lat) along the Hilbert curve through
@@ -124,6 +132,29 @@ func (b box) hilbert(lon, lat float64, bits uint) uint32 {
 // degrees converts a stored coordinate to degrees, exactly as
 // graph.Vertices' Lon and Lat do.
 func degrees(units int32) float64 { return float64(units) / graph.UnitsPerDegree }
+
+// morton is the position of (lon, lat) along the Z-order curve through a
+// 2^bits x 2^bits grid over b (bits <= 16), clamped as hilbert is: a
+// coarser order than Hilbert's that interleaves bits without branches.
+func (b box) morton(lon, lat float64, bits uint) uint32 {
+	last := float64(uint32(1)<<bits - 1)
+	cell := func(v, lo, hi float64) uint32 {
+		c := (v - lo) * last / max(hi-lo, 1e-9)
+		if !(c > 0) { // NaN too
+			return 0
+		}
+		return uint32(min(c, last))
+	}
+	return spreadBits(cell(lon, b.minLon, b.maxLon))<<1 | spreadBits(cell(lat, b.minLat, b.maxLat))
+}
+
+// spreadBits moves bit k of x (< 2^16) to bit 2k.
+func spreadBits(x uint32) uint32 {
+	x = (x | x<<8) & 0x00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f
+	x = (x | x<<2) & 0x33333333
+	return (x | x<<1) & 0x55555555
+}
 
 // hilbertIndex is the position of cell (x, y) of a 2^bits x 2^bits grid
 // along the Hilbert curve that fills it.
