@@ -148,7 +148,7 @@ func BenchmarkDelawareSearch(b *testing.B) {
 		lon, lat []float64
 	}{{"box", boxLon, boxLat}, {"near-roads", nearLon, nearLat}} {
 		b.Run(c.name, func(b *testing.B) {
-			order := ix.hilbertOrder(c.lon, c.lat, 1)
+			order := ix.searchOrder(c.lon, c.lat, 1)
 			for b.Loop() {
 				for _, i := range order {
 					ix.locate(c.lon[i], c.lat[i], math.Inf(1))

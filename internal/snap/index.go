@@ -26,8 +26,9 @@ type Network struct {
 // Index finds the nearest position on a road network to a point. It holds
 // every stretch of road once (an arc, or an arc and its reverse twin) as
 // the polyline from the arc's tail through its intermediate points to its
-// head, and an R-tree over the polylines' segments (segmentTree). An Index is read-only
-// once built and safe for concurrent use.
+// head, and two structures over the polylines' segments: a grid of cells
+// (segmentGrid) and an R-tree (segmentTree). An Index is read-only once
+// built and safe for concurrent use.
 type Index struct {
 	edges *graph.EdgeList
 	// forward[s] is the arc stretch s follows; backward[s] its reverse
@@ -69,9 +70,9 @@ type stretch struct {
 // NewIndex indexes the network's arcs for snapping: it pairs each arc
 // with its reverse twin (the other direction of a two-way street), lays
 // out each stretch's points and lengths on workers goroutines (<= 0: one
-// per CPU) and packs every segment into an R-tree. O(S log S) for S
-// segments (the sorts of arcs by end pair and of segments along the
-// Hilbert curve).
+// per CPU), packs every segment into an R-tree and buckets them into a
+// grid. O(S log S + C) for S segments and C cells, about S (the sorts of
+// arcs by end pair and of segments along the Hilbert curve).
 func NewIndex(net Network, workers int) (*Index, error) {
 	if err := check(net); err != nil {
 		return nil, err
