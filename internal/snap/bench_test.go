@@ -3,6 +3,8 @@ package snap
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +22,8 @@ const delawarePoints = 1_000_000
 // with no limit on the distance and with a limit of 1 km (the search then
 // stops at 2 km); and drawn within about 300 m of random vertices, as the
 // places of a user inside the state lie, with the 1 km limit. It reports
-// the build and the snaps apart, and the time per point.
+// the build and the snaps apart, the time per point, and the processor
+// time of both (cpu-s, steadier than the elapsed time on a busy machine).
 func BenchmarkDelaware(b *testing.B) {
 	net, _ := delawareNetwork(b)
 	const workers = 2
@@ -37,7 +40,11 @@ func BenchmarkDelaware(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var build, snap time.Duration
+			cpu := 0.0
+			// Not the collection of what reading the network left.
+			runtime.GC()
 			for b.Loop() {
+				cpuStart := cpuSeconds()
 				start := time.Now()
 				ix, err := NewIndex(net, workers)
 				if err != nil {
@@ -47,12 +54,24 @@ func BenchmarkDelaware(b *testing.B) {
 				ix.SnapAll(c.lon, c.lat, c.limit, workers)
 				build += built.Sub(start)
 				snap += time.Since(built)
+				cpu += cpuSeconds() - cpuStart
 			}
+			b.ReportMetric(cpu/float64(b.N), "cpu-s")
 			b.ReportMetric(build.Seconds()/float64(b.N), "build-s")
 			b.ReportMetric(snap.Seconds()/float64(b.N), "snap-s")
 			b.ReportMetric(float64(snap.Nanoseconds())/float64(b.N)/delawarePoints, "ns/point")
 		})
 	}
+}
+
+// cpuSeconds is the processor time the process has used so far, user and
+// system: on a shared machine it varies less than the elapsed time.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
 
 // pointsNearVertices draws count points each within about 300 m of a
@@ -96,7 +115,8 @@ func BenchmarkDelawareRTreeG(b *testing.B) {
 			tree.Nearby(
 				func(min, max [2]float64, p int32, item bool) float64 {
 					if item {
-						_, d2 := f.project(ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1])
+						e := ix.segmentEnds(p)
+						_, d2 := f.project(e.aLon, e.aLat, e.bLon, e.bLat)
 						return d2
 					}
 					return f.boxDistance2(min[0], min[1], max[0], max[1])
@@ -108,4 +128,33 @@ func BenchmarkDelawareRTreeG(b *testing.B) {
 	}
 	b.ReportMetric(build.Seconds()/float64(b.N), "build-s")
 	b.ReportMetric(float64(search.Nanoseconds())/float64(b.N)/points, "ns/point")
+}
+
+// BenchmarkDelawareSearch times the search alone (the segment of each
+// point, not its place) on one goroutine, points in the order SnapAll
+// searches them, to weigh changes to the search: near-road points and
+// points uniform over the bounding box, with no limit.
+func BenchmarkDelawareSearch(b *testing.B) {
+	net, _ := delawareNetwork(b)
+	ix, err := NewIndex(net, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const points = delawarePoints
+	boxLon, boxLat := randomPoints(rand.New(rand.NewPCG(2, 30)), points)
+	nearLon, nearLat := pointsNearVertices(rand.New(rand.NewPCG(3, 30)), net, points)
+	for _, c := range []struct {
+		name     string
+		lon, lat []float64
+	}{{"box", boxLon, boxLat}, {"near-roads", nearLon, nearLat}} {
+		b.Run(c.name, func(b *testing.B) {
+			order := ix.searchOrder(c.lon, c.lat, 1)
+			for b.Loop() {
+				for _, i := range order {
+					ix.locate(c.lon[i], c.lat[i], math.Inf(1))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/points, "ns/point")
+		})
+	}
 }

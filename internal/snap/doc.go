@@ -17,15 +17,29 @@
 // distances on the sphere the OpenStreetMap ingest measures arc lengths
 // on (internal/earth). Longitudes do not wrap at the antimeridian.
 //
-// The spatial index is the package's own R-tree (tree.go), packed once in
-// Hilbert order and searched depth first with branch and bound, rather
-// than github.com/tidwall/rtree's RTreeG and its best-first Nearby search,
-// which were measured first (BenchmarkDelawareRTreeG, 2-core Xeon VM,
-// Delaware's 326,690 segments, random points in its bounding box): RTreeG
-// takes about 10 us per point (its search queues every entry of every
-// node it opens, sifting each into a heap) against about 2 us here on one
-// core, and the 1 s target for a million points on 2 cores leaves under
-// 2 us. Both build in about 0.15 s. SnapAll also searches the points in
-// Hilbert order, which keeps the tree's nodes in cache from one point to
-// the next.
+// Two structures hold the segments. A uniform grid of cells of about one
+// segment each over the network's extent (grid.go) lists every segment
+// in every cell its box meets; a search reads the point's cell and the
+// two rings around it, stopping as soon as everything outside the cells
+// read lies farther than the best segment found, which settles almost
+// every point among roads from a few consecutive runs of entries. The
+// others, points hundreds of metres or more from any road, go on in the
+// package's own R-tree (tree.go), packed once in Hilbert order and
+// searched depth first with branch and bound, starting from the best of
+// the segments of the nearest cell that holds any, so that the tree
+// opens only the nodes about as near as the answer. Both read the same
+// distances with the same tie rule, and the answer is the one a scan of
+// every segment gives (TestDelawareAgainstScan, TestRandomAgainstScan).
+//
+// The tree is the package's own rather than github.com/tidwall/rtree's
+// RTreeG and its best-first Nearby search, measured again on 2026-11-27
+// (2-core Xeon VM, Delaware's 326,690 segments, points uniform in its
+// bounding box, one goroutine, no limit): RTreeG takes 10.3-10.9 us a
+// point (BenchmarkDelawareRTreeG; its search queues every entry of every
+// node it opens, sifting each into a heap), the grid and tree here 1.0-1.1
+// us (BenchmarkDelawareSearch), and the 1 s target for the index and a
+// million points on 2 cores leaves under 2 us a point for the search and
+// the place together. SnapAll searches the points in Z order over the
+// extent, which keeps the cells and nodes in cache from one point to the
+// next, and writes the places in the points' own order.
 package snap

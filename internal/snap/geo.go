@@ -39,6 +39,20 @@ func (f frame) boxDistance2(minLon, minLat, maxLon, maxLat float64) float64 {
 	return dx*dx + dy*dy
 }
 
+// segmentBoxDistance2 is boxDistance2 of the box of the segment from a
+// to b: the first test of a segment in a search, with plain comparisons
+// in place of min and max, which would weigh NaNs and signed zeros that
+// stored coordinates never are.
+func (f frame) segmentBoxDistance2(aLon, aLat, bLon, bLat float64) float64 {
+	if bLon < aLon {
+		aLon, bLon = bLon, aLon
+	}
+	if bLat < aLat {
+		aLat, bLat = bLat, aLat
+	}
+	return f.boxDistance2(aLon, aLat, bLon, bLat)
+}
+
 // project returns where on the segment from a to b (degrees) the centre
 // projects, as the share t in [0, 1] of the way from a to b, and the
 // squared projected distance from the centre to that position. A segment

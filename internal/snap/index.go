@@ -26,8 +26,9 @@ type Network struct {
 // Index finds the nearest position on a road network to a point. It holds
 // every stretch of road once (an arc, or an arc and its reverse twin) as
 // the polyline from the arc's tail through its intermediate points to its
-// head, and an R-tree over the polylines' segments (segmentTree). An Index is read-only
-// once built and safe for concurrent use.
+// head, and two structures over the polylines' segments: a grid of cells
+// (segmentGrid) and an R-tree (segmentTree). An Index is read-only once
+// built and safe for concurrent use.
 type Index struct {
 	edges *graph.EdgeList
 	// forward[s] is the arc stretch s follows; backward[s] its reverse
@@ -36,21 +37,42 @@ type Index struct {
 	// first[s] is stretch s's first point; its points run to
 	// first[s+1]-1 (len = stretches + 1).
 	first []int32
-	// lon and lat are every point in degrees, along the metres from its
-	// stretch's first point along the polyline, stretchOf its stretch.
-	lon, lat, along []float64
-	stretchOf       []int32
+	// points are every point of every stretch, in stretch order.
+	points []point
+	// stretches hold what placing a point on a stretch reads, together.
+	stretches []stretch
 	// tree holds every segment, named by its first point p (the segment
 	// runs from p to p+1).
 	tree segmentTree
+	// grid buckets the same segments for the first rings of a search.
+	grid segmentGrid
+}
+
+// point is a point of a stretch. A search ends reading the two points of
+// one segment: one record of both coordinates, the length up to the
+// point and the stretch is one or two cache lines, where four slices took
+// four to eight.
+type point struct {
+	lon, lat float64 // degrees
+	along    float64 // metres from the stretch's first point along its polyline
+	stretch  int32
+}
+
+// stretch is a stretch of road as placing a point on it reads it.
+type stretch struct {
+	forward, backward             int32 // the arcs; backward -1 when one-way
+	tail, head                    int32 // forward's
+	forwardWeight, backwardWeight int32
+	first, last                   int32 // its first and last points
+	lengthM                       float64
 }
 
 // NewIndex indexes the network's arcs for snapping: it pairs each arc
 // with its reverse twin (the other direction of a two-way street), lays
 // out each stretch's points and lengths on workers goroutines (<= 0: one
-// per CPU) and packs every segment into an R-tree. O(S log S) for S
-// segments (the sorts of arcs by end pair and of segments along the
-// Hilbert curve).
+// per CPU), packs every segment into an R-tree and buckets them into a
+// grid. O(S log S + C) for S segments and C cells, about S (the sorts of
+// arcs by end pair and of segments along the Hilbert curve).
 func NewIndex(net Network, workers int) (*Index, error) {
 	if err := check(net); err != nil {
 		return nil, err
@@ -78,33 +100,35 @@ func NewIndex(net Network, workers int) (*Index, error) {
 		ix.first[s+1] = int32(next)
 	}
 	points := int(ix.first[stretches])
-	ix.lon, ix.lat = make([]float64, points), make([]float64, points)
-	ix.along, ix.stretchOf = make([]float64, points), make([]int32, points)
+	ix.points = large[point](points)
+	ix.stretches = large[stretch](stretches)
 	parallel.Chunks(stretches, parallel.Workers(workers), 4096, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
 			ix.layOut(s, vs, geometry)
 		}
 	})
-	segments := make([]int32, 0, points-stretches)
+	segments := large[int32](points - stretches)[:0]
 	for p := range points - 1 {
-		if ix.stretchOf[p] == ix.stretchOf[p+1] {
+		if ix.points[p].stretch == ix.points[p+1].stretch {
 			segments = append(segments, int32(p))
 		}
 	}
 	ix.tree = buildSegmentTree(ix, segments, parallel.Workers(workers))
+	ix.grid = buildSegmentGrid(&ix.tree, parallel.Workers(workers))
 	return ix, nil
 }
 
 // layOut writes stretch s's points, in the direction of its forward arc,
-// and the length of the polyline up to each.
+// and the length of the polyline up to each, and its record.
 func (ix *Index) layOut(s int, vs *graph.Vertices, geometry tables.ArcGeometry) {
 	a := ix.forward[s]
 	p := int(ix.first[s])
 	put := func(x, y int32) {
-		ix.lon[p], ix.lat[p] = degrees(x), degrees(y)
-		ix.stretchOf[p] = int32(s)
+		at := &ix.points[p]
+		at.lon, at.lat, at.stretch = degrees(x), degrees(y), int32(s)
 		if p > int(ix.first[s]) {
-			ix.along[p] = ix.along[p-1] + earth.Distance(ix.lon[p-1], ix.lat[p-1], ix.lon[p], ix.lat[p])
+			before := &ix.points[p-1]
+			at.along = before.along + earth.Distance(before.lon, before.lat, at.lon, at.lat)
 		}
 		p++
 	}
@@ -117,6 +141,12 @@ func (ix *Index) layOut(s int, vs *graph.Vertices, geometry tables.ArcGeometry) 
 		}
 	}
 	put(vs.X[v], vs.Y[v])
+	b := ix.backward[s]
+	ix.stretches[s] = stretch{forward: a, backward: b, tail: u, head: v, forwardWeight: ix.edges.Weight[a], backwardWeight: -1,
+		first: ix.first[s], last: ix.first[s+1] - 1, lengthM: ix.points[ix.first[s+1]-1].along}
+	if b >= 0 {
+		ix.stretches[s].backwardWeight = ix.edges.Weight[b]
+	}
 }
 
 // check refuses a network the index cannot read: vertices without

@@ -1,7 +1,6 @@
 package snap
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -60,23 +59,22 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 	for _, p := range segments {
 		bounds.grow(ix.segmentBox(p))
 	}
-	type keyed struct {
-		hilbert uint32
-		p       int32
-	}
-	order := make([]keyed, len(segments))
+	// The curve position in the high half, the point in the low: one
+	// integer sort orders by position, then by point.
+	order := large[uint64](len(segments))
 	parallel.Chunks(len(segments), workers, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := segments[i]
-			order[i] = keyed{hilbert: bounds.hilbert((ix.lon[p]+ix.lon[p+1])/2, (ix.lat[p]+ix.lat[p+1])/2), p: p}
+			a, b := &ix.points[p], &ix.points[p+1]
+			order[i] = uint64(bounds.hilbert((a.lon+b.lon)/2, (a.lat+b.lat)/2, 16))<<32 | uint64(p)
 		}
 	})
-	slices.SortFunc(order, func(a, b keyed) int { return cmp.Or(cmp.Compare(a.hilbert, b.hilbert), cmp.Compare(a.p, b.p)) })
-	t := segmentTree{segments: make([]int32, len(order)), ends: make([]segmentEnds, len(order))}
+	slices.Sort(order)
+	t := segmentTree{segments: large[int32](len(order)), ends: large[segmentEnds](len(order))}
 	for i, o := range order {
-		p := o.p
+		p := int32(uint32(o))
 		t.segments[i] = p
-		t.ends[i] = segmentEnds{ix.lon[p], ix.lat[p], ix.lon[p+1], ix.lat[p+1]}
+		t.ends[i] = ix.segmentEnds(p)
 	}
 	leaves := make([]box, (len(segments)+fanout-1)/fanout)
 	parallel.Chunks(len(leaves), workers, 1<<10, func(_, lo, hi int) {
@@ -106,31 +104,63 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 
 // segmentBox is the box of the segment from point p to p+1.
 func (ix *Index) segmentBox(p int32) box {
-	return box{min(ix.lon[p], ix.lon[p+1]), min(ix.lat[p], ix.lat[p+1]), max(ix.lon[p], ix.lon[p+1]), max(ix.lat[p], ix.lat[p+1])}
+	a, b := &ix.points[p], &ix.points[p+1]
+	return box{min(a.lon, b.lon), min(a.lat, b.lat), max(a.lon, b.lon), max(a.lat, b.lat)}
+}
+
+// segmentEnds are the ends of the segment from point p to p+1.
+func (ix *Index) segmentEnds(p int32) segmentEnds {
+	a, b := &ix.points[p], &ix.points[p+1]
+	return segmentEnds{a.lon, a.lat, b.lon, b.lat}
 }
 
 // hilbert is the position of (lon, lat) along the Hilbert curve through
-// a 2^16 x 2^16 grid over b; points outside b count as on its edge.
-func (b box) hilbert(lon, lat float64) uint32 {
+// a 2^bits x 2^bits grid over b (bits <= 16); points outside b count as
+// on its edge.
+func (b box) hilbert(lon, lat float64, bits uint) uint32 {
+	last := float64(uint32(1)<<bits - 1)
 	cell := func(v, lo, hi float64) uint32 {
-		c := (v - lo) * 65535 / max(hi-lo, 1e-9)
+		c := (v - lo) * last / max(hi-lo, 1e-9)
 		if !(c > 0) { // NaN too
 			return 0
 		}
-		return uint32(min(c, 65535))
+		return uint32(min(c, last))
 	}
-	return hilbertIndex(cell(lon, b.minLon, b.maxLon), cell(lat, b.minLat, b.maxLat))
+	return hilbertIndex(cell(lon, b.minLon, b.maxLon), cell(lat, b.minLat, b.maxLat), bits)
 }
 
 // degrees converts a stored coordinate to degrees, exactly as
 // graph.Vertices' Lon and Lat do.
 func degrees(units int32) float64 { return float64(units) / graph.UnitsPerDegree }
 
-// hilbertIndex is the position of cell (x, y) of a 2^16 x 2^16 grid along
-// the Hilbert curve that fills it.
-func hilbertIndex(x, y uint32) uint32 {
+// morton is the position of (lon, lat) along the Z-order curve through a
+// 2^bits x 2^bits grid over b (bits <= 16), clamped as hilbert is: a
+// coarser order than Hilbert's that interleaves bits without branches.
+func (b box) morton(lon, lat float64, bits uint) uint32 {
+	last := float64(uint32(1)<<bits - 1)
+	cell := func(v, lo, hi float64) uint32 {
+		c := (v - lo) * last / max(hi-lo, 1e-9)
+		if !(c > 0) { // NaN too
+			return 0
+		}
+		return uint32(min(c, last))
+	}
+	return spreadBits(cell(lon, b.minLon, b.maxLon))<<1 | spreadBits(cell(lat, b.minLat, b.maxLat))
+}
+
+// spreadBits moves bit k of x (< 2^16) to bit 2k.
+func spreadBits(x uint32) uint32 {
+	x = (x | x<<8) & 0x00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f
+	x = (x | x<<2) & 0x33333333
+	return (x | x<<1) & 0x55555555
+}
+
+// hilbertIndex is the position of cell (x, y) of a 2^bits x 2^bits grid
+// along the Hilbert curve that fills it.
+func hilbertIndex(x, y uint32, bits uint) uint32 {
 	var d uint32
-	for s := uint32(1 << 15); s > 0; s >>= 1 {
+	for s := uint32(1) << (bits - 1); s > 0; s >>= 1 {
 		var rx, ry uint32
 		if x&s != 0 {
 			rx = 1
@@ -151,8 +181,10 @@ func hilbertIndex(x, y uint32) uint32 {
 
 // nearest returns the first point of the segment nearest to f's centre
 // in f's projection, and the squared projected distance to it; of equally
-// near segments, the lowest-numbered. It considers only segments within
-// sqrt(bound2) projected metres and returns -1 when there is none.
+// near segments, the lowest-numbered. It starts from the best segment
+// given (first point best, squared distance bestDist2; -1 and the bound
+// when none), so it considers only segments at most that far, and
+// returns -1 when there is none.
 //
 // Depth-first branch and bound: at each node the children whose boxes lie
 // no farther than the best segment found so far are visited nearest
@@ -160,8 +192,7 @@ func hilbertIndex(x, y uint32) uint32 {
 // turn comes is skipped. The box distance is a lower bound on that of
 // every segment inside, so nothing nearer is missed. O(log S) nodes for a
 // point among roads.
-func (t *segmentTree) nearest(f frame, bound2 float64) (int32, float64) {
-	best, bestDist2 := int32(-1), bound2
+func (t *segmentTree) nearest(f frame, best int32, bestDist2 float64) (int32, float64) {
 	if len(t.levels) == 0 {
 		return best, bestDist2
 	}
@@ -220,7 +251,7 @@ func (t *segmentTree) nearestInLeaf(f frame, leaf int, best int32, bestDist2 flo
 	for k, e := range t.ends[lo:hi] {
 		ax, ay, bx, by := e.aLon, e.aLat, e.bLon, e.bLat
 		// The segment's box first: most lie farther than the best.
-		if f.boxDistance2(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)) > bestDist2 {
+		if f.segmentBoxDistance2(ax, ay, bx, by) > bestDist2 {
 			continue
 		}
 		_, d2 := f.project(ax, ay, bx, by)
