@@ -3,6 +3,7 @@ package snap
 import (
 	"math"
 
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/parallel"
 )
 
@@ -81,7 +82,7 @@ func buildSegmentGrid(t *segmentTree, workers int) segmentGrid {
 	counts := make([][]int32, chunks)
 	span := (len(t.ends) + chunks - 1) / chunks
 	parallel.For(chunks, chunks, func(w int) {
-		c := large[int32](cells)
+		c := hugepages.Make[int32](cells)
 		for _, e := range t.ends[min(w*span, len(t.ends)):min((w+1)*span, len(t.ends))] {
 			i0, j0, i1, j1 := g.cellsOf(e)
 			for j := j0; j <= j1; j++ {
@@ -92,7 +93,7 @@ func buildSegmentGrid(t *segmentTree, workers int) segmentGrid {
 		}
 		counts[w] = c
 	})
-	g.start = large[int32](cells + 1)
+	g.start = hugepages.Make[int32](cells + 1)
 	total := int32(0)
 	for c := range cells {
 		g.start[c] = total
@@ -103,7 +104,7 @@ func buildSegmentGrid(t *segmentTree, workers int) segmentGrid {
 		}
 	}
 	g.start[cells] = total
-	g.entries = large[gridEntry](int(total))
+	g.entries = hugepages.Make[gridEntry](int(total))
 	parallel.For(chunks, chunks, func(w int) {
 		next := counts[w]
 		lo := min(w*span, len(t.ends))
@@ -127,8 +128,8 @@ func buildSegmentGrid(t *segmentTree, workers int) segmentGrid {
 // such cells by rings. O(C) for C cells.
 func (g *segmentGrid) nearbyCells() []int32 {
 	cells := g.cols * g.rows
-	nearby := large[int32](cells)
-	wave := large[int32](cells)[:0]
+	nearby := hugepages.Make[int32](cells)
+	wave := hugepages.Make[int32](cells)[:0]
 	for c := range cells {
 		nearby[c] = -1
 		if g.start[c] < g.start[c+1] {

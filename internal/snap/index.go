@@ -6,6 +6,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/earth"
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/parallel"
 	"github.com/pathflow/pathflow/internal/tables"
 )
@@ -100,14 +101,14 @@ func NewIndex(net Network, workers int) (*Index, error) {
 		ix.first[s+1] = int32(next)
 	}
 	points := int(ix.first[stretches])
-	ix.points = large[point](points)
-	ix.stretches = large[stretch](stretches)
+	ix.points = hugepages.Make[point](points)
+	ix.stretches = hugepages.Make[stretch](stretches)
 	parallel.Chunks(stretches, parallel.Workers(workers), 4096, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
 			ix.layOut(s, vs, geometry)
 		}
 	})
-	segments := large[int32](points - stretches)[:0]
+	segments := hugepages.Make[int32](points - stretches)[:0]
 	for p := range points - 1 {
 		if ix.points[p].stretch == ix.points[p+1].stretch {
 			segments = append(segments, int32(p))

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/earth"
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/parallel"
 )
 
@@ -42,7 +43,7 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 	}
 	n := len(lon)
 	order := ix.searchOrder(lon, lat, workers)
-	segs := large[int32](n)
+	segs := hugepages.Make[int32](n)
 	inBlocks(n, workers, func(lo, hi int) {
 		// Gathered and scattered in loops of their own, the reads and
 		// writes of a block's points miss the cache together rather
@@ -60,8 +61,8 @@ func (ix *Index) SnapAll(lon, lat []float64, maxMetres float64, workers int) []P
 			segs[i] = found[k]
 		}
 	})
-	places := large[Place](n)
-	seeds := large[Seed](4 * n)
+	places := hugepages.Make[Place](n)
+	seeds := hugepages.Make[Seed](4 * n)
 	// One reason for every point with no road in reach, not a message
 	// formatted for each.
 	var none Place
@@ -114,7 +115,7 @@ func inBlocks(n, workers int, body func(lo, hi int)) {
 func (ix *Index) searchOrder(lon, lat []float64, workers int) []int32 {
 	const bits = 10
 	n := len(lon)
-	keys := large[uint32](n)
+	keys := hugepages.Make[uint32](n)
 	extent := emptyBox
 	if len(ix.tree.levels) > 0 {
 		extent = ix.tree.levels[len(ix.tree.levels)-1][0]
@@ -125,7 +126,7 @@ func (ix *Index) searchOrder(lon, lat []float64, workers int) []int32 {
 		}
 	})
 	// Least significant half first; each pass is stable.
-	order, next := large[int32](n), large[int32](n)
+	order, next := hugepages.Make[int32](n), hugepages.Make[int32](n)
 	for i := range order {
 		order[i] = int32(i)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -21,7 +22,7 @@ func twins(edges *graph.EdgeList, geometry tables.ArcGeometry) []int32 {
 		ends uint64 // the smaller end in the high half, the larger in the low
 		arc  int32
 	}
-	arcs := large[keyed](m)
+	arcs := hugepages.Make[keyed](m)
 	for a := range m {
 		u, v := uint32(edges.Src[a]), uint32(edges.Dst[a])
 		arcs[a] = keyed{ends: uint64(min(u, v))<<32 | uint64(max(u, v)), arc: int32(a)}
@@ -29,7 +30,7 @@ func twins(edges *graph.EdgeList, geometry tables.ArcGeometry) []int32 {
 	slices.SortFunc(arcs, func(x, y keyed) int {
 		return cmp.Or(cmp.Compare(x.ends, y.ends), cmp.Compare(x.arc, y.arc))
 	})
-	twin := large[int32](m)
+	twin := hugepages.Make[int32](m)
 	for a := range twin {
 		twin[a] = -1
 	}

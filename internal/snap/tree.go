@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/parallel"
 )
 
@@ -61,7 +62,7 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 	}
 	// The curve position in the high half, the point in the low: one
 	// integer sort orders by position, then by point.
-	order := large[uint64](len(segments))
+	order := hugepages.Make[uint64](len(segments))
 	parallel.Chunks(len(segments), workers, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := segments[i]
@@ -70,7 +71,7 @@ func buildSegmentTree(ix *Index, segments []int32, workers int) segmentTree {
 		}
 	})
 	slices.Sort(order)
-	t := segmentTree{segments: large[int32](len(order)), ends: large[segmentEnds](len(order))}
+	t := segmentTree{segments: hugepages.Make[int32](len(order)), ends: hugepages.Make[segmentEnds](len(order))}
 	for i, o := range order {
 		p := int32(uint32(o))
 		t.segments[i] = p

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pathflow/pathflow/internal/arrowslices"
+	"github.com/pathflow/pathflow/internal/hugepages"
 )
 
 // ArcColumn is a column of the edges table beyond src, dst and weight:
@@ -157,10 +158,10 @@ func readArcColumnParquet(path, name string, cfg Config) (ArcColumn, error) {
 	}
 	target := columnTarget{field: i}
 	if col.Int64 != nil {
-		col.Int64 = largeInt64s(int(pc.rows))
+		col.Int64 = hugepages.Make[int64](int(pc.rows))
 		target.i64 = col.Int64
 	} else {
-		col.Int32 = largeInt32s(int(pc.rows))
+		col.Int32 = hugepages.Make[int32](int(pc.rows))
 		target.i32 = col.Int32
 	}
 	if err := pc.read(cfg.Concurrency, []columnTarget{target}); err != nil {

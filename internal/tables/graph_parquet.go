@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/hugepages"
 	"github.com/pathflow/pathflow/internal/parallel"
 )
 
@@ -29,7 +30,7 @@ func readEdgesParquet(path string, n int32, cfg Config) (e *graph.EdgeList, meta
 		return nil, nil, fmt.Errorf("tables: %s: %d rows", path, pc.rows)
 	}
 	m := int(pc.rows)
-	e = &graph.EdgeList{N: n, Src: largeInt32s(m), Dst: largeInt32s(m), Weight: largeInt32s(m)}
+	e = &graph.EdgeList{N: n, Src: hugepages.Make[int32](m), Dst: hugepages.Make[int32](m), Weight: hugepages.Make[int32](m)}
 	err = pc.read(cfg.Concurrency, []columnTarget{{field: idx[0], i32: e.Src}, {field: idx[1], i32: e.Dst}, {field: idx[2], i32: e.Weight}})
 	if err != nil {
 		return nil, nil, err
@@ -56,15 +57,15 @@ func readVerticesParquet(path string, cfg Config) (vs *graph.Vertices, n int32, 
 		return nil, 0, errors.New("tables: more vertices than int32 ids can number")
 	}
 	rows := int(pc.rows)
-	ids := largeInt32s(rows)
-	vs = &graph.Vertices{OriginalID: largeInt64s(rows), Geographic: cols.geographic}
+	ids := hugepages.Make[int32](rows)
+	vs = &graph.Vertices{OriginalID: hugepages.Make[int64](rows), Geographic: cols.geographic}
 	targets := []columnTarget{{field: cols.id, i32: ids}, {field: cols.original, i64: vs.OriginalID}}
 	switch {
 	case cols.geographic:
-		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
+		vs.X, vs.Y = hugepages.Make[int32](rows), hugepages.Make[int32](rows)
 		targets = append(targets, columnTarget{field: cols.x, units: vs.X}, columnTarget{field: cols.y, units: vs.Y})
 	case cols.coordinates():
-		vs.X, vs.Y = largeInt32s(rows), largeInt32s(rows)
+		vs.X, vs.Y = hugepages.Make[int32](rows), hugepages.Make[int32](rows)
 		targets = append(targets, columnTarget{field: cols.x, i32: vs.X}, columnTarget{field: cols.y, i32: vs.Y})
 	}
 	if err := pc.read(cfg.Concurrency, targets); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/hugepages"
 )
 
 // A contraction hierarchy can be stored as three Parquet tables beside the
@@ -281,8 +282,8 @@ func readRanks(path string, cfg Config) (rank []int32, meta map[string]string, e
 		return nil, nil, fmt.Errorf("tables: %s: %d vertices do not fit int32 ids", path, pc.rows)
 	}
 	rows := int(pc.rows)
-	ids := largeInt32s(rows)
-	rank = largeInt32s(rows)
+	ids := hugepages.Make[int32](rows)
+	rank = hugepages.Make[int32](rows)
 	if err := pc.read(cfg.Concurrency, []columnTarget{{field: idx[0], i32: ids}, {field: idx[1], i32: rank}}); err != nil {
 		return nil, nil, err
 	}
@@ -315,7 +316,7 @@ func readHierarchyArcs(path string, cfg Config) (s hierarchySide, err error) {
 		return s, fmt.Errorf("tables: %s: %d rows", path, pc.rows)
 	}
 	m := int(pc.rows)
-	s = hierarchySide{low: largeInt32s(m), high: largeInt32s(m), weight: largeInt32s(m), middle: largeInt32s(m), meta: UserMeta(pc.schema)}
+	s = hierarchySide{low: hugepages.Make[int32](m), high: hugepages.Make[int32](m), weight: hugepages.Make[int32](m), middle: hugepages.Make[int32](m), meta: UserMeta(pc.schema)}
 	err = pc.read(cfg.Concurrency, []columnTarget{
 		{field: idx[0], i32: s.low}, {field: idx[1], i32: s.high}, {field: idx[2], i32: s.weight}, {field: idx[3], i32: s.middle},
 	})
@@ -325,7 +326,7 @@ func readHierarchyArcs(path string, cfg Config) (s hierarchySide, err error) {
 // csr turns the low column, which must not decrease, into row offsets
 // over n rows; the other checks are hierarchy.Assemble's. O(n + arcs).
 func (s hierarchySide) csr(n int32) (graph.CSR, error) {
-	c := graph.CSR{N: n, Offsets: largeInt64s(int(n) + 1), Targets: s.high, Weights: s.weight}
+	c := graph.CSR{N: n, Offsets: hugepages.Make[int64](int(n) + 1), Targets: s.high, Weights: s.weight}
 	row := int32(0)
 	for a, low := range s.low {
 		if low < row || low >= n {
