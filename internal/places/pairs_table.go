@@ -15,11 +15,12 @@ import (
 // part-00000: one row per trip in file order, its id (in the column the
 // file named, with its type), the file's other columns as it gave them
 // (others, one array of values per field, a value per trip), its distance
-// (null where there is none, the unit in the field metadata) and the
+// (null where there is none, the unit in the field metadata:
+// tables.DistanceField) and the
 // reason there is none. ids are the trips' id column, answers a
 // PairCombiner's. A file column named distance or reason is refused: the
 // output would hold two columns of one name.
-func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, meta map[string]string, unit string, opts ...tables.Option) (tables.FileInfo, error) {
+func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -35,7 +36,7 @@ func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field
 	}
 	fields := append([]arrow.Field{{Name: idName, Type: ids.DataType()}}, otherFields...)
 	fields = append(fields,
-		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{"unit": unit})},
+		tables.DistanceField(arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true}, meta),
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
 	)
 	schema := tables.SchemaWith(meta, fields...)

@@ -96,7 +96,7 @@ func TestWriteTripsRefusesAClashingColumn(t *testing.T) {
 	ids := b.NewArray()
 	defer ids.Release()
 	places := []snap.Place{{}}
-	_, err := WriteTrips(t.TempDir(), ids, "id", []arrow.Field{{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64}}, []arrow.Array{ids}, places, places, []int64{NoPath}, nil, "ms")
+	_, err := WriteTrips(t.TempDir(), ids, "id", []arrow.Field{{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64}}, []arrow.Array{ids}, places, places, []int64{NoPath}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"distance"`) {
 		t.Errorf("a column named distance: %v", err)
 	}

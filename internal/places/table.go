@@ -52,9 +52,9 @@ type TableWriter struct {
 
 // NewTableWriter starts the table in the folder dir. originIDs and
 // destinationIDs are the places' id columns (one value per place, any
-// type); meta goes into the schema and unit into the distance field's
-// metadata.
-func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, unit string, opts ...tables.Option) (*TableWriter, error) {
+// type); meta goes into the schema, and the weights' unit it names into
+// the distance field's metadata (tables.DistanceField).
+func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, opts ...tables.Option) (*TableWriter, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return nil, err
@@ -62,11 +62,10 @@ func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, d
 	if originIDs.Len() != len(origins) || destinationIDs.Len() != len(destinations) {
 		return nil, fmt.Errorf("places: %d origin ids for %d origins, %d destination ids for %d destinations", originIDs.Len(), len(origins), destinationIDs.Len(), len(destinations))
 	}
-	distMeta := arrow.MetadataFrom(map[string]string{"unit": unit})
 	schema := tables.SchemaWith(meta,
 		arrow.Field{Name: ColOriginID, Type: originIDs.DataType()},
 		arrow.Field{Name: ColDestinationID, Type: destinationIDs.DataType()},
-		arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: distMeta},
+		tables.DistanceField(arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true}, meta),
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
 	)
 	width := max(1, len(destinations))

@@ -43,7 +43,7 @@ func TestTableWriterParts(t *testing.T) {
 	defer destinationIDs.Release()
 
 	dir := t.TempDir()
-	w, err := NewTableWriter(dir, origins, destinations, originIDs, destinationIDs, nil, "ms", tables.WithPartRows(6), tables.WithBatchRows(4), tables.WithConcurrency(3))
+	w, err := NewTableWriter(dir, origins, destinations, originIDs, destinationIDs, map[string]string{tables.MetaWeightUnit: "ms"}, tables.WithPartRows(6), tables.WithBatchRows(4), tables.WithConcurrency(3))
 	if err != nil {
 		t.Fatal(err)
 	}

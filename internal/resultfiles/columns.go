@@ -82,7 +82,7 @@ var (
 // ResultSchema is the schema of a result table: one row per (source,
 // vertex), with the parent column only when the run kept parents.
 func ResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{sourceColumn, vertexColumn, distanceColumn}
+	fields := []arrow.Field{sourceColumn, vertexColumn, tables.DistanceField(distanceColumn, meta)}
 	if withParents {
 		fields = append(fields, parentColumn)
 	}
@@ -93,7 +93,7 @@ func ResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
 // the distances (null: unreachable or beyond the cutoff) and optionally
 // the parents to the targets as lists in target order.
 func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{sourceColumn, wideDistanceColumn}
+	fields := []arrow.Field{sourceColumn, tables.DistanceField(wideDistanceColumn, meta)}
 	if withParents {
 		fields = append(fields, wideParentColumn)
 	}
@@ -104,7 +104,7 @@ func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
 // target) pair, ending with the input's ids of the source, the target and
 // the path's vertices when ids asks for them.
 func PathsSchema(ids OriginalIDs, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{sourceColumn, targetColumn, costColumn, verticesColumn}
+	fields := []arrow.Field{sourceColumn, targetColumn, tables.DistanceField(costColumn, meta), verticesColumn}
 	if ids.Write {
 		fields = append(fields, sourceOriginalColumn, targetOriginalColumn, verticesOriginalColumn)
 	}
@@ -114,7 +114,7 @@ func PathsSchema(ids OriginalIDs, meta map[string]string) *arrow.Schema {
 // SummarySchema is the schema of the per-source summary table, ending
 // with the source's input id when ids asks for it.
 func SummarySchema(ids OriginalIDs, meta map[string]string) *arrow.Schema {
-	fields := []arrow.Field{sourceColumn, reachableColumn, eccentricityColumn, closenessColumn}
+	fields := []arrow.Field{sourceColumn, reachableColumn, tables.DistanceField(eccentricityColumn, meta), closenessColumn}
 	if ids.Write {
 		fields = append(fields, sourceOriginalColumn)
 	}

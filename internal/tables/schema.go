@@ -46,6 +46,33 @@ const (
 	UnitDegrees = "degrees"
 )
 
+// Distances are in the unit of the input's weights: the schema key
+// MetaWeightUnit names it in every table derived from an input that says
+// ("ms", "m": an OpenStreetMap network), and each column of distances
+// carries it in its field metadata (FieldUnit; DistanceField), UnitWeight
+// where the input names none.
+const (
+	// MetaWeightUnit is the schema metadata key naming the unit of the
+	// input's weights.
+	MetaWeightUnit = "pathflow.weight_unit"
+	// UnitWeight is the unit of distances over weights whose unit the
+	// input does not name: its own weight.
+	UnitWeight = "weight"
+)
+
+// DistanceField returns f, a column of distances (or of weights), with the
+// unit of the weights that meta, a table's schema metadata, names
+// (MetaWeightUnit; UnitWeight when it names none) in its field metadata,
+// so that a reader finds the unit on the column itself.
+func DistanceField(f arrow.Field, meta map[string]string) arrow.Field {
+	unit := meta[MetaWeightUnit]
+	if unit == "" {
+		unit = UnitWeight
+	}
+	f.Metadata = arrow.MetadataFrom(map[string]string{FieldUnit: unit})
+	return f
+}
+
 // reservedPrefix marks schema metadata keys that Arrow and Parquet writers
 // set themselves (ARROW:schema); callers may not use it.
 const reservedPrefix = "ARROW:"

@@ -433,7 +433,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	out.summary = summary
 	switch {
 	case r.cfg.Distances && r.list != nil:
-		table := &pairTable{dir: filepath.Join(dir, output.DistancesDir), meta: meta, unit: r.graph.WeightUnit, opts: r.tableOptions()}
+		table := &pairTable{dir: filepath.Join(dir, output.DistancesDir), meta: meta, opts: r.tableOptions()}
 		if r.cfg.OriginalIDs {
 			table.ids = r.ids
 		}

@@ -23,15 +23,14 @@ import (
 //	the file's other columns, as it gave them (Parquet and Arrow IPC: their
 //	                 types and nulls; CSV: text, an empty field null)
 //	distance         int64, null where the target is unreachable or beyond
-//	                 the cutoff; the weights' unit, when known, in the
-//	                 field metadata "unit"
+//	                 the cutoff; the weights' unit in the field metadata
+//	                 "unit" (tables.DistanceField)
 //	parent           with parents: the target's parent on the path, in the
 //	                 ids of source and target; null for the source itself
 //	                 and where distance is null
 type pairTable struct {
 	dir  string
 	meta map[string]string
-	unit string
 	// ids, when set, turns dense ids into the input's (compute.ids:
 	// original).
 	ids  *input.VertexIDs
@@ -51,12 +50,8 @@ func (t *pairTable) write(list *pairList, dist []int64, parent []int32) ([]table
 	if err != nil {
 		return nil, err
 	}
-	var unit arrow.Metadata
-	if t.unit != "" {
-		unit = arrow.MetadataFrom(map[string]string{tables.FieldUnit: t.unit})
-	}
 	fields := append([]arrow.Field{{Name: tables.ColPairSource, Type: idType}, {Name: tables.ColPairTarget, Type: idType}}, others...)
-	fields = append(fields, arrow.Field{Name: resultfiles.ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true, Metadata: unit})
+	fields = append(fields, tables.DistanceField(arrow.Field{Name: resultfiles.ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true}, t.meta))
 	if parent != nil {
 		fields = append(fields, arrow.Field{Name: resultfiles.ColParent, Type: idType, Nullable: true})
 	}

@@ -46,9 +46,8 @@ type placesRun struct {
 	lo, hi int
 	// seeds are a table's seed vertices, tripSeeds a list of trips',
 	// both of the block's origins (trips) alone.
-	seeds      *places.Seeds
-	tripSeeds  *places.PairSeeds
-	weightUnit string
+	seeds     *places.Seeds
+	tripSeeds *places.PairSeeds
 }
 
 // preparePlaces reads the places of compute.origins and
@@ -70,7 +69,7 @@ func preparePlaces(cfg *Config, g *input.LoadedGraph, log *slog.Logger, stages m
 	if err != nil {
 		return nil, &stageerr.InputError{Err: fmt.Errorf("%s: %w", g.File, err)}
 	}
-	run := &placesRun{weightUnit: g.WeightUnit}
+	run := &placesRun{}
 	limit := cfg.Places.SnapMaxMetres
 	if cfg.Places.Pairs != "" {
 		if run.trips, err = readTripFile(cfg.Places.Pairs); err != nil {
@@ -209,7 +208,7 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir), origins, destinations,
-		originIDs, pr.destinations.IDs, meta, pr.weightUnit, r.tableOptions()...)
+		originIDs, pr.destinations.IDs, meta, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
@@ -313,7 +312,7 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 			c.Release()
 		}
 	}()
-	info, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, pr.weightUnit, r.tableOptions()...)
+	info, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}

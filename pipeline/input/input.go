@@ -346,7 +346,7 @@ const (
 	// input: the profile, its digest and the weight column's unit.
 	MetaOSMProfile       = "pathflow.osm_profile"
 	MetaOSMProfileDigest = "pathflow.osm_profile_digest"
-	MetaWeightUnit       = "pathflow.weight_unit"
+	MetaWeightUnit       = tables.MetaWeightUnit
 )
 
 // LoadTable reads an ingest output: a folder holding edges.<ext> and
