@@ -12,7 +12,10 @@ import (
 // ReadCoordinates reads a 9th DIMACS Challenge coordinate file (".co"),
 // plain or gzip-compressed, from r; name is used in error messages only.
 // The result has X[v], Y[v] for the vertex with file id v+1 and
-// OriginalID[v] = v+1.
+// OriginalID[v] = v+1. Coordinates that are all within a longitude's and
+// a latitude's range in millionths of a degree, the Challenge's unit, are
+// read as geographic (Geographic, in the project's 10^-7 degree, so that
+// tables write them as lon and lat); any other stay the file's integers.
 //
 // The input must hold exactly one "p aux sp co N" line (0 <= N <= 2^31-1)
 // before any vertex, then "v ID X Y" lines with ID in 1..N and int32
@@ -185,11 +188,34 @@ func (c *coReader) build() (*graph.Vertices, error) {
 	}
 	// N lines, ids in 1..N, none repeated: each slot is written once.
 	vs := &graph.Vertices{OriginalID: make([]int64, k), X: make([]int32, k), Y: make([]int32, k)}
+	xs, ys := c.coords.dst[:k], c.coords.wt[:k]
+	scale := int32(1)
+	if vs.Geographic = inDegrees(xs, ys); vs.Geographic {
+		scale = graph.UnitsPerDegree / microdegrees
+	}
 	for i, v := range ids {
-		vs.X[v], vs.Y[v] = c.coords.dst[i], c.coords.wt[i]
+		vs.X[v], vs.Y[v] = xs[i]*scale, ys[i]*scale
 		vs.OriginalID[v] = int64(v) + 1
 	}
 	return vs, nil
+}
+
+// microdegrees is the DIMACS coordinates' unit per degree: the 9th
+// Challenge's road networks give longitude and latitude in millionths of
+// a degree.
+const microdegrees = 1_000_000
+
+// inDegrees reports whether coordinates (x, y) in millionths of a degree
+// are all a longitude and a latitude (|x| <= 180, |y| <= 90 degrees): a
+// file that holds them is read as the Challenge's geographic coordinates.
+// Any other keeps its planar integers.
+func inDegrees(xs, ys []int32) bool {
+	for i := range xs {
+		if x, y := xs[i], ys[i]; x < -180*microdegrees || x > 180*microdegrees || y < -90*microdegrees || y > 90*microdegrees {
+			return false
+		}
+	}
+	return len(xs) > 0
 }
 
 // repeated returns an error naming the first line whose id an earlier line

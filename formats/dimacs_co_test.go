@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,7 +153,15 @@ func FuzzReadCoordinates(f *testing.F) {
 		for v := range order {
 			order[v] = v
 		}
-		again, err := ReadCoordinates(bytes.NewReader(writeCoordinates(vs.X, vs.Y, order, 0)), "again.co")
+		// The file's own integers: geographic ones were scaled from
+		// millionths of a degree to the project's 10^-7.
+		xs, ys := slices.Clone(vs.X), slices.Clone(vs.Y)
+		if vs.Geographic {
+			for v := range xs {
+				xs[v], ys[v] = xs[v]/10, ys[v]/10
+			}
+		}
+		again, err := ReadCoordinates(bytes.NewReader(writeCoordinates(xs, ys, order, 0)), "again.co")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,4 +171,25 @@ func FuzzReadCoordinates(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadCoordinatesInDegrees: a file of longitudes and latitudes in
+// millionths of a degree (the Challenge's road networks) is geographic, in
+// 10^-7 degree; one coordinate beyond a longitude's range keeps the file
+// planar, its integers as written.
+func TestReadCoordinatesInDegrees(t *testing.T) {
+	vs, err := ReadCoordinates(strings.NewReader("p aux sp co 2\nv 1 -73530767 41085396\nv 2 180000000 -90000000\n"), "ny.co")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !vs.Geographic || vs.Lon(0) != -73.530767 || vs.Lat(0) != 41.085396 || vs.Lon(1) != 180 || vs.Lat(1) != -90 {
+		t.Errorf("geographic %v, (%v, %v), (%v, %v)", vs.Geographic, vs.Lon(0), vs.Lat(0), vs.Lon(1), vs.Lat(1))
+	}
+	vs, err = ReadCoordinates(strings.NewReader("p aux sp co 2\nv 1 -73530767 41085396\nv 2 180000001 0\n"), "plane.co")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs.Geographic || vs.X[0] != -73530767 || vs.X[1] != 180000001 {
+		t.Errorf("geographic %v, x %v", vs.Geographic, vs.X)
+	}
 }

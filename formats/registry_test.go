@@ -118,8 +118,10 @@ func wantTinyCoordinates(t *testing.T, e *graph.EdgeList, vs *graph.Vertices) {
 	if e != nil || vs == nil {
 		t.Fatalf("got arcs %v and vertices %v, want vertices only", e, vs)
 	}
-	if !slices.Equal(vs.X, []int32{0, 100, 100, -5}) || !slices.Equal(vs.Y, []int32{0, 0, 100, 100}) {
-		t.Errorf("coordinates %v %v", vs.X, vs.Y)
+	// Millionths of a degree, within a longitude's and a latitude's
+	// range: geographic, in 10^-7 degree.
+	if !vs.Geographic || !slices.Equal(vs.X, []int32{0, 1000, 1000, -50}) || !slices.Equal(vs.Y, []int32{0, 0, 1000, 1000}) {
+		t.Errorf("coordinates %v %v (geographic %v)", vs.X, vs.Y, vs.Geographic)
 	}
 }
 

@@ -222,7 +222,9 @@ func readmeSnippet(t *testing.T, noun, lang, heading, headingRE string) string {
 // the output folder and the graph.
 func runREADMEExamples(t *testing.T, check func(t *testing.T, dir, out string, g *input.LoadedGraph)) {
 	t.Helper()
-	co := stagetest.WriteFile(t, "five.co", "p aux sp co 5\nv 1 10 -10\nv 2 20 -20\nv 3 30 -30\nv 4 40 -40\nv 5 50 -50\n")
+	// x beyond a longitude's range: planar x, y, as the README's query
+	// reads them (coordinates in degrees would be lon and lat).
+	co := stagetest.WriteFile(t, "five.co", "p aux sp co 5\nv 1 200000010 -10\nv 2 200000020 -20\nv 3 200000030 -30\nv 4 200000040 -40\nv 5 200000050 -50\n")
 	gr := stagetest.WriteFile(t, "five.gr", "p sp 5 6\na 1 2 4\na 2 3 1\na 1 3 7\na 3 4 2\na 4 2 1\na 5 1 1\n")
 	for _, tc := range []struct {
 		name string

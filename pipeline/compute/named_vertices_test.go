@@ -16,9 +16,13 @@ import (
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
+// planarX shifts the x coordinates of namedGraph beyond a longitude's
+// range, so that they read as planar integers, as written.
+const planarX = 200_000_000
+
 // namedGraph writes a DIMACS graph of n vertices with coordinates (original
-// id k+1, x = 7k, y = -3k) and random arcs, some vertices unreachable from
-// others, and returns the .gr and .co files.
+// id k+1, x = planarX + 7k, y = -3k) and random arcs, some vertices
+// unreachable from others, and returns the .gr and .co files.
 func namedGraph(t *testing.T, n int) (gr, co string) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(5, 9))
@@ -33,7 +37,7 @@ func namedGraph(t *testing.T, n int) (gr, co string) {
 	g.WriteString(strings.Join(arcs, ""))
 	fmt.Fprintf(&c, "p aux sp co %d\n", n)
 	for k := range n {
-		fmt.Fprintf(&c, "v %d %d %d\n", k+1, 7*k, -3*k)
+		fmt.Fprintf(&c, "v %d %d %d\n", k+1, planarX+7*k, -3*k)
 	}
 	return stagetest.WriteFile(t, "named.gr", g.String()), stagetest.WriteFile(t, "named.co", c.String())
 }
@@ -141,8 +145,8 @@ func TestComputeVerticesHoldEveryIDTheOutputsName(t *testing.T) {
 				if i > 0 && v <= ids[i-1] {
 					t.Fatalf("vertices: id %d after %d: not in id order", v, ids[i-1])
 				}
-				if orig[i] != int64(v)+1 || x[i] != 7*v || y[i] != -3*v {
-					t.Fatalf("vertices: row %d is (%d, %d, %d, %d), want (%d, %d, %d, %d)", i, v, orig[i], x[i], y[i], v, v+1, 7*v, -3*v)
+				if orig[i] != int64(v)+1 || x[i] != planarX+7*v || y[i] != -3*v {
+					t.Fatalf("vertices: row %d is (%d, %d, %d, %d), want (%d, %d, %d, %d)", i, v, orig[i], x[i], y[i], v, v+1, planarX+7*v, -3*v)
 				}
 			}
 			if tc.whole {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,6 +36,19 @@ func readVerticesTable(t *testing.T, path string) (ids []int32, orig []int64, x,
 	for _, c := range column(t, tbl, tables.ColOriginalID) {
 		orig = append(orig, c.(*array.Int64).Int64Values()...)
 	}
+	if tbl.Schema().HasField(tables.ColLon) { // geographic: degrees, back in 10^-7
+		for _, c := range column(t, tbl, tables.ColLon) {
+			for _, d := range c.(*array.Float64).Float64Values() {
+				x = append(x, int32(math.Round(d*graph.UnitsPerDegree)))
+			}
+		}
+		for _, c := range column(t, tbl, tables.ColLat) {
+			for _, d := range c.(*array.Float64).Float64Values() {
+				y = append(y, int32(math.Round(d*graph.UnitsPerDegree)))
+			}
+		}
+		return ids, orig, x, y
+	}
 	for _, c := range column(t, tbl, tables.ColX) {
 		x = append(x, c.(*array.Int32).Int32Values()...)
 	}
@@ -55,8 +69,9 @@ func TestComputeWritesTheVerticesTable(t *testing.T) {
 		x, y   []int32
 		format string
 	}{
+		// Millionths of a degree: lon and lat, read back in 10^-7 degree.
 		{"DIMACS with coordinates", []string{"-input", gr, "-coordinates", co}, []int64{1, 2, 3},
-			[]int32{-73000000, -73000001, -73000003}, []int32{40000000, 40000002, 40000005}, "parquet"},
+			[]int32{-730000000, -730000010, -730000030}, []int32{400000000, 400000020, 400000050}, "parquet"},
 		{"SNAP original ids", []string{"-input", snap}, []int64{10, 20, 35}, nil, nil, "parquet"},
 		{"generated grid", []string{"-generate", "grid:side=2"}, []int64{0, 1, 2, 3}, []int32{0, 1, 0, 1}, []int32{0, 0, 1, 1}, "parquet"},
 		{"arrow output", []string{"-generate", "grid:side=2", "-output-format", "arrow"}, nil, nil, nil, "arrow"},

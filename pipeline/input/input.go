@@ -328,7 +328,7 @@ func loadCoordinates(path string, loaded *LoadedGraph) error {
 	if loaded.Vertices == nil {
 		loaded.Vertices = &graph.Vertices{}
 	}
-	loaded.Vertices.X, loaded.Vertices.Y = co.X, co.Y
+	loaded.Vertices.X, loaded.Vertices.Y, loaded.Vertices.Geographic = co.X, co.Y, co.Geographic
 	return nil
 }
 
