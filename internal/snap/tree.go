@@ -119,15 +119,18 @@ func (ix *Index) segmentEnds(p int32) segmentEnds {
 // a 2^bits x 2^bits grid over b (bits <= 16); points outside b count as
 // on its edge.
 func (b box) hilbert(lon, lat float64, bits uint) uint32 {
+	return hilbertIndex(gridCell(lon, b.minLon, b.maxLon, bits), gridCell(lat, b.minLat, b.maxLat, bits), bits)
+}
+
+// gridCell is the cell of v among 2^bits equal cells over lo..hi, values
+// outside (and NaN) clamped to the first or last cell.
+func gridCell(v, lo, hi float64, bits uint) uint32 {
 	last := float64(uint32(1)<<bits - 1)
-	cell := func(v, lo, hi float64) uint32 {
-		c := (v - lo) * last / max(hi-lo, 1e-9)
-		if !(c > 0) { // NaN too
-			return 0
-		}
-		return uint32(min(c, last))
+	c := (v - lo) * last / max(hi-lo, 1e-9)
+	if !(c > 0) { // NaN too
+		return 0
 	}
-	return hilbertIndex(cell(lon, b.minLon, b.maxLon), cell(lat, b.minLat, b.maxLat), bits)
+	return uint32(min(c, last))
 }
 
 // degrees converts a stored coordinate to degrees, exactly as
@@ -138,15 +141,7 @@ func degrees(units int32) float64 { return float64(units) / graph.UnitsPerDegree
 // 2^bits x 2^bits grid over b (bits <= 16), clamped as hilbert is: a
 // coarser order than Hilbert's that interleaves bits without branches.
 func (b box) morton(lon, lat float64, bits uint) uint32 {
-	last := float64(uint32(1)<<bits - 1)
-	cell := func(v, lo, hi float64) uint32 {
-		c := (v - lo) * last / max(hi-lo, 1e-9)
-		if !(c > 0) { // NaN too
-			return 0
-		}
-		return uint32(min(c, last))
-	}
-	return spreadBits(cell(lon, b.minLon, b.maxLon))<<1 | spreadBits(cell(lat, b.minLat, b.maxLat))
+	return spreadBits(gridCell(lon, b.minLon, b.maxLon, bits))<<1 | spreadBits(gridCell(lat, b.minLat, b.maxLat, bits))
 }
 
 // spreadBits moves bit k of x (< 2^16) to bit 2k.
