@@ -5,14 +5,8 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 )
-
-// Distances are one source's exact distances to every vertex, by vertex:
-// At(v) is the distance and whether v is reachable (results.Distances of
-// a whole row).
-type Distances interface {
-	At(v int) (int64, bool)
-}
 
 // Tracer reads the paths of one source at a time off its distances. It
 // holds one goroutine's scratch space; Fork makes another's.
@@ -52,9 +46,10 @@ func (t *Tracer) TreesBuilt() int { return t.treeBuilt }
 // Path appends to dst the vertices of the shortest path from source to
 // target, both included, that the parent rule gives (the in-neighbour of
 // smallest id on a shortest path), and its distance; ok is false when
-// target is unreachable. dist must be source's exact distances.
+// target is unreachable. dist must be source's exact distances to every
+// vertex, by vertex (a whole row of a block).
 // O(path length x in-degree), O(n + m) once per source whose walk loops.
-func (t *Tracer) Path(dst []int32, source, target int32, dist Distances) (vertices []int32, cost int64, ok bool) {
+func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances) (vertices []int32, cost int64, ok bool) {
 	dt, ok := dist.At(int(target))
 	if !ok {
 		return dst, paths.Unreachable, false
@@ -109,7 +104,7 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist Distances) (vertic
 
 // buildTree builds source's whole tree by the parent rule and mends it
 // into a tree as the backends do where the rule loops. O(n + m).
-func (t *Tracer) buildTree(source int32, dist Distances) {
+func (t *Tracer) buildTree(source int32, dist results.Distances) {
 	n := int(t.ix.net.Edges.N)
 	if t.tree.dist == nil {
 		t.tree.dist, t.tree.parent = make([]int64, n), make([]int32, n)

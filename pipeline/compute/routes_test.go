@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
 	"github.com/pathflow/pathflow/internal/duckdbtest"
 	"github.com/pathflow/pathflow/internal/earth"
@@ -306,5 +307,61 @@ func checkRoute(t *testing.T, road *delawareRoad, i int, r routeRow) {
 	}
 	if fastest := float64(r.length) / (carTopSpeedKmh / 3.6) * 1000; float64(r.timeMS)+0.5*float64(len(r.vertices)) < fastest-slack {
 		t.Errorf("row %d: %d m in %d ms, faster than %d km/h", i, r.length, r.timeMS, carTopSpeedKmh)
+	}
+}
+
+// pathTableRows reads a paths table of vertex lists as "source target
+// [tag] cost vertices" lines, in file order.
+func pathTableRows(t *testing.T, path string) []string {
+	t.Helper()
+	tbl, _ := readParquet(t, path)
+	var rows []string
+	src, dst, cost, verts, tag := column(t, tbl, "source"), column(t, tbl, "target"), column(t, tbl, "cost"), column(t, tbl, "vertices"), column(t, tbl, "tag")
+	for c := range src {
+		for i := range src[c].Len() {
+			line := src[c].ValueStr(i) + " " + dst[c].ValueStr(i)
+			if tag != nil {
+				line += " " + tag[c].ValueStr(i)
+			}
+			rows = append(rows, line+" "+cost[c].ValueStr(i)+" "+verts[c].ValueStr(i))
+		}
+	}
+	return rows
+}
+
+// TestPathRequestsOnRome99 checks path requests on an input without
+// coordinates: the table of vertex lists, a row per request in file order
+// with the file's other column, each row the one compute.paths writes
+// from the backend's parents.
+func TestPathRequestsOnRome99(t *testing.T) {
+	rome, ok := datasets.MirrorFile("rome99.gr")
+	if !ok {
+		t.Skipf("rome99.gr not in %s (set %s)", datasets.MirrorDir(), datasets.MirrorEnv)
+	}
+	rng := rand.New(rand.NewPCG(99, 1))
+	var file strings.Builder
+	file.WriteString("source,target,tag\n")
+	var config []string
+	for k := range 40 {
+		s, v := rng.IntN(5)*700, rng.IntN(3353)
+		fmt.Fprintf(&file, "%d,%d,r%d\n", s, v, k)
+		config = append(config, fmt.Sprintf("%d:%d", s, v))
+	}
+	requests := stagetest.WriteFile(t, "requests.csv", file.String())
+	out, ref := filepath.Join(t.TempDir(), "requests"), filepath.Join(t.TempDir(), "paths")
+	runCompute(t, loadCompute(t, "", "-input", rome, "-out", out, "-backend", "cpu", "-path-pairs", requests))
+	runCompute(t, loadCompute(t, "", "-input", rome, "-out", ref, "-backend", "cpu", "-distances=false",
+		"-sources", "0,700,1400,2100,2800", "-paths", strings.Join(config, ",")))
+	got, want := pathTableRows(t, filepath.Join(out, output.PathsName+".parquet")), pathTableRows(t, filepath.Join(ref, output.PathsName+".parquet"))
+	if len(got) != 40 || len(want) != 40 {
+		t.Fatalf("%d rows, compute.paths %d; want 40", len(got), len(want))
+	}
+	for i := range got {
+		s, tail, _ := strings.Cut(got[i], " ")
+		d, tail, _ := strings.Cut(tail, " ")
+		tag, tail, _ := strings.Cut(tail, " ")
+		if tag != fmt.Sprintf("r%d", i) || s+" "+d+" "+tail != want[i] {
+			t.Errorf("row %d: %s, compute.paths wrote %s", i, got[i], want[i])
+		}
 	}
 }
