@@ -43,6 +43,12 @@ const maxBatchListValues = 1 << 28
 // WithBatchRows rows; with ids.Write, each row ends with the input's ids
 // of its source, target and path. O(rows + total path length).
 func WritePaths(path string, rows []PathRow, ids OriginalIDs, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+	return WritePathsWith(path, rows, ids, tables.OtherColumns{}, meta, opts...)
+}
+
+// WritePathsWith is WritePaths with a request file's other columns, a
+// value per row, after source and target. O(rows + total path length).
+func WritePathsWith(path string, rows []PathRow, ids OriginalIDs, others tables.OtherColumns, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -50,7 +56,16 @@ func WritePaths(path string, rows []PathRow, ids OriginalIDs, meta map[string]st
 	if err := tables.CheckMeta(meta); err != nil {
 		return tables.FileInfo{}, err
 	}
+	otherFields, err := others.OutputFields("the request file", len(rows), ColCost, ColVertices)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
 	schema := PathsSchema(ids, meta)
+	if len(otherFields) > 0 {
+		fields := schema.Fields()
+		fields = append(fields[:2:2], append(otherFields, fields[2:]...)...)
+		schema = tables.SchemaWith(meta, fields...)
+	}
 	return tables.WriteFile(path, schema, pathsEncoding, cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows); {
 			hi, values := lo, 0
@@ -58,7 +73,11 @@ func WritePaths(path string, rows []PathRow, ids OriginalIDs, meta map[string]st
 				values += len(rows[hi].Vertices)
 				hi++
 			}
-			rec := pathsRecord(cfg.Mem, schema, rows[lo:hi], values, ids)
+			otherCols := others.Slice(lo, hi)
+			rec := pathsRecord(cfg.Mem, schema, rows[lo:hi], values, ids, otherCols)
+			for _, a := range otherCols {
+				a.Release()
+			}
 			err := emit(rec)
 			rec.Release()
 			if err != nil {
@@ -70,7 +89,7 @@ func WritePaths(path string, rows []PathRow, ids OriginalIDs, meta map[string]st
 	})
 }
 
-func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int, ids OriginalIDs) arrow.RecordBatch {
+func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, values int, ids OriginalIDs, others []arrow.Array) arrow.RecordBatch {
 	n := len(rows)
 	srcBuf, src := arrowslices.Int32Buffer(mem, n)
 	dstBuf, dst := arrowslices.Int32Buffer(mem, n)
@@ -111,9 +130,15 @@ func pathsRecord(mem memory.Allocator, schema *arrow.Schema, rows []PathRow, val
 	cols := []arrow.Array{
 		arrowslices.Primitive(int32Type, n, nil, 0, srcBuf),
 		arrowslices.Primitive(int32Type, n, nil, 0, dstBuf),
+	}
+	for _, a := range others {
+		a.Retain() // the record takes a reference of its own
+		cols = append(cols, a)
+	}
+	cols = append(cols,
 		arrowslices.Primitive(int64Type, n, arrowslices.BitmapOrNil(costValid, n, costNulls), costNulls, costBuf),
 		array.MakeFromData(listData),
-	}
+	)
 	if ids.Write {
 		cols = append(cols, originalPathColumns(ids, src, dst, vals, listData)...)
 	}

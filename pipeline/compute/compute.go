@@ -14,6 +14,7 @@ import (
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/routes"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/internal/version"
 	"github.com/pathflow/pathflow/pipeline/input"
@@ -79,7 +80,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	spec.Footprint = input.ComputeFootprint
 	// Places name arcs by their rows in the edges table, which the reload
 	// file regroups by source: a table of places reads the tables.
-	spec.Tables = cfg.Places.Enabled()
+	spec.Tables = cfg.Places.Enabled() || cfg.writesPaths()
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
@@ -98,6 +99,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	}
 	if run.list != nil {
 		defer run.list.others.Release()
+	}
+	if cfg.writesPaths() {
+		if run.routes, err = roadRoutes(g); err != nil {
+			return nil, err
+		}
 	}
 	var placed *placesRun
 	if cfg.Places.Enabled() {
@@ -139,7 +145,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	meta[MetaVertexIDBase] = "0"
 	meta[MetaLayout] = cfg.Layout.String()
 	meta[MetaTargets] = targetsMeta(run.targets)
-	if run.sourceTargets != nil {
+	if run.sourceTargets != nil || run.pathRequests {
 		meta[MetaTargets] = "pairs"
 	}
 	meta[MetaMaxDistance] = maxDistanceMeta(cfg.MaxDistance)
@@ -165,6 +171,8 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		err = run.executeTrips(ctx, placed, be, req, out.Path(), meta, progressOut, stages)
 	case placed != nil:
 		err = run.executePlaces(ctx, placed, be, req, out.Path(), meta, progressOut, stages)
+	case run.pathRequests:
+		err = run.executePathPairs(ctx, be, req, out.Path(), meta, progressOut, stages)
 	default:
 		err = run.execute(ctx, be, req, out.Path(), meta, progressOut, stages)
 	}
@@ -214,6 +222,12 @@ type computeRun struct {
 	// and sourceTargets.
 	list  *pairList
 	pairs [][2]int32
+	// pathRequests is true when list holds compute.path_pairs, whose
+	// answer is the paths table alone.
+	pathRequests bool
+	// routes is the index of a road network's routes, nil unless the run
+	// writes paths on geographic vertices (roadRoutes).
+	routes *routes.Index
 
 	files    []tables.FileInfo
 	rows     int64
@@ -223,6 +237,9 @@ type computeRun struct {
 }
 
 func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*computeRun, error) {
+	if cfg.PathPairs != "" {
+		return newPathPairsRun(cfg, g, log)
+	}
 	n := g.Edges.N
 	names := VertexNames{IDs: input.NewVertexIDs(n, g.Vertices), Original: cfg.OriginalIDs}
 	list, sources, targets, err := runVertices(cfg, names)
@@ -268,7 +285,7 @@ func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comput
 // and targets nil).
 func runVertices(cfg *Config, names VertexNames) (list *pairList, sources, targets []int32, err error) {
 	if cfg.PairList != "" {
-		list, err := readPairList(cfg.PairList, names)
+		list, err := readPairList(KeyPairList, cfg.PairList, names)
 		return list, nil, nil, err
 	}
 	if sources, err = names.Sources(KeySources, cfg.Sources); err != nil {
@@ -286,7 +303,7 @@ func runVertices(cfg *Config, names VertexNames) (list *pairList, sources, targe
 // only the summary asks the backend for none, and so spares their memory
 // and their writes in the search.
 func (r *computeRun) readsParents() bool {
-	return r.cfg.Parents && !r.cfg.Places.Enabled() && (r.cfg.Distances || len(r.pairs) > 0)
+	return r.cfg.Parents && !r.cfg.Places.Enabled() && !r.pathRequests && (r.cfg.Distances || len(r.pairs) > 0)
 }
 
 func isIdentity(sources []int32) bool {
@@ -495,7 +512,7 @@ func (r *computeRun) writeExtras(dir string, meta map[string]string) error {
 	ext := r.cfg.OutFormat.Ext()
 	ids := resultfiles.OriginalIDs{Write: r.cfg.OriginalIDs, Vertices: r.graph.Vertices}
 	if len(r.pairs) > 0 {
-		fi, err := resultfiles.WritePaths(filepath.Join(dir, output.PathsName+ext), r.pathRows, ids, meta, r.tableOptions()...)
+		fi, err := r.writePathTable(dir, meta, r.pathRows, tables.OtherColumns{})
 		if err != nil {
 			return err
 		}

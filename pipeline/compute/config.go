@@ -81,7 +81,7 @@ func Keys() []config.Key {
 		ingest.HierarchyKey(""),
 		ingest.HierarchyTablesKey(""),
 		ingest.ReloadKey(),
-	), append(append(shardKeys(), deviceKeys()...), placeKeys()...)...)
+	), append(append(append(shardKeys(), deviceKeys()...), placeKeys()...), pathPairKeys()...)...)
 }
 
 // Config is a validated compute run.
@@ -98,6 +98,9 @@ type Config struct {
 	// PairList is the pair list file (compute.pairs), empty for none: the
 	// run computes its pairs instead of Sources x Targets.
 	PairList string
+	// PathPairs is the file of path requests (compute.path_pairs), empty
+	// for none: the run writes the paths table of its pairs alone.
+	PathPairs string
 	// Places are the origins and destinations of a table of places
 	// (places_config.go); zero for a table of vertices.
 	Places PlacesSpec
@@ -154,6 +157,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 		Sources:          vs.StringList(KeySources),
 		Targets:          vs.StringList(KeyTargets),
 		PairList:         vs.Path(KeyPairList, false),
+		PathPairs:        vs.Path(KeyPathPairs, false),
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
 		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
 		Parents:          vs.Bool(KeyParents),
@@ -176,6 +180,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	codecName := vs.OneOf(output.KeyCompression, "default", "zstd", "lz4", "snappy", "none")
 	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
 	cfg.Places = readPlaces(vs, cfg, formatName, layoutName)
+	checkPathPairsShape(vs, cfg, formatName)
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}
@@ -232,7 +237,7 @@ func checkComputeShape(vs *config.Values, cfg *Config, formatName, layoutName, c
 		if formatName == string(formats.KindDistanceMatrix) {
 			vs.Fail(KeyDistances, "false writes no distances, and distmatrix is nothing else: leave %s unset", output.KeyOutputFormat)
 		}
-		if !cfg.Summary && len(cfg.Pairs) == 0 {
+		if !cfg.Summary && len(cfg.Pairs) == 0 && cfg.PathPairs == "" {
 			vs.Fail(KeyDistances, "false leaves nothing to write: set %s: true or %s", KeySummary, KeyPaths)
 		}
 	}
@@ -300,7 +305,7 @@ var runOnlyKeys = []string{
 	input.KeyInputPath, input.KeyInputDataset, input.KeyInputGenerate,
 	KeyDevices, KeyGPUMemoryLimit, // several GPUs and out-of-core runs give the one-GPU bytes
 	KeyShard, KeyShards, KeyFinalize, // the shard count enters through shardedChecksum
-	KeyPairList, KeyOrigins, KeyDestinations, KeyPlacePairs, // their files' bytes enter through withInputFilesChecksum
+	KeyPairList, KeyOrigins, KeyDestinations, KeyPlacePairs, KeyPathPairs, // their files' bytes enter through withInputFilesChecksum
 	ingest.KeyIngestHierarchy, ingest.KeyIngestHierarchyTables, // read by ingest alone; a stored hierarchy changes no result
 	ingest.KeyOutputReload, // ingest's; compute reads the key only to accept shared configs
 	// Which tables are written, not their bytes: a summary-only run's

@@ -46,17 +46,17 @@ type pairList struct {
 // len is the number of rows.
 func (l *pairList) len() int { return len(l.source) }
 
-// readPairList streams the pair list at path, Parquet, Arrow IPC or CSV
-// (told from the bytes; CSV may be gzipped), naming vertices as names
-// says; its searches are made by group, once keepShard has kept a
+// readPairList streams the pair list at path, which the setting key
+// names, Parquet, Arrow IPC or CSV (told from the bytes; CSV may be
+// gzipped), naming vertices as names says; its searches are made by group, once keepShard has kept a
 // shard's rows. A missing or malformed file, or an id no vertex has, is an
 // InputError naming the file and the row (1-based; for CSV the header is
 // row 1). O(pairs) memory for the result and the file's other columns,
 // one batch or chunk of text for the reading.
-func readPairList(path string, names VertexNames) (*pairList, error) {
+func readPairList(key, path string, names VertexNames) (*pairList, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &stageerr.InputError{Err: input.PathError(KeyPairList, path, err)}
+		return nil, &stageerr.InputError{Err: input.PathError(key, path, err)}
 	}
 	defer f.Close()
 	list := &pairList{}
@@ -81,10 +81,10 @@ func readPairList(path string, names VertexNames) (*pairList, error) {
 	case errors.As(err, &ue):
 		return nil, &stageerr.InputError{Err: ue}
 	case err != nil:
-		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list (%s): %w", KeyPairList, err)}
+		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list (%s): %w", key, err)}
 	case list.len() == 0:
 		list.others.Release()
-		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list %s (%s) holds no pair", path, KeyPairList)}
+		return nil, &stageerr.InputError{Err: fmt.Errorf("pipeline: pair list %s (%s) holds no pair", path, key)}
 	}
 	return list, nil
 }

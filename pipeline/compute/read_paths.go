@@ -19,7 +19,8 @@ func (c *Config) readPaths() []output.ReadPath {
 }
 
 // namedInputFiles are the files besides the graph whose paths the settings
-// name and whose bytes shape the result: the pair list and the places.
+// name and whose bytes shape the result: the pair list, the places and
+// the path requests.
 func (c *Config) namedInputFiles() []output.ReadPath {
 	var paths []output.ReadPath
 	for _, f := range []output.ReadPath{
@@ -27,6 +28,7 @@ func (c *Config) namedInputFiles() []output.ReadPath {
 		{Key: KeyOrigins, Path: c.Places.Origins},
 		{Key: KeyDestinations, Path: c.Places.Destinations},
 		{Key: KeyPlacePairs, Path: c.Places.Pairs},
+		{Key: KeyPathPairs, Path: c.PathPairs},
 	} {
 		if f.Path != "" {
 			paths = append(paths, f)

@@ -1,0 +1,176 @@
+package resultfiles
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pathflow/pathflow/internal/geoparquet"
+	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/routes"
+	"github.com/pathflow/pathflow/internal/tables"
+)
+
+// Column names the paths table of a road network adds: each path's
+// travel time and length, summed over the arcs it takes.
+const (
+	ColTime   = "time"
+	ColLength = "length"
+)
+
+// The units of ColTime and ColLength, in their fields' metadata.
+const (
+	UnitTime   = "ms"
+	UnitLength = "m"
+)
+
+var (
+	timeColumn   = arrow.Field{Name: ColTime, Type: int64Type, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{tables.FieldUnit: UnitTime})}
+	lengthColumn = arrow.Field{Name: ColLength, Type: int64Type, Nullable: true, Metadata: arrow.MetadataFrom(map[string]string{tables.FieldUnit: UnitLength})}
+)
+
+// routeEncoding delta-encodes what the paths table does, and the metrics.
+var routeEncoding = tables.ParquetEncoding{Delta: append(append([]string(nil), pathsEncoding.Delta...), ColTime, ColLength)}
+
+// RouteTableFields returns the columns of a paths table of routes before
+// geometry and bbox: PathsSchema's, with others (a request file's other
+// columns, OtherColumns.OutputFields) after source and target, then time
+// and length where the network has them.
+func RouteTableFields(ids OriginalIDs, others []arrow.Field, ix *routes.Index) []arrow.Field {
+	fields := PathsSchema(ids, nil).Fields()
+	fields = append(fields[:2:2], append(others, fields[2:]...)...)
+	if ix.HasTime() {
+		fields = append(fields, timeColumn)
+	}
+	if ix.HasLength() {
+		fields = append(fields, lengthColumn)
+	}
+	return fields
+}
+
+// WriteRoutes writes rows as the paths table of a road network through
+// package geoparquet: the columns of RouteTableFields, each row's route
+// as a WKB LineString through its vertices and its arcs' intermediate
+// points (geometry) and its bounding box (bbox). An unreachable pair, or
+// one without vertices, has null time, length, geometry and bbox. others
+// holds a value per row (nil Arrays: none). The file is GeoParquet, or
+// Arrow IPC with the GeoArrow extension, as opts says. O(rows + points).
+func WriteRoutes(path string, rows []PathRow, ids OriginalIDs, others tables.OtherColumns, ix *routes.Index, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+	cfg, err := tables.NewConfig(opts)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	otherFields, err := others.OutputFields("the request file", len(rows), ColCost, ColVertices, ColTime, ColLength)
+	if err != nil {
+		return tables.FileInfo{}, err
+	}
+	fields := RouteTableFields(ids, otherFields, ix)
+	return geoparquet.WriteFile(path, fields, meta, routeEncoding, cfg, func(out *geoparquet.Rows) error {
+		w := routeRows{out: out, ids: ids, others: others.Arrays, ix: ix}
+		for i := range rows {
+			if err := w.append(i, &rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// routeRows appends the rows of a paths table of routes, reusing its
+// scratch space from row to row.
+type routeRows struct {
+	out      *geoparquet.Rows
+	ids      OriginalIDs
+	others   []arrow.Array
+	ix       *routes.Index
+	arcs     []int32
+	lon, lat []float64
+}
+
+func (w *routeRows) append(i int, r *PathRow) error {
+	col := 0
+	next := func() array.Builder { b := w.out.Leading(col); col++; return b }
+	next().(*array.Int32Builder).Append(r.Source)
+	next().(*array.Int32Builder).Append(r.Target)
+	for _, a := range w.others {
+		if err := appendValue(next(), a, i); err != nil {
+			return err
+		}
+	}
+	appendInt64(next(), r.Cost, r.Cost != paths.Unreachable)
+	vertices := next().(*array.ListBuilder)
+	route := r.Vertices != nil && r.Cost != paths.Unreachable
+	if r.Vertices != nil {
+		vertices.Append(true)
+		vertices.ValueBuilder().(*array.Int32Builder).AppendValues(r.Vertices, nil)
+	} else {
+		vertices.AppendNull()
+	}
+	if w.ids.Write {
+		next().(*array.Int64Builder).Append(w.ids.Vertices.Original(r.Source))
+		next().(*array.Int64Builder).Append(w.ids.Vertices.Original(r.Target))
+		list := next().(*array.ListBuilder)
+		if r.Vertices != nil {
+			list.Append(true)
+			items := list.ValueBuilder().(*array.Int64Builder)
+			for _, v := range r.Vertices {
+				items.Append(w.ids.Vertices.Original(v))
+			}
+		} else {
+			list.AppendNull()
+		}
+	}
+	w.arcs = w.arcs[:0]
+	if route {
+		var ok bool
+		if w.arcs, ok = w.ix.Arcs(w.arcs, r.Vertices); !ok {
+			return fmt.Errorf("resultfiles: the path from %d to %d steps between vertices no arc joins", r.Source, r.Target)
+		}
+	}
+	timeMS, lengthM := w.ix.Totals(w.arcs)
+	if w.ix.HasTime() {
+		appendInt64(next(), timeMS, route)
+	}
+	if w.ix.HasLength() {
+		appendInt64(next(), lengthM, route)
+	}
+	if !route {
+		return w.out.AppendNull()
+	}
+	w.lon, w.lat = w.ix.Line(w.lon[:0], w.lat[:0], r.Vertices, w.arcs)
+	return w.out.AppendLine(w.lon, w.lat)
+}
+
+func appendInt64(b array.Builder, v int64, valid bool) {
+	if !valid {
+		b.AppendNull()
+		return
+	}
+	b.(*array.Int64Builder).Append(v)
+}
+
+// appendValue appends a's value at i to b, of a's type: a request file's
+// column, which may be of any type, copied through its text form where no
+// typed copy is at hand.
+func appendValue(b array.Builder, a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		b.AppendNull()
+		return nil
+	}
+	switch a := a.(type) {
+	case *array.String:
+		b.(*array.StringBuilder).Append(a.Value(i))
+	case *array.Int64:
+		b.(*array.Int64Builder).Append(a.Value(i))
+	case *array.Int32:
+		b.(*array.Int32Builder).Append(a.Value(i))
+	case *array.Float64:
+		b.(*array.Float64Builder).Append(a.Value(i))
+	default:
+		if err := b.AppendValueFromString(a.ValueStr(i)); err != nil {
+			return fmt.Errorf("resultfiles: a value of type %s: %w", a.DataType(), err)
+		}
+	}
+	return nil
+}
