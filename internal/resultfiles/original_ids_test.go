@@ -82,6 +82,7 @@ func TestPathsWithOriginalIDs(t *testing.T) {
 	const goldenFields = `    - source: type=int32
     - target: type=int32
     - cost: type=int64, nullable
+      metadata: ["unit": "weight"]
     - vertices: type=list<element: int32>, nullable
     - source_original_id: type=int64
     - target_original_id: type=int64

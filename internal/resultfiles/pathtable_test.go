@@ -72,6 +72,7 @@ func TestPathsSchemaGolden(t *testing.T) {
     - source: type=int32
     - target: type=int32
     - cost: type=int64, nullable
+      metadata: ["unit": "weight"]
     - vertices: type=list<element: int32>, nullable
   metadata: ["k": "v"]`
 	for _, format := range tableFormats {

@@ -162,6 +162,7 @@ const (
     - source: type=int32
     - vertex: type=int32
     - distance: type=int64, nullable
+          metadata: ["unit": "weight"]
     - parent: type=int32, nullable
   metadata: ["pathflow.input_file": "graph.gr", "pathflow.input_sha256": "0123abcd", "pathflow.z_last": "sorted last"]`
 
@@ -170,12 +171,14 @@ const (
     - source: type=int32
     - vertex: type=int32
     - distance: type=int64, nullable
+          metadata: ["unit": "weight"]
   metadata: ["pathflow.input_file": "graph.gr", "pathflow.input_sha256": "0123abcd", "pathflow.z_last": "sorted last"]`
 
 	goldenWideSchema = `schema:
   fields: 3
     - source: type=int32
     - distance: type=list<element: int64, nullable>
+          metadata: ["unit": "weight"]
     - parent: type=list<element: int32, nullable>
   metadata: ["pathflow.input_file": "graph.gr", "pathflow.input_sha256": "0123abcd", "pathflow.z_last": "sorted last"]`
 
@@ -183,6 +186,7 @@ const (
   fields: 2
     - source: type=int32
     - distance: type=list<element: int64, nullable>
+          metadata: ["unit": "weight"]
   metadata: ["pathflow.input_file": "graph.gr", "pathflow.input_sha256": "0123abcd", "pathflow.z_last": "sorted last"]`
 )
 

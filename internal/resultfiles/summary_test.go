@@ -88,6 +88,7 @@ func TestSummarySchemaGolden(t *testing.T) {
     - source: type=int32
     - reachable: type=int64
     - eccentricity: type=int64, nullable
+              metadata: ["unit": "weight"]
     - closeness: type=float64, nullable`
 	for _, format := range tableFormats {
 		path := filepath.Join(t.TempDir(), "summary")
