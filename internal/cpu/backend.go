@@ -26,14 +26,20 @@ type Backend struct {
 	// blockValues is the size of a block in values; tests lower it to get
 	// many blocks from small graphs.
 	blockValues int
+	// rowBytes bounds the rows in flight (RowMemory); 0: the default.
+	rowBytes int64
 }
 
 var _ backend.Backend = (*Backend)(nil)
 
 // New returns a CPU backend that runs parallel work on workers goroutines;
 // workers <= 0 means runtime.GOMAXPROCS(0).
-func New(workers int) *Backend {
-	return &Backend{workers: parallel.Workers(workers), blockValues: blockValues}
+func New(workers int, opts ...Option) *Backend {
+	b := &Backend{workers: parallel.Workers(workers), blockValues: blockValues}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
 }
 
 // valuesPerBlock is the size of a block in values: b.blockValues, or

@@ -95,18 +95,49 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		var split bool
 		run.chunks, split = b.chTreeChunks(len(req.Sources), int(g.N), workers)
 		run.fill = run.fillTrees
+		// Each worker's Trees call holds a sweep of its own.
+		run.fixed = int64(workers) * h.TreeSweepBytes()
 		if split {
-			run.sweeps = make([]*chSweep, (len(req.Sources)+hierarchy.TreeLanes-1)/hierarchy.TreeLanes)
-			for i := range run.sweeps {
-				run.sweeps[i] = &chSweep{done: make(chan struct{})}
-			}
+			held := run.heldSweeps(b.rowMemory())
+			run.sweeps = newChSweeps(h, len(req.Sources), held)
 			for _, c := range run.chunks {
-				run.sweeps[c.first/hierarchy.TreeLanes].left.Add(1)
+				run.sweeps.all[c.first/hierarchy.TreeLanes].left.Add(1)
 			}
+			run.fixed = int64(held) * h.TreeSweepBytes()
 			run.fill = run.fillSweepRows
 		}
 	}
+	run.blocks = poolBlocks(b.rowMemory(), run.fixed, run.blockBytes(), min(len(run.chunks), blocksPerWorker*workers))
 	return run.stream(ctx, sink)
+}
+
+// blockBytes is the most bytes a block of r.chunks holds.
+func (r *chRun) blockBytes() int64 {
+	most := 0
+	for _, c := range r.chunks {
+		cells := 0
+		if r.req.SourceTargets != nil {
+			for i := range c.count {
+				cells += len(r.req.SourceTargets[c.first+i])
+			}
+		} else {
+			cells = c.count * r.req.RowWidth(c.first, r.n)
+		}
+		most = max(most, cells)
+	}
+	return int64(most) * cellBytes(r.req.Wants(results.Parent), false)
+}
+
+// heldSweeps is how many sweeps a whole-tree run in blocks smaller than a
+// sweep may hold at once within budget: as many as leave room for a block
+// per worker (one sweeping while the others copy the rows of earlier
+// ones), at least one, and no more than a worker each for the copying
+// ones plus two sweeping ahead.
+func (r *chRun) heldSweeps(budget int64) int {
+	perWorker := int64(min(r.workers, len(r.chunks))) * r.blockBytes()
+	most := (r.workers+hierarchy.TreeLanes-1)/hierarchy.TreeLanes + 2
+	fit := (budget - perWorker) / max(1, r.h.TreeSweepBytes())
+	return int(max(1, min(int64(most), fit)))
 }
 
 // chNegativeWeight is the error for a graph with a negative arc: a
@@ -203,39 +234,18 @@ type chRun struct {
 	// sweeps, for whole rows in blocks smaller than a sweep, holds sweep
 	// i, of sources TreeLanes*i onwards, which the blocks of its rows
 	// share (fillSweepRows).
-	sweeps []*chSweep
+	sweeps *chSweeps
+	// blocks is the size of the pool, within the row budget beside fixed
+	// bytes of sweeps.
+	blocks int
+	fixed  int64
+	// ctx is the run's, cancelled on its first error: what a worker
+	// waiting for a sweep's state watches.
+	ctx context.Context
 	// parents is made once for the run; each worker forks it, sharing its
 	// reverse graph.
 	parentsOnce sync.Once
 	parents     *hierarchy.ParentFinder
-}
-
-// chSweep is one PHAST sweep whose rows several blocks copy: the first
-// worker to need it runs it, the others wait for done; the last block
-// to copy its rows gives its state back.
-type chSweep struct {
-	started atomic.Bool
-	done    chan struct{}
-	sweep   *hierarchy.TreeSweep
-	err     error
-	// left counts the blocks that have not copied their rows yet.
-	left atomic.Int32
-}
-
-// runSweep runs sweep i unless a worker already started it, and reports
-// whether it did.
-func (r *chRun) runSweep(i int) bool {
-	s := r.sweeps[i]
-	if !s.started.CompareAndSwap(false, true) {
-		return false
-	}
-	defer close(s.done)
-	lanes := hierarchy.TreeLanes
-	s.sweep = r.h.NewTreeSweep()
-	if err := s.sweep.Run(r.req.Sources[i*lanes : min(len(r.req.Sources), (i+1)*lanes)]); err != nil {
-		s.err = fmt.Errorf("cpu: ch: %w", err)
-	}
-	return true
 }
 
 // parentFinder returns a worker's parent finder, forked from the run's.
@@ -253,20 +263,25 @@ type chWorker struct {
 	table   []int64
 }
 
-// stream computes the blocks of r.chunks on r.workers goroutines from a
-// pool of blocksPerWorker blocks per worker and hands them to sink: block
+// stream computes the blocks of r.chunks on r.workers goroutines (no more
+// than the pool's blocks) from a pool of r.blocks blocks and hands them to
+// sink: block
 // k holds chunk k, taken from the pool before it is computed (see
 // results.Pool). The first error (of a block, of sink or of ctx) stops
 // every worker; stream returns it once all have ended.
 func (r *chRun) stream(ctx context.Context, sink results.Sink) error {
-	workers := min(r.workers, len(r.chunks))
-	blocks := make([]*results.Rows, min(len(r.chunks), blocksPerWorker*workers))
+	workers := min(r.workers, len(r.chunks), r.blocks)
+	blocks := make([]*results.Rows, r.blocks)
 	for i := range blocks {
 		blocks[i] = &results.Rows{}
 	}
 	pool := results.NewPool(blocks)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.ctx = ctx
+	if r.sweeps != nil {
+		defer r.sweeps.wakeOnDone(ctx)()
+	}
 	var (
 		claimed, done atomic.Int64
 		once          sync.Once
@@ -405,32 +420,38 @@ func (r *chRun) fillParents(w *chWorker, rows *results.Rows) error {
 
 // fillSweepRows copies the block's whole rows out of the sweep of their
 // sources, which the first block of it to arrive runs; a worker that finds
-// it running sweeps the next one meanwhile rather than wait idle, so
-// sweeps and copies overlap and at most about workers + 2 sweeps are held.
+// it running sweeps a later one meanwhile rather than wait idle, so
+// sweeps and copies overlap, within the run's held sweep states.
 // O(N) per row beyond the sweep's share, and the parents as fillTrees.
 func (r *chRun) fillSweepRows(w *chWorker, rows *results.Rows) error {
-	i := rows.First / hierarchy.TreeLanes
-	s := r.sweeps[i]
-	if !r.runSweep(i) {
-		if i+1 < len(r.sweeps) {
-			r.runSweep(i + 1)
+	lanes := hierarchy.TreeLanes
+	i := rows.First / lanes
+	s := r.sweeps.all[i]
+	if !r.sweeps.run(r.ctx, i, r.sweepSources(i), true) {
+		for j := i + 1; j < min(len(r.sweeps.all), i+r.sweeps.held); j++ {
+			if r.sweeps.run(r.ctx, j, r.sweepSources(j), false) {
+				break
+			}
 		}
 		<-s.done
 	}
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.sweep.Rows(rows.First-i*hierarchy.TreeLanes, rows.Len(), rows.Dist64); err != nil {
+	if err := s.sweep.Rows(rows.First-i*lanes, rows.Len(), rows.Dist64); err != nil {
 		return fmt.Errorf("cpu: ch: %w", err)
 	}
-	if s.left.Add(-1) == 0 {
-		s.sweep.Release()
-		s.sweep = nil
-	}
+	r.sweeps.copied(i)
 	if rows.Parent == nil {
 		return nil
 	}
 	return r.fillParents(w, rows)
+}
+
+// sweepSources are the sources of sweep i.
+func (r *chRun) sweepSources(i int) []int32 {
+	lanes := hierarchy.TreeLanes
+	return r.req.Sources[i*lanes : min(len(r.req.Sources), (i+1)*lanes)]
 }
 
 // fillTable reads the block's rows against the buckets of the request's

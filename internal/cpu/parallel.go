@@ -13,14 +13,16 @@ import (
 	"github.com/pathflow/pathflow/internal/shortest"
 )
 
-// blocksPerWorker is the pool's size per worker: one block being computed
-// and one with the consumer, so a worker need not wait for the consumer to
-// finish a block before starting the next.
+// blocksPerWorker is the pool's largest size per worker: one block being
+// computed and one with the consumer, so a worker need not wait for the
+// consumer to finish a block before starting the next. The run's row
+// budget (RowMemory) may allow fewer.
 const blocksPerWorker = 2
 
 // stream computes the rows of req, width values each, with one search per
 // source, on up to b.workers goroutines, and hands them to sink in blocks
-// from a pool of blocksPerWorker blocks per worker. Block k holds the
+// from a pool of blocksPerWorker blocks per worker, or as many as the row
+// budget holds (at least one; no more workers than blocks). Block k holds the
 // sources of batch k; a worker takes a block from the pool before it
 // computes the batch (see results.Pool). The first error (from a search,
 // from sink or from ctx) stops every worker; stream returns it after all
@@ -75,10 +77,14 @@ func (b *Backend) streamBlocks(ctx context.Context, req *backend.Request, width,
 	workers := parallel.Workers(b.workers)
 	batch := max(1, min(b.valuesPerBlock()/max(1, cellsPerRow), (count+workers-1)/workers))
 	batches := (count + batch - 1) / batch
-	workers = min(workers, batches)
+	blockBytes := int64(batch) * int64(cellsPerRow) * cellBytes(req.Wants(results.Parent), req.SparseRows())
+	pooled := poolBlocks(b.rowMemory(), 0, blockBytes, min(batches, blocksPerWorker*workers))
+	// A worker computes into a block of the pool: one without a block to
+	// take would only wait.
+	workers = min(workers, batches, pooled)
 	// The buffers are allocated on first use, so a short run allocates
 	// only what it fills.
-	blocks := make([]*results.Rows, min(batches, blocksPerWorker*workers))
+	blocks := make([]*results.Rows, pooled)
 	for i := range blocks {
 		blocks[i] = &results.Rows{Width: width}
 	}

@@ -85,18 +85,25 @@ func (h *Hierarchy) gatherRows(p *phastLanes, first, count int, dist []int64) {
 // copied out in pieces: a caller that hands rows over in blocks smaller
 // than a sweep's (to bound the memory of the rows in flight) sweeps once
 // and copies a few rows at a time, from any number of goroutines, since
-// Rows only reads. It holds 68 * N bytes, from the hierarchy's pool.
+// Rows only reads. It owns its TreeSweepBytes of state, outside the
+// hierarchy's pool, so that a caller bounding its memory decides how many
+// exist and reuses them: Run may be called again once the rows of the
+// last one are copied.
 type TreeSweep struct {
 	h     *Hierarchy
 	p     *phastLanes
 	count int
 }
 
-// NewTreeSweep returns a sweep's state, taken from the hierarchy's pool
-// (O(N) when it must make one); Release gives it back.
+// NewTreeSweep returns a sweep's state, O(N).
 func (h *Hierarchy) NewTreeSweep() *TreeSweep {
-	return &TreeSweep{h: h, p: h.pool().getLanes()}
+	return &TreeSweep{h: h, p: newPhastLanes(int(h.N))}
 }
+
+// TreeSweepBytes is the memory one TreeSweep holds: 8 distances of 8
+// bytes and a 4-byte seed index per vertex, 68 N bytes (its seeds, a few
+// hundred vertices per source, are left out).
+func (h *Hierarchy) TreeSweepBytes() int64 { return (lanes*8 + 4) * int64(h.N) }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
 // rows Rows then copies. O(search spaces + N + arcs).
@@ -128,13 +135,6 @@ func (t *TreeSweep) Rows(first, count int, dist []int64) error {
 	}
 	t.h.gatherRows(t.p, first, count, dist)
 	return nil
-}
-
-// Release gives the sweep's state back to the hierarchy's pool; t must
-// not be used after.
-func (t *TreeSweep) Release() {
-	t.h.pool().putLanes(t.p)
-	t.p = nil
 }
 
 // phastLanes is one worker's PHAST state: the distances of the batch's

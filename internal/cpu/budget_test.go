@@ -1,0 +1,138 @@
+package cpu
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/memlimit"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/internal/shortest/shortesttest"
+)
+
+func TestPoolBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		budget, fixed, block int64
+		most, want           int
+	}{
+		{1000, 0, 100, 32, 10},
+		{1000, 400, 100, 32, 6},
+		{1000, 0, 100, 4, 4},     // no more than asked
+		{1000, 2000, 100, 32, 1}, // sweeps alone over budget: still one block
+		{50, 0, 100, 32, 1},      // a block over budget: still one
+	} {
+		if got := poolBlocks(tc.budget, tc.fixed, tc.block, tc.most); got != tc.want {
+			t.Errorf("poolBlocks(%d, %d, %d, %d) = %d, want %d", tc.budget, tc.fixed, tc.block, tc.most, got, tc.want)
+		}
+	}
+}
+
+func TestRowMemoryDefault(t *testing.T) {
+	defer func(f func() (memlimit.Limit, bool)) { availableMemory = f }(availableMemory)
+	availableMemory = func() (memlimit.Limit, bool) { return memlimit.Limit{Total: 64 << 30, Free: 32 << 30}, true }
+	if got := New(1).rowMemory(); got != 2<<30 {
+		t.Errorf("32 GiB left: budget %d, want a sixteenth, 2 GiB", got)
+	}
+	availableMemory = func() (memlimit.Limit, bool) { return memlimit.Limit{Total: 1 << 30, Free: 1 << 20}, true }
+	if got := New(1).rowMemory(); got != minRowMemory {
+		t.Errorf("1 MiB left: budget %d, want the floor %d", got, minRowMemory)
+	}
+	availableMemory = func() (memlimit.Limit, bool) { return memlimit.Limit{}, false }
+	if got := New(1).rowMemory(); got != fallbackRowMemory {
+		t.Errorf("no limit known: budget %d, want %d", got, fallbackRowMemory)
+	}
+	if got := New(1, RowMemory(12345)).rowMemory(); got != 12345 {
+		t.Errorf("RowMemory(12345): budget %d", got)
+	}
+}
+
+// heldBlocks runs req on b with a sink that keeps every block a while
+// before releasing it from another goroutine, and returns the most blocks
+// it held at once.
+func heldBlocks(t *testing.T, b *Backend, req backend.Request) int {
+	t.Helper()
+	var (
+		mu         sync.Mutex
+		held, most int
+		releases   sync.WaitGroup
+	)
+	err := b.Run(context.Background(), req, func(rows *results.Rows) error {
+		mu.Lock()
+		held++
+		most = max(most, held)
+		mu.Unlock()
+		releases.Go(func() {
+			time.Sleep(2 * time.Millisecond)
+			mu.Lock()
+			held--
+			mu.Unlock()
+			rows.Release()
+		})
+		return nil
+	})
+	releases.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return most
+}
+
+// A row budget bounds the blocks in flight to what it holds (the sweeps of
+// whole ch trees counted first), never below one block and one sweep, on
+// any number of workers; the rows stay those of an unbounded run.
+func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
+	e, _, err := generate.Road(40, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(e.N)
+	r := rand.New(rand.NewPCG(shortesttest.FreshSeed(t), 32))
+	sources := sampleSources(r, e.N, 29)
+	rowBytes := n * cellBytes(true, false)
+	sweepBytes := (hierarchy.TreeLanes*8 + 4) * n
+	for _, alg := range []string{backend.AlgorithmCH, backend.AlgorithmDijkstra} {
+		req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := New(1)
+		ref.blockValues = int(n)
+		wantDist, wantParent, err := narrowedRows(t, ref, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The budgets hold one block, 3 blocks beside one sweep, 5
+		// beside three; a ch run holds one sweep at least, Dijkstra none.
+		for _, budget := range []int64{1, sweepBytes + 3*rowBytes, 3*sweepBytes + 5*rowBytes} {
+			rows := budget
+			if alg == backend.AlgorithmCH {
+				rows -= sweepBytes
+			} else {
+				budget = max(1, budget-sweepBytes)
+				rows = budget
+			}
+			for _, workers := range []int{1, 4, 8} {
+				b := New(workers, RowMemory(budget))
+				b.blockValues = int(n) // a row per block
+				if most := heldBlocks(t, b, req); most > 1 && int64(most)*rowBytes > rows {
+					t.Errorf("%s, %d workers, budget %d: %d blocks of %d bytes held at once, more than the %d bytes left for rows", alg, workers, budget, most, rowBytes, rows)
+				}
+				dist, parent, err := narrowedRows(t, b, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range sources {
+					if !slices.Equal(dist[i], wantDist[i]) || !slices.Equal(parent[i], wantParent[i]) {
+						t.Fatalf("%s, %d workers, budget %d: row %d differs from an unbounded run's", alg, workers, budget, i)
+					}
+				}
+			}
+		}
+	}
+}
