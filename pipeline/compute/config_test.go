@@ -341,10 +341,11 @@ func TestBlockSizeKeyIsTheTileEdge(t *testing.T) {
 // config on the thresholds of ingest.hierarchy: auto.
 func TestHierarchyThresholdsAreDocumented(t *testing.T) {
 	for _, file := range []string{"../../README.md", "../../configs/reference.yaml"} {
-		text := proseLine(t, file)
+		text := strings.ReplaceAll(proseLine(t, file), ",", "")
 		for _, want := range []string{
-			fmt.Sprintf("at most %g arcs per vertex on average", ingest.AutoHierarchyMaxDegree),
-			fmt.Sprintf("%d in or out of any one", ingest.AutoHierarchyMaxHub),
+			fmt.Sprintf("sample of %d vertices", ingest.AutoTrialVertices),
+			fmt.Sprintf("at most %d settled vertices per vertex", ingest.AutoTrialMaxSettled),
+			fmt.Sprintf("at most %g shortcuts per arc", ingest.AutoTrialMaxShortcutsPerArc),
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s does not say %q", file, want)
@@ -352,7 +353,7 @@ func TestHierarchyThresholdsAreDocumented(t *testing.T) {
 		}
 	}
 	usage := ingest.HierarchyKey("hierarchy").Usage
-	if want := fmt.Sprintf("<= %g arcs per vertex", ingest.AutoHierarchyMaxDegree); !strings.Contains(usage, want) {
+	if want := fmt.Sprintf("<= %d settled vertices per vertex", ingest.AutoTrialMaxSettled); !strings.Contains(usage, want) {
 		t.Errorf("-hierarchy help %q does not say %q", usage, want)
 	}
 }

@@ -42,8 +42,8 @@ const (
 // (without a flag) so that one config file can serve both commands.
 func HierarchyKey(flag string) config.Key {
 	return config.Key{Name: KeyIngestHierarchy, Default: HierarchyAuto, Flag: flag,
-		Usage: fmt.Sprintf("ingest: store a contraction hierarchy beside the tables for compute's ch: auto (a road-like graph: weights >= 0, >= %d vertices, <= %g arcs per vertex on average, <= %d in or out of any one, >= %g%% of arcs two-way), on, off",
-			AutoHierarchyMinN, AutoHierarchyMaxDegree, AutoHierarchyMaxHub, 100*AutoHierarchyMinTwoWay)}
+		Usage: fmt.Sprintf("ingest: store a contraction hierarchy beside the tables for compute's ch: auto (weights >= 0, >= %d vertices, and a sample of %d vertices contracts like a road network: <= %d settled vertices per vertex, <= %g shortcuts per arc), on, off",
+			AutoHierarchyMinN, AutoTrialVertices, AutoTrialMaxSettled, AutoTrialMaxShortcutsPerArc)}
 }
 
 // HierarchyTablesKey declares ingest.hierarchy_tables; compute accepts it
@@ -55,22 +55,22 @@ func HierarchyTablesKey(flag string) config.Key {
 
 // wantHierarchy decides whether ingest stores a hierarchy of e (g is e
 // as rows, built only when needed: call rows for it), and says why. auto
-// asks roadLike: a pass over the arcs, no search.
-func wantHierarchy(setting, output string, e *graph.EdgeList, rows func() *graph.CSR) (bool, string) {
+// asks roadLike, which contracts a sample of the graph.
+func wantHierarchy(ctx context.Context, setting, output string, e *graph.EdgeList, rows func() *graph.CSR, workers int) (bool, string, error) {
 	if setting == HierarchyOff {
-		return false, "ingest.hierarchy is off"
+		return false, "ingest.hierarchy is off", nil
 	}
 	if output == IngestBinary || output == IngestDIMACS {
-		return false, fmt.Sprintf("a %s conversion carries no hierarchy (compute reads it as a raw graph)", output)
+		return false, fmt.Sprintf("a %s conversion carries no hierarchy (compute reads it as a raw graph)", output), nil
 	}
 	lo, _ := e.WeightRange()
 	if lo < 0 {
-		return false, fmt.Sprintf("the graph has an arc of weight %d: a contraction hierarchy needs non-negative weights", lo)
+		return false, fmt.Sprintf("the graph has an arc of weight %d: a contraction hierarchy needs non-negative weights", lo), nil
 	}
 	if setting == HierarchyOn {
-		return true, "ingest.hierarchy is on"
+		return true, "ingest.hierarchy is on", nil
 	}
-	return roadLike(e, rows())
+	return roadLike(ctx, rows(), workers)
 }
 
 // writeIngestHierarchy builds the hierarchy of g, when cfg and the graph
@@ -81,9 +81,12 @@ func wantHierarchy(setting, output string, e *graph.EdgeList, rows func() *graph
 // hierarchy is wanted) and what the manifest records.
 func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input.LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *output.HierarchyManifest, error) {
 	hm := &output.HierarchyManifest{Setting: cfg.Hierarchy}
-	var want bool
-	rows := g.Rows
-	want, hm.Reason = wantHierarchy(cfg.Hierarchy, cfg.Output, g.Edges, rows)
+	workers := runtime.GOMAXPROCS(0)
+	want, why, err := wantHierarchy(ctx, cfg.Hierarchy, cfg.Output, g.Edges, g.Rows, workers)
+	if err != nil {
+		return nil, nil, err
+	}
+	hm.Reason = why
 	if !want {
 		if cfg.Hierarchy == HierarchyOn {
 			return nil, nil, config.Errorf(KeyIngestHierarchy, "on, but %s", hm.Reason)
@@ -91,7 +94,6 @@ func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input
 		log.Info("no contraction hierarchy stored", "why", hm.Reason)
 		return nil, hm, nil
 	}
-	workers := runtime.GOMAXPROCS(0)
 	began := time.Now()
 	hm.GraphChecksum = g.GraphChecksum(workers)
 	opts := []hierarchy.Option{hierarchy.WithWorkers(workers), hierarchy.WithChecksum(hm.GraphChecksum)}
@@ -99,7 +101,7 @@ func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input
 		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))
 		hm.Coordinates = true
 	}
-	h, err := hierarchy.Build(ctx, rows(), opts...)
+	h, err := hierarchy.Build(ctx, g.Rows(), opts...)
 	if err != nil {
 		return nil, nil, &stageerr.ComputeError{Err: fmt.Errorf("building the contraction hierarchy: %w", err)}
 	}
