@@ -86,7 +86,7 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 		if len(s.targets) == 0 {
 			continue
 		}
-		s.run(c.g, u, v, blocked, limit)
+		s.run(c.g.out, u, v, blocked, limit)
 		for _, oa := range targets {
 			if oa.to == u {
 				continue
