@@ -26,6 +26,10 @@ type contractor struct {
 	prio       []float64
 	depth      []int32 // longest chain of contracted vertices below
 	neighbours []int32 // contracted neighbours
+	// pairs[v] lists the pairs of neighbours (in << 32 | out) that needed a
+	// shortcut at v's last scoring: simulate searches again only for pairs
+	// that a fresh arc touches.
+	pairs      [][]uint64
 	contracted []bool
 	inRound    []bool // contracted in the current round: witness searches avoid them
 	searches   []*witnessSearch
@@ -93,9 +97,9 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 			}
 			if w := int64(ia.w) + int64(oa.w); s.get(oa.to) > w {
 				added += both
-				addedHops += both * int(ia.hops+oa.hops)
+				addedHops += both * int(ia.hopCount()+oa.hopCount())
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: ia.hops + oa.hops, w: w})
+					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w})
 				}
 			}
 		}
@@ -103,18 +107,91 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 	return added, addedHops
 }
 
+// simulate counts the shortcuts that contracting v would add and the hops
+// they stand for, as findShortcuts does without blocked vertices, but
+// searches only for the pairs of neighbours that a fresh arc touches: a
+// pair that needed a shortcut at v's last scoring and whose two arcs have
+// not changed since counts as it did then, and one that had a witness
+// still has. Contracting other vertices keeps the distances among those
+// left, so such a witness is rarely lost, and a priority is an estimate;
+// this is what makes re-scoring the neighbours of each round cheap, since
+// most of their pairs are old. O(searches for fresh pairs + cached pairs *
+// deg(v)).
+func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) {
+	ins, outs := c.g.in[v], c.g.out[v]
+	both := 1
+	if c.g.symmetric {
+		both = 2
+	}
+	kept := c.pairs[v][:0]
+	for _, p := range c.pairs[v] {
+		i, o := find(ins, int32(p>>32)), find(outs, int32(uint32(p)))
+		if i < 0 || o < 0 || ins[i].fresh() || outs[o].fresh() {
+			continue
+		}
+		kept = append(kept, p)
+		added += both
+		addedHops += both * int(ins[i].hopCount()+outs[o].hopCount())
+	}
+	// search runs one search from src over lists to the pairs' other ends
+	// that want reports, recording each pair without a witness.
+	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(src, other darc) (darc, darc)) {
+		s.reset()
+		for j, b := range others {
+			if b.to != src.to && want(j) {
+				s.addTarget(b.to, int64(src.w)+int64(b.w))
+			}
+		}
+		if len(s.targets) == 0 {
+			return
+		}
+		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
+		for j, b := range others {
+			if b.to != src.to && want(j) && s.get(b.to) > int64(src.w)+int64(b.w) {
+				in, out := pair(src, b)
+				kept = append(kept, uint64(uint32(in.to))<<32|uint64(uint32(out.to)))
+				added += both
+				addedHops += both * int(in.hopCount()+out.hopCount())
+			}
+		}
+	}
+	forward := func(src, other darc) (darc, darc) { return src, other }
+	backward := func(src, other darc) (darc, darc) { return other, src }
+	if c.g.symmetric {
+		// Each pair once: from its fresh end, or from the earlier of two.
+		for i, a := range outs {
+			if a.fresh() {
+				search(c.g.out, a, outs, func(j int) bool { return j > i || !outs[j].fresh() }, forward)
+			}
+		}
+	} else {
+		for _, a := range ins {
+			if a.fresh() {
+				search(c.g.out, a, outs, func(int) bool { return true }, forward)
+			}
+		}
+		for _, b := range outs {
+			if b.fresh() {
+				search(c.g.in, b, ins, func(j int) bool { return !ins[j].fresh() }, backward)
+			}
+		}
+	}
+	c.pairs[v] = kept
+	return added, addedHops
+}
+
 // priority simulates contracting v and scores it by the ordering: lower
-// goes first. O(cost of findShortcuts).
+// goes first. O(cost of simulate).
 func (c *contractor) priority(s *witnessSearch, v int32) float64 {
-	added, addedHops := c.findShortcuts(s, v, nil, nil)
+	added, addedHops := c.simulate(s, v)
 	removed, removedHops := 0, 0
 	for _, a := range c.g.out[v] {
 		removed++
-		removedHops += int(a.hops)
+		removedHops += int(a.hopCount())
 	}
 	for _, a := range c.g.in[v] {
 		removed++
-		removedHops += int(a.hops)
+		removedHops += int(a.hopCount())
 	}
 	switch c.opts.Ordering {
 	case OrderEdgeDifference:
@@ -177,6 +254,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	if err := c.overBudget(); err != nil {
 		return err
 	}
+	c.settleArcs(remaining)
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
 	seen := make([]int32, n)
@@ -241,6 +319,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for _, v := range round {
 			c.contracted[v] = true
 			c.order = append(c.order, v)
+			c.pairs[v] = nil
 		}
 		forRanges(c.workers, c.workers, func(w, _, _ int) {
 			mine := func(x int32) bool { return int(x>>8)%c.workers == w }
@@ -260,10 +339,10 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], darc{to: s.x, w: int32(s.w), mid: v, hops: s.hops})
+						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), v, s.hops))
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], darc{to: s.u, w: int32(s.w), mid: v, hops: s.hops})
+						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), v, s.hops))
 					}
 				}
 				lists := [2][]darc{c.g.in[v], c.g.out[v]}
@@ -305,6 +384,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		if err := c.overBudget(); err != nil {
 			return err
 		}
+		c.settleArcs(affected)
 		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
 		if c.opts.Progress != nil {
 			if err := c.progress(found[:len(round)], remaining); err != nil {
@@ -313,6 +393,19 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// settleArcs marks the arcs of the vertices in list as not fresh once they
+// are scored, on all workers. O(their arcs).
+func (c *contractor) settleArcs(list []int32) {
+	forChunks(len(list), c.workers, 1024, func(_, lo, hi int) {
+		for _, v := range list[lo:hi] {
+			settle(c.g.out[v])
+			if !c.g.symmetric {
+				settle(c.g.in[v])
+			}
+		}
+	})
 }
 
 // progress tells BuildOptions.Progress where the build stands after a
@@ -369,7 +462,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	n := int(g.N)
 	c := &contractor{
 		g: dg, opts: o, workers: o.workers(),
-		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n),
+		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([][]uint64, n),
 		contracted: make([]bool, n), inRound: make([]bool, n),
 		order:  make([]int32, 0, n),
 		budget: int64(math.Ceil(o.WorkLimit * float64(n))),
