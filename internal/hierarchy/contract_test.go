@@ -58,7 +58,7 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		added, hops := c.simulate(s, x)
 		reused := s.settled - before
 		before = s.settled
-		wantAdded, wantHops := c.findShortcuts(s, x, nil, nil)
+		wantAdded, wantHops := c.findShortcuts(s, x, nil, nil, nil)
 		full := s.settled - before
 		if added != wantAdded || hops != wantHops {
 			t.Fatalf("trial %d (symmetric %v): vertex %d scored %d shortcuts, %d hops; a full simulation %d, %d", trial, symmetric, x, added, hops, wantAdded, wantHops)
