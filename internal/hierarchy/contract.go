@@ -26,10 +26,10 @@ type contractor struct {
 	prio       []float64
 	depth      []int32 // longest chain of contracted vertices below
 	neighbours []int32 // contracted neighbours
-	// pairs[v] lists the pairs of neighbours (in << 32 | out) that needed a
-	// shortcut at v's last scoring: simulate searches again only for pairs
-	// that a fresh arc touches.
-	pairs      [][]uint64
+	// pairs[v] marks the pairs of neighbours that needed a shortcut at v's
+	// last scoring: simulate searches again only for pairs that a fresh
+	// arc touches.
+	pairs      []pairMask
 	contracted []bool
 	inRound    []bool // contracted in the current round: witness searches avoid them
 	searches   []*witnessSearch
@@ -65,49 +65,40 @@ func (c *contractor) overBudget() error {
 // findShortcuts calls emit for every shortcut that contracting v needs in
 // the remaining graph, with witness searches that avoid the vertices in
 // blocked (nil: none but v), and returns their count and the hops they
-// stand for. The pairs of neighbours in known (in << 32 | out; either way
-// round in a symmetric graph) get their shortcut without a search: v's
-// scoring found no witness for them, and the searches that find none are
-// the ones that settle the most. One bounded search per in-neighbour with
-// targets left: O(deg(v) * settled * d log(settled * d)). In a symmetric
-// graph each pair of neighbours is searched once, from the first, and emit
-// gets one shortcut u -> x for the two arcs u -> x and x -> u (the count
-// and hops include both).
-func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, known []uint64, emit func(shortcut)) (added, addedHops int) {
+// stand for. The pairs of neighbours set in known get their shortcut
+// without a search: v's scoring found no witness for them, and the
+// searches that find none are the ones that settle the most. One bounded
+// search per in-neighbour with targets left: O(deg(v) * settled * d
+// log(settled * d)). In a symmetric graph each pair of neighbours is
+// searched once, from the first, and emit gets one shortcut u -> x for the
+// two arcs u -> x and x -> u (the count and hops include both).
+func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, known pairMask, emit func(shortcut)) (added, addedHops int) {
 	limit := c.opts.WitnessSettled
 	if blocked == nil {
 		limit = c.opts.SimulationSettled
 	}
-	isKnown := func(u, x int32) bool {
-		for _, p := range known {
-			a, b := int32(p>>32), int32(uint32(p))
-			if (a == u && b == x) || (c.g.symmetric && a == x && b == u) {
-				return true
-			}
-		}
-		return false
-	}
 	outs := c.g.out[v]
 	for i, ia := range c.g.in[v] {
 		u := ia.to
-		targets, both := outs, 1
+		first, both := 0, 1
 		if c.g.symmetric {
-			targets, both = outs[i+1:], 2
+			first, both = i+1, 2
 		}
 		s.reset()
-		for _, oa := range targets {
-			if oa.to != u && !isKnown(u, oa.to) {
+		for j := first; j < len(outs); j++ {
+			if oa := outs[j]; oa.to != u && !known.has(i, j) {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
 		if len(s.targets) > 0 {
 			s.run(c.g.out, u, v, blocked, limit)
 		}
-		for _, oa := range targets {
+		for j := first; j < len(outs); j++ {
+			oa := outs[j]
 			if oa.to == u {
 				continue
 			}
-			if w := int64(ia.w) + int64(oa.w); isKnown(u, oa.to) || s.get(oa.to) > w {
+			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || s.get(oa.to) > w {
 				added += both
 				addedHops += both * int(ia.hopCount()+oa.hopCount())
 				if emit != nil {
@@ -121,33 +112,37 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 
 // simulate counts the shortcuts that contracting v would add and the hops
 // they stand for, as findShortcuts does without blocked vertices, but
-// searches only for the pairs of neighbours that a fresh arc touches: a
-// pair that needed a shortcut at v's last scoring and whose two arcs have
-// not changed since counts as it did then, and one that had a witness
-// still has. Contracting other vertices keeps the distances among those
-// left, so such a witness is rarely lost, and a priority is an estimate;
-// this is what makes re-scoring the neighbours of each round cheap, since
-// most of their pairs are old. O(searches for fresh pairs + cached pairs *
-// deg(v)).
+// searches only for the pairs of neighbours that a stale arc touches (a
+// fresh one, or one past the positions pairs[v] covers): a pair that
+// needed a shortcut at v's last scoring and whose two arcs have not
+// changed since counts as it did then, and one that had a witness still
+// has. Contracting other vertices keeps the distances among those left, so
+// such a witness is rarely lost, and a priority is an estimate; this is
+// what makes re-scoring the neighbours of each round cheap, since most of
+// their pairs are old. O(deg(v)^2 + searches for stale pairs).
 func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) {
 	ins, outs := c.g.in[v], c.g.out[v]
 	both := 1
 	if c.g.symmetric {
 		both = 2
 	}
-	kept := c.pairs[v][:0]
-	for _, p := range c.pairs[v] {
-		i, o := find(ins, int32(p>>32)), find(outs, int32(uint32(p)))
-		if i < 0 || o < 0 || ins[i].fresh() || outs[o].fresh() {
-			continue
-		}
-		kept = append(kept, p)
+	stale := func(list []darc, i int) bool { return !covers(i) || list[i].fresh() }
+	old, m := c.pairs[v], pairMask(0)
+	count := func(i, j int) {
+		m.set(i, j)
 		added += both
-		addedHops += both * int(ins[i].hopCount()+outs[o].hopCount())
+		addedHops += both * int(ins[i].hopCount()+outs[j].hopCount())
 	}
-	// search runs one search from src over lists to the pairs' other ends
-	// that want reports, recording each pair without a witness.
-	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(src, other darc) (darc, darc)) {
+	for i := range min(len(ins), maskSpan) {
+		for j := range min(len(outs), maskSpan) {
+			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
+				count(i, j)
+			}
+		}
+	}
+	// search runs one search from src over lists to the others that want
+	// reports, and counts each pair (as pair gives it) without a witness.
+	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int)) {
 		s.reset()
 		for j, b := range others {
 			if b.to != src.to && want(j) {
@@ -160,35 +155,31 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
 		for j, b := range others {
 			if b.to != src.to && want(j) && s.get(b.to) > int64(src.w)+int64(b.w) {
-				in, out := pair(src, b)
-				kept = append(kept, uint64(uint32(in.to))<<32|uint64(uint32(out.to)))
-				added += both
-				addedHops += both * int(in.hopCount()+out.hopCount())
+				pair(j)
 			}
 		}
 	}
-	forward := func(src, other darc) (darc, darc) { return src, other }
-	backward := func(src, other darc) (darc, darc) { return other, src }
 	if c.g.symmetric {
-		// Each pair once: from its fresh end, or from the earlier of two.
+		// Each pair once: from its stale end, or from the earlier of two.
 		for i, a := range outs {
-			if a.fresh() {
-				search(c.g.out, a, outs, func(j int) bool { return j > i || !outs[j].fresh() }, forward)
+			if stale(outs, i) {
+				search(c.g.out, a, outs, func(j int) bool { return j > i || !stale(outs, j) },
+					func(j int) { count(min(i, j), max(i, j)) })
 			}
 		}
 	} else {
-		for _, a := range ins {
-			if a.fresh() {
-				search(c.g.out, a, outs, func(int) bool { return true }, forward)
+		for i, a := range ins {
+			if stale(ins, i) {
+				search(c.g.out, a, outs, func(int) bool { return true }, func(j int) { count(i, j) })
 			}
 		}
-		for _, b := range outs {
-			if b.fresh() {
-				search(c.g.in, b, ins, func(j int) bool { return !ins[j].fresh() }, backward)
+		for j, b := range outs {
+			if stale(outs, j) {
+				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int) { count(i, j) })
 			}
 		}
 	}
-	c.pairs[v] = kept
+	c.pairs[v] = m
 	return added, addedHops
 }
 
@@ -305,9 +296,9 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 		// The pairs v's scoring found no witness for need no search, when
 		// its searches went as far as the contraction's would.
-		known := func(v int32) []uint64 {
+		known := func(v int32) pairMask {
 			if c.opts.SimulationSettled < c.opts.WitnessSettled {
-				return nil
+				return 0
 			}
 			return c.pairs[v]
 		}
@@ -339,7 +330,6 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for _, v := range round {
 			c.contracted[v] = true
 			c.order = append(c.order, v)
-			c.pairs[v] = nil
 		}
 		forRanges(c.workers, c.workers, func(w, _, _ int) {
 			mine := func(x int32) bool { return int(x>>8)%c.workers == w }
@@ -347,13 +337,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			for i, v := range round {
 				for _, a := range c.g.in[v] {
 					if mine(a.to) {
-						remove(&c.g.out[a.to], v)
+						c.removeOut(a.to, v)
 					}
 				}
 				if !sym {
 					for _, a := range c.g.out[v] {
 						if mine(a.to) {
-							remove(&c.g.in[a.to], v)
+							c.removeIn(a.to, v)
 						}
 					}
 				}
@@ -413,6 +403,41 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// removeOut deletes x's out-arc to v and moves x's pair marks with the arc
+// that takes its place; an arc that moves into the positions the marks
+// cover from beyond them is made fresh, since it has none. O(deg(x)).
+func (c *contractor) removeOut(x, v int32) {
+	i, last := remove(&c.g.out[x], v)
+	if i < 0 {
+		return
+	}
+	if c.g.symmetric {
+		c.pairs[x] = c.pairs[x].moveBoth(i, last)
+	} else {
+		c.pairs[x] = c.pairs[x].moveCol(i, last)
+	}
+	c.refresh(c.g.out[x], i, last)
+}
+
+// removeIn is removeOut for x's in-arc from v, in a graph that is not
+// symmetric. O(deg(x)).
+func (c *contractor) removeIn(x, v int32) {
+	i, last := remove(&c.g.in[x], v)
+	if i < 0 {
+		return
+	}
+	c.pairs[x] = c.pairs[x].moveRow(i, last)
+	c.refresh(c.g.in[x], i, last)
+}
+
+// refresh makes the arc that moved from position last to i fresh when the
+// pair marks cover i but not last. O(1).
+func (c *contractor) refresh(list []darc, i, last int) {
+	if covers(i) && !covers(last) {
+		list[i].hops = -list[i].hopCount()
+	}
 }
 
 // settleArcs marks the arcs of the vertices in list as not fresh once they
@@ -482,7 +507,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	n := int(g.N)
 	c := &contractor{
 		g: dg, opts: o, workers: o.workers(),
-		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([][]uint64, n),
+		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([]pairMask, n),
 		contracted: make([]bool, n), inRound: make([]bool, n),
 		order:  make([]int32, 0, n),
 		budget: int64(math.Ceil(o.WorkLimit * float64(n))),

@@ -8,7 +8,7 @@ import (
 )
 
 // TestSimulateSearchesOnlyFreshPairs checks the scoring's reuse of pairs:
-// after a vertex x is scored, new or lowered arcs at x change no witness
+// after a vertex x is scored, new, lowered or removed arcs at x change no witness
 // that avoids x, so scoring x again, which searches only the pairs those
 // fresh arcs touch, must count the shortcuts a full simulation counts, and
 // settling fewer vertices in all, since most arcs stayed as they were. Symmetric and
@@ -31,13 +31,19 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([][]uint64, n)}
+		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([]pairMask, n)}
 		s := newWitnessSearch()
 		x := rng.Int32N(n)
 		c.simulate(s, x)
 		settle(g.out[x])
 		settle(g.in[x])
-		// Change some arcs at x: lower one, add one.
+		// Change some arcs at x: remove one, lower or add others.
+		if len(g.out[x]) > 0 && rng.IntN(2) == 0 {
+			c.removeOut(x, g.out[x][rng.IntN(len(g.out[x]))].to)
+		}
+		if !symmetric && len(g.in[x]) > 0 && rng.IntN(2) == 0 {
+			c.removeIn(x, g.in[x][rng.IntN(len(g.in[x]))].to)
+		}
 		for range 1 + rng.IntN(2) {
 			y := rng.Int32N(n)
 			if y == x {
@@ -58,7 +64,7 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		added, hops := c.simulate(s, x)
 		reused := s.settled - before
 		before = s.settled
-		wantAdded, wantHops := c.findShortcuts(s, x, nil, nil, nil)
+		wantAdded, wantHops := c.findShortcuts(s, x, nil, 0, nil)
 		full := s.settled - before
 		if added != wantAdded || hops != wantHops {
 			t.Fatalf("trial %d (symmetric %v): vertex %d scored %d shortcuts, %d hops; a full simulation %d, %d", trial, symmetric, x, added, hops, wantAdded, wantHops)

@@ -153,14 +153,18 @@ func find(list []darc, v int32) int {
 	return -1
 }
 
-// remove deletes the arc to neighbour v from list, if any. O(len(list)).
-func remove(list *[]darc, v int32) {
+// remove deletes the arc to neighbour v from list, if any, by moving the
+// last arc into its place, and returns the two positions (-1, -1 when v
+// is not in list). O(len(list)).
+func remove(list *[]darc, v int32) (at, last int) {
 	l := *list
 	for i := range l {
 		if l[i].to == v {
-			l[i] = l[len(l)-1]
-			*list = l[:len(l)-1]
-			return
+			last = len(l) - 1
+			l[i] = l[last]
+			*list = l[:last]
+			return i, last
 		}
 	}
+	return -1, -1
 }
