@@ -29,7 +29,10 @@ type contractor struct {
 	// pairs[v] marks the pairs of neighbours that needed a shortcut at v's
 	// last scoring: simulate searches again only for pairs that a fresh
 	// arc touches.
-	pairs      []pairMask
+	pairs []pairMask
+	// unsure[v] marks those of them whose search stopped at its settled
+	// limit before deciding: contraction searches them again.
+	unsure     []pairMask
 	contracted []bool
 	inRound    []bool // contracted in the current round: witness searches avoid them
 	searches   []*witnessSearch
@@ -127,22 +130,26 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 		both = 2
 	}
 	stale := func(list []darc, i int) bool { return !covers(i) || list[i].fresh() }
-	old, m := c.pairs[v], pairMask(0)
-	count := func(i, j int) {
+	old, oldUnsure := c.pairs[v], c.unsure[v]
+	var m, unsure pairMask
+	count := func(i, j int, cut bool) {
 		m.set(i, j)
+		if cut {
+			unsure.set(i, j)
+		}
 		added += both
 		addedHops += both * int(ins[i].hopCount()+outs[j].hopCount())
 	}
 	for i := range min(len(ins), maskSpan) {
 		for j := range min(len(outs), maskSpan) {
 			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
-				count(i, j)
+				count(i, j, oldUnsure.has(i, j))
 			}
 		}
 	}
 	// search runs one search from src over lists to the others that want
 	// reports, and counts each pair (as pair gives it) without a witness.
-	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int)) {
+	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int, cut bool)) {
 		s.reset()
 		for j, b := range others {
 			if b.to != src.to && want(j) {
@@ -155,7 +162,7 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
 		for j, b := range others {
 			if b.to != src.to && want(j) && s.get(b.to) > int64(src.w)+int64(b.w) {
-				pair(j)
+				pair(j, s.unsure(b.to))
 			}
 		}
 	}
@@ -164,22 +171,22 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 		for i, a := range outs {
 			if stale(outs, i) {
 				search(c.g.out, a, outs, func(j int) bool { return j > i || !stale(outs, j) },
-					func(j int) { count(min(i, j), max(i, j)) })
+					func(j int, cut bool) { count(min(i, j), max(i, j), cut) })
 			}
 		}
 	} else {
 		for i, a := range ins {
 			if stale(ins, i) {
-				search(c.g.out, a, outs, func(int) bool { return true }, func(j int) { count(i, j) })
+				search(c.g.out, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
 			}
 		}
 		for j, b := range outs {
 			if stale(outs, j) {
-				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int) { count(i, j) })
+				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
 			}
 		}
 	}
-	c.pairs[v] = m
+	c.pairs[v], c.unsure[v] = m, unsure
 	return added, addedHops
 }
 
@@ -294,14 +301,9 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for len(found) < len(round) {
 			found = append(found, nil)
 		}
-		// The pairs v's scoring found no witness for need no search, when
-		// its searches went as far as the contraction's would.
-		known := func(v int32) pairMask {
-			if c.opts.SimulationSettled < c.opts.WitnessSettled {
-				return 0
-			}
-			return c.pairs[v]
-		}
+		// The pairs v's scoring found no witness for need no search, unless
+		// that search stopped at its limit.
+		known := func(v int32) pairMask { return c.pairs[v] &^ c.unsure[v] }
 		overflow := make([]bool, c.workers)
 		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
 			s, mark := c.searches[w], c.searches[w].settled
@@ -415,8 +417,10 @@ func (c *contractor) removeOut(x, v int32) {
 	}
 	if c.g.symmetric {
 		c.pairs[x] = c.pairs[x].moveBoth(i, last)
+		c.unsure[x] = c.unsure[x].moveBoth(i, last)
 	} else {
 		c.pairs[x] = c.pairs[x].moveCol(i, last)
+		c.unsure[x] = c.unsure[x].moveCol(i, last)
 	}
 	c.refresh(c.g.out[x], i, last)
 }
@@ -429,6 +433,7 @@ func (c *contractor) removeIn(x, v int32) {
 		return
 	}
 	c.pairs[x] = c.pairs[x].moveRow(i, last)
+	c.unsure[x] = c.unsure[x].moveRow(i, last)
 	c.refresh(c.g.in[x], i, last)
 }
 
@@ -507,7 +512,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	n := int(g.N)
 	c := &contractor{
 		g: dg, opts: o, workers: o.workers(),
-		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([]pairMask, n),
+		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([]pairMask, n), unsure: make([]pairMask, n),
 		contracted: make([]bool, n), inRound: make([]bool, n),
 		order:  make([]int32, 0, n),
 		budget: int64(math.Ceil(o.WorkLimit * float64(n))),

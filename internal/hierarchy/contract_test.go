@@ -31,7 +31,7 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([]pairMask, n)}
+		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([]pairMask, n), unsure: make([]pairMask, n)}
 		s := newWitnessSearch()
 		x := rng.Int32N(n)
 		c.simulate(s, x)

@@ -36,6 +36,9 @@ type witnessSearch struct {
 	targets []int32
 	// settled counts the vertices all searches so far settled: the work.
 	settled int64
+	// cut says that the current search stopped at its settled limit, so
+	// the targets it left undecided may have a witness it did not reach.
+	cut bool
 }
 
 // minWitnessSlots is the table's starting size; it doubles when half full.
@@ -70,6 +73,7 @@ func (s *witnessSearch) reset() {
 	s.used = 0
 	s.heap = s.heap[:0]
 	s.targets = s.targets[:0]
+	s.cut = false
 }
 
 // find returns v's slot in the current search, claiming a free one for it
@@ -145,6 +149,14 @@ func (s *witnessSearch) get(v int32) int64 {
 	return infinity
 }
 
+// unsure reports whether the current search left target v undecided
+// because it stopped at its settled limit: a longer search might find a
+// witness. O(1) expected.
+func (s *witnessSearch) unsure(v int32) bool {
+	e := s.lookup(v)
+	return s.cut && e != nil && e.needP1 != 0
+}
+
 // run is a Dijkstra search from src over lists (the out-arcs of the
 // remaining graph, or its in-arcs for a search backwards) that never
 // enters skip nor, when blocked is not nil, a vertex with blocked[v] set,
@@ -190,6 +202,7 @@ func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, lim
 			bound = s.pendingBound()
 		}
 		if s.settled++; s.settled >= end {
+			s.cut = true
 			return
 		}
 		for _, a := range lists[lu.v] {

@@ -11,8 +11,12 @@ import (
 // MaxInt32, so that needs and tentative distances pass 2^31: a target is
 // reached within its need exactly when its distance avoiding skip is at
 // most the need. The table starts small and grows during the searches.
+// Searches with a small settled limit may stop early, and then only the
+// targets they call unsure may be decided wrongly (no witness where one
+// exists).
 func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
+	unsure := 0
 	for trial := range 3000 {
 		n := 5 + rng.IntN(60)
 		lists := make([][]darc, n)
@@ -50,12 +54,26 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 			needs[x] = max(need, 0)
 			s.addTarget(x, needs[x])
 		}
-		s.run(lists, src, skip, nil, math.MaxInt32)
+		limit := math.MaxInt32
+		if rng.IntN(2) == 0 {
+			limit = 1 + rng.IntN(n)
+		}
+		s.run(lists, src, skip, nil, limit)
 		for x, need := range needs {
+			if s.unsure(x) {
+				unsure++
+				if s.get(x) <= need {
+					t.Fatalf("trial %d: target %d has a witness and is unsure", trial, x)
+				}
+				continue
+			}
 			if got, want := s.get(x) <= need, dist[x] <= need; got != want {
 				t.Fatalf("trial %d: target %d, need %d, distance %d: search says witness %v (label %d)", trial, x, need, dist[x], got, s.get(x))
 			}
 		}
+	}
+	if unsure == 0 {
+		t.Fatal("no search stopped at its limit with a target undecided")
 	}
 }
 
