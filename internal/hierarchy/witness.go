@@ -214,7 +214,12 @@ func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, lim
 			if d > bound {
 				continue // it would only be popped to stop the search
 			}
-			xi := s.index(x)
+			// The slot is most often at its home position: look there
+			// before the call that probes and claims.
+			xi := int32((uint32(x) * 0x9e3779b1) >> s.shift)
+			if e := &s.slot[xi]; e.stamp != s.cur || e.v != x {
+				xi = s.index(x)
+			}
 			lx := &s.slot[xi]
 			if uint32(d) >= lx.dist {
 				continue
