@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -74,6 +77,26 @@ func reportCPU(b *testing.B) func() {
 	return func() { b.ReportMetric((cpuSeconds()-start)/float64(b.N), "cpu-s/op") }
 }
 
+// peakRSS returns the process's peak resident set (VmHWM) in bytes, or 0
+// where /proc does not tell it. The growth across Build, with the graph
+// already made, is the memory the build itself needs at its peak.
+func peakRSS() int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
 func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -104,6 +127,7 @@ func benchBuild(b *testing.B, side int32, grid bool, opts ...Option) {
 	opts = append(opts, WithCoordinates(vs.X, vs.Y))
 	var h *Hierarchy
 	var err error
+	hwm := peakRSS()
 	done := reportCPU(b)
 	for b.Loop() {
 		if h, err = Build(context.Background(), g, opts...); err != nil {
@@ -111,6 +135,9 @@ func benchBuild(b *testing.B, side int32, grid bool, opts ...Option) {
 		}
 	}
 	done()
+	if after := peakRSS(); hwm > 0 && after > 0 {
+		b.ReportMetric(float64(after-hwm)/1e6, "build-peak-MB")
+	}
 	b.ReportMetric(float64(h.Shortcuts()), "shortcuts")
 	b.ReportMetric(float64(h.Rounds), "rounds")
 	b.ReportMetric(searchSpace(h), "search-space")
@@ -134,6 +161,11 @@ func BenchmarkBuildRoad512(b *testing.B) {
 }
 
 func BenchmarkBuildRoad1024(b *testing.B) { benchBuild(b, 1024, false) }
+
+// BenchmarkBuildRoad2048 is the largest size here (4M vertices); with
+// BenchmarkBuildRoad1024 it gives the growth of build-peak-MB with the
+// graph.
+func BenchmarkBuildRoad2048(b *testing.B) { benchBuild(b, 2048, false) }
 
 func benchTable(b *testing.B, side int32, k int) {
 	f := roadFixture(b, side, false)

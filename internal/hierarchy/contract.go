@@ -26,6 +26,13 @@ type contractor struct {
 	prio       []float64
 	depth      []int32 // longest chain of contracted vertices below
 	neighbours []int32 // contracted neighbours
+	// pairs[v] marks the pairs of neighbours that needed a shortcut at v's
+	// last scoring: simulate searches again only for pairs that a fresh
+	// arc touches.
+	pairs []pairMask
+	// unsure[v] marks those of them whose search stopped at its settled
+	// limit before deciding: contraction searches them again.
+	unsure     []pairMask
 	contracted []bool
 	inRound    []bool // contracted in the current round: witness searches avoid them
 	searches   []*witnessSearch
@@ -61,11 +68,14 @@ func (c *contractor) overBudget() error {
 // findShortcuts calls emit for every shortcut that contracting v needs in
 // the remaining graph, with witness searches that avoid the vertices in
 // blocked (nil: none but v), and returns their count and the hops they
-// stand for. One bounded search per in-neighbour: O(deg(v) * settled *
-// d log(settled * d)). In a symmetric graph each pair of neighbours is
-// searched once, from the first, and emit gets one shortcut u -> x for
-// the two arcs u -> x and x -> u (the count and hops include both).
-func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, emit func(shortcut)) (added, addedHops int) {
+// stand for. The pairs of neighbours set in known get their shortcut
+// without a search: v's scoring found no witness for them, and the
+// searches that find none are the ones that settle the most. One bounded
+// search per in-neighbour with targets left: O(deg(v) * settled * d
+// log(settled * d)). In a symmetric graph each pair of neighbours is
+// searched once, from the first, and emit gets one shortcut u -> x for the
+// two arcs u -> x and x -> u (the count and hops include both).
+func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, known pairMask, emit func(shortcut)) (added, addedHops int) {
 	limit := c.opts.WitnessSettled
 	if blocked == nil {
 		limit = c.opts.SimulationSettled
@@ -73,29 +83,29 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 	outs := c.g.out[v]
 	for i, ia := range c.g.in[v] {
 		u := ia.to
-		targets, both := outs, 1
+		first, both := 0, 1
 		if c.g.symmetric {
-			targets, both = outs[i+1:], 2
+			first, both = i+1, 2
 		}
 		s.reset()
-		for _, oa := range targets {
-			if oa.to != u {
+		for j := first; j < len(outs); j++ {
+			if oa := outs[j]; oa.to != u && !known.has(i, j) {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
-		if len(s.targets) == 0 {
-			continue
+		if len(s.targets) > 0 {
+			s.run(c.g.out, u, v, blocked, limit)
 		}
-		s.run(c.g, u, v, blocked, limit)
-		for _, oa := range targets {
+		for j := first; j < len(outs); j++ {
+			oa := outs[j]
 			if oa.to == u {
 				continue
 			}
-			if w := int64(ia.w) + int64(oa.w); s.get(oa.to) > w {
+			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || s.get(oa.to) > w {
 				added += both
-				addedHops += both * int(ia.hops+oa.hops)
+				addedHops += both * int(ia.hopCount()+oa.hopCount())
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: ia.hops + oa.hops, w: w})
+					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w})
 				}
 			}
 		}
@@ -103,18 +113,95 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, em
 	return added, addedHops
 }
 
+// simulate counts the shortcuts that contracting v would add and the hops
+// they stand for, as findShortcuts does without blocked vertices, but
+// searches only for the pairs of neighbours that a stale arc touches (a
+// fresh one, or one past the positions pairs[v] covers): a pair that
+// needed a shortcut at v's last scoring and whose two arcs have not
+// changed since counts as it did then, and one that had a witness still
+// has. Contracting other vertices keeps the distances among those left, so
+// such a witness is rarely lost, and a priority is an estimate; this is
+// what makes re-scoring the neighbours of each round cheap, since most of
+// their pairs are old. O(deg(v)^2 + searches for stale pairs).
+func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) {
+	ins, outs := c.g.in[v], c.g.out[v]
+	both := 1
+	if c.g.symmetric {
+		both = 2
+	}
+	stale := func(list []darc, i int) bool { return !covers(i) || list[i].fresh() }
+	old, oldUnsure := c.pairs[v], c.unsure[v]
+	var m, unsure pairMask
+	count := func(i, j int, cut bool) {
+		m.set(i, j)
+		if cut {
+			unsure.set(i, j)
+		}
+		added += both
+		addedHops += both * int(ins[i].hopCount()+outs[j].hopCount())
+	}
+	for i := range min(len(ins), maskSpan) {
+		for j := range min(len(outs), maskSpan) {
+			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
+				count(i, j, oldUnsure.has(i, j))
+			}
+		}
+	}
+	// search runs one search from src over lists to the others that want
+	// reports, and counts each pair (as pair gives it) without a witness.
+	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int, cut bool)) {
+		s.reset()
+		for j, b := range others {
+			if b.to != src.to && want(j) {
+				s.addTarget(b.to, int64(src.w)+int64(b.w))
+			}
+		}
+		if len(s.targets) == 0 {
+			return
+		}
+		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
+		for j, b := range others {
+			if b.to != src.to && want(j) && s.get(b.to) > int64(src.w)+int64(b.w) {
+				pair(j, s.unsure(b.to))
+			}
+		}
+	}
+	if c.g.symmetric {
+		// Each pair once: from its stale end, or from the earlier of two.
+		for i, a := range outs {
+			if stale(outs, i) {
+				search(c.g.out, a, outs, func(j int) bool { return j > i || !stale(outs, j) },
+					func(j int, cut bool) { count(min(i, j), max(i, j), cut) })
+			}
+		}
+	} else {
+		for i, a := range ins {
+			if stale(ins, i) {
+				search(c.g.out, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
+			}
+		}
+		for j, b := range outs {
+			if stale(outs, j) {
+				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
+			}
+		}
+	}
+	c.pairs[v], c.unsure[v] = m, unsure
+	return added, addedHops
+}
+
 // priority simulates contracting v and scores it by the ordering: lower
-// goes first. O(cost of findShortcuts).
+// goes first. O(cost of simulate).
 func (c *contractor) priority(s *witnessSearch, v int32) float64 {
-	added, addedHops := c.findShortcuts(s, v, nil, nil)
+	added, addedHops := c.simulate(s, v)
 	removed, removedHops := 0, 0
 	for _, a := range c.g.out[v] {
 		removed++
-		removedHops += int(a.hops)
+		removedHops += int(a.hopCount())
 	}
 	for _, a := range c.g.in[v] {
 		removed++
-		removedHops += int(a.hops)
+		removedHops += int(a.hopCount())
 	}
 	switch c.opts.Ordering {
 	case OrderEdgeDifference:
@@ -177,6 +264,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	if err := c.overBudget(); err != nil {
 		return err
 	}
+	c.settleArcs(remaining)
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
 	seen := make([]int32, n)
@@ -213,6 +301,9 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for len(found) < len(round) {
 			found = append(found, nil)
 		}
+		// The pairs v's scoring found no witness for need no search, unless
+		// that search stopped at its limit.
+		known := func(v int32) pairMask { return c.pairs[v] &^ c.unsure[v] }
 		overflow := make([]bool, c.workers)
 		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
 			s, mark := c.searches[w], c.searches[w].settled
@@ -222,7 +313,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			}
 			for i := lo; i < hi; i++ {
 				list := found[i][:0]
-				c.findShortcuts(s, round[i], c.inRound, func(sc shortcut) {
+				c.findShortcuts(s, round[i], c.inRound, known(round[i]), func(sc shortcut) {
 					overflow[w] = overflow[w] || sc.w > math.MaxInt32
 					list = append(list, sc)
 				})
@@ -248,22 +339,22 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			for i, v := range round {
 				for _, a := range c.g.in[v] {
 					if mine(a.to) {
-						remove(&c.g.out[a.to], v)
+						c.removeOut(a.to, v)
 					}
 				}
 				if !sym {
 					for _, a := range c.g.out[v] {
 						if mine(a.to) {
-							remove(&c.g.in[a.to], v)
+							c.removeIn(a.to, v)
 						}
 					}
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], darc{to: s.x, w: int32(s.w), mid: v, hops: s.hops})
+						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), v, s.hops))
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], darc{to: s.u, w: int32(s.w), mid: v, hops: s.hops})
+						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), v, s.hops))
 					}
 				}
 				lists := [2][]darc{c.g.in[v], c.g.out[v]}
@@ -305,6 +396,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		if err := c.overBudget(); err != nil {
 			return err
 		}
+		c.settleArcs(affected)
 		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
 		if c.opts.Progress != nil {
 			if err := c.progress(found[:len(round)], remaining); err != nil {
@@ -313,6 +405,57 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// removeOut deletes x's out-arc to v and moves x's pair marks with the arc
+// that takes its place; an arc that moves into the positions the marks
+// cover from beyond them is made fresh, since it has none. O(deg(x)).
+func (c *contractor) removeOut(x, v int32) {
+	i, last := remove(&c.g.out[x], v)
+	if i < 0 {
+		return
+	}
+	if c.g.symmetric {
+		c.pairs[x] = c.pairs[x].moveBoth(i, last)
+		c.unsure[x] = c.unsure[x].moveBoth(i, last)
+	} else {
+		c.pairs[x] = c.pairs[x].moveCol(i, last)
+		c.unsure[x] = c.unsure[x].moveCol(i, last)
+	}
+	c.refresh(c.g.out[x], i, last)
+}
+
+// removeIn is removeOut for x's in-arc from v, in a graph that is not
+// symmetric. O(deg(x)).
+func (c *contractor) removeIn(x, v int32) {
+	i, last := remove(&c.g.in[x], v)
+	if i < 0 {
+		return
+	}
+	c.pairs[x] = c.pairs[x].moveRow(i, last)
+	c.unsure[x] = c.unsure[x].moveRow(i, last)
+	c.refresh(c.g.in[x], i, last)
+}
+
+// refresh makes the arc that moved from position last to i fresh when the
+// pair marks cover i but not last. O(1).
+func (c *contractor) refresh(list []darc, i, last int) {
+	if covers(i) && !covers(last) {
+		list[i].hops = -list[i].hopCount()
+	}
+}
+
+// settleArcs marks the arcs of the vertices in list as not fresh once they
+// are scored, on all workers. O(their arcs).
+func (c *contractor) settleArcs(list []int32) {
+	forChunks(len(list), c.workers, 1024, func(_, lo, hi int) {
+		for _, v := range list[lo:hi] {
+			settle(c.g.out[v])
+			if !c.g.symmetric {
+				settle(c.g.in[v])
+			}
+		}
+	})
 }
 
 // progress tells BuildOptions.Progress where the build stands after a
@@ -369,7 +512,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	n := int(g.N)
 	c := &contractor{
 		g: dg, opts: o, workers: o.workers(),
-		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n),
+		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([]pairMask, n), unsure: make([]pairMask, n),
 		contracted: make([]bool, n), inRound: make([]bool, n),
 		order:  make([]int32, 0, n),
 		budget: int64(math.Ceil(o.WorkLimit * float64(n))),

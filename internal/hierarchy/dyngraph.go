@@ -12,13 +12,32 @@ import (
 // vertex (an original id, or NoMiddle) and the number of original arcs it
 // stands for. Weights are int32 like the hierarchy's (Build refuses a
 // shortcut that does not fit), so an arc is 16 bytes and a witness search
-// reads four arcs per cache line.
+// reads four arcs per cache line. The sign of hops says whether the arc is
+// fresh: added or lowered since the vertex whose list holds it was last
+// scored, so that scoring searches again only for the pairs of neighbours
+// it touches (see contractor.simulate).
 type darc struct {
 	to   int32
 	w    int32
 	mid  int32
-	hops int32
+	hops int32 // negative when fresh
 }
+
+// freshArc returns a fresh arc to to of weight w through mid standing for
+// hops >= 1 original arcs, O(1).
+func freshArc(to, w, mid, hops int32) darc { return darc{to: to, w: w, mid: mid, hops: -hops} }
+
+// hopCount returns the number of original arcs a stands for, O(1).
+func (a darc) hopCount() int32 {
+	if a.hops < 0 {
+		return -a.hops
+	}
+	return a.hops
+}
+
+// fresh reports whether a was added or lowered since its list's vertex was
+// last scored, O(1).
+func (a darc) fresh() bool { return a.hops < 0 }
 
 // dynGraph is the remaining graph during contraction: per vertex, its out-
 // and in-arcs to vertices not yet contracted, at most one arc per
@@ -69,7 +88,7 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	for u := range n {
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 			if v := g.Targets[a]; v != int32(u) {
-				upsert(&d.out[u], darc{to: v, mid: NoMiddle, hops: 1, w: g.Weights[a]})
+				upsert(&d.out[u], freshArc(v, g.Weights[a], NoMiddle, 1))
 			}
 		}
 	}
@@ -80,7 +99,7 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	d.in = lists(inDeg)
 	for u := range n {
 		for _, a := range d.out[u] {
-			upsert(&d.in[a.to], darc{to: int32(u), mid: NoMiddle, hops: 1, w: a.w})
+			upsert(&d.in[a.to], freshArc(int32(u), a.w, NoMiddle, 1))
 		}
 	}
 	return d, nil
@@ -116,14 +135,36 @@ func upsert(list *[]darc, a darc) {
 	*list = append(l, a)
 }
 
-// remove deletes the arc to neighbour v from list, if any. O(len(list)).
-func remove(list *[]darc, v int32) {
+// settle marks every arc of list as not fresh, O(len(list)).
+func settle(list []darc) {
+	for i := range list {
+		list[i].hops = list[i].hopCount()
+	}
+}
+
+// find returns the index of the arc to neighbour v in list, or -1.
+// O(len(list)).
+func find(list []darc, v int32) int {
+	for i := range list {
+		if list[i].to == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// remove deletes the arc to neighbour v from list, if any, by moving the
+// last arc into its place, and returns the two positions (-1, -1 when v
+// is not in list). O(len(list)).
+func remove(list *[]darc, v int32) (at, last int) {
 	l := *list
 	for i := range l {
 		if l[i].to == v {
-			l[i] = l[len(l)-1]
-			*list = l[:len(l)-1]
-			return
+			last = len(l) - 1
+			l[i] = l[last]
+			*list = l[:last]
+			return i, last
 		}
 	}
+	return -1, -1
 }

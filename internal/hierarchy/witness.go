@@ -1,40 +1,44 @@
 package hierarchy
 
+import "math"
+
 // witnessSlot is one vertex's entry in a witness search's table: its
-// tentative distance and, for a target not decided yet, the length a
-// witness may have (need >= 0; notTarget or decided otherwise). The slot
-// belongs to the current search when stamp is the search's; else it is
-// free. 24 bytes.
+// tentative distance (unreached: the largest uint32) and, for a target not
+// decided yet, one more than the length a witness may have (0 for other
+// vertices). A search only keeps distances up to the largest need, the sum
+// of two int32 weights, so both fit 32 bits. The slot belongs to the
+// current search when stamp is the search's; else it is free. 16 bytes,
+// four per cache line.
 type witnessSlot struct {
-	dist  int64
-	need  int64
-	v     int32
-	stamp uint32
+	v      int32
+	stamp  uint32
+	dist   uint32
+	needP1 uint32
 }
 
-// Values of witnessSlot.need that are not a need.
-const (
-	notTarget = -2
-	decided   = -1
-)
+// unreached is the distance of a slot the search has not reached.
+const unreached = math.MaxUint32
 
 // witnessSearch is one goroutine's scratch space for the local searches
 // that decide whether a shortcut is needed. A search reaches a few dozen
 // vertices (a few thousand at most, by its settled limit), so their labels
 // live in a small open-addressing table instead of an array over all
 // vertices: it stays in cache however large the graph, and costs
-// kilobytes per goroutine, not 16 bytes per vertex. Slots are valid when
+// kilobytes per goroutine, not bytes per vertex. Slots are valid when
 // their stamp is the current one, so a search starts in O(1).
 type witnessSearch struct {
 	slot  []witnessSlot
 	shift uint // 32 - log2(len(slot))
 	used  int  // slots of the current search
 	cur   uint32
-	heap  minHeap // of slot indices, not vertex ids
+	heap  packedHeap // of distances and slot indices, not vertex ids
 	// targets of the current search, in the order they were added.
 	targets []int32
 	// settled counts the vertices all searches so far settled: the work.
 	settled int64
+	// cut says that the current search stopped at its settled limit, so
+	// the targets it left undecided may have a witness it did not reach.
+	cut bool
 }
 
 // minWitnessSlots is the table's starting size; it doubles when half full.
@@ -69,6 +73,7 @@ func (s *witnessSearch) reset() {
 	s.used = 0
 	s.heap = s.heap[:0]
 	s.targets = s.targets[:0]
+	s.cut = false
 }
 
 // find returns v's slot in the current search, claiming a free one for it
@@ -87,7 +92,7 @@ func (s *witnessSearch) index(v int32) int32 {
 				return s.index(v)
 			}
 			s.used++
-			*e = witnessSlot{dist: infinity, need: notTarget, v: v, stamp: s.cur}
+			*e = witnessSlot{v: v, stamp: s.cur, dist: unreached}
 			return int32(i)
 		}
 		if e.v == v {
@@ -122,29 +127,38 @@ func (s *witnessSearch) grow() {
 			e.stamp = s.cur
 		}
 	}
-	for k := range s.heap {
-		s.heap[k].v = s.index(old[s.heap[k].v].v)
+	for k, key := range s.heap {
+		s.heap[k] = pack(uint32(key>>32), uint32(s.index(old[uint32(key)].v)))
 	}
 }
 
 // addTarget makes v a target of the current search, to be reached by a
-// witness of length at most need >= 0; v must not be one yet. O(1)
-// expected.
+// witness of length at most need, the sum of two int32 weights >= 0; v
+// must not be one yet. O(1) expected.
 func (s *witnessSearch) addTarget(v int32, need int64) {
-	s.find(v).need = need
+	s.find(v).needP1 = uint32(need + 1)
 	s.targets = append(s.targets, v)
 }
 
 // get returns the tentative distance of v in the current search, O(1)
 // expected.
 func (s *witnessSearch) get(v int32) int64 {
-	if e := s.lookup(v); e != nil {
-		return e.dist
+	if e := s.lookup(v); e != nil && e.dist != unreached {
+		return int64(e.dist)
 	}
 	return infinity
 }
 
-// run is a Dijkstra search from src over the out-arcs of g that never
+// unsure reports whether the current search left target v undecided
+// because it stopped at its settled limit: a longer search might find a
+// witness. O(1) expected.
+func (s *witnessSearch) unsure(v int32) bool {
+	e := s.lookup(v)
+	return s.cut && e != nil && e.needP1 != 0
+}
+
+// run is a Dijkstra search from src over lists (the out-arcs of the
+// remaining graph, or its in-arcs for a search backwards) that never
 // enters skip nor, when blocked is not nil, a vertex with blocked[v] set,
 // that decides for each target whether a witness reaches it: yes as soon
 // as its tentative distance is at most its need, no once it is settled
@@ -155,73 +169,80 @@ func (s *witnessSearch) get(v int32) int64 {
 // that is at most its need when a witness was found, and above it when
 // the search settled the target or passed its need without the limit
 // stopping it. O(limit * d * log(limit * d) + targets^2).
-func (s *witnessSearch) run(g *dynGraph, src, skip int32, blocked []bool, limit int) {
+func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, limit int) {
 	pending := len(s.targets)
 	bound := s.pendingBound()
 	i := s.index(src)
-	if e := &s.slot[i]; e.need >= 0 {
-		e.dist, e.need = 0, decided
+	e := &s.slot[i]
+	e.dist = 0
+	if e.needP1 != 0 {
+		e.needP1 = 0
 		if pending--; pending == 0 {
 			return
 		}
 		bound = s.pendingBound()
-	} else {
-		e.dist = 0
 	}
-	s.heap.push(0, i)
+	s.heap.push(pack(0, uint32(i)))
 	end := s.settled + int64(limit)
 	for len(s.heap) > 0 {
-		it := s.heap.pop()
-		if it.dist > bound {
+		key := s.heap.pop()
+		du := int64(key >> 32)
+		if du > bound {
 			return
 		}
-		lu := &s.slot[it.v]
-		if it.dist > lu.dist {
+		lu := &s.slot[uint32(key)]
+		if uint32(du) > lu.dist {
 			continue // stale
 		}
-		if lu.need >= 0 {
-			lu.need = decided // settled beyond its need: no witness
+		if lu.needP1 != 0 {
+			lu.needP1 = 0 // settled beyond its need: no witness
 			if pending--; pending == 0 {
 				return
 			}
 			bound = s.pendingBound()
 		}
 		if s.settled++; s.settled >= end {
+			s.cut = true
 			return
 		}
-		for _, a := range g.out[lu.v] {
+		for _, a := range lists[lu.v] {
 			x := a.to
 			if x == skip || (blocked != nil && blocked[x]) {
 				continue
 			}
-			d := it.dist + int64(a.w)
+			d := du + int64(a.w)
 			if d > bound {
 				continue // it would only be popped to stop the search
 			}
-			xi := s.index(x)
+			// The slot is most often at its home position: look there
+			// before the call that probes and claims.
+			xi := int32((uint32(x) * 0x9e3779b1) >> s.shift)
+			if e := &s.slot[xi]; e.stamp != s.cur || e.v != x {
+				xi = s.index(x)
+			}
 			lx := &s.slot[xi]
-			if d >= lx.dist {
+			if uint32(d) >= lx.dist {
 				continue
 			}
-			lx.dist = d
-			if d <= lx.need {
-				lx.need = decided // a witness
+			lx.dist = uint32(d)
+			if d < int64(lx.needP1) {
+				lx.needP1 = 0 // a witness
 				if pending--; pending == 0 {
 					return
 				}
 				bound = s.pendingBound()
 			}
-			s.heap.push(d, xi)
+			s.heap.push(pack(uint32(d), uint32(xi)))
 		}
 	}
 }
 
-// pendingBound returns the largest need of the targets not decided yet,
-// O(targets).
+// pendingBound returns the largest need of the targets not decided yet, -1
+// when none is left, O(targets).
 func (s *witnessSearch) pendingBound() int64 {
 	bound := int64(-1)
 	for _, v := range s.targets {
-		bound = max(bound, s.lookup(v).need)
+		bound = max(bound, int64(s.lookup(v).needP1)-1)
 	}
 	return bound
 }

@@ -1,0 +1,78 @@
+package hierarchy
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pathflow/pathflow/internal/graph"
+)
+
+// TestSimulateSearchesOnlyFreshPairs checks the scoring's reuse of pairs:
+// after a vertex x is scored, new, lowered or removed arcs at x change no witness
+// that avoids x, so scoring x again, which searches only the pairs those
+// fresh arcs touch, must count the shortcuts a full simulation counts, and
+// settling fewer vertices in all, since most arcs stayed as they were. Symmetric and
+// directed graphs.
+func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 5))
+	var reusedAll, fullAll int64
+	for trial := range 300 {
+		symmetric := trial%2 == 0
+		n := int32(4 + rng.IntN(40))
+		e := graph.NewEdgeList(n, 0)
+		for range 3 * n {
+			u, v, w := rng.Int32N(n), rng.Int32N(n), rng.Int32N(30)
+			e.Add(u, v, w)
+			if symmetric {
+				e.Add(v, u, w)
+			}
+		}
+		g, err := newDynGraph(graph.BuildCSR(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([]pairMask, n), unsure: make([]pairMask, n)}
+		s := newWitnessSearch()
+		x := rng.Int32N(n)
+		c.simulate(s, x)
+		settle(g.out[x])
+		settle(g.in[x])
+		// Change some arcs at x: remove one, lower or add others.
+		if len(g.out[x]) > 0 && rng.IntN(2) == 0 {
+			c.removeOut(x, g.out[x][rng.IntN(len(g.out[x]))].to)
+		}
+		if !symmetric && len(g.in[x]) > 0 && rng.IntN(2) == 0 {
+			c.removeIn(x, g.in[x][rng.IntN(len(g.in[x]))].to)
+		}
+		for range 1 + rng.IntN(2) {
+			y := rng.Int32N(n)
+			if y == x {
+				continue
+			}
+			w := rng.Int32N(30)
+			if i := find(g.out[x], y); i >= 0 {
+				w = g.out[x][i].w / 2
+			}
+			upsert(&g.out[x], freshArc(y, w, NoMiddle, 1))
+			if symmetric {
+				upsert(&g.out[y], darc{to: x, w: w, mid: NoMiddle, hops: 1})
+			} else {
+				upsert(&g.in[y], darc{to: x, w: w, mid: NoMiddle, hops: 1})
+			}
+		}
+		before := s.settled
+		added, hops := c.simulate(s, x)
+		reused := s.settled - before
+		before = s.settled
+		wantAdded, wantHops := c.findShortcuts(s, x, nil, 0, nil)
+		full := s.settled - before
+		if added != wantAdded || hops != wantHops {
+			t.Fatalf("trial %d (symmetric %v): vertex %d scored %d shortcuts, %d hops; a full simulation %d, %d", trial, symmetric, x, added, hops, wantAdded, wantHops)
+		}
+		reusedAll += reused
+		fullAll += full
+	}
+	if reusedAll >= fullAll {
+		t.Fatalf("scoring again settled %d vertices in all, full simulations %d", reusedAll, fullAll)
+	}
+}
