@@ -24,11 +24,11 @@ import (
 // from the middle (two workers; docs/road-networks.md, "auto"):
 //
 //	graph                                   settled/vertex  shortcuts/arc
-//	road:side=512, road:side=1024           50-52           0.76-0.78
-//	road:side=512 + diagonals, 3.5 arcs/v   149-153         0.98-0.99
-//	Delaware (OpenStreetMap)                153-158         0.71-0.80
-//	grid:side=512, weights 1..1000          1,121-1,130     1.72
-//	Erdos-Renyi, random 3-regular, Gnutella  > 1,390 (stopped at the bound)
+//	road:side=512, road:side=1024           36-38           0.76-0.78
+//	road:side=512 + diagonals, 3.5 arcs/v   98-101          0.99
+//	Delaware (OpenStreetMap)                95-96           0.71-0.80
+//	grid:side=512, weights 1..1000          826-829         1.73
+//	Erdos-Renyi, random out-degree, Gnutella  > 1,670 (stopped at the bound)
 const (
 	// AutoHierarchyMinN: below 10,000 vertices a hierarchy saves a run
 	// next to nothing. A Dijkstra search over the whole graph takes about
@@ -40,8 +40,8 @@ const (
 	// tenths of a second for a road network.
 	AutoTrialVertices = 32_768
 	// AutoTrialMaxSettled bounds the trial's witness searches, in settled
-	// vertices per vertex of the sample: about 2.5 times what Delaware
-	// needs, a third of a random-weight grid. Graphs that do not contract
+	// vertices per vertex of the sample: about 4 times what Delaware
+	// needs, half a random-weight grid's. Graphs that do not contract
 	// (random, peer-to-peer, social) reach it within a few rounds, so
 	// they are refused in about a second.
 	AutoTrialMaxSettled = 400
