@@ -15,7 +15,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/output"
@@ -30,22 +29,13 @@ import (
 // give each shard several, and places off the map and repeated ones fall
 // into the blocks as they come.
 func TestShardedPlacesEqualTheOneShotRun(t *testing.T) {
-	osmroadstest.Extract(t, osmroadstest.Delaware)
-	dir, m := ingestTo(t, "-dataset", "delaware-osm", "-osm-components", "largest")
-	_, vs, _, err := tables.ReadGraph(tables.GraphFilesIn(dir, tables.Parquet))
-	if err != nil {
-		t.Fatal(err)
-	}
 	rng := rand.New(rand.NewPCG(30, 3))
-	type place struct{ lon, lat float64 }
-	ps := make([]place, 25)
+	dir, ps := delawareWithPlaces(t, 25, rng)
 	var placeCSV strings.Builder
 	placeCSV.WriteString("id,lon,lat\n")
 	for i := range ps {
-		v := int32(rng.IntN(int(m.N)))
-		ps[i] = place{vs.Lon(v) + (rng.Float64()-0.5)*0.001, vs.Lat(v) + (rng.Float64()-0.5)*0.001}
 		if i == 11 {
-			ps[i] = place{-70, 39} // in the ocean: null rows
+			ps[i] = lonLat{-70, 39} // in the ocean: null rows
 		}
 		if i == 17 {
 			ps[i] = ps[4] // a repeated place

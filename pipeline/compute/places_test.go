@@ -186,20 +186,11 @@ func dedupe(ids []string) []string {
 // null with its reason.
 func TestTripsOnDelaware(t *testing.T) {
 	duckdbtest.Require(t)
-	osmroadstest.Extract(t, osmroadstest.Delaware)
-	dir, m := ingestTo(t, "-dataset", "delaware-osm", "-osm-components", "largest")
-	_, vs, _, err := tables.ReadGraph(tables.GraphFilesIn(dir, tables.Parquet))
-	if err != nil {
-		t.Fatal(err)
-	}
 	rng := rand.New(rand.NewPCG(9, 9))
-	type place struct{ lon, lat float64 }
-	ps := make([]place, 30)
+	dir, ps := delawareWithPlaces(t, 30, rng)
 	var table strings.Builder
 	table.WriteString("id,lon,lat\n")
 	for i := range ps {
-		v := int32(rng.IntN(int(m.N)))
-		ps[i] = place{vs.Lon(v) + (rng.Float64()-0.5)*0.001, vs.Lat(v) + (rng.Float64()-0.5)*0.001}
 		fmt.Fprintf(&table, "%d,%.7f,%.7f\n", i, ps[i].lon, ps[i].lat)
 	}
 	var trips strings.Builder
@@ -247,4 +238,26 @@ func TestTripsOnDelaware(t *testing.T) {
 	if duckdbtest.Text(last[0]) != "off" || last[1] != nil || !strings.HasPrefix(duckdbtest.Text(last[2]), "origin: ") || last[3] != nil {
 		t.Errorf("the trip from off the map: %v", last)
 	}
+}
+
+// lonLat is a place's position in degrees.
+type lonLat struct{ lon, lat float64 }
+
+// delawareWithPlaces ingests the real Delaware network (its largest
+// component) into a folder of its own and returns it with n places drawn
+// by rng, each within about 50 m of a random vertex.
+func delawareWithPlaces(t *testing.T, n int, rng *rand.Rand) (string, []lonLat) {
+	t.Helper()
+	osmroadstest.Extract(t, osmroadstest.Delaware)
+	dir, m := ingestTo(t, "-dataset", "delaware-osm", "-osm-components", "largest")
+	_, vs, _, err := tables.ReadGraph(tables.GraphFilesIn(dir, tables.Parquet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := make([]lonLat, n)
+	for i := range ps {
+		v := int32(rng.IntN(int(m.N)))
+		ps[i] = lonLat{vs.Lon(v) + (rng.Float64()-0.5)*0.001, vs.Lat(v) + (rng.Float64()-0.5)*0.001}
+	}
+	return dir, ps
 }
