@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Well-known binary (OGC Simple Features, ISO 13249-3): a byte order
@@ -46,12 +47,19 @@ func AppendLineString(dst []byte, lon, lat []float64) []byte {
 	if len(lon) != len(lat) {
 		panic(fmt.Sprintf("geoparquet: %d longitudes and %d latitudes", len(lon), len(lat)))
 	}
-	dst = append(dst, wkbLittleEndian)
-	dst = binary.LittleEndian.AppendUint32(dst, wkbLineString)
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(lon)))
+	// Grown once and written in place: appending value by value checked
+	// the capacity of dst for every coordinate.
+	at, size := len(dst), LineStringBytes(len(lon))
+	dst = slices.Grow(dst, size)[:at+size]
+	b := dst[at:]
+	b[0] = wkbLittleEndian
+	binary.LittleEndian.PutUint32(b[1:], wkbLineString)
+	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(len(lon)))
+	points := b[wkbHeaderBytes+4:]
 	for i := range lon {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(lon[i]))
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(lat[i]))
+		p := points[i*pointBytes : (i+1)*pointBytes]
+		binary.LittleEndian.PutUint64(p, math.Float64bits(lon[i]))
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(lat[i]))
 	}
 	return dst
 }
