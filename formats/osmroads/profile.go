@@ -111,20 +111,20 @@ const (
 // profileFile is the YAML form of a profile. docs/openstreetmap.md
 // documents every key.
 type profileFile struct {
-	Name                 string              `yaml:"name"`
-	SpeedsKMH            map[string]float64  `yaml:"speeds_kmh"`
-	AccessKeys           []string            `yaml:"access_keys"`
-	AccessAllowed        []string            `yaml:"access_allowed"`
-	AccessDenied         []string            `yaml:"access_denied"`
-	ExcludedTags         map[string][]string `yaml:"excluded_tags"`
-	OnewayKeys           []string            `yaml:"oneway_keys"`
-	ImpliedOnewayClasses []string            `yaml:"implied_oneway_classes"`
-	RoundaboutsOneway    bool                `yaml:"roundabouts_oneway"`
-	UseMaxspeed          bool                `yaml:"use_maxspeed"`
-	MaxspeedNoneKMH      float64             `yaml:"maxspeed_none_kmh"`
-	MaxspeedWalkKMH      float64             `yaml:"maxspeed_walk_kmh"`
-	MaxKMH               float64             `yaml:"max_kmh"`
-	BlockingBarriers     []string            `yaml:"blocking_barriers"`
+	Name                 string              `yaml:"name" json:"-"`
+	SpeedsKMH            map[string]float64  `yaml:"speeds_kmh" json:"speeds_kmh"`
+	AccessKeys           []string            `yaml:"access_keys" json:"access_keys"`
+	AccessAllowed        []string            `yaml:"access_allowed" json:"access_allowed"`
+	AccessDenied         []string            `yaml:"access_denied" json:"access_denied"`
+	ExcludedTags         map[string][]string `yaml:"excluded_tags" json:"excluded_tags"`
+	OnewayKeys           []string            `yaml:"oneway_keys" json:"oneway_keys"`
+	ImpliedOnewayClasses []string            `yaml:"implied_oneway_classes" json:"implied_oneway_classes"`
+	RoundaboutsOneway    bool                `yaml:"roundabouts_oneway" json:"roundabouts_oneway"`
+	UseMaxspeed          bool                `yaml:"use_maxspeed" json:"use_maxspeed"`
+	MaxspeedNoneKMH      float64             `yaml:"maxspeed_none_kmh" json:"maxspeed_none_kmh"`
+	MaxspeedWalkKMH      float64             `yaml:"maxspeed_walk_kmh" json:"maxspeed_walk_kmh"`
+	MaxKMH               float64             `yaml:"max_kmh" json:"max_kmh"`
+	BlockingBarriers     []string            `yaml:"blocking_barriers" json:"blocking_barriers"`
 }
 
 // requiredKeys must be in every profile file: a profile is always a whole
@@ -494,40 +494,21 @@ func digestOf(pf *profileFile) string {
 	for k, v := range pf.ExcludedTags {
 		excluded[k] = sorted(v)
 	}
-	canonical := struct {
-		Format               string              `json:"format"`
-		SpeedsKMH            map[string]float64  `json:"speeds_kmh"`
-		AccessKeys           []string            `json:"access_keys"`
-		AccessAllowed        []string            `json:"access_allowed"`
-		AccessDenied         []string            `json:"access_denied"`
-		ExcludedTags         map[string][]string `json:"excluded_tags"`
-		OnewayKeys           []string            `json:"oneway_keys"`
-		ImpliedOnewayClasses []string            `json:"implied_oneway_classes"`
-		RoundaboutsOneway    bool                `json:"roundabouts_oneway"`
-		UseMaxspeed          bool                `json:"use_maxspeed"`
-		MaxspeedNoneKMH      float64             `json:"maxspeed_none_kmh"`
-		MaxspeedWalkKMH      float64             `json:"maxspeed_walk_kmh"`
-		MaxKMH               float64             `json:"max_kmh"`
-		BlockingBarriers     []string            `json:"blocking_barriers"`
-	}{
-		Format:               digestFormat,
-		SpeedsKMH:            pf.SpeedsKMH,
-		AccessKeys:           append([]string{}, pf.AccessKeys...),
-		AccessAllowed:        sorted(pf.AccessAllowed),
-		AccessDenied:         sorted(pf.AccessDenied),
-		ExcludedTags:         excluded,
-		OnewayKeys:           append([]string{}, pf.OnewayKeys...),
-		ImpliedOnewayClasses: sorted(pf.ImpliedOnewayClasses),
-		RoundaboutsOneway:    pf.RoundaboutsOneway,
-		UseMaxspeed:          pf.UseMaxspeed,
-		MaxspeedNoneKMH:      pf.MaxspeedNoneKMH,
-		MaxspeedWalkKMH:      pf.MaxspeedWalkKMH,
-		MaxKMH:               pf.MaxKMH,
-		BlockingBarriers:     sorted(pf.BlockingBarriers),
-	}
+	// The file's own fields in their order (yaml and json tags alike),
+	// the name left out, behind the encoding's version.
+	canonical := *pf
+	canonical.AccessKeys = append([]string{}, pf.AccessKeys...)
+	canonical.AccessAllowed, canonical.AccessDenied = sorted(pf.AccessAllowed), sorted(pf.AccessDenied)
+	canonical.ExcludedTags = excluded
+	canonical.OnewayKeys = append([]string{}, pf.OnewayKeys...)
+	canonical.ImpliedOnewayClasses = sorted(pf.ImpliedOnewayClasses)
+	canonical.BlockingBarriers = sorted(pf.BlockingBarriers)
 	// Only strings, finite floats (checked by compile) and bools: the
 	// encoding cannot fail.
-	enc, _ := json.Marshal(canonical)
+	enc, _ := json.Marshal(struct {
+		Format string `json:"format"`
+		profileFile
+	}{digestFormat, canonical})
 	sum := sha256.Sum256(enc)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
