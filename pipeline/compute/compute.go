@@ -78,9 +78,12 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	stages := map[string]float64{}
 	spec := cfg.Input
 	spec.Footprint = input.ComputeFootprint
-	// Places name arcs by their rows in the edges table, which the reload
-	// file regroups by source: a table of places reads the tables.
-	spec.Tables = cfg.Places.Enabled() || cfg.writesPaths()
+	// Places and routes name arcs by their rows in the edges table, which
+	// the reload file regroups by source: where arcs have points of their
+	// own (a geometry table), such runs read the tables.
+	if cfg.Places.Enabled() || cfg.writesPaths() {
+		spec.Tables = input.TablesForArcRows
+	}
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ func BenchmarkLoadIngestOutput(b *testing.B) {
 	reload := filepath.Join(dir, input.ReloadName)
 	mapped := filepath.Join(dir, output.HierarchyName)
 	workers := runtime.GOMAXPROCS(0)
-	g, err := input.LoadTable(dir, false)
+	g, err := input.LoadTable(dir, input.ReloadFirst)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func BenchmarkLoadIngestOutput(b *testing.B) {
 		load  func() error
 	}{
 		{"tables/verified", []string{graphFiles.Edges, graphFiles.Vertices}, func() error {
-			_, err := input.LoadTable(dir, true)
+			_, err := input.LoadTable(dir, input.TablesAlways)
 			return err
 		}},
 		{"tables/unverified", []string{graphFiles.Edges, graphFiles.Vertices}, func() error {
@@ -87,7 +87,7 @@ func BenchmarkLoadIngestOutput(b *testing.B) {
 			return err
 		}},
 		{"reload/verified", []string{reload}, func() error {
-			_, err := input.LoadTable(dir, false)
+			_, err := input.LoadTable(dir, input.ReloadFirst)
 			return err
 		}},
 		{"reload/unverified", []string{reload}, func() error {

@@ -133,28 +133,28 @@ func (pr *placesRun) searchVertices() (sources []int32, targets int) {
 // naming the key.
 func readTripFile(path string) (*points.PairTable, error) {
 	t, err := points.ReadPairs(path)
-	if err != nil {
-		var pathErr *os.PathError
-		if errors.As(err, &pathErr) {
-			return nil, &stageerr.InputError{Err: input.PathError(KeyPlacePairs, path, err)}
-		}
-		return nil, &stageerr.InputError{Err: err}
-	}
-	return t, nil
+	return t, placeFileError(KeyPlacePairs, path, err)
 }
 
 // readPlaceFile reads one file of places; its problems are input errors
 // naming the key.
 func readPlaceFile(key, path string) (*points.Table, error) {
 	t, err := points.Read(path)
-	if err != nil {
-		var pathErr *os.PathError
-		if errors.As(err, &pathErr) {
-			return nil, &stageerr.InputError{Err: input.PathError(key, path, err)}
-		}
-		return nil, &stageerr.InputError{Err: err}
+	return t, placeFileError(key, path, err)
+}
+
+// placeFileError makes err, from reading the file of key at path, an
+// input error: one that cannot open the file names the key, the others
+// name the file and row themselves. nil stays nil.
+func placeFileError(key, path string, err error) error {
+	var pathErr *os.PathError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pathErr):
+		return &stageerr.InputError{Err: input.PathError(key, path, err)}
 	}
-	return t, nil
+	return &stageerr.InputError{Err: err}
 }
 
 func snappedCount(ps []snap.Place) int {

@@ -37,7 +37,10 @@ func roadRoutes(g *input.LoadedGraph) (*routes.Index, error) {
 	switch {
 	case g.Road != nil:
 		net.TimeMS, net.LengthM = g.Road.TimeMS, g.Road.LengthM
-	case g.Folder != "" && g.Listing() != nil:
+	case g.Folder != "" && g.Listing() != nil && g.CSR == nil:
+		// Read from its tables (input.TablesForArcRows): the edges table's
+		// time_ms and length_m, where it has them, follow these arcs. An
+		// output mapped from its reload file has no such columns.
 		if net.TimeMS, net.LengthM, err = roadMetrics(g); err != nil {
 			return nil, &stageerr.InputError{Err: err}
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/ingest"
+	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/internal/stagetest"
 	"github.com/pathflow/pathflow/pipeline/output"
 )
@@ -37,7 +39,8 @@ type routeRow struct {
 }
 
 // readRoutes reads a paths table of routes with arrow-go and decodes its
-// geometry.
+// geometry; time and length read -1 where null, or where the table has no
+// such column (an input without them).
 func readRoutes(t *testing.T, path string) []routeRow {
 	t.Helper()
 	tbl, _ := readParquet(t, path)
@@ -48,7 +51,7 @@ func readRoutes(t *testing.T, path string) []routeRow {
 		}
 		return c
 	}
-	src, dst, cost, verts, tm, ln, geom := get("source"), get("target"), get("cost"), get("vertices"), get("time"), get("length"), get("geometry")
+	src, dst, cost, verts, tm, ln, geom := get("source"), get("target"), get("cost"), get("vertices"), column(t, tbl, "time"), column(t, tbl, "length"), get("geometry")
 	trip := column(t, tbl, "trip")
 	var rows []routeRow
 	for c := range src {
@@ -64,11 +67,11 @@ func readRoutes(t *testing.T, path string) []routeRow {
 				lo, hi := l.ValueOffsets(i)
 				r.vertices = append([]int32{}, l.ListValues().(*array.Int32).Int32Values()[lo:hi]...)
 			}
-			if a := tm[c].(*array.Int64); a.IsValid(i) {
-				r.timeMS = a.Value(i)
+			if tm != nil && tm[c].IsValid(i) {
+				r.timeMS = tm[c].(*array.Int64).Value(i)
 			}
-			if a := ln[c].(*array.Int64); a.IsValid(i) {
-				r.length = a.Value(i)
+			if ln != nil && ln[c].IsValid(i) {
+				r.length = ln[c].(*array.Int64).Value(i)
 			}
 			if g := geom[c].(*array.Binary); g.IsValid(i) {
 				var err error
@@ -363,5 +366,37 @@ func TestPathRequestsOnRome99(t *testing.T) {
 		if tag != fmt.Sprintf("r%d", i) || s+" "+d+" "+tail != want[i] {
 			t.Errorf("row %d: %s, compute.paths wrote %s", i, got[i], want[i])
 		}
+	}
+}
+
+// TestRoutesFromAMappedGeographicOutput: an ingest output of geographic
+// vertices whose arcs have no points of their own (DIMACS with a .co in
+// millionths of a degree) keeps its reload file for a run that writes
+// routes (input.TablesForArcRows), and its routes are the straight lines
+// through the path's vertices, with no time or length to sum.
+func TestRoutesFromAMappedGeographicOutput(t *testing.T) {
+	gr := stagetest.WriteFile(t, "tri.gr", "p sp 3 4\na 1 2 10\na 2 3 10\na 3 1 10\na 2 1 10\n")
+	co := stagetest.WriteFile(t, "tri.co", "p aux sp co 3\nv 1 -75500000 39700000\nv 2 -75510000 39700000\nv 3 -75510000 39710000\n")
+	dir, _ := ingestTo(t, "-input", gr, "-coordinates", co)
+	g, err := input.LoadTable(dir, input.TablesForArcRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.CSR == nil {
+		t.Error("an output without a geometry table was read from its tables, not mapped")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	runCompute(t, loadCompute(t, "", "-input", dir, "-paths", "0:2", "-out", out, "-backend", "cpu"))
+	rows := readRoutes(t, filepath.Join(out, output.PathsName+".parquet"))
+	if len(rows) != 1 {
+		t.Fatalf("%d routes, want 1", len(rows))
+	}
+	r := rows[0]
+	wantLon, wantLat := []float64{-75.5, -75.51, -75.51}, []float64{39.7, 39.7, 39.71}
+	if r.cost != 20 || !slices.Equal(r.vertices, []int32{0, 1, 2}) || !slices.Equal(r.lon, wantLon) || !slices.Equal(r.lat, wantLat) {
+		t.Errorf("route %+v, want cost 20 through 0, 1, 2 at %v, %v", r, wantLon, wantLat)
+	}
+	if r.timeMS != -1 || r.length != -1 {
+		t.Errorf("time %d, length %d: the input has neither", r.timeMS, r.length)
 	}
 }

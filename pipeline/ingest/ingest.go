@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		return nil, err
 	}
 	spec := cfg.Input
-	spec.Tables = true // an ingest output read again keeps its arc order
+	spec.Tables = input.TablesAlways // an ingest output read again keeps its arc order
 	spec.Footprint = input.IngestFootprint
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {

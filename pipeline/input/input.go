@@ -53,11 +53,28 @@ type Spec struct {
 	// Mirror and Offline configure the dataset fetcher.
 	Mirror  string
 	Offline bool
-	// Tables reads an ingest output from its tables even when it has a
-	// reload file, whose edge list is grouped by source: ingest sets it,
-	// so that reading an ingest output again keeps the input's arc order.
-	Tables bool
+	// Tables says when an ingest output is read from its tables rather
+	// than its reload file, whose edge list is grouped by source.
+	Tables TableUse
 }
+
+// TableUse says when LoadTable reads an ingest output's tables instead of
+// mapping its reload file, whose arcs are grouped by source.
+type TableUse int
+
+const (
+	// ReloadFirst maps the reload file where the folder has one.
+	ReloadFirst TableUse = iota
+	// TablesAlways reads the tables, in the input's arc order: ingest
+	// reading an output again keeps it.
+	TablesAlways
+	// TablesForArcRows reads the tables when the folder holds a geometry
+	// table, whose rows, like the edges table's time and length columns,
+	// follow the edges table's arc order: places and routes name arcs by
+	// those rows. Other folders (no arc has points beyond its ends) map
+	// the reload file.
+	TablesForArcRows
+)
 
 // LoadedGraph is a graph read from an input, with what the outputs record
 // about where it came from.
@@ -354,7 +371,7 @@ const (
 // from its reload file when the manifest lists one, unless tablesOnly.
 // Whichever files it reads are checked against the folder's manifest
 // (verify.go): a folder without one is refused.
-func LoadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
+func LoadTable(path string, use TableUse) (*LoadedGraph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -383,7 +400,7 @@ func LoadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	}
 	var g *LoadedGraph
 	ok := false
-	if !tablesOnly {
+	if !readsTables(use, dir) {
 		if g, ok, err = loadReload(listing); err != nil {
 			return nil, err
 		}
@@ -397,6 +414,22 @@ func LoadTable(path string, tablesOnly bool) (*LoadedGraph, error) {
 	// hierarchy, which compute looks for there.
 	g.Folder, g.listing = dir, listing
 	return g, nil
+}
+
+// readsTables reports whether LoadTable reads the tables of the ingest
+// output in dir rather than its reload file, as use says.
+func readsTables(use TableUse, dir string) bool {
+	switch use {
+	case TablesAlways:
+		return true
+	case TablesForArcRows:
+		for _, f := range []tables.Format{tables.Parquet, tables.Arrow} {
+			if _, err := os.Stat(tables.GeometryFileIn(dir, f)); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readTables reads the graph of an ingest output from its tables, checked
