@@ -39,7 +39,7 @@ const chGroupSources = 32
 
 // runCH runs the ch algorithm (see Run): it builds a contraction
 // hierarchy of the request's graph on every worker, then answers whole
-// rows by PHAST (parents by hierarchy.ParentFinder), rows narrowed to
+// rows by PHAST (parents by paths.ParentFinder), rows narrowed to
 // targets by the bucket algorithm, and narrowed rows with parents by the
 // same tables over the targets and their in-neighbours, the parent being
 // the smallest tight in-neighbour. The cutoff
@@ -245,18 +245,18 @@ type chRun struct {
 	// parents is made once for the run; each worker forks it, sharing its
 	// reverse graph.
 	parentsOnce sync.Once
-	parents     *hierarchy.ParentFinder
+	parents     *paths.ParentFinder
 }
 
 // parentFinder returns a worker's parent finder, forked from the run's.
-func (r *chRun) parentFinder() *hierarchy.ParentFinder {
-	r.parentsOnce.Do(func() { r.parents = hierarchy.NewParentFinder(r.g) })
+func (r *chRun) parentFinder() *paths.ParentFinder {
+	r.parentsOnce.Do(func() { r.parents = paths.NewParentFinder(r.g) })
 	return r.parents.Fork()
 }
 
 // chWorker is one worker's scratch space, made on first use.
 type chWorker struct {
-	parents *hierarchy.ParentFinder
+	parents *paths.ParentFinder
 	buckets *hierarchy.Buckets
 	union   []int32
 	index   map[int32]int

@@ -93,7 +93,7 @@ func checkAll(t *testing.T, name string, g *graph.CSR, h *Hierarchy, sources []i
 	if !slices.Equal(rows, again) {
 		t.Fatalf("%s: a second PHAST call gave other rows", name)
 	}
-	pf := NewParentFinder(g)
+	pf := paths.NewParentFinder(g)
 	parent := make([]int32, n)
 	for i, s := range sources {
 		row := rows[i*n : (i+1)*n]
@@ -376,7 +376,7 @@ func TestBadArguments(t *testing.T) {
 	if _, err := h.Table([]int32{0}, []int32{16}, 0); err == nil {
 		t.Error("table: target 16 of 16 vertices accepted")
 	}
-	if err := NewParentFinder(graph.BuildCSR(e)).Parents(0, make([]int64, 16), make([]int32, 15)); err == nil {
+	if err := paths.NewParentFinder(graph.BuildCSR(e)).Parents(0, make([]int64, 16), make([]int32, 15)); err == nil {
 		t.Error("parents: short parent row accepted")
 	}
 	if err := h.Trees([]int32{0, 1}, make([]int64, 16), 0); err == nil {
@@ -442,7 +442,7 @@ func TestSharedGraphs(t *testing.T) {
 		if !slices.Equal(table, rows) {
 			t.Errorf("%s: table %v, PHAST %v", tg.Name, table, rows)
 		}
-		pf := NewParentFinder(g)
+		pf := paths.NewParentFinder(g)
 		for i, s := range tg.Sources {
 			row := rows[i*int(g.N) : (i+1)*int(g.N)]
 			parent := make([]int32, g.N)

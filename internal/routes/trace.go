@@ -17,9 +17,9 @@ type Tracer struct {
 	// where the walk back could loop.
 	plateau []int32
 	// tree is the whole mended tree of source, built only once a walk
-	// back looped (tree.source == -1: none).
+	// back looped (tree.source == -1: none), by parents, made then.
 	tree      treeCache
-	repair    *paths.TreeRepair
+	parents   *paths.ParentFinder
 	treeBuilt int
 }
 
@@ -103,36 +103,25 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 }
 
 // buildTree builds source's whole tree by the parent rule and mends it
-// into a tree as the backends do where the rule loops. O(n + m).
+// into a tree as the backends do where the rule loops
+// (paths.ParentFinder). O(n + m).
 func (t *Tracer) buildTree(source int32, dist results.Distances) {
 	n := int(t.ix.net.Edges.N)
-	if t.tree.dist == nil {
+	if t.parents == nil {
 		t.tree.dist, t.tree.parent = make([]int64, n), make([]int32, n)
-		t.repair = paths.NewTreeRepair(n)
+		t.parents = paths.NewParentFinder(t.csr)
 	}
-	d, parent := t.tree.dist, t.tree.parent
 	for v := range n {
 		dv, ok := dist.At(v)
 		if !ok {
 			dv = paths.Unreachable
 		}
-		d[v] = dv
+		t.tree.dist[v] = dv
 	}
-	e := t.ix.net.Edges
-	for v := range n {
-		parent[v] = paths.NoParent
-		if int32(v) == source || d[v] == paths.Unreachable {
-			continue
-		}
-		for _, a := range t.ix.inArcs[t.ix.inOffsets[v]:t.ix.inOffsets[v+1]] {
-			u := e.Src[a]
-			if u != int32(v) && d[u] != paths.Unreachable && d[u]+int64(e.Weight[a]) == d[v] {
-				parent[v] = u
-				break
-			}
-		}
+	// The rows have n entries, the graph's vertex count, by construction.
+	if err := t.parents.Parents(source, t.tree.dist, t.tree.parent); err != nil {
+		panic(err)
 	}
-	paths.Repair(t.repair, t.csr, source, d, paths.Unreachable, parent)
 	t.tree.source = source
 	t.treeBuilt++
 }
