@@ -208,8 +208,8 @@ func (r *Rows) release() {
 // one, up to a full batch, and batchSlackBytes more: a batch ends once its
 // WKB reaches batchGeometryBytes, after the route that crossed it, so
 // without the slack that route would copy the whole batch into a slice
-// twice its size (half the routes' writing time for 100,000 Delaware
-// routes, 1 GB of WKB).
+// twice its size (0.75 of the 5 cpu-s that writing 100,000 Delaware
+// routes, 1 GB of WKB, took).
 func (r *Rows) newBatch(geometryBytes int) {
 	r.values, r.valuesCap = nil, min(geometryBytes, batchGeometryBytes)+batchSlackBytes
 	r.offsets = append(make([]int32, 0, min(r.maxRows, 1<<16)+1), 0)

@@ -71,7 +71,7 @@ func roadLike(ctx context.Context, g *graph.CSR, workers int) (bool, string, err
 		return false, fmt.Sprintf("auto: contracting a sample of %d vertices (%.2f arcs per vertex) took more than %d settled vertices per vertex of witness searches by round %d, with %d contracted (%.1f s): the graph does not contract like a road network",
 			sample.N, arcsPerVertex(sample), AutoTrialMaxSettled, over.Round, over.Contracted, took), nil
 	case err != nil:
-		return false, "", err
+		return false, "", fmt.Errorf("ingest.hierarchy auto: contracting a sample of %d vertices: %w", sample.N, err)
 	}
 	settled := float64(last.Settled) / float64(sample.N)
 	perArc := float64(last.Shortcuts) / float64(max(sample.M(), 1))
