@@ -2,7 +2,6 @@ package places
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -12,7 +11,8 @@ import (
 )
 
 // WriteTrips writes the answers of a list of trips into the folder dir as
-// part-00000: one row per trip in file order, its id (in the column the
+// its part files (tables.WriteRowParts, cut every configured part rows)
+// and returns them in order: one row per trip in file order, its id (in the column the
 // file named, with its type), the file's other columns as it gave them
 // (others, one array of values per field, a value per trip), its distance
 // (null where there is none, the unit in the field metadata:
@@ -20,19 +20,15 @@ import (
 // reason there is none. ids are the trips' id column, answers a
 // PairCombiner's. A file column named distance or reason is refused: the
 // output would hold two columns of one name.
-func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
-	cfg, err := tables.NewConfig(opts)
-	if err != nil {
-		return tables.FileInfo{}, err
-	}
+func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field, otherCols []arrow.Array, origins, destinations []snap.Place, answers []int64, meta map[string]string, opts ...tables.Option) ([]tables.FileInfo, error) {
 	n := len(answers)
 	if ids.Len() != n || len(origins) != n || len(destinations) != n {
-		return tables.FileInfo{}, fmt.Errorf("places: %d ids, %d origins and %d destinations for %d trips", ids.Len(), len(origins), len(destinations), n)
+		return nil, fmt.Errorf("places: %d ids, %d origins and %d destinations for %d trips", ids.Len(), len(origins), len(destinations), n)
 	}
 	kept := tables.OtherColumns{Fields: others, Arrays: otherCols}
 	otherFields, err := kept.OutputFields("the file of trips", n, ColDistance, ColReason)
 	if err != nil {
-		return tables.FileInfo{}, fmt.Errorf("places: %w", err)
+		return nil, fmt.Errorf("places: %w", err)
 	}
 	fields := append([]arrow.Field{{Name: idName, Type: ids.DataType()}}, otherFields...)
 	fields = append(fields,
@@ -40,19 +36,9 @@ func WriteTrips(dir string, ids arrow.Array, idName string, others []arrow.Field
 		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
 	)
 	schema := tables.SchemaWith(meta, fields...)
-	path := filepath.Join(dir, "part-00000"+cfg.Format.Ext())
-	return tables.WriteFile(path, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, cfg, func(emit func(arrow.RecordBatch) error) error {
-		for lo := 0; lo < n || lo == 0; lo += cfg.BatchRows {
-			hi := min(lo+cfg.BatchRows, n)
-			rec := tripBatch(schema, ids, kept, origins, destinations, answers, lo, hi)
-			err := emit(rec)
-			rec.Release()
-			if err != nil || hi == n {
-				return err
-			}
-		}
-		return nil
-	})
+	return tables.WriteRowParts(dir, schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, n, func(lo, hi int) (arrow.RecordBatch, error) {
+		return tripBatch(schema, ids, kept, origins, destinations, answers, lo, hi), nil
+	}, opts...)
 }
 
 // tripBatch is the record of trips lo..hi-1: their ids and other columns

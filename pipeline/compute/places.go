@@ -312,7 +312,7 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 			c.Release()
 		}
 	}()
-	info, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, r.tableOptions()...)
+	parts, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
@@ -324,8 +324,10 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 		return &stageerr.OutputError{Err: err}
 	}
 	stages["write_tail"] = time.Since(begin).Seconds()
-	r.rows = info.Rows
-	r.files = []tables.FileInfo{info, pointsInfo}
+	for _, p := range parts {
+		r.rows += p.Rows
+	}
+	r.files = append(parts, pointsInfo)
 	return nil
 }
 

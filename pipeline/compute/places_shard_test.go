@@ -52,17 +52,18 @@ func TestShardedPlacesEqualTheOneShotRun(t *testing.T) {
 	tripsFile := stagetest.WriteFile(t, "trips.csv", tripCSV.String())
 	for _, format := range []string{"parquet", "arrow"} {
 		for _, tc := range []struct {
-			name  string
-			args  []string
-			rows  int
-			parts int // at least, over the 3 shards
+			name     string
+			args     []string
+			rows     int
+			partRows int
+			parts    int // at least, over the 3 shards
 		}{
-			{"table", []string{"-origins", placesFile, "-destinations", placesFile}, len(ps) * len(ps), 6},
-			{"trips", []string{"-place-pairs", tripsFile}, 40, 3},
+			{"table", []string{"-origins", placesFile, "-destinations", placesFile}, len(ps) * len(ps), 100, 6},
+			{"trips", []string{"-place-pairs", tripsFile}, 40, 10, 6},
 		} {
 			t.Run(format+"/"+tc.name, func(t *testing.T) {
 				args := append([]string{"-input", dir, "-backend", "cpu", "-algorithm", "ch", "-output-format", format}, tc.args...)
-				const yaml = "output:\n  part_rows: 100\n"
+				yaml := fmt.Sprintf("output:\n  part_rows: %d\n", tc.partRows)
 				ext := "." + format
 				oneShot, dataset := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "dataset")
 				runCompute(t, loadCompute(t, yaml, append(args, "-out", oneShot)...))
