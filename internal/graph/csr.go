@@ -12,6 +12,11 @@ type CSR struct {
 	// Targets and Weights have one entry per arc.
 	Targets []int32
 	Weights []int32
+	// Metric, when not nil, is a second value per arc beside its weight
+	// (a road's length when the weight is its travel time), in the same
+	// arc order: what searches report along the paths they choose (see
+	// MetricKeys). BuildCSR and Reverse carry it.
+	Metric []int32
 	// recorded holds the facts Record attached, or nil.
 	recorded *recordedFacts
 }
@@ -27,7 +32,13 @@ func (c *CSR) Degree(u int32) int { return int(c.Offsets[u+1] - c.Offsets[u]) }
 // buildCSRParallel) with the same result. e must be valid (see
 // EdgeList.Validate).
 func BuildCSR(e *EdgeList) *CSR {
-	return buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Weight})
+	c := buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Weight})
+	if e.Metric != nil {
+		// The counting sort is stable and keyed by source alone, so a
+		// second sort of the metric puts it in the same arc order.
+		c.Metric = buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Metric}).Weights
+	}
+	return c
 }
 
 // BuildReverseCSR is BuildCSR of the graph with every arc reversed: row v
@@ -40,7 +51,11 @@ func BuildReverseCSR(e *EdgeList) *CSR {
 // enter v, their sources as Targets, in increasing source order. O(n + m)
 // work, on every core for large graphs, like BuildCSR.
 func (c *CSR) Reverse() *CSR {
-	return buildCSRFor(c.N, arcSet{key: c.Targets, weight: c.Weights, rows: c.Offsets})
+	r := buildCSRFor(c.N, arcSet{key: c.Targets, weight: c.Weights, rows: c.Offsets})
+	if c.Metric != nil {
+		r.Metric = buildCSRFor(c.N, arcSet{key: c.Targets, weight: c.Metric, rows: c.Offsets}).Weights
+	}
+	return r
 }
 
 // buildCSR is the sequential stable counting sort: arc i goes to row

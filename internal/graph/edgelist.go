@@ -13,6 +13,9 @@ type EdgeList struct {
 	N int32
 	// Src, Dst and Weight have one entry per arc.
 	Src, Dst, Weight []int32
+	// Metric, when not nil, is a second value per arc beside its weight,
+	// in the same order (see CSR.Metric).
+	Metric []int32
 	// recordedRange is the weight range RecordWeightRange attached, or
 	// nil.
 	recordedRange *recordedRange
@@ -45,7 +48,7 @@ func (e *EdgeList) Validate() error {
 	if e.N < 0 {
 		return fmt.Errorf("graph: negative vertex count %d", e.N)
 	}
-	if len(e.Dst) != len(e.Src) || len(e.Weight) != len(e.Src) {
+	if len(e.Dst) != len(e.Src) || len(e.Weight) != len(e.Src) || (e.Metric != nil && len(e.Metric) != len(e.Src)) {
 		return errors.New("graph: arc arrays differ in length")
 	}
 	for i := range e.Src {

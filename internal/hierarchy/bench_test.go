@@ -112,7 +112,7 @@ func searchSpace(h *Hierarchy) float64 {
 	s := newUpSearch(h.N)
 	total := 0
 	for range 1000 {
-		s.run(&h.Up, &h.Down, rng.Int32N(h.N), false)
+		s.run(h, true, rng.Int32N(h.N), false)
 		total += len(s.settled)
 	}
 	return float64(total) / 1000

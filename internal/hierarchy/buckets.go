@@ -73,7 +73,7 @@ func (b *Buckets) Fill(targets []int32, workers int) error {
 		s := pool.get()
 		defer pool.put(s)
 		for j := lo; j < hi; j++ {
-			s.run(&h.Down, &h.Up, h.Rank[targets[j]], false)
+			s.run(h, false, h.Rank[targets[j]], false)
 			spaces[j] = append([]int32(nil), s.settled...)
 			d := make([]int64, len(s.settled))
 			for i, v := range s.settled {
@@ -145,7 +145,7 @@ func (b *Buckets) Rows(sources []int32, out []int64, workers int) error {
 			for j := range row {
 				row[j] = infinity
 			}
-			s.run(&h.Up, &h.Down, h.Rank[sources[i]], false)
+			s.run(h, true, h.Rank[sources[i]], false)
 			for _, v := range s.settled {
 				k := b.bucketOf[v]
 				if k < 0 {

@@ -14,7 +14,7 @@ import (
 type shortcut struct {
 	u, x int32
 	hops int32
-	w    int64
+	w, m int64
 }
 
 // contractor holds the state of one Build: the remaining graph, each
@@ -101,16 +101,25 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 			if oa.to == u {
 				continue
 			}
-			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || s.get(oa.to) > w {
+			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || c.needs(s.get(oa.to), w) {
 				added += both
 				addedHops += both * int(ia.hopCount()+oa.hopCount())
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w})
+					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w, m: int64(ia.m) + int64(oa.m)})
 				}
 			}
 		}
 	}
 	return added, addedHops
+}
+
+// needs reports whether a pair of neighbours whose best witness weighs
+// witness needs the shortcut of weight w through the contracted vertex:
+// when the witness is longer, or, on a graph with a metric, as long (the
+// witness search knows no metrics, and the shortcut may be the shorter
+// by (weight, metric); keeping it is always correct). O(1).
+func (c *contractor) needs(witness, w int64) bool {
+	return witness > w || (c.g.metric && witness == w)
 }
 
 // simulate counts the shortcuts that contracting v would add and the hops
@@ -161,7 +170,7 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 		}
 		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
 		for j, b := range others {
-			if b.to != src.to && want(j) && s.get(b.to) > int64(src.w)+int64(b.w) {
+			if b.to != src.to && want(j) && c.needs(s.get(b.to), int64(src.w)+int64(b.w)) {
 				pair(j, s.unsure(b.to))
 			}
 		}
@@ -314,7 +323,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			for i := lo; i < hi; i++ {
 				list := found[i][:0]
 				c.findShortcuts(s, round[i], c.inRound, known(round[i]), func(sc shortcut) {
-					overflow[w] = overflow[w] || sc.w > math.MaxInt32
+					overflow[w] = overflow[w] || sc.w > math.MaxInt32 || sc.m > math.MaxInt32
 					list = append(list, sc)
 				})
 				found[i] = list
@@ -324,7 +333,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			return err
 		}
 		if slices.Contains(overflow, true) {
-			return fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight", math.MaxInt32)
+			return fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight (or metric)", math.MaxInt32)
 		}
 		// Apply: each worker owns the vertices of some blocks of ids and
 		// makes every change to their lists, in the order of the round, so
@@ -351,10 +360,10 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), v, s.hops))
+						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), int32(s.m), v, s.hops))
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), v, s.hops))
+						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
 					}
 				}
 				lists := [2][]darc{c.g.in[v], c.g.out[v]}

@@ -53,7 +53,7 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 			if i := find(g.out[x], y); i >= 0 {
 				w = g.out[x][i].w / 2
 			}
-			upsert(&g.out[x], freshArc(y, w, NoMiddle, 1))
+			upsert(&g.out[x], freshArc(y, w, 0, NoMiddle, 1))
 			if symmetric {
 				upsert(&g.out[y], darc{to: x, w: w, mid: NoMiddle, hops: 1})
 			} else {

@@ -8,24 +8,38 @@ import (
 )
 
 // darc is an arc of the graph being contracted: to the neighbour to (the
-// head of an out-arc, the tail of an in-arc), with its weight, its middle
-// vertex (an original id, or NoMiddle) and the number of original arcs it
-// stands for. Weights are int32 like the hierarchy's (Build refuses a
-// shortcut that does not fit), so an arc is 16 bytes and a witness search
-// reads four arcs per cache line. The sign of hops says whether the arc is
+// head of an out-arc, the tail of an in-arc), with its weight, its metric
+// (zero when the graph has none), its middle vertex (an original id, or
+// NoMiddle) and the number of original arcs it stands for. Weights and
+// metrics are int32 like the hierarchy's (Build refuses a shortcut that
+// does not fit), so an arc is 20 bytes. The sign of hops says whether the arc is
 // fresh: added or lowered since the vertex whose list holds it was last
 // scored, so that scoring searches again only for the pairs of neighbours
 // it touches (see contractor.simulate).
 type darc struct {
 	to   int32
 	w    int32
+	m    int32
 	mid  int32
 	hops int32 // negative when fresh
 }
 
-// freshArc returns a fresh arc to to of weight w through mid standing for
-// hops >= 1 original arcs, O(1).
-func freshArc(to, w, mid, hops int32) darc { return darc{to: to, w: w, mid: mid, hops: -hops} }
+// freshArc returns a fresh arc to to of weight w and metric m through mid
+// standing for hops >= 1 original arcs, O(1).
+func freshArc(to, w, m, mid, hops int32) darc { return darc{to: to, w: w, m: m, mid: mid, hops: -hops} }
+
+// lighter reports whether a is shorter than b by (weight, metric), ties
+// going to the smaller middle vertex so that the result does not depend
+// on the order arcs arrive in. O(1).
+func (a darc) lighter(b darc) bool {
+	if a.w != b.w {
+		return a.w < b.w
+	}
+	if a.m != b.m {
+		return a.m < b.m
+	}
+	return a.mid < b.mid
+}
 
 // hopCount returns the number of original arcs a stands for, O(1).
 func (a darc) hopCount() int32 {
@@ -49,6 +63,10 @@ func (a darc) fresh() bool { return a.hops < 0 }
 type dynGraph struct {
 	out, in   [][]darc
 	symmetric bool
+	// metric says that arcs carry a metric (graph.CSR.Metric): witnesses
+	// then count only when strictly shorter, so that every path shortest
+	// by (weight, metric) keeps its shortcuts.
+	metric bool
 }
 
 // newDynGraph copies g without self-loops, keeping the lightest of
@@ -56,7 +74,13 @@ type dynGraph struct {
 // degree.
 func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	n := int(g.N)
-	d := &dynGraph{}
+	d := &dynGraph{metric: g.Metric != nil}
+	metricOf := func(a int64) int32 {
+		if g.Metric == nil {
+			return 0
+		}
+		return g.Metric[a]
+	}
 	outDeg := make([]int32, n)
 	inDeg := make([]int32, n)
 	for u := range n {
@@ -88,7 +112,7 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	for u := range n {
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 			if v := g.Targets[a]; v != int32(u) {
-				upsert(&d.out[u], freshArc(v, g.Weights[a], NoMiddle, 1))
+				upsert(&d.out[u], freshArc(v, g.Weights[a], metricOf(a), NoMiddle, 1))
 			}
 		}
 	}
@@ -99,19 +123,19 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 	d.in = lists(inDeg)
 	for u := range n {
 		for _, a := range d.out[u] {
-			upsert(&d.in[a.to], freshArc(int32(u), a.w, NoMiddle, 1))
+			upsert(&d.in[a.to], freshArc(int32(u), a.w, a.m, NoMiddle, 1))
 		}
 	}
 	return d, nil
 }
 
 // isSymmetric reports whether every out-arc u -> v has an out-arc v -> u of
-// the same weight. O(m * d).
+// the same weight and metric. O(m * d).
 func (d *dynGraph) isSymmetric() bool {
 	for u, list := range d.out {
 		for _, a := range list {
 			i := slices.IndexFunc(d.out[a.to], func(b darc) bool { return b.to == int32(u) })
-			if i < 0 || d.out[a.to][i].w != a.w {
+			if i < 0 || d.out[a.to][i].w != a.w || d.out[a.to][i].m != a.m {
 				return false
 			}
 		}
@@ -120,13 +144,12 @@ func (d *dynGraph) isSymmetric() bool {
 }
 
 // upsert adds arc a to list, or lowers the arc to the same neighbour
-// when a is lighter (ties go to the smaller middle vertex, so the result
-// does not depend on the order of insertion). O(len(list)).
+// when a is lighter (darc.lighter). O(len(list)).
 func upsert(list *[]darc, a darc) {
 	l := *list
 	for i := range l {
 		if l[i].to == a.to {
-			if a.w < l[i].w || (a.w == l[i].w && a.mid < l[i].mid) {
+			if a.lighter(l[i]) {
 				l[i] = a
 			}
 			return

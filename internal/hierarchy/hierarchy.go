@@ -37,11 +37,20 @@ type Hierarchy struct {
 	Down graph.CSR
 	// DownMiddle[a] is the middle vertex of Down arc a, or NoMiddle.
 	DownMiddle []int32
+	// UpMetric and DownMetric, for a hierarchy of a graph with a metric
+	// (graph.CSR.Metric), are each arc's metric: the sum over the original
+	// arcs it stands for, on the path shortest by (weight, metric). nil
+	// otherwise. See WithMetricKeys.
+	UpMetric, DownMetric []int32
 	// GraphChecksum identifies the graph the hierarchy was built from, as
 	// the caller of Build gave it.
 	GraphChecksum string
 	// Rounds is the number of independent sets Build contracted.
 	Rounds int
+
+	// keys, in a hierarchy WithMetricKeys made, are the arcs' keys
+	// (graph.Key) that its queries read instead of the weights.
+	keys *metricKeys
 
 	searches *searchPool // scratch space for queries, made on first use
 	once     sync.Once
@@ -88,21 +97,22 @@ func layout(g *dynGraph, order []int32, workers int) *Hierarchy {
 	for r, v := range order {
 		h.Rank[v] = int32(r)
 	}
-	h.Up, h.UpMiddle = h.rows(g.out, workers)
+	h.Up, h.UpMiddle, h.UpMetric = h.rows(g.out, g.metric, workers)
 	if g.symmetric {
-		h.Down, h.DownMiddle = h.Up, h.UpMiddle
+		h.Down, h.DownMiddle, h.DownMetric = h.Up, h.UpMiddle, h.UpMetric
 		g.out, g.in = nil, nil
 		return h
 	}
 	g.out = nil
-	h.Down, h.DownMiddle = h.rows(g.in, workers)
+	h.Down, h.DownMiddle, h.DownMetric = h.rows(g.in, g.metric, workers)
 	g.in = nil
 	return h
 }
 
 // rows builds one direction's CSR in hierarchy ids from per-vertex lists,
-// O(n + arcs log d) on workers goroutines.
-func (h *Hierarchy) rows(lists [][]darc, workers int) (graph.CSR, []int32) {
+// with the arcs' metrics when withMetric, O(n + arcs log d) on workers
+// goroutines.
+func (h *Hierarchy) rows(lists [][]darc, withMetric bool, workers int) (graph.CSR, []int32, []int32) {
 	n := int(h.N)
 	c := graph.CSR{N: h.N, Offsets: make([]int64, n+1)}
 	for r, v := range h.Order {
@@ -112,6 +122,10 @@ func (h *Hierarchy) rows(lists [][]darc, workers int) (graph.CSR, []int32) {
 	c.Targets = make([]int32, m)
 	c.Weights = make([]int32, m)
 	mids := make([]int32, m)
+	var metric []int32
+	if withMetric {
+		metric = make([]int32, m)
+	}
 	forRanges(n, workers, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			list := lists[h.Order[r]]
@@ -124,8 +138,11 @@ func (h *Hierarchy) rows(lists [][]darc, workers int) (graph.CSR, []int32) {
 				if a.mid != NoMiddle {
 					mids[at+int64(i)] = h.Rank[a.mid]
 				}
+				if metric != nil {
+					metric[at+int64(i)] = a.m
+				}
 			}
 		}
 	})
-	return c, mids
+	return c, mids, metric
 }

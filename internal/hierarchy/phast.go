@@ -56,7 +56,7 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 // every vertex in p.d, lane k for sources[k].
 func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32) {
 	for k, src := range sources {
-		s.run(&h.Up, &h.Down, h.Rank[src], false)
+		s.run(h, true, h.Rank[src], false)
 		for _, v := range s.settled {
 			p.seed(v, k, s.dist[v])
 		}
@@ -172,10 +172,25 @@ func (p *phastLanes) seed(r int32, k int, dist int64) {
 
 // sweep settles every vertex from the top rank down: a vertex's distance
 // is the best of its seed and, over its Down arcs x -> r, the distance of
-// x (already final, x > r) plus the weight. It then drops the seeds.
-// O(N + arcs) for lanes sources.
+// x (already final, x > r) plus the weight (the key, in a hierarchy
+// WithMetricKeys made). It then drops the seeds. O(N + arcs) for lanes
+// sources.
 func (h *Hierarchy) sweep(p *phastLanes) {
-	off, tails, weights := h.Down.Offsets, h.Down.Targets, h.Down.Weights
+	if k := h.keys; k != nil {
+		sweepDown(keyView(&h.Down, k.down), p)
+	} else {
+		sweepDown(weightView(&h.Down), p)
+	}
+	for _, r := range p.seeded {
+		p.seedAt[r] = -1
+	}
+	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
+}
+
+// sweepDown is the sweep over the Down arcs down, without the seeds'
+// clean-up.
+func sweepDown[W arcWeight](down arcView[W], p *phastLanes) {
+	off, tails, weights := down.offsets, down.targets, down.weights
 	d := p.d
 	for r := len(d) - 1; r >= 0; r-- {
 		dr := cleared
@@ -193,10 +208,6 @@ func (h *Hierarchy) sweep(p *phastLanes) {
 		}
 		d[r] = dr
 	}
-	for _, r := range p.seeded {
-		p.seedAt[r] = -1
-	}
-	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
 }
 
 // TreeLanes is the number of sources one PHAST sweep serves: Trees is at

@@ -25,8 +25,8 @@ func NewQuery(h *Hierarchy) *Query {
 // -1 and paths.Unreachable. O(search spaces).
 func (q *Query) meet(s, t int32, track bool) (int32, int64) {
 	h := q.h
-	q.fwd.run(&h.Up, &h.Down, h.Rank[s], track)
-	q.bwd.run(&h.Down, &h.Up, h.Rank[t], track)
+	q.fwd.run(h, true, h.Rank[s], track)
+	q.bwd.run(h, false, h.Rank[t], track)
 	best, top := infinity, int32(-1)
 	for _, v := range q.fwd.settled {
 		if d := q.fwd.dist[v] + q.bwd.get(v); d < best {

@@ -76,7 +76,7 @@ func (h *Hierarchy) UpwardSearches(sources []int32, workers int) ([]Seeds, error
 		s := pool.get()
 		defer pool.put(s)
 		for i := lo; i < hi; i++ {
-			s.run(&h.Up, &h.Down, h.Rank[sources[i]], false)
+			s.run(h, true, h.Rank[sources[i]], false)
 			seeds := Seeds{Vertices: make([]int32, len(s.settled)), Dist: make([]int64, len(s.settled))}
 			for j, v := range s.settled {
 				seeds.Vertices[j], seeds.Dist[j] = v, s.dist[v]

@@ -1,10 +1,6 @@
 package hierarchy
 
-import (
-	"sync"
-
-	"github.com/pathflow/pathflow/internal/graph"
-)
+import "sync"
 
 // upSearch is one goroutine's scratch space for searches that only climb
 // in rank: distances valid when their stamp is the current one, so a
@@ -34,7 +30,27 @@ func (s *upSearch) get(v int32) int64 {
 	return infinity
 }
 
-// run searches from src over the arcs of climb (Up forward, Down
+// run searches from src upwards: forwards over the Up arcs (a source's
+// search), or backwards over the Down arcs (a target's), reading keys
+// instead of weights in a hierarchy WithMetricKeys made. See climb.
+func (s *upSearch) run(h *Hierarchy, forward bool, src int32, track bool) {
+	up, down := &h.Up, &h.Down
+	if k := h.keys; k != nil {
+		if forward {
+			climb(s, keyView(up, k.up), keyView(down, k.down), src, track)
+		} else {
+			climb(s, keyView(down, k.down), keyView(up, k.up), src, track)
+		}
+		return
+	}
+	if forward {
+		climb(s, weightView(up), weightView(down), src, track)
+	} else {
+		climb(s, weightView(down), weightView(up), src, track)
+	}
+}
+
+// climb searches from src over the arcs of up (Up forward, Down
 // backward) with stall-on-demand over the arcs of stall (the other one):
 // a settled vertex that a higher vertex reaches more cheaply through an
 // arc of stall is not on a shortest up-down path, so its arcs are not
@@ -43,7 +59,7 @@ func (s *upSearch) get(v int32) int64 {
 // every vertex that is the top of a shortest path. With track, parent and
 // parentArc record the search tree. O(S * d * log(S * d)) for S settled
 // vertices, a few hundred on road networks.
-func (s *upSearch) run(climb, stall *graph.CSR, src int32, track bool) {
+func climb[W arcWeight](s *upSearch, up, stall arcView[W], src int32, track bool) {
 	s.cur++
 	if s.cur == 0 {
 		clear(s.stamp)
@@ -67,8 +83,8 @@ func (s *upSearch) run(climb, stall *graph.CSR, src int32, track bool) {
 			continue // stale
 		}
 		stalled := false
-		for a := stall.Offsets[u]; a < stall.Offsets[u+1]; a++ {
-			if s.get(stall.Targets[a])+int64(stall.Weights[a]) < du {
+		for a := stall.offsets[u]; a < stall.offsets[u+1]; a++ {
+			if s.get(stall.targets[a])+int64(stall.weights[a]) < du {
 				stalled = true
 				break
 			}
@@ -77,9 +93,9 @@ func (s *upSearch) run(climb, stall *graph.CSR, src int32, track bool) {
 			continue
 		}
 		s.settled = append(s.settled, u)
-		for a := climb.Offsets[u]; a < climb.Offsets[u+1]; a++ {
-			x := climb.Targets[a]
-			if d := du + int64(climb.Weights[a]); d < s.get(x) {
+		for a := up.offsets[u]; a < up.offsets[u+1]; a++ {
+			x := up.targets[a]
+			if d := du + int64(up.weights[a]); d < s.get(x) {
 				s.dist[x], s.stamp[x] = d, s.cur
 				if track {
 					s.parent[x], s.parentArc[x] = u, a

@@ -18,12 +18,18 @@ const (
 	// Parent is the vertex before the cell's vertex on that path, or
 	// paths.NoParent for the source and unreachable vertices.
 	Parent
+	// Metric is a second value summed along the same path: the input's
+	// second arc value (a road's length when the weight is its travel
+	// time), over the path that is shortest by (distance, metric)
+	// lexicographically (graph.MetricKeys). Undefined where the distance
+	// is unreachable.
+	Metric
 
 	columnCount // the number of declared columns
 )
 
 // columnNames are the columns' names, for messages.
-var columnNames = [columnCount]string{Distance: "distance", Parent: "parent"}
+var columnNames = [columnCount]string{Distance: "distance", Parent: "parent", Metric: "metric"}
 
 // String returns the column's name.
 func (c Column) String() string {
@@ -95,6 +101,8 @@ func (r *Rows) store(col Column) store {
 		return store{narrow: &r.Dist32, wide: &r.Dist64}
 	case Parent:
 		return store{narrow: &r.Parent}
+	case Metric:
+		return store{wide: &r.Metric64}
 	}
 	panic("results: undeclared column " + col.String())
 }

@@ -39,6 +39,9 @@ type Rows struct {
 	// Parent is the parent column, nil when the shape did not ask for it;
 	// paths.NoParent marks the source and unreachable vertices.
 	Parent []int32
+	// Metric64 is the metric column (Metric), nil when the shape did not
+	// ask for it.
+	Metric64 []int64
 
 	release func(*Rows)
 }

@@ -39,3 +39,13 @@ func LineGraph(n int32, w int32) *graph.EdgeList {
 	}
 	return e
 }
+
+// WithMetric gives every arc of e a metric drawn uniformly from lo..hi
+// (inclusive) and returns e.
+func WithMetric(r *rand.Rand, e *graph.EdgeList, lo, hi int32) *graph.EdgeList {
+	e.Metric = make([]int32, e.M())
+	for i := range e.Metric {
+		e.Metric[i] = lo + r.Int32N(hi-lo+1)
+	}
+	return e
+}

@@ -122,3 +122,34 @@ func (q *queue) Pop() any {
 	*q = old[:len(old)-1]
 	return it
 }
+
+// Lexicographic returns, for every vertex, the weight and the metric
+// (g.Metric, which must be set) of the path from source that is shortest
+// by (weight, metric) compared as pairs; paths.Unreachable for both where
+// there is none. Weights and metrics must be non-negative. It compares
+// pairs directly, by rounds of relaxation, as a reference independent of
+// the packed keys the algorithms use. O(n * m).
+func Lexicographic(g *graph.CSR, source int32) (dist, metric []int64) {
+	dist = make([]int64, g.N)
+	metric = make([]int64, g.N)
+	for i := range dist {
+		dist[i], metric[i] = paths.Unreachable, paths.Unreachable
+	}
+	dist[source], metric[source] = 0, 0
+	for changed := true; changed; {
+		changed = false
+		for u := int32(0); u < g.N; u++ {
+			if dist[u] == paths.Unreachable {
+				continue
+			}
+			for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+				v := g.Targets[i]
+				d, m := dist[u]+int64(g.Weights[i]), metric[u]+int64(g.Metric[i])
+				if d < dist[v] || (d == dist[v] && m < metric[v]) {
+					dist[v], metric[v], changed = d, m, true
+				}
+			}
+		}
+	}
+	return dist, metric
+}
