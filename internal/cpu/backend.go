@@ -114,6 +114,9 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 		return err
 	}
 	impl, _ := implementations.Lookup(alg.Name) // checkAlgorithm found it
+	if req.Wants(results.Metric) && alg.Name != backend.AlgorithmDijkstra && alg.Name != backend.AlgorithmCH {
+		return unsupported("%s reports no metric; dijkstra and ch do", alg.Name)
+	}
 	if impl.run != nil {
 		return impl.run(b, ctx, &req, sink)
 	}
@@ -130,8 +133,14 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if impl.wholeGraph && len(req.Sources) == 0 {
 		return nil // no need for the potentials
 	}
-	set, err := searches(ctx, g, impl, req.MaxDistance)
-	if err != nil {
+	var set searchSet
+	if req.Wants(results.Metric) {
+		var bound graph.KeyBound
+		if set, bound, err = keyedSearches(g, req.MaxDistance); err != nil {
+			return err
+		}
+		sink = splitKeys(sink, bound)
+	} else if set, err = searches(ctx, g, impl, req.MaxDistance); err != nil {
 		return err
 	}
 	if req.Narrowed() {

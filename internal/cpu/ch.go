@@ -76,6 +76,13 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		return fmt.Errorf("cpu: ch: the request's hierarchy has %d vertices and its graph %d", h.N, g.N)
 	}
 	run := &chRun{req: req, h: h, g: g, n: int(g.N), limit: req.MaxDistance, workers: workers}
+	if req.Wants(results.Metric) {
+		if run.keys, err = newChKeys(ctx, req, g, h, workers); err != nil {
+			return err
+		}
+		run.h = run.keys.keyed
+		h = run.h
+	}
 	switch {
 	case req.Narrowed() && req.Wants(results.Parent):
 		run.chunks = b.chNarrowedChunks(req, workers)
@@ -246,12 +253,27 @@ type chRun struct {
 	// reverse graph.
 	parentsOnce sync.Once
 	parents     *paths.ParentFinder
+	parentsErr  error
+	// keys, for a request with the Metric column, holds the keyed
+	// hierarchy the run queries and what splits its rows (chKeys).
+	keys *chKeys
 }
 
-// parentFinder returns a worker's parent finder, forked from the run's.
-func (r *chRun) parentFinder() *paths.ParentFinder {
-	r.parentsOnce.Do(func() { r.parents = paths.NewParentFinder(r.g) })
-	return r.parents.Fork()
+// parentFinder returns a worker's parent finder, forked from the run's:
+// on keys for a metric request, so that parents follow the path the
+// metric is summed over.
+func (r *chRun) parentFinder() (*paths.ParentFinder, error) {
+	r.parentsOnce.Do(func() {
+		if r.keys != nil {
+			r.parents, r.parentsErr = paths.NewKeyedParentFinder(r.g)
+			return
+		}
+		r.parents = paths.NewParentFinder(r.g)
+	})
+	if r.parentsErr != nil {
+		return nil, r.parentsErr
+	}
+	return r.parents.Fork(), nil
 }
 
 // chWorker is one worker's scratch space, made on first use.
@@ -303,7 +325,11 @@ func (r *chRun) stream(ctx context.Context, sink results.Sink) error {
 					return
 				}
 				r.shape(rows, r.chunks[k])
-				if err := r.fill(w, rows); err != nil {
+				err = r.fill(w, rows)
+				if err == nil && r.keys != nil {
+					err = r.keys.split(r.req, rows)
+				}
+				if err != nil {
 					rows.Release()
 					fail(err)
 					return
@@ -407,7 +433,11 @@ func (r *chRun) fillTrees(w *chWorker, rows *results.Rows) error {
 // distances. O(rows * (N + M)).
 func (r *chRun) fillParents(w *chWorker, rows *results.Rows) error {
 	if w.parents == nil {
-		w.parents = r.parentFinder()
+		f, err := r.parentFinder()
+		if err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+		w.parents = f
 	}
 	for i, s := range rows.Sources {
 		lo, hi := rows.Span(i)
@@ -524,9 +554,18 @@ func (r *chRun) tightParent(s, t int32, row []int64, index map[int32]int) int32 
 	for e := r.reverse.Offsets[t]; e < r.reverse.Offsets[t+1]; e++ {
 		u := r.reverse.Targets[e]
 		du := row[index[u]]
-		if du != paths.Unreachable && du+int64(r.reverse.Weights[e]) == d && (parent == paths.NoParent || u < parent) {
+		if du != paths.Unreachable && du+r.inArcWeight(e) == d && (parent == paths.NoParent || u < parent) {
 			parent = u
 		}
 	}
 	return parent
+}
+
+// inArcWeight is the weight of in-arc e of r.reverse, or its key on a
+// metric request (whose rows hold key sums). O(1).
+func (r *chRun) inArcWeight(e int64) int64 {
+	if r.keys != nil {
+		return graph.Key(r.reverse.Weights[e], r.reverse.Metric[e])
+	}
+	return int64(r.reverse.Weights[e])
 }

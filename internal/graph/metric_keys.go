@@ -100,3 +100,19 @@ func (b KeyBound) Check(key int64) error {
 	}
 	return nil
 }
+
+// SimplePathBound returns a bound on the weight of any path that visits
+// no vertex twice (as every shortest path over non-negative weights can):
+// the sum over vertices of their heaviest out-arc. Where it is at most
+// MaxKeyedDistance, no shortest path is too long for a key. O(m).
+func (c *CSR) SimplePathBound() int64 {
+	var sum int64
+	for u := range c.N {
+		heaviest := int32(0)
+		for _, w := range c.Weights[c.Offsets[u]:c.Offsets[u+1]] {
+			heaviest = max(heaviest, w)
+		}
+		sum += int64(heaviest)
+	}
+	return sum
+}

@@ -13,7 +13,14 @@ import (
 type ParentFinder struct {
 	g, in  *graph.CSR
 	repair *TreeRepair
+	// keys, for rows of key sums (NewKeyedParentFinder), are the arcs'
+	// keys (graph.Key) in the order of g (out) and of in.
+	keys *arcKeys
 }
+
+// arcKeys are a graph's metric keys in the order of its out-arcs and of
+// its in-arcs.
+type arcKeys struct{ out, in []int64 }
 
 // NewParentFinder returns a ParentFinder for g, the graph the distances
 // are of. O(n + m) for the reverse graph.
@@ -21,11 +28,29 @@ func NewParentFinder(g *graph.CSR) *ParentFinder {
 	return &ParentFinder{g: g, in: g.Reverse(), repair: NewTreeRepair(int(g.N))}
 }
 
+// NewKeyedParentFinder returns a ParentFinder for rows of key sums over
+// g's metric keys (graph.MetricKeys; g.Metric must be set): a tight arc is
+// one whose key closes the sums, so the parents describe the path
+// shortest by (weight, metric). O(n + m).
+func NewKeyedParentFinder(g *graph.CSR) (*ParentFinder, error) {
+	f := NewParentFinder(g)
+	out, _, err := graph.MetricKeys(g.Weights, g.Metric)
+	if err != nil {
+		return nil, err
+	}
+	in, _, err := graph.MetricKeys(f.in.Weights, f.in.Metric)
+	if err != nil {
+		return nil, err
+	}
+	f.keys = &arcKeys{out: out, in: in}
+	return f, nil
+}
+
 // Fork returns a ParentFinder for another goroutine that shares f's
 // reverse graph (O(n + m) memory, made once) and has scratch space of its
 // own. O(n).
 func (f *ParentFinder) Fork() *ParentFinder {
-	return &ParentFinder{g: f.g, in: f.in, repair: NewTreeRepair(int(f.g.N))}
+	return &ParentFinder{g: f.g, in: f.in, repair: NewTreeRepair(int(f.g.N)), keys: f.keys}
 }
 
 // Parents fills parent[v] with the smallest u such that u -> v is an arc
@@ -38,7 +63,19 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error
 	if n := int(f.g.N); len(dist) != n || len(parent) != n || source < 0 || int(source) >= n {
 		return fmt.Errorf("paths: parents of source %d need %d distances and parents, got %d and %d", source, n, len(dist), len(parent))
 	}
-	in := f.in
+	if f.keys != nil {
+		tightParents(f.in, f.keys.in, source, dist, parent)
+		repairOn(f.repair, f.g, f.keys.out, source, dist, Unreachable, parent)
+		return nil
+	}
+	tightParents(f.in, f.in.Weights, source, dist, parent)
+	Repair(f.repair, f.g, source, dist, Unreachable, parent)
+	return nil
+}
+
+// tightParents is the parent rule over the in-arcs of in with weights (the
+// graph's, or its keys). O(n + m).
+func tightParents[W ~int32 | ~int64](in *graph.CSR, weights []W, source int32, dist []int64, parent []int32) {
 	for v := range parent {
 		parent[v] = NoParent
 		dv := dist[v]
@@ -47,12 +84,10 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error
 		}
 		for a := in.Offsets[v]; a < in.Offsets[v+1]; a++ {
 			u := in.Targets[a]
-			if du := dist[u]; u != int32(v) && du != Unreachable && du+int64(in.Weights[a]) == dv {
+			if du := dist[u]; u != int32(v) && du != Unreachable && du+int64(weights[a]) == dv {
 				parent[v] = u
 				break
 			}
 		}
 	}
-	Repair(f.repair, f.g, source, dist, Unreachable, parent)
-	return nil
 }

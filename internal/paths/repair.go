@@ -53,6 +53,12 @@ func (r *TreeRepair) ParentCycle(parent []int32) int32 {
 // be exact, with values >= inf for "no path". It reports whether the row
 // was rebuilt. O(n) to check, O(n + m) to rebuild.
 func Repair[D Distance](r *TreeRepair, g *graph.CSR, source int32, dist []D, inf D, parent []int32) bool {
+	return repairOn(r, g, g.Weights, source, dist, inf, parent)
+}
+
+// repairOn is Repair over weights, g's or another value per arc in g's
+// order (metric keys, for rows of key sums).
+func repairOn[D Distance, W ~int32 | ~int64](r *TreeRepair, g *graph.CSR, weights []W, source int32, dist []D, inf D, parent []int32) bool {
 	if r.ParentCycle(parent) < 0 {
 		return false
 	}
@@ -67,7 +73,7 @@ func Repair[D Distance](r *TreeRepair, g *graph.CSR, source int32, dist []D, inf
 			if v == source || parent[v] != NoParent || dist[v] >= inf {
 				continue
 			}
-			if int64(dist[u])+int64(g.Weights[a]) == int64(dist[v]) {
+			if int64(dist[u])+int64(weights[a]) == int64(dist[v]) {
 				parent[v] = u
 				queue = append(queue, v)
 			}

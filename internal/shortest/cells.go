@@ -22,6 +22,12 @@ type CellSearch func(ctx context.Context, source int32, rows *results.Rows) erro
 // O(n) to fill, copy and filter a whole row. positive is
 // positiveWeights(g).
 func DijkstraCellSearches(g *graph.CSR, positive bool, limit int64) func(withParents bool) CellSearch {
+	return dijkstraCellSearchesOn(g, g.Weights, positive, limit)
+}
+
+// dijkstraCellSearchesOn is DijkstraCellSearches over weights, g's or
+// another value per arc in g's order (metric keys).
+func dijkstraCellSearchesOn[W arcWeight](g *graph.CSR, weights []W, positive bool, limit int64) func(withParents bool) CellSearch {
 	return func(withParents bool) CellSearch {
 		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
@@ -31,7 +37,7 @@ func DijkstraCellSearches(g *graph.CSR, positive bool, limit int64) func(withPar
 		var kept []int32
 		return func(ctx context.Context, source int32, rows *results.Rows) error {
 			stop.start(nil)
-			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
+			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
 			if err == nil {
 				kept = kept[:0]
 				for _, v := range stop.touched {

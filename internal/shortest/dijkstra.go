@@ -91,10 +91,16 @@ func (s *dijkstraSearch) tree(ctx context.Context, g *graph.CSR, source int32, w
 // worker's with its own heap; positive is positiveWeights(g), limit as for
 // dijkstraInto.
 func DijkstraSearches(g *graph.CSR, positive bool, limit int64) func() RowSearch {
+	return dijkstraSearchesOn(g, g.Weights, positive, limit)
+}
+
+// dijkstraSearchesOn is DijkstraSearches over weights, g's or another
+// value per arc in g's order (metric keys).
+func dijkstraSearchesOn[W arcWeight](g *graph.CSR, weights []W, positive bool, limit int64) func() RowSearch {
 	return func() RowSearch {
 		search := newDijkstraSearch(g.N, positive)
 		return func(ctx context.Context, source int32, dist []int64, parent []int32) error {
-			return dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, dist, parent, plainRow, limit, nil)
+			return dijkstraInto(ctx, search, g.Offsets, g.Targets, weights, source, dist, parent, plainRow, limit, nil)
 		}
 	}
 }

@@ -155,6 +155,12 @@ func (t *targetStop) settle(u int32) bool {
 // target marks are fresh zeroed memory, never filled, so even the first
 // search touches only what it reaches. positive is positiveWeights(g).
 func DijkstraTargetSearches(g *graph.CSR, positive bool, limit int64) func(withParents bool) TargetSearch {
+	return dijkstraTargetSearchesOn(g, g.Weights, positive, limit)
+}
+
+// dijkstraTargetSearchesOn is DijkstraTargetSearches over weights, g's or
+// another value per arc in g's order (metric keys).
+func dijkstraTargetSearchesOn[W arcWeight](g *graph.CSR, weights []W, positive bool, limit int64) func(withParents bool) TargetSearch {
 	return func(withParents bool) TargetSearch {
 		search := newDijkstraSearch(g.N, positive)
 		scratch := newRowScratch(g.N, withParents)
@@ -164,7 +170,7 @@ func DijkstraTargetSearches(g *graph.CSR, positive bool, limit int64) func(withP
 				return nil
 			}
 			stop.start(targets)
-			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, g.Weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
+			err := dijkstraInto(ctx, search, g.Offsets, g.Targets, weights, source, scratch.dist, scratch.parent, scratch.coding, limit, stop)
 			if err == nil {
 				scratch.gather(targets, dist, parent)
 			}
