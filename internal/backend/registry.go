@@ -22,6 +22,9 @@ type Problem struct {
 	// Algorithm is as configured: its name may be "auto" and its variant
 	// empty.
 	Algorithm Algorithm
+	// Metric says that the run asks for a metric beside the distance
+	// (results.Metric), which only some algorithms report.
+	Metric bool
 }
 
 // Choice is what a backend will run for a Problem.

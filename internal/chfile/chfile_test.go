@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/hierarchy/hierarchytest"
@@ -37,10 +38,11 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	metric := roadWithMetric(t)
 	for _, tc := range []struct {
 		name string
 		h    *hierarchy.Hierarchy
-	}{{"road", road}, {"one vertex", single}, {"no vertices", empty}} {
+	}{{"road", road}, {"road with a metric", metric}, {"one vertex", single}, {"no vertices", empty}} {
 		t.Run(tc.name, func(t *testing.T) {
 			path, w := writeTemp(t, tc.h, map[string]string{"k": "v"})
 			info, err := ReadInfo(path)
@@ -80,6 +82,45 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("table from the mapped hierarchy %v (%v), want %v", got, err, want)
 	}
+	// And in metric keys, from a file with metrics.
+	path, _ = writeTemp(t, metric, nil)
+	if f, err = Open(path, 2); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []*hierarchy.Hierarchy{metric, f.Hierarchy} {
+		keyed, err := h.WithMetricKeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err = keyed.Table(sources, targets, 2); err != nil {
+			t.Fatal(err)
+		}
+		if h == metric {
+			want = got
+		} else if !slices.Equal(got, want) {
+			t.Fatalf("keyed table from the mapped hierarchy %v, want %v", got, want)
+		}
+	}
+}
+
+// roadWithMetric builds the hierarchy of a generated road graph whose arcs
+// carry a metric, named "length".
+func roadWithMetric(t *testing.T) *hierarchy.Hierarchy {
+	t.Helper()
+	e, _, err := generate.Road(30, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Metric = make([]int32, e.M())
+	for i := range e.Metric {
+		e.Metric[i] = int32(i % 97)
+	}
+	h, err := hierarchy.Build(context.Background(), graph.BuildCSR(e), hierarchy.WithChecksum("road with a metric"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Metric = "length"
+	return h
 }
 
 func TestWriteIsDeterministic(t *testing.T) {

@@ -9,7 +9,7 @@
 // Every integer is little-endian; each array starts on a 4 KiB boundary
 // (zero bytes pad the gaps), so the arrays of a mapped file are aligned.
 //
-//	header     64 bytes: magic "PFCHF\x00v1", flags (0), metadata length,
+//	header     64 bytes: magic "PFCHF\x00v1", flags (0, or 1 with metrics), metadata length,
 //	           n, Up arcs, Down arcs, checksum block size, file size,
 //	           header CRC (see header.go)
 //	metadata   JSON object of strings: the caller's (the graph's table
@@ -20,6 +20,10 @@
 //	up         int64 [n+1]  row offsets; int32 [up] targets, weights,
 //	           middles (hierarchy ids, -1 for an arc of the graph)
 //	down       the same for the Down rows
+//	metrics    with header flag 1 only: int32 [up] after the up middles
+//	           and int32 [down] after the down middles, each arc's metric
+//	           (hierarchy.Hierarchy.UpMetric, DownMetric), whose name the
+//	           metadata holds (MetaMetric)
 //	checksums  uint32 per block of the data (rank to the end of the down
 //	           middles): CRC-32C of each block of the header's block size
 //

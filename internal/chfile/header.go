@@ -28,7 +28,14 @@ const (
 	MetaGraphChecksum = "pathflow.hierarchy.graph_checksum"
 	// MetaRounds holds hierarchy.Hierarchy.Rounds.
 	MetaRounds = "pathflow.hierarchy.rounds"
+	// MetaMetric holds hierarchy.Hierarchy.Metric, the name of the metric
+	// its arcs carry, in a file with metric arrays (flagMetric).
+	MetaMetric = "pathflow.hierarchy.metric"
 )
+
+// flagMetric marks a file whose arcs carry a metric: each side's arrays
+// end with an int32 metric per arc.
+const flagMetric uint32 = 1
 
 // header is the fixed part of a hierarchy file.
 type header struct {
@@ -81,7 +88,7 @@ func decodeHeader(b []byte) (*header, error) {
 		crc:        binary.LittleEndian.Uint32(b[crcAt:]),
 	}
 	switch {
-	case h.flags != 0:
+	case h.flags&^flagMetric != 0:
 		return nil, fmt.Errorf("unknown header flags %#x", h.flags)
 	case h.metaBytes > maxMetaBytes:
 		return nil, fmt.Errorf("header metadata length %d", h.metaBytes)
@@ -96,6 +103,9 @@ func decodeHeader(b []byte) (*header, error) {
 // side is where one direction's arrays lie.
 type side struct {
 	offsets, targets, weights, middles int64
+	// metrics is where the arcs' metrics lie, in a file with flagMetric;
+	// -1 otherwise.
+	metrics int64
 }
 
 // layout is where each part of a file with header h lies.
@@ -122,6 +132,10 @@ func layoutOf(h *header) layout {
 		s.at.targets = p.Place(4 * s.arcs)
 		s.at.weights = p.Place(4 * s.arcs)
 		s.at.middles = p.Place(4 * s.arcs)
+		s.at.metrics = -1
+		if h.flags&flagMetric != 0 {
+			s.at.metrics = p.Place(4 * s.arcs)
+		}
 	}
 	l.blocks = mapfile.Blocks{Start: l.data, End: p.End(), BlockBytes: h.blockBytes, Table: p.End()}
 	l.fileBytes = l.blocks.TableEnd()

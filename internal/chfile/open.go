@@ -104,8 +104,11 @@ func open(path string, workers int) (*File, error) {
 		GraphChecksum: hd.info.GraphChecksum,
 		Rounds:        hd.info.Rounds,
 	}
-	h.Up, h.UpMiddle = sideAt(b, l.up, n, up)
-	h.Down, h.DownMiddle = sideAt(b, l.down, n, down)
+	h.Up, h.UpMiddle, h.UpMetric = sideAt(b, l.up, n, up)
+	h.Down, h.DownMiddle, h.DownMetric = sideAt(b, l.down, n, down)
+	if h.HasMetric() {
+		h.Metric = hd.info.Meta[MetaMetric]
+	}
 	// The O(1) checks that keep the first row's and the last row's arcs
 	// within their arrays; the CRCs vouch for the rest.
 	for _, c := range []*graph.CSR{&h.Up, &h.Down} {
@@ -116,15 +119,20 @@ func open(path string, workers int) (*File, error) {
 	return &File{Info: hd.info, Hierarchy: h, Checksum: mapfile.FileChecksum(hd.fixed, b[l.blocks.Table:l.fileBytes])}, nil
 }
 
-// sideAt views one direction's arrays in b.
-func sideAt(b []byte, s side, n, arcs int64) (graph.CSR, []int32) {
+// sideAt views one direction's arrays in b: the arcs, their middles and,
+// in a file with metrics, their metrics (else nil).
+func sideAt(b []byte, s side, n, arcs int64) (graph.CSR, []int32, []int32) {
 	c := graph.CSR{
 		N:       int32(n),
 		Offsets: mapfile.ArrayAt[int64](b, s.offsets, n+1),
 		Targets: mapfile.ArrayAt[int32](b, s.targets, arcs),
 		Weights: mapfile.ArrayAt[int32](b, s.weights, arcs),
 	}
-	return c, mapfile.ArrayAt[int32](b, s.middles, arcs)
+	var metric []int32
+	if s.metrics >= 0 {
+		metric = mapfile.ArrayAt[int32](b, s.metrics, arcs)
+	}
+	return c, mapfile.ArrayAt[int32](b, s.middles, arcs), metric
 }
 
 // head is a file's header, checked, and what follows from it.

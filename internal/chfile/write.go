@@ -45,18 +45,26 @@ func Write(w io.Writer, h *hierarchy.Hierarchy, meta map[string]string) (Written
 	for k, v := range meta {
 		all[k] = v
 	}
-	for _, k := range []string{MetaGraphChecksum, MetaRounds} {
+	for _, k := range []string{MetaGraphChecksum, MetaRounds, MetaMetric} {
 		if _, ok := meta[k]; ok {
 			return Written{}, fmt.Errorf("chfile: metadata key %s is the file's own", k)
 		}
 	}
 	all[MetaGraphChecksum] = h.GraphChecksum
 	all[MetaRounds] = strconv.Itoa(h.Rounds)
+	var flags uint32
+	if h.HasMetric() {
+		if len(h.UpMetric) != len(h.Up.Targets) || len(h.DownMetric) != len(h.Down.Targets) || h.Metric == "" {
+			return Written{}, fmt.Errorf("chfile: inconsistent metric arrays, or a metric without a name")
+		}
+		flags = flagMetric
+		all[MetaMetric] = h.Metric
+	}
 	metaJSON, err := json.Marshal(all) // keys sorted: the same hierarchy gives the same bytes
 	if err != nil {
 		return Written{}, fmt.Errorf("chfile: metadata: %w", err)
 	}
-	hd := &header{metaBytes: uint32(len(metaJSON)), n: n, up: int64(len(h.Up.Targets)), down: int64(len(h.Down.Targets)),
+	hd := &header{flags: flags, metaBytes: uint32(len(metaJSON)), n: n, up: int64(len(h.Up.Targets)), down: int64(len(h.Down.Targets)),
 		blockBytes: mapfile.BlockBytes}
 	if int64(hd.metaBytes) > maxMetaBytes {
 		return Written{}, fmt.Errorf("chfile: %d bytes of metadata", len(metaJSON))
@@ -85,6 +93,16 @@ func Write(w io.Writer, h *hierarchy.Hierarchy, meta map[string]string) (Written
 		{l.down.targets, mapfile.BytesOf(h.Down.Targets)},
 		{l.down.weights, mapfile.BytesOf(h.Down.Weights)},
 		{l.down.middles, mapfile.BytesOf(h.DownMiddle)},
+	}
+	if h.HasMetric() {
+		parts = append(parts[:6], append([]struct {
+			at    int64
+			bytes []byte
+		}{{l.up.metrics, mapfile.BytesOf(h.UpMetric)}}, parts[6:]...)...)
+		parts = append(parts, struct {
+			at    int64
+			bytes []byte
+		}{l.down.metrics, mapfile.BytesOf(h.DownMetric)})
 	}
 	for _, p := range parts {
 		cw.PadTo(p.at)

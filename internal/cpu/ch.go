@@ -327,7 +327,7 @@ func (r *chRun) stream(ctx context.Context, sink results.Sink) error {
 				r.shape(rows, r.chunks[k])
 				err = r.fill(w, rows)
 				if err == nil && r.keys != nil {
-					err = r.keys.split(r.req, rows)
+					err = r.keys.split(rows)
 				}
 				if err != nil {
 					rows.Release()

@@ -74,6 +74,11 @@ func Choose(p backend.Problem) (backend.Choice, error) {
 	if err := checkAlgorithm(c.Algorithm); err != nil {
 		return c, err
 	}
+	if p.Metric {
+		if err := chooseForMetric(alg, &c); err != nil {
+			return c, err
+		}
+	}
 	if d, _ := backend.Describe(c.Algorithm.Name); d.AllPairs {
 		c.AllPairs = true
 		c.Int64 = !graph.FitsInt32Distances(int64(p.N), p.MinWeight, p.MaxWeight)
@@ -107,4 +112,21 @@ func unknownAlgorithm(name string) error {
 // implement; it wraps backend.ErrUnsupported.
 func unsupported(format string, args ...any) error {
 	return fmt.Errorf("cpu: "+format+" (%w)", append(args, backend.ErrUnsupported)...)
+}
+
+// chooseForMetric makes c report a metric: Dijkstra and ch do (see
+// metric.go); a policy (auto, sssp) that picked another algorithm runs
+// Dijkstra instead, and an algorithm named outright that reports none is
+// refused.
+func chooseForMetric(requested backend.Algorithm, c *backend.Choice) error {
+	switch c.Algorithm.Name {
+	case backend.AlgorithmDijkstra, backend.AlgorithmCH:
+		return nil
+	}
+	if d, _ := backend.Describe(requested.Name); !d.Policy {
+		return unsupported("%s reports no metric beside the distance; dijkstra and ch do", requested.Name)
+	}
+	c.Algorithm = backend.Algorithm{Name: backend.AlgorithmDijkstra}
+	c.Reason = requested.Name + " with a metric: Dijkstra from each source, on (weight, metric) keys"
+	return nil
 }

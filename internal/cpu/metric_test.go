@@ -156,3 +156,38 @@ func TestMetricRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricOnRome checks, on rome99 with a second arc value made for the
+// test (the weight's last digit reversed, so that paths tying on the
+// weight differ in it), that Dijkstra and ch report from every source the
+// weight and metric of the path shortest by (weight, metric), as a
+// reference that compares the pairs finds them.
+func TestMetricOnRome(t *testing.T) {
+	e := readDIMACS(t, "rome99.gr")
+	e.Metric = make([]int32, e.M())
+	for i, w := range e.Weight {
+		e.Metric[i] = 9 - w%10
+	}
+	g := graph.BuildCSR(e)
+	sources := []int32{0, 1000, 2500, 3352}
+	for _, alg := range []string{backend.AlgorithmDijkstra, backend.AlgorithmCH} {
+		req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Columns = req.Columns.With(results.Metric, true)
+		cells, err := runMetric(t, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sources {
+			wd, wm := graphtest.Lexicographic(g, s)
+			for v := range g.N {
+				c := cells[[2]int32{s, v}]
+				if c.dist != wd[v] || (wd[v] != paths.Unreachable && c.metric != wm[v]) {
+					t.Fatalf("%s %d -> %d: (%d, %d), want (%d, %d)", alg, s, v, c.dist, c.metric, wd[v], wm[v])
+				}
+			}
+		}
+	}
+}

@@ -43,6 +43,9 @@ var implementations backend.Implementations[implementation]
 // distances far below it).
 func choose(p backend.Problem) (backend.Choice, error) {
 	alg := p.Algorithm
+	if p.Metric {
+		return backend.Choice{}, fmt.Errorf("gpu: a metric beside the distance is reported by the CPU backend (dijkstra, ch): %w", device.ErrNotSupported)
+	}
 	lo, hi := p.MinWeight, p.MaxWeight
 	if p.M == 0 {
 		lo, hi = 0, 0

@@ -34,11 +34,16 @@ func (c *CSR) Degree(u int32) int { return int(c.Offsets[u+1] - c.Offsets[u]) }
 func BuildCSR(e *EdgeList) *CSR {
 	c := buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Weight})
 	if e.Metric != nil {
-		// The counting sort is stable and keyed by source alone, so a
-		// second sort of the metric puts it in the same arc order.
-		c.Metric = buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: e.Metric}).Weights
+		c.Metric = CSROrder(e, e.Metric)
 	}
 	return c
+}
+
+// CSROrder returns values, one per arc of e in e's order, in the arc order
+// of BuildCSR(e): the counting sort is stable and keyed by source alone,
+// so a sort of the values alone puts them where the arcs go. O(n + m).
+func CSROrder(e *EdgeList, values []int32) []int32 {
+	return buildCSRFor(e.N, arcSet{key: e.Src, to: e.Dst, weight: values}).Weights
 }
 
 // BuildReverseCSR is BuildCSR of the graph with every arc reversed: row v

@@ -36,8 +36,16 @@ const (
 )
 
 // MaxKeyedDistance is the largest path weight a key sum represents
-// exactly: past it a sum reaches the hierarchy's infinity.
-const MaxKeyedDistance = 1<<30 - 1
+// exactly: past it a sum nears the hierarchy's infinity (and a shortcut
+// too heavy for a key, OverlongKey, weighs just past it).
+const MaxKeyedDistance = 1<<30 - 2
+
+// OverlongKey is the key of a contraction hierarchy's shortcut too heavy
+// for one (weight above MaxKeyedWeight): one below the hierarchy's
+// infinity (1 << 62), so that any path through it either reaches infinity
+// or reads a weight past MaxKeyedDistance, and KeyBound.Check refuses it,
+// while two of it still sum within int64.
+const OverlongKey = 1<<62 - 1
 
 // Key returns the key of an arc of weight w and metric m: w << 32 | m.
 func Key(w, m int32) int64 { return int64(w)<<keyShift | int64(m) }

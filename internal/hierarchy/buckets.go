@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -69,11 +70,15 @@ func (b *Buckets) Fill(targets []int32, workers int) error {
 	// Backward searches, each keeping its settled vertices and distances.
 	spaces := make([][]int32, nt)
 	dists := make([][]int64, nt)
+	var over atomic.Bool
 	forChunks(nt, workers, 4, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
 		for j := lo; j < hi; j++ {
 			s.run(h, false, h.Rank[targets[j]], false)
+			if s.overflow {
+				over.Store(true)
+			}
 			spaces[j] = append([]int32(nil), s.settled...)
 			d := make([]int64, len(s.settled))
 			for i, v := range s.settled {
@@ -115,7 +120,7 @@ func (b *Buckets) Fill(targets []int32, workers int) error {
 			next[k]++
 		}
 	}
-	return nil
+	return checkKeys(over.Load())
 }
 
 // Rows writes the distances from each source (original ids) to the
@@ -137,6 +142,7 @@ func (b *Buckets) Rows(sources []int32, out []int64, workers int) error {
 		workers = defaultWorkers()
 	}
 	pool := h.pool()
+	var over atomic.Bool
 	forChunks(len(sources), workers, 4, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
@@ -146,6 +152,7 @@ func (b *Buckets) Rows(sources []int32, out []int64, workers int) error {
 				row[j] = infinity
 			}
 			s.run(h, true, h.Rank[sources[i]], false)
+			overflow := s.overflow
 			for _, v := range s.settled {
 				k := b.bucketOf[v]
 				if k < 0 {
@@ -155,8 +162,13 @@ func (b *Buckets) Rows(sources []int32, out []int64, workers int) error {
 				for _, e := range b.entries[b.start[k]:b.start[k+1]] {
 					if d := dv + e.dist; d < row[e.target] {
 						row[e.target] = d
+					} else if d >= infinity {
+						overflow = true
 					}
 				}
+			}
+			if overflow {
+				over.Store(true)
 			}
 			for j, d := range row {
 				if d >= infinity {
@@ -165,5 +177,5 @@ func (b *Buckets) Rows(sources []int32, out []int64, workers int) error {
 			}
 		}
 	})
-	return nil
+	return checkKeys(over.Load())
 }

@@ -42,6 +42,9 @@ type Hierarchy struct {
 	// arcs it stands for, on the path shortest by (weight, metric). nil
 	// otherwise. See WithMetricKeys.
 	UpMetric, DownMetric []int32
+	// Metric names the metric UpMetric and DownMetric hold ("length"), as
+	// the builder's caller gives it, for a stored hierarchy to say which.
+	Metric string
 	// GraphChecksum identifies the graph the hierarchy was built from, as
 	// the caller of Build gave it.
 	GraphChecksum string

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -32,18 +33,18 @@ func (h *Hierarchy) WithMetricKeys() (*Hierarchy, error) {
 	if !h.HasMetric() {
 		return nil, errors.New("hierarchy: the hierarchy carries no metric; build it from a graph with one (graph.CSR.Metric)")
 	}
-	up, _, err := graph.MetricKeys(h.Up.Weights, h.UpMetric)
+	up, err := arcKeys(h.Up.Weights, h.UpMetric)
 	if err != nil {
 		return nil, err
 	}
 	keys := &metricKeys{up: up, down: up}
 	if !sharesArcs(h) {
-		if keys.down, _, err = graph.MetricKeys(h.Down.Weights, h.DownMetric); err != nil {
+		if keys.down, err = arcKeys(h.Down.Weights, h.DownMetric); err != nil {
 			return nil, err
 		}
 	}
 	return &Hierarchy{N: h.N, Rank: h.Rank, Order: h.Order, Up: h.Up, UpMiddle: h.UpMiddle, Down: h.Down,
-		DownMiddle: h.DownMiddle, UpMetric: h.UpMetric, DownMetric: h.DownMetric, GraphChecksum: h.GraphChecksum,
+		DownMiddle: h.DownMiddle, UpMetric: h.UpMetric, DownMetric: h.DownMetric, Metric: h.Metric, GraphChecksum: h.GraphChecksum,
 		Rounds: h.Rounds, keys: keys}, nil
 }
 
@@ -72,4 +73,40 @@ func weightView(c *graph.CSR) arcView[int32] {
 // keyView is c with keys for weights.
 func keyView(c *graph.CSR, keys []int64) arcView[int64] {
 	return arcView[int64]{offsets: c.Offsets, targets: c.Targets, weights: keys}
+}
+
+// ErrKeyRange is the error of a query on metric keys (WithMetricKeys) that
+// met a path too long for a key: weighing graph.MaxKeyedDistance or more,
+// which it would otherwise have reported as no path.
+var ErrKeyRange = fmt.Errorf("hierarchy: a path weighs %d or more, past what a search that reports a metric holds", graph.MaxKeyedDistance+1)
+
+// checkKeys returns ErrKeyRange when a search met a path that reached
+// infinity (overflow); paths of int32 weights never do. O(1).
+func checkKeys(overflow bool) error {
+	if overflow {
+		return ErrKeyRange
+	}
+	return nil
+}
+
+// arcKeys returns the keys of a hierarchy's arcs: graph.Key, or
+// graph.OverlongKey for a shortcut heavier than graph.MaxKeyedWeight (the
+// graph's own arcs were checked by graph.MetricKeys; a shortcut sums
+// several). O(arcs).
+func arcKeys(weights, metric []int32) ([]int64, error) {
+	if len(weights) != len(metric) {
+		return nil, fmt.Errorf("hierarchy: %d arcs and %d metric values", len(weights), len(metric))
+	}
+	keys := make([]int64, len(weights))
+	for a, w := range weights {
+		switch m := metric[a]; {
+		case w < 0 || m < 0:
+			return nil, fmt.Errorf("hierarchy: arc %d has weight %d and metric %d; both must be >= 0", a, w, m)
+		case w > graph.MaxKeyedWeight:
+			keys[a] = graph.OverlongKey
+		default:
+			keys[a] = graph.Key(w, m)
+		}
+	}
+	return keys, nil
 }

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -95,4 +96,39 @@ func must(d int64, err error) int64 {
 		panic(err)
 	}
 	return d
+}
+
+// TestMetricKeysRefuseLongPaths checks that a keyed query that meets a
+// path too long for a key (two arcs of the largest keyed weight) fails
+// with ErrKeyRange, through tables, trees and point queries, rather than
+// report no path, while the hierarchy without keys answers it.
+func TestMetricKeysRefuseLongPaths(t *testing.T) {
+	e := graph.NewEdgeList(4, 6)
+	for v := range int32(3) {
+		e.Add(v, v+1, graph.MaxKeyedWeight)
+		e.Add(v+1, v, graph.MaxKeyedWeight)
+	}
+	e.Metric = make([]int32, e.M())
+	g := graph.BuildCSR(e)
+	h := build(t, g)
+	if d, err := NewQuery(h).Distance(0, 3); err != nil || d != 3*graph.MaxKeyedWeight {
+		t.Fatalf("plain distance %d (%v), want %d", d, err, 3*graph.MaxKeyedWeight)
+	}
+	keyed, err := h.WithMetricKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keyed.Table([]int32{0}, []int32{3}, 1); !errors.Is(err, ErrKeyRange) {
+		t.Errorf("table: %v, want ErrKeyRange", err)
+	}
+	if err := keyed.Trees([]int32{0}, make([]int64, 4), 1); !errors.Is(err, ErrKeyRange) {
+		t.Errorf("trees: %v, want ErrKeyRange", err)
+	}
+	if _, err := NewQuery(keyed).Distance(0, 3); !errors.Is(err, ErrKeyRange) {
+		t.Errorf("query: %v, want ErrKeyRange", err)
+	}
+	// One arc fits.
+	if d, err := NewQuery(keyed).Distance(0, 1); err != nil || d != graph.Key(graph.MaxKeyedWeight, 0) {
+		t.Errorf("one arc: %d (%v)", d, err)
+	}
 }

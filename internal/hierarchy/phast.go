@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/paths"
 )
@@ -37,6 +38,7 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 	}
 	batches := (len(sources) + lanes - 1) / lanes
 	pool := h.pool()
+	var over atomic.Bool
 	forChunks(batches, workers, 1, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
@@ -45,18 +47,23 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
 			h.sweepBatch(s, p, batch)
+			if p.overflow {
+				over.Store(true)
+			}
 			h.gatherRows(p, 0, len(batch), dist[b*lanes*n:])
 		}
 	})
-	return nil
+	return checkKeys(over.Load())
 }
 
 // sweepBatch runs PHAST for up to lanes sources (original ids, checked):
 // their upward searches seed p, and the sweep leaves their distances to
 // every vertex in p.d, lane k for sources[k].
 func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32) {
+	p.overflow = false
 	for k, src := range sources {
 		s.run(h, true, h.Rank[src], false)
+		p.overflow = p.overflow || s.overflow
 		for _, v := range s.settled {
 			p.seed(v, k, s.dist[v])
 		}
@@ -121,7 +128,7 @@ func (t *TreeSweep) Run(sources []int32) error {
 	defer pool.put(s)
 	t.h.sweepBatch(s, t.p, sources)
 	t.count = len(sources)
-	return nil
+	return checkKeys(t.p.overflow)
 }
 
 // Rows writes the rows of the last Run's sources first..first+count-1
@@ -142,10 +149,13 @@ func (t *TreeSweep) Rows(first, count int, dist []int64) error {
 // sweep, kept apart so that the sweep overwrites every vertex and nothing
 // needs clearing between batches but the seeds.
 type phastLanes struct {
-	d      [][lanes]int64
-	seedAt []int32 // index in seeds, or -1
-	seeds  [][lanes]int64
-	seeded []int32 // the vertices with a seed
+	d [][lanes]int64
+	// overflow, on metric keys, says that a sweep or an upward search met
+	// a path too long for a key since the lanes were taken (checkKeys).
+	overflow bool
+	seedAt   []int32 // index in seeds, or -1
+	seeds    [][lanes]int64
+	seeded   []int32 // the vertices with a seed
 }
 
 // newPhastLanes returns the state for n vertices, O(n).
@@ -177,7 +187,7 @@ func (p *phastLanes) seed(r int32, k int, dist int64) {
 // sources.
 func (h *Hierarchy) sweep(p *phastLanes) {
 	if k := h.keys; k != nil {
-		sweepDown(keyView(&h.Down, k.down), p)
+		sweepDownKeyed(keyView(&h.Down, k.down), p)
 	} else {
 		sweepDown(weightView(&h.Down), p)
 	}
@@ -187,9 +197,37 @@ func (h *Hierarchy) sweep(p *phastLanes) {
 	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
 }
 
+// sweepDownKeyed is sweepDown on metric keys, which also notes in
+// p.overflow a path from a reached vertex that reaches infinity (a key
+// sum past graph.MaxKeyedDistance), which the sweep cannot hold.
+func sweepDownKeyed(down arcView[int64], p *phastLanes) {
+	off, tails, keys := down.offsets, down.targets, down.weights
+	d := p.d
+	over := false
+	for r := len(d) - 1; r >= 0; r-- {
+		dr := cleared
+		if i := p.seedAt[r]; i >= 0 {
+			dr = p.seeds[i]
+		}
+		for a := off[r]; a < off[r+1]; a++ {
+			dx := &d[tails[a]]
+			w := keys[a]
+			for k := range lanes {
+				c := dx[k] + w
+				if c < dr[k] {
+					dr[k] = c
+				}
+				over = over || (c >= infinity && dx[k] < infinity)
+			}
+		}
+		d[r] = dr
+	}
+	p.overflow = p.overflow || over
+}
+
 // sweepDown is the sweep over the Down arcs down, without the seeds'
 // clean-up.
-func sweepDown[W arcWeight](down arcView[W], p *phastLanes) {
+func sweepDown(down arcView[int32], p *phastLanes) {
 	off, tails, weights := down.offsets, down.targets, down.weights
 	d := p.d
 	for r := len(d) - 1; r >= 0; r-- {

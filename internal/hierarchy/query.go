@@ -13,6 +13,9 @@ import (
 type Query struct {
 	h        *Hierarchy
 	fwd, bwd *upSearch
+	// overflow says that the last query met a path too long for a key
+	// (checkKeys).
+	overflow bool
 }
 
 // NewQuery returns a Query on h, with O(n) scratch space.
@@ -28,9 +31,12 @@ func (q *Query) meet(s, t int32, track bool) (int32, int64) {
 	q.fwd.run(h, true, h.Rank[s], track)
 	q.bwd.run(h, false, h.Rank[t], track)
 	best, top := infinity, int32(-1)
+	q.overflow = q.fwd.overflow || q.bwd.overflow
 	for _, v := range q.fwd.settled {
 		if d := q.fwd.dist[v] + q.bwd.get(v); d < best {
 			best, top = d, v
+		} else if d >= infinity && q.bwd.get(v) < infinity {
+			q.overflow = true
 		}
 	}
 	if top < 0 {
@@ -50,7 +56,7 @@ func (q *Query) Distance(s, t int32) (int64, error) {
 		return 0, err
 	}
 	_, d := q.meet(s, t, false)
-	return d, nil
+	return d, checkKeys(q.overflow)
 }
 
 // Path returns the length of a shortest path from s to t and its vertices
@@ -66,6 +72,9 @@ func (q *Query) Path(s, t int32) (int64, []int32, error) {
 		return 0, nil, err
 	}
 	top, d := q.meet(s, t, true)
+	if err := checkKeys(q.overflow); err != nil {
+		return 0, nil, err
+	}
 	if top < 0 {
 		return paths.Unreachable, nil, nil
 	}

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"sort"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -72,11 +73,15 @@ func (h *Hierarchy) UpwardSearches(sources []int32, workers int) ([]Seeds, error
 	}
 	out := make([]Seeds, len(sources))
 	pool := h.pool()
+	var over atomic.Bool
 	forChunks(len(sources), workers, 16, func(_, lo, hi int) {
 		s := pool.get()
 		defer pool.put(s)
 		for i := lo; i < hi; i++ {
 			s.run(h, true, h.Rank[sources[i]], false)
+			if s.overflow {
+				over.Store(true)
+			}
 			seeds := Seeds{Vertices: make([]int32, len(s.settled)), Dist: make([]int64, len(s.settled))}
 			for j, v := range s.settled {
 				seeds.Vertices[j], seeds.Dist[j] = v, s.dist[v]
@@ -84,7 +89,7 @@ func (h *Hierarchy) UpwardSearches(sources []int32, workers int) ([]Seeds, error
 			out[i] = seeds
 		}
 	})
-	return out, nil
+	return out, checkKeys(over.Load())
 }
 
 // Selection is the part of a hierarchy that a PHAST sweep must settle to

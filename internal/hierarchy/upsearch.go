@@ -11,6 +11,10 @@ type upSearch struct {
 	cur     uint32
 	heap    minHeap
 	settled []int32 // settled and not stalled, in order
+	// overflow says that the last search met a path whose length reaches
+	// infinity, which it could not hold: on metric keys, a path weighing
+	// graph.MaxKeyedDistance or more (see checkKeys).
+	overflow bool
 	// parent and parentArc, when tracking: the vertex before each reached
 	// vertex and the index of the arc from it (in the CSR searched).
 	parent    []int32
@@ -71,6 +75,7 @@ func climb[W arcWeight](s *upSearch, up, stall arcView[W], src int32, track bool
 	}
 	s.heap = s.heap[:0]
 	s.settled = s.settled[:0]
+	s.overflow = false
 	s.dist[src], s.stamp[src] = 0, s.cur
 	if track {
 		s.parent[src], s.parentArc[src] = -1, -1
@@ -101,6 +106,8 @@ func climb[W arcWeight](s *upSearch, up, stall arcView[W], src int32, track bool
 					s.parent[x], s.parentArc[x] = u, a
 				}
 				s.heap.push(d, x)
+			} else if d >= infinity {
+				s.overflow = true
 			}
 		}
 	}

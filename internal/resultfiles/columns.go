@@ -79,10 +79,32 @@ var (
 	closenessColumn    = arrow.Field{Name: ColCloseness, Type: float64Type, Nullable: true}
 )
 
+// MetricColumn names the metric a result reports beside the distance
+// (results.Metric): its column's name ("length") and unit ("m"), the
+// unit "" for none known.
+type MetricColumn struct {
+	Name, Unit string
+}
+
+// field is the metric's column: int64, null where the distance is, its
+// unit in the field metadata.
+func (m MetricColumn) field() arrow.Field {
+	unit := m.Unit
+	if unit == "" {
+		unit = tables.UnitWeight
+	}
+	return arrow.Field{Name: m.Name, Type: int64Type, Nullable: true,
+		Metadata: arrow.MetadataFrom(map[string]string{tables.FieldUnit: unit})}
+}
+
 // ResultSchema is the schema of a result table: one row per (source,
-// vertex), with the parent column only when the run kept parents.
-func ResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
+// vertex), with the metric columns after the distance and the parent
+// column only when the run kept parents.
+func ResultSchema(withParents bool, meta map[string]string, metrics ...MetricColumn) *arrow.Schema {
 	fields := []arrow.Field{sourceColumn, vertexColumn, tables.DistanceField(distanceColumn, meta)}
+	for _, m := range metrics {
+		fields = append(fields, m.field())
+	}
 	if withParents {
 		fields = append(fields, parentColumn)
 	}

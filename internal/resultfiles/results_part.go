@@ -32,7 +32,7 @@ func newPartWriter(s *ResultSink) *partWriter {
 	if s.shape.Layout == Wide {
 		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Wants(results.Parent))
 	} else {
-		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Wants(results.Parent))
+		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Wants(results.Parent), s.shape.Wants(results.Metric))
 	}
 	return w
 }
@@ -279,9 +279,13 @@ type longBatch struct {
 	cellColumns    // one cell per row
 	bufs           columnBuffers
 	srcBuf, vtxBuf *memory.Buffer
+	// met, when the shape holds a metric, is its cells; they share the
+	// distance's validity.
+	met    []int64
+	metBuf *memory.Buffer
 }
 
-func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBatch {
+func newLongBatch(mem memory.Allocator, capacity int, withParents, withMetric bool) *longBatch {
 	b := &longBatch{}
 	var buf *memory.Buffer
 	buf, b.src = arrowslices.Int32Buffer(mem, capacity)
@@ -289,7 +293,18 @@ func newLongBatch(mem memory.Allocator, capacity int, withParents bool) *longBat
 	buf, b.vtx = arrowslices.Int32Buffer(mem, capacity)
 	b.vtxBuf = b.bufs.add(buf)
 	b.alloc(mem, &b.bufs, capacity, withParents)
+	if withMetric {
+		buf, b.met = arrowslices.Int64Buffer(mem, capacity)
+		b.metBuf = b.bufs.add(buf)
+	}
 	return b
+}
+
+// metArray returns the first n metric cells as an array sharing the
+// batch's buffers, null where the distance is.
+func (b *longBatch) metArray(n int) arrow.Array {
+	return arrowslices.Primitive(int64Type, n, bitmapView(b.distValid, n, b.distNulls), b.distNulls,
+		prefix(b.metBuf, arrow.Int64Traits.BytesRequired(n)))
 }
 
 func (b *longBatch) reset() {
@@ -308,6 +323,9 @@ func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 	}
 	base := r * rows.Width
 	b.distNulls += rows.Distances().Fill(b.dist[at:], b.distBits, at, base+v0, base+v1)
+	if b.met != nil {
+		copy(b.met[at:], rows.Metric64[base+v0:base+v1])
+	}
 	if b.par != nil {
 		copy(b.par[at:], rows.Parent[base+v0:base+v1])
 		for k, p := range b.par[at : at+count] {
@@ -351,6 +369,9 @@ func (b *longBatch) addSelected(rows *results.Rows, r int, targets []int32, j0, 
 		at := b.n
 		b.src[at], b.vtx[at] = source, v
 		b.distCell(at, d, reached)
+		if b.met != nil {
+			b.met[at] = rows.Metric64[base+j]
+		}
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, at, rows.Parent[base+j])
 		}
@@ -372,6 +393,9 @@ func (b *longBatch) addSparse(rows *results.Rows, r int, j0, j1 int) {
 		b.src[k], b.vtx[k] = source, rows.Vertices[at]
 		d, reached := dist.At(at)
 		b.distCell(k, d, reached)
+		if b.met != nil {
+			b.met[k] = rows.Metric64[at]
+		}
 		if b.par != nil {
 			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[at])
 		}
@@ -387,6 +411,9 @@ func (b *longBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
 		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.vtxBuf, arrow.Int32Traits.BytesRequired(n))),
 		b.distArray(n),
+	}
+	if b.met != nil {
+		cols = append(cols, b.metArray(n))
 	}
 	if b.par != nil {
 		cols = append(cols, b.parArray(n))

@@ -73,6 +73,18 @@ type ResultShape struct {
 	// WithOriginal asks for those columns; with a nil Original they hold
 	// the dense ids, which are then the input's.
 	WithOriginal bool
+	// Metric names the column of the results.Metric cells, when the shape
+	// holds them (the long layout only).
+	Metric MetricColumn
+}
+
+// metrics lists the shape's metric columns: its Metric when it holds
+// one.
+func (s *ResultShape) metrics() []MetricColumn {
+	if !s.Wants(results.Metric) {
+		return nil
+	}
+	return []MetricColumn{s.Metric}
 }
 
 // targetCount is the number of columns written per source, in a shape
@@ -98,6 +110,8 @@ func (s *ResultShape) check() error {
 		return fmt.Errorf("tables: unknown layout %d", s.Layout)
 	case s.MaxDistance < 0 && s.MaxDistance != results.NoCutoff:
 		return fmt.Errorf("tables: negative cutoff %d", s.MaxDistance)
+	case s.Wants(results.Metric) && (s.Layout != Long || s.Metric.Name == ""):
+		return fmt.Errorf("tables: a metric column needs a name and the long layout")
 	}
 	for _, v := range s.Sources {
 		if v < 0 || int(v) >= s.Width {

@@ -89,7 +89,7 @@ func cellSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 	if s.Layout == Wide {
 		return WideResultSchema(s.Wants(results.Parent), meta)
 	}
-	return ResultSchema(s.Wants(results.Parent), meta)
+	return ResultSchema(s.Wants(results.Parent), meta, s.metrics()...)
 }
 
 // resultSchema is the schema of the shape's layout, with the input's ids

@@ -84,6 +84,10 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if cfg.Places.Enabled() || cfg.writesPaths() {
 		spec.Tables = input.TablesForArcRows
 	}
+	// A metric is a column of the edges table, in its arc order.
+	if len(cfg.Metrics) > 0 {
+		spec.Tables = input.TablesAlways
+	}
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
 		return nil, err
@@ -99,6 +103,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	run, err := newComputeRun(cfg, g, log)
 	if err != nil {
 		return nil, err
+	}
+	if len(cfg.Metrics) > 0 {
+		if run.metric, err = loadMetric(g, cfg.Metrics[0]); err != nil {
+			return nil, err
+		}
 	}
 	if run.list != nil {
 		defer run.list.others.Release()
@@ -165,7 +174,8 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	req := backend.Request{
 		Shape: results.Shape{
 			Sources: run.sources, Targets: run.targets, SourceTargets: run.sourceTargets,
-			Columns: results.ColumnsOf().With(results.Parent, run.readsParents()), MaxDistance: cfg.MaxDistance,
+			Columns:     results.ColumnsOf().With(results.Parent, run.readsParents()).With(results.Metric, run.metric.Name != ""),
+			MaxDistance: cfg.MaxDistance,
 		},
 		Edges: g.Edges, CSR: csr, Choice: plan.Choice, Hierarchy: stored,
 	}
@@ -231,6 +241,9 @@ type computeRun struct {
 	// routes is the index of a road network's routes, nil unless the run
 	// writes paths on geographic vertices (roadRoutes).
 	routes *routes.Index
+	// metric is the column of the metric reported beside the distance
+	// (compute.metrics, loadMetric); zero for none.
+	metric resultfiles.MetricColumn
 
 	files    []tables.FileInfo
 	rows     int64
@@ -445,7 +458,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 		return out, nil
 	}
 	shape := resultfiles.ResultShape{Shape: req.Shape, Width: int(req.Edges.N), Layout: r.cfg.Layout,
-		WithOriginal: r.cfg.OriginalIDs, Original: r.graph.Vertices}
+		WithOriginal: r.cfg.OriginalIDs, Original: r.graph.Vertices, Metric: r.metric}
 	summary, err := resultfiles.NewSummarySink(shape)
 	if err != nil {
 		return nil, err

@@ -81,7 +81,7 @@ func Keys() []config.Key {
 		ingest.HierarchyKey(""),
 		ingest.HierarchyTablesKey(""),
 		ingest.ReloadKey(),
-	), append(append(append(shardKeys(), deviceKeys()...), placeKeys()...), pathPairKeys()...)...)
+	), append(append(append(append(shardKeys(), deviceKeys()...), placeKeys()...), pathPairKeys()...), metricKeys()...)...)
 }
 
 // Config is a validated compute run.
@@ -104,6 +104,9 @@ type Config struct {
 	// Places are the origins and destinations of a table of places
 	// (places_config.go); zero for a table of vertices.
 	Places PlacesSpec
+	// Metrics are the arc metrics reported beside the distance
+	// (compute.metrics, metrics_config.go); empty for none.
+	Metrics []string
 	// MaxDistance is the cutoff, results.NoCutoff for none.
 	MaxDistance int64
 	Parents     bool
@@ -158,6 +161,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 		Targets:          vs.StringList(KeyTargets),
 		PairList:         vs.Path(KeyPairList, false),
 		PathPairs:        vs.Path(KeyPathPairs, false),
+		Metrics:          vs.StringList(KeyMetrics),
 		MaxDistance:      vs.Int64(KeyMaxDistance, -1, math.MaxInt64),
 		CompressionLevel: vs.Int(KeyCompressionLvl, 0, 22),
 		Parents:          vs.Bool(KeyParents),
@@ -181,6 +185,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
 	cfg.Places = readPlaces(vs, cfg, formatName, layoutName)
 	checkPathPairsShape(vs, cfg, formatName)
+	checkMetricsShape(vs, cfg, formatName, layoutName)
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}

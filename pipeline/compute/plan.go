@@ -32,6 +32,7 @@ func planRun(cfg *Config, e *graph.EdgeList, sources int, log *slog.Logger) (Pla
 		N: e.N, M: int64(e.M()), MinWeight: lo, MaxWeight: hi,
 		Sources: sources, AllSources: cfg.allSources(),
 		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, TileEdge: cfg.TileEdge},
+		Metric:    len(cfg.Metrics) > 0,
 	}
 	p, warnings, err := planner.ChooseBackend(cfg.Backend, problem, backend.Lookup)
 	for _, w := range warnings {

@@ -64,6 +64,9 @@ func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[
 		return Plan{}, nil, nil, err
 	}
 	stages["hierarchy"] = seconds
+	if !hierarchyCarriesMetrics(cfg, h, log) {
+		return plan, planCfg, nil, nil
+	}
 	if planCfg != cfg {
 		plan.Why += planner.StoredCHWhy
 	}

@@ -55,3 +55,17 @@ func roadManifest(g *input.LoadedGraph) *output.RoadManifest {
 		Components: s.Components, LargestComponents: s.ComponentSizes, DroppedVertices: s.DroppedVertices,
 	}
 }
+
+// hierarchyMetric returns the metric a road network's hierarchy carries,
+// its name and its values in the arcs' order: of time and length, the one
+// that is not the weight, so that runs reporting it (compute.metrics)
+// answer from the stored hierarchy. "" and nil for other inputs.
+func hierarchyMetric(g *input.LoadedGraph) (string, []int32) {
+	switch {
+	case g.Road == nil:
+		return "", nil
+	case g.Road.Weight == "time":
+		return "length", g.Road.LengthM
+	}
+	return "time", g.Road.TimeMS
+}

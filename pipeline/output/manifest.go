@@ -220,6 +220,9 @@ type HierarchyManifest struct {
 	// Coordinates is true when the layout followed the vertices'
 	// coordinates (a Z curve per level).
 	Coordinates bool `json:"coordinates,omitempty"`
+	// Metric names the metric the hierarchy's arcs carry beside the
+	// weight (a road network's length or time), "" for none.
+	Metric string `json:"metric,omitempty"`
 	// BuildSeconds times the graph's checksum and the build on every
 	// core; WriteSeconds the write of its files.
 	BuildSeconds float64 `json:"build_s,omitempty"`

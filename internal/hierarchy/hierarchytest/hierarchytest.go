@@ -36,7 +36,8 @@ func RequireSame(t testing.TB, got, want *hierarchy.Hierarchy) {
 	t.Helper()
 	same := got.N == want.N && got.Rounds == want.Rounds && got.GraphChecksum == want.GraphChecksum &&
 		slices.Equal(got.Rank, want.Rank) && slices.Equal(got.Order, want.Order) &&
-		slices.Equal(got.UpMiddle, want.UpMiddle) && slices.Equal(got.DownMiddle, want.DownMiddle)
+		slices.Equal(got.UpMiddle, want.UpMiddle) && slices.Equal(got.DownMiddle, want.DownMiddle) &&
+		slices.Equal(got.UpMetric, want.UpMetric) && slices.Equal(got.DownMetric, want.DownMetric) && got.Metric == want.Metric
 	for _, pair := range [][2]*graph.CSR{{&got.Up, &want.Up}, {&got.Down, &want.Down}} {
 		same = same && pair[0].N == pair[1].N && slices.Equal(pair[0].Offsets, pair[1].Offsets) &&
 			slices.Equal(pair[0].Targets, pair[1].Targets) && slices.Equal(pair[0].Weights, pair[1].Weights)
