@@ -39,6 +39,9 @@ type Rows struct {
 	// Parent is the parent column, nil when the shape did not ask for it;
 	// paths.NoParent marks the source and unreachable vertices.
 	Parent []int32
+	// Summaries, in a block of a shape with SummaryOnly, replace the
+	// cells: one summary a row, and no cell slice set (see Summarized).
+	Summaries []RowSummary
 
 	release func(*Rows)
 }
