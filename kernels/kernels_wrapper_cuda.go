@@ -49,6 +49,7 @@ var all = []*Kernel{
 	ssspBatchGatherKernel,
 	ssspBatchGatherPairsKernel,
 	ssspBatchInitKernel,
+	ssspBatchSummaryKernel,
 	ssspBfRelaxFlagsKernel,
 	ssspBfRelaxNaiveKernel,
 	ssspBfRelaxStrideKernel,

@@ -104,11 +104,18 @@ func (b *Backend) Close() error { return nil }
 // and copy the targets out. Distances and parents are those of the full
 // rows, so narrowing changes no value.
 //
+// With req.SummaryOnly each block's rows are reduced to their summaries
+// (results.Shape.SummarizeSink) by the worker that filled it, which
+// takes the block back for its next batch before the consumer sees them.
+//
 // Run checks the request first (a graph that passes validation, sources
 // in range and distinct, targets in range, a Choice it implements) and calls sink for none
 // of an invalid one. The first error of a search, of sink or of ctx stops
 // every worker, and Run returns it once all of them have ended.
 func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sink) error {
+	// A result read only as summaries is reduced by the worker that
+	// computed each block, which then takes the block back at once.
+	sink = req.SummarizeSink(sink)
 	alg := req.Choice.Algorithm
 	if err := checkAlgorithm(alg); err != nil {
 		return err

@@ -135,6 +135,10 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	if sink == nil {
 		return errors.New("gpu: Run needs a sink")
 	}
+	// Rows of a result read only as summaries are reduced on the device
+	// by the batched searches and sweeps (whole rows), on the host by the
+	// hand-over goroutine otherwise.
+	sink = req.SummarizeSink(sink)
 	if d, _ := backend.Describe(req.Choice.Algorithm.Name); d.AllPairs {
 		return allpairs.Serve(ctx, b.gpus, b.AllPairsOptions(), req, sink)
 	}

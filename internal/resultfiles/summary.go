@@ -9,13 +9,14 @@ import (
 
 	"github.com/pathflow/pathflow/internal/arrowslices"
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // NoEccentricity is the Eccentricity of a source that reaches no other
-// vertex (null in the table). No distance can take this value: shortest
-// distances are bounded by graph.DistanceBound.
-const NoEccentricity int64 = math.MinInt64
+// vertex (null in the table): results.NoEccentricity, which no distance
+// can take.
+const NoEccentricity = results.NoEccentricity
 
 // SummaryRow is one row of the summary table: what a single-source search
 // says about its source.

@@ -6,10 +6,12 @@ import (
 
 // SummarySink is the consumer of a run's blocks that makes the summary
 // table: one SummaryRow per source over the cells a distances table of the
-// same shape writes (its targets, within its cutoff). Its Put reads a block
-// at once and releases it; it may be called from any goroutine. Sums are
-// exact, so the rows do not depend on how the blocks were cut or in which
-// order they came.
+// same shape writes (its targets, within its cutoff). It takes blocks of
+// cells, and of summaries where the shape has SummaryOnly (a backend
+// reduced the rows where it made them). Its Put reads a block at once and
+// releases it; it may be called from any goroutine. Sums are exact, so the
+// rows do not depend on how the blocks were cut, where they were reduced
+// or in which order they came.
 type SummarySink struct {
 	shape ResultShape
 	stats *sourceStats
@@ -24,20 +26,19 @@ func NewSummarySink(shape ResultShape) (*SummarySink, error) {
 	return &SummarySink{shape: shape, stats: newSourceStats(len(shape.Sources))}, nil
 }
 
-// Put reads the block into the summary and releases it. O(cells).
+// Put reads the block into the summary and releases it. O(cells), or
+// O(rows) for a block of summaries.
 func (s *SummarySink) Put(rows *results.Rows) error {
 	defer rows.Release()
 	if err := s.shape.checkBlock(rows); err != nil {
 		return err
 	}
 	for r := range rows.Len() {
-		i := rows.First + r
-		lo, hi := rows.Span(r)
-		targets, source := s.shape.RowTargets(i), rows.Sources[r]
-		if rows.Sparse() {
-			targets = rows.Vertices[lo:hi]
+		if rows.Summarized() {
+			s.stats.merge(rows.First+r, rows.Summaries[r])
+		} else {
+			s.stats.merge(rows.First+r, s.shape.SummarizeRow(rows, r))
 		}
-		s.stats.merge(i, rowSummary(rows.Distances().Slice(lo, hi), targets, source, s.shape.MaxDistance))
 	}
 	return nil
 }
@@ -52,23 +53,4 @@ func (s *SummarySink) Abort() {}
 // every block has been put.
 func (s *SummarySink) Rows() []SummaryRow {
 	return s.stats.rows(s.shape.Sources, s.shape.rowCount)
-}
-
-// rowSummary summarises one row's cells dist (column j is vertex
-// targets[j], or j when targets is nil): the cells kept are those
-// reached and, unless maxDistance is results.NoCutoff, within it; the
-// source's own cell counts as reached but adds no distance.
-func rowSummary(dist results.Distances, targets []int32, source int32, maxDistance int64) sourceAcc {
-	acc := emptyAcc()
-	for j, d := range dist.Kept(maxDistance) {
-		acc.reached++
-		v := int32(j)
-		if targets != nil {
-			v = targets[j]
-		}
-		if v != source {
-			acc.addDistance(d)
-		}
-	}
-	return acc
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/paths"
+	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/tables/tablestest"
 )
 
@@ -102,6 +103,48 @@ func TestSummarySinkByHand(t *testing.T) {
 				got := summarizeTrees(t, shape, trees, narrow, 1, tablestest.NewRand(1))
 				sameSummary(t, fmt.Sprintf("%v, int32 %v", layout, narrow), got[0], c.want)
 			}
+		}
+	}
+}
+
+// Blocks reduced to their summaries where they were made (a result with
+// SummaryOnly) give the rows that their cells give, bit for bit, in any
+// order and cut; a block of summaries is released, and refused by a
+// shape that reads cells.
+func TestSummarySinkTakesSummarizedBlocks(t *testing.T) {
+	t.Parallel()
+	for _, seed := range tablestest.Seeds(t) {
+		rng := tablestest.NewRand(seed)
+		n := 1 + rng.IntN(300)
+		narrow := rng.IntN(2) == 0
+		trees := randomTrees(rng, n, 9, narrow)
+		shape := longShape(trees, false)
+		shape.SummaryOnly = true
+		blocks := shapeBlocks(trees, shape, 1+rng.IntN(4), narrow)
+		summarized := make([]*results.Rows, len(blocks))
+		for i, b := range blocks {
+			summarized[i] = shape.SummarizeBlock(b)
+		}
+		counted := countReleases(summarized...)
+		s, err := NewSummarySink(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := putShuffled(s, summarized, rng); err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range trees {
+			sameSummary(t, fmt.Sprintf("seed %d, source %d", seed, i), s.Rows()[i], Summarize(tr))
+		}
+		for _, b := range summarized {
+			if counted.n[b] != 1 {
+				t.Fatalf("a block of summaries was released %d times", counted.n[b])
+			}
+		}
+		shape.SummaryOnly = false
+		cells, _ := NewSummarySink(shape)
+		if err := cells.Put(shape.SummarizeBlock(blocks[0])); err == nil {
+			t.Fatal("a summary of cells took a block of summaries")
 		}
 	}
 }

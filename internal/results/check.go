@@ -4,12 +4,17 @@ import "fmt"
 
 // Check reports a block that is not what s declares: other sources, rows
 // of other widths, other columns than s.Columns; a sparse block is checked
-// as one where s allows them (SparseRows). n is the vertex count, the
+// as one where s allows them (SparseRows), a block of summaries as one
+// where s has SummaryOnly. n is the vertex count, the
 // width of full rows; 0 when unknown, which takes the block's own width.
 // The check every consumer runs before reading a block, and every backend
 // test after producing one.
 func (s *Shape) Check(r *Rows, n int) error {
 	switch {
+	case r.Summarized() && s.SummaryOnly:
+		return r.CheckSummaries(s.Sources)
+	case r.Summarized():
+		return fmt.Errorf("results: block at row %d holds summaries for a result of cells", r.First)
 	case s.SourceTargets != nil:
 		return r.CheckRagged(s.Sources, s.SourceTargets, s.Columns)
 	case r.Sparse() && s.SparseRows():

@@ -35,6 +35,11 @@
 // per-cell column is one declaration there plus filling it where it is
 // computed; checks, narrowing and fan-out carry it.
 //
+// A result read only as per-source summaries (Shape.SummaryOnly) may
+// come as blocks of RowSummary (Rows.Summaries) instead of cells: a
+// backend reduces each row where it makes it (SummarizeSink on the host,
+// a kernel on the device), so that a whole tree leaves it as a few words.
+//
 // Distances keep the width their producer computes them in (int32 when the
 // graph's distances provably fit, as GPU blocks do; int64 otherwise), so
 // large rows cross to the writers at 4 bytes a cell without a widening

@@ -42,6 +42,9 @@ type Rows struct {
 	// Metric64 is the metric column (Metric), nil when the shape did not
 	// ask for it.
 	Metric64 []int64
+	// Summaries, in a block of a shape with SummaryOnly, replace the
+	// cells: one summary a row, and no cell slice set (see Summarized).
+	Summaries []RowSummary
 
 	release func(*Rows)
 }

@@ -34,6 +34,12 @@ type Shape struct {
 	// Columns are the per-cell values asked for beside the distance; a
 	// block holds exactly these.
 	Columns Columns
+	// SummaryOnly says that the consumers read only each row's summary
+	// (RowSummary), no cell: a backend may then hand blocks of summaries
+	// (Rows.Summaries) instead of cells, reduced where the rows are made
+	// (SummarizeSink, or on the device), so that a row leaves its
+	// producer as a few words. Columns then holds distances alone.
+	SummaryOnly bool
 }
 
 // Wants reports whether the result has col.

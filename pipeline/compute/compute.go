@@ -174,7 +174,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	req := backend.Request{
 		Shape: results.Shape{
 			Sources: run.sources, Targets: run.targets, SourceTargets: run.sourceTargets,
-			Columns:     results.ColumnsOf().With(results.Parent, run.readsParents()).With(results.Metric, run.metric.Name != ""),
+			Columns:     results.ColumnsOf().With(results.Parent, run.readsParents()).With(results.Metric, run.metric.Name != "" && cfg.Distances),
 			MaxDistance: cfg.MaxDistance,
 		},
 		Edges: g.Edges, CSR: csr, Choice: plan.Choice, Hierarchy: stored,
@@ -322,6 +322,14 @@ func (r *computeRun) readsParents() bool {
 	return r.cfg.Parents && !r.cfg.Places.Enabled() && !r.pathRequests && (r.cfg.Distances || len(r.pairs) > 0)
 }
 
+// summaryOnly reports whether the run's blocks go to the summary alone
+// (output.distances off, no matrix, no paths): the backend is then asked
+// for rows as their summaries (results.Shape.SummaryOnly), reduced where
+// they are computed, on the device for the GPU, instead of their cells.
+func (r *computeRun) summaryOnly() bool {
+	return !r.cfg.Distances && !r.cfg.Matrix && len(r.pairs) == 0
+}
+
 func isIdentity(sources []int32) bool {
 	for i, s := range sources {
 		if int(s) != i {
@@ -349,6 +357,7 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 		defer pivots.Finish()
 		req.Progress = pivots.Report
 	}
+	req.SummaryOnly = r.summaryOnly()
 	out, err := r.outputs(req, dir, meta, progress)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
@@ -364,6 +373,9 @@ func (r *computeRun) execute(ctx context.Context, be backend.Backend, req backen
 	// compute.paths reads whole parent rows: the backend is then sent no
 	// targets, and its full blocks are narrowed once the paths are read.
 	narrower, sent := narrowing(req, len(r.pairs) > 0, out.table)
+	// Rows sent whole for a narrowed result reach the summary as cells, to
+	// be narrowed first.
+	sent.SummaryOnly = req.SummaryOnly && sent.Narrowed() == req.Narrowed()
 	var consumer results.Consumer = narrower
 	if out.paths != nil {
 		consumer = results.Fanout{out.paths, narrower}

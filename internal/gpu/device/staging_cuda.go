@@ -425,7 +425,7 @@ func (sg *Stager) closeStaging(st *staging) error {
 func (st *staging) setRows(blk *StagedBlock, first int, sources []int32) {
 	r := blk.rows
 	cells := int64(len(sources)) * st.width
-	r.First, r.Sources, r.Width, r.Offsets, r.Vertices = first, sources, int(st.width), nil, nil
+	r.First, r.Sources, r.Width, r.Offsets, r.Vertices, r.Summaries = first, sources, int(st.width), nil, nil, nil
 	r.Dist32, r.Parent = blk.dist.Int32s(cells), nil
 	if st.parents {
 		r.Parent = blk.parent.Int32s(cells)

@@ -55,6 +55,10 @@ type batchSolver struct {
 	// and lane) and cellStarts (their write positions).
 	sparse                 bool
 	cellCounts, cellStarts device.Buffer
+	// summarize: rows leave the device as their summaries
+	// (summarizesOnDevice), summaryWords int32 a row, reduced from the
+	// groups' distances (or a sweep's lanes) instead of gathered.
+	summarize bool
 	// sweep, when not nil, computes the groups' distances by PHAST sweeps
 	// over a contraction hierarchy instead of near-far searches.
 	sweep *chSweep
@@ -123,11 +127,15 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if s.sweep != nil {
 		s.space = s.sweep.space()
 	}
-	s.sparse = req.SparseRows() && s.onDevice && s.space == plan.n
+	s.summarize = summarizesOnDevice(req, s.onDevice)
+	s.sparse = req.SparseRows() && s.onDevice && s.space == plan.n && !s.summarize
 	s.width = plan.n
-	if s.onDevice {
+	switch {
+	case s.summarize:
+		s.width = summaryWords
+	case s.onDevice:
 		s.width = int64(rowWidest(req, int(plan.n)))
-	} else {
+	default:
 		sink = req.NarrowSink(sink)
 	}
 	began := time.Now()
@@ -230,13 +238,17 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes, "batched search state and result rows"); err != nil {
 		return err
 	}
-	// PHAST sweeps fill the distances alone: no near-far state.
-	searching := int64(1)
+	// PHAST sweeps fill the distances alone: no near-far state; and
+	// summaries are reduced from the sweeps' lanes: no distances either.
+	searching, kept := int64(1), groups
 	if s.sweep != nil {
 		searching = 0
+		if s.summarize {
+			kept = 0
+		}
 	}
 	if err := allocBuffers(c, "batched search ", []bufferAlloc{
-		{&s.dist, groups * n * batchLanes * 4, "distances"},
+		{&s.dist, kept * n * batchLanes * 4, "distances"},
 		{&s.pending, searching * groups * n * 4, "pending lanes"},
 		{&s.queued, searching * groups * n * 4, "queue stamps"},
 		{&s.nearQueue, searching * groups * 2 * n * 4, "near queues"},
@@ -377,6 +389,9 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 	if s.sweep != nil && s.sweep.compact && s.req.Wants(results.Parent) {
 		f.Prepare = func(b *results.Rows) { s.sweep.idsOf(b.Parent) }
 	}
+	if s.summarize {
+		f.Prepare = decodeSummaries
+	}
 	if !s.onDevice {
 		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
@@ -477,9 +492,13 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 	bs := s.plan.opts.ThreadsPerBlock
 	if s.sweep != nil {
 		err := timed(c, st, func() error {
-			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs)
+			var summaries cu.DevicePtr
+			if s.summarize {
+				summaries = slot.dist.Ptr
+			}
+			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs, summaries)
 			st.Launches += launches
-			if err != nil {
+			if err != nil || s.summarize {
 				return err
 			}
 			return s.collect(c, slot, k, groups, ncolumns, rowStarts, st)
@@ -533,9 +552,14 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 	return nil
 }
 
-// collect moves the launch's k rows into slot: as sparse rows when the
-// run allows them and they fit (writeCells), else gathered (gather).
+// collect moves the launch's k rows into slot: as their summaries when
+// the run reads only those, as sparse rows when the run allows them and
+// they fit (writeCells), else gathered (gather).
 func (s *batchSolver) collect(c *device.Ctx, slot *resultSlot, k, groups, ncolumns int64, rowStarts cu.DevicePtr, st *Stats) error {
+	if s.summarize {
+		st.Launches++
+		return summarize(c, s.dist.Ptr, s.space*batchLanes, s.space, s.cutoff, s.sources.Ptr, k, slot.dist.Ptr)
+	}
 	if s.sparse {
 		written, err := s.writeCells(c, slot, k, groups)
 		if err != nil {

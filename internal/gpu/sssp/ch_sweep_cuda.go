@@ -56,6 +56,10 @@ type chSweep struct {
 	vertices, lanes, seedAt, seedDist, overflow device.Buffer
 	perPass                                     int
 	seedCap                                     int64
+	// sourceAt holds, for a run of summaries, each row's source as its
+	// position among the swept vertices, room for sourceCap rows.
+	sourceAt  device.Buffer
+	sourceCap int64
 }
 
 // chSelectAll: a selection of more than 1/chSelectAll of the vertices is
@@ -263,7 +267,7 @@ func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
 
 // close frees what prepare, grow and fill made.
 func (w *chSweep) close(c *device.Ctx) error {
-	errs := []error{c.Free(&w.vertices), c.Free(&w.revIDs), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow)}
+	errs := []error{c.Free(&w.vertices), c.Free(&w.revIDs), c.Free(&w.lanes), c.Free(&w.seedAt), c.Free(&w.seedDist), c.Free(&w.overflow), c.Free(&w.sourceAt)}
 	for _, g := range []*devicegraph.CSR{w.down, w.rev} {
 		if g != nil {
 			errs = append(errs, g.Free(c))
@@ -275,11 +279,19 @@ func (w *chSweep) close(c *device.Ctx) error {
 // fill sweeps the groups of one launch (sources rows, 32 per group) and
 // writes group g's distances, at most cutoff (farther ones INF32), to
 // dist + g*space*32 int32: by vertex id at the swept vertices, or by
-// position when compact. It returns the kernel launches.
-func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff int64, blockSize int) (int64, error) {
+// position when compact. With summaries not null it writes each row's
+// summary there instead (summaryWords int32 a row, sssp_batch_summary
+// over the lanes in hierarchy order), and dist is not read. It returns
+// the kernel launches.
+func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff int64, blockSize int, summaries cu.DevicePtr) (int64, error) {
 	seeds, err := w.h.UpwardSearches(rows, w.workers)
 	if err != nil {
 		return 0, err
+	}
+	if summaries != 0 {
+		if err := w.uploadSources(c, rows); err != nil {
+			return 0, err
+		}
 	}
 	n, count := w.space(), w.swept()
 	stride := count * batchLanes
@@ -329,6 +341,16 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 			}
 			launches++
 		}
+		if summaries != 0 {
+			first := int64(g0) * batchLanes
+			k := min(int64(len(rows)), int64(g0+pass)*batchLanes) - first
+			if err := summarize(c, w.lanes.Ptr, stride, count, cutoff, w.sourceAt.Ptr+cu.DevicePtr(4*first), k,
+				summaries+cu.DevicePtr(first*summaryWords*4)); err != nil {
+				return launches, err
+			}
+			launches++
+			continue
+		}
 		cfg := dev.Linear(count*32, blockSize, true)
 		cfg.Grid.Y = pass
 		out := dist.Ptr + cu.DevicePtr(int64(g0)*n*batchLanes*4)
@@ -346,6 +368,27 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 		return launches, fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[0], graph.Inf32)
 	}
 	return launches, nil
+}
+
+// uploadSources copies the position of every row's source among the
+// swept vertices (-1 when not swept) to sourceAt, growing it when too
+// small: the summaries tell the source's own cell by it.
+func (w *chSweep) uploadSources(c *device.Ctx, rows []int32) error {
+	if int64(len(rows)) > w.sourceCap {
+		if err := c.Free(&w.sourceAt); err != nil {
+			return err
+		}
+		w.sourceCap = int64(len(rows))
+		var err error
+		if w.sourceAt, err = c.Alloc(w.sourceCap*4, "hierarchy sweep source positions"); err != nil {
+			return err
+		}
+	}
+	at := make([]int32, len(rows))
+	for i, v := range rows {
+		at[i] = w.sel.Position(w.h.Rank[v])
+	}
+	return c.CopyInt32ToDevice(w.sourceAt, at)
 }
 
 // upload copies a pass's seeds to the device, growing their buffers when
