@@ -86,9 +86,9 @@ type MetricColumn struct {
 	Name, Unit string
 }
 
-// field is the metric's column: int64, null where the distance is, its
+// Field is the metric's column: int64, null where the distance is, its
 // unit in the field metadata.
-func (m MetricColumn) field() arrow.Field {
+func (m MetricColumn) Field() arrow.Field {
 	unit := m.Unit
 	if unit == "" {
 		unit = tables.UnitWeight
@@ -103,7 +103,7 @@ func (m MetricColumn) field() arrow.Field {
 func ResultSchema(withParents bool, meta map[string]string, metrics ...MetricColumn) *arrow.Schema {
 	fields := []arrow.Field{sourceColumn, vertexColumn, tables.DistanceField(distanceColumn, meta)}
 	for _, m := range metrics {
-		fields = append(fields, m.field())
+		fields = append(fields, m.Field())
 	}
 	if withParents {
 		fields = append(fields, parentColumn)

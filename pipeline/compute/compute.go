@@ -282,7 +282,7 @@ func newComputeRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comput
 	run := &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, targets: targets}
 	if list != nil {
 		// Refused before any search rather than once the table is due.
-		if _, err := list.outputFields(run.readsParents()); err != nil {
+		if _, err := list.outputFields(run.readsParents(), cfg.metricName()); err != nil {
 			list.others.Release()
 			return nil, &stageerr.InputError{Err: err}
 		}
@@ -478,7 +478,7 @@ func (r *computeRun) outputs(req backend.Request, dir string, meta map[string]st
 	out.summary = summary
 	switch {
 	case r.cfg.Distances && r.list != nil:
-		table := &pairTable{dir: filepath.Join(dir, output.DistancesDir), meta: meta, opts: r.tableOptions()}
+		table := &pairTable{dir: filepath.Join(dir, output.DistancesDir), meta: meta, opts: r.tableOptions(), metric: r.metric}
 		if r.cfg.OriginalIDs {
 			table.ids = r.ids
 		}

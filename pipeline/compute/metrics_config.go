@@ -13,7 +13,7 @@ const KeyMetrics = "compute.metrics"
 
 func metricKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra and ch, CPU backend, long layout"},
+		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra and ch, CPU backend, long layout or pair lists"},
 	}
 }
 
@@ -34,7 +34,13 @@ func checkMetricsShape(vs *config.Values, cfg *Config, formatName, layoutName st
 		vs.Fail(KeyMetrics, "tables of places report the distance alone: leave %s, %s and %s unset", KeyOrigins, KeyDestinations, KeyPlacePairs)
 	case cfg.PathPairs != "":
 		vs.Fail(KeyMetrics, "routes carry their time and length already: leave %s unset with %s", KeyMetrics, KeyPathPairs)
-	case cfg.PairList != "":
-		vs.Fail(KeyMetrics, "pair lists report the distance alone: give sources and targets with %s and %s", KeySources, KeyTargets)
 	}
+}
+
+// metricName is the metric the run reports, "" for none.
+func (c *Config) metricName() string {
+	if len(c.Metrics) == 0 {
+		return ""
+	}
+	return c.Metrics[0]
 }

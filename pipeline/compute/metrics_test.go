@@ -2,7 +2,9 @@ package compute
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -151,6 +153,39 @@ func TestMetricsOnDelaware(t *testing.T) {
 		want := byCell[[2]int32{r.Source, r.Vertex}]
 		if r.Dist != want.Dist || r.Metric != want.Metric {
 			t.Fatalf("narrowed %d -> %d: (%d, %d), want (%d, %d)", r.Source, r.Vertex, r.Dist, r.Metric, want.Dist, want.Metric)
+		}
+	}
+
+	// A pair list: each row's length beside its time, in file order.
+	pairFile := filepath.Join(t.TempDir(), "pairs.csv")
+	var csv strings.Builder
+	csv.WriteString("source,target,trip\n")
+	src := strings.Split(sources, ",")
+	tgt := strings.Split(targets, ",")
+	for i := range 40 {
+		fmt.Fprintf(&csv, "%s,%s,%d\n", src[i%len(src)], tgt[i], i)
+	}
+	if err := os.WriteFile(pairFile, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	listOut := filepath.Join(t.TempDir(), "list")
+	runCompute(t, loadCompute(t, "", "-input", dir, "-out", listOut, "-backend", "cpu", "-algorithm", "ch", "-pairs", pairFile, "-metrics", "length"))
+	for _, part := range partFiles(t, filepath.Join(listOut, output.DistancesDir)) {
+		tbl, _ := readParquet(t, part)
+		srcs, dsts := column(t, tbl, "source"), column(t, tbl, "target")
+		dist, length := column(t, tbl, "distance"), column(t, tbl, "length")
+		if length == nil {
+			t.Fatalf("%s: no length column in %s", part, tbl.Schema())
+		}
+		for c := range srcs {
+			for i := range srcs[c].Len() {
+				s, v := srcs[c].(*array.Int32).Value(i), dsts[c].(*array.Int32).Value(i)
+				want := byCell[[2]int32{s, v}]
+				d, l := dist[c].(*array.Int64), length[c].(*array.Int64)
+				if d.IsValid(i) != l.IsValid(i) || (d.IsValid(i) && (d.Value(i) != want.Dist || l.Value(i) != want.Metric)) || (!d.IsValid(i) && want.Dist != paths.Unreachable) {
+					t.Fatalf("pair %d -> %d: (%v, %v), want (%d, %d)", s, v, d.GetOneForMarshal(i), l.GetOneForMarshal(i), want.Dist, want.Metric)
+				}
+			}
 		}
 	}
 

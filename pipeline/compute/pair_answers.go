@@ -13,7 +13,8 @@ import (
 // come grouped by source (pairList), and each cell goes straight to the
 // row of its pair, so that the distances table, written once the run is
 // over (Close), lists the pairs in file order. O(pairs) memory: a
-// distance and, with parents, a parent per row.
+// distance and, with parents, a parent per row, and a metric with
+// compute.metrics.
 type pairAnswers struct {
 	list   *pairList
 	cutoff int64
@@ -22,6 +23,8 @@ type pairAnswers struct {
 	// paths.NoParent for none (nil without parents).
 	dist   []int64
 	parent []int32
+	// metric[i] is row i's metric, with compute.metrics (else nil).
+	metric []int64
 	cells  atomic.Int64 // answered so far
 	table  *pairTable
 	files  []tables.FileInfo
@@ -34,6 +37,9 @@ func newPairAnswers(list *pairList, cutoff int64, withParents bool, table *pairT
 	a := &pairAnswers{list: list, cutoff: cutoff, dist: make([]int64, list.len()), table: table}
 	if withParents {
 		a.parent = make([]int32, list.len())
+	}
+	if table.metric.Name != "" {
+		a.metric = make([]int64, list.len())
 	}
 	return a
 }
@@ -61,6 +67,9 @@ func (a *pairAnswers) Put(rows *results.Rows) error {
 				d = paths.Unreachable
 			}
 			a.dist[i] = d
+			if a.metric != nil && ok {
+				a.metric[i] = rows.Metric64[lo+j]
+			}
 			if a.parent != nil {
 				a.parent[i] = paths.NoParent
 				if ok && rows.Parent != nil {
@@ -80,7 +89,7 @@ func (a *pairAnswers) Close() error {
 	if n := a.cells.Load(); n != int64(a.list.len()) {
 		return fmt.Errorf("pipeline: %d of the pair list's %d pairs answered", n, a.list.len())
 	}
-	files, err := a.table.write(a.list, a.dist, a.parent)
+	files, err := a.table.write(a.list, a.dist, a.metric, a.parent)
 	if err != nil {
 		return err
 	}
@@ -89,7 +98,7 @@ func (a *pairAnswers) Close() error {
 }
 
 // Abort drops the answers.
-func (a *pairAnswers) Abort() { a.dist, a.parent = nil, nil }
+func (a *pairAnswers) Abort() { a.dist, a.metric, a.parent = nil, nil, nil }
 
 // Files returns the distances table's parts, once Close has returned nil.
 func (a *pairAnswers) Files() []tables.FileInfo { return a.files }

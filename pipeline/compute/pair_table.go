@@ -25,6 +25,8 @@ import (
 //	distance         int64, null where the target is unreachable or beyond
 //	                 the cutoff; the weights' unit in the field metadata
 //	                 "unit" (tables.DistanceField)
+//	<metric>         with compute.metrics: the metric summed along the
+//	                 path, named after it, null where distance is
 //	parent           with parents: the target's parent on the path, in the
 //	                 ids of source and target; null for the source itself
 //	                 and where distance is null
@@ -35,23 +37,28 @@ type pairTable struct {
 	// original).
 	ids  *input.VertexIDs
 	opts []tables.Option
+	// metric names the metric column, when the run reports one.
+	metric resultfiles.MetricColumn
 }
 
 // write writes the table of list's rows, dist and parent (nil: no parent
 // column) being each row's answer, into the folder t.dir, and returns its
 // parts in order (tables.WriteRowParts). A file column named as one the
 // table writes is refused.
-func (t *pairTable) write(list *pairList, dist []int64, parent []int32) ([]tables.FileInfo, error) {
+func (t *pairTable) write(list *pairList, dist, metric []int64, parent []int32) ([]tables.FileInfo, error) {
 	idType := arrow.DataType(arrow.PrimitiveTypes.Int32)
 	if t.ids != nil {
 		idType = arrow.PrimitiveTypes.Int64
 	}
-	others, err := list.outputFields(parent != nil)
+	others, err := list.outputFields(parent != nil, t.metric.Name)
 	if err != nil {
 		return nil, err
 	}
 	fields := append([]arrow.Field{{Name: tables.ColPairSource, Type: idType}, {Name: tables.ColPairTarget, Type: idType}}, others...)
 	fields = append(fields, tables.DistanceField(arrow.Field{Name: resultfiles.ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true}, t.meta))
+	if metric != nil {
+		fields = append(fields, t.metric.Field())
+	}
 	if parent != nil {
 		fields = append(fields, arrow.Field{Name: resultfiles.ColParent, Type: idType, Nullable: true})
 	}
@@ -62,7 +69,10 @@ func (t *pairTable) write(list *pairList, dist []int64, parent []int32) ([]table
 	return tables.WriteRowParts(t.dir, schema, tables.ParquetEncoding{Delta: []string{resultfiles.ColDistance}}, list.len(), func(lo, hi int) (arrow.RecordBatch, error) {
 		cols := []arrow.Array{t.idColumn(list.source[lo:hi], nil), t.idColumn(list.target[lo:hi], nil)}
 		cols = append(cols, list.others.Slice(lo, hi)...)
-		cols = append(cols, distanceColumn(dist[lo:hi]))
+		cols = append(cols, valuesWhere(dist[lo:hi], dist[lo:hi]))
+		if metric != nil {
+			cols = append(cols, valuesWhere(metric[lo:hi], dist[lo:hi]))
+		}
 		if parent != nil {
 			cols = append(cols, t.idColumn(parent[lo:hi], parentValidity(parent[lo:hi])))
 		}
@@ -110,9 +120,9 @@ func parentValidity(parent []int32) []byte {
 	return valid
 }
 
-// distanceColumn is the distance column of dist, null where it is
-// paths.Unreachable.
-func distanceColumn(dist []int64) arrow.Array {
+// valuesWhere is a column of values, null where dist (of the same rows)
+// is paths.Unreachable: the distance column itself, or the metric's.
+func valuesWhere(v, dist []int64) arrow.Array {
 	valid := make([]byte, bitutil.BytesForBits(int64(len(dist))))
 	values := make([]int64, len(dist))
 	nulls := 0
@@ -121,7 +131,7 @@ func distanceColumn(dist []int64) arrow.Array {
 			nulls++
 			continue
 		}
-		values[i] = d
+		values[i] = v[i]
 		bitutil.SetBit(valid, i)
 	}
 	return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(dist),

@@ -147,8 +147,11 @@ func (l *pairList) group() {
 // distances table writes them (pairTable), refusing one named as a column
 // the table writes itself: source and target (a second one), distance,
 // and parent when withParents.
-func (l *pairList) outputFields(withParents bool) ([]arrow.Field, error) {
+func (l *pairList) outputFields(withParents bool, metric string) ([]arrow.Field, error) {
 	own := []string{tables.ColPairSource, tables.ColPairTarget, resultfiles.ColDistance}
+	if metric != "" {
+		own = append(own, metric)
+	}
 	if withParents {
 		own = append(own, resultfiles.ColParent)
 	}
