@@ -121,8 +121,8 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 		return err
 	}
 	impl, _ := implementations.Lookup(alg.Name) // checkAlgorithm found it
-	if req.Wants(results.Metric) && alg.Name != backend.AlgorithmDijkstra && alg.Name != backend.AlgorithmCH {
-		return unsupported("%s reports no metric; dijkstra and ch do", alg.Name)
+	if req.Wants(results.Metric) && !reportsMetric(alg.Name) {
+		return unsupported("%s reports no metric; dijkstra, bellman-ford and ch do", alg.Name)
 	}
 	if impl.run != nil {
 		return impl.run(b, ctx, &req, sink)
@@ -143,7 +143,7 @@ func (b *Backend) Run(ctx context.Context, req backend.Request, sink results.Sin
 	var set searchSet
 	if req.Wants(results.Metric) {
 		var bound graph.KeyBound
-		if set, bound, err = keyedSearches(g, req.MaxDistance); err != nil {
+		if set, bound, err = keyedSearches(g, alg.Name, req.MaxDistance); err != nil {
 			return err
 		}
 		sink = splitKeys(sink, bound)

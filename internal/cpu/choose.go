@@ -114,17 +114,25 @@ func unsupported(format string, args ...any) error {
 	return fmt.Errorf("cpu: "+format+" (%w)", append(args, backend.ErrUnsupported)...)
 }
 
-// chooseForMetric makes c report a metric: Dijkstra and ch do (see
-// metric.go); a policy (auto, sssp) that picked another algorithm runs
-// Dijkstra instead, and an algorithm named outright that reports none is
-// refused.
+// reportsMetric reports whether the CPU's alg reports a metric beside the
+// distance (see metric.go).
+func reportsMetric(alg string) bool {
+	switch alg {
+	case backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmCH:
+		return true
+	}
+	return false
+}
+
+// chooseForMetric makes c report a metric: a policy (auto, sssp) that
+// picked an algorithm that reports none runs Dijkstra instead, and an
+// algorithm named outright that reports none is refused.
 func chooseForMetric(requested backend.Algorithm, c *backend.Choice) error {
-	switch c.Algorithm.Name {
-	case backend.AlgorithmDijkstra, backend.AlgorithmCH:
+	if reportsMetric(c.Algorithm.Name) && (c.Algorithm.Name != backend.AlgorithmBellmanFord || requested.Name == backend.AlgorithmBellmanFord) {
 		return nil
 	}
 	if d, _ := backend.Describe(requested.Name); !d.Policy {
-		return unsupported("%s reports no metric beside the distance; dijkstra and ch do", requested.Name)
+		return unsupported("%s reports no metric beside the distance; dijkstra, bellman-ford and ch do", requested.Name)
 	}
 	c.Algorithm = backend.Algorithm{Name: backend.AlgorithmDijkstra}
 	c.Reason = requested.Name + " with a metric: Dijkstra from each source, on (weight, metric) keys"

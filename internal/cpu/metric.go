@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/shortest"
@@ -13,17 +14,24 @@ import (
 // distances and metrics before the consumer sees it. The other algorithms
 // refuse such a request.
 
-// keyedSearches returns Dijkstra's searches for a metric request (Run
-// refuses the other algorithms, and ch runs its own way, see runCH) and
-// the bound that proves their rows, with the cutoff maxDistance as Run
-// describes it.
-func keyedSearches(g *graph.CSR, maxDistance int64) (searchSet, graph.KeyBound, error) {
+// keyedSearches returns the searches of alg (Dijkstra or Bellman-Ford:
+// Run refuses the others, and ch runs its own way, see runCH) for a
+// metric request and the bound that proves their rows, with the cutoff
+// maxDistance as Run describes it.
+func keyedSearches(g *graph.CSR, alg string, maxDistance int64) (searchSet, graph.KeyBound, error) {
 	if g.Metric == nil {
 		return searchSet{}, graph.KeyBound{}, unsupported("a metric was asked for and the graph carries none")
 	}
 	limit := noLimit
 	if maxDistance >= 0 {
 		limit = maxDistance
+	}
+	if alg == backend.AlgorithmBellmanFord {
+		full, bound, err := shortest.KeyedBellmanFord(g, limit)
+		if err != nil {
+			return searchSet{}, graph.KeyBound{}, err
+		}
+		return gathered(g, full), bound, nil
 	}
 	if err := shortest.CheckDijkstraInput(g); err != nil {
 		return searchSet{}, graph.KeyBound{}, err

@@ -87,7 +87,7 @@ func TestMetricFollowsLexicographicPaths(t *testing.T) {
 		"lists":   {SourceTargets: perSource},
 		"cutoff":  {MaxDistance: 4, CutoffCells: true},
 	}
-	for _, alg := range []string{backend.AlgorithmDijkstra, backend.AlgorithmCH} {
+	for _, alg := range []string{backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmCH} {
 		for name, shape := range shapes {
 			t.Run(alg+"/"+name, func(t *testing.T) {
 				req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
@@ -140,8 +140,9 @@ func TestMetricFollowsLexicographicPaths(t *testing.T) {
 	}
 }
 
-// TestMetricRefusals checks that an algorithm without a metric path, and a
-// graph without a metric, refuse a metric request as unsupported.
+// TestMetricRefusals checks that a graph without a metric, and an
+// algorithm that reports none, refuse a metric request as unsupported,
+// and that auto picks one that reports it, even for all pairs.
 func TestMetricRefusals(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	e := graphtest.RandomGraph(r, 30, 90, 1, 9, 0)
@@ -154,6 +155,19 @@ func TestMetricRefusals(t *testing.T) {
 		if _, err := runMetric(t, req); !errors.Is(err, backend.ErrUnsupported) {
 			t.Errorf("%s without a metric: %v, want unsupported", alg, err)
 		}
+	}
+	graphtest.WithMetric(r, e, 0, 5)
+	for _, alg := range []string{backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall} {
+		p := problemOf(e, backend.Algorithm{Name: alg}, []int32{0}, false)
+		p.Metric = true
+		if _, err := Choose(p); !errors.Is(err, backend.ErrUnsupported) {
+			t.Errorf("%s with a metric: %v, want unsupported", alg, err)
+		}
+	}
+	p := problemOf(e, backend.Algorithm{Name: backend.AlgorithmAuto}, allSources(e.N), false)
+	p.Metric = true
+	if c, err := Choose(p); err != nil || !reportsMetric(c.Algorithm.Name) {
+		t.Errorf("auto with a metric chose %+v (%v)", c, err)
 	}
 }
 
@@ -170,7 +184,7 @@ func TestMetricOnRome(t *testing.T) {
 	}
 	g := graph.BuildCSR(e)
 	sources := []int32{0, 1000, 2500, 3352}
-	for _, alg := range []string{backend.AlgorithmDijkstra, backend.AlgorithmCH} {
+	for _, alg := range []string{backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord, backend.AlgorithmCH} {
 		req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
 		if err != nil {
 			t.Fatal(err)

@@ -57,6 +57,12 @@ func CheckBellmanFordInput(g *graph.CSR) error {
 // parents (the cycle check needs them); limit is as for
 // bellmanFordSearch.run.
 func BellmanFordSearches(g *graph.CSR, limit int64) func() RowSearch {
+	return bellmanFordSearchesOn(g, g.Weights, limit)
+}
+
+// bellmanFordSearchesOn is BellmanFordSearches over weights, g's or
+// another value per arc in g's order (metric keys).
+func bellmanFordSearchesOn[W arcWeight](g *graph.CSR, weights []W, limit int64) func() RowSearch {
 	return func() RowSearch {
 		search := newBellmanFordSearch(g.N)
 		var scratch []int32
@@ -72,7 +78,7 @@ func BellmanFordSearches(g *graph.CSR, limit int64) func() RowSearch {
 				}
 			}
 			dist[source], start[0] = 0, source
-			return search.run(ctx, g, dist, parent, start, limit)
+			return relaxAll(ctx, search, g, weights, dist, parent, start, limit)
 		}
 	}
 }
@@ -103,6 +109,12 @@ func newBellmanFordSearch(n int32) *bellmanFordSearch {
 // whose shortest paths then stay within it all the way; the others stay
 // unreachable.
 func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64, parent []int32, starts []int32, limit int64) error {
+	return relaxAll(ctx, s, g, g.Weights, dist, parent, starts, limit)
+}
+
+// relaxAll is bellmanFordSearch.run over weights, g's or another value per
+// arc in g's order (metric keys).
+func relaxAll[W arcWeight](ctx context.Context, s *bellmanFordSearch, g *graph.CSR, weights []W, dist []int64, parent []int32, starts []int32, limit int64) error {
 	n := len(s.queue)
 	clear(s.inQueue) // an earlier run may have stopped early
 	head, size := 0, 0
@@ -128,7 +140,7 @@ func (s *bellmanFordSearch) run(ctx context.Context, g *graph.CSR, dist []int64,
 		pops++
 		du := dist[u]
 		lo, hi := g.Offsets[u], g.Offsets[u+1]
-		ts, ws := g.Targets[lo:hi], g.Weights[lo:hi]
+		ts, ws := g.Targets[lo:hi], weights[lo:hi]
 		ws = ws[:len(ts)]
 		for i, v := range ts {
 			nd := du + int64(ws[i])
