@@ -38,6 +38,9 @@ func planRun(cfg *Config, e *graph.EdgeList, job jobSize, log *slog.Logger) (Pla
 		Sources: job.Sources, AllSources: cfg.allSources(),
 		Algorithm: backend.Algorithm{Name: cfg.Algorithm, Variant: cfg.Variant, TileEdge: cfg.TileEdge},
 	}
+	if plan, ok := cpuBeforeAsking(cfg, problem, job, backend.Lookup); ok {
+		return plan, nil
+	}
 	p, warnings, err := planner.ChooseBackend(cfg.Backend, problem, backend.Lookup)
 	for _, w := range warnings {
 		log.Warn(w.Msg, "why", w.Why)
@@ -50,6 +53,33 @@ func planRun(cfg *Config, e *graph.EdgeList, job jobSize, log *slog.Logger) (Pla
 		plan = sizePlan(cfg, problem, job, plan, backend.Lookup, log)
 	}
 	return plan, nil
+}
+
+// cpuBeforeAsking plans the CPU, under compute.backend auto, for a job
+// the CPU is estimated to finish before a GPU could have started (one
+// CUDA context and the graph's upload): the GPU backend is not even asked
+// whether a device answers, which would load and initialise the driver.
+// Only a GPU backend that describes its devices is passed over this way,
+// as sizePlan weighs only those.
+func cpuBeforeAsking(cfg *Config, problem backend.Problem, job jobSize, backends planner.Backends) (Plan, bool) {
+	if cfg.Backend != BackendAuto {
+		return Plan{}, false
+	}
+	if gpu, ok := backends(backend.GPU); !ok || gpu.Devices == nil {
+		return Plan{}, false
+	}
+	cpu, _, err := planner.ChooseBackend(backend.CPU, problem, backends)
+	if err != nil {
+		return Plan{}, false
+	}
+	seconds := job.cpuSeconds(cpu.Choice.Algorithm.Name)
+	start := job.gpuSeconds("", 1)
+	if seconds > start.Seconds {
+		return Plan{}, false
+	}
+	cpu.Why = fmt.Sprintf("auto: the CPU is estimated faster for this job: %.3g s on %d cores, less than starting a GPU (opening %.3g s, upload %.3g s); the GPU was not asked",
+		seconds, max(job.Workers, 1), start.OpenSeconds, start.UploadSeconds)
+	return Plan{Plan: cpu}, true
 }
 
 // sizePlan weighs a GPU plan with the cost model (place) when the GPU

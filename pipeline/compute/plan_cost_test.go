@@ -110,18 +110,60 @@ func describedGPU(count int, opened *[]backend.Options) backend.Factory {
 	return f
 }
 
-func TestAutoRunsASmallJobOnTheCPUWithoutOpeningTheGPU(t *testing.T) {
+func TestAutoRunsASmallJobOnTheCPUWithoutAskingTheGPU(t *testing.T) {
 	var opened []backend.Options
-	registerFake(t, describedGPU(2, &opened))
+	f := describedGPU(2, &opened)
+	var asked atomic.Int32
+	f.Available = func() (bool, string) { asked.Add(1); return true, "fake GPU answers" }
+	registerFake(t, f)
 	const spec = "grid:side=8,seed=2"
 	out := filepath.Join(t.TempDir(), "out")
 	res := runCompute(t, loadCompute(t, "", "-generate", spec, "-backend", "auto", "-sources", "0,63", "-out", out))
 	checkRanOnCPU(t, res, out, spec, []int32{0, 63})
-	if len(opened) != 0 {
-		t.Errorf("the GPU was opened %d times for a job planned on the CPU", len(opened))
+	if len(opened) != 0 || asked.Load() != 0 {
+		t.Errorf("the GPU was asked %d times and opened %d times for a job planned on the CPU", asked.Load(), len(opened))
 	}
-	if why := res.Manifest.BackendReason; !strings.Contains(why, "CPU is estimated faster") || !strings.Contains(why, "opening") {
+	if why := res.Manifest.BackendReason; !strings.Contains(why, "CPU is estimated faster") || !strings.Contains(why, "opening 0.22 s") {
 		t.Errorf("backend_reason %q does not give the estimates", why)
+	}
+}
+
+// TestCPUBeforeAskingOnlyUnderAuto: the GPU is passed over unasked only
+// under auto, for a GPU backend that describes its devices, and for a job
+// smaller than starting one.
+func TestCPUBeforeAskingOnlyUnderAuto(t *testing.T) {
+	described := describedGPU(1, new([]backend.Options))
+	undescribed := described
+	undescribed.Devices = nil
+	small := backend.Problem{N: 64, M: 224, MinWeight: 1, MaxWeight: 9, Sources: 1, Algorithm: backend.Algorithm{Name: backend.AlgorithmAuto}}
+	smallJob := jobSize{N: 64, M: 224, Sources: 1, Targets: -1, Workers: 2}
+	large := small
+	large.Sources = 1 << 20
+	largeJob := smallJob
+	largeJob.Sources = 1 << 20
+	for _, c := range []struct {
+		name      string
+		requested string
+		gpu       backend.Factory
+		problem   backend.Problem
+		job       jobSize
+		want      bool
+	}{
+		{"small job", BackendAuto, described, small, smallJob, true},
+		{"gpu requested", backend.GPU, described, small, smallJob, false},
+		{"undescribed devices", BackendAuto, undescribed, small, smallJob, false},
+		{"large job", BackendAuto, described, large, largeJob, false},
+	} {
+		backends := func(name string) (backend.Factory, bool) {
+			if name == backend.GPU {
+				return c.gpu, true
+			}
+			return backend.Lookup(name)
+		}
+		plan, ok := cpuBeforeAsking(&Config{Backend: c.requested}, c.problem, c.job, backends)
+		if ok != c.want || (ok && plan.Factory.Name != backend.CPU) {
+			t.Errorf("%s: planned %q (%v), want the CPU unasked: %v", c.name, plan.Factory.Name, ok, c.want)
+		}
 	}
 }
 
@@ -149,6 +191,8 @@ func TestGPUOpensOnlyTheDevicesTheJobRepays(t *testing.T) {
 	}
 }
 
+// TestUndescribedDevicesKeepThePlan: devices the backend fails to
+// describe are opened as compute.devices says.
 func TestUndescribedDevicesKeepThePlan(t *testing.T) {
 	var opened atomic.Int32
 	f := describedGPU(2, new([]backend.Options))
@@ -162,8 +206,8 @@ func TestUndescribedDevicesKeepThePlan(t *testing.T) {
 	}
 	f.Devices = func() ([]backend.DeviceInfo, error) { return nil, errors.New("fake gpu: cannot describe") }
 	registerFake(t, f)
-	res := runCompute(t, loadCompute(t, "", "-generate", "grid:side=8", "-backend", "auto", "-sources", "0", "-out", filepath.Join(t.TempDir(), "out")))
+	res := runCompute(t, loadCompute(t, "", "-generate", "grid:side=8", "-backend", "gpu", "-sources", "0", "-out", filepath.Join(t.TempDir(), "out")))
 	if res.Manifest.Backend != backend.GPU || opened.Load() != 1 {
-		t.Errorf("ran on %s, GPU opened %d times; want the GPU as planned", res.Manifest.Backend, opened.Load())
+		t.Errorf("ran on %s, GPU opened %d times; want the GPU on every device as configured", res.Manifest.Backend, opened.Load())
 	}
 }
