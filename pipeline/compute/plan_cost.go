@@ -98,8 +98,11 @@ func searchSpace(seconds float64, reference, n int32) float64 {
 
 // cpuSeconds estimates the CPU backend's time for the job with algorithm
 // alg (its Choice's name), or +Inf for one the model has no rate for.
+// Searches are spread over the cores by source, so fewer sources than
+// cores leave cores idle; Floyd-Warshall spreads each step's tiles.
 func (j jobSize) cpuSeconds(alg string) float64 {
 	s, n, m := float64(j.Sources), float64(j.N), float64(j.M)
+	cores := max(min(j.Workers, j.Sources), 1)
 	var core float64
 	switch alg {
 	case backend.AlgorithmCH:
@@ -117,11 +120,11 @@ func (j jobSize) cpuSeconds(alg string) float64 {
 	case backend.AlgorithmDijkstra, backend.AlgorithmJohnson:
 		core = s * (n + m) * cpuSearchElementSeconds
 	case backend.AlgorithmFloydWarshall:
-		core = n * n * n * cpuFloydWarshallStepSeconds
+		core, cores = n*n*n*cpuFloydWarshallStepSeconds, max(j.Workers, 1)
 	default:
 		return math.Inf(1)
 	}
-	return core / float64(max(j.Workers, 1))
+	return core / float64(cores)
 }
 
 // gpuKernelSeconds estimates the GPU kernels' time for the job on one

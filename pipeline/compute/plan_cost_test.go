@@ -53,6 +53,8 @@ func TestPlaceKeepsLargeJobsOnTheGPU(t *testing.T) {
 		// context, a fourth 0.16 s.
 		{"all pairs", gnutellaAllPairs, backend.AlgorithmJohnson, backend.AlgorithmFloydWarshall, 4, 3},
 		{"all pairs, one GPU", gnutellaAllPairs, backend.AlgorithmFloydWarshall, backend.AlgorithmFloydWarshall, 1, 1},
+		// One search uses one core, however many the host has.
+		{"one whole search", jobSize{N: 24_010_000, M: 95_960_400, Sources: 1, Targets: -1, Workers: 64}, backend.AlgorithmDijkstra, backend.AlgorithmSSSP, 2, 1},
 	} {
 		p := place(c.job, c.cpuAlg, c.gpuAlg, fakeDevices(c.visible))
 		if p.CPU || p.Devices != c.want {
