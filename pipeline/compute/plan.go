@@ -50,7 +50,7 @@ func planRun(cfg *Config, e *graph.EdgeList, job jobSize, log *slog.Logger) (Pla
 	}
 	plan := Plan{Plan: p}
 	if p.Factory.Name == backend.GPU {
-		plan = sizePlan(cfg, problem, job, plan, backend.Lookup, log)
+		plan = sizePlan(cfg, problem, job, plan, backend.Lookup)
 	}
 	return plan, nil
 }
@@ -78,19 +78,19 @@ func cpuBeforeAsking(cfg *Config, problem backend.Problem, job jobSize, backends
 		return Plan{}, false
 	}
 	cpu.Why = fmt.Sprintf("auto: the CPU is estimated faster for this job: %.3g s on %d cores, less than starting a GPU (opening %.3g s, upload %.3g s); the GPU was not asked",
-		seconds, max(job.Workers, 1), start.OpenSeconds, start.UploadSeconds)
+		seconds, job.cpuCores(cpu.Choice.Algorithm.Name), start.OpenSeconds, start.UploadSeconds)
 	return Plan{Plan: cpu}, true
 }
 
 // sizePlan weighs a GPU plan with the cost model (place) when the GPU
 // backend describes its devices: under compute.backend auto a job the
-// CPU does faster than the GPU could even start goes to the CPU, saying
-// why; otherwise, with compute.devices "all", only as many devices are
-// opened as the job repays. A list of ordinals is opened as given, and
+// CPU is estimated to finish sooner than the GPU, its start included,
+// goes to the CPU, saying why; otherwise, with compute.devices "all",
+// only as many devices are opened as the job repays. A list of ordinals is opened as given, and
 // compute.backend gpu stays on the GPU. Without a description, or when
 // the devices cannot be described, the plan stays as it is (open then
 // reports what is wrong).
-func sizePlan(cfg *Config, problem backend.Problem, job jobSize, plan Plan, backends planner.Backends, log *slog.Logger) Plan {
+func sizePlan(cfg *Config, problem backend.Problem, job jobSize, plan Plan, backends planner.Backends) Plan {
 	if plan.Factory.Devices == nil {
 		return plan
 	}
@@ -99,10 +99,11 @@ func sizePlan(cfg *Config, problem backend.Problem, job jobSize, plan Plan, back
 		return plan
 	}
 	if cfg.Device.Devices != nil {
-		visible = visible[:0]
+		listed := make([]backend.DeviceInfo, 0, len(cfg.Device.Devices))
 		for _, o := range cfg.Device.Devices {
-			visible = append(visible, backend.DeviceInfo{Ordinal: o, Name: fmt.Sprintf("device %d", o)})
+			listed = append(listed, backend.DeviceInfo{Ordinal: o, Name: fmt.Sprintf("device %d", o)})
 		}
+		visible = listed
 	}
 	cpuAlg := ""
 	cpu, _, cpuErr := planner.ChooseBackend(backend.CPU, problem, backends)

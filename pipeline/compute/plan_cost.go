@@ -102,7 +102,6 @@ func searchSpace(seconds float64, reference, n int32) float64 {
 // cores leave cores idle; Floyd-Warshall spreads each step's tiles.
 func (j jobSize) cpuSeconds(alg string) float64 {
 	s, n, m := float64(j.Sources), float64(j.N), float64(j.M)
-	cores := max(min(j.Workers, j.Sources), 1)
 	var core float64
 	switch alg {
 	case backend.AlgorithmCH:
@@ -120,11 +119,20 @@ func (j jobSize) cpuSeconds(alg string) float64 {
 	case backend.AlgorithmDijkstra, backend.AlgorithmJohnson:
 		core = s * (n + m) * cpuSearchElementSeconds
 	case backend.AlgorithmFloydWarshall:
-		core, cores = n*n*n*cpuFloydWarshallStepSeconds, max(j.Workers, 1)
+		core = n * n * n * cpuFloydWarshallStepSeconds
 	default:
 		return math.Inf(1)
 	}
-	return core / float64(cores)
+	return core / float64(j.cpuCores(alg))
+}
+
+// cpuCores is the number of cores the CPU backend keeps busy on the job
+// with algorithm alg: searches go to the cores by source.
+func (j jobSize) cpuCores(alg string) int {
+	if alg == backend.AlgorithmFloydWarshall {
+		return max(j.Workers, 1)
+	}
+	return max(min(j.Workers, j.Sources), 1)
 }
 
 // gpuKernelSeconds estimates the GPU kernels' time for the job on one
@@ -195,7 +203,7 @@ func place(j jobSize, cpuAlg, gpuAlg string, visible []backend.DeviceInfo) place
 			gpu.Seconds, gpu.Devices, len(visible), visible[0].Name, gpu.OpenSeconds, gpu.UploadSeconds, gpu.KernelSeconds),
 	}
 	if !math.IsInf(cpu, 1) {
-		p.CPUText = fmt.Sprintf("%.3g s on %d cores", cpu, max(j.Workers, 1))
+		p.CPUText = fmt.Sprintf("%.3g s on %d cores", cpu, j.cpuCores(cpuAlg))
 	}
 	return p
 }
