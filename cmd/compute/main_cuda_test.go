@@ -42,6 +42,12 @@ func runChild(t *testing.T, backend string, env ...string) (int, string) {
 	return cmd.ProcessState.ExitCode(), stderr.String()
 }
 
+// askGPU makes the demo large enough for auto to ask the GPU: all pairs
+// of its 4,096 vertices, estimated to take the CPU longer than starting a
+// GPU (a smaller job runs on the CPU without the driver being loaded),
+// with only the summary and the path written.
+var askGPU = []string{"PATHFLOW_COMPUTE_SOURCES=all", "PATHFLOW_OUTPUT_DISTANCES=false"}
+
 // planLine is the log line that says which backend runs and why.
 func planLine(t *testing.T, stderr string) string {
 	t.Helper()
@@ -56,7 +62,7 @@ func planLine(t *testing.T, stderr string) string {
 
 func TestStartsWithoutTheDriverLibrary(t *testing.T) {
 	const missing = "/nonexistent/libcuda.so.1"
-	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY="+missing)
+	code, stderr := runChild(t, "auto", append([]string{"CU_DRIVER_LIBRARY=" + missing}, askGPU...)...)
 	if code != cli.ExitOK {
 		t.Fatalf("auto without the driver library: exit %d, want 0:\n%s", code, stderr)
 	}
@@ -70,7 +76,7 @@ func TestStartsWithoutTheDriverLibrary(t *testing.T) {
 }
 
 func TestStartsWithoutAVisibleDevice(t *testing.T) {
-	code, stderr := runChild(t, "auto", "CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES=")
+	code, stderr := runChild(t, "auto", append([]string{"CU_DRIVER_LIBRARY=", "CUDA_VISIBLE_DEVICES="}, askGPU...)...)
 	if code != cli.ExitOK {
 		t.Fatalf("auto with no visible device: exit %d, want 0:\n%s", code, stderr)
 	}
@@ -92,18 +98,23 @@ func TestStartsWithoutAVisibleDevice(t *testing.T) {
 	}
 }
 
-// TestUsesTheGPUWhenOneAnswers runs only where a GPU is usable.
+// TestUsesTheGPUWhenOneAnswers runs only where a GPU is usable: gpu runs
+// the demo there; auto runs it on the CPU, since four searches on 4,096
+// vertices take less than opening the GPU, and says so.
 func TestUsesTheGPUWhenOneAnswers(t *testing.T) {
 	if ok, why := device.Available(); !ok {
 		t.Skip("no usable GPU:", why)
 	}
-	for _, backend := range []string{"auto", "gpu"} {
-		code, stderr := runChild(t, backend, "CU_DRIVER_LIBRARY=")
+	for _, c := range []struct{ backend, want, why string }{
+		{"gpu", "backend=gpu", ""},
+		{"auto", "backend=cpu", "CPU is estimated faster"},
+	} {
+		code, stderr := runChild(t, c.backend, "CU_DRIVER_LIBRARY=")
 		if code != cli.ExitOK {
-			t.Fatalf("%s on a GPU host: exit %d:\n%s", backend, code, stderr)
+			t.Fatalf("%s on a GPU host: exit %d:\n%s", c.backend, code, stderr)
 		}
-		if plan := planLine(t, stderr); !strings.Contains(plan, "backend=gpu") {
-			t.Errorf("%s on a GPU host: plan line %q does not name the GPU", backend, plan)
+		if plan := planLine(t, stderr); !strings.Contains(plan, c.want) || !strings.Contains(plan, c.why) {
+			t.Errorf("%s on a GPU host: plan line %q does not say %q and %q", c.backend, plan, c.want, c.why)
 		}
 	}
 }

@@ -66,6 +66,23 @@ type Factory struct {
 	Choose func(p Problem) (Choice, error)
 	// Open starts the backend.
 	Open func(o Options) (Backend, error)
+	// Devices describes the accelerators Open would use with Options.Devices
+	// nil (every visible one), without opening any: the planner weighs a
+	// job against the cost of opening them. Nil for a backend without
+	// devices, or one that cannot say (the planner then takes it as it
+	// is).
+	Devices func() ([]DeviceInfo, error)
+}
+
+// DeviceInfo is one accelerator as its driver describes it before a
+// context is created on it.
+type DeviceInfo struct {
+	// Ordinal is the device's number, as Options.Devices names it.
+	Ordinal int
+	// Name is the driver's name of the device, e.g. "NVIDIA H200".
+	Name string
+	// Memory is the device's total memory in bytes.
+	Memory int64
 }
 
 var (

@@ -14,6 +14,7 @@ func init() {
 		Name:      Name,
 		Available: device.Available,
 		Choose:    choose,
+		Devices:   visibleDevices,
 		Open: func(o backend.Options) (backend.Backend, error) {
 			return New(WithWorkers(o.Workers), WithDevices(o.Devices), WithMemoryLimit(o.MemoryLimit))
 		},

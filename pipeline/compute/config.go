@@ -57,7 +57,7 @@ func Keys() []config.Key {
 	return append(append(input.Keys(),
 		config.Key{Name: KeyAlgorithm, Default: backend.AlgorithmAuto, Flag: "algorithm", Usage: "auto, dijkstra, bellman-ford, sssp (single/multi-source), floyd-warshall, johnson (all pairs), ch (contraction hierarchy on either backend, weights >= 0)"},
 		config.Key{Name: KeyVariant, Default: "", Flag: "variant", Usage: "algorithm variant (see docs/algorithms.md); empty for the backend's best"},
-		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda and a device answers; gpu without one exits 8)"},
+		config.Key{Name: KeyBackend, Default: BackendAuto, Flag: "backend", Usage: "cpu, gpu, or auto (the GPU when built with -tags cuda, a device answers and the job repays opening it; gpu without one exits 8)"},
 		config.Key{Name: KeyIDs, Default: input.IDsDense, Flag: "ids", Usage: "how sources, targets and paths name vertices: dense (0-based ids of the outputs) or original (the input file's ids)"},
 		config.Key{Name: KeySources, Default: []string{"0"}, Flag: "sources", Usage: "source vertices (ids as compute.ids says): ids, ranges lo-hi, or all"},
 		config.Key{Name: KeyTargets, Default: []string{"all"}, Flag: "targets", Usage: "target vertices written for every source (ids, ranges lo-hi, or all), in this order"},

@@ -23,6 +23,25 @@ func chQuery(cfg *Config, run *computeRun, n int32) planner.Query {
 	}
 }
 
+// jobFor describes the run's job for the cost model (planRun).
+func jobFor(cfg *Config, run *computeRun, g *input.LoadedGraph) jobSize {
+	job := jobSize{
+		N: g.Edges.N, M: int64(g.Edges.M()), Sources: len(run.sources), Targets: -1,
+		Parents: run.readsParents(), Workers: cfg.Workers,
+	}
+	switch {
+	case run.targets != nil:
+		job.Targets = float64(len(run.targets))
+	case run.sourceTargets != nil:
+		total := 0
+		for _, ts := range run.sourceTargets {
+			total += len(ts)
+		}
+		job.Targets = float64(total) / float64(max(len(run.sourceTargets), 1))
+	}
+	return job
+}
+
 // planCompute is planRun, with the input's stored contraction hierarchy
 // taken into account. With compute.algorithm ch the run answers from the
 // stored hierarchy when there is one (else the backend builds one); with
@@ -38,7 +57,7 @@ func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[
 	lo, _ := g.Edges.WeightRange()
 	autoCH = autoCH && lo >= 0
 	if cfg.Algorithm != backend.AlgorithmCH && !autoCH {
-		plan, err := planRun(cfg, g.Edges, len(run.sources), log)
+		plan, err := planRun(cfg, g.Edges, jobFor(cfg, run, g), log)
 		return plan, cfg, nil, err
 	}
 	began := time.Now()
@@ -55,7 +74,7 @@ func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[
 		chCfg.Algorithm, chCfg.TileEdge = ch.Name, ch.TileEdge
 		planCfg = &chCfg
 	}
-	plan, err := planRun(planCfg, g.Edges, len(run.sources), log)
+	plan, err := planRun(planCfg, g.Edges, jobFor(cfg, run, g), log)
 	if err != nil || stored == nil {
 		return plan, planCfg, nil, err
 	}

@@ -8,15 +8,12 @@ import "C"
 
 const initHtml = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html"
 
-func init() {
-	// Given that the flags must be 0, the CUDA driver is initialized at the package level
-	// http://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html
-	//
-	// pathflow: a failure is recorded for InitError (lazy.go) instead of
-	// ending the program, so that a binary built with cu starts on hosts
-	// without a driver or a device.
-	initErr = driverInitError(result(C.cuInit(C.uint(0))))
-}
+// pathflow: the driver is initialised (cuInit) when it is first used, by
+// InitError or any driver call (lazy.go, lazy.c), rather than here when
+// the program starts: a run that never touches the GPU, or a process that
+// only supervises one, does not pay for it, and a failure is recorded for
+// InitError instead of ending the program, so that a binary built with cu
+// starts on hosts without a driver or a device.
 
 // Version returns the version of the CUDA driver
 func Version() int {

@@ -26,7 +26,16 @@ static void load(void) {
 	if (driver == NULL) {
 		const char *e = dlerror();
 		snprintf(load_error, sizeof load_error, "%s", e != NULL ? e : library);
+		return;
 	}
+	// The driver is initialised as it is loaded, before any trampoline
+	// hands out a function: the copy no longer calls cuInit when the
+	// program starts (cu.go), so a program that never calls the driver
+	// never pays for it. A failure leaves every call failing with
+	// CUDA_ERROR_NOT_INITIALIZED; InitError calls cuInit again and reports
+	// its result.
+	CUresult (*init)(unsigned int) = (CUresult (*)(unsigned int))dlsym(driver, "cuInit");
+	if (init != NULL) init(0);
 }
 
 const char *cu_lazy_load_error(void) {

@@ -11,6 +11,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -32,7 +33,10 @@ type DriverLoadError struct {
 func (e *DriverLoadError) Error() string { return ErrNoDriver.Error() + ": " + e.Reason }
 func (e *DriverLoadError) Unwrap() error { return ErrNoDriver }
 
-var initErr error
+var (
+	initOnce sync.Once
+	initErr  error
+)
 
 // driverInitError turns cuInit's result into InitError's answer: a missing
 // library is reported with dlopen's message.
@@ -46,12 +50,16 @@ func driverInitError(err error) error {
 	return nil
 }
 
-// InitError is nil when the driver was loaded and initialised when the
-// program started, and says why not otherwise: a *DriverLoadError
+// InitError is nil when the driver was loaded and initialised, which it
+// is on the first call of InitError or of any driver function, and says
+// why not otherwise: a *DriverLoadError
 // (wrapping ErrNoDriver) when libcuda.so.1 could not be loaded, or one wrapping
 // cuInit's result (NoDevice when no device is visible, for example with
 // CUDA_VISIBLE_DEVICES empty). Every other call fails while it is not nil.
-func InitError() error { return initErr }
+func InitError() error {
+	initOnce.Do(func() { initErr = driverInitError(result(C.cuInit(C.uint(0)))) })
+	return initErr
+}
 
 // DriverSymbol is the address of the driver function named name (the
 // versioned name cuda.h maps to, such as "cuMemcpyDtoHAsync_v2"), resolved

@@ -6,7 +6,7 @@
 
 #include <cuda.h>
 
-// cu_lazy_resolve loads libcuda.so.1 on first use and stores in *slot the
+// cu_lazy_resolve loads (and initialises) libcuda.so.1 on first use and stores in *slot the
 // address of the driver function named name, unless *slot already holds
 // it; *fn receives the address. CUDA_ERROR_NOT_INITIALIZED: the library
 // could not be loaded (cu_lazy_load_error says why); CUDA_ERROR_NOT_FOUND:
