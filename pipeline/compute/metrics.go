@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/resultfiles"
@@ -28,13 +29,21 @@ var roadMetricsByName = map[string]roadMetric{
 
 // loadMetric finds the values of the metric name on every arc of g, in
 // the order of g.Edges, and sets them as g.Edges.Metric, so that the
-// graph's rows (input.LoadedGraph.Rows) carry them. A road network's
-// "time" and "length" come from its OpenStreetMap reader or its edges
-// table; any other name is an int32 column of the edges table of an
-// ingest output (read from its tables: the run asks for
+// graph's rows (input.LoadedGraph.Rows) carry them. The metric of a
+// second file of a DIMACS network (input.metric.file) comes as it was
+// read; a road network's "time" and "length" come from its OpenStreetMap
+// reader or its edges table; any other name is an int32 column of the
+// edges table of an ingest output (read from its tables: the run asks for
 // input.TablesAlways). It returns the column the results write.
 func loadMetric(g *input.LoadedGraph, name string) (resultfiles.MetricColumn, error) {
+	if m := g.MetricFile; m != nil && m.Name == name {
+		g.Edges.Metric = m.Values
+		return resultfiles.MetricColumn{Name: name, Unit: m.Unit}, nil
+	}
 	road, isRoad := roadMetricsByName[name]
+	// Only a road network's tables hold time and length under their road
+	// column names; another input's column may be named "length" itself.
+	isRoad = isRoad && (g.Road != nil || g.Format == string(formats.KindOSM))
 	if isRoad && g.Road != nil {
 		if g.Road.Weight == name {
 			return resultfiles.MetricColumn{}, isWeight(name)
@@ -47,7 +56,7 @@ func loadMetric(g *input.LoadedGraph, name string) (resultfiles.MetricColumn, er
 		return resultfiles.MetricColumn{Name: name, Unit: road.unit}, nil
 	}
 	if g.Folder == "" || g.CSR != nil {
-		return resultfiles.MetricColumn{}, config.Errorf(KeyMetrics, "%q: the input carries no metric beside its weight (a road network has time and length; an ingest output, the int32 columns of its edges table)", name)
+		return resultfiles.MetricColumn{}, config.Errorf(KeyMetrics, "%q: the input carries no metric beside its weight (a road network has time and length; an ingest output, the int32 columns of its edges table; a DIMACS file, the one %s names with %s)", name, input.KeyInputMetricFile, input.KeyInputMetricName)
 	}
 	column := name
 	if isRoad {

@@ -93,6 +93,8 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 		vs.Fail(output.KeyCompression, "applies to parquet and arrow tables, not to a %s file", cfg.Output)
 	case (cfg.Output == IngestBinary || cfg.Output == IngestDIMACS) && cfg.Hierarchy == HierarchyOn:
 		vs.Fail(KeyIngestHierarchy, "a hierarchy is stored beside parquet or arrow tables, not with a %s file", cfg.Output)
+	case (cfg.Output == IngestBinary || cfg.Output == IngestDIMACS) && cfg.Input.Metric.File != "":
+		vs.Fail(input.KeyInputMetricFile, "its metric is a column of parquet or arrow tables; a %s file holds one weight per arc", cfg.Output)
 	}
 	if err := vs.Err(); err != nil {
 		return nil, err
@@ -204,5 +206,5 @@ func writeIngestOutput(cfg *Config, dir string, g *input.LoadedGraph) ([]tables.
 	}
 	return tables.WriteGraph(tables.GraphFilesIn(dir, cfg.Tables), g.Edges, g.Vertices, input.Metadata(g),
 		tables.WithFormat(cfg.Tables), tables.WithCompression(cfg.Compression), tables.WithBatchRows(cfg.BatchRows),
-		tables.WithArcColumns(roadColumns(g)...))
+		tables.WithArcColumns(arcColumns(g)...))
 }

@@ -56,11 +56,10 @@ func roadManifest(g *input.LoadedGraph) *output.RoadManifest {
 	}
 }
 
-// hierarchyMetric returns the metric a road network's hierarchy carries,
-// its name and its values in the arcs' order: of time and length, the one
-// that is not the weight, so that runs reporting it (compute.metrics)
-// answer from the stored hierarchy. "" and nil for other inputs.
-func hierarchyMetric(g *input.LoadedGraph) (string, []int32) {
+// roadOtherMetric returns, of a road network's time and length, the one
+// that is not the weight: its name and its values in the arcs' order. ""
+// and nil for other inputs.
+func roadOtherMetric(g *input.LoadedGraph) (string, []int32) {
 	switch {
 	case g.Road == nil:
 		return "", nil

@@ -43,6 +43,7 @@ func Keys() []config.Key {
 		{Name: KeyInputMirror, Default: "", Path: true, Flag: "mirror", Usage: "folder of downloaded dataset files that replaces the network (default $PATHFLOW_DATASETS or ../shared/datasets)"},
 		{Name: KeyInputOffline, Default: false, Flag: "offline", Usage: "never download datasets"},
 	}
+	keys = append(keys, metricFileKeys()...)
 	keys = append(keys, osmKeys()...)
 	return append(keys, runlog.Keys()...)
 }
@@ -62,6 +63,7 @@ func ReadSpec(vs *config.Values) Spec {
 		Seed:        vs.Uint64(KeyInputWeightSeed),
 		Simplify:    vs.OneOf(KeyInputSimplify, "keep", "reduce"),
 		OSM:         readOSMSpec(vs),
+		Metric:      readMetricFileSpec(vs, vs.String(KeyInputSimplify)),
 		Mirror:      vs.String(KeyInputMirror),
 		Offline:     vs.Bool(KeyInputOffline),
 	}

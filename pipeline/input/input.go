@@ -41,6 +41,9 @@ type Spec struct {
 	Seed      uint64
 	// OSM applies to OpenStreetMap extracts.
 	OSM OSMSpec
+	// Metric is a second DIMACS file of the network, whose weights are
+	// another metric of the same arcs (metric_file.go).
+	Metric MetricFileSpec
 	// Simplify is "keep" (self-loops and parallel arcs stay) or "reduce"
 	// (parallel arcs become one arc of the minimum weight and non-negative
 	// self-loops go, see formats.Simplify).
@@ -101,6 +104,8 @@ type LoadedGraph struct {
 	// Road is what an OpenStreetMap input carries beyond the graph (arc
 	// metrics, ways, geometry), nil for other inputs.
 	Road *Road
+	// MetricFile is the metric of Spec.Metric's file, nil without one.
+	MetricFile *MetricFile
 	// Elapsed is the wall time of reading and parsing.
 	Elapsed time.Duration
 	// Folder is the ingest output folder a table input was read from
@@ -158,6 +163,9 @@ func LoadGraph(ctx context.Context, spec Spec, log *slog.Logger, progressOut io.
 		format, rule = detected, why
 	}
 	log.Info(fmt.Sprintf("format %s (%s)", format, rule), "file", path)
+	if err := checkMetricFileFormat(spec.Metric, format); err != nil {
+		return nil, err
+	}
 
 	var loaded *LoadedGraph
 	var err error
@@ -190,6 +198,11 @@ func LoadGraph(ctx context.Context, spec Spec, log *slog.Logger, progressOut io.
 	}
 	if spec.Coordinates != "" {
 		if err := loadCoordinates(spec.Coordinates, loaded); err != nil {
+			return nil, &stageerr.InputError{Err: err}
+		}
+	}
+	if spec.Metric.File != "" {
+		if loaded.MetricFile, err = loadMetricFile(spec.Metric, loaded, log, progressOut, quiet); err != nil {
 			return nil, &stageerr.InputError{Err: err}
 		}
 	}
@@ -483,6 +496,9 @@ func Metadata(g *LoadedGraph) map[string]string {
 	}
 	if g.WeightUnit != "" {
 		meta[MetaWeightUnit] = g.WeightUnit
+	}
+	if m := g.MetricFile; m != nil {
+		meta[MetaMetricFile], meta[MetaMetricFileSHA256] = filepath.Base(m.File), m.SHA256
 	}
 	return meta
 }

@@ -11,7 +11,7 @@ import (
 
 // ReadPaths lists what a graph input reads: input.path (for a table file
 // of an ingest output, the whole folder, whose vertices table, reload file
-// and hierarchy compute reads too), input.coordinates, and a dataset's
+// and hierarchy compute reads too), input.coordinates, input.metric.file, and a dataset's
 // files as found in the mirror folder or the download cache (a file still
 // to be downloaded is read from nowhere the output could be yet).
 func ReadPaths(spec Spec) []output.ReadPath {
@@ -21,6 +21,9 @@ func ReadPaths(spec Spec) []output.ReadPath {
 	}
 	if spec.Coordinates != "" {
 		paths = append(paths, output.ReadPath{Key: KeyInputCoordinates, Path: spec.Coordinates})
+	}
+	if spec.Metric.File != "" {
+		paths = append(paths, output.ReadPath{Key: KeyInputMetricFile, Path: spec.Metric.File})
 	}
 	if spec.Path == "" && spec.Dataset != "" {
 		d, err := datasets.Lookup(spec.Dataset)
