@@ -19,11 +19,12 @@ func (c *Config) readPaths() []output.ReadPath {
 }
 
 // namedInputFiles are the files besides the graph whose paths the settings
-// name and whose bytes shape the result: the pair list, the places and
-// the path requests.
+// name and whose bytes shape the result: the pair list, the places, the
+// path requests and a raw input's metric file.
 func (c *Config) namedInputFiles() []output.ReadPath {
 	var paths []output.ReadPath
 	for _, f := range []output.ReadPath{
+		{Key: input.KeyInputMetricFile, Path: c.Input.Metric.File},
 		{Key: KeyPairList, Path: c.PairList},
 		{Key: KeyOrigins, Path: c.Places.Origins},
 		{Key: KeyDestinations, Path: c.Places.Destinations},
