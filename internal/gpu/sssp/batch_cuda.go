@@ -74,6 +74,9 @@ type batchSolver struct {
 	metricState device.Buffer
 	slotMetric  [2]device.Buffer
 	metricOf    metricBlocks
+	// keyed finds a metric run's parents on the host when they are not
+	// found on the device (onDevice false).
+	keyed *keyedParents
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -129,11 +132,17 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		if h == nil {
 			return stats, fmt.Errorf("gpu: a metric beside the distance is reported by ch alone: %w", device.ErrNotSupported)
 		}
-		if err := checkMetricRequest(g, req.Wants(results.Parent)); err != nil {
+		if err := checkMetricRequest(g); err != nil {
 			return stats, err
 		}
-		// Keyed parents have no loops to mend (checkMetricRequest).
-		s.onDevice = true
+		// Keyed parents have loops to mend only over arcs of weight and
+		// metric 0: then whole rows go to the host (keyedParents).
+		s.onDevice = !(req.Wants(results.Parent) && hasZeroKeyArc(g))
+		if !s.onDevice {
+			if s.keyed, err = newKeyedParents(g, b.workers); err != nil {
+				return stats, err
+			}
+		}
 	}
 	s.summarize = summarizesOnDevice(req, s.onDevice)
 	// Summaries hold no metric, and the distances are the same without.
@@ -168,6 +177,9 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		var produced Stats
 		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Wants(results.Parent), shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
+		if err == nil && s.keyed != nil {
+			err = s.keyed.failure()
+		}
 	}
 	if cerr := b.dev.Do(s.close); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
@@ -456,7 +468,13 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 	if s.summarize {
 		f.Prepare = decodeSummaries
 	}
-	if !s.onDevice {
+	if !s.onDevice && s.keyed != nil {
+		f.Prepare = func(b *results.Rows) {
+			s.metricOf.fill(b)
+			s.keyed.fill(b)
+		}
+	}
+	if !s.onDevice && s.keyed == nil {
 		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(s.plan.n))

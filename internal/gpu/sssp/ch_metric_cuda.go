@@ -11,6 +11,7 @@ import (
 	"github.com/pathflow/pathflow/internal/gpu/device"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
+	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/kernels"
 	"gorgonia.org/cu"
@@ -77,24 +78,93 @@ func newCHMetric(h *hierarchy.Hierarchy, sel *hierarchy.Selection) (*chMetric, e
 }
 
 // checkMetricRequest refuses a metric request the GPU's ch cannot answer:
-// a graph without a metric or with arcs no key holds (graph.MetricKeys),
-// and parents over arcs of weight and metric zero, whose ties close loops
-// that only a whole row's repair on the host resolves.
-func checkMetricRequest(g *graph.CSR, parents bool) error {
+// a graph without a metric or with arcs no key holds (graph.MetricKeys).
+func checkMetricRequest(g *graph.CSR) error {
 	if g.Metric == nil {
 		return fmt.Errorf("gpu: ch: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
 	}
 	if _, _, err := graph.MetricKeys(g.Weights, g.Metric); err != nil {
 		return fmt.Errorf("gpu: ch: %w", err)
 	}
-	if parents {
-		for a, w := range g.Weights {
-			if w == 0 && g.Metric[a] == 0 {
-				return fmt.Errorf("gpu: ch: parents with a metric over arcs of weight and metric 0 (arc %d): %w", a, device.ErrNotSupported)
-			}
+	return nil
+}
+
+// hasZeroKeyArc reports whether an arc of g has weight and metric 0: ties
+// over such arcs can close loops of tight in-neighbours, which only a
+// whole row's repair on the host resolves (keyedParents). O(m).
+func hasZeroKeyArc(g *graph.CSR) bool {
+	for a, w := range g.Weights {
+		if w == 0 && g.Metric[a] == 0 {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// keyedParents is the host's part of a metric run with parents over arcs
+// of weight and metric 0: each whole row's parents by the keyed rule,
+// loops repaired (paths.NewKeyedParentFinder), on the workers' finders.
+type keyedParents struct {
+	finders []*paths.ParentFinder
+	keys    [][]int64
+	mu      sync.Mutex
+	err     error
+}
+
+// newKeyedParents prepares workers finders over g (g.Metric set). O(n + m).
+func newKeyedParents(g *graph.CSR, workers int) (*keyedParents, error) {
+	f, err := paths.NewKeyedParentFinder(g)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: ch: %w", err)
+	}
+	k := &keyedParents{finders: []*paths.ParentFinder{f}, keys: [][]int64{make([]int64, g.N)}}
+	for range max(workers, 1) - 1 {
+		k.finders = append(k.finders, f.Fork())
+		k.keys = append(k.keys, make([]int64, g.N))
+	}
+	return k, nil
+}
+
+// fill sets the parents of a block of whole rows whose distances and
+// metrics (Metric64) are final, rows spread over the finders. O(rows *
+// (n + m)) work.
+func (k *keyedParents) fill(b *results.Rows) {
+	n, rows := b.Width, b.Len()
+	workers := min(len(k.finders), rows)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			keys := k.keys[w]
+			for i := w; i < rows; i += workers {
+				for v, d := range b.Dist32[i*n : (i+1)*n] {
+					keys[v] = paths.Unreachable
+					if d < graph.Inf32 {
+						keys[v] = graph.Key(d, int32(b.Metric64[i*n+v]))
+					}
+				}
+				if err := k.finders[w].Parents(b.Sources[i], keys, b.Parent[i*n:(i+1)*n]); err != nil {
+					k.fail(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// fail keeps the first error of fill.
+func (k *keyedParents) fail(err error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.err == nil {
+		k.err = fmt.Errorf("gpu: ch: keyed parents: %w", err)
+	}
+}
+
+// failure is fill's first error, or nil.
+func (k *keyedParents) failure() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.err
 }
 
 // upload copies the Down arcs' metric (and the reverse arcs' for
@@ -193,7 +263,8 @@ func (s *batchSolver) gatherMetric(c *device.Ctx, slot *resultSlot, metric *devi
 			return err
 		}
 	}
-	if !s.req.Wants(results.Parent) {
+	if !s.req.Wants(results.Parent) || !s.onDevice {
+		// Off the device, parents come from keyedParents on the host.
 		return nil
 	}
 	rev, m := s.sweep.rev, s.sweep.metric

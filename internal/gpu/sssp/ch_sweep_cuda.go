@@ -126,7 +126,7 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 		if req.Wants(results.Parent) {
 			w.revHost = w.reverseOver(in)
 		}
-	} else if metric && req.Wants(results.Parent) {
+	} else if metric && onDevice && req.Wants(results.Parent) {
 		// The keyed parents read each arc's metric beside its weight:
 		// the host's reverse graph carries both.
 		w.revHost = g.Reverse()
