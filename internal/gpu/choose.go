@@ -41,11 +41,10 @@ var implementations backend.Implementations[implementation]
 // fails with device.ErrNeedsInt64 only if one reaches graph.Inf32 (a road network
 // with weights up to 1000 has a worst-case bound far above int32 and real
 // distances far below it).
+// A run that asks for a metric (Problem.Metric) is refused unless it
+// resolves to ch, the one algorithm whose GPU path sums it.
 func choose(p backend.Problem) (backend.Choice, error) {
 	alg := p.Algorithm
-	if p.Metric {
-		return backend.Choice{}, fmt.Errorf("gpu: a metric beside the distance is reported by the CPU backend (dijkstra, ch): %w", device.ErrNotSupported)
-	}
 	lo, hi := p.MinWeight, p.MaxWeight
 	if p.M == 0 {
 		lo, hi = 0, 0
@@ -56,6 +55,9 @@ func choose(p backend.Problem) (backend.Choice, error) {
 	}
 	if alg.Variant == backend.AlgorithmAuto {
 		alg.Variant = ""
+	}
+	if p.Metric && alg.Name != sssp.AlgorithmCH {
+		return backend.Choice{}, fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s alone, not %s (the CPU backend also reports it with dijkstra): %w", sssp.AlgorithmCH, alg.Name, device.ErrNotSupported)
 	}
 	impl, ok := implementations.Lookup(alg.Name)
 	if !ok {

@@ -109,3 +109,20 @@ func TestChooseCHRefusesNegativeWeights(t *testing.T) {
 		t.Fatalf("choose ch: %+v, %v", c, err)
 	}
 }
+
+// TestChooseMetric: a run that asks for a metric is taken by ch alone;
+// every other algorithm, auto's picks included, refuses it as unsupported
+// so that auto runs it on the CPU.
+func TestChooseMetric(t *testing.T) {
+	p := backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, Sources: 3, Metric: true}
+	p.Algorithm = backend.Algorithm{Name: sssp.AlgorithmCH}
+	if c, err := choose(p); err != nil || c.Algorithm.Name != sssp.AlgorithmCH {
+		t.Fatalf("ch with a metric: %+v, %v", c, err)
+	}
+	for _, name := range []string{"auto", sssp.SSSPFamily, sssp.DijkstraFamily, sssp.BellmanFordFamily, allpairs.AllPairsFamily} {
+		p.Algorithm = backend.Algorithm{Name: name}
+		if _, err := choose(p); !errors.Is(err, backend.ErrUnsupported) || !strings.Contains(err.Error(), "metric") {
+			t.Errorf("%s with a metric: %v, want unsupported naming the metric", name, err)
+		}
+	}
+}

@@ -66,6 +66,17 @@ type batchSolver struct {
 	// a compact sweep's swept vertices, whose positions then stand for
 	// vertex ids in the columns and sources handed to the device.
 	space int64
+	// metric: the run reports a metric beside the distance (ch only,
+	// ch_metric_cuda.go). metricState holds the groups' metrics in dist's
+	// layout, slotMetric each slot's gathered metrics, and metricOf
+	// hands each block's metric cells to its Prepare.
+	metric      bool
+	metricState device.Buffer
+	slotMetric  [2]device.Buffer
+	metricOf    metricBlocks
+	// keyed finds a metric run's parents on the host when they are not
+	// found on the device (onDevice false).
+	keyed *keyedParents
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -117,8 +128,27 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	var err error
 	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
 	s.onDevice = !(req.Wants(results.Parent) && plan.lo <= 0)
+	if req.Wants(results.Metric) {
+		if h == nil {
+			return stats, fmt.Errorf("gpu: a metric beside the distance is reported by ch alone: %w", device.ErrNotSupported)
+		}
+		if err := checkMetricRequest(g); err != nil {
+			return stats, err
+		}
+		// Keyed parents have loops to mend only over arcs of weight and
+		// metric 0: then whole rows go to the host (keyedParents).
+		s.onDevice = !(req.Wants(results.Parent) && hasZeroKeyArc(g))
+		if !s.onDevice {
+			if s.keyed, err = newKeyedParents(g, b.workers); err != nil {
+				return stats, err
+			}
+		}
+	}
+	s.summarize = summarizesOnDevice(req, s.onDevice)
+	// Summaries hold no metric, and the distances are the same without.
+	s.metric = req.Wants(results.Metric) && !s.summarize
 	if h != nil {
-		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, b.workers); err != nil {
+		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, s.metric, b.workers); err != nil {
 			return stats, err
 		}
 		stats.Swept = s.sweep.swept()
@@ -127,8 +157,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	if s.sweep != nil {
 		s.space = s.sweep.space()
 	}
-	s.summarize = summarizesOnDevice(req, s.onDevice)
-	s.sparse = req.SparseRows() && s.onDevice && s.space == plan.n && !s.summarize
+	s.sparse = req.SparseRows() && s.onDevice && s.space == plan.n && !s.summarize && !s.metric
 	s.width = plan.n
 	switch {
 	case s.summarize:
@@ -148,6 +177,9 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		var produced Stats
 		stats.Stream, err = b.st.Stream(ctx, width, req.Sources, req.Wants(results.Parent), shape, s.stageFuncs(&produced), sink)
 		stats.add(produced)
+		if err == nil && s.keyed != nil {
+			err = s.keyed.failure()
+		}
 	}
 	if cerr := b.dev.Do(s.close); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
@@ -165,8 +197,13 @@ func (s *batchSolver) staging() (int64, device.StagingShape) {
 		width := max(1, sparseStagingBytes/(4*int64(s.shape.rows)))
 		return width, s.b.fed(device.ShapeStaging(width, total, sparseStagingBytes, batchWidePool, s.shape.rows))
 	}
-	bytes, pool := batchStaging(s.width, s.b.st.Options())
-	return s.width, s.b.fed(device.ShapeStaging(s.width, total, bytes, pool, s.shape.rows))
+	width := s.width
+	if s.metric {
+		// Each block holds its metric cells after its distances.
+		width *= 2
+	}
+	bytes, pool := batchStaging(width, s.b.st.Options())
+	return width, s.b.fed(device.ShapeStaging(width, total, bytes, pool, s.shape.rows))
 }
 
 // rowWidest is the widest row req asks for: its targets, the longest list
@@ -195,7 +232,9 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		if s.graph, err = uploadGraph(c, s.host); err != nil {
 			return err
 		}
-		if s.req.Wants(results.Parent) {
+		// A metric run's parents read the sweep's reverse arcs, which
+		// carry the metric.
+		if s.req.Wants(results.Parent) && !s.metric {
 			if _, err := s.graph.Reverse(c); err != nil {
 				return err
 			}
@@ -220,6 +259,11 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
 	staging, _ := batchStaging(s.width, s.b.st.Options())
+	if s.metric {
+		// The metric doubles each group's distances and each row's
+		// cells: plan as for half the memory.
+		budget /= 2
+	}
 	if s.sparse {
 		// Sparse rows do not pass through whole-row staging: a launch may
 		// take a full group, whose whole rows, should it fall back to
@@ -235,7 +279,11 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	if s.sparse {
 		cellBytes = groups * s.cellChunks() * batchLanes * (4 + 8)
 	}
-	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes, "batched search state and result rows"); err != nil {
+	metricBytes := int64(0)
+	if s.metric {
+		metricBytes = groups*n*batchLanes*4 + 2*rows*s.width*4
+	}
+	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes+metricBytes, "batched search state and result rows"); err != nil {
 		return err
 	}
 	// PHAST sweeps fill the distances alone: no near-far state; and
@@ -285,6 +333,16 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 			}
 		}
 		slot.rows = rows
+		if s.metric {
+			if s.slotMetric[i], err = c.Alloc(rows*s.width*4, "batched result metrics"); err != nil {
+				return err
+			}
+		}
+	}
+	if s.metric {
+		if s.metricState, err = c.Alloc(kept*n*batchLanes*4, "batched search metrics"); err != nil {
+			return err
+		}
 	}
 	if s.sweep != nil {
 		return s.sweep.grow(c, int(groups))
@@ -309,8 +367,9 @@ func (s *batchSolver) close(c *device.Ctx) error {
 		errs = append(errs, c.Free(buf))
 	}
 	for i := range s.slots {
-		errs = append(errs, c.Free(&s.slots[i].dist), c.Free(&s.slots[i].parent))
+		errs = append(errs, c.Free(&s.slots[i].dist), c.Free(&s.slots[i].parent), c.Free(&s.slotMetric[i]))
 	}
+	errs = append(errs, c.Free(&s.metricState))
 	if s.graph != nil {
 		errs = append(errs, s.graph.Free(c))
 	}
@@ -380,6 +439,14 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 			if err := blk.Dist().CopyFromDevice(0, slot.dist.Ptr, 4*copied, cs.CUDA()); err != nil {
 				return err
 			}
+			if s.metric {
+				// After the distances, in the room staging made for it.
+				metric := s.slotMetric[k%2]
+				if err := blk.Dist().CopyFromDevice(4*copied, metric.Ptr, 4*copied, cs.CUDA()); err != nil {
+					return err
+				}
+				s.metricOf.put(r, blk.Dist().Int32s(2 * copied)[copied:])
+			}
 			if s.req.Wants(results.Parent) {
 				return blk.Parent().CopyFromDevice(0, slot.parent.Ptr, 4*cells, cs.CUDA())
 			}
@@ -389,10 +456,25 @@ func (s *batchSolver) stageFuncs(produced *Stats) device.StageFuncs {
 	if s.sweep != nil && s.sweep.compact && s.req.Wants(results.Parent) {
 		f.Prepare = func(b *results.Rows) { s.sweep.idsOf(b.Parent) }
 	}
+	if s.metric {
+		ids := f.Prepare
+		f.Prepare = func(b *results.Rows) {
+			s.metricOf.fill(b)
+			if ids != nil {
+				ids(b)
+			}
+		}
+	}
 	if s.summarize {
 		f.Prepare = decodeSummaries
 	}
-	if !s.onDevice {
+	if !s.onDevice && s.keyed != nil {
+		f.Prepare = func(b *results.Rows) {
+			s.metricOf.fill(b)
+			s.keyed.fill(b)
+		}
+	}
+	if !s.onDevice && s.keyed == nil {
 		scratch := make([]*paths.TreeRepair, s.b.workers)
 		for i := range scratch {
 			scratch[i] = paths.NewTreeRepair(int(s.plan.n))
@@ -496,10 +578,14 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 			if s.summarize {
 				summaries = slot.dist.Ptr
 			}
-			launches, err := s.sweep.fill(c, rows, s.dist, s.cutoff, bs, summaries)
+			launches, err := s.sweep.fill(c, rows, s.dist, s.metricState, s.cutoff, bs, summaries)
 			st.Launches += launches
 			if err != nil || s.summarize {
 				return err
+			}
+			if s.metric {
+				st.Launches += 2
+				return s.gatherMetric(c, slot, &s.slotMetric[s.slotIndex(slot)], k, groups, ncolumns, rowStarts)
 			}
 			return s.collect(c, slot, k, groups, ncolumns, rowStarts, st)
 		})

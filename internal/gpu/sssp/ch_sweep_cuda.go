@@ -5,6 +5,7 @@ package sssp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -60,6 +61,9 @@ type chSweep struct {
 	// position among the swept vertices, room for sourceCap rows.
 	sourceAt  device.Buffer
 	sourceCap int64
+	// metric, for a run that reports a metric, is what its sweeps add
+	// (ch_metric_cuda.go); nil otherwise.
+	metric *chMetric
 }
 
 // chSelectAll: a selection of more than 1/chSelectAll of the vertices is
@@ -69,8 +73,9 @@ const chSelectAll = 2
 // newCHSweep plans the sweeps of req over h: restricted and compact when
 // the rows are narrowed on the device and what reaches the asked columns
 // (and their in-neighbours, which the parents rule reads) is at most half
-// the graph, else whole.
-func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDevice bool, workers int) (*chSweep, error) {
+// the graph, else whole. With metric the sweeps also sum the metric
+// (h must carry one, hierarchy.HasMetric).
+func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDevice, metric bool, workers int) (*chSweep, error) {
 	w := &chSweep{h: h, workers: workers}
 	var columns []int32
 	var in []inArc
@@ -108,6 +113,11 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 	if err != nil {
 		return nil, fmt.Errorf("gpu: ch: %w", err)
 	}
+	if metric {
+		if w.metric, err = newCHMetric(h, w.sel); err != nil {
+			return nil, err
+		}
+	}
 	if w.compact {
 		w.ids = make([]int32, len(w.sel.Vertices))
 		for i, r := range w.sel.Vertices {
@@ -116,12 +126,20 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 		if req.Wants(results.Parent) {
 			w.revHost = w.reverseOver(in)
 		}
+	} else if metric && onDevice && req.Wants(results.Parent) {
+		// The keyed parents read each arc's metric beside its weight:
+		// the host's reverse graph carries both.
+		w.revHost = g.Reverse()
+	}
+	if w.metric != nil && w.revHost != nil {
+		w.metric.revHost = w.revHost.Metric
 	}
 	return w, nil
 }
 
-// inArc is an arc tail -> head of the graph, weight w.
-type inArc struct{ tail, head, w int32 }
+// inArc is an arc tail -> head of the graph, weight w and metric m (0
+// without a metric).
+type inArc struct{ tail, head, w, m int32 }
 
 // inArcs lists the arcs into the vertices marked in into, in the order of
 // their tails, scanning the graph's arcs on workers goroutines. O(m / workers).
@@ -135,7 +153,11 @@ func inArcs(g *graph.CSR, into []bool, workers int) []inArc {
 			for u := int32(lo); u < int32(hi); u++ {
 				for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 					if v := g.Targets[a]; into[v] {
-						parts[c] = append(parts[c], inArc{tail: u, head: v, w: g.Weights[a]})
+						arc := inArc{tail: u, head: v, w: g.Weights[a]}
+						if g.Metric != nil {
+							arc.m = g.Metric[a]
+						}
+						parts[c] = append(parts[c], arc)
 					}
 				}
 			}
@@ -150,10 +172,14 @@ func inArcs(g *graph.CSR, into []bool, workers int) []inArc {
 }
 
 // reverseOver is the reverse graph of the arcs in over the selection's
-// positions: row p lists the tails of the arcs into the vertex at p.
+// positions: row p lists the tails of the arcs into the vertex at p, with
+// their metric when the sweeps sum one.
 func (w *chSweep) reverseOver(in []inArc) *graph.CSR {
 	count := len(w.sel.Vertices)
 	rev := &graph.CSR{N: int32(count), Offsets: make([]int64, count+1), Targets: make([]int32, len(in)), Weights: make([]int32, len(in))}
+	if w.metric != nil {
+		rev.Metric = make([]int32, len(in))
+	}
 	for _, a := range in {
 		rev.Offsets[w.Position(a.head)+1]++
 	}
@@ -164,6 +190,9 @@ func (w *chSweep) reverseOver(in []inArc) *graph.CSR {
 	for _, a := range in {
 		p := w.Position(a.head)
 		rev.Targets[next[p]], rev.Weights[next[p]] = w.Position(a.tail), a.w
+		if rev.Metric != nil {
+			rev.Metric[next[p]] = a.m
+		}
 		next[p]++
 	}
 	return rev
@@ -211,10 +240,17 @@ func (w *chSweep) prepare(c *device.Ctx) error {
 		if w.rev, err = devicegraph.UploadCSR(c, w.revHost); err != nil {
 			return err
 		}
+	}
+	if w.revHost != nil && w.compact {
 		if w.revIDs, err = c.Alloc(int64(len(w.ids))*4, "selection vertex ids"); err != nil {
 			return err
 		}
 		if err := c.CopyInt32ToDevice(w.revIDs, w.ids); err != nil {
+			return err
+		}
+	}
+	if w.metric != nil {
+		if err := w.metric.upload(c); err != nil {
 			return err
 		}
 	}
@@ -245,6 +281,9 @@ func (w *chSweep) grow(c *device.Ctx, groups int) error {
 		return err
 	}
 	perGroup := max(w.swept(), 1) * batchLanes * 4
+	if w.metric != nil {
+		perGroup *= 2
+	}
 	fit := int(min(int64(groups), (free-free/8)/perGroup+int64(w.perPass)))
 	if fit <= w.perPass {
 		return nil
@@ -252,17 +291,29 @@ func (w *chSweep) grow(c *device.Ctx, groups int) error {
 	if err := c.Free(&w.lanes); err != nil {
 		return err
 	}
+	if w.metric != nil {
+		if err := c.Free(&w.metric.lanes); err != nil {
+			return err
+		}
+	}
 	return w.allocLanes(c, fit)
 }
 
-// allocLanes allocates the lanes of passes of groups groups.
+// allocLanes allocates the lanes of passes of groups groups (and their
+// metric lanes).
 func (w *chSweep) allocLanes(c *device.Ctx, groups int) error {
+	bytes := int64(groups) * max(w.swept(), 1) * batchLanes * 4
 	var err error
-	w.lanes, err = c.Alloc(int64(groups)*max(w.swept(), 1)*batchLanes*4, "hierarchy sweep lanes")
-	if err == nil {
-		w.perPass = groups
+	if w.lanes, err = c.Alloc(bytes, "hierarchy sweep lanes"); err != nil {
+		return err
 	}
-	return err
+	if w.metric != nil {
+		if w.metric.lanes, err = c.Alloc(bytes, "hierarchy sweep metric lanes"); err != nil {
+			return err
+		}
+	}
+	w.perPass = groups
+	return nil
 }
 
 // close frees what prepare, grow and fill made.
@@ -273,6 +324,9 @@ func (w *chSweep) close(c *device.Ctx) error {
 			errs = append(errs, g.Free(c))
 		}
 	}
+	if w.metric != nil {
+		errs = append(errs, w.metric.close(c))
+	}
 	return errors.Join(errs...)
 }
 
@@ -281,10 +335,15 @@ func (w *chSweep) close(c *device.Ctx) error {
 // dist + g*space*32 int32: by vertex id at the swept vertices, or by
 // position when compact. With summaries not null it writes each row's
 // summary there instead (summaryWords int32 a row, sssp_batch_summary
-// over the lanes in hierarchy order), and dist is not read. It returns
-// the kernel launches.
-func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff int64, blockSize int, summaries cu.DevicePtr) (int64, error) {
-	seeds, err := w.h.UpwardSearches(rows, w.workers)
+// over the lanes in hierarchy order), and dist is not read. A sweep
+// that sums a metric writes it to metric in dist's layout (no summaries
+// then). It returns the kernel launches.
+func (w *chSweep) fill(c *device.Ctx, rows []int32, dist, metric device.Buffer, cutoff int64, blockSize int, summaries cu.DevicePtr) (int64, error) {
+	up := w.h
+	if w.metric != nil {
+		up = w.metric.keyed
+	}
+	seeds, err := up.UpwardSearches(rows, w.workers)
 	if err != nil {
 		return 0, err
 	}
@@ -299,10 +358,10 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 	dev := c.Device()
 	launches := int64(0)
 	var at []int64
-	var d []int32
+	var d, dm []int32
 	for g0 := 0; g0 < groups; g0 += w.perPass {
 		pass := min(w.perPass, groups-g0)
-		at, d = at[:0], d[:0]
+		at, d, dm = at[:0], d[:0], dm[:0]
 		for r := g0 * batchLanes; r < min(len(rows), (g0+pass)*batchLanes); r++ {
 			base := int64(r/batchLanes-g0)*stride + int64(r%batchLanes)
 			s := seeds[r]
@@ -311,14 +370,22 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 				if p < 0 {
 					continue
 				}
+				at = append(at, base+int64(p)*batchLanes)
+				if w.metric != nil {
+					sw, sm, err := splitSeed(s.Dist[i], rows[r])
+					if err != nil {
+						return launches, err
+					}
+					d, dm = append(d, sw), append(dm, sm)
+					continue
+				}
 				if s.Dist[i] >= int64(graph.Inf32) {
 					return launches, fmt.Errorf("%w: an upward path from source %d is at least %d long", device.ErrNeedsInt64, rows[r], graph.Inf32)
 				}
-				at = append(at, base+int64(p)*batchLanes)
 				d = append(d, int32(s.Dist[i]))
 			}
 		}
-		if err := w.upload(c, at, d); err != nil {
+		if err := w.upload(c, at, d, dm); err != nil {
 			return launches, err
 		}
 		if err := c.FillInt32(device.Buffer{Ptr: w.lanes.Ptr, Bytes: int64(pass) * stride * 4}, graph.Inf32); err != nil {
@@ -329,14 +396,27 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 				return launches, err
 			}
 			launches++
+			if w.metric != nil {
+				if err := c.Kernels().ChSeed(dev.Linear(int64(len(at)), blockSize, true), w.metric.lanes.Ptr, w.seedAt.Ptr, w.metric.seeds.Ptr, int64(len(at))); err != nil {
+					return launches, err
+				}
+				launches++
+			}
 		}
 		levels := w.sel.Levels
 		for l := len(levels) - 2; l >= 0; l-- {
 			lo, hi := int64(levels[l]), int64(levels[l+1])
 			cfg := dev.Linear((hi-lo)*32, blockSize, true)
 			cfg.Grid.Y = pass
-			if err := c.Kernels().ChSweep(cfg, w.down.Offsets.Ptr, w.down.Targets.Ptr, w.down.Weights.Ptr,
-				w.lanes.Ptr, stride, lo, hi, w.overflow.Ptr); err != nil {
+			var err error
+			if w.metric != nil {
+				err = c.Kernels().ChSweepMetric(cfg, w.down.Offsets.Ptr, w.down.Targets.Ptr, w.down.Weights.Ptr, w.metric.down.Ptr,
+					w.lanes.Ptr, w.metric.lanes.Ptr, stride, lo, hi, w.overflow.Ptr)
+			} else {
+				err = c.Kernels().ChSweep(cfg, w.down.Offsets.Ptr, w.down.Targets.Ptr, w.down.Weights.Ptr,
+					w.lanes.Ptr, stride, lo, hi, w.overflow.Ptr)
+			}
+			if err != nil {
 				return launches, err
 			}
 			launches++
@@ -359,12 +439,24 @@ func (w *chSweep) fill(c *device.Ctx, rows []int32, dist device.Buffer, cutoff i
 			return launches, err
 		}
 		launches++
+		if w.metric != nil {
+			// No cutoff: a cell past it reads as unreachable by its
+			// distance, and the host reports its metric as 0.
+			out := metric.Ptr + cu.DevicePtr(int64(g0)*n*batchLanes*4)
+			if err := c.Kernels().ChPermute(cfg, w.metric.lanes.Ptr, stride, 0, w.vertices.Ptr, count, n, math.MaxInt32, out); err != nil {
+				return launches, err
+			}
+			launches++
+		}
 	}
 	flag := make([]int32, 1)
 	if err := c.CopyInt32FromDevice(flag, w.overflow); err != nil {
 		return launches, err
 	}
 	if flag[0] != 0 {
+		if w.metric != nil {
+			return launches, fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long or carries a metric of at least %d", device.ErrNeedsInt64, rows[0], graph.Inf32, maxMetricSum+1)
+		}
 		return launches, fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[0], graph.Inf32)
 	}
 	return launches, nil
@@ -391,12 +483,17 @@ func (w *chSweep) uploadSources(c *device.Ctx, rows []int32) error {
 	return c.CopyInt32ToDevice(w.sourceAt, at)
 }
 
-// upload copies a pass's seeds to the device, growing their buffers when
-// they are too small.
-func (w *chSweep) upload(c *device.Ctx, at []int64, d []int32) error {
+// upload copies a pass's seeds (and their metric dm, for a sweep that sums
+// one) to the device, growing their buffers when they are too small.
+func (w *chSweep) upload(c *device.Ctx, at []int64, d, dm []int32) error {
 	if int64(len(at)) > w.seedCap {
 		if err := errors.Join(c.Free(&w.seedAt), c.Free(&w.seedDist)); err != nil {
 			return err
+		}
+		if w.metric != nil {
+			if err := c.Free(&w.metric.seeds); err != nil {
+				return err
+			}
 		}
 		w.seedCap = max(int64(len(at)), 2*w.seedCap, 4096)
 		var err error
@@ -406,12 +503,22 @@ func (w *chSweep) upload(c *device.Ctx, at []int64, d []int32) error {
 		if w.seedDist, err = c.Alloc(w.seedCap*4, "hierarchy seed distances"); err != nil {
 			return err
 		}
+		if w.metric != nil {
+			if w.metric.seeds, err = c.Alloc(w.seedCap*4, "hierarchy seed metric"); err != nil {
+				return err
+			}
+		}
 	}
 	if len(at) == 0 {
 		return nil
 	}
 	if err := c.CopyInt64ToDevice(w.seedAt, at); err != nil {
 		return err
+	}
+	if w.metric != nil {
+		if err := c.CopyInt32ToDevice(w.metric.seeds, dm); err != nil {
+			return err
+		}
 	}
 	return c.CopyInt32ToDevice(w.seedDist, d)
 }

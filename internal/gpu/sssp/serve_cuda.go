@@ -26,7 +26,11 @@ import (
 // several sources, targets or a cutoff run batched (SolveBatch), the rest
 // one source at a time with the rows narrowed on the host. A request
 // without sources is only validated. req.Progress hears of every block's
-// rows before the block is handed on.
+// rows before the block is handed on. A ch request may ask for the
+// metric (results.Metric) of a graph that carries one: each cell then
+// holds the distance and metric of the path shortest by (distance,
+// metric), and its parent on that path (ch_metric_cuda.go); other
+// algorithms refuse it with device.ErrNotSupported.
 func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.Request, sink results.Sink) error {
 	if len(gpus) == 0 {
 		return errors.New("gpu: a search needs a device")
@@ -49,7 +53,17 @@ func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.
 		_, err := planSSSP(g, req.Choice.Algorithm, Options{})
 		return err
 	}
-	if ch && req.Hierarchy == nil {
+	metric := req.Wants(results.Metric)
+	if metric && !ch {
+		return fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s alone, not %s: %w", AlgorithmCH, req.Choice.Algorithm.Name, device.ErrNotSupported)
+	}
+	if metric && g.Metric == nil {
+		return fmt.Errorf("gpu: ch: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
+	}
+	// A hierarchy built for the weight alone may have dropped the
+	// shortcuts of paths that tie on it: a metric run needs one built
+	// for the pairs (hierarchy.HasMetric).
+	if ch && (req.Hierarchy == nil || (metric && !req.Hierarchy.HasMetric())) {
 		// Built once on the host, before the sources are spread over devices.
 		began := time.Now()
 		h, err := hierarchy.Build(ctx, g, hierarchy.WithWorkers(workers))
