@@ -201,7 +201,7 @@ func TestHeaderFlags(t *testing.T) {
 		flags uint32
 		want  string
 	}{
-		{"an unknown bit", flagCoordinates | flagGeographic | 1<<3, "unknown header flags 0x8"},
+		{"an unknown bit", flagCoordinates | flagGeographic | 1<<4, "unknown header flags 0x10"},
 		{"the highest bit", flagCoordinates | 1<<31, "unknown header flags"},
 		{"geographic without coordinates", flagGeographic, "geographic coordinates without coordinates"},
 	} {
@@ -224,5 +224,33 @@ func TestHeaderFlags(t *testing.T) {
 	}
 	if _, err := Write(io.Discard, graph.BuildCSR(e), &graph.Vertices{Geographic: true}, nil); err == nil {
 		t.Error("geographic vertices without coordinates were written")
+	}
+}
+
+// TestMetricRoundTrip writes a graph whose arcs carry a metric and reads
+// it back in the CSR's order, on the CSR and on the edge list, named as
+// the metadata names it; a metric without a name is refused.
+func TestMetricRoundTrip(t *testing.T) {
+	e := randomGraph(3000, 20000, 9)
+	e.Metric = make([]int32, e.M())
+	for i := range e.Metric {
+		e.Metric[i] = int32(i * 7 % 1001)
+	}
+	meta := map[string]string{MetaMetric: "length"}
+	path, _ := writeTemp(t, e, nil, meta)
+	g, err := Open(path, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := graph.BuildCSR(e)
+	if g.Metric != "length" || !slices.Equal(g.CSR.Metric, want.Metric) || !slices.Equal(g.Edges.Metric, want.Metric) {
+		t.Fatalf("metric %q read back differs from BuildCSR's", g.Metric)
+	}
+	if again := graph.BuildCSR(g.Edges); !slices.Equal(again.Metric, want.Metric) {
+		t.Fatal("the edge list read back does not give the same metric")
+	}
+	var buf bytes.Buffer
+	if _, err := Write(&buf, want, nil, nil); err == nil {
+		t.Fatal("a metric without a name was written")
 	}
 }

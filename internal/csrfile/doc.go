@@ -18,6 +18,9 @@
 //	weights   int32 [m]
 //	sources   int32 [m]    tail of each arc: the row that holds it, so the
 //	                       arcs read back as an edge list without work
+//	metric    int32 [m]    a second value per arc (graph.CSR.Metric), when
+//	                       the arcs carry one (flag 8), named in the
+//	                       metadata (MetaMetric)
 //	original  int64 [n]    input ids, when not the identity (flag 1)
 //	x, y      int32 [n]    coordinates, when known (flag 2); longitude
 //	                       and latitude in 10^-7 degree with flag 4

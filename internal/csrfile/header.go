@@ -30,9 +30,20 @@ const (
 	// units of 10^-7 degree (graph.Vertices.Geographic); it comes with
 	// flagCoordinates.
 	flagGeographic uint32 = 1 << 2
+	// flagMetric says the arcs carry a metric beside their weights
+	// (graph.CSR.Metric), named in the metadata (MetaMetric).
+	flagMetric uint32 = 1 << 3
 
-	knownFlags = flagOriginal | flagCoordinates | flagGeographic
+	knownFlags = flagOriginal | flagCoordinates | flagGeographic | flagMetric
 )
+
+// MetaMetric is the metadata key naming the metric of a file with one
+// ("length"): the name compute.metrics asks for it by.
+const MetaMetric = "pathflow.csr.metric"
+
+// MetaMetricUnit is the metadata key of the metric's unit ("m"), unset
+// where none is known.
+const MetaMetricUnit = "pathflow.csr.metric_unit"
 
 // header is the fixed part of a reload file.
 type header struct {
@@ -103,6 +114,7 @@ type layout struct {
 	data                  int64 // start of offsets: the checked data
 	offsets, targets      int64
 	weights, sources      int64
+	metric                int64 // 0 when absent
 	original, x, y        int64 // 0 when absent
 	dataEnd               int64 // end of the last array
 	checksums, checkCount int64
@@ -119,6 +131,9 @@ func layoutOf(h *header) layout {
 	l.targets = place(4 * h.m)
 	l.weights = place(4 * h.m)
 	l.sources = place(4 * h.m)
+	if h.flags&flagMetric != 0 {
+		l.metric = place(4 * h.m)
+	}
 	if h.flags&flagOriginal != 0 {
 		l.original = place(8 * h.n)
 	}

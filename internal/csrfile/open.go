@@ -28,6 +28,9 @@ type Graph struct {
 	Vertices *graph.Vertices
 	// Meta is the metadata the file was written with.
 	Meta map[string]string
+	// Metric names the metric the arcs carry (CSR.Metric and Edges.Metric
+	// are its values), "" for none.
+	Metric string
 	// Bytes is the file's size.
 	Bytes int64
 	// Checksum stands for the whole file: the CRC-32C of its header and
@@ -102,6 +105,11 @@ func open(path string, workers int) (*Graph, error) {
 		return nil, fmt.Errorf("offsets span [%d, %d] for %d arcs", g.CSR.Offsets[0], g.CSR.Offsets[n], m)
 	}
 	g.Edges = &graph.EdgeList{N: int32(n), Src: mapfile.ArrayAt[int32](b, l.sources, m), Dst: g.CSR.Targets, Weight: g.CSR.Weights}
+	if h.flags&flagMetric != 0 {
+		g.CSR.Metric = mapfile.ArrayAt[int32](b, l.metric, m)
+		g.Edges.Metric = g.CSR.Metric
+		g.Metric = g.Meta[MetaMetric]
+	}
 	if h.flags&(flagOriginal|flagCoordinates) != 0 {
 		g.Vertices = &graph.Vertices{}
 		if h.flags&flagOriginal != 0 {

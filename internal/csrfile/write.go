@@ -32,6 +32,12 @@ func Write(w io.Writer, g *graph.CSR, vs *graph.Vertices, meta map[string]string
 		return Written{}, errors.New("csrfile: inconsistent CSR arrays")
 	}
 	h := &header{n: n, m: int64(len(g.Targets)), blockBytes: BlockBytes}
+	if g.Metric != nil {
+		if len(g.Metric) != len(g.Targets) || meta[MetaMetric] == "" {
+			return Written{}, fmt.Errorf("csrfile: %d metric values for %d arcs, named %q in the metadata (%s)", len(g.Metric), len(g.Targets), meta[MetaMetric], MetaMetric)
+		}
+		h.flags |= flagMetric
+	}
 	if vs != nil && vs.OriginalID != nil {
 		if int64(len(vs.OriginalID)) != n {
 			return Written{}, fmt.Errorf("csrfile: %d original ids for %d vertices", len(vs.OriginalID), n)
@@ -78,6 +84,10 @@ func Write(w io.Writer, g *graph.CSR, vs *graph.Vertices, meta map[string]string
 	}
 	cw.PadTo(l.sources)
 	writeSources(cw, g)
+	if h.flags&flagMetric != 0 {
+		cw.PadTo(l.metric)
+		cw.Write(mapfile.BytesOf(g.Metric))
+	}
 	if h.flags&flagOriginal != 0 {
 		cw.PadTo(l.original)
 		cw.Write(mapfile.BytesOf(vs.OriginalID))

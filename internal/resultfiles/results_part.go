@@ -86,6 +86,10 @@ func (w *partWriter) write(i int) (info tables.FileInfo, err error) {
 	if s.shape.Layout == Wide {
 		enc = wideEncoding
 	}
+	for _, m := range s.shape.metrics() {
+		// A metric follows the distance along neighbouring rows.
+		enc.Delta = append(slices.Clip(enc.Delta), m.Name)
+	}
 	tw, err := tables.NewTableWriter(f, s.schema, enc, s.cfg)
 	if err != nil {
 		return tables.FileInfo{}, err

@@ -84,12 +84,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if cfg.Places.Enabled() || cfg.writesPaths() {
 		spec.Tables = input.TablesForArcRows
 	}
-	// A metric is a column of the edges table, in its arc order.
-	if len(cfg.Metrics) > 0 {
-		spec.Tables = input.TablesAlways
-	}
 	g, err := input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
 	if err != nil {
+		return nil, err
+	}
+	if g, err = withRunMetric(ctx, cfg, spec, g, log, progressOut); err != nil {
 		return nil, err
 	}
 	stages["load"] = g.Elapsed.Seconds()

@@ -1,7 +1,9 @@
 package compute
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/pathflow/pathflow/formats"
@@ -36,6 +38,9 @@ var roadMetricsByName = map[string]roadMetric{
 // edges table of an ingest output (read from its tables: the run asks for
 // input.TablesAlways). It returns the column the results write.
 func loadMetric(g *input.LoadedGraph, name string) (resultfiles.MetricColumn, error) {
+	if g.ArcMetric == name { // a reload file's, already in the arcs' order
+		return resultfiles.MetricColumn{Name: name, Unit: g.ArcMetricUnit}, nil
+	}
 	if m := g.MetricFile; m != nil && m.Name == name {
 		g.Edges.Metric = m.Values
 		return resultfiles.MetricColumn{Name: name, Unit: m.Unit}, nil
@@ -120,4 +125,25 @@ func hierarchyCarriesMetrics(cfg *Config, h *hierarchy.Hierarchy, log *slog.Logg
 	log.Info("stored contraction hierarchy not used", "why",
 		fmt.Sprintf("its arcs carry the metric %q and the run reports %q: the backend builds one for it", h.Metric, cfg.Metrics[0]))
 	return false
+}
+
+// withRunMetric returns the graph a run reads its metric from: g, with the
+// metric a reload file carries dropped when the run reports none (so that
+// nothing builds a hierarchy for pairs it does not need); or, when the run
+// reports a metric that g's reload file does not carry, the input read
+// again from its tables, whose edges table holds every column in the
+// arcs' order.
+func withRunMetric(ctx context.Context, cfg *Config, spec input.Spec, g *input.LoadedGraph, log *slog.Logger, progressOut io.Writer) (*input.LoadedGraph, error) {
+	switch name := cfg.metricName(); {
+	case name == "" && g.ArcMetric != "":
+		g.Edges.Metric, g.ArcMetric, g.ArcMetricUnit = nil, "", ""
+		if g.CSR != nil {
+			g.CSR.Metric = nil
+		}
+	case name != "" && g.CSR != nil && g.ArcMetric != name:
+		log.Info("reading the tables", "why", fmt.Sprintf("the reload file carries no metric %q", name))
+		spec.Tables = input.TablesAlways
+		return input.LoadGraph(ctx, spec, log, progressOut, cfg.Log.Quiet)
+	}
+	return g, nil
 }

@@ -66,7 +66,11 @@ func (t *pairTable) write(list *pairList, dist, metric []int64, parent []int32) 
 	if err := os.MkdirAll(t.dir, 0o755); err != nil {
 		return nil, err
 	}
-	return tables.WriteRowParts(t.dir, schema, tables.ParquetEncoding{Delta: []string{resultfiles.ColDistance}}, list.len(), func(lo, hi int) (arrow.RecordBatch, error) {
+	enc := tables.ParquetEncoding{Delta: []string{resultfiles.ColDistance}}
+	if metric != nil {
+		enc.Delta = append(enc.Delta, t.metric.Name)
+	}
+	return tables.WriteRowParts(t.dir, schema, enc, list.len(), func(lo, hi int) (arrow.RecordBatch, error) {
 		cols := []arrow.Array{t.idColumn(list.source[lo:hi], nil), t.idColumn(list.target[lo:hi], nil)}
 		cols = append(cols, list.others.Slice(lo, hi)...)
 		cols = append(cols, valuesWhere(dist[lo:hi], dist[lo:hi]))

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
 )
@@ -18,14 +19,30 @@ func arcColumns(g *input.LoadedGraph) []tables.ArcColumn {
 }
 
 // hierarchyMetric returns the metric the stored hierarchy carries, its
-// name and its values in the arcs' order, so that runs reporting it
-// (compute.metrics) answer from the stored hierarchy: the metric of
-// input.metric.file when one is given, else a road network's other
-// metric (time or length, whichever is not the weight). "" and nil for an
-// input with neither.
-func hierarchyMetric(g *input.LoadedGraph) (string, []int32) {
+// name, its unit and its values in the arcs' order, so that runs
+// reporting it (compute.metrics) answer from the stored hierarchy: the
+// metric of input.metric.file when one is given, else a road network's
+// other metric (time or length, whichever is not the weight). "", "" and
+// nil for an input with neither.
+func hierarchyMetric(g *input.LoadedGraph) (name, unit string, values []int32) {
 	if m := g.MetricFile; m != nil {
-		return m.Name, m.Values
+		return m.Name, m.Unit, m.Values
 	}
 	return roadOtherMetric(g)
+}
+
+// rowsWithMetric returns g's rows with the stored metric (hierarchyMetric)
+// beside the weights, and its name and unit; g's own rows, "" and "" for
+// an input without one. The reload file and the hierarchy carry the
+// metric, so that a run reporting it needs neither the tables nor a
+// hierarchy of its own. O(n + m) for the metric's order.
+func rowsWithMetric(g *input.LoadedGraph) (rows *graph.CSR, name, unit string) {
+	rows = g.Rows()
+	name, unit, values := hierarchyMetric(g)
+	if name == "" {
+		return rows, "", ""
+	}
+	withMetric := *rows
+	withMetric.Metric = graph.CSROrder(g.Edges, values)
+	return &withMetric, name, unit
 }

@@ -101,16 +101,10 @@ func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input
 		opts = append(opts, hierarchy.WithCoordinates(g.Vertices.X, g.Vertices.Y))
 		hm.Coordinates = true
 	}
-	rows := g.Rows()
-	metric, values := hierarchyMetric(g)
-	if metric != "" {
-		// The same arcs with the metric beside: the hierarchy then keeps
-		// the paths shortest by (weight, metric), and answers runs that
-		// report it as well as those that do not.
-		withMetric := *rows
-		withMetric.Metric = graph.CSROrder(g.Edges, values)
-		rows = &withMetric
-	}
+	// With the metric beside the weights, the hierarchy keeps the paths
+	// shortest by (weight, metric), and answers runs that report it as
+	// well as those that do not.
+	rows, metric, _ := rowsWithMetric(g)
 	h, err := hierarchy.Build(ctx, rows, opts...)
 	if err != nil {
 		return nil, nil, &stageerr.ComputeError{Err: fmt.Errorf("building the contraction hierarchy: %w", err)}

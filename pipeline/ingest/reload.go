@@ -25,7 +25,8 @@ func ReloadKey() config.Key {
 
 // writeReloadFile writes the reload file of g into the ingest output
 // folder dir, with the graph's checksum and weight range in its metadata
-// (MetaGraphChecksum, MetaWeightRange).
+// (MetaGraphChecksum, MetaWeightRange), and the metric the hierarchy
+// carries beside the weights (rowsWithMetric).
 // It holds nothing of the run (the manifest's record of its checksum ties
 // it to the run), so the same graph gives the same bytes. O(n + m): a CSR
 // build, the graph's checksum unless the hierarchy took it, and one pass
@@ -35,6 +36,10 @@ func writeReloadFile(dir string, g *input.LoadedGraph) (tables.FileInfo, error) 
 		meta := input.Metadata(g)
 		meta[input.MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
 		meta[input.MetaWeightRange] = input.FormatWeightRange(g.Rows().WeightRange())
-		return csrfile.Write(w, g.Rows(), g.Vertices, meta)
+		rows, metric, unit := rowsWithMetric(g)
+		if metric != "" {
+			meta[csrfile.MetaMetric], meta[csrfile.MetaMetricUnit] = metric, unit
+		}
+		return csrfile.Write(w, rows, g.Vertices, meta)
 	})
 }

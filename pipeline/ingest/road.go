@@ -57,14 +57,14 @@ func roadManifest(g *input.LoadedGraph) *output.RoadManifest {
 }
 
 // roadOtherMetric returns, of a road network's time and length, the one
-// that is not the weight: its name and its values in the arcs' order. ""
-// and nil for other inputs.
-func roadOtherMetric(g *input.LoadedGraph) (string, []int32) {
+// that is not the weight: its name, its unit and its values in the arcs'
+// order. "", "" and nil for other inputs.
+func roadOtherMetric(g *input.LoadedGraph) (name, unit string, values []int32) {
 	switch {
 	case g.Road == nil:
-		return "", nil
+		return "", "", nil
 	case g.Road.Weight == "time":
-		return "length", g.Road.LengthM
+		return "length", "m", g.Road.LengthM
 	}
-	return "time", g.Road.TimeMS
+	return "time", "ms", g.Road.TimeMS
 }

@@ -106,6 +106,10 @@ type LoadedGraph struct {
 	Road *Road
 	// MetricFile is the metric of Spec.Metric's file, nil without one.
 	MetricFile *MetricFile
+	// ArcMetric and ArcMetricUnit name the metric a reload file's arcs
+	// carry beside their weights (Edges.Metric and CSR.Metric hold it;
+	// ingest stores the one its hierarchy carries), "" for none.
+	ArcMetric, ArcMetricUnit string
 	// Elapsed is the wall time of reading and parsing.
 	Elapsed time.Duration
 	// Folder is the ingest output folder a table input was read from

@@ -95,6 +95,9 @@ func loadReload(listing *Listing) (g *LoadedGraph, ok bool, err error) {
 		WeightUnit: r.Meta[MetaWeightUnit],
 		Elapsed:    time.Since(start),
 	}
+	if r.Metric != "" {
+		g.ArcMetric, g.ArcMetricUnit = r.Metric, r.Meta[csrfile.MetaMetricUnit]
+	}
 	if sum := r.Meta[MetaGraphChecksum]; sum != "" { // absent from the files of older ingests
 		g.checksum, g.checksumOf = sum, r.CSR
 	}
