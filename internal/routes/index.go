@@ -147,20 +147,18 @@ func (ix *Index) Totals(arcs []int32) (timeMS, lengthM int64) {
 	return timeMS, lengthM
 }
 
-// Line appends to lon and lat, in degrees, the points of the route
-// through vertices along arcs (Arcs' answer for them): each vertex, and
-// between two vertices the arc's intermediate points in travel order.
-// O(points).
-func (ix *Index) Line(lon, lat []float64, vertices, arcs []int32) ([]float64, []float64) {
+// Points appends to x and y the points of the route through vertices
+// along arcs (Arcs' answer for them), in units of 1/graph.UnitsPerDegree
+// degree as the network keeps them: each vertex, and between two vertices
+// the arc's intermediate points in travel order. O(points).
+func (ix *Index) Points(x, y []int32, vertices, arcs []int32) ([]int32, []int32) {
 	vs, geo := ix.net.Vertices, ix.net.Geometry
 	for i, v := range vertices {
 		if i > 0 && len(geo.Offsets) != 0 {
-			x, y := geo.Points(int(arcs[i-1]))
-			for k := range x {
-				lon, lat = append(lon, float64(x[k])/graph.UnitsPerDegree), append(lat, float64(y[k])/graph.UnitsPerDegree)
-			}
+			ax, ay := geo.Points(int(arcs[i-1]))
+			x, y = append(x, ax...), append(y, ay...)
 		}
-		lon, lat = append(lon, vs.Lon(v)), append(lat, vs.Lat(v))
+		x, y = append(x, vs.X[v]), append(y, vs.Y[v])
 	}
-	return lon, lat
+	return x, y
 }
