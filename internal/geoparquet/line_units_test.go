@@ -24,14 +24,14 @@ func batchOf(t *testing.T, produce func(r *Rows) error) (geometry *array.Binary,
 		t.Fatal(err)
 	}
 	var rec arrow.RecordBatch
-	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(r arrow.RecordBatch) error {
+	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(r arrow.RecordBatch, _ []byte) error {
 		if rec != nil {
 			t.Fatal("more than one batch")
 		}
 		r.Retain()
 		rec = r
 		return nil
-	})
+	}, nil)
 	defer rows.release()
 	if err := produce(rows); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestAppendLineUnitsRejects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch) error { return nil })
+		rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch, []byte) error { return nil }, nil)
 		err = rows.AppendLineUnits(c.x, c.y, c.units)
 		rows.release()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

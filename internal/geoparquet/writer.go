@@ -115,7 +115,7 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 		return tables.FileInfo{}, err
 	}
 	ahead := startWriteAhead(tw.Write)
-	rows := newRows(schema, len(leading), cfg, ahead.send)
+	rows := newRows(schema, len(leading), cfg, ahead.send, ahead.spareBuffer)
 	defer rows.release()
 	err = produce(rows)
 	if err == nil {
@@ -172,7 +172,11 @@ type Rows struct {
 	mem     memory.Allocator
 	leading []array.Builder
 	maxRows int
-	emit    func(arrow.RecordBatch) error
+	// emit hands on a full batch and the WKB buffer its geometry wraps;
+	// spare, unless nil, returns a written batch's buffer of n bytes or
+	// more to fill again, or nil (writeAhead).
+	emit  func(rec arrow.RecordBatch, wkb []byte) error
+	spare func(n int) []byte
 
 	// The batch's geometry: WKB of every row in values, row i at
 	// values[offsets[i]:offsets[i+1]], and whether it has one. A null
@@ -189,8 +193,8 @@ type Rows struct {
 	extent Box   // of every route
 }
 
-func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch) error) *Rows {
-	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, extent: emptyBox()}
+func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch, []byte) error, spare func(int) []byte) *Rows {
+	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, spare: spare, extent: emptyBox()}
 	for i := range leading {
 		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
 	}
@@ -327,7 +331,12 @@ func (r *Rows) reserveLine(points int) error {
 		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, points)
 	}
 	if r.values == nil {
-		r.values = make([]byte, 0, max(r.valuesCap, size))
+		if r.spare != nil {
+			r.values = r.spare(max(r.valuesCap, size))
+		}
+		if r.values == nil {
+			r.values = make([]byte, 0, max(r.valuesCap, size))
+		}
 	}
 	r.values = slices.Grow(r.values, size)
 	return nil
@@ -395,11 +404,12 @@ func (r *Rows) flush() error {
 	geometry, bbox := r.routeArrays()
 	rec := arrowslices.NewRecord(r.schema, n, append(cols, geometry, bbox)...)
 	defer rec.Release()
-	// The writer may keep referring to the batch's memory after it
-	// returns (Parquet statistics of an open row group), so the next
-	// batch gets slices of its own.
+	// The writer refers to the batch's memory until it has written it, so
+	// the next batch gets slices of its own; emit hands the WKB buffer
+	// back once it is free (writeAhead.spareBuffer).
+	wkb := r.values
 	r.newBatch(len(r.values))
-	return r.emit(rec)
+	return r.emit(rec, wkb)
 }
 
 // routeArrays wraps the batch's geometry and bounds as the geometry and
