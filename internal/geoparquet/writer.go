@@ -1,6 +1,7 @@
 package geoparquet
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -114,7 +115,7 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 		return tables.FileInfo{}, err
 	}
 	ahead := startWriteAhead(tw.Write)
-	rows := newRows(schema, len(leading), cfg, ahead.send)
+	rows := newRows(schema, len(leading), cfg, ahead.send, ahead.spareBuffer)
 	defer rows.release()
 	err = produce(rows)
 	if err == nil {
@@ -171,7 +172,11 @@ type Rows struct {
 	mem     memory.Allocator
 	leading []array.Builder
 	maxRows int
-	emit    func(arrow.RecordBatch) error
+	// emit hands on a full batch and the WKB buffer its geometry wraps;
+	// spare, unless nil, returns a written batch's buffer of n bytes or
+	// more to fill again, or nil (writeAhead).
+	emit  func(rec arrow.RecordBatch, wkb []byte) error
+	spare func(n int) []byte
 
 	// The batch's geometry: WKB of every row in values, row i at
 	// values[offsets[i]:offsets[i+1]], and whether it has one. A null
@@ -188,8 +193,8 @@ type Rows struct {
 	extent Box   // of every route
 }
 
-func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch) error) *Rows {
-	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, extent: emptyBox()}
+func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch, []byte) error, spare func(int) []byte) *Rows {
+	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, spare: spare, extent: emptyBox()}
 	for i := range leading {
 		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
 	}
@@ -251,13 +256,95 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 	if len(lon) == 1 {
 		lon, lat = []float64{lon[0], lon[0]}, []float64{lat[0], lat[0]}
 	}
-	if len(r.values)+LineStringBytes(len(lon)) > math.MaxInt32 {
-		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, len(lon))
-	}
-	if r.values == nil {
-		r.values = make([]byte, 0, max(r.valuesCap, LineStringBytes(len(lon))))
+	if err := r.reserveLine(len(lon)); err != nil {
+		return err
 	}
 	r.values = AppendLineString(r.values, lon, lat)
+	return r.endLine(box)
+}
+
+// AppendLineUnits ends the row with the route through the points
+// (x[i], y[i]) given in units of 1/unitsPerDegree degree, the fixed point
+// form road networks keep coordinates in. Its WKB and bounding box are
+// the bytes AppendLine writes for the points x[i]/unitsPerDegree,
+// y[i]/unitsPerDegree, in one pass over integers: a division is
+// monotonic, so the bounds of the integers give the bounds in degrees.
+// unitsPerDegree must be positive; the rules
+// for one point, no points and points off the globe are AppendLine's.
+// O(points).
+func (r *Rows) AppendLineUnits(x, y []int32, unitsPerDegree float64) error {
+	if len(x) != len(y) {
+		return fmt.Errorf("geoparquet: row %d: %d longitudes and %d latitudes", r.rows, len(x), len(y))
+	}
+	if len(x) == 0 {
+		return r.AppendNull()
+	}
+	if !(unitsPerDegree > 0) {
+		return fmt.Errorf("geoparquet: row %d: %v units per degree", r.rows, unitsPerDegree)
+	}
+	xmin, xmax, ymin, ymax := x[0], x[0], y[0], y[0]
+	for i := range x {
+		xmin, xmax = min(xmin, x[i]), max(xmax, x[i])
+		ymin, ymax = min(ymin, y[i]), max(ymax, y[i])
+	}
+	box := Box{
+		XMin: float64(xmin) / unitsPerDegree, YMin: float64(ymin) / unitsPerDegree,
+		XMax: float64(xmax) / unitsPerDegree, YMax: float64(ymax) / unitsPerDegree,
+	}
+	if !(box.XMin >= -180 && box.XMax <= 180 && box.YMin >= -90 && box.YMax <= 90) {
+		for i := range x {
+			lon, lat := float64(x[i])/unitsPerDegree, float64(y[i])/unitsPerDegree
+			if !(math.Abs(lon) <= 180 && math.Abs(lat) <= 90) {
+				return fmt.Errorf("geoparquet: row %d: point %d at longitude %v, latitude %v is not on the globe", r.rows, i, lon, lat)
+			}
+		}
+	}
+	points := len(x)
+	if points == 1 {
+		points = 2
+	}
+	if err := r.reserveLine(points); err != nil {
+		return err
+	}
+	at, size := len(r.values), LineStringBytes(points)
+	r.values = r.values[:at+size]
+	b := r.values[at:]
+	b[0] = wkbLittleEndian
+	binary.LittleEndian.PutUint32(b[1:], wkbLineString)
+	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(points))
+	coords := b[wkbHeaderBytes+4:]
+	for i := range x {
+		p := coords[i*pointBytes : (i+1)*pointBytes]
+		binary.LittleEndian.PutUint64(p, math.Float64bits(float64(x[i])/unitsPerDegree))
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(float64(y[i])/unitsPerDegree))
+	}
+	if len(x) == 1 {
+		copy(coords[pointBytes:], coords[:pointBytes])
+	}
+	return r.endLine(box)
+}
+
+// reserveLine makes room in the batch's WKB for a LineString of points.
+func (r *Rows) reserveLine(points int) error {
+	size := LineStringBytes(points)
+	if len(r.values)+size > math.MaxInt32 {
+		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, points)
+	}
+	if r.values == nil {
+		if r.spare != nil {
+			r.values = r.spare(max(r.valuesCap, size))
+		}
+		if r.values == nil {
+			r.values = make([]byte, 0, max(r.valuesCap, size))
+		}
+	}
+	r.values = slices.Grow(r.values, size)
+	return nil
+}
+
+// endLine ends the row whose WKB was just written, with its bounding
+// box.
+func (r *Rows) endLine(box Box) error {
 	r.offsets = append(r.offsets, int32(len(r.values)))
 	r.valid = append(r.valid, true)
 	r.xmin, r.ymin = append(r.xmin, box.XMin), append(r.ymin, box.YMin)
@@ -317,11 +404,12 @@ func (r *Rows) flush() error {
 	geometry, bbox := r.routeArrays()
 	rec := arrowslices.NewRecord(r.schema, n, append(cols, geometry, bbox)...)
 	defer rec.Release()
-	// The writer may keep referring to the batch's memory after it
-	// returns (Parquet statistics of an open row group), so the next
-	// batch gets slices of its own.
+	// The writer refers to the batch's memory until it has written it, so
+	// the next batch gets slices of its own; emit hands the WKB buffer
+	// back once it is free (writeAhead.spareBuffer).
+	wkb := r.values
 	r.newBatch(len(r.values))
-	return r.emit(rec)
+	return r.emit(rec, wkb)
 }
 
 // routeArrays wraps the batch's geometry and bounds as the geometry and

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pathflow/pathflow/internal/geoparquet"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/routes"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -57,6 +58,15 @@ func RouteTableFields(ids OriginalIDs, others []arrow.Field, ix *routes.Index) [
 // holds a value per row (nil Arrays: none). The file is GeoParquet, or
 // Arrow IPC with the GeoArrow extension, as opts says. O(rows + points).
 func WriteRoutes(path string, rows []PathRow, ids OriginalIDs, others tables.OtherColumns, ix *routes.Index, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
+	return WriteRoutesAsReady(path, rows, nil, ids, others, ix, meta, opts...)
+}
+
+// WriteRoutesAsReady writes rows as WriteRoutes does while they are still
+// being filled: it reads row i only once ready(i) has returned nil, and
+// stops at ready's first error. A search that answers the rows in file
+// order thus has its routes encoded and compressed beside it rather than
+// after it. A nil ready means every row is final.
+func WriteRoutesAsReady(path string, rows []PathRow, ready func(i int) error, ids OriginalIDs, others tables.OtherColumns, ix *routes.Index, meta map[string]string, opts ...tables.Option) (tables.FileInfo, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return tables.FileInfo{}, err
@@ -69,6 +79,11 @@ func WriteRoutes(path string, rows []PathRow, ids OriginalIDs, others tables.Oth
 	return geoparquet.WriteFile(path, fields, meta, routeEncoding, cfg, func(out *geoparquet.Rows) error {
 		w := routeRows{out: out, ids: ids, others: others.Arrays, ix: ix}
 		for i := range rows {
+			if ready != nil {
+				if err := ready(i); err != nil {
+					return err
+				}
+			}
 			if err := w.append(i, &rows[i]); err != nil {
 				return err
 			}
@@ -80,12 +95,12 @@ func WriteRoutes(path string, rows []PathRow, ids OriginalIDs, others tables.Oth
 // routeRows appends the rows of a paths table of routes, reusing its
 // scratch space from row to row.
 type routeRows struct {
-	out      *geoparquet.Rows
-	ids      OriginalIDs
-	others   []arrow.Array
-	ix       *routes.Index
-	arcs     []int32
-	lon, lat []float64
+	out    *geoparquet.Rows
+	ids    OriginalIDs
+	others []arrow.Array
+	ix     *routes.Index
+	arcs   []int32
+	x, y   []int32 // the route's points, graph.UnitsPerDegree
 }
 
 func (w *routeRows) append(i int, r *PathRow) error {
@@ -138,8 +153,8 @@ func (w *routeRows) append(i int, r *PathRow) error {
 	if !route {
 		return w.out.AppendNull()
 	}
-	w.lon, w.lat = w.ix.Line(w.lon[:0], w.lat[:0], r.Vertices, w.arcs)
-	return w.out.AppendLine(w.lon, w.lat)
+	w.x, w.y = w.ix.Points(w.x[:0], w.y[:0], r.Vertices, w.arcs)
+	return w.out.AppendLineUnits(w.x, w.y, graph.UnitsPerDegree)
 }
 
 func appendInt64(b array.Builder, v int64, valid bool) {

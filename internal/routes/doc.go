@@ -10,9 +10,12 @@
 // A Tracer reads a path straight off one source's distances, without the
 // parents: from the target back, each step takes the in-neighbour of
 // smallest id on a shortest path (dist[u] + w(u, v) == dist[v]), which is
-// the parent rule every backend follows over positive weights, so the
-// route is the one the parents describe, at O(path length x in-degree)
-// per target instead of O(n + m) per source for the whole tree. Where arcs
-// of weight zero make that rule loop, the Tracer builds the source's
-// whole tree and mends it as the backends do (paths.Repair).
+// the parent rule every backend follows, so the route is the one the
+// parents describe, at O(path length x in-degree) per target instead of
+// O(n + m) per source for the whole tree; a walk stops scanning arcs where
+// it meets a path of the same source read before it. That holds where the
+// rule cannot loop. Where arcs of weight zero close a cycle, the backends
+// rebuild a looping source's whole tree (paths.Repair), which moves paths
+// that never touch the cycle too, so there the Tracer builds and reads
+// every source's mended tree.
 package routes

@@ -34,6 +34,9 @@ type Index struct {
 	// inOffsets[v]..inOffsets[v+1]-1 index inArcs, the arcs into v.
 	inOffsets []int64
 	inArcs    []int32
+	// walksEnd says that the parent rule never loops on this network
+	// (walksEndAtTheSource), so a Tracer may walk paths back one by one.
+	walksEnd bool
 }
 
 // NewIndex indexes net's arcs by head. Per-arc slices that are not nil
@@ -71,7 +74,56 @@ func NewIndex(net Network) (*Index, error) {
 			slices.SortFunc(arcs, ix.routeOrder)
 		}
 	}
+	ix.walksEnd = walksEndAtTheSource(e)
 	return ix, nil
+}
+
+// walksEndAtTheSource reports whether parents by the parent rule form a
+// tree for every source and exact distances, so that a walk back from any
+// target ends at the source: a cycle of parents is a cycle of tight arcs,
+// whose weights sum to zero, which needs an arc of weight zero or below.
+// True when no weight is negative and the arcs of weight zero (loops
+// aside) close no cycle. O(n + m).
+func walksEndAtTheSource(e *graph.EdgeList) bool {
+	indegree := make([]int32, e.N)
+	zero := 0
+	for a, w := range e.Weight {
+		switch {
+		case w < 0:
+			return false
+		case w == 0 && e.Src[a] != e.Dst[a]:
+			indegree[e.Dst[a]]++
+			zero++
+		}
+	}
+	if zero == 0 {
+		return true
+	}
+	// Peel the zero-weight arcs off vertices without one coming in
+	// (Kahn's algorithm): arcs left over lie on or behind a cycle.
+	out := make([][]int32, e.N)
+	for a, w := range e.Weight {
+		if w == 0 && e.Src[a] != e.Dst[a] {
+			out[e.Src[a]] = append(out[e.Src[a]], e.Dst[a])
+		}
+	}
+	var free []int32
+	for v, d := range indegree {
+		if d == 0 {
+			free = append(free, int32(v))
+		}
+	}
+	for len(free) > 0 {
+		u := free[len(free)-1]
+		free = free[:len(free)-1]
+		for _, v := range out[u] {
+			zero--
+			if indegree[v]--; indegree[v] == 0 {
+				free = append(free, v)
+			}
+		}
+	}
+	return zero == 0
 }
 
 // routeOrder orders arcs into one vertex: by tail, then the one a route
@@ -147,20 +199,18 @@ func (ix *Index) Totals(arcs []int32) (timeMS, lengthM int64) {
 	return timeMS, lengthM
 }
 
-// Line appends to lon and lat, in degrees, the points of the route
-// through vertices along arcs (Arcs' answer for them): each vertex, and
-// between two vertices the arc's intermediate points in travel order.
-// O(points).
-func (ix *Index) Line(lon, lat []float64, vertices, arcs []int32) ([]float64, []float64) {
+// Points appends to x and y the points of the route through vertices
+// along arcs (Arcs' answer for them), in units of 1/graph.UnitsPerDegree
+// degree as the network keeps them: each vertex, and between two vertices
+// the arc's intermediate points in travel order. O(points).
+func (ix *Index) Points(x, y []int32, vertices, arcs []int32) ([]int32, []int32) {
 	vs, geo := ix.net.Vertices, ix.net.Geometry
 	for i, v := range vertices {
 		if i > 0 && len(geo.Offsets) != 0 {
-			x, y := geo.Points(int(arcs[i-1]))
-			for k := range x {
-				lon, lat = append(lon, float64(x[k])/graph.UnitsPerDegree), append(lat, float64(y[k])/graph.UnitsPerDegree)
-			}
+			ax, ay := geo.Points(int(arcs[i-1]))
+			x, y = append(x, ax...), append(y, ay...)
 		}
-		lon, lat = append(lon, vs.Lon(v)), append(lat, vs.Lat(v))
+		x, y = append(x, vs.X[v]), append(y, vs.Y[v])
 	}
-	return lon, lat
+	return x, y
 }

@@ -13,14 +13,42 @@ import (
 type Tracer struct {
 	ix  *Index
 	csr *graph.CSR // the forward graph, for mending a tree (paths.Repair)
-	// plateau holds the vertices of the current run of zero-weight steps,
-	// where the walk back could loop.
-	plateau []int32
-	// tree is the whole mended tree of source, built only once a walk
-	// back looped (tree.source == -1: none), by parents, made then.
+	// tree is the whole mended tree of source (tree.source == -1: none),
+	// built where walks back could loop, by parents, made then.
 	tree      treeCache
 	parents   *paths.ParentFinder
 	treeBuilt int
+	// walked remembers the parent the rule gave each vertex on a path of
+	// the current source already read (walked.source), so that the next
+	// target's walk back stops scanning arcs where it meets one: the paths
+	// of one source share their first kilometres.
+	walked walkMemo
+}
+
+// walkMemo holds, for one source, parent[v] where stamp[v] == epoch.
+type walkMemo struct {
+	source int32
+	epoch  uint32
+	stamp  []uint32
+	parent []int32
+}
+
+// start makes the memo the empty one of source, keeping what it holds if
+// source is already its own. O(1), O(n) once.
+func (m *walkMemo) start(source int32, n int) {
+	if m.stamp == nil {
+		m.stamp, m.parent = make([]uint32, n), make([]int32, n)
+		m.source = -1
+	}
+	if m.source == source {
+		return
+	}
+	m.source = source
+	m.epoch++
+	if m.epoch == 0 { // wrapped: stamps of 2^32 sources ago would match
+		clear(m.stamp)
+		m.epoch = 1
+	}
 }
 
 type treeCache struct {
@@ -39,30 +67,54 @@ func NewTracer(ix *Index, csr *graph.CSR) *Tracer {
 // Fork returns a Tracer over the same index for another goroutine.
 func (t *Tracer) Fork() *Tracer { return NewTracer(t.ix, t.csr) }
 
-// TreesBuilt returns how many sources needed their whole tree (a walk
-// back that looped over arcs of weight zero).
+// TreesBuilt returns how many sources needed their whole tree: on a
+// network where arcs of weight zero close a cycle, or with distances
+// that are not exact.
 func (t *Tracer) TreesBuilt() int { return t.treeBuilt }
 
 // Path appends to dst the vertices of the shortest path from source to
-// target, both included, that the parent rule gives (the in-neighbour of
-// smallest id on a shortest path), and its distance; ok is false when
-// target is unreachable. dist must be source's exact distances to every
-// vertex, by vertex (a whole row of a block).
-// O(path length x in-degree), O(n + m) once per source whose walk loops.
+// target, both included, that the parents of the backends describe, and
+// its distance; ok is false when target is unreachable. dist must be
+// source's exact distances to every vertex, by vertex (a whole row of a
+// block).
+//
+// Where the parent rule cannot loop (every weight positive, or arcs of
+// weight zero that close no cycle), the path is walked back from target:
+// each step takes the in-neighbour of smallest id on a shortest path,
+// and stops scanning arcs where it meets a vertex an earlier path of the
+// same source walked through. Elsewhere the rule may close a cycle for
+// some sources, which the backends mend by rebuilding the source's whole
+// tree (paths.Repair), changing paths that do not touch the cycle too; so
+// there every source's tree is built, once, and read.
+// O(path length x in-degree), or O(n + m) once per source.
 func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances) (vertices []int32, cost int64, ok bool) {
 	dt, ok := dist.At(int(target))
 	if !ok {
 		return dst, paths.Unreachable, false
+	}
+	if t.tree.source != source && !t.ix.walksEnd {
+		t.buildTree(source, dist)
 	}
 	if t.tree.source == source {
 		return t.treePath(dst, target), dt, true
 	}
 	start := len(dst)
 	e := t.ix.net.Edges
-	t.plateau = t.plateau[:0]
+	t.walked.start(source, int(e.N))
+	memo := &t.walked
 	v, dv := target, dt
 	dst = append(dst, v)
+	fresh := 1 // vertices found by scanning arcs, from dst[start] on
 	for v != source {
+		if memo.stamp[v] == memo.epoch {
+			// A walk of this source went on from v to the source: the rule
+			// takes the same steps again.
+			for v != source {
+				v = memo.parent[v]
+				dst = append(dst, v)
+			}
+			break
+		}
 		next := int32(-1)
 		var dn int64
 		for _, a := range t.ix.inArcs[t.ix.inOffsets[v]:t.ix.inOffsets[v+1]] {
@@ -76,29 +128,20 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 				break // arcs come by tail: the first tight one has the smallest
 			}
 		}
-		if next < 0 {
-			break // distances that are not exact: no way back
-		}
-		if dn == dv { // a step of weight zero: the rule may walk in a loop
-			if len(t.plateau) == 0 {
-				t.plateau = append(t.plateau, v)
-			}
-			if slices.Contains(t.plateau, next) {
-				t.buildTree(source, dist)
-				return t.treePath(dst[:start], target), dt, true
-			}
-			t.plateau = append(t.plateau, next)
-		} else {
-			t.plateau = t.plateau[:0]
+		if next < 0 || fresh > int(e.N) {
+			// Distances that are not exact: no way back, or one that
+			// loops. The tree says what the backends would.
+			t.buildTree(source, dist)
+			return t.treePath(dst[:start], target), dt, true
 		}
 		v, dv = next, dn
 		dst = append(dst, v)
-	}
-	if v != source {
-		t.buildTree(source, dist)
-		return t.treePath(dst[:start], target), dt, true
+		fresh++
 	}
 	slices.Reverse(dst[start:])
+	for i := max(len(dst)-fresh, start+1); i < len(dst); i++ {
+		memo.stamp[dst[i]], memo.parent[dst[i]] = memo.epoch, dst[i-1]
+	}
 	return dst, dt, true
 }
 

@@ -1,10 +1,12 @@
 package routes
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/results"
 )
 
@@ -57,5 +59,116 @@ func TestArcTakesTheLightestThenQuickest(t *testing.T) {
 	}
 	if a := ix.Arc(1, 0); a != NoArc {
 		t.Errorf("arc %d from 1 to 0, want none", a)
+	}
+}
+
+// randomGraph returns a graph of n vertices and m random arcs of weights
+// lo..hi: small weights make many shortest paths tie, which the parent
+// rule settles.
+func randomGraph(rng *rand.Rand, n, m int, lo, hi int32) *graph.EdgeList {
+	e := graph.NewEdgeList(int32(n), m)
+	for range m {
+		e.Src = append(e.Src, int32(rng.IntN(n)))
+		e.Dst = append(e.Dst, int32(rng.IntN(n)))
+		e.Weight = append(e.Weight, lo+rng.Int32N(hi-lo+1))
+	}
+	return e
+}
+
+// exactDistances returns source's distances by Bellman-Ford, -1 where
+// unreachable.
+func exactDistances(e *graph.EdgeList, source int32) []int64 {
+	dist := make([]int64, e.N)
+	for v := range dist {
+		dist[v] = -1
+	}
+	dist[source] = 0
+	for changed := true; changed; {
+		changed = false
+		for a := range e.Src {
+			u, v := e.Src[a], e.Dst[a]
+			if d := dist[u] + int64(e.Weight[a]); dist[u] >= 0 && (dist[v] < 0 || d < dist[v]) {
+				dist[v], changed = d, true
+			}
+		}
+	}
+	return dist
+}
+
+// TestPathsOfOneSourceAgreeWithFreshWalks checks that the paths a Tracer
+// reads for many targets of one source, in random order, which reuse the
+// steps of the paths before them, are the paths a fresh Tracer reads for
+// each target alone and the paths of the parents that
+// paths.ParentFinder gives (the backends' parents), over positive weights
+// and over weights with zeros, whose cycles make the backends rebuild
+// whole trees.
+func TestPathsOfOneSourceAgreeWithFreshWalks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, weights := range [][2]int32{{1, 3}, {0, 2}} {
+		e := randomGraph(rng, 300, 1500, weights[0], weights[1])
+		csr := graph.BuildCSR(e)
+		ix, err := NewIndex(Network{Edges: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := NewTracer(ix, csr)
+		finder := paths.NewParentFinder(csr)
+		parent := make([]int32, e.N)
+		for _, source := range []int32{0, 17, 299} {
+			exact := exactDistances(e, source)
+			rows := &results.Rows{Dist64: exact}
+			for v, d := range exact {
+				if d < 0 {
+					rows.Dist64[v] = paths.Unreachable
+				}
+			}
+			if err := finder.Parents(source, rows.Dist64, parent); err != nil {
+				t.Fatal(err)
+			}
+			reached := 0
+			for _, target := range rng.Perm(int(e.N)) {
+				got, _, ok := shared.Path(nil, source, int32(target), rows.Distances())
+				want, _, wantOK := NewTracer(ix, csr).Path(nil, source, int32(target), rows.Distances())
+				if ok != wantOK || !slices.Equal(got, want) {
+					t.Fatalf("weights %v, %d -> %d: path %v (%v), alone %v (%v)", weights, source, target, got, ok, want, wantOK)
+				}
+				if ok {
+					if tree := paths.Trace(parent, int32(target)); !slices.Equal(got, tree) {
+						t.Fatalf("%d -> %d: path %v, the parents' %v", source, target, got, tree)
+					}
+				}
+				if ok {
+					reached++
+				}
+			}
+			if reached < 100 {
+				t.Fatalf("weights %v: %d targets of %d reached: the graph tests little", weights, reached, source)
+			}
+		}
+	}
+}
+
+// TestWalksEndAtTheSource checks when the Tracer may walk paths back: not
+// where arcs of weight zero close a cycle, loops of one arc aside, nor
+// with negative weights.
+func TestWalksEndAtTheSource(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		arcs [][3]int32
+		want bool
+	}{
+		{"positive", [][3]int32{{0, 1, 1}, {1, 0, 1}}, true},
+		{"a chain of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 0, 5}, {0, 2, 0}}, true},
+		{"a loop of weight zero", [][3]int32{{1, 1, 0}, {0, 1, 0}}, true},
+		{"a cycle of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 1, 0}}, false},
+		{"a negative weight", [][3]int32{{0, 1, -1}}, false},
+	} {
+		e := graph.NewEdgeList(3, len(c.arcs))
+		for _, a := range c.arcs {
+			e.Src, e.Dst, e.Weight = append(e.Src, a[0]), append(e.Dst, a[1]), append(e.Weight, a[2])
+		}
+		if got := walksEndAtTheSource(e); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -1,10 +1,13 @@
 package compute
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,15 +18,16 @@ import (
 	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/internal/results"
 	"github.com/pathflow/pathflow/internal/routes"
+	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
 	"github.com/pathflow/pathflow/pipeline/runlog"
 	"github.com/pathflow/pathflow/pipeline/stageerr"
 )
 
 // newPathPairsRun reads the path requests of compute.path_pairs: its
-// searches are the file's distinct sources, in increasing id order
-// (pairList.group), each a whole tree, so that a source listed for many
-// targets is searched once.
+// searches are the file's distinct sources, each a whole tree, so that a
+// source listed for many targets is searched once, in the order of their
+// first rows (searchInFileOrder).
 func newPathPairsRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	if cfg.Shard.Sharded() {
 		return nil, config.Errorf(KeyPathPairs, "path requests are answered in one run: leave %s and %s unset", KeyShard, KeyShards)
@@ -39,13 +43,33 @@ func newPathPairsRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*comp
 		return nil, &stageerr.InputError{Err: err}
 	}
 	list.group()
+	searchInFileOrder(list)
 	return &computeRun{cfg: cfg, log: log, graph: g, ids: names.IDs, sources: list.sources, list: list, pathRequests: true}, nil
+}
+
+// searchInFileOrder orders the grouped sources of list by their first
+// row in the file, so that the rows of the paths table, which keep file
+// order, become final from the first on while the searches run, and the
+// table is written beside them (executePathPairs). A file that lists a
+// source's pairs together, as most do, is then written as fast as it is
+// answered. O(sources log sources).
+func searchInFileOrder(list *pairList) {
+	order := make([]int, len(list.sources))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(list.rows[a][0], list.rows[b][0]) })
+	sources, targets, rows := slices.Clone(list.sources), slices.Clone(list.targets), slices.Clone(list.rows)
+	for i, k := range order {
+		list.sources[i], list.targets[i], list.rows[i] = sources[k], targets[k], rows[k]
+	}
 }
 
 // executePathPairs searches the whole tree of every source of the path
 // requests, reads each request's path off its source's distances as the
-// tree arrives (routes.Tracer), and writes the paths table in file order
-// and the vertices the paths name into dir.
+// tree arrives (routes.Tracer), and writes the paths table in file order,
+// each row once its source is answered, beside the searches, and then the
+// vertices the paths name into dir.
 func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
 	list := r.list
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "sources", int64(len(list.sources)))
@@ -54,27 +78,45 @@ func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, r
 		progress.Finish()
 		return &stageerr.InputError{Err: err}
 	}
+	written := make(chan struct{})
+	var (
+		fi       tables.FileInfo
+		writeErr error
+	)
+	go func() {
+		defer close(written)
+		fi, writeErr = r.writePathTableAsReady(dir, meta, answers.rows, answers.ready, list.others)
+		if writeErr != nil {
+			answers.stop(writeErr) // the searches end at their next block
+		}
+	}()
 	// Distances alone: the paths are read off them, which costs less than
 	// the whole parents of every tree.
 	shape := results.Shape{Sources: list.sources, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
 	start := time.Now()
-	if err := r.searchSeeds(ctx, be, req, shape, progress, answers); err != nil {
+	err = r.searchSeeds(ctx, be, req, shape, progress, answers)
+	if err == nil {
+		if cerr := answers.Close(); cerr != nil {
+			err = &stageerr.OutputError{Err: cerr}
+		}
+	}
+	if err != nil {
+		// A failed write ended the searches through Put: err carries it.
+		answers.stop(err)
+		<-written
 		return err
 	}
 	stages["compute"] = time.Since(start).Seconds()
 	progress.Finish()
-	if err := answers.Close(); err != nil {
-		return &stageerr.OutputError{Err: err}
-	}
 	if n := answers.treesBuilt.Load(); n > 0 {
 		r.log.Info("path requests: sources whose paths needed the whole tree (arcs of weight zero)", "sources", n)
 	}
 	begin := time.Now()
-	r.pathRows = answers.rows
-	fi, err := r.writePathTable(dir, meta, answers.rows, list.others)
-	if err != nil {
-		return &stageerr.OutputError{Err: err}
+	<-written
+	if writeErr != nil {
+		return &stageerr.OutputError{Err: writeErr}
 	}
+	r.pathRows = answers.rows
 	named := resultfiles.NewVertexSet(int(r.graph.Edges.N))
 	named.AddAll(list.sources)
 	vertices, err := r.writeNamedVertices(dir, meta, named)
@@ -95,6 +137,14 @@ type pathAnswers struct {
 	tracers sync.Pool // of *routes.Tracer, one per goroutine at a time
 	rows    []resultfiles.PathRow
 	sources atomic.Int64 // answered so far
+	// rowSource[i] is the index in list.sources of row i's source.
+	rowSource []int32
+	// mu guards answered and stopped; changed broadcasts their changes to
+	// the writer waiting in ready.
+	mu       sync.Mutex
+	changed  *sync.Cond
+	answered []bool // by index in list.sources
+	stopped  error  // why the run ends early, or nil
 	// treesBuilt counts the sources whose walk back looped.
 	treesBuilt atomic.Int64
 }
@@ -109,17 +159,29 @@ func newPathAnswers(list *pairList, ix *routes.Index, edges *graph.EdgeList, csr
 			return nil, err
 		}
 	}
-	a := &pathAnswers{list: list, rows: make([]resultfiles.PathRow, list.len())}
+	a := &pathAnswers{list: list, rows: make([]resultfiles.PathRow, list.len()),
+		rowSource: make([]int32, list.len()), answered: make([]bool, len(list.sources))}
+	a.changed = sync.NewCond(&a.mu)
+	for k, rows := range list.rows {
+		for _, at := range rows {
+			a.rowSource[at] = int32(k)
+		}
+	}
 	first := routes.NewTracer(ix, csr)
 	a.tracers.New = func() any { return first.Fork() }
 	return a, nil
 }
 
-// Put reads the paths of the block's sources and releases it. Safe for
-// concurrent use: every row belongs to one source. O(path lengths x
+// Put reads the paths of the block's sources and releases it, and marks
+// their rows final (ready). Safe for concurrent use: every row belongs to
+// one source. It returns the error that stopped the run, if any (a failed
+// write of the paths table), to end the searches. O(path lengths x
 // in-degree).
 func (a *pathAnswers) Put(rows *results.Rows) error {
 	defer rows.Release()
+	if err := a.stoppedBy(); err != nil {
+		return err
+	}
 	if rows.Sparse() || rows.Offsets != nil {
 		return fmt.Errorf("pipeline: path requests need whole rows of distances")
 	}
@@ -143,7 +205,46 @@ func (a *pathAnswers) Put(rows *results.Rows) error {
 	}
 	a.treesBuilt.Add(int64(tracer.TreesBuilt() - built))
 	a.sources.Add(int64(rows.Len()))
+	a.mu.Lock()
+	for i := range rows.Len() {
+		a.answered[rows.First+i] = true
+	}
+	a.mu.Unlock()
+	a.changed.Broadcast()
 	return nil
+}
+
+// ready waits until row i is final: its source answered. It returns the
+// error that stopped the run instead, if one does first.
+func (a *pathAnswers) ready(i int) error {
+	k := a.rowSource[i]
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for !a.answered[k] && a.stopped == nil {
+		a.changed.Wait()
+	}
+	if a.answered[k] {
+		return nil
+	}
+	return a.stopped
+}
+
+// stop ends the run early for err: the writer's ready and the next Put
+// return it. The first error is kept.
+func (a *pathAnswers) stop(err error) {
+	a.mu.Lock()
+	if a.stopped == nil {
+		a.stopped = err
+	}
+	a.mu.Unlock()
+	a.changed.Broadcast()
+}
+
+// stoppedBy returns the error that stopped the run, or nil.
+func (a *pathAnswers) stoppedBy() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.stopped
 }
 
 // Close checks that every source was answered.
@@ -154,5 +255,10 @@ func (a *pathAnswers) Close() error {
 	return nil
 }
 
-// Abort drops the answers.
-func (a *pathAnswers) Abort() { a.rows = nil }
+// Abort ends the run: the searches failed. The rows stay for the writer,
+// which stops at the first it would wait for (stop).
+func (a *pathAnswers) Abort() { a.stop(errSearchesFailed) }
+
+// errSearchesFailed stops the paths table of a run whose searches failed;
+// the searches' own error is what the run reports.
+var errSearchesFailed = errors.New("pipeline: the searches of the path requests failed")

@@ -94,10 +94,25 @@ func roadMetrics(g *input.LoadedGraph) (timeMS, lengthM []int32, err error) {
 // vertex lists. others holds the request file's other columns, a value
 // per row (none for compute.paths).
 func (r *computeRun) writePathTable(dir string, meta map[string]string, rows []resultfiles.PathRow, others tables.OtherColumns) (tables.FileInfo, error) {
+	return r.writePathTableAsReady(dir, meta, rows, nil, others)
+}
+
+// writePathTableAsReady writes the paths table as writePathTable does
+// while its rows are still being filled: ready, unless nil, says when a
+// row is final (resultfiles.WriteRoutesAsReady). Routes are encoded as
+// their rows come; a table of vertex lists waits for the last row.
+func (r *computeRun) writePathTableAsReady(dir string, meta map[string]string, rows []resultfiles.PathRow, ready func(int) error, others tables.OtherColumns) (tables.FileInfo, error) {
 	path := filepath.Join(dir, output.PathsName+r.cfg.OutFormat.Ext())
 	ids := resultfiles.OriginalIDs{Write: r.cfg.OriginalIDs, Vertices: r.graph.Vertices}
 	if r.routes != nil {
-		return resultfiles.WriteRoutes(path, rows, ids, others, r.routes, meta, r.tableOptions()...)
+		return resultfiles.WriteRoutesAsReady(path, rows, ready, ids, others, r.routes, meta, r.tableOptions()...)
+	}
+	if ready != nil {
+		for i := range rows {
+			if err := ready(i); err != nil {
+				return tables.FileInfo{}, err
+			}
+		}
 	}
 	return resultfiles.WritePathsWith(path, rows, ids, others, meta, r.tableOptions()...)
 }
