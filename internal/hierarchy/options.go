@@ -53,7 +53,9 @@ type BuildOptions struct {
 	SimulationSettled int
 	// X and Y, when given (one entry per vertex), are coordinates that
 	// order the vertices of each level along a Z curve, for a faster PHAST
-	// sweep; without them a level goes by vertex id.
+	// sweep, and number the graph while it is contracted, for faster
+	// witness searches (localityOrder); without them a level goes by
+	// vertex id.
 	X, Y []int32
 	// Checksum identifies the graph the hierarchy was built from; it is
 	// kept in Hierarchy.GraphChecksum.
