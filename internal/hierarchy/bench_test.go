@@ -3,6 +3,7 @@ package hierarchy
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pathflow/pathflow/formats/osmroads"
+	"github.com/pathflow/pathflow/formats/osmroads/osmroadstest"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -118,11 +121,31 @@ func searchSpace(h *Hierarchy) float64 {
 	return float64(total) / 1000
 }
 
+// delawareGraph returns the car network of the Delaware extract
+// (OpenStreetMap, (c) OpenStreetMap contributors, ODbL), weighted by travel
+// time in milliseconds, with its coordinates; it skips b where the extract
+// is absent.
+func delawareGraph(b testing.TB) (*graph.EdgeList, *graph.Vertices) {
+	b.Helper()
+	path := osmroadstest.Extract(b, osmroadstest.Delaware)
+	open := func(osmroads.Pass) (io.ReadCloser, error) { return os.Open(path) }
+	net, err := osmroads.Read(context.Background(), path, open, osmroads.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return net.Edges, net.Vertices
+}
+
 // benchBuild builds the hierarchy of road:side=side,seed=1 (or the plain
 // grid) and reports its size, its search space and the CPU time of one
 // 1,000 x 1,000 table on it.
 func benchBuild(b *testing.B, side int32, grid bool, opts ...Option) {
 	e, vs := benchGraph(b, side, grid)
+	benchBuildOf(b, e, vs, opts...)
+}
+
+// benchBuildOf is benchBuild on the graph e with coordinates vs.
+func benchBuildOf(b *testing.B, e *graph.EdgeList, vs *graph.Vertices, opts ...Option) {
 	g := graph.BuildCSR(e)
 	opts = append(opts, WithCoordinates(vs.X, vs.Y))
 	var h *Hierarchy
@@ -161,6 +184,14 @@ func BenchmarkBuildRoad512(b *testing.B) {
 }
 
 func BenchmarkBuildRoad1024(b *testing.B) { benchBuild(b, 1024, false) }
+
+// BenchmarkBuildDelaware builds the hierarchy of a real road network with
+// one-way streets (73,673 vertices, 175,332 arcs by travel time), so the
+// directed contraction.
+func BenchmarkBuildDelaware(b *testing.B) {
+	e, vs := delawareGraph(b)
+	benchBuildOf(b, e, vs)
+}
 
 // BenchmarkBuildRoad2048 is the largest size here (4M vertices); with
 // BenchmarkBuildRoad1024 it gives the growth of build-peak-MB with the

@@ -514,11 +514,19 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	}
 	o.WitnessSettled = max(1, o.WitnessSettled)
 	o.SimulationSettled = max(1, o.SimulationSettled)
-	dg, err := newDynGraph(g)
+	n := int(g.N)
+	hasXY := n > 0 && len(o.X) == n && len(o.Y) == n
+	// The build numbers the vertices by locality where it can (order[i] is
+	// the vertex of g that it calls i) and gives them their ids back at
+	// the end.
+	var order []int32
+	if hasXY {
+		order = localityOrder(o.X, o.Y)
+	}
+	dg, err := newDynGraphIn(g, order)
 	if err != nil {
 		return nil, err
 	}
-	n := int(g.N)
 	c := &contractor{
 		g: dg, opts: o, workers: o.workers(),
 		prio: make([]float64, n), depth: make([]int32, n), neighbours: make([]int32, n), pairs: make([]pairMask, n), unsure: make([]pairMask, n),
@@ -533,7 +541,17 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 		return nil, err
 	}
 	c.searches = nil
-	h := layout(dg, levelOrder(dg, c.order, o.X, o.Y), c.workers)
+	var key []uint64
+	if hasXY {
+		key = mortonKeysIn(o.X, o.Y, order)
+	}
+	h := layout(dg, levelOrder(dg, c.order, key), c.workers)
+	if order != nil {
+		for r, i := range h.Order {
+			h.Order[r] = order[i]
+			h.Rank[order[i]] = int32(r)
+		}
+	}
 	h.GraphChecksum = o.Checksum
 	h.Rounds = c.rounds
 	return h, nil

@@ -31,7 +31,11 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &contractor{g: g, opts: DefaultBuildOptions(), pairs: make([]pairMask, n), unsure: make([]pairMask, n)}
+		// Searches that no settled limit cuts, so that both scorings are
+		// exact and must agree.
+		opts := DefaultBuildOptions()
+		opts.SimulationSettled = int(n)
+		c := &contractor{g: g, opts: opts, pairs: make([]pairMask, n), unsure: make([]pairMask, n)}
 		s := newWitnessSearch()
 		x := rng.Int32N(n)
 		c.simulate(s, x)

@@ -72,7 +72,12 @@ type dynGraph struct {
 // newDynGraph copies g without self-loops, keeping the lightest of
 // parallel arcs; it refuses negative weights. O(n + m * d), d the largest
 // degree.
-func newDynGraph(g *graph.CSR) (*dynGraph, error) {
+func newDynGraph(g *graph.CSR) (*dynGraph, error) { return newDynGraphIn(g, nil) }
+
+// newDynGraphIn is newDynGraph with the vertices renumbered: vertex i of
+// the result is vertex order[i] of g (the ids of g when order is nil), and
+// its arc lists lie in memory in that order. O(n + m * d).
+func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
 	n := int(g.N)
 	d := &dynGraph{metric: g.Metric != nil}
 	metricOf := func(a int64) int32 {
@@ -80,6 +85,22 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 			return 0
 		}
 		return g.Metric[a]
+	}
+	var id []int32 // id[v]: the new id of vertex v of g
+	if order != nil {
+		id = inverse(order)
+	}
+	newID := func(v int32) int32 {
+		if id == nil {
+			return v
+		}
+		return id[v]
+	}
+	oldID := func(i int) int {
+		if order == nil {
+			return i
+		}
+		return int(order[i])
 	}
 	outDeg := make([]int32, n)
 	inDeg := make([]int32, n)
@@ -89,8 +110,8 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 				return nil, fmt.Errorf("hierarchy: arc %d -> %d has negative weight %d; contraction hierarchies need weights >= 0", u, g.Targets[a], g.Weights[a])
 			}
 			if v := g.Targets[a]; v != int32(u) {
-				outDeg[u]++
-				inDeg[v]++
+				outDeg[newID(int32(u))]++
+				inDeg[newID(v)]++
 			}
 		}
 	}
@@ -109,13 +130,15 @@ func newDynGraph(g *graph.CSR) (*dynGraph, error) {
 		return l
 	}
 	d.out = lists(outDeg)
-	for u := range n {
+	for i := range n {
+		u := oldID(i)
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 			if v := g.Targets[a]; v != int32(u) {
-				upsert(&d.out[u], freshArc(v, g.Weights[a], metricOf(a), NoMiddle, 1))
+				upsert(&d.out[i], freshArc(newID(v), g.Weights[a], metricOf(a), NoMiddle, 1))
 			}
 		}
 	}
+	id = nil
 	if d.isSymmetric() {
 		d.in, d.symmetric = d.out, true
 		return d, nil

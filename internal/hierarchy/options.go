@@ -45,14 +45,17 @@ type BuildOptions struct {
 	WitnessSettled int
 	// SimulationSettled is the same bound for the witness searches that
 	// only score a vertex: a lower one makes scoring cheaper and the
-	// scores rougher. It is 100 by default, a fifth of WitnessSettled: on
-	// road networks scoring searches end at their distance bound long
-	// before, except on long arcs, where the cheaper bound left the order
-	// as good (measured in docs/road-networks.md).
+	// scores rougher. It is 25 by default, a twentieth of WitnessSettled:
+	// on road networks most scoring searches end at their distance bound
+	// before it; on long arcs (Delaware's) the lower bound cut the work
+	// by a third and left the order as good, where 10 or 15 made it
+	// worse (measured in docs/road-networks.md).
 	SimulationSettled int
 	// X and Y, when given (one entry per vertex), are coordinates that
 	// order the vertices of each level along a Z curve, for a faster PHAST
-	// sweep; without them a level goes by vertex id.
+	// sweep, and number the graph while it is contracted, for faster
+	// witness searches (localityOrder); without them a level goes by
+	// vertex id.
 	X, Y []int32
 	// Checksum identifies the graph the hierarchy was built from; it is
 	// kept in Hierarchy.GraphChecksum.
@@ -100,7 +103,7 @@ func (e *WorkLimitError) Error() string {
 
 // DefaultBuildOptions returns the settings Build starts from, O(1).
 func DefaultBuildOptions() BuildOptions {
-	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500, SimulationSettled: 100}
+	return BuildOptions{Ordering: OrderQuotient, WitnessSettled: 500, SimulationSettled: 25}
 }
 
 // Option changes one setting of Build.

@@ -49,6 +49,10 @@ const (
 	// arc of the sample: road networks add 0.7-1.0, a random-weight grid
 	// 1.7.
 	AutoTrialMaxShortcutsPerArc = 1.25
+	// AutoTrialSimulationSettled is the scoring searches' bound in the
+	// trial, the one the figures above were measured with: the work
+	// bound counts their settled vertices too.
+	AutoTrialSimulationSettled = 100
 )
 
 // roadLike reports whether the graph g contracts like a road network, by
@@ -63,6 +67,7 @@ func roadLike(ctx context.Context, g *graph.CSR, workers int) (bool, string, err
 	var last hierarchy.Progress
 	began := time.Now()
 	_, err := hierarchy.Build(ctx, sample, hierarchy.WithWorkers(workers), hierarchy.WithWorkLimit(AutoTrialMaxSettled),
+		hierarchy.WithSimulationSettled(AutoTrialSimulationSettled),
 		hierarchy.WithProgress(func(p hierarchy.Progress) error { last = p; return nil }))
 	took := time.Since(began).Seconds()
 	var over *hierarchy.WorkLimitError
