@@ -39,6 +39,10 @@ pipeline_packages=(compute)
 for pkg in "${pipeline_packages[@]}"; do
   go test -c "${flags[@]}" -o "$out/${pkg##*/}.test" "./pipeline/$pkg"
 done
+# The compute command's own GPU tests (the backend auto picks, the driver
+# loaded on first use) and the lazy driver loader's.
+go test -c "${flags[@]}" -o "$out/computecmd.test" ./cmd/compute
+go test -c "${flags[@]}" -o "$out/cudalazy.test" ./internal/cudalazy
 go build "${flags[@]}" -o "$out/gpubench" ./cmd/gpubench
 gzip -9 "$out"/*.test "$out/gpubench"
 # The compute command links the whole pipeline; without it the GPU tests
@@ -116,6 +120,11 @@ if [ "$mode" = tests ]; then
   (cd "$here/../pipeline/compute" && "$here/compute.test" -test.v -test.count=1 -test.timeout=8m -test.run 'GPU') > "$OUT/pipeline.log" 2>&1
   echo "pipeline tests: exit $? ($(grep -c -- '--- PASS' "$OUT/pipeline.log") passed, $(grep -c -- '--- FAIL' "$OUT/pipeline.log") failed)"
   grep -E -- "--- FAIL|^panic" "$OUT/pipeline.log" | head -20
+  for t in cmd/compute:computecmd internal/cudalazy:cudalazy; do
+    (cd "$here/../${t%%:*}" && "$here/${t##*:}.test" -test.v -test.count=1 -test.timeout=8m) > "$OUT/${t##*:}.log" 2>&1
+    echo "${t%%:*} tests: exit $? ($(grep -c -- '--- PASS' "$OUT/${t##*:}.log") passed, $(grep -c -- '--- FAIL' "$OUT/${t##*:}.log") failed)"
+    grep -E -- "--- FAIL|^panic" "$OUT/${t##*:}.log" | head -10
+  done
   exit 0
 fi
 
