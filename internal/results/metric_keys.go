@@ -11,22 +11,36 @@ import (
 // sums (graph.Key: weight << 32 | metric) and paths.Unreachable, into its
 // distance column and its Metric column (Metric64, reusing its buffer),
 // proving every reachable cell exact with bound (graph.KeyBound.Check).
-// The metric of an unreachable cell is 0. O(cells).
+// The proof grows with the weight and fails for a negative key, so the
+// block's largest and smallest keys prove every cell at once. The metric
+// of an unreachable cell is 0. O(cells).
 func SplitKeys(rows *Rows, bound graph.KeyBound) error {
 	keys := rows.Dist64
 	if cap(rows.Metric64) < len(keys) {
 		rows.Metric64 = make([]int64, len(keys))
 	}
-	rows.Metric64 = rows.Metric64[:len(keys)]
+	metric := rows.Metric64[:len(keys)]
+	rows.Metric64 = metric
+	lo, hi, at := int64(0), int64(0), -1
 	for i, k := range keys {
 		if k == paths.Unreachable {
-			rows.Metric64[i] = 0
+			metric[i] = 0
 			continue
 		}
-		if err := bound.Check(k); err != nil {
-			return fmt.Errorf("results: row of source %d: %w", rows.Sources[rowOf(rows, i)], err)
+		if k > hi || at < 0 {
+			hi, at = k, i
 		}
-		keys[i], rows.Metric64[i] = graph.SplitKey(k)
+		lo = min(lo, k)
+		keys[i], metric[i] = graph.SplitKey(k)
+	}
+	if at < 0 {
+		return nil
+	}
+	if err := bound.Check(lo); err != nil {
+		return fmt.Errorf("results: a block from source %d: %w", rows.Sources[0], err)
+	}
+	if err := bound.Check(hi); err != nil {
+		return fmt.Errorf("results: row of source %d: %w", rows.Sources[rowOf(rows, at)], err)
 	}
 	return nil
 }
