@@ -2,6 +2,7 @@ package paths
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -11,8 +12,16 @@ import (
 // path is read back (package routes). It holds one goroutine's scratch
 // space.
 type ParentFinder struct {
-	g, in  *graph.CSR
+	g, in *graph.CSR
+	// repair is the scratch space of Repair, made on first use; nil for a
+	// graph whose arcs all weigh more than zero (loopFree).
 	repair *TreeRepair
+	// loopFree says that every arc weighs more than zero (its key, for
+	// rows of key sums): a tight parent then lies strictly nearer the
+	// source than its child, so parents close no loop and a row needs no
+	// check, which spares an O(n) pass a row and 8 bytes a vertex for
+	// every goroutine.
+	loopFree bool
 	// keys, for rows of key sums (NewKeyedParentFinder), are the arcs'
 	// keys (graph.Key) in the order of g (out) and of in.
 	keys *arcKeys
@@ -25,7 +34,8 @@ type arcKeys struct{ out, in []int64 }
 // NewParentFinder returns a ParentFinder for g, the graph the distances
 // are of. O(n + m) for the reverse graph.
 func NewParentFinder(g *graph.CSR) *ParentFinder {
-	return &ParentFinder{g: g, in: g.Reverse(), repair: NewTreeRepair(int(g.N))}
+	lo, _ := g.WeightRange()
+	return &ParentFinder{g: g, in: g.Reverse(), loopFree: lo > 0}
 }
 
 // NewKeyedParentFinder returns a ParentFinder for rows of key sums over
@@ -43,6 +53,7 @@ func NewKeyedParentFinder(g *graph.CSR) (*ParentFinder, error) {
 		return nil, err
 	}
 	f.keys = &arcKeys{out: out, in: in}
+	f.loopFree = !slices.Contains(out, 0)
 	return f, nil
 }
 
@@ -50,7 +61,15 @@ func NewKeyedParentFinder(g *graph.CSR) (*ParentFinder, error) {
 // reverse graph (O(n + m) memory, made once) and has scratch space of its
 // own. O(n).
 func (f *ParentFinder) Fork() *ParentFinder {
-	return &ParentFinder{g: f.g, in: f.in, repair: NewTreeRepair(int(f.g.N)), keys: f.keys}
+	return &ParentFinder{g: f.g, in: f.in, keys: f.keys, loopFree: f.loopFree}
+}
+
+// repairer returns f's repair scratch space, made on first use. O(n) then.
+func (f *ParentFinder) repairer() *TreeRepair {
+	if f.repair == nil {
+		f.repair = NewTreeRepair(int(f.g.N))
+	}
+	return f.repair
 }
 
 // Parents fills parent[v] with the smallest u such that u -> v is an arc
@@ -65,11 +84,15 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error
 	}
 	if f.keys != nil {
 		tightParents(f.in, f.keys.in, source, dist, parent)
-		repairOn(f.repair, f.g, f.keys.out, source, dist, Unreachable, parent)
+		if !f.loopFree {
+			repairOn(f.repairer(), f.g, f.keys.out, source, dist, Unreachable, parent)
+		}
 		return nil
 	}
 	tightParents(f.in, f.in.Weights, source, dist, parent)
-	Repair(f.repair, f.g, source, dist, Unreachable, parent)
+	if !f.loopFree {
+		Repair(f.repairer(), f.g, source, dist, Unreachable, parent)
+	}
 	return nil
 }
 
