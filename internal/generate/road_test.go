@@ -105,24 +105,50 @@ func TestParseRoadSpec(t *testing.T) {
 		args string
 		want RoadSpec
 	}{
-		{"", RoadSpec{Side: 1024, Seed: 1}},
-		{"side=4", RoadSpec{Side: 4, Seed: 1}},
-		{"seed=7, side=300", RoadSpec{Side: 300, Seed: 7}},
+		{"", RoadSpec{Side: 1024, Seed: 1, Local: RoadExtraLocal}},
+		{"side=4", RoadSpec{Side: 4, Seed: 1, Local: RoadExtraLocal}},
+		{"seed=7, side=300", RoadSpec{Side: 300, Seed: 7, Local: RoadExtraLocal}},
+		{"local=0.75,side=9", RoadSpec{Side: 9, Seed: 1, Local: 0.75}},
 	} {
 		got, err := ParseRoadSpec(c.args)
 		if err != nil || got != c.want {
 			t.Errorf("%q: %+v, %v; want %+v", c.args, got, err, c.want)
 		}
 	}
-	if s := (RoadSpec{Side: 8, Seed: 2}).String(); s != "road:seed=2,side=8" {
+	if s := (RoadSpec{Side: 8, Seed: 2, Local: RoadExtraLocal}).String(); s != "road:seed=2,side=8" {
 		t.Errorf("canonical spec %q", s)
 	}
-	for _, bad := range []string{"side=0", "side=x", "side=46341", "seed=-1", "width=3", "side"} {
+	if s := (RoadSpec{Side: 8, Seed: 2, Local: 0.75}).String(); s != "road:local=0.75,seed=2,side=8" {
+		t.Errorf("canonical spec %q", s)
+	}
+	for _, bad := range []string{"side=0", "side=x", "side=46341", "seed=-1", "width=3", "side", "local=1.5", "local=-0.1"} {
 		if _, err := ParseRoadSpec(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
 	if _, _, err := Road(0, 1); err == nil {
 		t.Error("side 0: no error")
+	}
+}
+
+// TestRoadLocalSetsTheDensity checks that keeping more local streets gives
+// a denser graph, still connected and symmetric, and that the default
+// share gives exactly Road's graph.
+func TestRoadLocalSetsTheDensity(t *testing.T) {
+	plain, _, err := Road(200, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, _, err := RoadOf(RoadSpec{Side: 200, Seed: 3, Local: RoadExtraLocal})
+	if err != nil || !equalEdgeLists(plain, same) {
+		t.Fatalf("the default share gives another graph (%v)", err)
+	}
+	dense, _, err := RoadOf(RoadSpec{Side: 200, Seed: 3, Local: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perVertex := func(e *graph.EdgeList) float64 { return float64(e.M()) / float64(e.N) }
+	if p, d := perVertex(plain), perVertex(dense); p < 2.3 || p > 2.7 || d < 3.3 || d > 3.7 {
+		t.Fatalf("arcs per vertex %.2f at the default share, %.2f at 0.75", p, d)
 	}
 }
