@@ -3,12 +3,15 @@
 package sssp_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/pathflow/pathflow/datasets"
 	"github.com/pathflow/pathflow/formats"
@@ -98,5 +101,59 @@ func TestNearFarMetricAutoAndOverflow(t *testing.T) {
 	req.Columns = req.Columns.With(results.Metric, true)
 	if _, err := metricCells(backendtest.Default().Run, req); !errors.Is(err, backend.ErrNeedsInt64) {
 		t.Errorf("a metric sum of 3 * (2^31 - 1): %v, want needs int64", err)
+	}
+}
+
+// BenchmarkNearFarMetric times the batched near-far search with and
+// without the metric on a generated grid (BENCH_GRID_SIDE, default 1000:
+// 1M vertices; weights 1..1000, metrics 1..1000): a 1,000 x 1,000
+// origin-destination table without and with parents, each shape plain
+// and with the metric, after a warm-up, from the call to the last block
+// handed over. Run with -bench NearFarMetric -benchtime 3x.
+func BenchmarkNearFarMetric(b *testing.B) {
+	side := int32(1000)
+	if s, err := strconv.Atoi(os.Getenv("BENCH_GRID_SIDE")); err == nil {
+		side = int32(s)
+	}
+	e, err := generate.Grid(side, 1, 1000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	graphtest.WithMetric(rand.New(rand.NewPCG(3, 4)), e, 1, 1000)
+	g := graph.BuildCSR(e)
+	n := g.N
+	sources, targets := make([]int32, 1000), make([]int32, 1000)
+	for i := range sources {
+		sources[i], targets[i] = int32(i), n/2+int32(i)
+	}
+	be := backendtest.Default()
+	b.Logf("grid %d: n %d, m %d, device %s, %s", side, n, g.M(), be.Device(), time.Now().Format("2006-01-02"))
+	for _, parents := range []bool{false, true} {
+		for _, metric := range []bool{false, true} {
+			b.Run(fmt.Sprintf("od-table/parents=%v/metric=%v", parents, metric), func(b *testing.B) {
+				req := backend.Request{Shape: results.Shape{Sources: sources, Targets: targets, MaxDistance: results.NoCutoff,
+					Columns: results.ColumnsOf().With(results.Parent, parents).With(results.Metric, metric)}, CSR: g}
+				sink := func(rows *results.Rows) error {
+					if metric && !rows.Has(results.Metric) {
+						return fmt.Errorf("block at row %d holds no metric", rows.First)
+					}
+					rows.Release()
+					return nil
+				}
+				if _, err := be.SolveBatch(context.Background(), g, &req, sssp.Options{}, sink); err != nil { // warm-up
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					start := time.Now()
+					stats, err := be.SolveBatch(context.Background(), g, &req, sssp.Options{}, sink)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(time.Since(start).Seconds()*1e3, "ms")
+					b.ReportMetric(stats.Kernel.Seconds()*1e3, "kernel-ms")
+					b.Logf("launch rows %d, steps %d, relaxations %d", stats.BatchSize, stats.Steps, stats.Relaxations)
+				}
+			})
+		}
 	}
 }
