@@ -21,6 +21,7 @@
 #define BT_RELAXED 18     // u64: arcs scanned, summed over lanes
 #define BT_IMPROVED 20    // u64: successful relaxations, summed over lanes
 #define BT_STOPPED 22     // set when the search stopped because every target was settled
+#define BT_METRIC_OVERFLOW 23  // set when a metric search's reached metric hit the clamp (sssp_batch_keys_split)
 #define BT_ARRIVED 32     // barrier arrival counter, on a cache line of its own
 #define BT_STATE 64
 #define BT_CELL_CHUNK 1024  // vertices a warp walks in sssp_batch_cells_*, one lane per source

@@ -42,7 +42,8 @@ var implementations backend.Implementations[implementation]
 // with weights up to 1000 has a worst-case bound far above int32 and real
 // distances far below it).
 // A run that asks for a metric (Problem.Metric) is refused unless it
-// resolves to ch, the one algorithm whose GPU path sums it.
+// resolves to ch or to the near-far search (sssp's default variant), the
+// GPU paths that sum it; auto's other picks then run on the CPU.
 func choose(p backend.Problem) (backend.Choice, error) {
 	alg := p.Algorithm
 	lo, hi := p.MinWeight, p.MaxWeight
@@ -56,9 +57,6 @@ func choose(p backend.Problem) (backend.Choice, error) {
 	if alg.Variant == backend.AlgorithmAuto {
 		alg.Variant = ""
 	}
-	if p.Metric && alg.Name != sssp.AlgorithmCH {
-		return backend.Choice{}, fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s alone, not %s (the CPU backend also reports it with dijkstra): %w", sssp.AlgorithmCH, alg.Name, device.ErrNotSupported)
-	}
 	impl, ok := implementations.Lookup(alg.Name)
 	if !ok {
 		return backend.Choice{}, unknownAlgorithm(alg.Name)
@@ -67,10 +65,24 @@ func choose(p backend.Problem) (backend.Choice, error) {
 	if err != nil {
 		return c, err
 	}
+	if p.Metric && c.Algorithm.Name != sssp.AlgorithmCH && c.Algorithm.Variant != sssp.VariantNearFar {
+		return backend.Choice{}, errMetricElsewhere(c.Algorithm)
+	}
 	// The table says which algorithms compute a whole matrix.
 	d, _ := backend.Describe(c.Algorithm.Name)
 	c.AllPairs = d.AllPairs
 	return c, nil
+}
+
+// errMetricElsewhere is the error for a metric asked of an algorithm whose
+// GPU path does not sum one.
+func errMetricElsewhere(alg backend.Algorithm) error {
+	name := alg.Name
+	if alg.Variant != "" {
+		name += " (" + alg.Variant + ")"
+	}
+	return fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s and the %s search (%s), not %s (the CPU backend also reports it with dijkstra and bellman-ford): %w",
+		sssp.AlgorithmCH, sssp.VariantNearFar, sssp.SSSPFamily, name, device.ErrNotSupported)
 }
 
 // unknownAlgorithm is the error for a name the GPU does not implement; it

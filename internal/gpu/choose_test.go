@@ -110,19 +110,30 @@ func TestChooseCHRefusesNegativeWeights(t *testing.T) {
 	}
 }
 
-// TestChooseMetric: a run that asks for a metric is taken by ch alone;
-// every other algorithm, auto's picks included, refuses it as unsupported
-// so that auto runs it on the CPU.
+// TestChooseMetric: a run that asks for a metric is taken by ch and by
+// the near-far search (sssp, auto's pick for some sources over
+// non-negative weights); every other algorithm and variant, auto's
+// all-pairs pick included, refuses it as unsupported so that auto runs
+// it on the CPU.
 func TestChooseMetric(t *testing.T) {
 	p := backend.Problem{N: 1000, M: 5000, MinWeight: 1, MaxWeight: 100, Sources: 3, Metric: true}
-	p.Algorithm = backend.Algorithm{Name: sssp.AlgorithmCH}
-	if c, err := choose(p); err != nil || c.Algorithm.Name != sssp.AlgorithmCH {
-		t.Fatalf("ch with a metric: %+v, %v", c, err)
-	}
-	for _, name := range []string{"auto", sssp.SSSPFamily, sssp.DijkstraFamily, sssp.BellmanFordFamily, allpairs.AllPairsFamily} {
-		p.Algorithm = backend.Algorithm{Name: name}
-		if _, err := choose(p); !errors.Is(err, backend.ErrUnsupported) || !strings.Contains(err.Error(), "metric") {
-			t.Errorf("%s with a metric: %v, want unsupported naming the metric", name, err)
+	for _, alg := range []backend.Algorithm{{Name: sssp.AlgorithmCH}, {Name: "auto"}, {Name: sssp.SSSPFamily}, {Name: sssp.SSSPFamily, Variant: sssp.VariantNearFar}} {
+		p.Algorithm = alg
+		c, err := choose(p)
+		if err != nil || (c.Algorithm.Name != sssp.AlgorithmCH && c.Algorithm.Variant != sssp.VariantNearFar) {
+			t.Fatalf("%+v with a metric: %+v, %v", alg, c, err)
 		}
+	}
+	refused := []backend.Algorithm{{Name: sssp.DijkstraFamily}, {Name: sssp.BellmanFordFamily}, {Name: allpairs.AllPairsFamily},
+		{Name: sssp.SSSPFamily, Variant: sssp.VariantBFFlags}}
+	for _, alg := range refused {
+		p.Algorithm = alg
+		if _, err := choose(p); !errors.Is(err, backend.ErrUnsupported) || !strings.Contains(err.Error(), "metric") {
+			t.Errorf("%+v with a metric: %v, want unsupported naming the metric", alg, err)
+		}
+	}
+	p.Algorithm, p.AllSources = backend.Algorithm{Name: "auto"}, true
+	if _, err := choose(p); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("auto over every source with a metric: %v, want unsupported", err)
 	}
 }

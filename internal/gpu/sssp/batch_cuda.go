@@ -66,14 +66,18 @@ type batchSolver struct {
 	// a compact sweep's swept vertices, whose positions then stand for
 	// vertex ids in the columns and sources handed to the device.
 	space int64
-	// metric: the run reports a metric beside the distance (ch only,
-	// ch_metric_cuda.go). metricState holds the groups' metrics in dist's
-	// layout, slotMetric each slot's gathered metrics, and metricOf
-	// hands each block's metric cells to its Prepare.
+	// metric: the run reports a metric beside the distance
+	// (ch_metric_cuda.go, batch_metric_cuda.go). metricState holds the
+	// groups' metrics in dist's layout, slotMetric each slot's gathered
+	// metrics, and metricOf hands each block's metric cells to its
+	// Prepare.
 	metric      bool
 	metricState device.Buffer
 	slotMetric  [2]device.Buffer
 	metricOf    metricBlocks
+	// nearFar, for a near-far run that reports a metric, is what its
+	// searches add; nil otherwise.
+	nearFar *nearFarMetric
 	// keyed finds a metric run's parents on the host when they are not
 	// found on the device (onDevice false).
 	keyed *keyedParents
@@ -95,7 +99,9 @@ type batchSolver struct {
 // (device.ErrNotSupported otherwise). O(groups * n) device memory per
 // launch. It runs on gpu's device; workers host goroutines mend parent
 // rows. With a ch Choice the groups' distances come from PHAST sweeps over
-// req.Hierarchy instead (chSweep), in the same launches and layout.
+// req.Hierarchy instead (chSweep), in the same launches and layout. Either
+// may report a metric (results.Metric): the distance and metric of the
+// path shortest by (distance, metric), parents along it.
 func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.CSR, req *backend.Request, opts Options, sink results.Sink) (Stats, error) {
 	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, opts)
 	if err != nil {
@@ -129,9 +135,6 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	s := &batchSolver{b: b, plan: plan, host: g, req: req, cutoff: batchCutoff(req.MaxDistance, int64(graph.Inf32))}
 	s.onDevice = !(req.Wants(results.Parent) && plan.lo <= 0)
 	if req.Wants(results.Metric) {
-		if h == nil {
-			return stats, fmt.Errorf("gpu: a metric beside the distance is reported by ch alone: %w", device.ErrNotSupported)
-		}
 		if err := checkMetricRequest(g); err != nil {
 			return stats, err
 		}
@@ -147,6 +150,9 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	s.summarize = summarizesOnDevice(req, s.onDevice)
 	// Summaries hold no metric, and the distances are the same without.
 	s.metric = req.Wants(results.Metric) && !s.summarize
+	if s.metric && h == nil {
+		s.nearFar = &nearFarMetric{}
+	}
 	if h != nil {
 		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, s.metric, b.workers); err != nil {
 			return stats, err
@@ -232,19 +238,25 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		if s.graph, err = uploadGraph(c, s.host); err != nil {
 			return err
 		}
-		// A metric run's parents read the sweep's reverse arcs, which
-		// carry the metric.
+		// A metric run's parents read reverse arcs that carry the metric
+		// (the sweep's, or nearFarMetric's).
 		if s.req.Wants(results.Parent) && !s.metric {
 			if _, err := s.graph.Reverse(c); err != nil {
 				return err
 			}
 		}
 	}
-	if s.search, err = loadKernel("sssp_batch"); err != nil {
+	search := &s.search
+	if s.nearFar != nil {
+		if err := s.nearFar.prepare(c, s); err != nil {
+			return err
+		}
+		search = &s.nearFar.search
+	} else if s.search, err = loadKernel("sssp_batch"); err != nil {
 		return err
 	}
 	bs := s.plan.opts.ThreadsPerBlock
-	perSM, err := s.search.MaxActiveBlocksPerSM(bs)
+	perSM, err := (*search).MaxActiveBlocksPerSM(bs)
 	if err != nil {
 		return err
 	}
@@ -259,7 +271,13 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	// Leave room for the column lists and a margin for the driver.
 	budget := min(free-free/16-12*int64(len(s.req.Sources))*s.width, s.plan.opts.BatchStateBytes+2*batchLanes*8*s.width)
 	staging, _ := batchStaging(s.width, s.b.st.Options())
-	if s.metric {
+	switch {
+	case s.nearFar != nil:
+		// A metric search keeps a key (8 bytes) and a metric lane (4)
+		// beside each distance, and the rows' cells double: plan as for a
+		// quarter of the memory.
+		budget /= 4
+	case s.metric:
 		// The metric doubles each group's distances and each row's
 		// cells: plan as for half the memory.
 		budget /= 2
@@ -282,6 +300,9 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	metricBytes := int64(0)
 	if s.metric {
 		metricBytes = groups*n*batchLanes*4 + 2*rows*s.width*4
+		if s.nearFar != nil {
+			metricBytes += groups * n * batchLanes * 8
+		}
 	}
 	if err := c.Reserve(groups*batchGroupBytes(n)+2*rows*s.width*8+cellBytes+metricBytes, "batched search state and result rows"); err != nil {
 		return err
@@ -344,6 +365,11 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 			return err
 		}
 	}
+	if s.nearFar != nil {
+		if s.nearFar.keys, err = c.Alloc(groups*n*batchLanes*8, "batched search keys"); err != nil {
+			return err
+		}
+	}
 	if s.sweep != nil {
 		return s.sweep.grow(c, int(groups))
 	}
@@ -378,6 +404,9 @@ func (s *batchSolver) close(c *device.Ctx) error {
 	}
 	if s.sweep != nil {
 		errs = append(errs, s.sweep.close(c))
+	}
+	if s.nearFar != nil {
+		errs = append(errs, s.nearFar.close(c))
 	}
 	return errors.Join(errs...)
 }
@@ -595,6 +624,13 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 		return err
 	}
 	err := timed(c, st, func() error {
+		if s.nearFar != nil {
+			if err := s.searchMetric(c, k, groups, ncolumns, rowStarts); err != nil {
+				return err
+			}
+			st.Launches += metricSearchLaunches + s.metricGatherLaunches()
+			return s.gatherMetric(c, slot, &s.slotMetric[s.slotIndex(slot)], k, groups, ncolumns, rowStarts)
+		}
 		if err := c.Kernels().SSSPBatchInit(s.b.dev.Linear(groups*n*batchLanes, bs, true), s.dist.Ptr, s.pending.Ptr,
 			s.queued.Ptr, s.nearQueue.Ptr, s.state.Ptr, s.sources.Ptr, n, k, s.plan.delta); err != nil {
 			return err
@@ -628,6 +664,11 @@ func (s *batchSolver) launch(c *device.Ctx, slot *resultSlot, first int, rows []
 		}
 		if row[btOverflow] != 0 {
 			return fmt.Errorf("%w: a shortest path from one of sources %d.. is at least %d long", device.ErrNeedsInt64, rows[g*batchLanes], graph.Inf32)
+		}
+		if s.nearFar != nil {
+			if err := metricOverflow(row, rows[g*batchLanes]); err != nil {
+				return err
+			}
 		}
 		st.Steps += int64(row[btSteps])
 		st.Splits += int64(row[btSplits])

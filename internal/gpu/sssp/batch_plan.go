@@ -32,6 +32,10 @@ const (
 	btRelaxed  = 18
 	btImproved = 20
 	btStopped  = 22
+	// btMetricOverflow is BT_METRIC_OVERFLOW of
+	// kernels/sssp_batch_keys_split.cu: set when a metric search's
+	// reached lane holds a metric at the clamp.
+	btMetricOverflow = 23
 )
 
 // batchMaxStagingBytes bounds one pinned block of a batched run. Rows of a

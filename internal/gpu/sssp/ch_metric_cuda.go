@@ -77,14 +77,15 @@ func newCHMetric(h *hierarchy.Hierarchy, sel *hierarchy.Selection) (*chMetric, e
 	return m, nil
 }
 
-// checkMetricRequest refuses a metric request the GPU's ch cannot answer:
-// a graph without a metric or with arcs no key holds (graph.MetricKeys).
+// checkMetricRequest refuses a metric request the GPU's ch and near-far
+// cannot answer: a graph without a metric or with arcs no key holds
+// (graph.MetricKeys).
 func checkMetricRequest(g *graph.CSR) error {
 	if g.Metric == nil {
-		return fmt.Errorf("gpu: ch: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
+		return fmt.Errorf("gpu: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
 	}
 	if _, _, err := graph.MetricKeys(g.Weights, g.Metric); err != nil {
-		return fmt.Errorf("gpu: ch: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	return nil
 }
@@ -115,7 +116,7 @@ type keyedParents struct {
 func newKeyedParents(g *graph.CSR, workers int) (*keyedParents, error) {
 	f, err := paths.NewKeyedParentFinder(g)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: ch: %w", err)
+		return nil, fmt.Errorf("gpu: keyed parents: %w", err)
 	}
 	k := &keyedParents{finders: []*paths.ParentFinder{f}, keys: [][]int64{make([]int64, g.N)}}
 	for range max(workers, 1) - 1 {
@@ -156,7 +157,7 @@ func (k *keyedParents) fail(err error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.err == nil {
-		k.err = fmt.Errorf("gpu: ch: keyed parents: %w", err)
+		k.err = fmt.Errorf("gpu: keyed parents: %w", err)
 	}
 }
 
@@ -267,7 +268,7 @@ func (s *batchSolver) gatherMetric(c *device.Ctx, slot *resultSlot, metric *devi
 		// Off the device, parents come from keyedParents on the host.
 		return nil
 	}
-	rev, m := s.sweep.rev, s.sweep.metric
+	rev, revMetric, ids := s.metricParentArcs()
 	cells := s.width * batchLanes
 	if rowStarts != 0 {
 		cells = ncolumns
@@ -278,6 +279,6 @@ func (s *batchSolver) gatherMetric(c *device.Ctx, slot *resultSlot, metric *devi
 	if rowStarts == 0 && s.req.Targets == nil {
 		columns = 0 // whole rows: column c is vertex c
 	}
-	return c.Kernels().SSSPBatchParentsMetric(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, m.rev.Ptr, s.sweep.revIDs.Ptr,
+	return c.Kernels().SSSPBatchParentsMetric(cfg, rev.Offsets.Ptr, rev.Targets.Ptr, rev.Weights.Ptr, revMetric, ids,
 		n, s.dist.Ptr, s.metricState.Ptr, s.sources.Ptr, k, columns, s.width, rowStarts, slot.parent.Ptr)
 }

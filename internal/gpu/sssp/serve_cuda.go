@@ -26,11 +26,12 @@ import (
 // several sources, targets or a cutoff run batched (SolveBatch), the rest
 // one source at a time with the rows narrowed on the host. A request
 // without sources is only validated. req.Progress hears of every block's
-// rows before the block is handed on. A ch request may ask for the
-// metric (results.Metric) of a graph that carries one: each cell then
-// holds the distance and metric of the path shortest by (distance,
-// metric), and its parent on that path (ch_metric_cuda.go); other
-// algorithms refuse it with device.ErrNotSupported.
+// rows before the block is handed on. A ch or near-far request may ask
+// for the metric (results.Metric) of a graph that carries one: each cell
+// then holds the distance and metric of the path shortest by (distance,
+// metric), and its parent on that path (ch_metric_cuda.go,
+// batch_metric_cuda.go; near-far then always runs batched); the other
+// variants refuse it with device.ErrNotSupported.
 func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.Request, sink results.Sink) error {
 	if len(gpus) == 0 {
 		return errors.New("gpu: a search needs a device")
@@ -54,11 +55,8 @@ func Serve(ctx context.Context, gpus []*device.Stager, workers int, req backend.
 		return err
 	}
 	metric := req.Wants(results.Metric)
-	if metric && !ch {
-		return fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s alone, not %s: %w", AlgorithmCH, req.Choice.Algorithm.Name, device.ErrNotSupported)
-	}
 	if metric && g.Metric == nil {
-		return fmt.Errorf("gpu: ch: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
+		return fmt.Errorf("gpu: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
 	}
 	// A hierarchy built for the weight alone may have dropped the
 	// shortcuts of paths that tie on it: a metric run needs one built
@@ -92,7 +90,12 @@ func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, si
 	if err != nil {
 		return err
 	}
-	if plan.variant == VariantNearFar && useBatch(req) {
+	if req.Wants(results.Metric) && plan.variant != VariantNearFar {
+		return fmt.Errorf("gpu: a metric beside the distance is reported on the GPU by %s and the %s search alone, not %s (%s): %w",
+			AlgorithmCH, VariantNearFar, alg.Name, plan.variant, device.ErrNotSupported)
+	}
+	// Only the batched search sums a metric.
+	if plan.variant == VariantNearFar && (useBatch(req) || req.Wants(results.Metric)) {
 		start := time.Now()
 		stats, err := b.solveBatch(ctx, g, req, plan, nil, sink) // sources checked by Serve
 		req.ReportFact(fmt.Sprintf("gpu%d", b.dev.Ordinal()), batchFacts(stats, time.Since(start)))
