@@ -13,7 +13,7 @@ const KeyMetrics = "compute.metrics"
 
 func metricKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch on the GPU; the long layout or pair lists"},
+		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch and near-far on the GPU; the long layout or pair lists"},
 	}
 }
 
