@@ -34,13 +34,11 @@ var (
 // routeEncoding delta-encodes what the paths table does, and the metrics.
 var routeEncoding = tables.ParquetEncoding{Delta: append(append([]string(nil), pathsEncoding.Delta...), ColTime, ColLength)}
 
-// RouteTableFields returns the columns of a paths table of routes before
-// geometry and bbox: PathsSchema's, with others (a request file's other
-// columns, OtherColumns.OutputFields) after source and target, then time
-// and length where the network has them.
-func RouteTableFields(ids OriginalIDs, others []arrow.Field, ix *routes.Index) []arrow.Field {
-	fields := PathsSchema(ids, nil).Fields()
-	fields = append(fields[:2:2], append(others, fields[2:]...)...)
+// RouteMetricFields returns the time and length columns of a table of
+// routes over ix, those the network has, with their units in the fields'
+// metadata: the columns every routes table writes after its distance.
+func RouteMetricFields(ix *routes.Index) []arrow.Field {
+	var fields []arrow.Field
 	if ix.HasTime() {
 		fields = append(fields, timeColumn)
 	}
@@ -48,6 +46,16 @@ func RouteTableFields(ids OriginalIDs, others []arrow.Field, ix *routes.Index) [
 		fields = append(fields, lengthColumn)
 	}
 	return fields
+}
+
+// RouteTableFields returns the columns of a paths table of routes before
+// geometry and bbox: PathsSchema's, with others (a request file's other
+// columns, OtherColumns.OutputFields) after source and target, then time
+// and length where the network has them.
+func RouteTableFields(ids OriginalIDs, others []arrow.Field, ix *routes.Index) []arrow.Field {
+	fields := PathsSchema(ids, nil).Fields()
+	fields = append(fields[:2:2], append(others, fields[2:]...)...)
+	return append(fields, RouteMetricFields(ix)...)
 }
 
 // WriteRoutes writes rows as the paths table of a road network through
@@ -109,7 +117,7 @@ func (w *routeRows) append(i int, r *PathRow) error {
 	next().(*array.Int32Builder).Append(r.Source)
 	next().(*array.Int32Builder).Append(r.Target)
 	for _, a := range w.others {
-		if err := appendValue(next(), a, i); err != nil {
+		if err := AppendValue(next(), a, i); err != nil {
 			return err
 		}
 	}
@@ -165,10 +173,10 @@ func appendInt64(b array.Builder, v int64, valid bool) {
 	b.(*array.Int64Builder).Append(v)
 }
 
-// appendValue appends a's value at i to b, of a's type: a request file's
+// AppendValue appends a's value at i to b, of a's type: a request file's
 // column, which may be of any type, copied through its text form where no
 // typed copy is at hand.
-func appendValue(b array.Builder, a arrow.Array, i int) error {
+func AppendValue(b array.Builder, a arrow.Array, i int) error {
 	if a.IsNull(i) {
 		b.AppendNull()
 		return nil

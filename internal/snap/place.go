@@ -55,6 +55,21 @@ type Place struct {
 	on stretchWeights
 }
 
+// StretchLengthM is the length in metres, along its geometry, of the
+// stretch of road the position lies on: AlongM runs from 0 at Arc's tail
+// to this at its head. A route cut at the position shares the arc's
+// metrics out by these lengths, as the seeds' weights are. 0 when !OK.
+func (p *Place) StretchLengthM() float64 { return p.on.lengthM }
+
+// Twin is Arc's reverse twin, the arc the seeds Out[1] and In[1] drive
+// along, or -1 for a one-way stretch (and when !OK).
+func (p *Place) Twin() int32 {
+	if !p.OK {
+		return -1
+	}
+	return p.on.backward
+}
+
 // stretchWeights are what Direct needs of a stretch besides its forward
 // arc (Place.Arc).
 type stretchWeights struct {

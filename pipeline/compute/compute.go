@@ -237,6 +237,9 @@ type computeRun struct {
 	// pathRequests is true when list holds compute.path_pairs, whose
 	// answer is the paths table alone.
 	pathRequests bool
+	// tripRoutes is compute.path_pairs read as trips between places
+	// (pathRequestsAreTrips); list is nil then.
+	tripRoutes *tripRoutesRun
 	// routes is the index of a road network's routes, nil unless the run
 	// writes paths on geographic vertices (roadRoutes).
 	routes *routes.Index

@@ -27,10 +27,18 @@ import (
 // newPathPairsRun reads the path requests of compute.path_pairs: its
 // searches are the file's distinct sources, each a whole tree, so that a
 // source listed for many targets is searched once, in the order of their
-// first rows (searchInFileOrder).
+// first rows (searchInFileOrder). A file of trips between places
+// (pathRequestsAreTrips) is read and snapped by newTripRoutesRun.
 func newPathPairsRun(cfg *Config, g *input.LoadedGraph, log *slog.Logger) (*computeRun, error) {
 	if cfg.Shard.Sharded() {
 		return nil, config.Errorf(KeyPathPairs, "path requests are answered in one run: leave %s and %s unset", KeyShard, KeyShards)
+	}
+	trips, err := pathRequestsAreTrips(cfg.PathPairs)
+	if err != nil {
+		return nil, err
+	}
+	if trips {
+		return newTripRoutesRun(cfg, g, log)
 	}
 	names := VertexNames{IDs: input.NewVertexIDs(g.Edges.N, g.Vertices), Original: cfg.OriginalIDs}
 	list, err := readPairList(KeyPathPairs, cfg.PathPairs, names)
@@ -71,6 +79,9 @@ func searchInFileOrder(list *pairList) {
 // each row once its source is answered, beside the searches, and then the
 // vertices the paths name into dir.
 func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, req backend.Request, dir string, meta map[string]string, progressOut io.Writer, stages map[string]float64) error {
+	if r.tripRoutes != nil {
+		return r.executeTripRoutes(ctx, be, req, dir, meta, progressOut, stages)
+	}
 	list := r.list
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "sources", int64(len(list.sources)))
 	answers, err := newPathAnswers(list, r.routes, req.Edges, req.CSR)

@@ -15,7 +15,7 @@ const KeyPathPairs = "compute.path_pairs"
 
 func pathPairKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyPathPairs, Default: "", Path: true, Flag: "path-pairs", Usage: "path requests: a Parquet, Arrow IPC or CSV file with columns source and target (ids as compute.ids says), as compute.pairs reads it; writes paths.<ext>, a row per file row in file order with the file's other columns (on a road network: GeoParquet routes with time, length and geometry), and no distances table; excludes compute.sources, compute.targets, compute.pairs and compute.paths"},
+		{Name: KeyPathPairs, Default: "", Path: true, Flag: "path-pairs", Usage: "path requests: a Parquet, Arrow IPC or CSV file with columns source and target (ids as compute.ids says), as compute.pairs reads it, or a list of trips between places with columns id, origin_lon, origin_lat, destination_lon, destination_lat (or from_*, to_*), as compute.place_pairs reads it, told apart by their columns; writes paths.<ext>, a row per file row in file order with the file's other columns (on a road network: GeoParquet routes with time, length and geometry; a trip's route runs between its snapped ends, beside a points table), and no distances table; excludes compute.sources, compute.targets, compute.pairs and compute.paths"},
 	}
 }
 
@@ -30,7 +30,7 @@ func checkPathPairsShape(vs *config.Values, cfg *Config, formatName string) {
 	case !slices.Equal(cfg.Sources, []string{"0"}) || !slices.Equal(cfg.Targets, []string{"all"}) || cfg.PairList != "" || len(cfg.Pairs) > 0:
 		vs.Fail(KeyPathPairs, "the file names the paths: leave %s, %s, %s and %s unset", KeySources, KeyTargets, KeyPairList, KeyPaths)
 	case cfg.Places.Enabled():
-		vs.Fail(KeyPathPairs, "paths between places are not written: leave %s, %s and %s unset", KeyOrigins, KeyDestinations, KeyPlacePairs)
+		vs.Fail(KeyPathPairs, "routes between places come from a list of trips given to %s itself: leave %s, %s and %s unset", KeyPathPairs, KeyOrigins, KeyDestinations, KeyPlacePairs)
 	case cfg.Summary:
 		vs.Fail(KeyPathPairs, "the paths table is written alone (it holds each pair's distance): leave %s unset", KeySummary)
 	case cfg.MaxDistance != results.NoCutoff:
