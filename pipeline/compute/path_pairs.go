@@ -150,12 +150,9 @@ type pathAnswers struct {
 	sources atomic.Int64 // answered so far
 	// rowSource[i] is the index in list.sources of row i's source.
 	rowSource []int32
-	// mu guards answered and stopped; changed broadcasts their changes to
-	// the writer waiting in ready.
-	mu       sync.Mutex
-	changed  *sync.Cond
-	answered []bool // by index in list.sources
-	stopped  error  // why the run ends early, or nil
+	// answerGate holds which sources are answered (by index in
+	// list.sources), for the writer waiting in ready.
+	*answerGate
 	// treesBuilt counts the sources whose walk back looped.
 	treesBuilt atomic.Int64
 }
@@ -171,8 +168,7 @@ func newPathAnswers(list *pairList, ix *routes.Index, edges *graph.EdgeList, csr
 		}
 	}
 	a := &pathAnswers{list: list, rows: make([]resultfiles.PathRow, list.len()),
-		rowSource: make([]int32, list.len()), answered: make([]bool, len(list.sources))}
-	a.changed = sync.NewCond(&a.mu)
+		rowSource: make([]int32, list.len()), answerGate: newAnswerGate(len(list.sources))}
 	for k, rows := range list.rows {
 		for _, at := range rows {
 			a.rowSource[at] = int32(k)
@@ -216,47 +212,17 @@ func (a *pathAnswers) Put(rows *results.Rows) error {
 	}
 	a.treesBuilt.Add(int64(tracer.TreesBuilt() - built))
 	a.sources.Add(int64(rows.Len()))
-	a.mu.Lock()
-	for i := range rows.Len() {
-		a.answered[rows.First+i] = true
+	answered := make([]int, rows.Len())
+	for i := range answered {
+		answered[i] = rows.First + i
 	}
-	a.mu.Unlock()
-	a.changed.Broadcast()
+	a.answer(answered...)
 	return nil
 }
 
 // ready waits until row i is final: its source answered. It returns the
 // error that stopped the run instead, if one does first.
-func (a *pathAnswers) ready(i int) error {
-	k := a.rowSource[i]
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for !a.answered[k] && a.stopped == nil {
-		a.changed.Wait()
-	}
-	if a.answered[k] {
-		return nil
-	}
-	return a.stopped
-}
-
-// stop ends the run early for err: the writer's ready and the next Put
-// return it. The first error is kept.
-func (a *pathAnswers) stop(err error) {
-	a.mu.Lock()
-	if a.stopped == nil {
-		a.stopped = err
-	}
-	a.mu.Unlock()
-	a.changed.Broadcast()
-}
-
-// stoppedBy returns the error that stopped the run, or nil.
-func (a *pathAnswers) stoppedBy() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.stopped
-}
+func (a *pathAnswers) ready(i int) error { return a.wait(int(a.rowSource[i])) }
 
 // Close checks that every source was answered.
 func (a *pathAnswers) Close() error {

@@ -199,12 +199,9 @@ type tripRouteAnswers struct {
 	// missing[i] counts trip i's Out seeds not offered yet.
 	missing []atomic.Int32
 	sources atomic.Int64 // answered so far
-	// mu guards answered and stopped; changed broadcasts their changes
-	// to the writer waiting in ready.
-	mu       sync.Mutex
-	changed  *sync.Cond
-	answered []bool // by trip
-	stopped  error
+	// answerGate holds which trips are answered, for the writer waiting
+	// in ready.
+	*answerGate
 }
 
 // newTripRouteAnswers returns the consumer of the searches of tr over
@@ -213,8 +210,7 @@ type tripRouteAnswers struct {
 func newTripRouteAnswers(tr *tripRoutesRun, ix *routes.Index, csr *graph.CSR) *tripRouteAnswers {
 	n := len(tr.origins)
 	a := &tripRouteAnswers{run: tr, routes: make([]places.TripRoute, n), locks: make([]sync.Mutex, n),
-		missing: make([]atomic.Int32, n), answered: make([]bool, n)}
-	a.changed = sync.NewCond(&a.mu)
+		missing: make([]atomic.Int32, n), answerGate: newAnswerGate(n)}
 	for i := range a.routes {
 		a.routes[i] = places.NewTripRoute()
 	}
@@ -223,12 +219,14 @@ func newTripRouteAnswers(tr *tripRoutesRun, ix *routes.Index, csr *graph.CSR) *t
 			a.missing[u.trip].Add(1)
 		}
 	}
+	var unsearched []int
 	for i := range a.routes {
 		if a.missing[i].Load() == 0 {
 			a.routes[i].Finish(&tr.origins[i], &tr.destinations[i])
-			a.answered[i] = true
+			unsearched = append(unsearched, i)
 		}
 	}
+	a.answer(unsearched...)
 	first := routes.NewTracer(ix, csr)
 	a.tracers.New = func() any { return first.Fork() }
 	return a
@@ -250,7 +248,7 @@ func (a *tripRouteAnswers) Put(rows *results.Rows) error {
 	tracer := a.tracers.Get().(*routes.Tracer)
 	defer a.tracers.Put(tracer)
 	dist := rows.Distances()
-	var done []int32
+	var done []int
 	for r := range rows.Len() {
 		k := rows.First + r
 		source := rows.Sources[r]
@@ -271,54 +269,19 @@ func (a *tripRouteAnswers) Put(rows *results.Rows) error {
 			}
 			if a.missing[i].Add(-1) == 0 {
 				route.Finish(p, q)
-				done = append(done, i)
+				done = append(done, int(i))
 			}
 			a.locks[i].Unlock()
 		}
 	}
 	a.sources.Add(int64(rows.Len()))
-	if len(done) > 0 {
-		a.mu.Lock()
-		for _, i := range done {
-			a.answered[i] = true
-		}
-		a.mu.Unlock()
-		a.changed.Broadcast()
-	}
+	a.answer(done...)
 	return nil
 }
 
 // ready waits until trip i is final. It returns the error that stopped
 // the run instead, if one does first.
-func (a *tripRouteAnswers) ready(i int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for !a.answered[i] && a.stopped == nil {
-		a.changed.Wait()
-	}
-	if a.answered[i] {
-		return nil
-	}
-	return a.stopped
-}
-
-// stop ends the run early for err: the writer's ready and the next Put
-// return it. The first error is kept.
-func (a *tripRouteAnswers) stop(err error) {
-	a.mu.Lock()
-	if a.stopped == nil {
-		a.stopped = err
-	}
-	a.mu.Unlock()
-	a.changed.Broadcast()
-}
-
-// stoppedBy returns the error that stopped the run, or nil.
-func (a *tripRouteAnswers) stoppedBy() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.stopped
-}
+func (a *tripRouteAnswers) ready(i int) error { return a.wait(i) }
 
 // Close checks that every seed source was answered.
 func (a *tripRouteAnswers) Close() error {
