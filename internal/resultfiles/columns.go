@@ -112,10 +112,15 @@ func ResultSchema(withParents bool, meta map[string]string, metrics ...MetricCol
 }
 
 // WideResultSchema is the schema of the wide layout: one row per source,
-// the distances (null: unreachable or beyond the cutoff) and optionally
-// the parents to the targets as lists in target order.
-func WideResultSchema(withParents bool, meta map[string]string) *arrow.Schema {
+// the distances (null: unreachable or beyond the cutoff), the metrics and
+// optionally the parents to the targets as lists in target order.
+func WideResultSchema(withParents bool, meta map[string]string, metrics ...MetricColumn) *arrow.Schema {
 	fields := []arrow.Field{sourceColumn, tables.DistanceField(wideDistanceColumn, meta)}
+	for _, m := range metrics {
+		f := m.Field()
+		f.Type, f.Nullable = int64List, false
+		fields = append(fields, f)
+	}
 	if withParents {
 		fields = append(fields, wideParentColumn)
 	}

@@ -30,7 +30,7 @@ type partWriter struct {
 func newPartWriter(s *ResultSink) *partWriter {
 	w := &partWriter{sink: s}
 	if s.shape.Layout == Wide {
-		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Wants(results.Parent))
+		w.wide = newWideBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.targetCount(), s.shape.Wants(results.Parent), s.shape.Wants(results.Metric))
 	} else {
 		w.long = newLongBatch(s.cfg.Mem, int(s.part.groupUnits), s.shape.Wants(results.Parent), s.shape.Wants(results.Metric))
 	}
@@ -88,7 +88,11 @@ func (w *partWriter) write(i int) (info tables.FileInfo, err error) {
 	}
 	for _, m := range s.shape.metrics() {
 		// A metric follows the distance along neighbouring rows.
-		enc.Delta = append(slices.Clip(enc.Delta), m.Name)
+		name := m.Name
+		if s.shape.Layout == Wide {
+			name += ".list.element"
+		}
+		enc.Delta = append(slices.Clip(enc.Delta), name)
 	}
 	tw, err := tables.NewTableWriter(f, s.schema, enc, s.cfg)
 	if err != nil {
@@ -205,10 +209,14 @@ type cellColumns struct {
 	distNulls, parNulls int
 	distBuf, distValid  *memory.Buffer
 	parBuf, parValid    *memory.Buffer
+	// met, when the shape holds a metric, is its cells; they share the
+	// distance's validity.
+	met    []int64
+	metBuf *memory.Buffer
 }
 
 // alloc makes room for cells cells and adds the buffers to bufs.
-func (c *cellColumns) alloc(mem memory.Allocator, bufs *columnBuffers, cells int, withParents bool) {
+func (c *cellColumns) alloc(mem memory.Allocator, bufs *columnBuffers, cells int, withParents, withMetric bool) {
 	var buf *memory.Buffer
 	buf, c.dist = arrowslices.Int64Buffer(mem, cells)
 	c.distBuf = bufs.add(buf)
@@ -220,6 +228,17 @@ func (c *cellColumns) alloc(mem memory.Allocator, bufs *columnBuffers, cells int
 		buf, c.parBits = arrowslices.BitmapBuffer(mem, cells)
 		c.parValid = bufs.add(buf)
 	}
+	if withMetric {
+		buf, c.met = arrowslices.Int64Buffer(mem, cells)
+		c.metBuf = bufs.add(buf)
+	}
+}
+
+// metArray returns the first n metric cells as an array sharing the
+// batch's buffers, null where the distance is.
+func (c *cellColumns) metArray(n int) arrow.Array {
+	return arrowslices.Primitive(int64Type, n, bitmapView(c.distValid, n, c.distNulls), c.distNulls,
+		prefix(c.metBuf, arrow.Int64Traits.BytesRequired(n)))
 }
 
 // reset marks the first used cells invalid again and zeroes the null
@@ -283,10 +302,6 @@ type longBatch struct {
 	cellColumns    // one cell per row
 	bufs           columnBuffers
 	srcBuf, vtxBuf *memory.Buffer
-	// met, when the shape holds a metric, is its cells; they share the
-	// distance's validity.
-	met    []int64
-	metBuf *memory.Buffer
 }
 
 func newLongBatch(mem memory.Allocator, capacity int, withParents, withMetric bool) *longBatch {
@@ -296,19 +311,8 @@ func newLongBatch(mem memory.Allocator, capacity int, withParents, withMetric bo
 	b.srcBuf = b.bufs.add(buf)
 	buf, b.vtx = arrowslices.Int32Buffer(mem, capacity)
 	b.vtxBuf = b.bufs.add(buf)
-	b.alloc(mem, &b.bufs, capacity, withParents)
-	if withMetric {
-		buf, b.met = arrowslices.Int64Buffer(mem, capacity)
-		b.metBuf = b.bufs.add(buf)
-	}
+	b.alloc(mem, &b.bufs, capacity, withParents, withMetric)
 	return b
-}
-
-// metArray returns the first n metric cells as an array sharing the
-// batch's buffers, null where the distance is.
-func (b *longBatch) metArray(n int) arrow.Array {
-	return arrowslices.Primitive(int64Type, n, bitmapView(b.distValid, n, b.distNulls), b.distNulls,
-		prefix(b.metBuf, arrow.Int64Traits.BytesRequired(n)))
 }
 
 func (b *longBatch) reset() {

@@ -74,7 +74,7 @@ type ResultShape struct {
 	// the dense ids, which are then the input's.
 	WithOriginal bool
 	// Metric names the column of the results.Metric cells, when the shape
-	// holds them (the long layout only).
+	// holds them.
 	Metric MetricColumn
 }
 
@@ -110,8 +110,8 @@ func (s *ResultShape) check() error {
 		return fmt.Errorf("tables: unknown layout %d", s.Layout)
 	case s.MaxDistance < 0 && s.MaxDistance != results.NoCutoff:
 		return fmt.Errorf("tables: negative cutoff %d", s.MaxDistance)
-	case s.Wants(results.Metric) && (s.Layout != Long || s.Metric.Name == ""):
-		return fmt.Errorf("tables: a metric column needs a name and the long layout")
+	case s.Wants(results.Metric) && s.Metric.Name == "":
+		return fmt.Errorf("tables: a metric column needs a name")
 	}
 	for _, v := range s.Sources {
 		if v < 0 || int(v) >= s.Width {

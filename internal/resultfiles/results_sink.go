@@ -87,7 +87,7 @@ func NewResultSink(dir string, shape ResultShape, meta map[string]string, progre
 // cellSchema is the schema of the shape's layout without the input's ids.
 func cellSchema(s *ResultShape, meta map[string]string) *arrow.Schema {
 	if s.Layout == Wide {
-		return WideResultSchema(s.Wants(results.Parent), meta)
+		return WideResultSchema(s.Wants(results.Parent), meta, s.metrics()...)
 	}
 	return ResultSchema(s.Wants(results.Parent), meta, s.metrics()...)
 }

@@ -21,7 +21,7 @@ type wideBatch struct {
 	srcBuf, offBuf *memory.Buffer
 }
 
-func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *wideBatch {
+func newWideBatch(mem memory.Allocator, capacity, width int, withParents, withMetric bool) *wideBatch {
 	b := &wideBatch{width: width, parents: withParents}
 	cells := capacity * width
 	var buf *memory.Buffer
@@ -32,7 +32,7 @@ func newWideBatch(mem memory.Allocator, capacity, width int, withParents bool) *
 	for i := range b.offsets {
 		b.offsets[i] = int32(i * width)
 	}
-	b.alloc(mem, &b.bufs, cells, withParents)
+	b.alloc(mem, &b.bufs, cells, withParents, withMetric)
 	return b
 }
 
@@ -61,6 +61,9 @@ func (b *wideBatch) addRow(rows *results.Rows, r int, maxDistance int64) {
 		}
 		b.dist[k] = d
 		bitSet(b.distBits, k)
+		if b.met != nil {
+			b.met[k] = rows.Metric64[base+j]
+		}
 		if b.parents {
 			b.parNulls += parentCell(b.par, b.parBits, k, rows.Parent[base+j])
 		}
@@ -76,6 +79,9 @@ func (b *wideBatch) record(schema *arrow.Schema) arrow.RecordBatch {
 	cols := []arrow.Array{
 		arrowslices.Primitive(int32Type, n, nil, 0, prefix(b.srcBuf, arrow.Int32Traits.BytesRequired(n))),
 		listArray(int64List, n, offsets, b.distArray(cells)),
+	}
+	if b.met != nil {
+		cols = append(cols, listArray(int64List, n, offsets, b.metArray(cells)))
 	}
 	if b.parents {
 		cols = append(cols, listArray(nullableInt32List, n, offsets, b.parArray(cells)))

@@ -185,7 +185,7 @@ func ConfigFrom(l *config.Loaded) (*Config, error) {
 	checkComputeShape(vs, cfg, formatName, layoutName, codecName)
 	cfg.Places = readPlaces(vs, cfg, formatName, layoutName)
 	checkPathPairsShape(vs, cfg, formatName)
-	checkMetricsShape(vs, cfg, formatName, layoutName)
+	checkMetricsShape(vs, cfg, formatName)
 	if err := vs.Err(); err != nil {
 		return nil, err
 	}

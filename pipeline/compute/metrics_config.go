@@ -3,7 +3,6 @@ package compute
 import (
 	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/config"
-	"github.com/pathflow/pathflow/internal/resultfiles"
 	"github.com/pathflow/pathflow/pipeline/output"
 )
 
@@ -13,13 +12,13 @@ const KeyMetrics = "compute.metrics"
 
 func metricKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch and near-far on the GPU; the long layout or pair lists"},
+		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch and near-far on the GPU; either layout, or pair lists"},
 	}
 }
 
 // checkMetricsShape records in vs what compute.metrics excludes: more
 // than one metric, and the outputs that have no metric column yet.
-func checkMetricsShape(vs *config.Values, cfg *Config, formatName, layoutName string) {
+func checkMetricsShape(vs *config.Values, cfg *Config, formatName string) {
 	switch {
 	case len(cfg.Metrics) == 0:
 	case len(cfg.Metrics) > 1:
@@ -28,8 +27,6 @@ func checkMetricsShape(vs *config.Values, cfg *Config, formatName, layoutName st
 		vs.Fail(KeyMetrics, "an empty metric name")
 	case formatName == string(formats.KindDistanceMatrix):
 		vs.Fail(KeyMetrics, "a distance matrix holds distances alone (%s: %s)", output.KeyOutputFormat, formatName)
-	case layoutName != resultfiles.Long.String():
-		vs.Fail(KeyMetrics, "metrics are written in the long layout (%s: %s)", KeyLayout, layoutName)
 	case cfg.Places.Enabled():
 		vs.Fail(KeyMetrics, "tables of places report the distance alone: leave %s, %s and %s unset", KeyOrigins, KeyDestinations, KeyPlacePairs)
 	case cfg.PathPairs != "":

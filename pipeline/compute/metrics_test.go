@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,6 +154,34 @@ func TestMetricsOnDelaware(t *testing.T) {
 		want := byCell[[2]int32{r.Source, r.Vertex}]
 		if r.Dist != want.Dist || r.Metric != want.Metric {
 			t.Fatalf("narrowed %d -> %d: (%d, %d), want (%d, %d)", r.Source, r.Vertex, r.Dist, r.Metric, want.Dist, want.Metric)
+		}
+	}
+
+	// The wide layout: a list of lengths beside the list of times.
+	wide, _ := run("ch", "-targets", targets, "-parents=false", "-layout", "wide")
+	targetIDs := strings.Split(targets, ",")
+	for _, part := range partFiles(t, filepath.Join(wide, output.DistancesDir)) {
+		tbl, _ := readParquet(t, part)
+		srcs, dists, lengths := column(t, tbl, "source"), column(t, tbl, "distance"), column(t, tbl, "length")
+		if lengths == nil {
+			t.Fatalf("%s: no length column in %s", part, tbl.Schema())
+		}
+		for c := range srcs {
+			dl, ll := dists[c].(*array.List), lengths[c].(*array.List)
+			dv, lv := dl.ListValues().(*array.Int64), ll.ListValues().(*array.Int64)
+			for i := range srcs[c].Len() {
+				s := srcs[c].(*array.Int32).Value(i)
+				lo, hi := dl.ValueOffsets(i)
+				llo, _ := ll.ValueOffsets(i)
+				for j := range hi - lo {
+					v, _ := strconv.Atoi(targetIDs[j])
+					want := byCell[[2]int32{s, int32(v)}]
+					dOK, lOK := dv.IsValid(int(lo+j)), lv.IsValid(int(llo+j))
+					if dOK != lOK || (dOK && (dv.Value(int(lo+j)) != want.Dist || lv.Value(int(llo+j)) != want.Metric)) {
+						t.Fatalf("wide %d -> %d: (%v, %v), want (%d, %d)", s, v, dv.GetOneForMarshal(int(lo+j)), lv.GetOneForMarshal(int(llo+j)), want.Dist, want.Metric)
+					}
+				}
+			}
 		}
 	}
 
