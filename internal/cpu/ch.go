@@ -84,6 +84,13 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		h = run.h
 	}
 	switch {
+	case req.Targets != nil && req.Wants(results.Parent):
+		run.chunks = b.chNarrowedChunks(req, workers)
+		run.reverse = g.Reverse()
+		if run.sel, err = h.Select(run.withInNeighbours(req.Targets)); err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+		run.fill = run.fillSelected
 	case req.Narrowed() && req.Wants(results.Parent):
 		run.chunks = b.chNarrowedChunks(req, workers)
 		run.reverse = g.Reverse()
@@ -236,6 +243,13 @@ type chRun struct {
 	// in-arcs: the table also reaches a target's in-neighbours, and the
 	// parent is the smallest tight one.
 	reverse *graph.CSR
+	// sel, for shared targets with parents, is the part of the hierarchy
+	// that reaches the targets and their in-neighbours, which restricted
+	// sweeps settle (fillSelected), and columns where its sweeps hold
+	// them, found once.
+	sel         *hierarchy.Selection
+	columnsOnce sync.Once
+	columns     *selectedColumns
 	// fill computes one block; its worker state comes from chWorker.
 	fill func(w *chWorker, rows *results.Rows) error
 	// sweeps, for whole rows in blocks smaller than a sweep, holds sweep
@@ -280,6 +294,7 @@ func (r *chRun) parentFinder() (*paths.ParentFinder, error) {
 type chWorker struct {
 	parents *paths.ParentFinder
 	buckets *hierarchy.Buckets
+	sweep   *hierarchy.SelectionSweep
 	union   []int32
 	index   map[int32]int
 	table   []int64
@@ -534,7 +549,7 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 		for j, v := range r.req.RowTargets(rows.First + i) {
 			rows.Dist64[lo+j] = row[w.index[v]]
 			if rows.Parent != nil {
-				rows.Parent[lo+j] = r.tightParent(s, v, row, w.index)
+				rows.Parent[lo+j] = r.tightParent(s, v, func(u int32) int64 { return row[w.index[u]] })
 			}
 		}
 	}
@@ -542,23 +557,110 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 }
 
 // tightParent is the parent of t in the row of source s: its smallest
-// in-neighbour u with dist[u] + w(u, t) == dist[t], read off row (the
-// table over the block's union, indexed by index), or paths.NoParent for
-// the source and unreachable vertices. O(in-degree of t).
-func (r *chRun) tightParent(s, t int32, row []int64, index map[int32]int) int32 {
-	d := row[index[t]]
+// in-neighbour u with dist(u) + w(u, t) == dist(t), dist reading the row's
+// distances (of t and of its in-neighbours), or paths.NoParent for the
+// source and unreachable vertices. O(in-degree of t).
+func (r *chRun) tightParent(s, t int32, dist func(v int32) int64) int32 {
+	d := dist(t)
 	if t == s || d == paths.Unreachable {
 		return paths.NoParent
 	}
 	parent := paths.NoParent
 	for e := r.reverse.Offsets[t]; e < r.reverse.Offsets[t+1]; e++ {
 		u := r.reverse.Targets[e]
-		du := row[index[u]]
+		du := dist(u)
 		if du != paths.Unreachable && du+r.inArcWeight(e) == d && (parent == paths.NoParent || u < parent) {
 			parent = u
 		}
 	}
 	return parent
+}
+
+// withInNeighbours returns targets and the in-neighbours of each, every
+// vertex once, targets first in their order. O(targets + their in-arcs).
+func (r *chRun) withInNeighbours(targets []int32) []int32 {
+	seen := make(map[int32]bool, 4*len(targets))
+	var out []int32
+	add := func(v int32) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	for _, t := range targets {
+		add(t)
+	}
+	for _, t := range targets {
+		for _, u := range r.reverse.Targets[r.reverse.Offsets[t]:r.reverse.Offsets[t+1]] {
+			add(u)
+		}
+	}
+	return out
+}
+
+// selectedColumns are where fillSelected reads a row's cells: the
+// position in the run's selection (hierarchy.SelectionSweep.PositionOf)
+// of each target and of each in-neighbour of it, by in-arc of r.reverse.
+type selectedColumns struct {
+	target []int32
+	inArc  []int32 // by in-arc index of r.reverse; only the targets' arcs are set
+}
+
+// selectedColumns finds the positions of the request's targets and their
+// in-neighbours in sweep's selection, once a run. O(targets + in-arcs).
+func (r *chRun) selectedColumns(sweep *hierarchy.SelectionSweep) *selectedColumns {
+	r.columnsOnce.Do(func() {
+		c := &selectedColumns{target: make([]int32, len(r.req.Targets)), inArc: make([]int32, len(r.reverse.Targets))}
+		for j, t := range r.req.Targets {
+			c.target[j] = sweep.PositionOf(t)
+			for e := r.reverse.Offsets[t]; e < r.reverse.Offsets[t+1]; e++ {
+				c.inArc[e] = sweep.PositionOf(r.reverse.Targets[e])
+			}
+		}
+		r.columns = c
+	})
+	return r.columns
+}
+
+// fillSelected answers a block of rows over the request's shared targets
+// with their parents by restricted PHAST: TreeLanes sources per sweep over
+// the selection that reaches the targets and their in-neighbours, from
+// which each target's distance and its smallest tight in-neighbour are
+// read (the rule of tightParent). On a road network the selection of a
+// thousand targets and their in-neighbours is a few times their number,
+// where a bucket table would scan a bucket for every one of them.
+// O(rows / TreeLanes * selection + rows * in-arcs of the targets).
+func (r *chRun) fillSelected(w *chWorker, rows *results.Rows) error {
+	if w.sweep == nil {
+		w.sweep = r.h.NewSelectionSweep(r.sel)
+	}
+	cols := r.selectedColumns(w.sweep)
+	targets, rev := r.req.Targets, r.reverse
+	lanes := hierarchy.TreeLanes
+	for g := 0; g < rows.Len(); g += lanes {
+		batch := rows.Sources[g:min(rows.Len(), g+lanes)]
+		if err := w.sweep.Run(batch); err != nil {
+			return fmt.Errorf("cpu: ch: %w", err)
+		}
+		for k, s := range batch {
+			lo, _ := rows.Span(g + k)
+			for j, t := range targets {
+				d := w.sweep.At(k, cols.target[j])
+				rows.Dist64[lo+j] = d
+				parent := paths.NoParent
+				if t != s && d != paths.Unreachable {
+					for e := rev.Offsets[t]; e < rev.Offsets[t+1]; e++ {
+						u := rev.Targets[e]
+						if du := w.sweep.At(k, cols.inArc[e]); du != paths.Unreachable && du+r.inArcWeight(e) == d && (parent == paths.NoParent || u < parent) {
+							parent = u
+						}
+					}
+				}
+				rows.Parent[lo+j] = parent
+			}
+		}
+	}
+	return nil
 }
 
 // inArcWeight is the weight of in-arc e of r.reverse, or its key on a

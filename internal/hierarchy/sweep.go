@@ -110,6 +110,9 @@ type Selection struct {
 	Levels []int32
 	// position[r] is r's position in Vertices, or -1.
 	position []int32
+	// downKeys, in a selection of a hierarchy WithMetricKeys made, are
+	// the Down arcs' keys in Down's order.
+	downKeys []int64
 }
 
 // Position returns the position of hierarchy id r in the selection, or
@@ -129,6 +132,9 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 			}
 			// Position r is r: the one array serves as both.
 			h.whole = &Selection{Vertices: all, Down: h.Down, Levels: levels, position: all}
+			if h.keys != nil {
+				h.whole.downKeys = h.keys.down
+			}
 		})
 		return h.whole, nil
 	}
@@ -171,6 +177,9 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 			s.Down.Targets = append(s.Down.Targets, position[h.Down.Targets[a]])
 		}
 		s.Down.Weights = append(s.Down.Weights, h.Down.Weights[lo:hi]...)
+		if h.keys != nil {
+			s.downKeys = append(s.downKeys, h.keys.down[lo:hi]...)
+		}
 		s.Down.Offsets[i+1] = int64(len(s.Down.Targets))
 	}
 	// A level's positions are contiguous because Vertices ascend.
