@@ -51,7 +51,7 @@ func TestCombinerAgainstBruteForce(t *testing.T) {
 		origins, destinations := randomPlaces(rng, 1+rng.IntN(40), n), randomPlaces(rng, 1+rng.IntN(40), n)
 		seeds := SeedsOf(origins, destinations)
 		var got [][]int64
-		c := NewCombiner(origins, destinations, seeds, func(i int, row []int64) error {
+		c := NewCombiner(origins, destinations, seeds, nil, func(i int, row, _ []int64) error {
 			if i != len(got) {
 				t.Fatalf("seed %d: origin %d emitted after %d", seed, i, len(got))
 			}

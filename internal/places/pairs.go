@@ -55,30 +55,40 @@ func PairSeedsOf(origins, destinations []snap.Place) *PairSeeds {
 // PairCombiner is the results.Consumer of a run over the seeds of a list
 // of trips (PairSeedsOf): it keeps each seed source's ragged row until
 // every trip starting from it is answered, and answers each trip as the
-// best of its seed pairs and of the trip along a shared road piece. The
-// answers, one int64 per trip (NoPath where there is none), are read once
-// the run is over (Answers), so the file order needs no waiting.
+// best of its seed pairs and of the trip along a shared road piece: by
+// weight, or by (weight, metric) compared lexicographically with a
+// metric. The answers, one int64 per trip (NoPath where there is none),
+// and with a metric the metric of each, are read once the run is over
+// (Answers), so the file order needs no waiting.
 type PairCombiner struct {
 	origins, destinations []snap.Place
 	seeds                 *PairSeeds
 	workers               int
+	// arcMetric is every arc's metric, nil when the run reports none.
+	arcMetric []int32
 
 	// seedRows holds the seed rows until the trips using them are
 	// answered.
 	*seedRows
 
 	mu      sync.Mutex
-	answers []int64
+	answers Answers
 	done    int
 }
 
 // NewPairCombiner makes the consumer for trips from origins[i] to
 // destinations[i]; the trips a block completes are answered on up to
-// workers goroutines.
-func NewPairCombiner(origins, destinations []snap.Place, seeds *PairSeeds, workers int) *PairCombiner {
+// workers goroutines. arcMetric is the metric of every arc
+// (graph.EdgeList.Metric) when the run reports one, its blocks then
+// carrying the metric beside each distance (results.Metric); nil
+// otherwise.
+func NewPairCombiner(origins, destinations []snap.Place, seeds *PairSeeds, arcMetric []int32, workers int) *PairCombiner {
 	c := &PairCombiner{
-		origins: origins, destinations: destinations, seeds: seeds, workers: max(workers, 1),
-		seedRows: newSeedRows(len(seeds.Sources), len(origins)), answers: make([]int64, len(origins)),
+		origins: origins, destinations: destinations, seeds: seeds, workers: max(workers, 1), arcMetric: arcMetric,
+		seedRows: newSeedRows(len(seeds.Sources), len(origins)), answers: Answers{Weights: make([]int64, len(origins))},
+	}
+	if arcMetric != nil {
+		c.answers.Metrics = make([]int64, len(origins))
 	}
 	for i, o := range origins {
 		if searched(origins, destinations, i) {
@@ -87,7 +97,7 @@ func NewPairCombiner(origins, destinations []snap.Place, seeds *PairSeeds, worke
 			}
 		}
 		if c.missing[i] == 0 { // a place that did not snap: no search
-			c.answers[i] = c.answer(i)
+			c.setAnswer(i)
 			c.done++
 		}
 	}
@@ -105,12 +115,15 @@ func (c *PairCombiner) Put(rows *results.Rows) error {
 			return fmt.Errorf("places: seed source %d has %d cells for %d targets", rows.First+r, hi-lo, len(c.seeds.Targets[rows.First+r]))
 		}
 	}
-	copies := copyRows(rows)
+	if err := checkMetric(rows, c.arcMetric != nil); err != nil {
+		return err
+	}
+	copies, metrics := copyRows(rows)
 	c.mu.Lock()
-	ready := c.record(rows.First, copies)
+	ready := c.record(rows.First, copies, metrics)
 	c.mu.Unlock()
 	// The rows ready trips read stay until those trips are released below.
-	parallel.For(len(ready), c.workers, func(n int) { c.answers[ready[n]] = c.answer(ready[n]) })
+	parallel.For(len(ready), c.workers, func(n int) { c.setAnswer(ready[n]) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, i := range ready {
@@ -120,28 +133,57 @@ func (c *PairCombiner) Put(rows *results.Rows) error {
 	return nil
 }
 
-// answer is trip i's best weight, NoPath where there is none.
-func (c *PairCombiner) answer(i int) int64 {
+// setAnswer records trip i's answer: its place in the answers is its
+// own, so trips are answered on several goroutines at once.
+func (c *PairCombiner) setAnswer(i int) {
+	w, m := c.answer(i)
+	c.answers.Weights[i] = w
+	if c.answers.Metrics != nil {
+		c.answers.Metrics[i] = m
+	}
+}
+
+// answer is trip i's best weight, NoPath where there is none, and with a
+// metric the metric of the trip lightest by (weight, metric).
+func (c *PairCombiner) answer(i int) (weight, metric int64) {
 	p, q := &c.origins[i], &c.destinations[i]
 	if !p.OK || !q.OK {
-		return NoPath
+		return NoPath, 0
 	}
-	best := NoPath
-	for _, s := range p.Out {
+	var seedMetric seedMetrics
+	if c.arcMetric != nil {
+		seedMetric = metricsOf(p, c.arcMetric)
+		seedMetric.in = metricsOf(q, c.arcMetric).in
+	}
+	best, bestMetric := NoPath, int64(0)
+	for from, s := range p.Out {
 		k := c.seeds.sourceAt[s.Vertex]
-		row := c.rows[k]
-		for _, t := range q.In {
-			if d := row[c.seeds.targetAt[k][t.Vertex]]; d != unreachable {
-				if w := s.Weight + d + t.Weight; best == NoPath || w < best {
-					best = w
-				}
+		row, metricRow := c.rows[k], c.metricRows[k]
+		for to, t := range q.In {
+			at := c.seeds.targetAt[k][t.Vertex]
+			d := row[at]
+			if d == unreachable {
+				continue
+			}
+			w, m := s.Weight+d+t.Weight, int64(0)
+			if metricRow != nil {
+				m = seedMetric.out[from] + metricRow[at] + seedMetric.in[to]
+			}
+			if lighter(w, m, best, bestMetric) {
+				best, bestMetric = w, m
 			}
 		}
 	}
-	if w, ok := snap.Direct(p, q); ok && (best == NoPath || w < best) {
-		best = w
+	if w, ok := snap.Direct(p, q); ok {
+		m := int64(0)
+		if c.arcMetric != nil {
+			m = directMetric(p, q, c.arcMetric)
+		}
+		if lighter(w, m, best, bestMetric) {
+			best, bestMetric = w, m
+		}
 	}
-	return best
+	return best, bestMetric
 }
 
 // Close checks that every trip was answered.
@@ -158,12 +200,21 @@ func (c *PairCombiner) Close() error {
 func (c *PairCombiner) Abort() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rows = nil
+	c.rows, c.metricRows = nil, nil
+}
+
+// Answers are the answers of a list of trips, in trip order.
+type Answers struct {
+	// Weights[i] is trip i's distance, NoPath where there is none.
+	Weights []int64
+	// Metrics[i] is trip i's metric beside it, undefined where the
+	// distance is NoPath; nil when the run reports none.
+	Metrics []int64
 }
 
 // Answers returns every trip's answer, in trip order, once Close has
 // returned nil.
-func (c *PairCombiner) Answers() []int64 { return c.answers }
+func (c *PairCombiner) Answers() Answers { return c.answers }
 
 // searched reports whether trip i is searched: both its places snapped.
 // The others are answered without a search, and need no seeds, so that

@@ -36,7 +36,7 @@ func TestPairCombinerAgainstBruteForce(t *testing.T) {
 		trips := 1 + rng.IntN(60)
 		origins, destinations := randomPlaces(rng, trips, n), randomPlaces(rng, trips, n)
 		seeds := PairSeedsOf(origins, destinations)
-		c := NewPairCombiner(origins, destinations, seeds, 1+int(seed%3))
+		c := NewPairCombiner(origins, destinations, seeds, nil, 1+int(seed%3))
 		var blocks []*results.Rows
 		for lo := 0; lo < len(seeds.Sources); {
 			hi := min(lo+1+rng.IntN(3), len(seeds.Sources))
@@ -80,7 +80,7 @@ func TestPairCombinerAgainstBruteForce(t *testing.T) {
 					want = w
 				}
 			}
-			if got := c.Answers()[i]; got != want {
+			if got := c.Answers().Weights[i]; got != want {
 				t.Fatalf("seed %d trip %d: %d, want %d", seed, i, got, want)
 			}
 		}
@@ -96,7 +96,7 @@ func TestWriteTripsRefusesAClashingColumn(t *testing.T) {
 	ids := b.NewArray()
 	defer ids.Release()
 	places := []snap.Place{{}}
-	_, err := WriteTrips(t.TempDir(), ids, "id", []arrow.Field{{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64}}, []arrow.Array{ids}, places, places, []int64{NoPath}, nil)
+	_, err := WriteTrips(t.TempDir(), ids, "id", []arrow.Field{{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64}}, []arrow.Array{ids}, places, places, Answers{Weights: []int64{NoPath}}, arrow.Field{}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"distance"`) {
 		t.Errorf("a column named distance: %v", err)
 	}

@@ -27,8 +27,9 @@ const ReasonNoRoute = "no route"
 // TableWriter writes the table of places into a folder of part files:
 // one row per origin and destination, origins in file order and each
 // origin's destinations in file order, keyed by the places' own ids in
-// their own types; part-00000 holds the first origins, and so on. A pair
-// without an answer has a null distance and a reason: the origin's or the
+// their own types; part-00000 holds the first origins, and so on. With a
+// metric, its column follows the distance. A pair without an answer has a
+// null distance (and metric) and a reason: the origin's or the
 // destination's snapping failure, or "no route". Parts are encoded on up
 // to the tables' concurrency goroutines while the searches run, each part
 // whole origins of about the configured part rows.
@@ -40,21 +41,24 @@ type TableWriter struct {
 	cfg                       tables.Config
 	opts                      []tables.Option
 	partOrigins               int
+	metricName                string // "" for none
 
-	pending        [][]int64
-	firstOfPending int
-	parts          []tables.FileInfo
-	slots          chan struct{}
-	wg             sync.WaitGroup
-	mu             sync.Mutex
-	err            error
+	pending, pendingMetrics [][]int64
+	firstOfPending          int
+	parts                   []tables.FileInfo
+	slots                   chan struct{}
+	wg                      sync.WaitGroup
+	mu                      sync.Mutex
+	err                     error
 }
 
 // NewTableWriter starts the table in the folder dir. originIDs and
 // destinationIDs are the places' id columns (one value per place, any
 // type); meta goes into the schema, and the weights' unit it names into
-// the distance field's metadata (tables.DistanceField).
-func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, meta map[string]string, opts ...tables.Option) (*TableWriter, error) {
+// the distance field's metadata (tables.DistanceField). metric is the
+// field of the metric reported beside the distance (int64, nullable, its
+// unit in its metadata), its zero value for none.
+func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, destinationIDs arrow.Array, metric arrow.Field, meta map[string]string, opts ...tables.Option) (*TableWriter, error) {
 	cfg, err := tables.NewConfig(opts)
 	if err != nil {
 		return nil, err
@@ -62,29 +66,36 @@ func NewTableWriter(dir string, origins, destinations []snap.Place, originIDs, d
 	if originIDs.Len() != len(origins) || destinationIDs.Len() != len(destinations) {
 		return nil, fmt.Errorf("places: %d origin ids for %d origins, %d destination ids for %d destinations", originIDs.Len(), len(origins), destinationIDs.Len(), len(destinations))
 	}
-	schema := tables.SchemaWith(meta,
-		arrow.Field{Name: ColOriginID, Type: originIDs.DataType()},
-		arrow.Field{Name: ColDestinationID, Type: destinationIDs.DataType()},
-		tables.DistanceField(arrow.Field{Name: ColDistance, Type: arrow.PrimitiveTypes.Int64, Nullable: true}, meta),
-		arrow.Field{Name: ColReason, Type: arrow.BinaryTypes.String, Nullable: true},
-	)
+	fields := []arrow.Field{
+		{Name: ColOriginID, Type: originIDs.DataType()},
+		{Name: ColDestinationID, Type: destinationIDs.DataType()},
+	}
+	fields, err = withAnswerFields(fields, metric, meta)
+	if err != nil {
+		return nil, err
+	}
+	schema := tables.SchemaWith(meta, fields...)
 	width := max(1, len(destinations))
 	return &TableWriter{
 		dir: dir, origins: origins, destinations: destinations, originIDs: originIDs, destinationIDs: destinationIDs,
-		schema: schema, cfg: cfg, opts: opts,
+		schema: schema, cfg: cfg, opts: opts, metricName: metric.Name,
 		partOrigins: int(max(1, cfg.PartRows/int64(width))),
 		slots:       make(chan struct{}, cfg.Concurrency),
 	}, nil
 }
 
-// Emit takes origin i's row (a Combiner's Emit): origins come in order.
-// A part's worth of origins goes to an encoding goroutine, Emit waiting
-// while every goroutine is busy.
-func (w *TableWriter) Emit(i int, row []int64) error {
+// Emit takes origin i's row and its metrics (a Combiner's Emit): origins
+// come in order. A part's worth of origins goes to an encoding goroutine,
+// Emit waiting while every goroutine is busy.
+func (w *TableWriter) Emit(i int, row, metric []int64) error {
 	if i != w.firstOfPending+len(w.pending) {
 		return fmt.Errorf("places: origin %d out of order", i)
 	}
+	if w.metricName != "" && len(metric) != len(row) {
+		return fmt.Errorf("places: origin %d has %d metrics for %d destinations", i, len(metric), len(row))
+	}
 	w.pending = append(w.pending, row)
+	w.pendingMetrics = append(w.pendingMetrics, metric)
 	if len(w.pending) >= w.partOrigins {
 		return w.send()
 	}
@@ -103,13 +114,13 @@ func (w *TableWriter) send() error {
 	part := len(w.parts)
 	w.parts = append(w.parts, tables.FileInfo{})
 	w.mu.Unlock()
-	first, rows := w.firstOfPending, w.pending
+	first, rows, metrics := w.firstOfPending, w.pending, w.pendingMetrics
 	w.firstOfPending += len(rows)
-	w.pending = nil
+	w.pending, w.pendingMetrics = nil, nil
 	w.slots <- struct{}{}
 	w.wg.Go(func() {
 		defer func() { <-w.slots }()
-		info, err := w.writePart(part, first, rows)
+		info, err := w.writePart(part, first, rows, metrics)
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if err != nil && w.err == nil {
@@ -126,15 +137,16 @@ func (w *TableWriter) failed() error {
 	return w.err
 }
 
-// writePart writes the rows of the origins from first as part file part,
-// in record batches of about the configured batch rows.
-func (w *TableWriter) writePart(part, first int, rows [][]int64) (tables.FileInfo, error) {
+// writePart writes the rows of the origins from first, and their
+// metrics, as part file part, in record batches of about the configured
+// batch rows.
+func (w *TableWriter) writePart(part, first int, rows, metrics [][]int64) (tables.FileInfo, error) {
 	path := filepath.Join(w.dir, fmt.Sprintf("part-%05d%s", part, w.cfg.Format.Ext()))
 	perBatch := max(1, w.cfg.BatchRows/max(1, len(w.destinations)))
-	return tables.WriteFile(path, w.schema, tables.ParquetEncoding{Delta: []string{ColDistance}}, w.cfg, func(emit func(arrow.RecordBatch) error) error {
+	return tables.WriteFile(path, w.schema, answerEncoding(w.metricName), w.cfg, func(emit func(arrow.RecordBatch) error) error {
 		for lo := 0; lo < len(rows) || lo == 0; lo += perBatch {
 			hi := min(lo+perBatch, len(rows))
-			rec, err := w.batch(first+lo, rows[lo:hi])
+			rec, err := w.batch(first+lo, rows[lo:hi], metrics[lo:hi])
 			if err != nil {
 				return err
 			}
@@ -149,17 +161,22 @@ func (w *TableWriter) writePart(part, first int, rows [][]int64) (tables.FileInf
 }
 
 // batch builds the record of the rows of the origins from first: the
-// origin's id repeated, the destinations' ids, the distances with nulls
-// where there is no answer, and the reasons there. The columns are built
-// straight into their buffers: a table of places is millions of rows.
-func (w *TableWriter) batch(first int, rows [][]int64) (arrow.RecordBatch, error) {
+// origin's id repeated, the destinations' ids, the distances (and
+// metrics) with nulls where there is no answer, and the reasons there.
+// The columns are built straight into their buffers: a table of places is
+// millions of rows.
+func (w *TableWriter) batch(first int, rows, metrics [][]int64) (arrow.RecordBatch, error) {
 	nd := len(w.destinations)
 	n := len(rows) * nd
-	answers := newAnswerColumns(n)
+	answers := newAnswerColumns(n, w.metricName != "")
 	for k, row := range rows {
 		p := &w.origins[first+k]
 		for j, d := range row {
-			answers.add(d, p, &w.destinations[j])
+			var m int64
+			if w.metricName != "" {
+				m = metrics[k][j]
+			}
+			answers.add(d, m, p, &w.destinations[j])
 		}
 	}
 	originCol, err := repeatEach(w.cfg.Mem, w.originIDs, first, len(rows), nd)
@@ -176,10 +193,9 @@ func (w *TableWriter) batch(first int, rows [][]int64) (arrow.RecordBatch, error
 		return nil, err
 	}
 	defer destCol.Release()
-	dist, reason := answers.arrays()
-	defer dist.Release()
-	defer reason.Release()
-	return array.NewRecordBatch(w.schema, []arrow.Array{originCol, destCol, dist, reason}, int64(n)), nil
+	cols := append([]arrow.Array{originCol, destCol}, answerArrays(answers)...)
+	defer releaseAll(cols[2:])
+	return array.NewRecordBatch(w.schema, cols, int64(n)), nil
 }
 
 // Close writes the last rows, waits for every part and returns them in

@@ -43,7 +43,7 @@ func TestTableWriterParts(t *testing.T) {
 	defer destinationIDs.Release()
 
 	dir := t.TempDir()
-	w, err := NewTableWriter(dir, origins, destinations, originIDs, destinationIDs, map[string]string{tables.MetaWeightUnit: "ms"}, tables.WithPartRows(6), tables.WithBatchRows(4), tables.WithConcurrency(3))
+	w, err := NewTableWriter(dir, origins, destinations, originIDs, destinationIDs, arrow.Field{}, map[string]string{tables.MetaWeightUnit: "ms"}, tables.WithPartRows(6), tables.WithBatchRows(4), tables.WithConcurrency(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestTableWriterParts(t *testing.T) {
 			}
 			want = append(want, fmt.Sprintf("store-%d %d %s %s", i, destinationIDs.(*array.Int64).Value(j), dist, reason))
 		}
-		if err := w.Emit(i, row); err != nil {
+		if err := w.Emit(i, row, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

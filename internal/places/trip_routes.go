@@ -124,60 +124,42 @@ func (l *RouteLine) add(lon, lat float64) {
 }
 
 // leave appends the intermediate points from p's position to the vertex
-// of p.Out[from] and returns that piece's time and length: toward Arc's
-// head for Out[0], back to its tail along the twin for Out[1]. A place
-// on a vertex leaves from it at once.
+// of p.Out[from] and returns that piece's time and length
+// (leavingPiece). A place on a vertex leaves from it at once.
 func (l *RouteLine) leave(p *snap.Place, from int) (timeMS, lengthM int64) {
 	if onVertex(p) {
 		return 0, 0
 	}
-	stretch := p.StretchLengthM()
-	arc, to, piece := p.Arc, stretch, stretch-p.AlongM
+	to := p.StretchLengthM()
 	if from == 1 {
-		arc, to, piece = p.Twin(), 0, p.AlongM
+		to = 0
 	}
 	l.Lon, l.Lat = l.ix.PiecePoints(l.Lon, l.Lat, p.Arc, p.AlongM, to)
-	return l.ix.PieceTotals(arc, piece, stretch)
+	pc := leavingPiece(p, from)
+	return l.ix.PieceTotals(pc.arc, pc.metres, pc.stretch)
 }
 
 // enter appends the intermediate points from the vertex of q.In[to] to
-// q's position and returns that piece's time and length: from Arc's tail
-// for In[0], from its head along the twin for In[1]. The vertex itself
-// is the vertex path's last point.
+// q's position and returns that piece's time and length
+// (enteringPiece). The vertex itself is the vertex path's last point.
 func (l *RouteLine) enter(q *snap.Place, to int) (timeMS, lengthM int64) {
 	if onVertex(q) {
 		return 0, 0
 	}
-	stretch := q.StretchLengthM()
-	arc, from, piece := q.Arc, 0.0, q.AlongM
+	from := 0.0
 	if to == 1 {
-		arc, from, piece = q.Twin(), stretch, stretch-q.AlongM
+		from = q.StretchLengthM()
 	}
 	l.Lon, l.Lat = l.ix.PiecePoints(l.Lon, l.Lat, q.Arc, from, q.AlongM)
-	return l.ix.PieceTotals(arc, piece, stretch)
+	pc := enteringPiece(q, to)
+	return l.ix.PieceTotals(pc.arc, pc.metres, pc.stretch)
 }
 
 // direct appends the intermediate points between p's and q's positions
 // on the stretch both lie on, in the direction snap.Direct weighs, and
-// returns the piece's time and length.
+// returns the piece's time and length (directPiece).
 func (l *RouteLine) direct(p, q *snap.Place) (timeMS, lengthM int64) {
-	stretch := p.StretchLengthM()
-	qAlong := q.AlongM
-	if q.Arc != p.Arc { // measured along the twin: from the other end
-		qAlong = stretch - q.AlongM
-	}
-	arc, piece := p.Arc, qAlong-p.AlongM
-	if qAlong < p.AlongM {
-		arc, piece = p.Twin(), p.AlongM-qAlong
-	}
+	pc, qAlong := directPiece(p, q)
 	l.Lon, l.Lat = l.ix.PiecePoints(l.Lon, l.Lat, p.Arc, p.AlongM, qAlong)
-	return l.ix.PieceTotals(arc, piece, stretch)
-}
-
-// onVertex reports whether a place lies on a vertex, where snapping
-// gives it that one vertex as its only seed both ways, of weight 0
-// (snap.Place.Out).
-func onVertex(p *snap.Place) bool {
-	return len(p.Out) == 1 && len(p.In) == 1 && p.Out[0] == p.In[0] && p.Out[0].Weight == 0 &&
-		(p.AlongM == 0 || p.AlongM == p.StretchLengthM())
+	return l.ix.PieceTotals(pc.arc, pc.metres, pc.stretch)
 }

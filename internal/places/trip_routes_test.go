@@ -149,7 +149,7 @@ func pairAnswer(t *testing.T, p, q *snap.Place) int64 {
 	t.Helper()
 	origins, destinations := []snap.Place{*p}, []snap.Place{*q}
 	seeds := PairSeedsOf(origins, destinations)
-	c := NewPairCombiner(origins, destinations, seeds, 1)
+	c := NewPairCombiner(origins, destinations, seeds, nil, 1)
 	if len(seeds.Sources) > 0 {
 		rows := &results.Rows{Sources: seeds.Sources, Offsets: []int{0}}
 		for k, s := range seeds.Sources {
@@ -165,5 +165,5 @@ func pairAnswer(t *testing.T, p, q *snap.Place) int64 {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return c.Answers()[0]
+	return c.Answers().Weights[0]
 }

@@ -12,7 +12,7 @@ const KeyMetrics = "compute.metrics"
 
 func metricKeys() []config.Key {
 	return []config.Key{
-		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch and near-far on the GPU; either layout, or pair lists"},
+		{Name: KeyMetrics, Default: []string{}, Flag: "metrics", Usage: "arc metrics to report beside the distance, each summed along the shortest path (ties on the weight go to the smaller metric): time or length on a road network (OpenStreetMap, or its ingest output), or the name of an int32 column of the input's edges table; a column named after each follows distance, with its unit. One metric; dijkstra, bellman-ford and ch on the CPU backend, ch and near-far on the GPU; either layout, pair lists, tables of places and lists of trips"},
 	}
 }
 
@@ -27,8 +27,6 @@ func checkMetricsShape(vs *config.Values, cfg *Config, formatName string) {
 		vs.Fail(KeyMetrics, "an empty metric name")
 	case formatName == string(formats.KindDistanceMatrix):
 		vs.Fail(KeyMetrics, "a distance matrix holds distances alone (%s: %s)", output.KeyOutputFormat, formatName)
-	case cfg.Places.Enabled():
-		vs.Fail(KeyMetrics, "tables of places report the distance alone: leave %s, %s and %s unset", KeyOrigins, KeyDestinations, KeyPlacePairs)
 	case cfg.PathPairs != "":
 		vs.Fail(KeyMetrics, "routes carry their time and length already: leave %s unset with %s", KeyMetrics, KeyPathPairs)
 	}

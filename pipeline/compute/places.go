@@ -208,19 +208,19 @@ func (r *computeRun) executePlaces(ctx context.Context, pr *placesRun, be backen
 		return &stageerr.OutputError{Err: err}
 	}
 	table, err := places.NewTableWriter(filepath.Join(dir, output.DistancesDir), origins, destinations,
-		originIDs, pr.destinations.IDs, meta, r.tableOptions()...)
+		originIDs, pr.destinations.IDs, r.placeMetricField(), meta, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
 	defer table.Abort()
-	combiner := places.NewCombiner(origins, destinations, pr.seeds, table.Emit, r.cfg.Workers)
+	combiner := places.NewCombiner(origins, destinations, pr.seeds, r.placeArcMetric(), table.Emit, r.cfg.Workers)
 	if err := combiner.Start(); err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
 	start := time.Now()
 	var shape results.Shape
 	if len(pr.seeds.Sources) > 0 && len(pr.seeds.Targets) > 0 {
-		shape = results.Shape{Sources: pr.seeds.Sources, Targets: pr.seeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+		shape = results.Shape{Sources: pr.seeds.Sources, Targets: pr.seeds.Targets, Columns: r.placeColumns(), MaxDistance: results.NoCutoff}
 	}
 	if err := r.searchSeeds(ctx, be, req, shape, progress, combiner); err != nil {
 		return err
@@ -285,9 +285,9 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(pr.tripSeeds.Sources)))
 	t := pr.trips
 	originAt, destinationAt := pr.originAt[pr.lo:pr.hi], pr.destinationAt[pr.lo:pr.hi]
-	combiner := places.NewPairCombiner(originAt, destinationAt, pr.tripSeeds, r.cfg.Workers)
+	combiner := places.NewPairCombiner(originAt, destinationAt, pr.tripSeeds, r.placeArcMetric(), r.cfg.Workers)
 	start := time.Now()
-	shape := results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+	shape := results.Shape{Sources: pr.tripSeeds.Sources, SourceTargets: pr.tripSeeds.Targets, Columns: r.placeColumns(), MaxDistance: results.NoCutoff}
 	if err := r.searchSeeds(ctx, be, req, shape, progress, combiner); err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ func (r *computeRun) executeTrips(ctx context.Context, pr *placesRun, be backend
 			c.Release()
 		}
 	}()
-	parts, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), meta, r.tableOptions()...)
+	parts, err := places.WriteTrips(table, ids, t.IDName, t.Others, others, originAt, destinationAt, combiner.Answers(), r.placeMetricField(), meta, r.tableOptions()...)
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
@@ -353,4 +353,28 @@ func (r *computeRun) searchSeeds(ctx context.Context, be backend.Backend, req ba
 		return classifyRunError(nameCycleVertex(err, r.ids))
 	}
 	return nil
+}
+
+// placeColumns are the columns the searches between seeds deliver: the
+// distance, and the metric when the run reports one (compute.metrics).
+func (r *computeRun) placeColumns() results.Columns {
+	return results.ColumnsOf().With(results.Metric, r.metric.Name != "")
+}
+
+// placeArcMetric is every arc's metric, which the seeds' pieces share
+// out, nil when the run reports none.
+func (r *computeRun) placeArcMetric() []int32 {
+	if r.metric.Name == "" {
+		return nil
+	}
+	return r.graph.Edges.Metric
+}
+
+// placeMetricField is the metric's column beside the distance, the zero
+// field when the run reports none.
+func (r *computeRun) placeMetricField() arrow.Field {
+	if r.metric.Name == "" {
+		return arrow.Field{}
+	}
+	return r.metric.Field()
 }
