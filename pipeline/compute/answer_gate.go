@@ -1,6 +1,15 @@
 package compute
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/results"
+	"github.com/pathflow/pathflow/pipeline/runlog"
+	"github.com/pathflow/pathflow/pipeline/stageerr"
+)
 
 // answerGate lets the writer of a table in file order wait for rows that
 // the searches answer in another order (path requests by source, routes
@@ -65,4 +74,50 @@ func (g *answerGate) stoppedBy() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.stopped
+}
+
+// gatedAnswers is the consumer of searches whose rows a writer reads
+// as they are answered (pathAnswers, tripRouteAnswers).
+type gatedAnswers interface {
+	results.Consumer
+	stop(err error)
+}
+
+// searchWhileWriting runs write (the table that reads answers' rows as
+// they are answered) on a goroutine of its own while the searches of
+// shape answer into answers, and waits for both. A failed write stops the
+// searches at their next block, and failed searches stop the writer; the
+// searches' error is the run's. It sets stages["compute"] to the
+// searches' time, and returns the time the writer ran on after them.
+func (r *computeRun) searchWhileWriting(ctx context.Context, be backend.Backend, req backend.Request, shape results.Shape,
+	progress *runlog.Progress, answers gatedAnswers, write func() error, stages map[string]float64) (tail float64, err error) {
+	written := make(chan struct{})
+	var writeErr error
+	go func() {
+		defer close(written)
+		if writeErr = write(); writeErr != nil {
+			answers.stop(writeErr) // the searches end at their next block
+		}
+	}()
+	start := time.Now()
+	err = r.searchSeeds(ctx, be, req, shape, progress, answers)
+	if err == nil {
+		if cerr := answers.Close(); cerr != nil {
+			err = &stageerr.OutputError{Err: cerr}
+		}
+	}
+	if err != nil {
+		// A failed write ended the searches through Put: err carries it.
+		answers.stop(err)
+		<-written
+		return 0, err
+	}
+	stages["compute"] = time.Since(start).Seconds()
+	progress.Finish()
+	begin := time.Now()
+	<-written
+	if writeErr != nil {
+		return 0, &stageerr.OutputError{Err: writeErr}
+	}
+	return time.Since(begin).Seconds(), nil
 }

@@ -89,44 +89,21 @@ func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, r
 		progress.Finish()
 		return &stageerr.InputError{Err: err}
 	}
-	written := make(chan struct{})
-	var (
-		fi       tables.FileInfo
-		writeErr error
-	)
-	go func() {
-		defer close(written)
-		fi, writeErr = r.writePathTableAsReady(dir, meta, answers.rows, answers.ready, list.others)
-		if writeErr != nil {
-			answers.stop(writeErr) // the searches end at their next block
-		}
-	}()
 	// Distances alone: the paths are read off them, which costs less than
 	// the whole parents of every tree.
 	shape := results.Shape{Sources: list.sources, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
-	start := time.Now()
-	err = r.searchSeeds(ctx, be, req, shape, progress, answers)
-	if err == nil {
-		if cerr := answers.Close(); cerr != nil {
-			err = &stageerr.OutputError{Err: cerr}
-		}
-	}
+	var fi tables.FileInfo
+	tail, err := r.searchWhileWriting(ctx, be, req, shape, progress, answers, func() (err error) {
+		fi, err = r.writePathTableAsReady(dir, meta, answers.rows, answers.ready, list.others)
+		return err
+	}, stages)
 	if err != nil {
-		// A failed write ended the searches through Put: err carries it.
-		answers.stop(err)
-		<-written
 		return err
 	}
-	stages["compute"] = time.Since(start).Seconds()
-	progress.Finish()
 	if n := answers.treesBuilt.Load(); n > 0 {
 		r.log.Info("path requests: sources whose paths needed the whole tree (arcs of weight zero)", "sources", n)
 	}
 	begin := time.Now()
-	<-written
-	if writeErr != nil {
-		return &stageerr.OutputError{Err: writeErr}
-	}
 	r.pathRows = answers.rows
 	named := resultfiles.NewVertexSet(int(r.graph.Edges.N))
 	named.AddAll(list.sources)
@@ -134,7 +111,7 @@ func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, r
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	stages["write_tail"] = time.Since(begin).Seconds()
+	stages["write_tail"] = tail + time.Since(begin).Seconds()
 	r.rows = fi.Rows
 	r.files = append(r.files, fi, vertices)
 	return nil

@@ -129,47 +129,25 @@ func (r *computeRun) executeTripRoutes(ctx context.Context, be backend.Backend, 
 	stages["places"] = tr.snapSeconds
 	progress := runlog.NewProgress(r.log, progressOut, r.cfg.Log.Quiet, "compute", "seed sources", int64(len(tr.seeds)))
 	answers := newTripRouteAnswers(tr, r.routes, req.CSR)
-	written := make(chan struct{})
-	var (
-		fi       tables.FileInfo
-		writeErr error
-	)
-	go func() {
-		defer close(written)
+	var shape results.Shape
+	if len(tr.seeds) > 0 {
+		shape = results.Shape{Sources: tr.seeds, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
+	}
+	var fi tables.FileInfo
+	tail, err := r.searchWhileWriting(ctx, be, req, shape, progress, answers, func() (err error) {
 		path := filepath.Join(dir, output.PathsName+r.cfg.OutFormat.Ext())
-		fi, writeErr = places.WriteTripRoutes(path, &places.TripRoutesFile{
+		fi, err = places.WriteTripRoutes(path, &places.TripRoutesFile{
 			IDs: tr.trips.IDs, IDName: tr.trips.IDName,
 			Others:  tables.OtherColumns{Fields: tr.trips.Others, Arrays: tr.trips.OtherColumns},
 			Origins: tr.origins, Destinations: tr.destinations,
 			Routes: answers.routes, Ready: answers.ready, Index: r.routes,
 		}, meta, r.tableOptions()...)
-		if writeErr != nil {
-			answers.stop(writeErr) // the searches end at their next block
-		}
-	}()
-	start := time.Now()
-	var shape results.Shape
-	if len(tr.seeds) > 0 {
-		shape = results.Shape{Sources: tr.seeds, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
-	}
-	err := r.searchSeeds(ctx, be, req, shape, progress, answers)
-	if err == nil {
-		if cerr := answers.Close(); cerr != nil {
-			err = &stageerr.OutputError{Err: cerr}
-		}
-	}
+		return err
+	}, stages)
 	if err != nil {
-		answers.stop(err)
-		<-written
 		return err
 	}
-	stages["compute"] = time.Since(start).Seconds()
-	progress.Finish()
 	begin := time.Now()
-	<-written
-	if writeErr != nil {
-		return &stageerr.OutputError{Err: writeErr}
-	}
 	t := tr.trips
 	pointsInfo, err := places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
 		{Role: places.RoleOrigin, IDs: t.IDs, Lon: t.OriginLon, Lat: t.OriginLat, Places: tr.origins},
@@ -178,7 +156,7 @@ func (r *computeRun) executeTripRoutes(ctx context.Context, be backend.Backend, 
 	if err != nil {
 		return &stageerr.OutputError{Err: err}
 	}
-	stages["write_tail"] = time.Since(begin).Seconds()
+	stages["write_tail"] = tail + time.Since(begin).Seconds()
 	r.rows = fi.Rows
 	r.files = append(r.files, fi, pointsInfo)
 	return nil
