@@ -97,6 +97,7 @@ func TestIngestHierarchySetting(t *testing.T) {
 		{"off", "road:side=120,seed=1", "off", false, "is off"},
 		{"auto, small", "road:side=40,seed=1", "auto", false, "below the 10000"},
 		{"auto, road-like", "road:side=100,seed=3", "auto", true, "contracted like a road network"},
+		{"auto, a dense road-like grid", "road:side=110,local=0.9,seed=2", "auto", true, "contracted like a road network"},
 		{"auto, four arcs per vertex and more", "random-degree:n=20000,k=5", "auto", false, "does not contract like a road network"},
 		{"auto, a square grid", "grid:side=110,lo=1,hi=1000,seed=1", "auto", false, "does not contract like a road network"},
 		{"auto, random one-way arcs", "random-degree:n=20000,k=3", "auto", false, "does not contract like a road network"},
