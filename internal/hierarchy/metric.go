@@ -26,9 +26,10 @@ func (h *Hierarchy) Keyed() bool { return h.keys != nil }
 // answer in key sums instead of distances: graph.Key(weight, metric)
 // summed over the path that is shortest by (weight, metric), which
 // graph.SplitKey takes apart and graph.KeyBound.Check proves exact. A
-// distance at or past graph.MaxKeyedDistance reads as no path, so a
-// caller confirms the cells such a query finds unreachable with h's own
-// queries. h must have a metric (HasMetric). O(arcs).
+// query that meets a path too long for a key (about graph.MaxKeyedDistance
+// or more) fails with ErrKeyRange rather than report it as no path, so an
+// unreachable cell is unreachable. h must have a metric (HasMetric).
+// O(arcs).
 func (h *Hierarchy) WithMetricKeys() (*Hierarchy, error) {
 	if !h.HasMetric() {
 		return nil, errors.New("hierarchy: the hierarchy carries no metric; build it from a graph with one (graph.CSR.Metric)")
