@@ -34,9 +34,10 @@ func keyLimit(limit int64) int64 {
 
 // KeyedDijkstra is Dijkstra on a graph's metric keys (graph.MetricKeys):
 // its searches find, for each vertex, the key sum of the path shortest by
-// (weight, metric), with the parent rule on keys (the smallest
-// in-neighbour whose key sum plus the arc's key is the vertex's). Rows
-// hold key sums until results.SplitKeys takes them apart.
+// (weight, metric), with Dijkstra's parent rule on keys (the smallest
+// in-neighbour whose key sum plus the arc's key is the vertex's, where
+// every key is above zero; the first to arrive otherwise). Rows hold key
+// sums until results.SplitKeys takes them apart.
 type KeyedDijkstra struct {
 	// Full, Targeted and Cells make one search per worker: whole rows,
 	// rows narrowed to targets, and sparse rows within the cutoff.
