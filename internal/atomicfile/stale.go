@@ -11,7 +11,7 @@ import (
 // RemoveStale removes what earlier attempts to write path left behind
 // when their process died without cleaning up (SIGKILL, a node lost): the
 // ".<base>.tmp-*" and ".<base>.old-*" entries beside path that were made
-// on this host by a process that no longer runs. Entries of live processes
+// on this host by a process that no longer runs (writerGone). Entries of live processes
 // are left alone, and so are those of other hosts (on a shared file system
 // this host cannot tell whether their writer still runs). It returns the
 // paths it removed.
@@ -30,7 +30,7 @@ func RemoveStale(path string) ([]string, error) {
 	var removed []string
 	for _, e := range entries {
 		o, ok := parseTemp(e.Name(), base)
-		if !ok || o.host != hostTag() || o.pid == os.Getpid() || !processGone(o.pid) {
+		if !ok || o.host != hostTag() || o.pid == os.Getpid() || !writerGone(o.pid, e) {
 			continue
 		}
 		stale := filepath.Join(dir, e.Name())
@@ -40,4 +40,16 @@ func RemoveStale(path string) ([]string, error) {
 		removed = append(removed, stale)
 	}
 	return removed, nil
+}
+
+// writerGone reports whether the process that made the entry e, pid, no
+// longer runs: no process has the pid, or it is a zombie, or the pid now
+// names a process born after the entry was last written (pids are reused,
+// soon where few are available).
+func writerGone(pid int, e fs.DirEntry) bool {
+	if processGone(pid) {
+		return true
+	}
+	info, err := e.Info()
+	return err == nil && processStartedAfter(pid, info.ModTime())
 }
