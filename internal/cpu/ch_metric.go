@@ -27,7 +27,7 @@ func newChKeys(ctx context.Context, req *backend.Request, g *graph.CSR, h *hiera
 	if g.Metric == nil {
 		return nil, unsupported("a metric was asked for and the graph carries none")
 	}
-	_, bound, err := graph.MetricKeys(g.Weights, g.Metric)
+	bound, err := graph.MetricBound(g.Weights, g.Metric)
 	if err != nil {
 		return nil, fmt.Errorf("cpu: ch: %w", err)
 	}

@@ -64,29 +64,42 @@ type KeyBound struct {
 }
 
 // MetricKeys returns the arc keys of weights and metric (Key, one per
-// arc) and the graph's KeyBound. It refuses a negative weight or metric,
-// a weight above MaxKeyedWeight and a metric above MaxKeyedMetric. O(m).
+// arc) and the graph's KeyBound, refusing what MetricBound refuses. O(m).
 func MetricKeys(weights, metric []int32) ([]int64, KeyBound, error) {
-	if len(weights) != len(metric) {
-		return nil, KeyBound{}, fmt.Errorf("graph: %d weights and %d metric values", len(weights), len(metric))
+	b, err := MetricBound(weights, metric)
+	if err != nil {
+		return nil, KeyBound{}, err
 	}
 	keys := make([]int64, len(weights))
+	for a, w := range weights {
+		keys[a] = Key(w, metric[a])
+	}
+	return keys, b, nil
+}
+
+// MetricBound checks that every arc fits a key and returns the graph's
+// KeyBound, without making the keys (for a caller whose queries read keys
+// made elsewhere, a hierarchy's). It refuses a negative weight or metric,
+// a weight above MaxKeyedWeight and a metric above MaxKeyedMetric. O(m).
+func MetricBound(weights, metric []int32) (KeyBound, error) {
+	if len(weights) != len(metric) {
+		return KeyBound{}, fmt.Errorf("graph: %d weights and %d metric values", len(weights), len(metric))
+	}
 	var b KeyBound
 	for a, w := range weights {
 		m := metric[a]
 		switch {
 		case w < 0 || w > MaxKeyedWeight:
-			return nil, KeyBound{}, fmt.Errorf("graph: arc %d has weight %d; a search that reports a metric takes weights 0..%d", a, w, MaxKeyedWeight)
+			return KeyBound{}, fmt.Errorf("graph: arc %d has weight %d; a search that reports a metric takes weights 0..%d", a, w, MaxKeyedWeight)
 		case m < 0:
-			return nil, KeyBound{}, fmt.Errorf("graph: arc %d has metric %d; metrics must be >= 0", a, m)
+			return KeyBound{}, fmt.Errorf("graph: arc %d has metric %d; metrics must be >= 0", a, m)
 		case w == 0:
 			b.ZeroWeight += int64(m)
 		default:
 			b.Ratio = math.Max(b.Ratio, float64(m)/float64(w))
 		}
-		keys[a] = Key(w, m)
 	}
-	return keys, b, nil
+	return b, nil
 }
 
 // metricLimit is the metric a key sum holds exactly, with a margin for

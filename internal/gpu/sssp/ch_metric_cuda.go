@@ -79,12 +79,12 @@ func newCHMetric(h *hierarchy.Hierarchy, sel *hierarchy.Selection) (*chMetric, e
 
 // checkMetricRequest refuses a metric request the GPU's ch and near-far
 // cannot answer: a graph without a metric or with arcs no key holds
-// (graph.MetricKeys).
+// (graph.MetricBound).
 func checkMetricRequest(g *graph.CSR) error {
 	if g.Metric == nil {
 		return fmt.Errorf("gpu: a metric was asked for and the graph carries none: %w", device.ErrNotSupported)
 	}
-	if _, _, err := graph.MetricKeys(g.Weights, g.Metric); err != nil {
+	if _, err := graph.MetricBound(g.Weights, g.Metric); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	return nil
