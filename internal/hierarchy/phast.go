@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 )
 
@@ -186,10 +187,21 @@ func (p *phastLanes) seed(r int32, k int, dist int64) {
 // WithMetricKeys made). It then drops the seeds. O(N + arcs) for lanes
 // sources.
 func (h *Hierarchy) sweep(p *phastLanes) {
-	if k := h.keys; k != nil {
-		sweepDownKeyed(keyView(&h.Down, k.down), p)
+	var keys []int64
+	if h.keys != nil {
+		keys = h.keys.down
+	}
+	p.sweep(&h.Down, keys)
+}
+
+// sweep settles the rows of down (the hierarchy's Down arcs, or a
+// selection's), top row first, reading keys instead of the weights where
+// keys is not nil, then drops the seeds. O(rows + arcs) for lanes sources.
+func (p *phastLanes) sweep(down *graph.CSR, keys []int64) {
+	if keys != nil {
+		sweepDownKeyed(keyView(down, keys), p)
 	} else {
-		sweepDown(weightView(&h.Down), p)
+		sweepDown(weightView(down), p)
 	}
 	for _, r := range p.seeded {
 		p.seedAt[r] = -1

@@ -51,15 +51,7 @@ func (w *SelectionSweep) Run(sources []int32) error {
 			}
 		}
 	}
-	if keys := w.sel.downKeys; keys != nil {
-		sweepDownKeyed(arcView[int64]{offsets: w.sel.Down.Offsets, targets: w.sel.Down.Targets, weights: keys}, p)
-	} else {
-		sweepDown(weightView(&w.sel.Down), p)
-	}
-	for _, r := range p.seeded {
-		p.seedAt[r] = -1
-	}
-	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
+	p.sweep(&w.sel.Down, w.sel.downKeys)
 	w.count = len(sources)
 	return checkKeys(p.overflow)
 }

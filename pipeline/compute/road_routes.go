@@ -56,26 +56,9 @@ func roadRoutes(g *input.LoadedGraph) (*routes.Index, error) {
 // output's edges table, each nil where the table lacks it or gives
 // another unit.
 func roadMetrics(g *input.LoadedGraph) (timeMS, lengthM []int32, err error) {
-	cfg, err := tables.NewConfig(nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	tr, err := tables.OpenTable(g.File, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	schema := tr.Schema()
-	tr.Close()
 	read := func(name, unit string) ([]int32, error) {
-		if len(schema.FieldIndices(name)) != 1 {
-			return nil, nil
-		}
-		var col tables.ArcColumn
-		err := g.Listing().VerifiedRead([]string{g.File}, func() (err error) {
-			col, err = tables.ReadArcColumn(g.File, name)
-			return err
-		})
-		if err != nil || col.Unit != unit || col.Int32 == nil {
+		col, found, err := edgesColumn(g, name)
+		if err != nil || !found || col.Unit != unit || col.Int32 == nil {
 			return nil, err
 		}
 		return col.Int32, nil

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"sync"
+
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
 	"github.com/pathflow/pathflow/pipeline/input"
@@ -31,18 +33,28 @@ func hierarchyMetric(g *input.LoadedGraph) (name, unit string, values []int32) {
 	return roadOtherMetric(g)
 }
 
-// rowsWithMetric returns g's rows with the stored metric (hierarchyMetric)
-// beside the weights, and its name and unit; g's own rows, "" and "" for
-// an input without one. The reload file and the hierarchy carry the
-// metric, so that a run reporting it needs neither the tables nor a
-// hierarchy of its own. O(n + m) for the metric's order.
-func rowsWithMetric(g *input.LoadedGraph) (rows *graph.CSR, name, unit string) {
-	rows = g.Rows()
-	name, unit, values := hierarchyMetric(g)
-	if name == "" {
-		return rows, "", ""
-	}
-	withMetric := *rows
-	withMetric.Metric = graph.CSROrder(g.Edges, values)
-	return &withMetric, name, unit
+// storedRows are the rows the stored files (the hierarchy, the reload
+// file) are made of: g's, with the stored metric (hierarchyMetric) beside
+// the weights, named with its unit; "" where the input has none. Both
+// files carry the metric, so that a run reporting it needs neither the
+// tables nor a hierarchy of its own.
+type storedRows struct {
+	csr          *graph.CSR
+	metric, unit string
+}
+
+// storedRowsOf returns what makes g's storedRows on the first call and
+// gives the same to every later one, so the files share one ordering of
+// the metric. O(n + m) once, for the metric's order.
+func storedRowsOf(g *input.LoadedGraph) func() storedRows {
+	return sync.OnceValue(func() storedRows {
+		rows := g.Rows()
+		name, unit, values := hierarchyMetric(g)
+		if name == "" {
+			return storedRows{csr: rows}
+		}
+		withMetric := *rows
+		withMetric.Metric = graph.CSROrder(g.Edges, values)
+		return storedRows{csr: &withMetric, metric: name, unit: unit}
+	})
 }

@@ -79,7 +79,7 @@ func wantHierarchy(ctx context.Context, setting, output string, e *graph.EdgeLis
 // ingest.hierarchy_tables says so (or when the host, big-endian, cannot
 // write the mapped file). It returns the files written (none when no
 // hierarchy is wanted) and what the manifest records.
-func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input.LoadedGraph, log *slog.Logger) ([]tables.FileInfo, *output.HierarchyManifest, error) {
+func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input.LoadedGraph, stored func() storedRows, log *slog.Logger) ([]tables.FileInfo, *output.HierarchyManifest, error) {
 	hm := &output.HierarchyManifest{Setting: cfg.Hierarchy}
 	workers := runtime.GOMAXPROCS(0)
 	want, why, err := wantHierarchy(ctx, cfg.Hierarchy, cfg.Output, g.Edges, g.Rows, workers)
@@ -104,13 +104,13 @@ func writeIngestHierarchy(ctx context.Context, cfg *Config, dir string, g *input
 	// With the metric beside the weights, the hierarchy keeps the paths
 	// shortest by (weight, metric), and answers runs that report it as
 	// well as those that do not.
-	rows, metric, _ := rowsWithMetric(g)
-	h, err := hierarchy.Build(ctx, rows, opts...)
+	rows := stored()
+	h, err := hierarchy.Build(ctx, rows.csr, opts...)
 	if err != nil {
 		return nil, nil, &stageerr.ComputeError{Err: fmt.Errorf("building the contraction hierarchy: %w", err)}
 	}
-	h.Metric = metric
-	hm.Metric = metric
+	h.Metric = rows.metric
+	hm.Metric = rows.metric
 	hm.BuildSeconds = runlog.Round3(time.Since(began).Seconds())
 	hm.Shortcuts, hm.Rounds, hm.UpArcs, hm.DownArcs = h.Shortcuts(), h.Rounds, len(h.Up.Targets), len(h.Down.Targets)
 	began = time.Now()

@@ -162,13 +162,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		return nil, &stageerr.OutputError{Err: err}
 	}
 	files = append(files, geometry...)
-	hierarchyFiles, hm, err := writeIngestHierarchy(ctx, cfg, out.Path(), g, log)
+	stored := storedRowsOf(g)
+	hierarchyFiles, hm, err := writeIngestHierarchy(ctx, cfg, out.Path(), g, stored, log)
 	if err != nil {
 		return nil, err
 	}
 	files = append(files, hierarchyFiles...)
 	if cfg.Reload && (cfg.Output == IngestParquet || cfg.Output == IngestArrow) {
-		fi, err := writeReloadFile(out.Path(), g)
+		fi, err := writeReloadFile(out.Path(), g, stored)
 		if err != nil {
 			return nil, &stageerr.OutputError{Err: err}
 		}

@@ -26,20 +26,20 @@ func ReloadKey() config.Key {
 // writeReloadFile writes the reload file of g into the ingest output
 // folder dir, with the graph's checksum and weight range in its metadata
 // (MetaGraphChecksum, MetaWeightRange), and the metric the hierarchy
-// carries beside the weights (rowsWithMetric).
+// carries beside the weights (stored).
 // It holds nothing of the run (the manifest's record of its checksum ties
 // it to the run), so the same graph gives the same bytes. O(n + m): a CSR
 // build, the graph's checksum unless the hierarchy took it, and one pass
 // of writing and hashing.
-func writeReloadFile(dir string, g *input.LoadedGraph) (tables.FileInfo, error) {
+func writeReloadFile(dir string, g *input.LoadedGraph, stored func() storedRows) (tables.FileInfo, error) {
 	return writeMappedFile(dir, input.ReloadName, int64(g.Edges.M()), func(w io.Writer) (mapfile.Written, error) {
 		meta := input.Metadata(g)
 		meta[input.MetaGraphChecksum] = g.GraphChecksum(runtime.GOMAXPROCS(0))
 		meta[input.MetaWeightRange] = input.FormatWeightRange(g.Rows().WeightRange())
-		rows, metric, unit := rowsWithMetric(g)
-		if metric != "" {
-			meta[csrfile.MetaMetric], meta[csrfile.MetaMetricUnit] = metric, unit
+		rows := stored()
+		if rows.metric != "" {
+			meta[csrfile.MetaMetric], meta[csrfile.MetaMetricUnit] = rows.metric, rows.unit
 		}
-		return csrfile.Write(w, rows, g.Vertices, meta)
+		return csrfile.Write(w, rows.csr, g.Vertices, meta)
 	})
 }
