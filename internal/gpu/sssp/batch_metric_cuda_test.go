@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pathflow/pathflow/datasets"
-	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
@@ -54,22 +52,8 @@ func TestNearFarMetricMatchesCPU(t *testing.T) {
 	}
 	graphtest.WithMetric(r, road, 1, 50)
 	checkMetricAgainstCPU(t, "road 40", nearFarAlgorithm, road, nil, ssspPickSources(r, road.N, 40), r)
-	if path, ok := datasets.MirrorFile("rome99.gr"); ok {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := formats.ReadDIMACS(f, path)
-		if err = errors.Join(err, f.Close()); err != nil {
-			t.Fatal(err)
-		}
-		e.Metric = make([]int32, e.M())
-		for i, w := range e.Weight {
-			e.Metric[i] = 9 - w%10
-		}
+	if e, ok := romeWithMetric(t); ok {
 		checkMetricAgainstCPU(t, "rome99", nearFarAlgorithm, e, nil, []int32{0, 1000, 2500, 3352, 17, 1234}, r)
-	} else {
-		t.Logf("rome99.gr not in %s: skipped", datasets.MirrorDir())
 	}
 }
 
