@@ -55,8 +55,12 @@ func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cf
 	case Arrow:
 		rw, err = ipc.NewFileWriter(buf, ipcOptions(schema, cfg)...)
 	case Parquet:
-		rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(enc, cfg),
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem)))
+		arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem))
+		if flatColumns(schema) {
+			rw, err = newColumnsWriter(schema, buf, parquetProperties(enc, cfg), arrowProps)
+		} else {
+			rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(enc, cfg), arrowProps)
+		}
 	default:
 		err = fmt.Errorf("unknown format %d", cfg.Format)
 	}
@@ -126,7 +130,9 @@ func (w *TableWriter) Write(rec arrow.RecordBatch) error {
 // Unlike schema metadata, the key is not in the stored Arrow schema, and a
 // key given twice is stored twice.
 func (w *TableWriter) AppendParquetMetadata(key, value string) error {
-	pw, ok := w.rw.(*pqarrow.FileWriter)
+	pw, ok := w.rw.(interface {
+		AppendKeyValueMetadata(key, value string) error
+	})
 	if !ok {
 		return fmt.Errorf("tables: footer metadata %q: only Parquet files have a footer to add it to", key)
 	}
