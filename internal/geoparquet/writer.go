@@ -198,7 +198,11 @@ func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arr
 	for i := range leading {
 		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
 	}
-	r.newBatch(0)
+	// The first batch gets a full batch's room too: grown from nothing to
+	// 64 MiB a route at a time, a slice is copied about twenty times
+	// (Go grows large slices by a quarter). Room never written costs no
+	// memory, as the operating system backs only the pages touched.
+	r.newBatch(batchGeometryBytes)
 	return r
 }
 

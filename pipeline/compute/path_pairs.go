@@ -132,6 +132,9 @@ type pathAnswers struct {
 	*answerGate
 	// treesBuilt counts the sources whose walk back looped.
 	treesBuilt atomic.Int64
+	// tracedPerRow is the vertices a path of the last block traced had on
+	// average, rounded up: the next block's room for its paths.
+	tracedPerRow atomic.Int64
 }
 
 // newPathAnswers returns the consumer of the searches of list over the
@@ -173,6 +176,17 @@ func (a *pathAnswers) Put(rows *results.Rows) error {
 	defer a.tracers.Put(tracer)
 	built := tracer.TreesBuilt()
 	dist := rows.Distances()
+	// The block's paths are traced one after another into one slice, and
+	// each row gets its stretch of it once the block is done (the slice
+	// may move while it grows): one allocation a block rather than a
+	// growing slice a path (about 0.4 of the 5 cpu-s 100,000 Delaware
+	// routes took, with the collector's work on the garbage).
+	pairs := 0
+	for i := range rows.Len() {
+		pairs += len(a.list.rows[rows.First+i])
+	}
+	traced := make([]int32, 0, int64(pairs)*a.tracedPerRow.Load())
+	ends := make([]int, 0, pairs)
 	for i := range rows.Len() {
 		k := rows.First + i
 		source := rows.Sources[i]
@@ -180,11 +194,28 @@ func (a *pathAnswers) Put(rows *results.Rows) error {
 		row := dist.Slice(lo, hi)
 		for j, at := range a.list.rows[k] {
 			target := a.list.targets[k][j]
-			vertices, cost, ok := tracer.Path(nil, source, target, row)
+			start := len(traced)
+			var cost int64
+			var ok bool
+			traced, cost, ok = tracer.Path(traced, source, target, row)
 			if !ok {
-				vertices = nil
+				traced = traced[:start]
 			}
-			a.rows[at] = resultfiles.PathRow{Source: source, Target: target, Cost: cost, Vertices: vertices}
+			a.rows[at] = resultfiles.PathRow{Source: source, Target: target, Cost: cost}
+			ends = append(ends, len(traced))
+		}
+	}
+	if pairs > 0 {
+		a.tracedPerRow.Store(int64((len(traced) + pairs - 1) / pairs))
+	}
+	start, next := 0, 0
+	for i := range rows.Len() {
+		for _, at := range a.list.rows[rows.First+i] {
+			if end := ends[next]; end > start {
+				a.rows[at].Vertices = traced[start:end:end]
+				start = end
+			}
+			next++
 		}
 	}
 	a.treesBuilt.Add(int64(tracer.TreesBuilt() - built))
