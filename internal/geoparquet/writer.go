@@ -48,6 +48,11 @@ const batchGeometryBytes = 64 << 20
 // copy.
 const batchSlackBytes = 1 << 20
 
+// routesPerWriteBatch is the routes the Parquet column writer takes
+// between page-size checks (tables.ParquetEncoding.WriteBatch): a road
+// route's WKB is about 10 KB, so a page ends near its 1 MiB size.
+const routesPerWriteBatch = 64
+
 // BBoxType is the type of the bounding box column.
 var BBoxType = arrow.StructOf(
 	arrow.Field{Name: colXMin, Type: arrow.PrimitiveTypes.Float64},
@@ -110,6 +115,7 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 			os.Remove(f.Name())
 		}
 	}()
+	enc.WriteBatch = routesPerWriteBatch
 	tw, err := tables.NewTableWriter(f, schema, enc, cfg)
 	if err != nil {
 		return tables.FileInfo{}, err

@@ -40,6 +40,15 @@ type ParquetEncoding struct {
 	// times over. A constant column (a result's source) costs next to
 	// nothing.
 	Delta []string
+	// WriteBatch, unless 0, is how many values arrow-go's column writer
+	// takes between two checks of a page's size (its default is 1,024).
+	// A table of long values sets it low: 1,024 routes of 10 KB of WKB
+	// make a 10 MB page, whose buffers the writer allocates afresh,
+	// grows by copying and zeroes on release, for every page; at 64
+	// values a page stays near the 1 MiB page size, and writing 100,000
+	// Delaware routes allocates 1.2 GB instead of 2.9 GB. Pages hold the
+	// same values either way; only where they end changes.
+	WriteBatch int
 }
 
 // NewTableWriter starts a table of the given schema on dst, in the format,
@@ -92,6 +101,9 @@ func parquetProperties(enc ParquetEncoding, cfg Config) *parquet.WriterPropertie
 		// A dictionary costs a hash per value and does not pay on ids
 		// and distances; delta encoding does better on all of them.
 		parquet.WithDictionaryDefault(false),
+	}
+	if enc.WriteBatch > 0 {
+		props = append(props, parquet.WithBatchSize(int64(enc.WriteBatch)))
 	}
 	for _, col := range enc.Delta {
 		if cfg.plainParquet {
