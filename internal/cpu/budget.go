@@ -20,6 +20,19 @@ const (
 	fallbackRowMemory = 1 << 30
 )
 
+// treeRowMemory caps the default budget of whole ch trees. Their sweeps
+// cost a small part of what writing their rows costs (8 rows a sweep;
+// at 24M vertices a sweep takes about a second on one core, the 192M
+// output rows of its 8 trees tens of core-seconds), so the writers set
+// the pace, and a sweep state and a few blocks keep them busy: half of
+// this cap holds 1 GiB of rows, more than 16 writers read at once (each a
+// part of tables.DefaultPartRows rows, 12 bytes a cell: 768 MiB). A
+// larger budget would only raise the peak; a sixteenth of a large host
+// (8 GiB of 128) held 2 sweep states and 16 blocks at 24M vertices.
+// Searches that compute rows in their blocks (Dijkstra, Bellman-Ford)
+// keep the uncapped default: there a block is a busy worker.
+const treeRowMemory = 2 << 30
+
 // availableMemory is memlimit.Available, replaced by tests.
 var availableMemory = memlimit.Available
 
@@ -29,10 +42,22 @@ type Option func(*Backend)
 // RowMemory bounds the bytes a run's rows in flight may hold: the blocks
 // of its pool (computed, or with the consumer) and, for whole ch trees,
 // its PHAST sweeps. A run always holds at least one block and one sweep,
-// however small the bound; bytes <= 0 keeps the default, a sixteenth of
-// the memory left when the run starts.
+// however small the bound, and whole ch trees keep up to half of it for
+// their blocks even where one sweep state takes more than the rest
+// (splitTreeMemory). bytes <= 0 keeps the default, a sixteenth of the
+// memory left when the run starts, and for whole ch trees no more than
+// 2 GiB (see treeRowMemory).
 func RowMemory(bytes int64) Option {
 	return func(b *Backend) { b.rowBytes = bytes }
+}
+
+// treeMemoryBudget is the budget of a run of whole ch trees: the
+// configured one, or the default capped at treeRowMemory.
+func (b *Backend) treeMemoryBudget() int64 {
+	if b.rowBytes > 0 {
+		return b.rowBytes
+	}
+	return min(b.rowMemory(), treeRowMemory)
 }
 
 // rowMemory is the budget of one run's rows in flight: the configured
@@ -61,10 +86,56 @@ func cellBytes(parents, sparse bool) int64 {
 	return b
 }
 
+// treeMemory is how a whole-tree run in blocks smaller than a sweep
+// spends its row budget: states PHAST sweep states and blocks blocks of
+// the pool.
+type treeMemory struct{ states, blocks int }
+
+// splitTreeMemory divides budget between sweep states of stateBytes and
+// blocks of blockBytes. The blocks claim up to half of it first (at
+// least one, at most mostBlocks), since a block is what a worker and the
+// writers work on; the states take what is left, at least one and at
+// most mostStates; the blocks then grow into what the states leave, up to
+// mostBlocks. So the states and blocks hold at most budget bytes, or, when
+// one state alone takes more than the budget less the blocks' claim, one
+// state and the claim: s + max(blockBytes, budget/2) at worst. With a
+// state of 68 N bytes (hierarchy.TreeSweepBytes) this is what bounds a
+// large graph's whole trees: at 24M vertices and the 2 GiB default, one
+// state (1.6 GB) and 3 blocks of one row with parents (288 MB each).
+func splitTreeMemory(budget, stateBytes, blockBytes int64, mostStates, mostBlocks int) treeMemory {
+	blockBytes, stateBytes = max(1, blockBytes), max(1, stateBytes)
+	clamp := func(v int64, lo, hi int) int { return int(max(int64(lo), min(int64(hi), v))) }
+	mostBlocks, mostStates = max(1, mostBlocks), max(1, mostStates)
+	claim := clamp(budget/2/blockBytes, 1, mostBlocks)
+	states := clamp((budget-int64(claim)*blockBytes)/stateBytes, 1, mostStates)
+	blocks := clamp((budget-int64(states)*stateBytes)/blockBytes, claim, mostBlocks)
+	return treeMemory{states: states, blocks: blocks}
+}
+
 // poolBlocks is how many blocks of blockBytes fit in budget beside fixed
 // bytes held otherwise (sweeps): at least one, so that a run always
 // progresses, and at most most.
 func poolBlocks(budget, fixed, blockBytes int64, most int) int {
 	fit := (budget - fixed) / max(1, blockBytes)
 	return int(max(1, min(int64(most), fit)))
+}
+
+// treeMemoryFactKey is the backend.Request.Facts key under which a run of
+// whole ch trees in blocks smaller than a sweep reports its TreeMemoryFacts.
+const treeMemoryFactKey = "tree_memory"
+
+// TreeMemoryFacts is what a run of whole ch trees reports of its memory
+// plan, so that a run's manifest says what bounded its peak: the budget,
+// how many sweep states and blocks it held at most, and their sizes.
+type TreeMemoryFacts struct {
+	BudgetBytes int64 `json:"budget_bytes"`
+	States      int   `json:"sweep_states"`
+	StateBytes  int64 `json:"sweep_state_bytes"`
+	Blocks      int   `json:"blocks"`
+	BlockBytes  int64 `json:"block_bytes"`
+}
+
+// treeMemoryFact is the TreeMemoryFacts of plan.
+func treeMemoryFact(plan treeMemory, budget, stateBytes, blockBytes int64) TreeMemoryFacts {
+	return TreeMemoryFacts{BudgetBytes: budget, States: plan.states, StateBytes: stateBytes, Blocks: plan.blocks, BlockBytes: blockBytes}
 }

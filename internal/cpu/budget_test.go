@@ -50,6 +50,58 @@ func TestRowMemoryDefault(t *testing.T) {
 	if got := New(1, RowMemory(12345)).rowMemory(); got != 12345 {
 		t.Errorf("RowMemory(12345): budget %d", got)
 	}
+	// Whole ch trees: the default capped, a configured budget as it is.
+	availableMemory = func() (memlimit.Limit, bool) { return memlimit.Limit{Total: 128 << 30, Free: 120 << 30}, true }
+	if got, all := New(1).treeMemoryBudget(), New(1).rowMemory(); got != treeRowMemory || all != 120<<30/rowMemoryShare {
+		t.Errorf("120 GiB left: tree budget %d, want %d; other runs %d, want a sixteenth", got, treeRowMemory, all)
+	}
+	if got := New(1, RowMemory(8<<30)).treeMemoryBudget(); got != 8<<30 {
+		t.Errorf("RowMemory(8 GiB): tree budget %d", got)
+	}
+}
+
+func TestSplitTreeMemory(t *testing.T) {
+	const n = 24_000_000 // the 24M-vertex road graph
+	state, row := int64(hierarchy.TreeLanes*8+4)*n, int64(n)*cellBytes(true, false)
+	for _, tc := range []struct {
+		name                   string
+		budget, state, block   int64
+		mostStates, mostBlocks int
+		want                   treeMemory
+	}{
+		{"24M, the default", treeRowMemory, state, row, 4, 32, treeMemory{1, 3}},
+		{"24M, a sixteenth of 128 GiB", 8 << 30, state, row, 4, 32, treeMemory{2, 18}},
+		{"room for everything", 1000, 10, 10, 4, 32, treeMemory{4, 32}},
+		{"states fill what blocks leave", 1000, 100, 10, 8, 32, treeMemory{6, 32}},
+		{"blocks grow past their claim", 1000, 300, 10, 8, 200, treeMemory{1, 70}},
+		{"one state over budget: blocks keep their claim", 1000, 5000, 100, 4, 32, treeMemory{1, 5}},
+		{"nothing fits: one of each", 1, 100, 100, 4, 32, treeMemory{1, 1}},
+		{"fewer chunks than the claim", 1000, 100, 10, 4, 3, treeMemory{4, 3}},
+	} {
+		if got := splitTreeMemory(tc.budget, tc.state, tc.block, tc.mostStates, tc.mostBlocks); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Whatever the sizes, the split holds one state and one block at least,
+// no more than asked, and no more bytes than the budget or, where one
+// state does not fit beside the blocks' claim, one state and that claim.
+func TestSplitTreeMemoryStaysWithinItsBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(shortesttest.FreshSeed(t), 41))
+	for range 10000 {
+		budget, state, block := r.Int64N(1<<34)+1, r.Int64N(1<<31)+1, r.Int64N(1<<29)+1
+		mostStates, mostBlocks := r.IntN(6)+1, r.IntN(40)+1
+		got := splitTreeMemory(budget, state, block, mostStates, mostBlocks)
+		held := int64(got.states)*state + int64(got.blocks)*block
+		claim := max(1, min(int64(mostBlocks), budget/2/block))
+		if got.states < 1 || got.blocks < 1 || got.states > mostStates || got.blocks > mostBlocks || held > max(budget, state+claim*block) {
+			t.Fatalf("budget %d, states of %d (at most %d), blocks of %d (at most %d): %+v holds %d bytes", budget, state, mostStates, block, mostBlocks, got, held)
+		}
+		if got.blocks < int(claim) {
+			t.Fatalf("budget %d, blocks of %d: %d blocks, fewer than their claim %d", budget, block, got.blocks, claim)
+		}
+	}
 }
 
 // heldBlocks runs req on b with a sink that keeps every block a while
@@ -83,9 +135,11 @@ func heldBlocks(t *testing.T, b *Backend, req backend.Request) int {
 	return most
 }
 
-// A row budget bounds the blocks in flight to what it holds (the sweeps of
-// whole ch trees counted first), never below one block and one sweep, on
-// any number of workers; the rows stay those of an unbounded run.
+// A row budget bounds the blocks in flight to what it holds, never below
+// one block and one sweep, on any number of workers: for Dijkstra all of
+// it, for whole ch trees what the sweep states leave or the half the
+// blocks claim first (splitTreeMemory); the rows stay those of an
+// unbounded run.
 func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
 	e, _, err := generate.Road(40, 3)
 	if err != nil {
@@ -112,7 +166,7 @@ func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
 		for _, budget := range []int64{1, sweepBytes + 3*rowBytes, 3*sweepBytes + 5*rowBytes} {
 			rows := budget
 			if alg == backend.AlgorithmCH {
-				rows -= sweepBytes
+				rows = max(budget-sweepBytes, budget/2)
 			} else {
 				budget = max(1, budget-sweepBytes)
 				rows = budget

@@ -108,20 +108,26 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	default:
 		var split bool
 		run.chunks, split = b.chTreeChunks(len(req.Sources), int(g.N), workers)
-		run.fill = run.fillTrees
-		// Each worker's Trees call holds a sweep of its own.
-		run.fixed = int64(workers) * h.TreeSweepBytes()
-		if split {
-			held := run.heldSweeps(b.rowMemory())
-			run.sweeps = newChSweeps(h, len(req.Sources), held)
-			for _, c := range run.chunks {
-				run.sweeps.all[c.first/hierarchy.TreeLanes].left.Add(1)
-			}
-			run.fixed = int64(held) * h.TreeSweepBytes()
-			run.fill = run.fillSweepRows
+		budget := b.treeMemoryBudget()
+		mostBlocks := min(len(run.chunks), blocksPerWorker*workers)
+		if !split {
+			// Small rows: each worker's Trees call holds a sweep of its
+			// own, at most W x 68 x 131,072 bytes (8.9 MB a worker).
+			run.fill = run.fillTrees
+			run.blocks = poolBlocks(budget, int64(workers)*h.TreeSweepBytes(), run.blockBytes(), mostBlocks)
+			break
 		}
+		plan := run.splitMemory(budget)
+		run.sweeps = newChSweeps(h, len(req.Sources), plan.states)
+		for _, c := range run.chunks {
+			run.sweeps.all[c.first/hierarchy.TreeLanes].left.Add(1)
+		}
+		run.fill = run.fillSweepRows
+		run.blocks = plan.blocks
+		req.ReportFact(treeMemoryFactKey, treeMemoryFact(plan, budget, h.TreeSweepBytes(), run.blockBytes()))
+		return run.stream(ctx, sink)
 	}
-	run.blocks = poolBlocks(b.rowMemory(), run.fixed, run.blockBytes(), min(len(run.chunks), blocksPerWorker*workers))
+	run.blocks = poolBlocks(b.rowMemory(), 0, run.blockBytes(), min(len(run.chunks), blocksPerWorker*workers))
 	return run.stream(ctx, sink)
 }
 
@@ -142,16 +148,14 @@ func (r *chRun) blockBytes() int64 {
 	return int64(most) * cellBytes(r.req.Wants(results.Parent), false)
 }
 
-// heldSweeps is how many sweeps a whole-tree run in blocks smaller than a
-// sweep may hold at once within budget: as many as leave room for a block
-// per worker (one sweeping while the others copy the rows of earlier
-// ones), at least one, and no more than a worker each for the copying
-// ones plus two sweeping ahead.
-func (r *chRun) heldSweeps(budget int64) int {
-	perWorker := int64(min(r.workers, len(r.chunks))) * r.blockBytes()
-	most := (r.workers+hierarchy.TreeLanes-1)/hierarchy.TreeLanes + 2
-	fit := (budget - perWorker) / max(1, r.h.TreeSweepBytes())
-	return int(max(1, min(int64(most), fit)))
+// splitMemory is how many sweep states and blocks a whole-tree run in
+// blocks smaller than a sweep holds within budget (splitTreeMemory): no
+// more states than a worker each for the copying ones plus two sweeping
+// ahead, no more blocks than two a worker or the run's chunks.
+func (r *chRun) splitMemory(budget int64) treeMemory {
+	mostStates := (r.workers+hierarchy.TreeLanes-1)/hierarchy.TreeLanes + 2
+	mostBlocks := min(len(r.chunks), blocksPerWorker*r.workers)
+	return splitTreeMemory(budget, r.h.TreeSweepBytes(), r.blockBytes(), mostStates, mostBlocks)
 }
 
 // chNegativeWeight is the error for a graph with a negative arc: a
@@ -256,10 +260,9 @@ type chRun struct {
 	// i, of sources TreeLanes*i onwards, which the blocks of its rows
 	// share (fillSweepRows).
 	sweeps *chSweeps
-	// blocks is the size of the pool, within the row budget beside fixed
-	// bytes of sweeps.
+	// blocks is the size of the pool, within the row budget beside the
+	// sweeps' states.
 	blocks int
-	fixed  int64
 	// ctx is the run's, cancelled on its first error: what a worker
 	// waiting for a sweep's state watches.
 	ctx context.Context
