@@ -3,9 +3,9 @@
 # (road:side=SIDE,seed=1; not a real network), the shapes of the issue
 # "The whole job at the speed of its kernels": a 1,000 x 1,000 table with
 # ch on each backend, 64 whole ch trees with their rows on the CPU (peak
-# memory), and 1,024 whole trees summary only on each backend. One line
-# per process: wall, cpu and peak RSS (/usr/bin/time), then the manifest's
-# stages and the algorithm and backend it ran.
+# memory), 1,024 whole trees summary only and one whole row on each
+# backend. One line per process: wall, cpu and peak RSS (/usr/bin/time),
+# then the manifest's stages and the algorithm and backend it ran.
 #
 #   BIN=.gpu scripts/bench-whole-job.sh [SIDE]     # default 4900
 #
@@ -50,6 +50,7 @@ for backend in $backends; do
     run "ch 1000x1000 $backend run $r" -backend "$backend" -algorithm ch -sources 0-999 -targets "$targets"
   done
   run "1024 whole trees, summary only, $backend" -backend "$backend" -algorithm ch -sources 0-1023 -summary -distances=false
+  run "one source, whole row, $backend" -backend "$backend" -sources 0
 done
 run "64 whole trees with rows, ch, cpu" -backend cpu -algorithm ch -sources 0-63
 rm -rf "$g" "$work/o"

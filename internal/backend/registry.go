@@ -72,6 +72,18 @@ type Factory struct {
 	// devices, or one that cannot say (the planner then takes it as it
 	// is).
 	Devices func() ([]DeviceInfo, error)
+	// Warm, when set, starts ahead of the plan what Open needs whatever the
+	// job, so that it runs while the caller loads its input: for the GPU
+	// backend the driver and a context on each of devices (nil: the first
+	// device, which every plan that opens one opens). An Open whose
+	// options name warmed devices takes them instead of starting them
+	// again. giveBack releases what no Open took; call it once, after the
+	// last Open, whether or not Warm failed. An error only means that less
+	// was warmed: Open starts the rest and reports any cause again. Warm
+	// may run on a goroutine of its own, beside the other functions; an
+	// Open called before Warm returns does not wait for it (callers join
+	// first).
+	Warm func(devices []int) (giveBack func() error, err error)
 }
 
 // DeviceInfo is one accelerator as its driver describes it before a

@@ -33,7 +33,8 @@ var _ backend.Backend = (*Backend)(nil)
 
 // New opens the selected GPUs (device 0 unless WithDevice or WithDevices
 // say otherwise), one context each, and enables peer access between
-// distinct GPUs that support it.
+// distinct GPUs that support it. A device the factory's Warm opened is
+// taken as it is; the others are opened all at once.
 func New(opts ...Option) (*Backend, error) {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -46,19 +47,45 @@ func New(opts ...Option) (*Backend, error) {
 	// The staging pool is shared out: each device streams its own rows.
 	o.staging.Blocks = max(2, (o.staging.Blocks+len(ordinals)-1)/len(ordinals))
 	b := &Backend{opts: o}
-	devs := make([]*device.Device, 0, len(ordinals))
-	for _, ordinal := range ordinals {
-		dev, err := device.Open(ordinal)
-		if err != nil {
-			return nil, errors.Join(err, b.Close())
+	devs, err := takeOrOpen(ordinals)
+	for _, dev := range devs {
+		if dev != nil {
+			b.gpus = append(b.gpus, device.NewStager(dev, o.staging))
 		}
-		devs = append(devs, dev)
-		b.gpus = append(b.gpus, device.NewStager(dev, o.staging))
+	}
+	if err != nil {
+		return nil, errors.Join(err, b.Close())
 	}
 	if b.peers, err = device.EnablePeerAccess(devs); err != nil {
 		return nil, errors.Join(err, b.Close())
 	}
 	return b, nil
+}
+
+// takeOrOpen returns a device for each of ordinals, in their order: a
+// parked one (warm) where there is one, else one opened now, those all
+// at once. Where some fail, the others are returned with the error, for
+// the caller to close.
+func takeOrOpen(ordinals []int) ([]*device.Device, error) {
+	devs := make([]*device.Device, len(ordinals))
+	var missing []int // indices into ordinals
+	for i, ordinal := range ordinals {
+		if devs[i] = takeParked(ordinal); devs[i] == nil {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) == 0 {
+		return devs, nil
+	}
+	wanted := make([]int, len(missing))
+	for k, i := range missing {
+		wanted[k] = ordinals[i]
+	}
+	opened, err := openDevices(wanted)
+	for k, i := range missing {
+		devs[i] = opened[k]
+	}
+	return devs, err
 }
 
 // Name is "gpu".

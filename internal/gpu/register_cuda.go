@@ -15,6 +15,7 @@ func init() {
 		Available: device.Available,
 		Choose:    choose,
 		Devices:   visibleDevices,
+		Warm:      warm,
 		Open: func(o backend.Options) (backend.Backend, error) {
 			return New(WithWorkers(o.Workers), WithDevices(o.Devices), WithMemoryLimit(o.MemoryLimit))
 		},

@@ -64,6 +64,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if err := output.OverlapCheck(cfg.OutDir, cfg.readPaths()); err != nil {
 		return nil, err
 	}
+	var warmup *backendWarmup
+	if warmsBeforeLoad(cfg) {
+		warmup = startWarmup(backend.Lookup, cfg.Device.Devices)
+	}
+	defer func() { warmup.release(log) }()
 	cfg, err := withInputFilesChecksum(cfg)
 	if err != nil {
 		return nil, err
@@ -134,11 +139,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 		}
 	}
 	began := time.Now()
-	plan, planCfg, stored, err := planCompute(cfg, g, run, stages, log)
+	planned := func(p Plan) { warmup = warmPlanned(warmup, cfg, p, backend.Lookup) }
+	plan, planCfg, stored, err := planCompute(cfg, g, run, stages, planned, log)
 	if err != nil {
 		return nil, err
 	}
+	warmup.join(stages, log)
 	be, err := plan.open(planCfg, g.Edges, len(run.sources), log)
+	warmup.release(log)
 	if err != nil {
 		return nil, err
 	}

@@ -51,8 +51,10 @@ func jobFor(cfg *Config, run *computeRun, g *input.LoadedGraph) jobSize {
 // (*InputError) whenever the run would use one. It returns the plan, the
 // configuration to open the backend with, and the hierarchy to hand to it
 // (nil when the plan is not ch or none is stored); stages["hierarchy"]
-// gets the time to check and read it.
-func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[string]float64, log *slog.Logger) (Plan, *Config, *hierarchy.Hierarchy, error) {
+// gets the time to check and read it. planned hears of the plan as soon
+// as it is made, before the hierarchy is read (the GPU's warm-up starts
+// there, backendWarmup).
+func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[string]float64, planned func(Plan), log *slog.Logger) (Plan, *Config, *hierarchy.Hierarchy, error) {
 	autoCH, query := planner.AutoCH(chQuery(cfg, run, g.Edges.N))
 	lo, _ := g.Edges.WeightRange()
 	autoCH = autoCH && lo >= 0
@@ -78,6 +80,7 @@ func planCompute(cfg *Config, g *input.LoadedGraph, run *computeRun, stages map[
 	if err != nil || stored == nil {
 		return plan, planCfg, nil, err
 	}
+	planned(plan)
 	h, seconds, err := loadStoredHierarchy(stored, cfg.Workers, checked, run, log)
 	if err != nil {
 		return Plan{}, nil, nil, err

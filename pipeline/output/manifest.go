@@ -57,10 +57,12 @@ type Manifest struct {
 	// included), in output order; omitted beyond 4096 sources.
 	Reachable []int64 `json:"reachable,omitempty"`
 	// StagesSeconds times each stage: load (read the graph), backend (plan
-	// and open it), csr (build the compressed sparse rows; near zero when
+	// and open it, as long as the run waited for it), csr (build the compressed sparse rows; near zero when
 	// the input's reload file held them), compute (the backend's run, during which the writers
 	// encode), write_tail (the writers finishing after the run), extras
-	// (paths and summary tables).
+	// (paths and summary tables). backend_warm, when present, is the time
+	// the GPU took to start on a goroutine of its own beside the load: it
+	// overlaps the other stages rather than adding to them.
 	StagesSeconds map[string]float64 `json:"stages_seconds"`
 	// RunFacts are what the backend decided and measured (for example per
 	// GPU: sources searched, rows per launch, launches, busy seconds): run
