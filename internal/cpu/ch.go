@@ -118,7 +118,7 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 			break
 		}
 		plan := run.splitMemory(budget)
-		run.sweeps = newChSweeps(h, len(req.Sources), plan.states)
+		run.sweeps = newChSweeps(h, len(req.Sources), plan.states, workers)
 		for _, c := range run.chunks {
 			run.sweeps.all[c.first/hierarchy.TreeLanes].left.Add(1)
 		}

@@ -31,6 +31,10 @@ type chSweeps struct {
 	h    *hierarchy.Hierarchy
 	all  []*chSweep
 	held int
+	// workers is how many goroutines each sweep settles its levels on:
+	// the run's workers shared among the held states, so that a run
+	// bounded to one state still sweeps on every core.
+	workers int
 
 	mu   sync.Mutex
 	wake *sync.Cond
@@ -40,9 +44,12 @@ type chSweeps struct {
 }
 
 // newChSweeps returns the sweeps of count sources, each serving
-// TreeLanes of them, taking turns in at most held states.
-func newChSweeps(h *hierarchy.Hierarchy, count, held int) *chSweeps {
-	s := &chSweeps{h: h, all: make([]*chSweep, (count+hierarchy.TreeLanes-1)/hierarchy.TreeLanes), held: max(1, held)}
+// TreeLanes of them, taking turns in at most held states, for a run of
+// workers goroutines.
+func newChSweeps(h *hierarchy.Hierarchy, count, held, workers int) *chSweeps {
+	held = max(1, held)
+	s := &chSweeps{h: h, all: make([]*chSweep, (count+hierarchy.TreeLanes-1)/hierarchy.TreeLanes), held: held,
+		workers: max(1, workers/held)}
 	s.wake = sync.NewCond(&s.mu)
 	for i := range s.all {
 		s.all[i] = &chSweep{done: make(chan struct{})}
@@ -76,7 +83,7 @@ func (s *chSweeps) take(ctx context.Context, i int, wait bool) (bool, error) {
 	if n := len(s.free); n > 0 {
 		sw.sweep, s.free = s.free[n-1], s.free[:n-1]
 	} else {
-		sw.sweep = s.h.NewTreeSweep()
+		sw.sweep = s.h.NewTreeSweep(s.workers)
 		s.made++
 	}
 	s.next++

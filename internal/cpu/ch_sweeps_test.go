@@ -36,7 +36,7 @@ func TestCHSweepStatesNeverExceedTheirBound(t *testing.T) {
 	lanes := hierarchy.TreeLanes
 	for _, held := range []int{1, 2, 3} {
 		for _, workers := range []int{1, 4, 16} {
-			s := newChSweeps(h, len(sources), held)
+			s := newChSweeps(h, len(sources), held, workers)
 			for i := range sources {
 				s.all[i/lanes].left.Add(1)
 			}

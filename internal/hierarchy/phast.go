@@ -38,6 +38,9 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 		workers = defaultWorkers()
 	}
 	batches := (len(sources) + lanes - 1) / lanes
+	// Fewer batches than workers: each sweep settles its levels on the
+	// workers left over, so one source's tree uses every core too.
+	sweepWorkers := max(1, workers/max(1, batches))
 	pool := h.pool()
 	var over atomic.Bool
 	forChunks(batches, workers, 1, func(_, lo, hi int) {
@@ -47,7 +50,7 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 		defer pool.putLanes(p)
 		for b := lo; b < hi; b++ {
 			batch := sources[b*lanes : min(len(sources), (b+1)*lanes)]
-			h.sweepBatch(s, p, batch)
+			h.sweepBatch(s, p, batch, sweepWorkers)
 			if p.overflow {
 				over.Store(true)
 			}
@@ -58,9 +61,10 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 }
 
 // sweepBatch runs PHAST for up to lanes sources (original ids, checked):
-// their upward searches seed p, and the sweep leaves their distances to
-// every vertex in p.d, lane k for sources[k].
-func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32) {
+// their upward searches seed p, and the sweep, on up to workers
+// goroutines, leaves their distances to every vertex in p.d, lane k for
+// sources[k].
+func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32, workers int) {
 	p.overflow = false
 	for k, src := range sources {
 		s.run(h, true, h.Rank[src], false)
@@ -69,7 +73,7 @@ func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32) {
 			p.seed(v, k, s.dist[v])
 		}
 	}
-	h.sweep(p)
+	h.sweep(p, workers)
 }
 
 // gatherRows writes lanes first..first+count-1 of p as rows over the
@@ -98,14 +102,18 @@ func (h *Hierarchy) gatherRows(p *phastLanes, first, count int, dist []int64) {
 // exist and reuses them: Run may be called again once the rows of the
 // last one are copied.
 type TreeSweep struct {
-	h     *Hierarchy
-	p     *phastLanes
-	count int
+	h       *Hierarchy
+	p       *phastLanes
+	workers int
+	count   int
 }
 
-// NewTreeSweep returns a sweep's state, O(N).
-func (h *Hierarchy) NewTreeSweep() *TreeSweep {
-	return &TreeSweep{h: h, p: newPhastLanes(int(h.N))}
+// NewTreeSweep returns a sweep's state, O(N), whose sweeps settle each
+// level on up to workers goroutines (at least one): a caller that holds
+// fewer states than it has cores, to bound its memory, still sweeps on
+// all of them.
+func (h *Hierarchy) NewTreeSweep(workers int) *TreeSweep {
+	return &TreeSweep{h: h, p: newPhastLanes(int(h.N)), workers: max(1, workers)}
 }
 
 // TreeSweepBytes is the memory one TreeSweep holds: 8 distances of 8
@@ -127,7 +135,7 @@ func (t *TreeSweep) Run(sources []int32) error {
 	pool := t.h.pool()
 	s := pool.get()
 	defer pool.put(s)
-	t.h.sweepBatch(s, t.p, sources)
+	t.h.sweepBatch(s, t.p, sources, t.workers)
 	t.count = len(sources)
 	return checkKeys(t.p.overflow)
 }
@@ -184,39 +192,73 @@ func (p *phastLanes) seed(r int32, k int, dist int64) {
 // sweep settles every vertex from the top rank down: a vertex's distance
 // is the best of its seed and, over its Down arcs x -> r, the distance of
 // x (already final, x > r) plus the weight (the key, in a hierarchy
-// WithMetricKeys made). It then drops the seeds. O(N + arcs) for lanes
-// sources.
-func (h *Hierarchy) sweep(p *phastLanes) {
+// WithMetricKeys made). It then drops the seeds. With more than one
+// worker it settles a level (Levels) at a time, each level's vertices
+// split among them: no arc joins two vertices of a level, so they read
+// only final distances, and the result is the serial sweep's. O(N +
+// arcs) for lanes sources.
+func (h *Hierarchy) sweep(p *phastLanes, workers int) {
 	var keys []int64
 	if h.keys != nil {
 		keys = h.keys.down
 	}
-	p.sweep(&h.Down, keys)
+	if workers <= 1 || h.N < 2*parallelSweepChunk {
+		p.sweep(&h.Down, keys)
+		return
+	}
+	levels := h.Levels()
+	var over atomic.Bool
+	for l := len(levels) - 2; l >= 0; l-- {
+		lo, hi := int(levels[l]), int(levels[l+1])
+		forChunks(hi-lo, workers, parallelSweepChunk, func(_, a, b int) {
+			if p.sweepRange(&h.Down, keys, lo+a, lo+b) {
+				over.Store(true)
+			}
+		})
+	}
+	p.overflow = p.overflow || over.Load()
+	p.dropSeeds()
 }
+
+// parallelSweepChunk is the vertices a worker of a parallel sweep takes
+// at once: a level smaller than two of them is settled by one.
+const parallelSweepChunk = 4096
 
 // sweep settles the rows of down (the hierarchy's Down arcs, or a
 // selection's), top row first, reading keys instead of the weights where
 // keys is not nil, then drops the seeds. O(rows + arcs) for lanes sources.
 func (p *phastLanes) sweep(down *graph.CSR, keys []int64) {
+	p.overflow = p.sweepRange(down, keys, 0, len(p.d)) || p.overflow
+	p.dropSeeds()
+}
+
+// sweepRange settles rows lo..hi-1 of down, from the top: every row above
+// hi must be settled. It reports whether a keyed sweep met a path too long
+// for a key (p.overflow is not touched, as parallel ranges share p).
+func (p *phastLanes) sweepRange(down *graph.CSR, keys []int64, lo, hi int) (overflow bool) {
 	if keys != nil {
-		sweepDownKeyed(keyView(down, keys), p)
-	} else {
-		sweepDown(weightView(down), p)
+		return sweepDownKeyed(keyView(down, keys), p, lo, hi)
 	}
+	sweepDown(weightView(down), p, lo, hi)
+	return false
+}
+
+// dropSeeds forgets the seeds of the sweep just run.
+func (p *phastLanes) dropSeeds() {
 	for _, r := range p.seeded {
 		p.seedAt[r] = -1
 	}
 	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
 }
 
-// sweepDownKeyed is sweepDown on metric keys, which also notes in
-// p.overflow a path from a reached vertex that reaches infinity (a key
-// sum past graph.MaxKeyedDistance), which the sweep cannot hold.
-func sweepDownKeyed(down arcView[int64], p *phastLanes) {
+// sweepDownKeyed is sweepDown on metric keys, which also reports a path
+// from a reached vertex that reaches infinity (a key sum past
+// graph.MaxKeyedDistance), which the sweep cannot hold.
+func sweepDownKeyed(down arcView[int64], p *phastLanes, lo, hi int) (overflow bool) {
 	off, tails, keys := down.offsets, down.targets, down.weights
 	d := p.d
 	over := false
-	for r := len(d) - 1; r >= 0; r-- {
+	for r := hi - 1; r >= lo; r-- {
 		dr := cleared
 		if i := p.seedAt[r]; i >= 0 {
 			dr = p.seeds[i]
@@ -234,15 +276,15 @@ func sweepDownKeyed(down arcView[int64], p *phastLanes) {
 		}
 		d[r] = dr
 	}
-	p.overflow = p.overflow || over
+	return over
 }
 
-// sweepDown is the sweep over the Down arcs down, without the seeds'
-// clean-up.
-func sweepDown(down arcView[int32], p *phastLanes) {
+// sweepDown is the sweep over rows lo..hi-1 of the Down arcs down, top row
+// first, without the seeds' clean-up.
+func sweepDown(down arcView[int32], p *phastLanes, lo, hi int) {
 	off, tails, weights := down.offsets, down.targets, down.weights
 	d := p.d
-	for r := len(d) - 1; r >= 0; r-- {
+	for r := hi - 1; r >= lo; r-- {
 		dr := cleared
 		if i := p.seedAt[r]; i >= 0 {
 			dr = p.seeds[i]
