@@ -124,6 +124,10 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		}
 		run.fill = run.fillSweepRows
 		run.blocks = plan.blocks
+		// Few blocks of whole rows: each row's parents are found on the
+		// workers the blocks leave, or the run would use as many cores
+		// as it holds blocks.
+		run.parentWorkers = max(1, workers/plan.blocks)
 		req.ReportFact(treeMemoryFactKey, treeMemoryFact(plan, budget, h.TreeSweepBytes(), run.blockBytes()))
 		return run.stream(ctx, sink)
 	}
@@ -260,6 +264,9 @@ type chRun struct {
 	// i, of sources TreeLanes*i onwards, which the blocks of its rows
 	// share (fillSweepRows).
 	sweeps *chSweeps
+	// parentWorkers is how many goroutines find a row's parents
+	// (paths.ParentFinder.Spread): 1 but where a run holds few blocks.
+	parentWorkers int
 	// blocks is the size of the pool, within the row budget beside the
 	// sweeps' states.
 	blocks int
@@ -455,6 +462,7 @@ func (r *chRun) fillParents(w *chWorker, rows *results.Rows) error {
 		if err != nil {
 			return fmt.Errorf("cpu: ch: %w", err)
 		}
+		f.Spread(r.parentWorkers)
 		w.parents = f
 	}
 	for i, s := range rows.Sources {

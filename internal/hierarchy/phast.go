@@ -54,7 +54,7 @@ func (h *Hierarchy) Trees(sources []int32, dist []int64, workers int) error {
 			if p.overflow {
 				over.Store(true)
 			}
-			h.gatherRows(p, 0, len(batch), dist[b*lanes*n:])
+			h.gatherRows(p, 0, len(batch), dist[b*lanes*n:], 0, n)
 		}
 	})
 	return checkKeys(over.Load())
@@ -77,12 +77,13 @@ func (h *Hierarchy) sweepBatch(s *upSearch, p *phastLanes, sources []int32, work
 }
 
 // gatherRows writes lanes first..first+count-1 of p as rows over the
-// original ids into dist, row i of them at dist[i*N:]: one pass over the
-// ids for all of them, each vertex's lanes sharing a cache line.
-func (h *Hierarchy) gatherRows(p *phastLanes, first, count int, dist []int64) {
+// original ids into dist, row i of them at dist[i*N:], for the original
+// ids lo..hi-1: one pass over the ids for all of them, each vertex's
+// lanes sharing a cache line.
+func (h *Hierarchy) gatherRows(p *phastLanes, first, count int, dist []int64, lo, hi int) {
 	n := int(h.N)
-	for v, r := range h.Rank {
-		x := &p.d[r]
+	for v := lo; v < hi; v++ {
+		x := &p.d[h.Rank[v]]
 		for i := range count {
 			if d := x[first+i]; d < infinity {
 				dist[i*n+v] = d
@@ -149,7 +150,11 @@ func (t *TreeSweep) Rows(first, count int, dist []int64) error {
 	if first < 0 || count < 0 || first+count > t.count || len(dist) != count*n {
 		return fmt.Errorf("hierarchy: rows %d..%d of a sweep of %d sources into %d values", first, first+count-1, t.count, len(dist))
 	}
-	t.h.gatherRows(t.p, first, count, dist)
+	// A sweep's state is 68 bytes a vertex for its 8 rows: copying one
+	// row reads all of it, so the copy is spread like the sweep.
+	forChunks(n, t.workers, gatherChunk, func(_, lo, hi int) {
+		t.h.gatherRows(t.p, first, count, dist, lo, hi)
+	})
 	return nil
 }
 
@@ -219,6 +224,10 @@ func (h *Hierarchy) sweep(p *phastLanes, workers int) {
 	p.overflow = p.overflow || over.Load()
 	p.dropSeeds()
 }
+
+// gatherChunk is the vertices a goroutine copying a sweep's rows takes
+// at once.
+const gatherChunk = 1 << 16
 
 // parallelSweepChunk is the vertices a worker of a parallel sweep takes
 // at once: a level smaller than two of them is settled by one.

@@ -16,7 +16,7 @@ import (
 // and without metric keys, on a road-like graph whose lowest levels are
 // larger than a worker's chunk, so that levels really are split.
 func TestParallelSweepMatchesSerial(t *testing.T) {
-	e, _, err := generate.Road(140, 3)
+	e, _, err := generate.Road(270, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // ParentFinder derives shortest-path trees by the parent rule from exact
@@ -25,6 +26,8 @@ type ParentFinder struct {
 	// keys, for rows of key sums (NewKeyedParentFinder), are the arcs'
 	// keys (graph.Key) in the order of g (out) and of in.
 	keys *arcKeys
+	// workers is how many goroutines find a row's parents (Spread).
+	workers int
 }
 
 // arcKeys are a graph's metric keys in the order of its out-arcs and of
@@ -58,11 +61,21 @@ func NewKeyedParentFinder(g *graph.CSR) (*ParentFinder, error) {
 }
 
 // Fork returns a ParentFinder for another goroutine that shares f's
-// reverse graph (O(n + m) memory, made once) and has scratch space of its
-// own. O(n).
+// reverse graph (O(n + m) memory, made once) and its Spread, and has
+// scratch space of its own. O(n).
 func (f *ParentFinder) Fork() *ParentFinder {
-	return &ParentFinder{g: f.g, in: f.in, keys: f.keys, loopFree: f.loopFree}
+	return &ParentFinder{g: f.g, in: f.in, keys: f.keys, loopFree: f.loopFree, workers: f.workers}
 }
+
+// Spread makes each row's parents be found on up to workers goroutines,
+// each over a range of the vertices (a vertex's parent reads only the
+// row's distances), for a caller that has fewer rows in hand than cores:
+// a run that bounds its memory to a few whole rows of a large graph. The
+// repair of a row whose parents loop, where it is needed, stays on one.
+func (f *ParentFinder) Spread(workers int) { f.workers = workers }
+
+// parentChunk is the fewest vertices a goroutine of a spread row takes.
+const parentChunk = 1 << 16
 
 // repairer returns f's repair scratch space, made on first use. O(n) then.
 func (f *ParentFinder) repairer() *TreeRepair {
@@ -83,23 +96,32 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error
 		return fmt.Errorf("paths: parents of source %d need %d distances and parents, got %d and %d", source, n, len(dist), len(parent))
 	}
 	if f.keys != nil {
-		tightParents(f.in, f.keys.in, source, dist, parent)
+		spreadTight(f.workers, f.in, f.keys.in, source, dist, parent)
 		if !f.loopFree {
 			repairOn(f.repairer(), f.g, f.keys.out, source, dist, Unreachable, parent)
 		}
 		return nil
 	}
-	tightParents(f.in, f.in.Weights, source, dist, parent)
+	spreadTight(f.workers, f.in, f.in.Weights, source, dist, parent)
 	if !f.loopFree {
 		Repair(f.repairer(), f.g, source, dist, Unreachable, parent)
 	}
 	return nil
 }
 
+// spreadTight applies the parent rule to every vertex of the row, over
+// ranges of the vertices on up to workers goroutines.
+func spreadTight[W ~int32 | ~int64](workers int, in *graph.CSR, weights []W, source int32, dist []int64, parent []int32) {
+	parallel.Chunks(len(parent), max(1, workers), parentChunk, func(_, lo, hi int) {
+		tightParents(in, weights, source, dist, parent, lo, hi)
+	})
+}
+
 // tightParents is the parent rule over the in-arcs of in with weights (the
-// graph's, or its keys). O(n + m).
-func tightParents[W ~int32 | ~int64](in *graph.CSR, weights []W, source int32, dist []int64, parent []int32) {
-	for v := range parent {
+// graph's, or its keys), for vertices lo..hi-1. O(hi - lo + their
+// in-arcs).
+func tightParents[W ~int32 | ~int64](in *graph.CSR, weights []W, source int32, dist []int64, parent []int32, lo, hi int) {
+	for v := lo; v < hi; v++ {
 		parent[v] = NoParent
 		dv := dist[v]
 		if int32(v) == source || dv == Unreachable {
