@@ -297,11 +297,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			picked[w] = picked[w][:0]
 		}
 		forRanges(len(remaining), c.workers, func(w, lo, hi int) {
+			mine := picked[w]
 			for _, v := range remaining[lo:hi] {
 				if c.isLocalMinimum(v) {
-					picked[w] = append(picked[w], v)
+					mine = append(mine, v)
 				}
 			}
+			picked[w] = mine
 		})
 		round := slices.Concat(picked...)
 		for _, v := range round {
@@ -313,26 +315,30 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		// The pairs v's scoring found no witness for need no search, unless
 		// that search stopped at its limit.
 		known := func(v int32) pairMask { return c.pairs[v] &^ c.unsure[v] }
-		overflow := make([]bool, c.workers)
-		forChunks(len(round), c.workers, 16, func(w, lo, hi int) {
+		var overflow atomic.Bool
+		forOwned(round, c.workers, 16, c.owner, func(w, lo, hi int) {
 			s, mark := c.searches[w], c.searches[w].settled
 			defer c.account(s, &mark)
 			if c.over.Load() {
 				return
 			}
+			tooHeavy := false
 			for i := lo; i < hi; i++ {
 				list := found[i][:0]
 				c.findShortcuts(s, round[i], c.inRound, known(round[i]), func(sc shortcut) {
-					overflow[w] = overflow[w] || sc.w > math.MaxInt32 || sc.m > math.MaxInt32
+					tooHeavy = tooHeavy || sc.w > math.MaxInt32 || sc.m > math.MaxInt32
 					list = append(list, sc)
 				})
 				found[i] = list
+			}
+			if tooHeavy {
+				overflow.Store(true)
 			}
 		})
 		if err := c.overBudget(); err != nil {
 			return err
 		}
-		if slices.Contains(overflow, true) {
+		if overflow.Load() {
 			return fmt.Errorf("hierarchy: a shortcut weighs more than %d, the largest int32 weight (or metric)", math.MaxInt32)
 		}
 		// Apply: each worker owns the vertices of some blocks of ids and
@@ -343,7 +349,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			c.order = append(c.order, v)
 		}
 		forRanges(c.workers, c.workers, func(w, _, _ int) {
-			mine := func(x int32) bool { return int(x>>8)%c.workers == w }
+			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
 				for _, a := range c.g.in[v] {
@@ -392,7 +398,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		for _, v := range round {
 			c.inRound[v] = false
 		}
-		forChunks(len(affected), c.workers, 16, func(w, lo, hi int) {
+		forOwned(affected, c.workers, 16, c.owner, func(w, lo, hi int) {
 			s, mark := c.searches[w], c.searches[w].settled
 			if c.over.Load() {
 				return
@@ -415,6 +421,17 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ownerShift sets the blocks of consecutive ids, 1<<ownerShift long,
+// whose vertices one worker owns: it alone changes their lists in a
+// round, and it scores them and searches from them first. With the
+// vertices numbered by locality a block is a patch of the map, and
+// a search from one of its vertices mostly reads the lists of the same
+// patch, which then sit in the cache of the core that last wrote them.
+const ownerShift = 12
+
+// owner returns the worker that owns x, O(1).
+func (c *contractor) owner(x int32) int { return int(x>>ownerShift) % c.workers }
 
 // removeOut deletes x's out-arc to v and moves x's pair marks with the arc
 // that takes its place; an arc that moves into the positions the marks
@@ -457,7 +474,7 @@ func (c *contractor) refresh(list []darc, i, last int) {
 // settleArcs marks the arcs of the vertices in list as not fresh once they
 // are scored, on all workers. O(their arcs).
 func (c *contractor) settleArcs(list []int32) {
-	forChunks(len(list), c.workers, 1024, func(_, lo, hi int) {
+	forOwned(list, c.workers, 1024, c.owner, func(_, lo, hi int) {
 		for _, v := range list[lo:hi] {
 			settle(c.g.out[v])
 			if !c.g.symmetric {

@@ -395,7 +395,7 @@ func TestBadArguments(t *testing.T) {
 // TestDeterministic checks that the hierarchy does not depend on the
 // number of workers.
 func TestDeterministic(t *testing.T) {
-	// Large enough for every worker to own several blocks of 256 ids.
+	// Large enough for several workers to own blocks of ids (ownerShift).
 	side := int32(300)
 	if testing.Short() {
 		side = 100

@@ -49,3 +49,57 @@ func forRanges(count, workers int, body func(worker, lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// forOwned runs body(worker, lo, hi) over the items, whose owner (in
+// 0..workers-1) says which worker's cache most likely holds what the item
+// touches: the items are cut into runs of at most chunk consecutive items
+// of one owner, and each worker takes its own runs first, on demand, and
+// then helps with the others'. Equal-owner items should lie together (the
+// contraction's lists do) for the runs to be long. O(len(items)) scheduling
+// on top of the calls.
+func forOwned(items []int32, workers, chunk int, owner func(int32) int, body func(worker, lo, hi int)) {
+	if len(items) == 0 {
+		return
+	}
+	workers = max(1, min(workers, (len(items)+chunk-1)/chunk))
+	if workers == 1 {
+		body(0, 0, len(items))
+		return
+	}
+	type run struct{ lo, hi int }
+	queues := make([][]run, workers)
+	for lo := 0; lo < len(items); {
+		o := owner(items[lo]) % workers
+		hi := lo + 1
+		for hi < len(items) && hi-lo < chunk && owner(items[hi])%workers == o {
+			hi++
+		}
+		queues[o] = append(queues[o], run{lo, hi})
+		lo = hi
+	}
+	// One cursor per queue, each on cache lines of its own: the workers
+	// advance them all the time.
+	next := make([]paddedCounter, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := range workers {
+				q := (w + k) % workers
+				for {
+					i := int(next[q].n.Add(1)) - 1
+					if i >= len(queues[q]) {
+						break
+					}
+					body(w, queues[q][i].lo, queues[q][i].hi)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// paddedCounter is an atomic counter alone on its pair of cache lines.
+type paddedCounter struct {
+	n atomic.Int64
+	_ [2*cacheLine - 8]byte
+}
