@@ -38,8 +38,10 @@ type columnsWriter struct {
 	maxRows int64
 	arrow   pqarrow.ArrowWriterProperties
 	// defLevels holds each nullable column's definition levels, reused
-	// from one row group to the next.
+	// from one row group to the next; its first onesUpTo[i] entries are
+	// known to be 1.
 	defLevels [][]int16
+	onesUpTo  []int
 }
 
 // flatColumns reports whether every field of schema is a leaf that
@@ -81,7 +83,7 @@ func newColumnsWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterPr
 	}
 	return &columnsWriter{
 		pw: pw, fields: schema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
-		defLevels: make([][]int16, schema.NumFields()),
+		defLevels: make([][]int16, schema.NumFields()), onesUpTo: make([]int, schema.NumFields()),
 	}, nil
 }
 
@@ -155,27 +157,39 @@ func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 func (c *columnsWriter) writeColumn(i int, cw file.ColumnChunkWriter, col arrow.Array) error {
 	var def []int16
 	if c.fields[i].Nullable {
-		def = c.defLevels[i][:0]
-		if cap(def) < col.Len() {
-			def = make([]int16, 0, col.Len())
-		}
-		def = def[:col.Len()]
-		if col.NullN() == 0 {
-			for j := range def {
-				def[j] = 1
-			}
-		} else {
-			for j := range def {
-				def[j] = 0
-				if col.IsValid(j) {
-					def[j] = 1
-				}
-			}
-		}
-		c.defLevels[i] = def
+		def = c.definitionLevels(i, col)
 	}
 	ctx := pqarrow.NewArrowWriteContext(context.Background(), &c.arrow)
 	return pqarrow.WriteArrowToColumn(ctx, cw, col, def, nil, c.fields[i].Nullable)
+}
+
+// definitionLevels returns the definition levels of nullable column i's
+// values col, in the column's buffer reused from one row group to the
+// next: all ones without nulls (filled only as far as a longer group
+// needs), else one a bit of the validity bitmap.
+func (c *columnsWriter) definitionLevels(i int, col arrow.Array) []int16 {
+	n := col.Len()
+	def := c.defLevels[i]
+	if cap(def) < n {
+		def = make([]int16, n)
+		c.onesUpTo[i] = 0
+	}
+	def = def[:n]
+	c.defLevels[i] = def
+	if col.NullN() == 0 {
+		for j := c.onesUpTo[i]; j < n; j++ {
+			def[j] = 1
+		}
+		c.onesUpTo[i] = max(c.onesUpTo[i], n)
+		return def
+	}
+	bits, offset := col.NullBitmapBytes(), col.Data().Offset()
+	for j := range def {
+		k := offset + j
+		def[j] = int16(bits[k>>3]>>(k&7)) & 1
+	}
+	c.onesUpTo[i] = 0
+	return def
 }
 
 // AppendKeyValueMetadata adds a key to the footer's metadata.
