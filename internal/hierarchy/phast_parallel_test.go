@@ -67,3 +67,55 @@ func TestParallelSweepMatchesSerial(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectOnEveryCore: a selection of a hierarchy larger than one chunk
+// of Select's parallel passes holds exactly the ids that reach the
+// targets down the Down arcs, ascending, each at its position.
+func TestSelectOnEveryCore(t *testing.T) {
+	e, _, err := generate.Road(270, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := build(t, graph.BuildCSR(e))
+	if int(h.N) <= selectChunk {
+		t.Fatalf("%d vertices: one chunk of %d holds them all", h.N, selectChunk)
+	}
+	targets := []int32{3, 1000, 40_000, h.N - 1, 1000}
+	sel, err := h.Select(targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := make([]bool, h.N)
+	var stack []int32
+	for _, v := range targets {
+		if r := h.Rank[v]; !reached[r] {
+			reached[r] = true
+			stack = append(stack, r)
+		}
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, x := range h.Down.Targets[h.Down.Offsets[r]:h.Down.Offsets[r+1]] {
+			if !reached[x] {
+				reached[x] = true
+				stack = append(stack, x)
+			}
+		}
+	}
+	var want []int32
+	for r, ok := range reached {
+		if ok {
+			want = append(want, int32(r))
+		}
+	}
+	if !slices.Equal(sel.Vertices, want) {
+		t.Fatalf("selection of %d ids, want %d", len(sel.Vertices), len(want))
+	}
+	for r := range h.N {
+		p := sel.Position(r)
+		if reached[r] != (p >= 0) || (p >= 0 && sel.Vertices[p] != r) {
+			t.Fatalf("id %d at position %d", r, p)
+		}
+	}
+}

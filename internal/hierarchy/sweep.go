@@ -22,32 +22,45 @@ func (h *Hierarchy) Levels() []int32 {
 	return h.levels
 }
 
-// findLevels is Levels without the cache.
+// findLevels is Levels without the cache. Each id's lowest higher
+// neighbour is found on every core first (two rows read per id, in no
+// order: 0.14 s on one core at 24M ids); the scan that cuts the ranges
+// then reads one array.
 func (h *Hierarchy) findLevels() []int32 {
-	if h.N == 0 {
+	n := int(h.N)
+	if n == 0 {
 		return []int32{0}
 	}
-	// firstHigher is the lowest neighbour above r, or N for none.
-	firstHigher := func(r int32) int32 {
-		low := h.N
-		if a, b := h.Up.Offsets[r], h.Up.Offsets[r+1]; a < b {
-			low = min(low, h.Up.Targets[a])
+	firstHigher := make([]int32, n)
+	forChunks(n, defaultWorkers(), 1<<16, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			firstHigher[r] = h.lowestHigherNeighbour(int32(r))
 		}
-		if a, b := h.Down.Offsets[r], h.Down.Offsets[r+1]; a < b {
-			low = min(low, h.Down.Targets[a])
-		}
-		return low
-	}
+	})
 	starts := []int32{0}
-	bound := firstHigher(0)
-	for r := int32(1); r < h.N; r++ {
-		if r >= bound {
-			starts = append(starts, r)
+	bound := firstHigher[0]
+	for r := 1; r < n; r++ {
+		if int32(r) >= bound {
+			starts = append(starts, int32(r))
 			bound = h.N
 		}
-		bound = min(bound, firstHigher(r))
+		bound = min(bound, firstHigher[r])
 	}
 	return append(starts, h.N)
+}
+
+// lowestHigherNeighbour is the lowest id above r that an Up or Down arc
+// joins to r, or N for none: the first entry of each of r's rows, which
+// are sorted.
+func (h *Hierarchy) lowestHigherNeighbour(r int32) int32 {
+	low := h.N
+	if a, b := h.Up.Offsets[r], h.Up.Offsets[r+1]; a < b {
+		low = min(low, h.Up.Targets[a])
+	}
+	if a, b := h.Down.Offsets[r], h.Down.Offsets[r+1]; a < b {
+		low = min(low, h.Down.Targets[a])
+	}
+	return low
 }
 
 // Seeds are the vertices an upward search settled (hierarchy ids) and
@@ -119,6 +132,9 @@ type Selection struct {
 // -1 when r is not selected. O(1).
 func (s *Selection) Position(r int32) int32 { return s.position[r] }
 
+// selectChunk is the ids a goroutine of Select's passes takes at once.
+const selectChunk = 1 << 16
+
 // Select returns the selection that reaches vertices (original ids; nil:
 // every vertex). O(N + selected arcs); the whole selection is made on the
 // first call for nil, then kept and shared (do not modify it).
@@ -138,10 +154,17 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 		})
 		return h.whole, nil
 	}
-	position := make([]int32, h.N)
-	for r := range position {
-		position[r] = -1
-	}
+	// The passes over every id (marking none, then numbering the marked
+	// ones) run on every core: at 24M ids they were a tenth of a GPU
+	// table's compute stage.
+	n := int(h.N)
+	workers := defaultWorkers()
+	position := make([]int32, n)
+	forChunks(n, workers, selectChunk, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			position[r] = -1
+		}
+	})
 	const marked = -2
 	stack := make([]int32, 0, len(vertices))
 	for _, v := range vertices {
@@ -164,12 +187,31 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 		}
 	}
 	s := &Selection{position: position}
-	for r, p := range position {
-		if p == marked {
-			position[r] = int32(len(s.Vertices))
-			s.Vertices = append(s.Vertices, int32(r))
+	chunks := (n + selectChunk - 1) / selectChunk
+	first := make([]int, chunks+1) // first[c]: the marked ids before chunk c
+	forChunks(n, workers, selectChunk, func(_, lo, hi int) {
+		count := 0
+		for _, p := range position[lo:hi] {
+			if p == marked {
+				count++
+			}
 		}
+		first[lo/selectChunk+1] = count
+	})
+	for c := range chunks {
+		first[c+1] += first[c]
 	}
+	s.Vertices = make([]int32, first[chunks])
+	forChunks(n, workers, selectChunk, func(_, lo, hi int) {
+		at := first[lo/selectChunk]
+		for r := lo; r < hi; r++ {
+			if position[r] == marked {
+				position[r] = int32(at)
+				s.Vertices[at] = int32(r)
+				at++
+			}
+		}
+	})
 	s.Down = graph.CSR{N: int32(len(s.Vertices)), Offsets: make([]int64, len(s.Vertices)+1)}
 	for i, r := range s.Vertices {
 		lo, hi := h.Down.Offsets[r], h.Down.Offsets[r+1]
