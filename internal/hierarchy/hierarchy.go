@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -72,17 +73,23 @@ func (h *Hierarchy) pool() *searchPool {
 }
 
 // Shortcuts returns the number of arcs of the hierarchy that are not
-// arcs of the original graph. O(arcs).
+// arcs of the original graph, counted on every core: every run with a
+// stored hierarchy reports it, and at 24M vertices a single core took 0.1
+// s over the 47M middles. O(arcs).
 func (h *Hierarchy) Shortcuts() int {
-	count := 0
+	var count atomic.Int64
 	for _, mids := range [2][]int32{h.UpMiddle, h.DownMiddle} {
-		for _, m := range mids {
-			if m != NoMiddle {
-				count++
+		forChunks(len(mids), defaultWorkers(), 1<<18, func(_, lo, hi int) {
+			c := 0
+			for _, m := range mids[lo:hi] {
+				if m != NoMiddle {
+					c++
+				}
 			}
-		}
+			count.Add(int64(c))
+		})
 	}
-	return count
+	return int(count.Load())
 }
 
 // layout turns the contracted graph into a Hierarchy: the out-arcs of each
