@@ -30,9 +30,13 @@ func NewPathRow(t results.SingleSource, target int32) PathRow {
 	return PathRow{Source: t.From(), Target: target, Cost: t.WeightTo(target), Vertices: t.To(target)}
 }
 
-// pathsEncoding: the vertices of a path, like the rows of one source, tend
-// to have close ids.
-var pathsEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColTarget, ColCost, ColVertices + ".list.element"}}
+// pathsEncoding delta-encodes the pairs' ids and costs. The vertex lists
+// stay PLAIN: the paths of one source share their first vertices, runs the
+// codec finds whole, where delta encoding leaves it only the bit-packed
+// steps. On 100,000 Delaware routes (1,000 sources x 100 targets) the file
+// is 8% smaller PLAIN (225 MB against 245 MB with snappy) and the writer
+// spends less, arrow-go's delta encoder costing a bit-writer call a value.
+var pathsEncoding = tables.ParquetEncoding{Delta: []string{ColSource, ColTarget, ColCost}}
 
 // maxBatchListValues bounds the list values of one paths batch, keeping the
 // int32 list offsets far from overflow whatever the path lengths.
