@@ -28,6 +28,39 @@ const pointBytes = 2 * 8
 // LineStringBytes is the size of the WKB LineString of n points.
 func LineStringBytes(n int) int { return wkbHeaderBytes + 4 + n*pointBytes }
 
+// Coords are points in the form of a WKB LineString's coordinates: 16
+// bytes a point, its longitude then its latitude as little-endian float64
+// degrees. Points encoded once (AppendCoordsUnits) make any number of
+// lines through them by copying (Rows.AppendLineCoords).
+type Coords []byte
+
+// AppendCoordsUnits appends to dst the points (x[i], y[i]) given in units
+// of 1/unitsPerDegree degree, the fixed point road networks keep them in:
+// the bytes AppendLine writes for x[i]/unitsPerDegree, y[i]/unitsPerDegree.
+// Lengths that differ, a unit that is not positive and a point off the
+// globe (longitude past ±180, latitude past ±90 degrees) are errors naming
+// the point. O(points).
+func AppendCoordsUnits(dst Coords, x, y []int32, unitsPerDegree float64) (Coords, error) {
+	if len(x) != len(y) {
+		return dst, fmt.Errorf("geoparquet: %d longitudes and %d latitudes", len(x), len(y))
+	}
+	if !(unitsPerDegree > 0) {
+		return dst, fmt.Errorf("geoparquet: %v units per degree", unitsPerDegree)
+	}
+	at := len(dst)
+	dst = slices.Grow(dst, len(x)*pointBytes)[:at+len(x)*pointBytes]
+	out := dst[at:]
+	for i := range x {
+		lon, lat := float64(x[i])/unitsPerDegree, float64(y[i])/unitsPerDegree
+		if !(math.Abs(lon) <= 180 && math.Abs(lat) <= 90) {
+			return dst[:at], fmt.Errorf("geoparquet: point %d at longitude %v, latitude %v is not on the globe", i, lon, lat)
+		}
+		binary.LittleEndian.PutUint64(out[i*pointBytes:], math.Float64bits(lon))
+		binary.LittleEndian.PutUint64(out[i*pointBytes+8:], math.Float64bits(lat))
+	}
+	return dst, nil
+}
+
 // AppendPoint appends the WKB Point at lon, lat (degrees) to dst and
 // returns the extended slice.
 func AppendPoint(dst []byte, lon, lat float64) []byte {

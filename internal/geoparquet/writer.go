@@ -273,62 +273,32 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 	return r.endLine(box)
 }
 
-// AppendLineUnits ends the row with the route through the points
-// (x[i], y[i]) given in units of 1/unitsPerDegree degree, the fixed point
-// form road networks keep coordinates in. Its WKB and bounding box are
-// the bytes AppendLine writes for the points x[i]/unitsPerDegree,
-// y[i]/unitsPerDegree, in one pass over integers: a division is
-// monotonic, so the bounds of the integers give the bounds in degrees.
-// unitsPerDegree must be positive; the rules
-// for one point, no points and points off the globe are AppendLine's.
-// O(points).
-func (r *Rows) AppendLineUnits(x, y []int32, unitsPerDegree float64) error {
-	if len(x) != len(y) {
-		return fmt.Errorf("geoparquet: row %d: %d longitudes and %d latitudes", r.rows, len(x), len(y))
-	}
-	if len(x) == 0 {
+// AppendLineWith ends the row with the route of points points, whose
+// coordinates fill writes into coords (points x 16 bytes, each point in
+// the Coords form) and whose bounding box it returns: a route a caller
+// assembles by copying points it encoded once (a road network's vertices
+// and its arcs' intermediate points, AppendCoordsUnits), straight into
+// the batch's WKB, with no conversion per point. The rules for one point
+// and no points are AppendLine's; the points must be on the globe, as
+// AppendCoordsUnits makes them. After an error the row is left
+// half-written, as AppendLine's. O(points).
+func (r *Rows) AppendLineWith(points int, fill func(coords []byte) Box) error {
+	if points == 0 {
 		return r.AppendNull()
 	}
-	if !(unitsPerDegree > 0) {
-		return fmt.Errorf("geoparquet: row %d: %v units per degree", r.rows, unitsPerDegree)
-	}
-	xmin, xmax, ymin, ymax := x[0], x[0], y[0], y[0]
-	for i := range x {
-		xmin, xmax = min(xmin, x[i]), max(xmax, x[i])
-		ymin, ymax = min(ymin, y[i]), max(ymax, y[i])
-	}
-	box := Box{
-		XMin: float64(xmin) / unitsPerDegree, YMin: float64(ymin) / unitsPerDegree,
-		XMax: float64(xmax) / unitsPerDegree, YMax: float64(ymax) / unitsPerDegree,
-	}
-	if !(box.XMin >= -180 && box.XMax <= 180 && box.YMin >= -90 && box.YMax <= 90) {
-		for i := range x {
-			lon, lat := float64(x[i])/unitsPerDegree, float64(y[i])/unitsPerDegree
-			if !(math.Abs(lon) <= 180 && math.Abs(lat) <= 90) {
-				return fmt.Errorf("geoparquet: row %d: point %d at longitude %v, latitude %v is not on the globe", r.rows, i, lon, lat)
-			}
-		}
-	}
-	points := len(x)
-	if points == 1 {
-		points = 2
-	}
-	if err := r.reserveLine(points); err != nil {
+	written := max(points, 2)
+	if err := r.reserveLine(written); err != nil {
 		return err
 	}
-	at, size := len(r.values), LineStringBytes(points)
-	r.values = r.values[:at+size]
+	at := len(r.values)
+	r.values = r.values[:at+LineStringBytes(written)]
 	b := r.values[at:]
 	b[0] = wkbLittleEndian
 	binary.LittleEndian.PutUint32(b[1:], wkbLineString)
-	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(points))
+	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(written))
 	coords := b[wkbHeaderBytes+4:]
-	for i := range x {
-		p := coords[i*pointBytes : (i+1)*pointBytes]
-		binary.LittleEndian.PutUint64(p, math.Float64bits(float64(x[i])/unitsPerDegree))
-		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(float64(y[i])/unitsPerDegree))
-	}
-	if len(x) == 1 {
+	box := fill(coords[:points*pointBytes])
+	if points == 1 {
 		copy(coords[pointBytes:], coords[:pointBytes])
 	}
 	return r.endLine(box)

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pathflow/pathflow/internal/geoparquet"
-	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/routes"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -108,7 +107,6 @@ type routeRows struct {
 	others []arrow.Array
 	ix     *routes.Index
 	arcs   []int32
-	x, y   []int32 // the route's points, graph.UnitsPerDegree
 }
 
 func (w *routeRows) append(i int, r *PathRow) error {
@@ -161,8 +159,16 @@ func (w *routeRows) append(i int, r *PathRow) error {
 	if !route {
 		return w.out.AppendNull()
 	}
-	w.x, w.y = w.ix.Points(w.x[:0], w.y[:0], r.Vertices, w.arcs)
-	return w.out.AppendLineUnits(w.x, w.y, graph.UnitsPerDegree)
+	var lineErr error
+	err := w.out.AppendLineWith(w.ix.LinePoints(r.Vertices, w.arcs), func(coords []byte) geoparquet.Box {
+		var box geoparquet.Box
+		box, lineErr = w.ix.WriteLine(coords, r.Vertices, w.arcs)
+		return box
+	})
+	if lineErr != nil {
+		return lineErr
+	}
+	return err
 }
 
 func appendInt64(b array.Builder, v int64, valid bool) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -37,6 +38,9 @@ type Index struct {
 	// walksEnd says that the parent rule never loops on this network
 	// (walksEndAtTheSource), so a Tracer may walk paths back one by one.
 	walksEnd bool
+	// lineCoords are the points WriteLine copies, made on its first call.
+	lineCoords *lineCoords
+	linesOnce  sync.Once
 }
 
 // NewIndex indexes net's arcs by head. Per-arc slices that are not nil

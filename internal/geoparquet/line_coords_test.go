@@ -43,11 +43,13 @@ func batchOf(t *testing.T, produce func(r *Rows) error) (geometry *array.Binary,
 	return rec.Column(0).(*array.Binary), rec.Column(1).(*array.Struct)
 }
 
-// TestAppendLineUnitsMatchesAppendLine checks that a route given in fixed
-// point units has the WKB and bounding box that AppendLine writes for
-// the same points in degrees: random walks, one point, points on the
-// antimeridian and the poles, and rows without a route between them.
-func TestAppendLineUnitsMatchesAppendLine(t *testing.T) {
+// TestAppendLineWithMatchesAppendLine checks that a route whose points,
+// encoded from fixed point units (AppendCoordsUnits), are copied into
+// place with the box of its units, has the WKB and bounding box that
+// AppendLine writes for the same points in degrees:
+// random walks, one point, points on the antimeridian and the poles, and
+// rows without a route between them.
+func TestAppendLineWithMatchesAppendLine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var xs, ys [][]int32
 	for range 20 {
@@ -80,7 +82,21 @@ func TestAppendLineUnitsMatchesAppendLine(t *testing.T) {
 	})
 	gotGeo, gotBox := batchOf(t, func(r *Rows) error {
 		for i := range xs {
-			if err := r.AppendLineUnits(xs[i], ys[i], unitsPerDegree); err != nil {
+			coords, err := AppendCoordsUnits(nil, xs[i], ys[i], unitsPerDegree)
+			if err != nil {
+				return err
+			}
+			box := emptyBox()
+			for j := range xs[i] {
+				box.addPoint(float64(xs[i][j])/unitsPerDegree, float64(ys[i][j])/unitsPerDegree)
+			}
+			if err := r.AppendLineWith(len(xs[i]), func(dst []byte) Box {
+				if len(dst) != len(coords) {
+					t.Fatalf("room for %d bytes, want %d", len(dst), len(coords))
+				}
+				copy(dst, coords)
+				return box
+			}); err != nil {
 				return err
 			}
 		}
@@ -105,9 +121,9 @@ func TestAppendLineUnitsMatchesAppendLine(t *testing.T) {
 	}
 }
 
-// TestAppendLineUnitsRejects checks that points off the globe, lengths
+// TestAppendCoordsUnitsRejects checks that points off the globe, lengths
 // that differ and a unit that is not positive are errors that say so.
-func TestAppendLineUnitsRejects(t *testing.T) {
+func TestAppendCoordsUnitsRejects(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		x, y  []int32
@@ -121,15 +137,13 @@ func TestAppendLineUnitsRejects(t *testing.T) {
 		{"no units", []int32{1}, []int32{1}, 0, "0 units per degree"},
 		{"negative units", []int32{1}, []int32{1}, -1, "-1 units per degree"},
 	} {
-		cfg, err := tables.NewConfig(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch, []byte) error { return nil }, nil)
-		err = rows.AppendLineUnits(c.x, c.y, c.units)
-		rows.release()
+		kept := Coords("kept")
+		got, err := AppendCoordsUnits(kept, c.x, c.y, c.units)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+		if string(got) != "kept" {
+			t.Errorf("%s: dst became %q after the error", c.name, got)
 		}
 	}
 }
