@@ -80,8 +80,9 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 	if blocked == nil {
 		limit = c.opts.SimulationSettled
 	}
-	outs := c.g.out[v]
-	for i, ia := range c.g.in[v] {
+	outs, outInfo := c.g.out.arcs[v], c.g.out.info[v]
+	inInfo := c.g.in.info[v]
+	for i, ia := range c.g.in.arcs[v] {
 		u := ia.to
 		first, both := 0, 1
 		if c.g.symmetric {
@@ -94,7 +95,7 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 			}
 		}
 		if len(s.targets) > 0 {
-			s.run(c.g.out, u, v, blocked, limit)
+			s.run(c.g.out.arcs, u, v, blocked, limit)
 		}
 		for j := first; j < len(outs); j++ {
 			oa := outs[j]
@@ -102,10 +103,11 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 				continue
 			}
 			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || c.needs(s.get(oa.to), w) {
+				hops := inInfo[i].hopCount() + outInfo[j].hopCount()
 				added += both
-				addedHops += both * int(ia.hopCount()+oa.hopCount())
+				addedHops += both * int(hops)
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w, m: int64(ia.m) + int64(oa.m)})
+					emit(shortcut{u: u, x: oa.to, hops: hops, w: w, m: int64(inInfo[i].m) + int64(outInfo[j].m)})
 				}
 			}
 		}
@@ -133,12 +135,13 @@ func (c *contractor) needs(witness, w int64) bool {
 // what makes re-scoring the neighbours of each round cheap, since most of
 // their pairs are old. O(deg(v)^2 + searches for stale pairs).
 func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) {
-	ins, outs := c.g.in[v], c.g.out[v]
+	ins, outs := c.g.in.arcs[v], c.g.out.arcs[v]
+	inInfo, outInfo := c.g.in.info[v], c.g.out.info[v]
 	both := 1
 	if c.g.symmetric {
 		both = 2
 	}
-	stale := func(list []darc, i int) bool { return !covers(i) || list[i].fresh() }
+	stale := func(info []arcInfo, i int) bool { return !covers(i) || info[i].fresh() }
 	old, oldUnsure := c.pairs[v], c.unsure[v]
 	var m, unsure pairMask
 	count := func(i, j int, cut bool) {
@@ -147,18 +150,18 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 			unsure.set(i, j)
 		}
 		added += both
-		addedHops += both * int(ins[i].hopCount()+outs[j].hopCount())
+		addedHops += both * int(inInfo[i].hopCount()+outInfo[j].hopCount())
 	}
 	for i := range min(len(ins), maskSpan) {
 		for j := range min(len(outs), maskSpan) {
-			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
+			if old.has(i, j) && !stale(inInfo, i) && !stale(outInfo, j) {
 				count(i, j, oldUnsure.has(i, j))
 			}
 		}
 	}
 	// search runs one search from src over lists to the others that want
 	// reports, and counts each pair (as pair gives it) without a witness.
-	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int, cut bool)) {
+	search := func(lists [][]searchArc, src searchArc, others []searchArc, want func(j int) bool, pair func(j int, cut bool)) {
 		s.reset()
 		for j, b := range others {
 			if b.to != src.to && want(j) {
@@ -178,20 +181,20 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 	if c.g.symmetric {
 		// Each pair once: from its stale end, or from the earlier of two.
 		for i, a := range outs {
-			if stale(outs, i) {
-				search(c.g.out, a, outs, func(j int) bool { return j > i || !stale(outs, j) },
+			if stale(outInfo, i) {
+				search(c.g.out.arcs, a, outs, func(j int) bool { return j > i || !stale(outInfo, j) },
 					func(j int, cut bool) { count(min(i, j), max(i, j), cut) })
 			}
 		}
 	} else {
 		for i, a := range ins {
-			if stale(ins, i) {
-				search(c.g.out, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
+			if stale(inInfo, i) {
+				search(c.g.out.arcs, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
 			}
 		}
 		for j, b := range outs {
-			if stale(outs, j) {
-				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
+			if stale(outInfo, j) {
+				search(c.g.in.arcs, b, ins, func(i int) bool { return !stale(inInfo, i) }, func(i int, cut bool) { count(i, j, cut) })
 			}
 		}
 	}
@@ -204,11 +207,11 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 func (c *contractor) priority(s *witnessSearch, v int32) float64 {
 	added, addedHops := c.simulate(s, v)
 	removed, removedHops := 0, 0
-	for _, a := range c.g.out[v] {
+	for _, a := range c.g.out.info[v] {
 		removed++
 		removedHops += int(a.hopCount())
 	}
-	for _, a := range c.g.in[v] {
+	for _, a := range c.g.in.info[v] {
 		removed++
 		removedHops += int(a.hopCount())
 	}
@@ -255,7 +258,7 @@ func mix(h uint32) uint32 {
 // settled vertices per search, near-linear in n on road networks, far
 // more on graphs without a hierarchy (see docs/road-networks.md).
 func (c *contractor) contractAll(ctx context.Context) error {
-	n := len(c.g.out)
+	n := len(c.g.out.arcs)
 	remaining := make([]int32, n)
 	for v := range remaining {
 		remaining[v] = int32(v)
@@ -352,13 +355,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
-				for _, a := range c.g.in[v] {
+				for _, a := range c.g.in.arcs[v] {
 					if mine(a.to) {
 						c.removeOut(a.to, v)
 					}
 				}
 				if !sym {
-					for _, a := range c.g.out[v] {
+					for _, a := range c.g.out.arcs[v] {
 						if mine(a.to) {
 							c.removeIn(a.to, v)
 						}
@@ -366,13 +369,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), int32(s.m), v, s.hops))
+						c.g.out.upsert(s.u, freshArc(s.x, int32(s.w), int32(s.m), v, s.hops))
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
+						c.g.in.upsert(s.x, freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
 					}
 				}
-				lists := [2][]darc{c.g.in[v], c.g.out[v]}
+				lists := [2][]searchArc{c.g.in.arcs[v], c.g.out.arcs[v]}
 				if sym {
 					lists[1] = nil
 				}
@@ -437,7 +440,7 @@ func (c *contractor) owner(x int32) int { return int(x>>ownerShift) % c.workers 
 // that takes its place; an arc that moves into the positions the marks
 // cover from beyond them is made fresh, since it has none. O(deg(x)).
 func (c *contractor) removeOut(x, v int32) {
-	i, last := remove(&c.g.out[x], v)
+	i, last := c.g.out.remove(x, v)
 	if i < 0 {
 		return
 	}
@@ -448,26 +451,26 @@ func (c *contractor) removeOut(x, v int32) {
 		c.pairs[x] = c.pairs[x].moveCol(i, last)
 		c.unsure[x] = c.unsure[x].moveCol(i, last)
 	}
-	c.refresh(c.g.out[x], i, last)
+	c.refresh(c.g.out.info[x], i, last)
 }
 
 // removeIn is removeOut for x's in-arc from v, in a graph that is not
 // symmetric. O(deg(x)).
 func (c *contractor) removeIn(x, v int32) {
-	i, last := remove(&c.g.in[x], v)
+	i, last := c.g.in.remove(x, v)
 	if i < 0 {
 		return
 	}
 	c.pairs[x] = c.pairs[x].moveRow(i, last)
 	c.unsure[x] = c.unsure[x].moveRow(i, last)
-	c.refresh(c.g.in[x], i, last)
+	c.refresh(c.g.in.info[x], i, last)
 }
 
 // refresh makes the arc that moved from position last to i fresh when the
 // pair marks cover i but not last. O(1).
-func (c *contractor) refresh(list []darc, i, last int) {
+func (c *contractor) refresh(info []arcInfo, i, last int) {
 	if covers(i) && !covers(last) {
-		list[i].hops = -list[i].hopCount()
+		info[i].hops = -info[i].hopCount()
 	}
 }
 
@@ -476,9 +479,9 @@ func (c *contractor) refresh(list []darc, i, last int) {
 func (c *contractor) settleArcs(list []int32) {
 	forOwned(list, c.workers, 1024, c.owner, func(_, lo, hi int) {
 		for _, v := range list[lo:hi] {
-			settle(c.g.out[v])
+			c.g.out.settle(v)
 			if !c.g.symmetric {
-				settle(c.g.in[v])
+				c.g.in.settle(v)
 			}
 		}
 	})
@@ -495,7 +498,7 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 	}
 	arcs := 0
 	for _, v := range remaining {
-		arcs += len(c.g.out[v])
+		arcs += len(c.g.out.arcs[v])
 	}
 	return c.opts.Progress(Progress{Round: c.rounds, Contracted: len(c.order), Remaining: len(remaining),
 		RemainingArcs: arcs, Shortcuts: c.shortcuts, Settled: c.work.Load()})
@@ -504,7 +507,7 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 // isLocalMinimum reports whether v comes before all its remaining
 // neighbours. O(deg(v)).
 func (c *contractor) isLocalMinimum(v int32) bool {
-	for _, a := range c.g.out[v] {
+	for _, a := range c.g.out.arcs[v] {
 		if !c.before(v, a.to) {
 			return false
 		}
@@ -512,7 +515,7 @@ func (c *contractor) isLocalMinimum(v int32) bool {
 	if c.g.symmetric {
 		return true
 	}
-	for _, a := range c.g.in[v] {
+	for _, a := range c.g.in.arcs[v] {
 		if !c.before(v, a.to) {
 			return false
 		}

@@ -179,7 +179,7 @@ func (s *witnessSearch) unsure(v int32) bool {
 // that is at most its need when a witness was found, and above it when
 // the search settled the target or passed its need without the limit
 // stopping it. O(limit * d * log(limit * d) + targets^2).
-func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, limit int) {
+func (s *witnessSearch) run(lists [][]searchArc, src, skip int32, blocked []bool, limit int) {
 	pending := len(s.targets)
 	bound := s.pendingBound()
 	i := s.index(src)

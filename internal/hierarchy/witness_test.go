@@ -19,7 +19,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 	unsure := 0
 	for trial := range 3000 {
 		n := 5 + rng.IntN(60)
-		lists := make([][]darc, n)
+		lists := arcLists{arcs: make([][]searchArc, n), info: make([][]arcInfo, n)}
 		for range n * 3 {
 			u, v := rng.IntN(n), rng.IntN(n)
 			if u != v {
@@ -30,14 +30,14 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 				case 1:
 					w = math.MaxInt32 - int32(rng.IntN(4))
 				}
-				upsert(&lists[u], darc{to: int32(v), w: w, mid: NoMiddle, hops: 1})
+				lists.upsert(int32(u), darc{to: int32(v), w: w, mid: NoMiddle, hops: 1})
 			}
 		}
 		src, skip := int32(rng.IntN(n)), int32(rng.IntN(n))
 		if src == skip {
 			continue
 		}
-		dist := exactDistances(lists, src, skip)
+		dist := exactDistances(lists.arcs, src, skip)
 		s := &witnessSearch{}
 		s.alloc(2)
 		s.reset()
@@ -58,7 +58,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			limit = 1 + rng.IntN(n)
 		}
-		s.run(lists, src, skip, nil, limit)
+		s.run(lists.arcs, src, skip, nil, limit)
 		for x, need := range needs {
 			if s.unsure(x) {
 				unsure++
@@ -79,7 +79,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 
 // exactDistances returns the distances from src over lists avoiding skip,
 // by Bellman-Ford, O(n * arcs).
-func exactDistances(lists [][]darc, src, skip int32) []int64 {
+func exactDistances(lists [][]searchArc, src, skip int32) []int64 {
 	dist := make([]int64, len(lists))
 	for v := range dist {
 		dist[v] = infinity
