@@ -80,34 +80,35 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 	if blocked == nil {
 		limit = c.opts.SimulationSettled
 	}
-	outs, outInfo := c.g.out.arcs[v], c.g.out.info[v]
-	inInfo := c.g.in.info[v]
-	for i, ia := range c.g.in.arcs[v] {
+	ins, outs := c.g.in[v], c.g.out[v]
+	for i := range ins.len() {
+		ia := ins.arc(i)
 		u := ia.to
 		first, both := 0, 1
 		if c.g.symmetric {
 			first, both = i+1, 2
 		}
 		s.reset()
-		for j := first; j < len(outs); j++ {
-			if oa := outs[j]; oa.to != u && !known.has(i, j) {
+		for j := first; j < outs.len(); j++ {
+			if oa := outs.arc(j); oa.to != u && !known.has(i, j) {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
 		if len(s.targets) > 0 {
-			s.run(c.g.out.arcs, u, v, blocked, limit)
+			s.run(c.g.out, u, v, blocked, limit)
 		}
-		for j := first; j < len(outs); j++ {
-			oa := outs[j]
+		for j := first; j < outs.len(); j++ {
+			oa := outs.arc(j)
 			if oa.to == u {
 				continue
 			}
 			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || c.needs(s.get(oa.to), w) {
-				hops := inInfo[i].hopCount() + outInfo[j].hopCount()
+				ii, oi := ins.info(i), outs.info(j)
+				hops := ii.hopCount() + oi.hopCount()
 				added += both
 				addedHops += both * int(hops)
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: hops, w: w, m: int64(inInfo[i].m) + int64(outInfo[j].m)})
+					emit(shortcut{u: u, x: oa.to, hops: hops, w: w, m: int64(ii.m) + int64(oi.m)})
 				}
 			}
 		}
@@ -135,13 +136,12 @@ func (c *contractor) needs(witness, w int64) bool {
 // what makes re-scoring the neighbours of each round cheap, since most of
 // their pairs are old. O(deg(v)^2 + searches for stale pairs).
 func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) {
-	ins, outs := c.g.in.arcs[v], c.g.out.arcs[v]
-	inInfo, outInfo := c.g.in.info[v], c.g.out.info[v]
+	ins, outs := c.g.in[v], c.g.out[v]
 	both := 1
 	if c.g.symmetric {
 		both = 2
 	}
-	stale := func(info []arcInfo, i int) bool { return !covers(i) || info[i].fresh() }
+	stale := func(list arcList, i int) bool { return !covers(i) || list.info(i).fresh() }
 	old, oldUnsure := c.pairs[v], c.unsure[v]
 	var m, unsure pairMask
 	count := func(i, j int, cut bool) {
@@ -150,21 +150,21 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 			unsure.set(i, j)
 		}
 		added += both
-		addedHops += both * int(inInfo[i].hopCount()+outInfo[j].hopCount())
+		addedHops += both * int(ins.info(i).hopCount()+outs.info(j).hopCount())
 	}
-	for i := range min(len(ins), maskSpan) {
-		for j := range min(len(outs), maskSpan) {
-			if old.has(i, j) && !stale(inInfo, i) && !stale(outInfo, j) {
+	for i := range min(ins.len(), maskSpan) {
+		for j := range min(outs.len(), maskSpan) {
+			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
 				count(i, j, oldUnsure.has(i, j))
 			}
 		}
 	}
 	// search runs one search from src over lists to the others that want
 	// reports, and counts each pair (as pair gives it) without a witness.
-	search := func(lists [][]searchArc, src searchArc, others []searchArc, want func(j int) bool, pair func(j int, cut bool)) {
+	search := func(lists arcLists, src searchArc, others arcList, want func(j int) bool, pair func(j int, cut bool)) {
 		s.reset()
-		for j, b := range others {
-			if b.to != src.to && want(j) {
+		for j := range others.len() {
+			if b := others.arc(j); b.to != src.to && want(j) {
 				s.addTarget(b.to, int64(src.w)+int64(b.w))
 			}
 		}
@@ -172,29 +172,29 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 			return
 		}
 		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
-		for j, b := range others {
-			if b.to != src.to && want(j) && c.needs(s.get(b.to), int64(src.w)+int64(b.w)) {
+		for j := range others.len() {
+			if b := others.arc(j); b.to != src.to && want(j) && c.needs(s.get(b.to), int64(src.w)+int64(b.w)) {
 				pair(j, s.unsure(b.to))
 			}
 		}
 	}
 	if c.g.symmetric {
 		// Each pair once: from its stale end, or from the earlier of two.
-		for i, a := range outs {
-			if stale(outInfo, i) {
-				search(c.g.out.arcs, a, outs, func(j int) bool { return j > i || !stale(outInfo, j) },
+		for i := range outs.len() {
+			if stale(outs, i) {
+				search(c.g.out, outs.arc(i), outs, func(j int) bool { return j > i || !stale(outs, j) },
 					func(j int, cut bool) { count(min(i, j), max(i, j), cut) })
 			}
 		}
 	} else {
-		for i, a := range ins {
-			if stale(inInfo, i) {
-				search(c.g.out.arcs, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
+		for i := range ins.len() {
+			if stale(ins, i) {
+				search(c.g.out, ins.arc(i), outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
 			}
 		}
-		for j, b := range outs {
-			if stale(outInfo, j) {
-				search(c.g.in.arcs, b, ins, func(i int) bool { return !stale(inInfo, i) }, func(i int, cut bool) { count(i, j, cut) })
+		for j := range outs.len() {
+			if stale(outs, j) {
+				search(c.g.in, outs.arc(j), ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
 			}
 		}
 	}
@@ -207,13 +207,11 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 func (c *contractor) priority(s *witnessSearch, v int32) float64 {
 	added, addedHops := c.simulate(s, v)
 	removed, removedHops := 0, 0
-	for _, a := range c.g.out.info[v] {
-		removed++
-		removedHops += int(a.hopCount())
-	}
-	for _, a := range c.g.in.info[v] {
-		removed++
-		removedHops += int(a.hopCount())
+	for _, l := range [2]arcList{c.g.out[v], c.g.in[v]} {
+		for i := range l.len() {
+			removed++
+			removedHops += int(l.info(i).hopCount())
+		}
 	}
 	switch c.opts.Ordering {
 	case OrderEdgeDifference:
@@ -258,7 +256,7 @@ func mix(h uint32) uint32 {
 // settled vertices per search, near-linear in n on road networks, far
 // more on graphs without a hierarchy (see docs/road-networks.md).
 func (c *contractor) contractAll(ctx context.Context) error {
-	n := len(c.g.out.arcs)
+	n := len(c.g.out)
 	remaining := make([]int32, n)
 	for v := range remaining {
 		remaining[v] = int32(v)
@@ -355,15 +353,15 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
-				for _, a := range c.g.in.arcs[v] {
-					if mine(a.to) {
-						c.removeOut(a.to, v)
+				for k, in := 0, c.g.in[v]; k < len(in); k += 2 {
+					if x := in[k]; mine(x) {
+						c.removeOut(x, v)
 					}
 				}
 				if !sym {
-					for _, a := range c.g.out.arcs[v] {
-						if mine(a.to) {
-							c.removeIn(a.to, v)
+					for k, out := 0, c.g.out[v]; k < len(out); k += 2 {
+						if x := out[k]; mine(x) {
+							c.removeIn(x, v)
 						}
 					}
 				}
@@ -375,13 +373,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 						c.g.in.upsert(s.x, freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
 					}
 				}
-				lists := [2][]searchArc{c.g.in.arcs[v], c.g.out.arcs[v]}
+				lists := [2]arcList{c.g.in[v], c.g.out[v]}
 				if sym {
 					lists[1] = nil
 				}
 				for _, list := range lists {
-					for _, a := range list {
-						x := a.to
+					for k := 0; k < len(list); k += 2 {
+						x := list[k]
 						if !mine(x) || seen[x] == v {
 							continue
 						}
@@ -451,7 +449,7 @@ func (c *contractor) removeOut(x, v int32) {
 		c.pairs[x] = c.pairs[x].moveCol(i, last)
 		c.unsure[x] = c.unsure[x].moveCol(i, last)
 	}
-	c.refresh(c.g.out.info[x], i, last)
+	c.refresh(c.g.out[x], i, last)
 }
 
 // removeIn is removeOut for x's in-arc from v, in a graph that is not
@@ -463,14 +461,16 @@ func (c *contractor) removeIn(x, v int32) {
 	}
 	c.pairs[x] = c.pairs[x].moveRow(i, last)
 	c.unsure[x] = c.unsure[x].moveRow(i, last)
-	c.refresh(c.g.in.info[x], i, last)
+	c.refresh(c.g.in[x], i, last)
 }
 
 // refresh makes the arc that moved from position last to i fresh when the
 // pair marks cover i but not last. O(1).
-func (c *contractor) refresh(info []arcInfo, i, last int) {
+func (c *contractor) refresh(list arcList, i, last int) {
 	if covers(i) && !covers(last) {
-		info[i].hops = -info[i].hopCount()
+		a := list.info(i)
+		a.hops = -a.hopCount()
+		list.setInfo(i, a)
 	}
 }
 
@@ -498,7 +498,7 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 	}
 	arcs := 0
 	for _, v := range remaining {
-		arcs += len(c.g.out.arcs[v])
+		arcs += c.g.out[v].len()
 	}
 	return c.opts.Progress(Progress{Round: c.rounds, Contracted: len(c.order), Remaining: len(remaining),
 		RemainingArcs: arcs, Shortcuts: c.shortcuts, Settled: c.work.Load()})
@@ -507,16 +507,18 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 // isLocalMinimum reports whether v comes before all its remaining
 // neighbours. O(deg(v)).
 func (c *contractor) isLocalMinimum(v int32) bool {
-	for _, a := range c.g.out.arcs[v] {
-		if !c.before(v, a.to) {
+	out := c.g.out[v]
+	for k := 0; k < len(out); k += 2 {
+		if !c.before(v, out[k]) {
 			return false
 		}
 	}
 	if c.g.symmetric {
 		return true
 	}
-	for _, a := range c.g.in.arcs[v] {
-		if !c.before(v, a.to) {
+	in := c.g.in[v]
+	for k := 0; k < len(in); k += 2 {
+		if !c.before(v, in[k]) {
 			return false
 		}
 	}

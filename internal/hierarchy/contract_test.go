@@ -42,11 +42,11 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		g.out.settle(x)
 		g.in.settle(x)
 		// Change some arcs at x: remove one, lower or add others.
-		if outs := g.out.arcs[x]; len(outs) > 0 && rng.IntN(2) == 0 {
-			c.removeOut(x, outs[rng.IntN(len(outs))].to)
+		if outs := g.out[x]; outs.len() > 0 && rng.IntN(2) == 0 {
+			c.removeOut(x, outs.arc(rng.IntN(outs.len())).to)
 		}
-		if ins := g.in.arcs[x]; !symmetric && len(ins) > 0 && rng.IntN(2) == 0 {
-			c.removeIn(x, ins[rng.IntN(len(ins))].to)
+		if ins := g.in[x]; !symmetric && ins.len() > 0 && rng.IntN(2) == 0 {
+			c.removeIn(x, ins.arc(rng.IntN(ins.len())).to)
 		}
 		for range 1 + rng.IntN(2) {
 			y := rng.Int32N(n)
@@ -54,8 +54,8 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 				continue
 			}
 			w := rng.Int32N(30)
-			if i := find(g.out.arcs[x], y); i >= 0 {
-				w = g.out.arcs[x][i].w / 2
+			if i := g.out[x].find(y); i >= 0 {
+				w = g.out[x].arc(i).w / 2
 			}
 			g.out.upsert(x, freshArc(y, w, 0, NoMiddle, 1))
 			if symmetric {

@@ -14,8 +14,8 @@ import (
 // that does not fit). The sign of hops says whether the arc is fresh:
 // added or lowered since the vertex whose list holds it was last scored,
 // so that scoring searches again only for the pairs of neighbours it
-// touches (see contractor.simulate). The lists keep an arc in two parts,
-// searchArc and arcInfo; darc is the value they are made from and give.
+// touches (see contractor.simulate). The lists keep their arcs packed
+// (arcList); darc is an arc whole, as they take and give it.
 type darc struct {
 	to   int32
 	w    int32
@@ -24,17 +24,15 @@ type darc struct {
 	hops int32 // negative when fresh
 }
 
-// searchArc is the part of an arc the witness searches read, neighbour and
-// weight side by side: 8 bytes, eight to a cache line, where the whole arc
-// (20 bytes) would make a search load two to three times the lines for the
-// arc lists of the vertices it settles.
+// searchArc is the part of an arc the witness searches read: neighbour
+// and weight.
 type searchArc struct {
 	to int32
 	w  int32
 }
 
 // arcInfo is the part of an arc only contraction reads: its metric, middle
-// vertex and hops (negative when fresh), as in darc. 12 bytes.
+// vertex and hops (negative when fresh), as in darc.
 type arcInfo struct {
 	m    int32
 	mid  int32
@@ -70,71 +68,108 @@ func (a arcInfo) hopCount() int32 {
 // last scored, O(1).
 func (a arcInfo) fresh() bool { return a.hops < 0 }
 
-// arcLists holds one direction's arcs of every vertex in two parallel
-// lists: arcs[v][i] and info[v][i] are the two parts of v's i-th arc, so
-// the searches walk 8-byte arcs and contraction finds the rest at the
-// same position. The two lists of a vertex always have the same length.
-type arcLists struct {
-	arcs [][]searchArc
-	info [][]arcInfo
+// arcList is one vertex's arcs in one direction, in one []int32 with room
+// for c arcs (capacity 5c). Its length is two per arc: the neighbour and
+// weight of arc i at 2i and 2i+1, side by side, all that a witness search
+// reads, so a search loads 8 bytes an arc, eight to a cache line, not the
+// whole arc's 20. The metric, middle and hops of arc i, which only
+// contraction reads, lie beyond the length, at 2c+3i. The whole arc
+// still takes 20 bytes and the list one slice header.
+type arcList []int32
+
+// infoBase returns where the metric, middle and hops of arc 0 lie, O(1).
+func (l arcList) infoBase() int { return 2 * (cap(l) / 5) }
+
+// len returns the number of arcs, O(1).
+func (l arcList) len() int { return len(l) / 2 }
+
+// arc returns the neighbour and weight of arc i, O(1).
+func (l arcList) arc(i int) searchArc { return searchArc{to: l[2*i], w: l[2*i+1]} }
+
+// info returns the metric, middle and hops of arc i, O(1).
+func (l arcList) info(i int) arcInfo {
+	x := l[:cap(l)][l.infoBase()+3*i:]
+	return arcInfo{m: x[0], mid: x[1], hops: x[2]}
 }
 
-// at returns v's i-th arc whole, O(1).
-func (l arcLists) at(v int32, i int) darc {
-	a, x := l.arcs[v][i], l.info[v][i]
-	return darc{to: a.to, w: a.w, m: x.m, mid: x.mid, hops: x.hops}
+// setInfo replaces the metric, middle and hops of arc i, O(1).
+func (l arcList) setInfo(i int, a arcInfo) {
+	x := l[:cap(l)][l.infoBase()+3*i:]
+	x[0], x[1], x[2] = a.m, a.mid, a.hops
 }
 
-// upsert adds arc a to v's list, or lowers the arc to the same neighbour
-// when a is lighter (darc.lighter). O(deg(v)).
-func (l arcLists) upsert(v int32, a darc) {
-	arcs := l.arcs[v]
-	for i := range arcs {
-		if arcs[i].to == a.to {
-			if a.lighter(l.at(v, i)) {
-				arcs[i].w = a.w
-				l.info[v][i] = arcInfo{m: a.m, mid: a.mid, hops: a.hops}
-			}
-			return
+// whole returns arc i with all its fields, O(1).
+func (l arcList) whole(i int) darc {
+	x := l.info(i)
+	return darc{to: l[2*i], w: l[2*i+1], m: x.m, mid: x.mid, hops: x.hops}
+}
+
+// find returns the index of the arc to neighbour x, or -1. O(len).
+func (l arcList) find(x int32) int {
+	for k := 0; k+1 < len(l); k += 2 {
+		if l[k] == x {
+			return k / 2
 		}
 	}
-	l.arcs[v] = append(arcs, searchArc{to: a.to, w: a.w})
-	l.info[v] = append(l.info[v], arcInfo{m: a.m, mid: a.mid, hops: a.hops})
+	return -1
+}
+
+// newArcList returns an empty list with room for c arcs, O(c).
+func newArcList(c int) arcList { return make(arcList, 0, 5*c) }
+
+// arcLists holds one direction's arcs of every vertex.
+type arcLists []arcList
+
+// upsert adds arc a to v's list, or lowers the arc to the same neighbour
+// when a is lighter (darc.lighter). A full list moves to one with twice
+// the room. O(deg(v)).
+func (ls arcLists) upsert(v int32, a darc) {
+	l := ls[v]
+	if i := l.find(a.to); i >= 0 {
+		if a.lighter(l.whole(i)) {
+			l[2*i+1] = a.w
+			l.setInfo(i, arcInfo{m: a.m, mid: a.mid, hops: a.hops})
+		}
+		return
+	}
+	n := l.len()
+	if c := cap(l) / 5; n == c {
+		grown := newArcList(max(2*c, 4))[:2*n]
+		copy(grown, l)
+		copy(grown[:cap(grown)][grown.infoBase():], l[:cap(l)][l.infoBase():l.infoBase()+3*n])
+		l = grown
+	}
+	l = l[:2*n+2]
+	l[2*n], l[2*n+1] = a.to, a.w
+	l.setInfo(n, arcInfo{m: a.m, mid: a.mid, hops: a.hops})
+	ls[v] = l
 }
 
 // settle marks every arc of v's list as not fresh, O(deg(v)).
-func (l arcLists) settle(v int32) {
-	info := l.info[v]
-	for i := range info {
-		info[i].hops = info[i].hopCount()
+func (ls arcLists) settle(v int32) {
+	l := ls[v]
+	x := l[:cap(l)][l.infoBase():]
+	for k := 2; k < 3*l.len(); k += 3 {
+		if x[k] < 0 {
+			x[k] = -x[k]
+		}
 	}
 }
 
 // remove deletes v's arc to neighbour x, if any, by moving the last arc
 // into its place, and returns the two positions (-1, -1 when x is not in
 // the list). O(deg(v)).
-func (l arcLists) remove(v, x int32) (at, last int) {
-	arcs, info := l.arcs[v], l.info[v]
-	for i := range arcs {
-		if arcs[i].to == x {
-			last = len(arcs) - 1
-			arcs[i], info[i] = arcs[last], info[last]
-			l.arcs[v], l.info[v] = arcs[:last], info[:last]
-			return i, last
-		}
+func (ls arcLists) remove(v, x int32) (at, last int) {
+	l := ls[v]
+	i := l.find(x)
+	if i < 0 {
+		return -1, -1
 	}
-	return -1, -1
-}
-
-// find returns the index of the arc to neighbour x in list, or -1.
-// O(len(list)).
-func find(list []searchArc, x int32) int {
-	for i := range list {
-		if list[i].to == x {
-			return i
-		}
-	}
-	return -1
+	last = l.len() - 1
+	l[2*i], l[2*i+1] = l[2*last], l[2*last+1]
+	l.setInfo(i, l.info(last))
+	ls[v] = l[:2*last]
+	return i, last
 }
 
 // dynGraph is the remaining graph during contraction: per vertex, its out-
@@ -204,14 +239,13 @@ func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
 	// in-arcs are made only when the graph is not symmetric.
 	const spare = 2
 	lists := func(deg []int32) arcLists {
-		l := arcLists{arcs: make([][]searchArc, n), info: make([][]arcInfo, n)}
-		size := int(g.Offsets[n]) + spare*n
-		arcs, info := make([]searchArc, 0, size), make([]arcInfo, 0, size)
+		l := make(arcLists, n)
+		back := make([]int32, 5*(int(g.Offsets[n])+spare*n))
+		o := 0
 		for v := range n {
-			o := len(arcs)
-			end := o + int(deg[v]) + spare
-			arcs, info = arcs[:end], info[:end]
-			l.arcs[v], l.info[v] = arcs[o:o:end], info[o:o:end]
+			end := o + 5*(int(deg[v])+spare)
+			l[v] = back[o:o:end]
+			o = end
 		}
 		return l
 	}
@@ -231,8 +265,10 @@ func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
 	}
 	d.in = lists(inDeg)
 	for u := range n {
-		for i, a := range d.out.arcs[u] {
-			d.in.upsert(a.to, freshArc(int32(u), a.w, d.out.info[u][i].m, NoMiddle, 1))
+		l := d.out[u]
+		for i := range l.len() {
+			a := l.whole(i)
+			d.in.upsert(a.to, freshArc(int32(u), a.w, a.m, NoMiddle, 1))
 		}
 	}
 	return d, nil
@@ -241,10 +277,12 @@ func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
 // isSymmetric reports whether every out-arc u -> v has an out-arc v -> u of
 // the same weight and metric. O(m * d).
 func (d *dynGraph) isSymmetric() bool {
-	for u, list := range d.out.arcs {
-		for k, a := range list {
-			i := find(d.out.arcs[a.to], int32(u))
-			if i < 0 || d.out.arcs[a.to][i].w != a.w || d.out.info[a.to][i].m != d.out.info[u][k].m {
+	for u, l := range d.out {
+		for k := range l.len() {
+			a := l.whole(k)
+			back := d.out[a.to]
+			i := back.find(int32(u))
+			if i < 0 || back.whole(i).w != a.w || back.whole(i).m != a.m {
 				return false
 			}
 		}

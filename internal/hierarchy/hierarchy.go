@@ -103,12 +103,12 @@ func layout(g *dynGraph, order []int32, workers int) *Hierarchy {
 	h.Up, h.UpMiddle, h.UpMetric = h.rows(g.out, g.metric, workers)
 	if g.symmetric {
 		h.Down, h.DownMiddle, h.DownMetric = h.Up, h.UpMiddle, h.UpMetric
-		g.out, g.in = arcLists{}, arcLists{}
+		g.out, g.in = nil, nil
 		return h
 	}
-	g.out = arcLists{}
+	g.out = nil
 	h.Down, h.DownMiddle, h.DownMetric = h.rows(g.in, g.metric, workers)
-	g.in = arcLists{}
+	g.in = nil
 	return h
 }
 
@@ -119,7 +119,7 @@ func (h *Hierarchy) rows(lists arcLists, withMetric bool, workers int) (graph.CS
 	n := int(h.N)
 	c := graph.CSR{N: h.N, Offsets: make([]int64, n+1)}
 	for r, v := range h.Order {
-		c.Offsets[r+1] = c.Offsets[r] + int64(len(lists.arcs[v]))
+		c.Offsets[r+1] = c.Offsets[r] + int64(lists[v].len())
 	}
 	m := c.Offsets[n]
 	c.Targets = make([]int32, m)
@@ -134,8 +134,8 @@ func (h *Hierarchy) rows(lists arcLists, withMetric bool, workers int) (graph.CS
 		for r := lo; r < hi; r++ {
 			v := h.Order[r]
 			list = list[:0]
-			for i := range lists.arcs[v] {
-				list = append(list, lists.at(v, i))
+			for i := range lists[v].len() {
+				list = append(list, lists[v].whole(i))
 			}
 			at := c.Offsets[r]
 			slices.SortFunc(list, func(a, b darc) int { return cmp.Compare(h.Rank[a.to], h.Rank[b.to]) })

@@ -19,7 +19,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 	unsure := 0
 	for trial := range 3000 {
 		n := 5 + rng.IntN(60)
-		lists := arcLists{arcs: make([][]searchArc, n), info: make([][]arcInfo, n)}
+		lists := make(arcLists, n)
 		for range n * 3 {
 			u, v := rng.IntN(n), rng.IntN(n)
 			if u != v {
@@ -37,7 +37,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 		if src == skip {
 			continue
 		}
-		dist := exactDistances(lists.arcs, src, skip)
+		dist := exactDistances(lists, src, skip)
 		s := &witnessSearch{}
 		s.alloc(2)
 		s.reset()
@@ -58,7 +58,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			limit = 1 + rng.IntN(n)
 		}
-		s.run(lists.arcs, src, skip, nil, limit)
+		s.run(lists, src, skip, nil, limit)
 		for x, need := range needs {
 			if s.unsure(x) {
 				unsure++
@@ -79,7 +79,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 
 // exactDistances returns the distances from src over lists avoiding skip,
 // by Bellman-Ford, O(n * arcs).
-func exactDistances(lists [][]searchArc, src, skip int32) []int64 {
+func exactDistances(lists arcLists, src, skip int32) []int64 {
 	dist := make([]int64, len(lists))
 	for v := range dist {
 		dist[v] = infinity
@@ -90,8 +90,8 @@ func exactDistances(lists [][]searchArc, src, skip int32) []int64 {
 			if dist[u] == infinity || int32(u) == skip {
 				continue
 			}
-			for _, a := range list {
-				if a.to != skip {
+			for i := range list.len() {
+				if a := list.arc(i); a.to != skip {
 					dist[a.to] = min(dist[a.to], dist[u]+int64(a.w))
 				}
 			}
