@@ -545,7 +545,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	if hasXY {
 		order = localityOrder(o.X, o.Y)
 	}
-	dg, err := newDynGraphIn(g, order)
+	dg, err := newDynGraphIn(g, order, o.workers())
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
 )
@@ -191,12 +192,14 @@ type dynGraph struct {
 // newDynGraph copies g without self-loops, keeping the lightest of
 // parallel arcs; it refuses negative weights. O(n + m * d), d the largest
 // degree.
-func newDynGraph(g *graph.CSR) (*dynGraph, error) { return newDynGraphIn(g, nil) }
+func newDynGraph(g *graph.CSR) (*dynGraph, error) { return newDynGraphIn(g, nil, 1) }
 
 // newDynGraphIn is newDynGraph with the vertices renumbered: vertex i of
 // the result is vertex order[i] of g (the ids of g when order is nil), and
-// its arc lists lie in memory in that order. O(n + m * d).
-func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
+// its arc lists lie in memory in that order. The lists are filled on
+// workers goroutines, each vertex's by one of them, so the result does not
+// depend on workers. O(n + m * d).
+func newDynGraphIn(g *graph.CSR, order []int32, workers int) (*dynGraph, error) {
 	n := int(g.N)
 	d := &dynGraph{metric: g.Metric != nil}
 	metricOf := func(a int64) int32 {
@@ -250,42 +253,54 @@ func newDynGraphIn(g *graph.CSR, order []int32) (*dynGraph, error) {
 		return l
 	}
 	d.out = lists(outDeg)
-	for i := range n {
-		u := oldID(i)
-		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
-			if v := g.Targets[a]; v != int32(u) {
-				d.out.upsert(int32(i), freshArc(newID(v), g.Weights[a], metricOf(a), NoMiddle, 1))
+	forRanges(n, workers, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u := oldID(i)
+			for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+				if v := g.Targets[a]; v != int32(u) {
+					d.out.upsert(int32(i), freshArc(newID(v), g.Weights[a], metricOf(a), NoMiddle, 1))
+				}
 			}
 		}
-	}
+	})
 	id = nil
-	if d.isSymmetric() {
+	if d.isSymmetric(workers) {
 		d.in, d.symmetric = d.out, true
 		return d, nil
 	}
+	// Each worker reads every out-arc and fills the in-lists of its own
+	// range of heads, in the order of the tails as one goroutine would.
 	d.in = lists(inDeg)
-	for u := range n {
-		l := d.out[u]
-		for i := range l.len() {
-			a := l.whole(i)
-			d.in.upsert(a.to, freshArc(int32(u), a.w, a.m, NoMiddle, 1))
+	forRanges(workers, workers, func(w, _, _ int) {
+		lo, hi := int32(n*w/workers), int32(n*(w+1)/workers)
+		for u, l := range d.out {
+			for i := range l.len() {
+				if a := l.arc(i); a.to >= lo && a.to < hi {
+					d.in.upsert(a.to, freshArc(int32(u), a.w, l.info(i).m, NoMiddle, 1))
+				}
+			}
 		}
-	}
+	})
 	return d, nil
 }
 
 // isSymmetric reports whether every out-arc u -> v has an out-arc v -> u of
-// the same weight and metric. O(m * d).
-func (d *dynGraph) isSymmetric() bool {
-	for u, l := range d.out {
-		for k := range l.len() {
-			a := l.whole(k)
-			back := d.out[a.to]
-			i := back.find(int32(u))
-			if i < 0 || back.whole(i).w != a.w || back.whole(i).m != a.m {
-				return false
+// the same weight and metric, on workers goroutines. O(m * d).
+func (d *dynGraph) isSymmetric(workers int) bool {
+	var asymmetric atomic.Bool
+	forRanges(len(d.out), workers, func(_, lo, hi int) {
+		for u := lo; u < hi && !asymmetric.Load(); u++ {
+			l := d.out[u]
+			for k := range l.len() {
+				a := l.whole(k)
+				back := d.out[a.to]
+				i := back.find(int32(u))
+				if i < 0 || back.whole(i).w != a.w || back.whole(i).m != a.m {
+					asymmetric.Store(true)
+					return
+				}
 			}
 		}
-	}
-	return true
+	})
+	return !asymmetric.Load()
 }
