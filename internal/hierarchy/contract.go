@@ -80,32 +80,35 @@ func (c *contractor) findShortcuts(s *witnessSearch, v int32, blocked []bool, kn
 	if blocked == nil {
 		limit = c.opts.SimulationSettled
 	}
-	outs := c.g.out[v]
-	for i, ia := range c.g.in[v] {
+	ins, outs := c.g.in[v], c.g.out[v]
+	for i := range ins.len() {
+		ia := ins.arc(i)
 		u := ia.to
 		first, both := 0, 1
 		if c.g.symmetric {
 			first, both = i+1, 2
 		}
 		s.reset()
-		for j := first; j < len(outs); j++ {
-			if oa := outs[j]; oa.to != u && !known.has(i, j) {
+		for j := first; j < outs.len(); j++ {
+			if oa := outs.arc(j); oa.to != u && !known.has(i, j) {
 				s.addTarget(oa.to, int64(ia.w)+int64(oa.w))
 			}
 		}
 		if len(s.targets) > 0 {
 			s.run(c.g.out, u, v, blocked, limit)
 		}
-		for j := first; j < len(outs); j++ {
-			oa := outs[j]
+		for j := first; j < outs.len(); j++ {
+			oa := outs.arc(j)
 			if oa.to == u {
 				continue
 			}
 			if w := int64(ia.w) + int64(oa.w); known.has(i, j) || c.needs(s.get(oa.to), w) {
+				ii, oi := ins.info(i), outs.info(j)
+				hops := ii.hopCount() + oi.hopCount()
 				added += both
-				addedHops += both * int(ia.hopCount()+oa.hopCount())
+				addedHops += both * int(hops)
 				if emit != nil {
-					emit(shortcut{u: u, x: oa.to, hops: ia.hopCount() + oa.hopCount(), w: w, m: int64(ia.m) + int64(oa.m)})
+					emit(shortcut{u: u, x: oa.to, hops: hops, w: w, m: int64(ii.m) + int64(oi.m)})
 				}
 			}
 		}
@@ -138,7 +141,7 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 	if c.g.symmetric {
 		both = 2
 	}
-	stale := func(list []darc, i int) bool { return !covers(i) || list[i].fresh() }
+	stale := func(list arcList, i int) bool { return !covers(i) || list.info(i).fresh() }
 	old, oldUnsure := c.pairs[v], c.unsure[v]
 	var m, unsure pairMask
 	count := func(i, j int, cut bool) {
@@ -147,10 +150,10 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 			unsure.set(i, j)
 		}
 		added += both
-		addedHops += both * int(ins[i].hopCount()+outs[j].hopCount())
+		addedHops += both * int(ins.info(i).hopCount()+outs.info(j).hopCount())
 	}
-	for i := range min(len(ins), maskSpan) {
-		for j := range min(len(outs), maskSpan) {
+	for i := range min(ins.len(), maskSpan) {
+		for j := range min(outs.len(), maskSpan) {
 			if old.has(i, j) && !stale(ins, i) && !stale(outs, j) {
 				count(i, j, oldUnsure.has(i, j))
 			}
@@ -158,10 +161,10 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 	}
 	// search runs one search from src over lists to the others that want
 	// reports, and counts each pair (as pair gives it) without a witness.
-	search := func(lists [][]darc, src darc, others []darc, want func(j int) bool, pair func(j int, cut bool)) {
+	search := func(lists arcLists, src searchArc, others arcList, want func(j int) bool, pair func(j int, cut bool)) {
 		s.reset()
-		for j, b := range others {
-			if b.to != src.to && want(j) {
+		for j := range others.len() {
+			if b := others.arc(j); b.to != src.to && want(j) {
 				s.addTarget(b.to, int64(src.w)+int64(b.w))
 			}
 		}
@@ -169,29 +172,29 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 			return
 		}
 		s.run(lists, src.to, v, nil, c.opts.SimulationSettled)
-		for j, b := range others {
-			if b.to != src.to && want(j) && c.needs(s.get(b.to), int64(src.w)+int64(b.w)) {
+		for j := range others.len() {
+			if b := others.arc(j); b.to != src.to && want(j) && c.needs(s.get(b.to), int64(src.w)+int64(b.w)) {
 				pair(j, s.unsure(b.to))
 			}
 		}
 	}
 	if c.g.symmetric {
 		// Each pair once: from its stale end, or from the earlier of two.
-		for i, a := range outs {
+		for i := range outs.len() {
 			if stale(outs, i) {
-				search(c.g.out, a, outs, func(j int) bool { return j > i || !stale(outs, j) },
+				search(c.g.out, outs.arc(i), outs, func(j int) bool { return j > i || !stale(outs, j) },
 					func(j int, cut bool) { count(min(i, j), max(i, j), cut) })
 			}
 		}
 	} else {
-		for i, a := range ins {
+		for i := range ins.len() {
 			if stale(ins, i) {
-				search(c.g.out, a, outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
+				search(c.g.out, ins.arc(i), outs, func(int) bool { return true }, func(j int, cut bool) { count(i, j, cut) })
 			}
 		}
-		for j, b := range outs {
+		for j := range outs.len() {
 			if stale(outs, j) {
-				search(c.g.in, b, ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
+				search(c.g.in, outs.arc(j), ins, func(i int) bool { return !stale(ins, i) }, func(i int, cut bool) { count(i, j, cut) })
 			}
 		}
 	}
@@ -204,13 +207,11 @@ func (c *contractor) simulate(s *witnessSearch, v int32) (added, addedHops int) 
 func (c *contractor) priority(s *witnessSearch, v int32) float64 {
 	added, addedHops := c.simulate(s, v)
 	removed, removedHops := 0, 0
-	for _, a := range c.g.out[v] {
-		removed++
-		removedHops += int(a.hopCount())
-	}
-	for _, a := range c.g.in[v] {
-		removed++
-		removedHops += int(a.hopCount())
+	for _, l := range [2]arcList{c.g.out[v], c.g.in[v]} {
+		for i := range l.len() {
+			removed++
+			removedHops += int(l.info(i).hopCount())
+		}
 	}
 	switch c.opts.Ordering {
 	case OrderEdgeDifference:
@@ -352,33 +353,33 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
-				for _, a := range c.g.in[v] {
-					if mine(a.to) {
-						c.removeOut(a.to, v)
+				for k, in := 0, c.g.in[v]; k < len(in); k += 2 {
+					if x := in[k]; mine(x) {
+						c.removeOut(x, v)
 					}
 				}
 				if !sym {
-					for _, a := range c.g.out[v] {
-						if mine(a.to) {
-							c.removeIn(a.to, v)
+					for k, out := 0, c.g.out[v]; k < len(out); k += 2 {
+						if x := out[k]; mine(x) {
+							c.removeIn(x, v)
 						}
 					}
 				}
 				for _, s := range found[i] {
 					if mine(s.u) {
-						upsert(&c.g.out[s.u], freshArc(s.x, int32(s.w), int32(s.m), v, s.hops))
+						c.g.out.upsert(s.u, freshArc(s.x, int32(s.w), int32(s.m), v, s.hops))
 					}
 					if mine(s.x) {
-						upsert(&c.g.in[s.x], freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
+						c.g.in.upsert(s.x, freshArc(s.u, int32(s.w), int32(s.m), v, s.hops))
 					}
 				}
-				lists := [2][]darc{c.g.in[v], c.g.out[v]}
+				lists := [2]arcList{c.g.in[v], c.g.out[v]}
 				if sym {
 					lists[1] = nil
 				}
 				for _, list := range lists {
-					for _, a := range list {
-						x := a.to
+					for k := 0; k < len(list); k += 2 {
+						x := list[k]
 						if !mine(x) || seen[x] == v {
 							continue
 						}
@@ -437,7 +438,7 @@ func (c *contractor) owner(x int32) int { return int(x>>ownerShift) % c.workers 
 // that takes its place; an arc that moves into the positions the marks
 // cover from beyond them is made fresh, since it has none. O(deg(x)).
 func (c *contractor) removeOut(x, v int32) {
-	i, last := remove(&c.g.out[x], v)
+	i, last := c.g.out.remove(x, v)
 	if i < 0 {
 		return
 	}
@@ -454,7 +455,7 @@ func (c *contractor) removeOut(x, v int32) {
 // removeIn is removeOut for x's in-arc from v, in a graph that is not
 // symmetric. O(deg(x)).
 func (c *contractor) removeIn(x, v int32) {
-	i, last := remove(&c.g.in[x], v)
+	i, last := c.g.in.remove(x, v)
 	if i < 0 {
 		return
 	}
@@ -465,9 +466,11 @@ func (c *contractor) removeIn(x, v int32) {
 
 // refresh makes the arc that moved from position last to i fresh when the
 // pair marks cover i but not last. O(1).
-func (c *contractor) refresh(list []darc, i, last int) {
+func (c *contractor) refresh(list arcList, i, last int) {
 	if covers(i) && !covers(last) {
-		list[i].hops = -list[i].hopCount()
+		a := list.info(i)
+		a.hops = -a.hopCount()
+		list.setInfo(i, a)
 	}
 }
 
@@ -476,9 +479,9 @@ func (c *contractor) refresh(list []darc, i, last int) {
 func (c *contractor) settleArcs(list []int32) {
 	forOwned(list, c.workers, 1024, c.owner, func(_, lo, hi int) {
 		for _, v := range list[lo:hi] {
-			settle(c.g.out[v])
+			c.g.out.settle(v)
 			if !c.g.symmetric {
-				settle(c.g.in[v])
+				c.g.in.settle(v)
 			}
 		}
 	})
@@ -495,7 +498,7 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 	}
 	arcs := 0
 	for _, v := range remaining {
-		arcs += len(c.g.out[v])
+		arcs += c.g.out[v].len()
 	}
 	return c.opts.Progress(Progress{Round: c.rounds, Contracted: len(c.order), Remaining: len(remaining),
 		RemainingArcs: arcs, Shortcuts: c.shortcuts, Settled: c.work.Load()})
@@ -504,16 +507,18 @@ func (c *contractor) progress(found [][]shortcut, remaining []int32) error {
 // isLocalMinimum reports whether v comes before all its remaining
 // neighbours. O(deg(v)).
 func (c *contractor) isLocalMinimum(v int32) bool {
-	for _, a := range c.g.out[v] {
-		if !c.before(v, a.to) {
+	out := c.g.out[v]
+	for k := 0; k < len(out); k += 2 {
+		if !c.before(v, out[k]) {
 			return false
 		}
 	}
 	if c.g.symmetric {
 		return true
 	}
-	for _, a := range c.g.in[v] {
-		if !c.before(v, a.to) {
+	in := c.g.in[v]
+	for k := 0; k < len(in); k += 2 {
+		if !c.before(v, in[k]) {
 			return false
 		}
 	}
@@ -540,7 +545,7 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	if hasXY {
 		order = localityOrder(o.X, o.Y)
 	}
-	dg, err := newDynGraphIn(g, order)
+	dg, err := newDynGraphIn(g, order, o.workers())
 	if err != nil {
 		return nil, err
 	}

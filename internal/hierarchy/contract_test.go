@@ -39,14 +39,14 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 		s := newWitnessSearch()
 		x := rng.Int32N(n)
 		c.simulate(s, x)
-		settle(g.out[x])
-		settle(g.in[x])
+		g.out.settle(x)
+		g.in.settle(x)
 		// Change some arcs at x: remove one, lower or add others.
-		if len(g.out[x]) > 0 && rng.IntN(2) == 0 {
-			c.removeOut(x, g.out[x][rng.IntN(len(g.out[x]))].to)
+		if outs := g.out[x]; outs.len() > 0 && rng.IntN(2) == 0 {
+			c.removeOut(x, outs.arc(rng.IntN(outs.len())).to)
 		}
-		if !symmetric && len(g.in[x]) > 0 && rng.IntN(2) == 0 {
-			c.removeIn(x, g.in[x][rng.IntN(len(g.in[x]))].to)
+		if ins := g.in[x]; !symmetric && ins.len() > 0 && rng.IntN(2) == 0 {
+			c.removeIn(x, ins.arc(rng.IntN(ins.len())).to)
 		}
 		for range 1 + rng.IntN(2) {
 			y := rng.Int32N(n)
@@ -54,14 +54,14 @@ func TestSimulateSearchesOnlyFreshPairs(t *testing.T) {
 				continue
 			}
 			w := rng.Int32N(30)
-			if i := find(g.out[x], y); i >= 0 {
-				w = g.out[x][i].w / 2
+			if i := g.out[x].find(y); i >= 0 {
+				w = g.out[x].arc(i).w / 2
 			}
-			upsert(&g.out[x], freshArc(y, w, 0, NoMiddle, 1))
+			g.out.upsert(x, freshArc(y, w, 0, NoMiddle, 1))
 			if symmetric {
-				upsert(&g.out[y], darc{to: x, w: w, mid: NoMiddle, hops: 1})
+				g.out.upsert(y, darc{to: x, w: w, mid: NoMiddle, hops: 1})
 			} else {
-				upsert(&g.in[y], darc{to: x, w: w, mid: NoMiddle, hops: 1})
+				g.in.upsert(y, darc{to: x, w: w, mid: NoMiddle, hops: 1})
 			}
 		}
 		before := s.settled

@@ -122,11 +122,11 @@ func layout(g *dynGraph, order []int32, workers int) *Hierarchy {
 // rows builds one direction's CSR in hierarchy ids from per-vertex lists,
 // with the arcs' metrics when withMetric, O(n + arcs log d) on workers
 // goroutines.
-func (h *Hierarchy) rows(lists [][]darc, withMetric bool, workers int) (graph.CSR, []int32, []int32) {
+func (h *Hierarchy) rows(lists arcLists, withMetric bool, workers int) (graph.CSR, []int32, []int32) {
 	n := int(h.N)
 	c := graph.CSR{N: h.N, Offsets: make([]int64, n+1)}
 	for r, v := range h.Order {
-		c.Offsets[r+1] = c.Offsets[r] + int64(len(lists[v]))
+		c.Offsets[r+1] = c.Offsets[r] + int64(lists[v].len())
 	}
 	m := c.Offsets[n]
 	c.Targets = make([]int32, m)
@@ -137,8 +137,13 @@ func (h *Hierarchy) rows(lists [][]darc, withMetric bool, workers int) (graph.CS
 		metric = make([]int32, m)
 	}
 	forRanges(n, workers, func(_, lo, hi int) {
+		var list []darc // a row's arcs whole, to sort them
 		for r := lo; r < hi; r++ {
-			list := lists[h.Order[r]]
+			v := h.Order[r]
+			list = list[:0]
+			for i := range lists[v].len() {
+				list = append(list, lists[v].whole(i))
+			}
 			at := c.Offsets[r]
 			slices.SortFunc(list, func(a, b darc) int { return cmp.Compare(h.Rank[a.to], h.Rank[b.to]) })
 			for i, a := range list {

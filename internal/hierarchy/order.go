@@ -21,9 +21,9 @@ func levelOrder(g *dynGraph, contracted []int32, key []uint64) []int32 {
 	for _, v := range contracted {
 		lv := level[v]
 		levels = max(levels, lv+1)
-		for _, list := range [2][]darc{g.out[v], g.in[v]} {
-			for _, a := range list {
-				level[a.to] = max(level[a.to], lv+1)
+		for _, list := range [2]arcList{g.out[v], g.in[v]} {
+			for k := 0; k < len(list); k += 2 {
+				level[list[k]] = max(level[list[k]], lv+1)
 			}
 		}
 	}

@@ -179,7 +179,7 @@ func (s *witnessSearch) unsure(v int32) bool {
 // that is at most its need when a witness was found, and above it when
 // the search settled the target or passed its need without the limit
 // stopping it. O(limit * d * log(limit * d) + targets^2).
-func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, limit int) {
+func (s *witnessSearch) run(lists arcLists, src, skip int32, blocked []bool, limit int) {
 	pending := len(s.targets)
 	bound := s.pendingBound()
 	i := s.index(src)
@@ -215,12 +215,14 @@ func (s *witnessSearch) run(lists [][]darc, src, skip int32, blocked []bool, lim
 			s.cut = true
 			return
 		}
-		for _, a := range lists[lu.v] {
-			x := a.to
+		// The arcs' neighbours and weights, side by side (arcList).
+		l := lists[lu.v]
+		for k := 0; k+1 < len(l); k += 2 {
+			x := l[k]
 			if x == skip || (blocked != nil && blocked[x]) {
 				continue
 			}
-			d := du + int64(a.w)
+			d := du + int64(l[k+1])
 			if d > bound {
 				continue // it would only be popped to stop the search
 			}

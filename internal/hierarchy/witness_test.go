@@ -19,7 +19,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 	unsure := 0
 	for trial := range 3000 {
 		n := 5 + rng.IntN(60)
-		lists := make([][]darc, n)
+		lists := make(arcLists, n)
 		for range n * 3 {
 			u, v := rng.IntN(n), rng.IntN(n)
 			if u != v {
@@ -30,7 +30,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 				case 1:
 					w = math.MaxInt32 - int32(rng.IntN(4))
 				}
-				upsert(&lists[u], darc{to: int32(v), w: w, mid: NoMiddle, hops: 1})
+				lists.upsert(int32(u), darc{to: int32(v), w: w, mid: NoMiddle, hops: 1})
 			}
 		}
 		src, skip := int32(rng.IntN(n)), int32(rng.IntN(n))
@@ -79,7 +79,7 @@ func TestWitnessSearchDecidesLikeDijkstra(t *testing.T) {
 
 // exactDistances returns the distances from src over lists avoiding skip,
 // by Bellman-Ford, O(n * arcs).
-func exactDistances(lists [][]darc, src, skip int32) []int64 {
+func exactDistances(lists arcLists, src, skip int32) []int64 {
 	dist := make([]int64, len(lists))
 	for v := range dist {
 		dist[v] = infinity
@@ -90,8 +90,8 @@ func exactDistances(lists [][]darc, src, skip int32) []int64 {
 			if dist[u] == infinity || int32(u) == skip {
 				continue
 			}
-			for _, a := range list {
-				if a.to != skip {
+			for i := range list.len() {
+				if a := list.arc(i); a.to != skip {
 					dist[a.to] = min(dist[a.to], dist[u]+int64(a.w))
 				}
 			}
