@@ -102,7 +102,10 @@ func (ix *Index) WriteLine(coords []byte, vertices, arcs []int32) (box geoparque
 				xmin, ymin, xmax, ymax = min(xmin, b[0]), min(ymin, b[1]), max(xmax, b[2]), max(ymax, b[3])
 			}
 		}
-		at += copy(coords[at:], l.vertices[int(v)*point:int(v+1)*point])
+		// A vertex is one point: an array assignment, where copy would
+		// call memmove for 16 bytes (a tenth of the routes' writing).
+		*(*[point]byte)(coords[at:]) = *(*[point]byte)(l.vertices[int(v)*point:])
+		at += point
 		x, y := vs.X[v], vs.Y[v]
 		xmin, ymin, xmax, ymax = min(xmin, x), min(ymin, y), max(xmax, x), max(ymax, y)
 	}
