@@ -117,13 +117,14 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 		}
 		next := int32(-1)
 		var dn int64
-		for _, a := range t.ix.inArcs[t.ix.inOffsets[v]:t.ix.inOffsets[v+1]] {
-			u := e.Src[a]
+		lo, hi := t.ix.inOffsets[v], t.ix.inOffsets[v+1]
+		weights := t.ix.inWeights[lo:hi]
+		for i, u := range t.ix.inTails[lo:hi] {
 			if u == v {
 				continue
 			}
 			du, reached := dist.At(int(u))
-			if reached && du+int64(e.Weight[a]) == dv {
+			if reached && du+int64(weights[i]) == dv {
 				next, dn = u, du
 				break // arcs come by tail: the first tight one has the smallest
 			}
