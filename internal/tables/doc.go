@@ -8,7 +8,9 @@
 // # Formats
 //
 // Parquet (default) is written with Snappy and DELTA_BINARY_PACKED integer
-// columns; Arrow IPC is the file format ("ARROW1" magic, also called
+// columns; a table of flat columns has each row group's columns encoded at
+// once, one goroutine a column, into the bytes pqarrow's writer would
+// give (parallel_columns.go). Arrow IPC is the file format ("ARROW1" magic, also called
 // Feather v2) with uncompressed buffers (DefaultCompression).
 // WithCompression picks zstd, LZ4, Snappy (Parquet only) or no compression
 // instead. defaults.go holds every default, the commands' included. Readers tell the formats
