@@ -267,14 +267,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			return
 		}
 		for v := lo; v < hi; v++ {
-			c.prio[v] = c.priority(s, int32(v))
+			c.score(s, int32(v))
 		}
 		c.account(s, &mark)
 	})
 	if err := c.overBudget(); err != nil {
 		return err
 	}
-	c.settleArcs(remaining)
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
 	seen := make([]int32, n)
@@ -405,14 +404,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				return
 			}
 			for _, x := range affected[lo:hi] {
-				c.prio[x] = c.priority(s, x)
+				c.score(s, x)
 			}
 			c.account(s, &mark)
 		})
 		if err := c.overBudget(); err != nil {
 			return err
 		}
-		c.settleArcs(affected)
 		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
 		if c.opts.Progress != nil {
 			if err := c.progress(found[:len(round)], remaining); err != nil {
@@ -474,17 +472,18 @@ func (c *contractor) refresh(list arcList, i, last int) {
 	}
 }
 
-// settleArcs marks the arcs of the vertices in list as not fresh once they
-// are scored, on all workers. O(their arcs).
-func (c *contractor) settleArcs(list []int32) {
-	forOwned(list, c.workers, 1024, c.owner, func(_, lo, hi int) {
-		for _, v := range list[lo:hi] {
-			c.g.out.settle(v)
-			if !c.g.symmetric {
-				c.g.in.settle(v)
-			}
-		}
-	})
+// score sets v's priority and marks its arcs as not fresh, now that the
+// priority has seen them. The worker that scores v settles its lists
+// while they are in its cache, instead of a pass over them all after the
+// round's scoring: no other vertex's scoring reads whether v's arcs are
+// fresh, and the searches read only the neighbours and weights, which
+// settling does not write. O(cost of priority + deg(v)).
+func (c *contractor) score(s *witnessSearch, v int32) {
+	c.prio[v] = c.priority(s, v)
+	c.g.out.settle(v)
+	if !c.g.symmetric {
+		c.g.in.settle(v)
+	}
 }
 
 // progress tells BuildOptions.Progress where the build stands after a

@@ -61,6 +61,13 @@ func forOwned(items []int32, workers, chunk int, owner func(int32) int, body fun
 	if len(items) == 0 {
 		return
 	}
+	// The last rounds of a contraction hand out a few dozen items, each
+	// costing more than the thousands of the first ones (the vertices
+	// left have more neighbours): runs of chunk items would leave a
+	// worker idle while another finishes a long run. Shorter runs give
+	// each worker at least minRunsPerWorker of them where there are enough
+	// items.
+	chunk = max(1, min(chunk, len(items)/(minRunsPerWorker*workers)))
 	workers = max(1, min(workers, (len(items)+chunk-1)/chunk))
 	if workers == 1 {
 		body(0, 0, len(items))
@@ -97,6 +104,10 @@ func forOwned(items []int32, workers, chunk int, owner func(int32) int, body fun
 	}
 	wg.Wait()
 }
+
+// minRunsPerWorker is how many runs forOwned cuts per worker, at least,
+// where the items allow.
+const minRunsPerWorker = 8
 
 // paddedCounter is an atomic counter alone on its pair of cache lines.
 type paddedCounter struct {
