@@ -34,7 +34,8 @@ type contractor struct {
 	// limit before deciding: contraction searches them again.
 	unsure     []pairMask
 	contracted []bool
-	inRound    []bool // contracted in the current round: witness searches avoid them
+	inRound    []bool  // contracted in the current round: witness searches avoid them
+	owners     []int32 // owners[b]: the worker that owns block b of ids (ownerShift)
 	searches   []*witnessSearch
 	order      []int32 // original ids in contraction order
 	rounds     int
@@ -429,8 +430,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 // patch, which then sit in the cache of the core that last wrote them.
 const ownerShift = 12
 
-// owner returns the worker that owns x, O(1).
-func (c *contractor) owner(x int32) int { return int(x>>ownerShift) % c.workers }
+// owner returns the worker that owns x, O(1): a table of the blocks'
+// owners, since the apply step asks for every arc of the round on every
+// worker, and a division by the number of workers costs more than the
+// load.
+func (c *contractor) owner(x int32) int { return int(c.owners[x>>ownerShift]) }
 
 // removeOut deletes x's out-arc to v and moves x's pair marks with the arc
 // that takes its place; an arc that moves into the positions the marks
@@ -557,6 +561,10 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	}
 	for range c.workers {
 		c.searches = append(c.searches, newWitnessSearch())
+	}
+	c.owners = make([]int32, n>>ownerShift+1)
+	for b := range c.owners {
+		c.owners[b] = int32(b % c.workers)
 	}
 	if err := c.contractAll(ctx); err != nil {
 		return nil, err
