@@ -277,6 +277,11 @@ func (c *contractor) contractAll(ctx context.Context) error {
 	}
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
+	// crossing[i]: the i-th vertex of the round has a neighbour that
+	// another worker owns. The apply step skips the others' vertices
+	// without one, which have nothing for it: with blocks of ids that are
+	// patches of the map, most vertices of a round.
+	var crossing []bool
 	seen := make([]int32, n)
 	for v := range seen {
 		seen[v] = -1
@@ -312,6 +317,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 		for len(found) < len(round) {
 			found = append(found, nil)
+			crossing = append(crossing, false)
 		}
 		// The pairs v's scoring found no witness for need no search, unless
 		// that search stopped at its limit.
@@ -331,6 +337,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 					list = append(list, sc)
 				})
 				found[i] = list
+				crossing[i] = c.crossesOwners(round[i])
 			}
 			if tooHeavy {
 				overflow.Store(true)
@@ -353,6 +360,9 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
+				if !crossing[i] && !mine(v) {
+					continue // v and all its neighbours are another's
+				}
 				for k, in := 0, c.g.in[v]; k < len(in); k += 2 {
 					if x := in[k]; mine(x) {
 						c.removeOut(x, v)
@@ -435,6 +445,20 @@ const ownerShift = 12
 // worker, and a division by the number of workers costs more than the
 // load.
 func (c *contractor) owner(x int32) int { return int(c.owners[x>>ownerShift]) }
+
+// crossesOwners reports whether v has a neighbour, in or out, that a
+// worker other than v's owns. O(deg(v)).
+func (c *contractor) crossesOwners(v int32) bool {
+	o := c.owner(v)
+	for _, list := range [2]arcList{c.g.out[v], c.g.in[v]} {
+		for k := 0; k < len(list); k += 2 {
+			if c.owner(list[k]) != o {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // removeOut deletes x's out-arc to v and moves x's pair marks with the arc
 // that takes its place; an arc that moves into the positions the marks
