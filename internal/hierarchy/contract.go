@@ -34,7 +34,8 @@ type contractor struct {
 	// limit before deciding: contraction searches them again.
 	unsure     []pairMask
 	contracted []bool
-	inRound    []bool // contracted in the current round: witness searches avoid them
+	inRound    []bool  // contracted in the current round: witness searches avoid them
+	owners     []int32 // owners[b]: the worker that owns block b of ids (ownerShift)
 	searches   []*witnessSearch
 	order      []int32 // original ids in contraction order
 	rounds     int
@@ -267,16 +268,20 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			return
 		}
 		for v := lo; v < hi; v++ {
-			c.prio[v] = c.priority(s, int32(v))
+			c.score(s, int32(v))
 		}
 		c.account(s, &mark)
 	})
 	if err := c.overBudget(); err != nil {
 		return err
 	}
-	c.settleArcs(remaining)
 	picked := make([][]int32, c.workers)
 	var found [][]shortcut // found[i]: the shortcuts of the i-th vertex of the round
+	// crossing[i]: the i-th vertex of the round has a neighbour that
+	// another worker owns. The apply step skips the others' vertices
+	// without one, which have nothing for it: with blocks of ids that are
+	// patches of the map, most vertices of a round.
+	var crossing []bool
 	seen := make([]int32, n)
 	for v := range seen {
 		seen[v] = -1
@@ -312,6 +317,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 		}
 		for len(found) < len(round) {
 			found = append(found, nil)
+			crossing = append(crossing, false)
 		}
 		// The pairs v's scoring found no witness for need no search, unless
 		// that search stopped at its limit.
@@ -331,6 +337,7 @@ func (c *contractor) contractAll(ctx context.Context) error {
 					list = append(list, sc)
 				})
 				found[i] = list
+				crossing[i] = c.crossesOwners(round[i])
 			}
 			if tooHeavy {
 				overflow.Store(true)
@@ -353,6 +360,9 @@ func (c *contractor) contractAll(ctx context.Context) error {
 			mine := func(x int32) bool { return c.owner(x) == w }
 			touched := touchedBy[w][:0]
 			for i, v := range round {
+				if !crossing[i] && !mine(v) {
+					continue // v and all its neighbours are another's
+				}
 				for k, in := 0, c.g.in[v]; k < len(in); k += 2 {
 					if x := in[k]; mine(x) {
 						c.removeOut(x, v)
@@ -405,14 +415,13 @@ func (c *contractor) contractAll(ctx context.Context) error {
 				return
 			}
 			for _, x := range affected[lo:hi] {
-				c.prio[x] = c.priority(s, x)
+				c.score(s, x)
 			}
 			c.account(s, &mark)
 		})
 		if err := c.overBudget(); err != nil {
 			return err
 		}
-		c.settleArcs(affected)
 		remaining = slices.DeleteFunc(remaining, func(v int32) bool { return c.contracted[v] })
 		if c.opts.Progress != nil {
 			if err := c.progress(found[:len(round)], remaining); err != nil {
@@ -431,8 +440,25 @@ func (c *contractor) contractAll(ctx context.Context) error {
 // patch, which then sit in the cache of the core that last wrote them.
 const ownerShift = 12
 
-// owner returns the worker that owns x, O(1).
-func (c *contractor) owner(x int32) int { return int(x>>ownerShift) % c.workers }
+// owner returns the worker that owns x, O(1): a table of the blocks'
+// owners, since the apply step asks for every arc of the round on every
+// worker, and a division by the number of workers costs more than the
+// load.
+func (c *contractor) owner(x int32) int { return int(c.owners[x>>ownerShift]) }
+
+// crossesOwners reports whether v has a neighbour, in or out, that a
+// worker other than v's owns. O(deg(v)).
+func (c *contractor) crossesOwners(v int32) bool {
+	o := c.owner(v)
+	for _, list := range [2]arcList{c.g.out[v], c.g.in[v]} {
+		for k := 0; k < len(list); k += 2 {
+			if c.owner(list[k]) != o {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // removeOut deletes x's out-arc to v and moves x's pair marks with the arc
 // that takes its place; an arc that moves into the positions the marks
@@ -474,17 +500,18 @@ func (c *contractor) refresh(list arcList, i, last int) {
 	}
 }
 
-// settleArcs marks the arcs of the vertices in list as not fresh once they
-// are scored, on all workers. O(their arcs).
-func (c *contractor) settleArcs(list []int32) {
-	forOwned(list, c.workers, 1024, c.owner, func(_, lo, hi int) {
-		for _, v := range list[lo:hi] {
-			c.g.out.settle(v)
-			if !c.g.symmetric {
-				c.g.in.settle(v)
-			}
-		}
-	})
+// score sets v's priority and marks its arcs as not fresh, now that the
+// priority has seen them. The worker that scores v settles its lists
+// while they are in its cache, instead of a pass over them all after the
+// round's scoring: no other vertex's scoring reads whether v's arcs are
+// fresh, and the searches read only the neighbours and weights, which
+// settling does not write. O(cost of priority + deg(v)).
+func (c *contractor) score(s *witnessSearch, v int32) {
+	c.prio[v] = c.priority(s, v)
+	c.g.out.settle(v)
+	if !c.g.symmetric {
+		c.g.in.settle(v)
+	}
 }
 
 // progress tells BuildOptions.Progress where the build stands after a
@@ -558,6 +585,10 @@ func Build(ctx context.Context, g *graph.CSR, opts ...Option) (*Hierarchy, error
 	}
 	for range c.workers {
 		c.searches = append(c.searches, newWitnessSearch())
+	}
+	c.owners = make([]int32, n>>ownerShift+1)
+	for b := range c.owners {
+		c.owners[b] = int32(b % c.workers)
 	}
 	if err := c.contractAll(ctx); err != nil {
 		return nil, err

@@ -19,19 +19,16 @@ func forChunks(count, workers, chunk int, body func(worker, lo, hi int)) {
 		return
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(int64(chunk))) - chunk
-				if lo >= count {
-					return
-				}
-				body(w, lo, min(count, lo+chunk))
+	work := func(w int) {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= count {
+				return
 			}
-		})
+			body(w, lo, min(count, lo+chunk))
+		}
 	}
-	wg.Wait()
+	onWorkers(workers, work)
 }
 
 // forRanges runs body(worker, lo, hi) on one contiguous range of
@@ -43,11 +40,7 @@ func forRanges(count, workers int, body func(worker, lo, hi int)) {
 		body(0, 0, count)
 		return
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { body(w, count*w/workers, count*(w+1)/workers) })
-	}
-	wg.Wait()
+	onWorkers(workers, func(w int) { body(w, count*w/workers, count*(w+1)/workers) })
 }
 
 // forOwned runs body(worker, lo, hi) over the items, whose owner (in
@@ -61,6 +54,13 @@ func forOwned(items []int32, workers, chunk int, owner func(int32) int, body fun
 	if len(items) == 0 {
 		return
 	}
+	// The last rounds of a contraction hand out a few dozen items, each
+	// costing more than the thousands of the first ones (the vertices
+	// left have more neighbours): runs of chunk items would leave a
+	// worker idle while another finishes a long run. Shorter runs give
+	// each worker at least minRunsPerWorker of them where there are enough
+	// items.
+	chunk = max(1, min(chunk, len(items)/(minRunsPerWorker*workers)))
 	workers = max(1, min(workers, (len(items)+chunk-1)/chunk))
 	if workers == 1 {
 		body(0, 0, len(items))
@@ -80,23 +80,37 @@ func forOwned(items []int32, workers, chunk int, owner func(int32) int, body fun
 	// One cursor per queue, each on cache lines of its own: the workers
 	// advance them all the time.
 	next := make([]paddedCounter, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for k := range workers {
-				q := (w + k) % workers
-				for {
-					i := int(next[q].n.Add(1)) - 1
-					if i >= len(queues[q]) {
-						break
-					}
-					body(w, queues[q][i].lo, queues[q][i].hi)
+	onWorkers(workers, func(w int) {
+		for k := range workers {
+			q := (w + k) % workers
+			for {
+				i := int(next[q].n.Add(1)) - 1
+				if i >= len(queues[q]) {
+					break
 				}
+				body(w, queues[q][i].lo, queues[q][i].hi)
 			}
-		})
+		}
+	})
+}
+
+// onWorkers runs work(0) .. work(workers-1) at once and returns when all
+// are done. The calling goroutine is worker 0, so that a build's hundreds
+// of parallel steps each start one goroutine fewer and the caller does not
+// sleep while a fresh one gets its processor. O(workers) on top of the
+// calls.
+func onWorkers(workers int, work func(w int)) {
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { work(w) })
 	}
+	work(0)
 	wg.Wait()
 }
+
+// minRunsPerWorker is how many runs forOwned cuts per worker, at least,
+// where the items allow.
+const minRunsPerWorker = 8
 
 // paddedCounter is an atomic counter alone on its pair of cache lines.
 type paddedCounter struct {

@@ -31,7 +31,7 @@ type witnessSearch struct {
 	shift uint // 32 - log2(len(slot))
 	used  int  // slots of the current search
 	cur   uint32
-	heap  packedHeap // of distances and slot indices, not vertex ids
+	queue witnessQueue // of distances and slot indices, not vertex ids
 	// targets of the current search, in the order they were added.
 	targets []int32
 	// settled counts the vertices all searches so far settled: the work.
@@ -81,7 +81,7 @@ func (s *witnessSearch) reset() {
 		s.cur = 1
 	}
 	s.used = 0
-	s.heap = s.heap[:0]
+	s.queue.reset()
 	s.targets = s.targets[:0]
 	s.cut = false
 }
@@ -137,9 +137,7 @@ func (s *witnessSearch) grow() {
 			e.stamp = s.cur
 		}
 	}
-	for k, key := range s.heap {
-		s.heap[k] = pack(uint32(key>>32), uint32(s.index(old[uint32(key)].v)))
-	}
+	s.queue.rekey(func(key uint64) uint64 { return pack(uint32(key>>32), uint32(s.index(old[uint32(key)].v))) })
 }
 
 // addTarget makes v a target of the current search, to be reached by a
@@ -192,10 +190,10 @@ func (s *witnessSearch) run(lists arcLists, src, skip int32, blocked []bool, lim
 		}
 		bound = s.pendingBound()
 	}
-	s.heap.push(pack(0, uint32(i)))
+	s.queue.push(pack(0, uint32(i)))
 	end := s.settled + int64(limit)
-	for len(s.heap) > 0 {
-		key := s.heap.pop()
+	for s.queue.len() > 0 {
+		key := s.queue.pop()
 		du := int64(key >> 32)
 		if du > bound {
 			return
@@ -244,7 +242,7 @@ func (s *witnessSearch) run(lists arcLists, src, skip int32, blocked []bool, lim
 				}
 				bound = s.pendingBound()
 			}
-			s.heap.push(pack(uint32(d), uint32(xi)))
+			s.queue.push(pack(uint32(d), uint32(xi)))
 		}
 	}
 }
