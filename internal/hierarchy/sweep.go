@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // Levels returns ranges of hierarchy ids that a PHAST sweep may settle a
@@ -187,23 +188,28 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 		}
 	}
 	s := &Selection{position: position}
+	// Chunk c holds ids c*selectChunk onwards: counted first, so that each
+	// chunk then numbers its marked ids from the count before it.
 	chunks := (n + selectChunk - 1) / selectChunk
+	chunk := func(c int) (lo, hi int) { return c * selectChunk, min(n, (c+1)*selectChunk) }
 	first := make([]int, chunks+1) // first[c]: the marked ids before chunk c
-	forChunks(n, workers, selectChunk, func(_, lo, hi int) {
+	parallel.For(chunks, workers, func(c int) {
+		lo, hi := chunk(c)
 		count := 0
 		for _, p := range position[lo:hi] {
 			if p == marked {
 				count++
 			}
 		}
-		first[lo/selectChunk+1] = count
+		first[c+1] = count
 	})
 	for c := range chunks {
 		first[c+1] += first[c]
 	}
 	s.Vertices = make([]int32, first[chunks])
-	forChunks(n, workers, selectChunk, func(_, lo, hi int) {
-		at := first[lo/selectChunk]
+	parallel.For(chunks, workers, func(c int) {
+		lo, hi := chunk(c)
+		at := first[c]
 		for r := lo; r < hi; r++ {
 			if position[r] == marked {
 				position[r] = int32(at)
