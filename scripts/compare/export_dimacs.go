@@ -1,11 +1,12 @@
 //go:build ignore
 
-// Command export_dimacs writes a road:side=...,seed=... graph of
+// Command export_dimacs writes a road:side=...,seed=...[,local=...] graph of
 // internal/generate as DIMACS shortest-path files, so that other contraction
 // hierarchy implementations (scripts/compare/routingkit, scripts/compare/lddl)
 // can read the very graph pathflow builds on:
 //
 //	go run scripts/compare/export_dimacs.go -side 1024 -seed 1 -out /tmp/cmp/road1024
+//	go run scripts/compare/export_dimacs.go -side 1024 -local 0.8 -out /tmp/cmp/dense1024
 //
 // writes /tmp/cmp/road1024.gr ("p sp n m", then "a u v w" per arc, vertex
 // ids 1-based, arcs in the generator's order) and /tmp/cmp/road1024.co
@@ -26,16 +27,17 @@ import (
 func main() {
 	side := flag.Int("side", 1024, "grid side (side^2 vertices)")
 	seed := flag.Uint64("seed", 1, "generator seed")
+	local := flag.Float64("local", generate.RoadExtraLocal, "share of the local streets kept beyond a spanning tree (road:local=)")
 	out := flag.String("out", "", "output path without extension (.gr and .co are added)")
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("export_dimacs: -out is required")
 	}
-	e, vs, err := generate.Road(int32(*side), *seed)
+	spec := generate.RoadSpec{Side: int32(*side), Seed: *seed, Local: *local}
+	e, vs, err := generate.RoadOf(spec)
 	if err != nil {
 		log.Fatal(err)
 	}
-	spec := generate.RoadSpec{Side: int32(*side), Seed: *seed}
 	write(*out+".gr", func(w *bufio.Writer) {
 		if err := formats.WriteDIMACS(w, e); err != nil {
 			log.Fatal(err)
