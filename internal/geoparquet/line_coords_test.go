@@ -2,6 +2,7 @@ package geoparquet
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -90,12 +91,12 @@ func TestAppendLineWithMatchesAppendLine(t *testing.T) {
 			for j := range xs[i] {
 				box.addPoint(float64(xs[i][j])/unitsPerDegree, float64(ys[i][j])/unitsPerDegree)
 			}
-			if err := r.AppendLineWith(len(xs[i]), func(dst []byte) Box {
+			if err := r.AppendLineWith(len(xs[i]), func(dst []byte) (Box, error) {
 				if len(dst) != len(coords) {
 					t.Fatalf("room for %d bytes, want %d", len(dst), len(coords))
 				}
 				copy(dst, coords)
-				return box
+				return box, nil
 			}); err != nil {
 				return err
 			}
@@ -145,5 +146,20 @@ func TestAppendCoordsUnitsRejects(t *testing.T) {
 		if string(got) != "kept" {
 			t.Errorf("%s: dst became %q after the error", c.name, got)
 		}
+	}
+}
+
+// TestAppendLineWithReturnsFillError: an error of fill is AppendLineWith's,
+// naming the row.
+func TestAppendLineWithReturnsFillError(t *testing.T) {
+	cfg, err := tables.NewConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch, []byte) error { return nil }, nil)
+	defer rows.release()
+	err = rows.AppendLineWith(3, func([]byte) (Box, error) { return Box{}, errors.New("no room") })
+	if err == nil || !strings.Contains(err.Error(), "row 0: no room") {
+		t.Errorf("error %v, want one naming row 0 and the fill's error", err)
 	}
 }

@@ -275,14 +275,15 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 
 // AppendLineWith ends the row with the route of points points, whose
 // coordinates fill writes into coords (points x 16 bytes, each point in
-// the Coords form) and whose bounding box it returns: a route a caller
+// the Coords form) and whose bounding box it returns (or an error, which
+// AppendLineWith returns naming the row): a route a caller
 // assembles by copying points it encoded once (a road network's vertices
 // and its arcs' intermediate points, AppendCoordsUnits), straight into
 // the batch's WKB, with no conversion per point. The rules for one point
 // and no points are AppendLine's; the points must be on the globe, as
 // AppendCoordsUnits makes them. After an error the row is left
 // half-written, as AppendLine's. O(points).
-func (r *Rows) AppendLineWith(points int, fill func(coords []byte) Box) error {
+func (r *Rows) AppendLineWith(points int, fill func(coords []byte) (Box, error)) error {
 	if points == 0 {
 		return r.AppendNull()
 	}
@@ -297,7 +298,10 @@ func (r *Rows) AppendLineWith(points int, fill func(coords []byte) Box) error {
 	binary.LittleEndian.PutUint32(b[1:], wkbLineString)
 	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(written))
 	coords := b[wkbHeaderBytes+4:]
-	box := fill(coords[:points*pointBytes])
+	box, err := fill(coords[:points*pointBytes])
+	if err != nil {
+		return fmt.Errorf("geoparquet: row %d: %w", r.rows, err)
+	}
 	if points == 1 {
 		copy(coords[pointBytes:], coords[:pointBytes])
 	}

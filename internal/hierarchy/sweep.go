@@ -156,8 +156,8 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 		return h.whole, nil
 	}
 	// The passes over every id (marking none, then numbering the marked
-	// ones) run on every core: at 24M ids they were a tenth of a GPU
-	// table's compute stage.
+	// ones) run on every core: at 24M ids Select took 0.11 s on one core
+	// beside Levels, in a GPU table whose compute stage was 0.39 s.
 	n := int(h.N)
 	workers := defaultWorkers()
 	position := make([]int32, n)

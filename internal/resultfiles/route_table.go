@@ -159,16 +159,9 @@ func (w *routeRows) append(i int, r *PathRow) error {
 	if !route {
 		return w.out.AppendNull()
 	}
-	var lineErr error
-	err := w.out.AppendLineWith(w.ix.LinePoints(r.Vertices, w.arcs), func(coords []byte) geoparquet.Box {
-		var box geoparquet.Box
-		box, lineErr = w.ix.WriteLine(coords, r.Vertices, w.arcs)
-		return box
+	return w.out.AppendLineWith(w.ix.LinePoints(r.Vertices, w.arcs), func(coords []byte) (geoparquet.Box, error) {
+		return w.ix.WriteLine(coords, r.Vertices, w.arcs)
 	})
-	if lineErr != nil {
-		return lineErr
-	}
-	return err
 }
 
 func appendInt64(b array.Builder, v int64, valid bool) {

@@ -103,7 +103,8 @@ func (ix *Index) WriteLine(coords []byte, vertices, arcs []int32) (box geoparque
 			}
 		}
 		// A vertex is one point: an array assignment, where copy would
-		// call memmove for 16 bytes (a tenth of the routes' writing).
+		// call memmove for 16 bytes (WriteLine on 100,000 Delaware
+		// routes: 0.61-0.75 cpu-s with copy, 0.51-0.60 without).
 		*(*[point]byte)(coords[at:]) = *(*[point]byte)(l.vertices[int(v)*point:])
 		at += point
 		x, y := vs.X[v], vs.Y[v]

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -90,18 +91,10 @@ func newColumnsWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterPr
 // serializedSchema is the Arrow IPC stream of schema without batches, the
 // form pqarrow stores (arrow/flight's SerializeSchema).
 func serializedSchema(schema *arrow.Schema, props *parquet.WriterProperties) []byte {
-	var buf bytesBuffer
+	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(props.Allocator()))
 	w.Close()
-	return buf
-}
-
-// bytesBuffer is an io.Writer appending to a byte slice.
-type bytesBuffer []byte
-
-func (b *bytesBuffer) Write(p []byte) (int, error) {
-	*b = append(*b, p...)
-	return len(p), nil
+	return buf.Bytes()
 }
 
 // Write writes rec as row groups of at most the writer's row group
