@@ -35,3 +35,16 @@ func TestSplitKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitKeysOfAnEmptyBlockHoldsTheMetric: a block without cells (its
+// rows' target lists all empty) still holds the metric column, as every
+// block of a metric run must.
+func TestSplitKeysOfAnEmptyBlockHoldsTheMetric(t *testing.T) {
+	rows := &Rows{Sources: []int32{1, 2}, Offsets: []int{0, 0, 0}, Dist64: []int64{}}
+	if err := SplitKeys(rows, graph.KeyBound{Ratio: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if !rows.Has(Metric) || len(rows.Metric64) != 0 {
+		t.Fatalf("metric column held %v with %d values, want an empty one", rows.Has(Metric), len(rows.Metric64))
+	}
+}

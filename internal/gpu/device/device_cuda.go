@@ -96,7 +96,7 @@ func (d *Device) loop(dev cu.Device, ready chan<- error) {
 	for fn := range d.work {
 		fn()
 	}
-	if err := ctx.Destroy(); err != nil {
+	if err := errors.Join(d.c.closeUploads(), ctx.Destroy()); err != nil {
 		d.done <- fmt.Errorf("gpu: destroying the context of device %d: %w", d.ordinal, err)
 	}
 	close(d.done)

@@ -18,6 +18,10 @@ type Ctx struct {
 	ctx cu.CUContext
 	// kernels are the kernels loaded into this context.
 	kernels *kernels.Module
+	// upload is the pinned staging of large uploads, made on the first
+	// (nil until then, or after it could not be made).
+	upload       *uploadStaging
+	uploadFailed bool
 }
 
 // Device is the device the context belongs to.
@@ -154,10 +158,43 @@ func (c *Ctx) toDevice(dst Buffer, src unsafe.Pointer, bytes int64) error {
 	if bytes > dst.Bytes {
 		return fmt.Errorf("gpu: copying %d bytes into a %d-byte buffer", bytes, dst.Bytes)
 	}
+	if st := c.uploadStaging(bytes); st != nil {
+		return st.upload(dst.Ptr, src, bytes)
+	}
 	if err := cu.MemcpyHtoD(dst.Ptr, src, bytes); err != nil {
 		return fmt.Errorf("gpu: copying %s to the device: %w", FormatBytes(bytes), err)
 	}
 	return nil
+}
+
+// uploadStaging returns the context's staging for an upload of bytes, or
+// nil where the copy goes straight from Go memory: a small copy, or a
+// context whose pinned memory could not be had (then every copy is
+// direct, as a host short of pinned memory still copies that way).
+func (c *Ctx) uploadStaging(bytes int64) *uploadStaging {
+	if bytes < stagedUploadMinBytes || c.uploadFailed {
+		return nil
+	}
+	if c.upload == nil {
+		st, err := newUploadStaging(c)
+		if err != nil {
+			c.uploadFailed = true
+			return nil
+		}
+		c.upload = st
+	}
+	return c.upload
+}
+
+// closeUploads frees the upload staging, if any; the context's thread
+// calls it before destroying the context.
+func (c *Ctx) closeUploads() error {
+	if c.upload == nil {
+		return nil
+	}
+	err := c.upload.close()
+	c.upload = nil
+	return err
 }
 
 // FillInt32 sets every int32 of b to v.
