@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/memlimit"
 )
 
@@ -133,6 +134,47 @@ type TreeMemoryFacts struct {
 	StateBytes  int64 `json:"sweep_state_bytes"`
 	Blocks      int   `json:"blocks"`
 	BlockBytes  int64 `json:"block_bytes"`
+	// ParentsOnOutArcs says that the rows' parents were found from the
+	// graph's out-arcs, the budget leaving no room for a reverse graph
+	// (parentsOnOutArcs); ParentBytes is what the parent finder holds.
+	ParentsOnOutArcs bool  `json:"parents_on_out_arcs"`
+	ParentBytes      int64 `json:"parent_finder_bytes"`
+	// HeapLimit is the Go collector's limit the run held to (heapLimit).
+	HeapLimit HeapLimitFacts `json:"heap_limit"`
+}
+
+// planned is the bytes of the sweep states and blocks of f's plan.
+func (f TreeMemoryFacts) planned() int64 {
+	return int64(f.States)*f.StateBytes + int64(f.Blocks)*f.BlockBytes
+}
+
+// parentsOnOutArcs says whether whole rows whose sweep states and blocks
+// take planned bytes of budget find their parents from g's out-arcs: when
+// the reverse graph the rule over in-arcs needs does not fit in what the
+// plan leaves. Over out-arcs a row's parents cost about twice the time
+// (every arc is read, where the in-arc rule stops at a vertex's first
+// tight arc: 27 ms against 14 ms a row of a 1M-vertex road-like graph,
+// paths.BenchmarkParents), so a run with room keeps the reverse graph.
+func parentsOnOutArcs(budget, planned int64, g *graph.CSR, keyed bool) bool {
+	return budget-planned < parentFinderBytes(g, keyed, false)
+}
+
+// parentFinderBytes is what a run's parent finder holds on the heap for
+// g: over in-arcs, the reverse graph (int64 offsets, int32 tails and
+// weights) and, for rows of key sums, its metric and the keys of both
+// directions; over out-arcs, nothing but the out-arcs' keys.
+func parentFinderBytes(g *graph.CSR, keyed, onOutArcs bool) int64 {
+	n, m := int64(g.N), int64(len(g.Targets))
+	switch {
+	case onOutArcs && keyed:
+		return 8 * m
+	case onOutArcs:
+		return 0
+	case keyed:
+		return 8*(n+1) + 8*m + 4*m + 16*m
+	default:
+		return 8*(n+1) + 8*m
+	}
 }
 
 // treeMemoryFact is the TreeMemoryFacts of plan.

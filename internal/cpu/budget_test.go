@@ -10,6 +10,7 @@ import (
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/generate"
+	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/memlimit"
 	"github.com/pathflow/pathflow/internal/results"
@@ -186,6 +187,69 @@ func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
 						t.Fatalf("%s, %d workers, budget %d: row %d differs from an unbounded run's", alg, workers, budget, i)
 					}
 				}
+			}
+		}
+	}
+}
+
+// Whole trees find parents from the graph's out-arcs exactly when the
+// budget leaves no room for the reverse graph beside the sweep states and
+// blocks, report it, and give the rows an unbounded run gives.
+func TestParentsOnOutArcsWhereTheBudgetIsShort(t *testing.T) {
+	e, _, err := generate.Road(40, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.BuildCSR(e)
+	n, m := int64(e.N), int64(len(g.Targets))
+	reverse := 8*(n+1) + 8*m
+	if got := parentFinderBytes(g, false, false); got != reverse {
+		t.Fatalf("reverse graph of %d vertices and %d arcs: %d bytes, want %d", n, m, got, reverse)
+	}
+	if got := parentFinderBytes(g, false, true); got != 0 {
+		t.Fatalf("parents on out-arcs hold %d bytes, want 0", got)
+	}
+	req, err := requestFor(e, backend.Algorithm{Name: backend.AlgorithmCH}, []int32{0, 7, 1500, 1599}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := New(1)
+	ref.blockValues = 8 * int(n)
+	wantDist, wantParent, err := narrowedRows(t, ref, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep := (hierarchy.TreeLanes*8 + 4) * n
+	row := n * cellBytes(true, false)
+	// On 2 workers a plan holds at most 3 states and 4 blocks (one a
+	// source); the budgets give them the reverse graph's room beside
+	// them, a byte short of it, and one byte.
+	most := 3*sweep + 4*row
+	if reverse >= sweep {
+		t.Fatalf("reverse graph of %d bytes, a state of %d: the budgets below would hold another state", reverse, sweep)
+	}
+	for _, c := range []struct {
+		budget int64
+		out    bool
+	}{{most + reverse, false}, {most + reverse - 1, true}, {1, true}} {
+		var facts TreeMemoryFacts
+		req.Facts = func(key string, v any) {
+			if key == treeMemoryFactKey {
+				facts = v.(TreeMemoryFacts)
+			}
+		}
+		b := New(2, RowMemory(c.budget))
+		b.blockValues = int(n)
+		dist, parent, err := narrowedRows(t, b, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if facts.ParentsOnOutArcs != c.out || c.budget > 1 && facts.planned() != most {
+			t.Fatalf("budget %d: plan %+v, want parents on out-arcs %v beside 3 states and 4 blocks", c.budget, facts, c.out)
+		}
+		for i := range req.Sources {
+			if !slices.Equal(dist[i], wantDist[i]) || !slices.Equal(parent[i], wantParent[i]) {
+				t.Fatalf("budget %d: row %d differs from an unbounded run's", c.budget, i)
 			}
 		}
 	}

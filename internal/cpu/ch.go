@@ -128,7 +128,21 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		// workers the blocks leave, or the run would use as many cores
 		// as it holds blocks.
 		run.parentWorkers = max(1, workers/plan.blocks)
-		req.ReportFact(treeMemoryFactKey, treeMemoryFact(plan, budget, h.TreeSweepBytes(), run.blockBytes()))
+		fact := treeMemoryFact(plan, budget, h.TreeSweepBytes(), run.blockBytes())
+		if req.Wants(results.Parent) {
+			keyed := run.keys != nil
+			run.parentsOnOutArcs = parentsOnOutArcs(budget, fact.planned(), g, keyed)
+			fact.ParentsOnOutArcs = run.parentsOnOutArcs
+			fact.ParentBytes = parentFinderBytes(g, keyed, run.parentsOnOutArcs)
+		}
+		// The plan bounds what the run holds (with each state's upward
+		// searches); the collector's limit keeps the heap near it rather
+		// than at twice it.
+		var release func()
+		searches := int64(plan.states) * h.TreeSweepSearchBytes()
+		fact.HeapLimit, release = processHeapLimit.hold(fact.planned() + searches + fact.ParentBytes)
+		defer release()
+		req.ReportFact(treeMemoryFactKey, fact)
 		return run.stream(ctx, sink)
 	}
 	run.blocks = poolBlocks(b.rowMemory(), 0, run.blockBytes(), min(len(run.chunks), blocksPerWorker*workers))
@@ -264,6 +278,10 @@ type chRun struct {
 	// i, of sources TreeLanes*i onwards, which the blocks of its rows
 	// share (fillSweepRows).
 	sweeps *chSweeps
+	// parentsOnOutArcs, for whole rows in blocks smaller than a sweep
+	// whose budget leaves no room for a reverse graph, finds parents
+	// from the graph's out-arcs (paths.NewParentFinderOnOutArcs).
+	parentsOnOutArcs bool
 	// parentWorkers is how many goroutines find a row's parents
 	// (paths.ParentFinder.Spread): 1 but where a run holds few blocks.
 	parentWorkers int
@@ -288,11 +306,16 @@ type chRun struct {
 // metric is summed over.
 func (r *chRun) parentFinder() (*paths.ParentFinder, error) {
 	r.parentsOnce.Do(func() {
-		if r.keys != nil {
+		switch {
+		case r.keys != nil && r.parentsOnOutArcs:
+			r.parents, r.parentsErr = paths.NewKeyedParentFinderOnOutArcs(r.g)
+		case r.keys != nil:
 			r.parents, r.parentsErr = paths.NewKeyedParentFinder(r.g)
-			return
+		case r.parentsOnOutArcs:
+			r.parents = paths.NewParentFinderOnOutArcs(r.g)
+		default:
+			r.parents = paths.NewParentFinder(r.g)
 		}
-		r.parents = paths.NewParentFinder(r.g)
 	})
 	if r.parentsErr != nil {
 		return nil, r.parentsErr

@@ -122,6 +122,12 @@ func (h *Hierarchy) NewTreeSweep(workers int) *TreeSweep {
 // hundred vertices per source, are left out).
 func (h *Hierarchy) TreeSweepBytes() int64 { return (lanes*8 + 4) * int64(h.N) }
 
+// TreeSweepSearchBytes is the scratch space a running TreeSweep takes
+// from the hierarchy's pool for its upward searches beside its own
+// state: a distance of 8 bytes and a stamp of 4 per vertex, 12 N bytes,
+// held while it runs and reused by the next sweep.
+func (h *Hierarchy) TreeSweepSearchBytes() int64 { return 12 * int64(h.N) }
+
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
 // rows Rows then copies. O(search spaces + N + arcs).
 func (t *TreeSweep) Run(sources []int32) error {

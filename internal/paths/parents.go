@@ -13,6 +13,8 @@ import (
 // path is read back (package routes). It holds one goroutine's scratch
 // space.
 type ParentFinder struct {
+	// g is the graph the distances are of; in its reverse, nil for a
+	// finder on out-arcs (NewParentFinderOnOutArcs).
 	g, in *graph.CSR
 	// repair is the scratch space of Repair, made on first use; nil for a
 	// graph whose arcs all weigh more than zero (loopFree).
@@ -96,13 +98,21 @@ func (f *ParentFinder) Parents(source int32, dist []int64, parent []int32) error
 		return fmt.Errorf("paths: parents of source %d need %d distances and parents, got %d and %d", source, n, len(dist), len(parent))
 	}
 	if f.keys != nil {
-		spreadTight(f.workers, f.in, f.keys.in, source, dist, parent)
+		if f.in == nil {
+			spreadOffers(f.workers, f.g, f.keys.out, source, dist, parent)
+		} else {
+			spreadTight(f.workers, f.in, f.keys.in, source, dist, parent)
+		}
 		if !f.loopFree {
 			repairOn(f.repairer(), f.g, f.keys.out, source, dist, Unreachable, parent)
 		}
 		return nil
 	}
-	spreadTight(f.workers, f.in, f.in.Weights, source, dist, parent)
+	if f.in == nil {
+		spreadOffers(f.workers, f.g, f.g.Weights, source, dist, parent)
+	} else {
+		spreadTight(f.workers, f.in, f.in.Weights, source, dist, parent)
+	}
 	if !f.loopFree {
 		Repair(f.repairer(), f.g, source, dist, Unreachable, parent)
 	}
