@@ -88,12 +88,12 @@ func open(path string, workers int) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := mapfile.Map(f, hd.info.Bytes)
-	if err != nil {
+	l := hd.layout
+	if err := l.blocks.VerifyFile(f, workers); err != nil {
 		return nil, err
 	}
-	l := hd.layout
-	if err := l.blocks.Verify(b, workers); err != nil {
+	b, err := mapfile.Map(f, hd.info.Bytes)
+	if err != nil {
 		return nil, err
 	}
 	n, up, down := hd.h.n, hd.h.up, hd.h.down

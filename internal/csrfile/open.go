@@ -86,11 +86,11 @@ func open(path string, workers int) (*Graph, error) {
 	if err := json.Unmarshal(meta, &g.Meta); err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)
 	}
-	b, err := mapfile.Map(f, size)
-	if err != nil {
+	if err := l.blocks(h).VerifyFile(f, workers); err != nil {
 		return nil, err
 	}
-	if err := l.blocks(h).Verify(b, workers); err != nil {
+	b, err := mapfile.Map(f, size)
+	if err != nil {
 		return nil, err
 	}
 	g.Checksum = fileChecksum(fixed, b[l.checksums:l.fileBytes])
