@@ -27,10 +27,11 @@ const (
 	// one after the other, so k devices cost k times this.
 	cudaContextSeconds = 0.22
 	// gpuUploadArcsPerSecond is the graph's upload (CSR or hierarchy) in
-	// arcs of the input graph a second: 0.3 s for the hierarchy of
-	// road:side=4900 (24.0M vertices, about 61M arcs) on an NVIDIA H100
-	// (2026-11-27, "Many sources on several GPUs").
-	gpuUploadArcsPerSecond = 2e8
+	// arcs of the input graph a second: 0.1 s for the hierarchy of
+	// road:side=4900 (24.0M vertices, about 61M arcs) through the staged
+	// uploads, the prepare_s of 1,024 summary-only trees on an NVIDIA H200
+	// (2026-11-28, "Uploads through pinned chunks"; 0.3 s before).
+	gpuUploadArcsPerSecond = 6e8
 
 	// cpuCHSearchSeconds is one upward search of a stored hierarchy on the
 	// CPU, on chSearchReferenceN vertices: 21 µs on the Delaware road
