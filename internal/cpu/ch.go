@@ -331,6 +331,8 @@ type chWorker struct {
 	union   []int32
 	index   map[int32]int
 	table   []int64
+	// tails holds one target's in-neighbours' distances (tightParent).
+	tails []int64
 }
 
 // stream computes the blocks of r.chunks on r.workers goroutines (no more
@@ -581,29 +583,39 @@ func (r *chRun) fillGroup(w *chWorker, rows *results.Rows) error {
 		lo, _ := rows.Span(i)
 		row := w.table[i*u : (i+1)*u]
 		for j, v := range r.req.RowTargets(rows.First + i) {
-			rows.Dist64[lo+j] = row[w.index[v]]
+			d := row[w.index[v]]
+			rows.Dist64[lo+j] = d
 			if rows.Parent != nil {
-				rows.Parent[lo+j] = r.tightParent(s, v, func(u int32) int64 { return row[w.index[u]] })
+				w.tails = w.tails[:0]
+				for _, u := range r.reverse.Targets[r.reverse.Offsets[v]:r.reverse.Offsets[v+1]] {
+					w.tails = append(w.tails, row[w.index[u]])
+				}
+				rows.Parent[lo+j] = r.tightParent(s, v, d, w.tails)
 			}
 		}
 	}
 	return nil
 }
 
-// tightParent is the parent of t in the row of source s: its smallest
-// in-neighbour u with dist(u) + w(u, t) == dist(t), dist reading the row's
-// distances (of t and of its in-neighbours), or paths.NoParent for the
-// source and unreachable vertices. O(in-degree of t).
-func (r *chRun) tightParent(s, t int32, dist func(v int32) int64) int32 {
-	d := dist(t)
+// tightParent is the parent of t, at distance d, in the row of source s:
+// its smallest in-neighbour u other than t with dist(u) + w(u, t) == d,
+// tails[i] holding the row's distance of the tail of t's in-arc i (in
+// r.reverse's order), or paths.NoParent for the source and unreachable
+// vertices. A loop of weight 0 closes t's own distance, and is no parent
+// (the rule of paths.ParentFinder). The callers gather tails, each from
+// where its rows keep them: a slice, not a function, keeps the call out
+// of the loop over a table's cells. O(in-degree of t).
+func (r *chRun) tightParent(s, t int32, d int64, tails []int64) int32 {
 	if t == s || d == paths.Unreachable {
 		return paths.NoParent
 	}
 	parent := paths.NoParent
-	for e := r.reverse.Offsets[t]; e < r.reverse.Offsets[t+1]; e++ {
-		u := r.reverse.Targets[e]
-		du := dist(u)
-		if du != paths.Unreachable && du+r.inArcWeight(e) == d && (parent == paths.NoParent || u < parent) {
+	first := r.reverse.Offsets[t]
+	for i, u := range r.reverse.Targets[first:r.reverse.Offsets[t+1]] {
+		if u == t {
+			continue
+		}
+		if du := tails[i]; du != paths.Unreachable && du+r.inArcWeight(first+int64(i)) == d && (parent == paths.NoParent || u < parent) {
 			parent = u
 		}
 	}
@@ -669,7 +681,7 @@ func (r *chRun) fillSelected(w *chWorker, rows *results.Rows) error {
 		w.sweep = r.h.NewSelectionSweep(r.sel)
 	}
 	cols := r.selectedColumns(w.sweep)
-	targets, rev := r.req.Targets, r.reverse
+	targets := r.req.Targets
 	lanes := hierarchy.TreeLanes
 	for g := 0; g < rows.Len(); g += lanes {
 		batch := rows.Sources[g:min(rows.Len(), g+lanes)]
@@ -681,16 +693,11 @@ func (r *chRun) fillSelected(w *chWorker, rows *results.Rows) error {
 			for j, t := range targets {
 				d := w.sweep.At(k, cols.target[j])
 				rows.Dist64[lo+j] = d
-				parent := paths.NoParent
-				if t != s && d != paths.Unreachable {
-					for e := rev.Offsets[t]; e < rev.Offsets[t+1]; e++ {
-						u := rev.Targets[e]
-						if du := w.sweep.At(k, cols.inArc[e]); du != paths.Unreachable && du+r.inArcWeight(e) == d && (parent == paths.NoParent || u < parent) {
-							parent = u
-						}
-					}
+				w.tails = w.tails[:0]
+				for _, col := range cols.inArc[r.reverse.Offsets[t]:r.reverse.Offsets[t+1]] {
+					w.tails = append(w.tails, w.sweep.At(k, col))
 				}
-				rows.Parent[lo+j] = parent
+				rows.Parent[lo+j] = r.tightParent(s, t, d, w.tails)
 			}
 		}
 	}

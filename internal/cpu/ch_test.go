@@ -378,3 +378,45 @@ func TestCHWholeRowsInAnyBlockSize(t *testing.T) {
 		}
 	}
 }
+
+// TestCHTableParentIsNeverALoop: a target's parent in a ch table is its
+// smallest tight in-neighbour other than itself. Target 1 has a loop of
+// weight (and metric) 0, so 1 closes its own distance and is smaller than
+// its parent, 2; the loop must not be taken, with and without a metric,
+// with shared targets and with per-source lists.
+func TestCHTableParentIsNeverALoop(t *testing.T) {
+	e := graph.NewEdgeList(3, 3)
+	for _, a := range [][3]int32{{0, 2, 1}, {2, 1, 1}, {1, 1, 0}} {
+		e.Add(a[0], a[1], a[2])
+	}
+	e.Metric = []int32{5, 5, 0}
+	for _, metric := range []bool{false, true} {
+		choice, err := Choose(backend.Problem{N: e.N, M: int64(e.M()), MinWeight: 0, MaxWeight: 1, Sources: 1,
+			Algorithm: backend.Algorithm{Name: "ch"}, Metric: metric})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lists := range []bool{false, true} {
+			req := backend.Request{Shape: results.Shape{Sources: []int32{0}, MaxDistance: results.NoCutoff,
+				Columns: results.ColumnsOf().With(results.Parent, true).With(results.Metric, metric)},
+				Edges: e, CSR: graph.BuildCSR(e), Choice: choice}
+			if lists {
+				req.SourceTargets = [][]int32{{1}}
+			} else {
+				req.Targets = []int32{1}
+			}
+			var parent []int32
+			err := New(1).Run(context.Background(), req, func(rows *results.Rows) error {
+				defer rows.Release()
+				parent = append(parent, rows.Parent...)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(parent, []int32{2}) {
+				t.Errorf("metric %v, lists %v: parent of 1 %v, want [2]", metric, lists, parent)
+			}
+		}
+	}
+}

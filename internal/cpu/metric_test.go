@@ -124,6 +124,9 @@ func TestMetricFollowsLexicographicPaths(t *testing.T) {
 					// The parent's own pair and an arc between them that
 					// closes both sums.
 					p := c.parent
+					if p == v {
+						t.Fatalf("%d -> %d: the vertex is its own parent", s, v)
+					}
 					pd, pm := want[s][0][p], want[s][1][p]
 					tight := false
 					for a := g.Offsets[p]; a < g.Offsets[p+1]; a++ {

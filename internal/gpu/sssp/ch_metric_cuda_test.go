@@ -185,6 +185,9 @@ func checkMetricAgainstCPU(t *testing.T, name string, alg backend.Algorithm, e *
 					continue
 				}
 				u := c.parent
+				if u == v {
+					t.Fatalf("%s/%s: %d -> %d: the vertex is its own parent", name, shapeName, s, v)
+				}
 				tight := false
 				for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
 					if g.Targets[a] == v && want[s][0][u]+int64(g.Weights[a]) == wd && want[s][1][u]+int64(g.Metric[a]) == wm {
