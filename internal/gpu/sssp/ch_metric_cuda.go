@@ -213,12 +213,13 @@ type metricBlocks struct{ m sync.Map }
 func (b *metricBlocks) put(r *results.Rows, metric []int32) { b.m.Store(r, metric) }
 
 // fill sets r.Metric64 from the metric cells noted for it: 0 where the
-// distance is unreachable (graph.Inf32 and above, or past the cutoff).
-// O(cells).
+// distance is unreachable (graph.Inf32 and above, or past the cutoff). A
+// block without cells (every target list of its rows empty) gets an empty
+// column: a nil one would say it holds no metric. O(cells).
 func (b *metricBlocks) fill(r *results.Rows) {
 	v, _ := b.m.LoadAndDelete(r)
 	metric, _ := v.([]int32)
-	if cap(r.Metric64) < len(r.Dist32) {
+	if r.Metric64 == nil || cap(r.Metric64) < len(r.Dist32) {
 		r.Metric64 = make([]int64, len(r.Dist32))
 	}
 	r.Metric64 = r.Metric64[:len(r.Dist32)]
