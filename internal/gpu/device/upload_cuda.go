@@ -91,8 +91,20 @@ func (st *uploadStaging) close() error {
 }
 
 // upload copies bytes from src to dst through the chunks, and returns once
-// the device holds them, as the driver's synchronous copy does.
+// the device holds them, as the driver's synchronous copy does. It waits
+// for the stream after a failure too, so that no copy still reads a chunk
+// when the next upload fills it.
 func (st *uploadStaging) upload(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
+	err := st.enqueue(dst, src, bytes)
+	if serr := st.stream.CUDA().Synchronize(); serr != nil && err == nil {
+		err = fmt.Errorf("gpu: waiting for an upload: %w", serr)
+	}
+	return err
+}
+
+// enqueue fills the chunks in turn and enqueues each one's copy to dst,
+// waiting before it refills a chunk until the chunk's last copy is done.
+func (st *uploadStaging) enqueue(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
 	host := unsafe.Slice((*byte)(src), bytes)
 	for k, off := 0, int64(0); off < bytes; k, off = k+1, off+uploadChunkBytes {
 		i := k % uploadChunks
@@ -112,9 +124,6 @@ func (st *uploadStaging) upload(dst cu.DevicePtr, src unsafe.Pointer, bytes int6
 		if err := st.copied[i].Record(st.stream.CUDA()); err != nil {
 			return fmt.Errorf("gpu: recording an event: %w", err)
 		}
-	}
-	if err := st.stream.CUDA().Synchronize(); err != nil {
-		return fmt.Errorf("gpu: waiting for an upload: %w", err)
 	}
 	return nil
 }
