@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/config"
@@ -92,9 +91,16 @@ func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, r
 	// Distances alone: the paths are read off them, which costs less than
 	// the whole parents of every tree.
 	shape := results.Shape{Sources: list.sources, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
-	var fi tables.FileInfo
+	var fi, vertices tables.FileInfo
 	tail, err := r.searchWhileWriting(ctx, be, req, shape, progress, answers, func() (err error) {
 		fi, err = r.writePathTableAsReady(dir, meta, answers.rows, answers.ready, list.others)
+		return err
+	}, func() (err error) {
+		// Every row is final: the vertices the paths name are known.
+		r.pathRows = answers.rows
+		named := resultfiles.NewVertexSet(int(r.graph.Edges.N))
+		named.AddAll(list.sources)
+		vertices, err = r.writeNamedVertices(dir, meta, named)
 		return err
 	}, stages)
 	if err != nil {
@@ -103,15 +109,7 @@ func (r *computeRun) executePathPairs(ctx context.Context, be backend.Backend, r
 	if n := answers.treesBuilt.Load(); n > 0 {
 		r.log.Info("path requests: sources whose paths needed the whole tree (arcs of weight zero)", "sources", n)
 	}
-	begin := time.Now()
-	r.pathRows = answers.rows
-	named := resultfiles.NewVertexSet(int(r.graph.Edges.N))
-	named.AddAll(list.sources)
-	vertices, err := r.writeNamedVertices(dir, meta, named)
-	if err != nil {
-		return &stageerr.OutputError{Err: err}
-	}
-	stages["write_tail"] = tail + time.Since(begin).Seconds()
+	stages["write_tail"] = tail
 	r.rows = fi.Rows
 	r.files = append(r.files, fi, vertices)
 	return nil

@@ -133,7 +133,7 @@ func (r *computeRun) executeTripRoutes(ctx context.Context, be backend.Backend, 
 	if len(tr.seeds) > 0 {
 		shape = results.Shape{Sources: tr.seeds, Columns: results.ColumnsOf(), MaxDistance: results.NoCutoff}
 	}
-	var fi tables.FileInfo
+	var fi, pointsInfo tables.FileInfo
 	tail, err := r.searchWhileWriting(ctx, be, req, shape, progress, answers, func() (err error) {
 		path := filepath.Join(dir, output.PathsName+r.cfg.OutFormat.Ext())
 		fi, err = places.WriteTripRoutes(path, &places.TripRoutesFile{
@@ -143,20 +143,18 @@ func (r *computeRun) executeTripRoutes(ctx context.Context, be backend.Backend, 
 			Routes: answers.routes, Ready: answers.ready, Index: r.routes,
 		}, meta, r.tableOptions()...)
 		return err
+	}, func() (err error) {
+		t := tr.trips
+		pointsInfo, err = places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
+			{Role: places.RoleOrigin, IDs: t.IDs, Lon: t.OriginLon, Lat: t.OriginLat, Places: tr.origins},
+			{Role: places.RoleDestination, IDs: t.IDs, Lon: t.DestinationLon, Lat: t.DestinationLat, Places: tr.destinations},
+		}, meta, r.tableOptions()...)
+		return err
 	}, stages)
 	if err != nil {
 		return err
 	}
-	begin := time.Now()
-	t := tr.trips
-	pointsInfo, err := places.WritePoints(filepath.Join(dir, PointsName+r.cfg.OutFormat.Ext()), []places.PointSet{
-		{Role: places.RoleOrigin, IDs: t.IDs, Lon: t.OriginLon, Lat: t.OriginLat, Places: tr.origins},
-		{Role: places.RoleDestination, IDs: t.IDs, Lon: t.DestinationLon, Lat: t.DestinationLat, Places: tr.destinations},
-	}, meta, r.tableOptions()...)
-	if err != nil {
-		return &stageerr.OutputError{Err: err}
-	}
-	stages["write_tail"] = tail + time.Since(begin).Seconds()
+	stages["write_tail"] = tail
 	r.rows = fi.Rows
 	r.files = append(r.files, fi, pointsInfo)
 	return nil
