@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +25,7 @@ type recordWriter interface {
 // part files with it.
 type TableWriter struct {
 	rw     recordWriter
-	buf    *bufio.Writer
+	out    *writeBehind
 	digest *digestWriter
 	rows   int64
 }
@@ -55,7 +54,7 @@ type ParquetEncoding struct {
 // codec and batch size of cfg.
 func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cfg Config) (*TableWriter, error) {
 	digest := newDigestWriter(dst)
-	buf := bufio.NewWriterSize(digest, 1<<20)
+	buf := newWriteBehind(digest)
 	var (
 		rw  recordWriter
 		err error
@@ -74,9 +73,10 @@ func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cf
 		err = fmt.Errorf("unknown format %d", cfg.Format)
 	}
 	if err != nil {
+		buf.Close()
 		return nil, fmt.Errorf("tables: %w", err)
 	}
-	return &TableWriter{rw: rw, buf: buf, digest: digest}, nil
+	return &TableWriter{rw: rw, out: buf, digest: digest}, nil
 }
 
 func ipcOptions(schema *arrow.Schema, cfg Config) []ipc.Option {
@@ -157,10 +157,12 @@ func (w *TableWriter) AppendParquetMetadata(key, value string) error {
 // Close finishes the file (footer, flush) and returns its rows, size and
 // checksum; Path is left to the caller.
 func (w *TableWriter) Close() (FileInfo, error) {
-	if err := w.rw.Close(); err != nil {
-		return FileInfo{}, fmt.Errorf("tables: %w", err)
+	err := w.rw.Close()
+	// The stream is closed after a failed footer too: its goroutine ends.
+	if cerr := w.out.Close(); err == nil {
+		err = cerr
 	}
-	if err := w.buf.Flush(); err != nil {
+	if err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
 	return FileInfo{Rows: w.rows, Bytes: w.digest.bytes, SHA256: w.digest.sum()}, nil
