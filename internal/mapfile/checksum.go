@@ -56,9 +56,10 @@ const verifyReadBytes = 1 << 20
 // the first block that differs. It reads the file through f, each worker
 // into a buffer of its own, not through a mapping of it: a check through
 // the mapping maps every page of the file into the process, so a run's
-// resident memory held the whole file even where it read a part (at 24M
-// vertices, 3 GB of graph and hierarchy for a run that reads half):
-// read this way, the mapping gets only the pages the run touches. The
+// resident memory held the whole file even where it read a part: read
+// this way, the mapping gets only the pages the run touches (a 24M-vertex
+// ch table of 1,000 x 1,000 on the GPU: 3.32 GB peak before, 2.43 GB
+// after). The
 // bytes checked are the ones the mapping reads later, as both come from
 // the page cache. O(End - Start).
 func (bl Blocks) VerifyFile(f *os.File, workers int) error {

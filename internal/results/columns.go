@@ -141,3 +141,16 @@ func (r *Rows) Columns() Columns {
 
 // Has reports whether the block holds col.
 func (r *Rows) Has(col Column) bool { return col == Distance || r.store(col).held() }
+
+// SizeMetric makes the metric column cells long, reusing its buffer, and
+// returns it: a column of no cells (a block whose rows' target lists are
+// all empty) is an empty one, not nil, which Has would take for no
+// column. The values are left for the caller to write. O(1) but where
+// the buffer grows.
+func (r *Rows) SizeMetric(cells int) []int64 {
+	if r.Metric64 == nil || cap(r.Metric64) < cells {
+		r.Metric64 = make([]int64, cells)
+	}
+	r.Metric64 = r.Metric64[:cells]
+	return r.Metric64
+}

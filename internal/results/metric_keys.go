@@ -16,13 +16,7 @@ import (
 // of an unreachable cell is 0. O(cells).
 func SplitKeys(rows *Rows, bound graph.KeyBound) error {
 	keys := rows.Dist64
-	// A block without cells (targets lists all empty) still holds the
-	// column, empty: a nil slice would say it has none.
-	if rows.Metric64 == nil || cap(rows.Metric64) < len(keys) {
-		rows.Metric64 = make([]int64, len(keys))
-	}
-	metric := rows.Metric64[:len(keys)]
-	rows.Metric64 = metric
+	metric := rows.SizeMetric(len(keys))
 	lo, hi, at := int64(0), int64(0), -1
 	for i, k := range keys {
 		if k == paths.Unreachable {

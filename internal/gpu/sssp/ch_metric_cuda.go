@@ -212,23 +212,19 @@ type metricBlocks struct{ m sync.Map }
 // put notes r's metric cells.
 func (b *metricBlocks) put(r *results.Rows, metric []int32) { b.m.Store(r, metric) }
 
-// fill sets r.Metric64 from the metric cells noted for it: 0 where the
-// distance is unreachable (graph.Inf32 and above, or past the cutoff). A
-// block without cells (every target list of its rows empty) gets an empty
-// column: a nil one would say it holds no metric. O(cells).
+// fill sets r's metric column from the metric cells noted for it: 0
+// where the distance is unreachable (graph.Inf32 and above, or past the
+// cutoff). O(cells).
 func (b *metricBlocks) fill(r *results.Rows) {
 	v, _ := b.m.LoadAndDelete(r)
 	metric, _ := v.([]int32)
-	if r.Metric64 == nil || cap(r.Metric64) < len(r.Dist32) {
-		r.Metric64 = make([]int64, len(r.Dist32))
-	}
-	r.Metric64 = r.Metric64[:len(r.Dist32)]
+	out := r.SizeMetric(len(r.Dist32))
 	for i, d := range r.Dist32 {
 		if d >= graph.Inf32 || i >= len(metric) {
-			r.Metric64[i] = 0
+			out[i] = 0
 			continue
 		}
-		r.Metric64[i] = int64(metric[i])
+		out[i] = int64(metric[i])
 	}
 }
 
