@@ -81,6 +81,10 @@ type batchSolver struct {
 	// keyed finds a metric run's parents on the host when they are not
 	// found on the device (onDevice false).
 	keyed *keyedParents
+	// uploaded and loaded: the parts of prepare spent sending the graph
+	// (or hierarchy) with its reverse arcs, and loading the search kernel
+	// into the context (its PTX compiled by the driver).
+	uploaded, loaded time.Duration
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -175,7 +179,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	}
 	began := time.Now()
 	err = b.dev.Do(s.prepare)
-	stats.Prepare = time.Since(began)
+	stats.Prepare, stats.Upload, stats.KernelLoad = time.Since(began), s.uploaded, s.loaded
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
@@ -229,6 +233,7 @@ func rowWidest(req *backend.Request, n int) int {
 // kernel, sizes the launches from the free memory and allocates.
 func (s *batchSolver) prepare(c *device.Ctx) error {
 	var err error
+	began := time.Now()
 	if s.sweep != nil {
 		if err := s.sweep.prepare(c); err != nil {
 			return err
@@ -246,6 +251,8 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 			}
 		}
 	}
+	s.uploaded = time.Since(began)
+	began = time.Now()
 	search := &s.search
 	if s.nearFar != nil {
 		if err := s.nearFar.prepare(c, s); err != nil {
@@ -255,6 +262,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	} else if s.search, err = loadKernel("sssp_batch"); err != nil {
 		return err
 	}
+	s.loaded = time.Since(began)
 	bs := s.plan.opts.ThreadsPerBlock
 	perSM, err := (*search).MaxActiveBlocksPerSM(bs)
 	if err != nil {
@@ -812,8 +820,13 @@ type BatchFacts struct {
 	// what was not cached); StreamSeconds: from the first block computed
 	// to the last handed over.
 	PrepareSeconds float64 `json:"prepare_s"`
-	StagingSeconds float64 `json:"staging_open_s"`
-	StreamSeconds  float64 `json:"stream_s"`
+	// UploadSeconds and KernelLoadSeconds are parts of PrepareSeconds:
+	// the graph or hierarchy sent with its reverse arcs, and the search
+	// kernel loaded into the context.
+	UploadSeconds     float64 `json:"upload_s,omitempty"`
+	KernelLoadSeconds float64 `json:"kernel_load_s,omitempty"`
+	StagingSeconds    float64 `json:"staging_open_s"`
+	StreamSeconds     float64 `json:"stream_s"`
 	// IdleSeconds: the part of the stream the device waited for the
 	// writers to release a pinned block (StreamStats.Wait).
 	IdleSeconds float64 `json:"idle_s"`
@@ -832,6 +845,7 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		StoppedGroups: s.Stopped, Steps: s.Steps,
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 		SparseBlocks: s.SparseBlocks, PrepareSeconds: round3(s.Prepare.Seconds()),
+		UploadSeconds: round3(s.Upload.Seconds()), KernelLoadSeconds: round3(s.KernelLoad.Seconds()),
 		StagingSeconds: round3(s.Stream.Open.Seconds()), StreamSeconds: round3(s.Stream.Wall.Seconds()),
 		IdleSeconds: round3(s.Stream.Wait.Seconds()),
 	}

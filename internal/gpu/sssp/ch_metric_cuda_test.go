@@ -89,9 +89,15 @@ func metricShapes(r *rand.Rand, n int32, sources []int32) map[string]results.Sha
 	for i := range targets {
 		targets[i] = r.Int32N(n)
 	}
+	// The first list holds a target at least, so that the shape has cells
+	// to compare; the others may be empty.
 	lists := make([][]int32, len(sources))
 	for i := range lists {
-		for range r.IntN(5) {
+		count := r.IntN(5)
+		if i == 0 {
+			count = 1 + r.IntN(4)
+		}
+		for range count {
 			lists[i] = append(lists[i], r.Int32N(n))
 		}
 	}
@@ -100,8 +106,14 @@ func metricShapes(r *rand.Rand, n int32, sources []int32) map[string]results.Sha
 		"targets": {Targets: targets},
 		"lists":   {SourceTargets: lists},
 		"cutoff":  {MaxDistance: 40, CutoffCells: true},
+		// Every list empty: blocks without cells, which still hold the
+		// metric's column.
+		noCells: {SourceTargets: make([][]int32, len(sources))},
 	}
 }
+
+// noCells is the shape of metricShapes whose every list is empty.
+const noCells = "no cells"
 
 // checkMetricAgainstCPU runs alg (ch, or a search the GPU runs as
 // near-far; h, when not nil, is ch's hierarchy) with the metric on the
@@ -162,7 +174,7 @@ func checkMetricAgainstCPU(t *testing.T, name string, alg backend.Algorithm, e *
 			if err != nil {
 				t.Fatalf("%s/%s/parents %v: cpu: %v", name, shapeName, parents, err)
 			}
-			if len(got) != len(ref) || len(got) == 0 {
+			if len(got) != len(ref) || (len(got) == 0) != (shapeName == noCells) {
 				t.Fatalf("%s/%s/parents %v: %d cells on the GPU, %d on the CPU", name, shapeName, parents, len(got), len(ref))
 			}
 			for key, c := range got {

@@ -49,6 +49,10 @@ type Stats struct {
 	// Prepare is the wall time of setting a run up on the device: the
 	// graph's upload, the reverse arcs, the buffers.
 	Prepare time.Duration
+	// Upload and KernelLoad are parts of a batched run's Prepare: the
+	// graph (or hierarchy) sent with its reverse arcs, and the search
+	// kernel loaded.
+	Upload, KernelLoad time.Duration
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
