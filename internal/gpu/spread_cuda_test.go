@@ -6,12 +6,14 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu"
 	"github.com/pathflow/pathflow/internal/gpu/backendtest"
 	"github.com/pathflow/pathflow/internal/gpu/gputest"
+	"github.com/pathflow/pathflow/internal/gpu/sssp"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/results"
@@ -54,5 +56,61 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 		if got, want := digest(two), digest(backendtest.Default()); !slices.Equal(got, want) {
 			t.Errorf("%s on 2 contexts: rows differ from the one-device run", alg)
 		}
+	}
+}
+
+// TestSpreadSharesTheGraphsUpload runs a many-source search on two
+// contexts over a graph whose arrays are large enough to be shared
+// (device.UploadShare): the second context copies the graph from the
+// first, and the rows equal one device's.
+func TestSpreadSharesTheGraphsUpload(t *testing.T) {
+	r := rand.New(rand.NewPCG(backendtest.FreshSeed(t), 19))
+	// Over 2^20 vertices and 2.4M arcs: offsets, targets and weights each
+	// past the 8 MiB of a staged upload.
+	e := graphtest.RandomGraph(r, 1<<20+1000, 2_400_000, 1, 100, 0)
+	g := graph.BuildCSR(e)
+	sources := make([]int32, 40)
+	for i := range sources {
+		sources[i] = int32(r.IntN(int(e.N)))
+	}
+	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
+	digest := func(b *gpu.Backend) ([]uint64, map[string]any) {
+		facts := map[string]any{}
+		var mu sync.Mutex
+		req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g,
+			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "sssp"}},
+			Facts: func(key string, value any) {
+				mu.Lock()
+				defer mu.Unlock()
+				facts[key] = value
+			}}
+		d := make([]uint64, len(sources))
+		err := b.Run(context.Background(), req, func(rows *results.Rows) error {
+			defer rows.Release()
+			if err := req.CheckRows(rows); err != nil {
+				return err
+			}
+			for i := range rows.Len() {
+				if err := gputest.CheckTree(g, rows.Tree(i).Copy()); err != nil {
+					return err
+				}
+				d[rows.First+i] = gputest.RowHash(rows, i)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d, facts
+	}
+	got, facts := digest(two)
+	want, _ := digest(backendtest.Default())
+	if !slices.Equal(got, want) {
+		t.Error("rows on 2 contexts differ from the one-device run")
+	}
+	// The forward arcs' three arrays, unless one context finished before
+	// the other began (then it uploads on its own, also correct).
+	if n, _ := facts[sssp.FactSharedUploads].(int); n != 3 {
+		t.Errorf("%d arrays copied between the contexts, want 3 (facts %v)", n, facts)
 	}
 }

@@ -67,10 +67,16 @@ const (
 	// searches on an NVIDIA H200 (2026-11-27).
 	gpuCHSearchSeconds    = 21.5e-6
 	gpuCHSearchReferenceN = 24_010_000
-	// gpuSearchElementsPerSecond is a whole search (near-far, PHAST) in
+	// gpuSearchElementsPerSecond is a whole near-far search in
 	// vertices and arcs a second: 4,096 sources on grid:side=4900 (24.0M
 	// vertices, 96M arcs) in 21 s on one NVIDIA H200 (2026-11-27).
 	gpuSearchElementsPerSecond = 2.3e10
+	// gpuSweepElementsPerSecond is a whole ch tree (a PHAST sweep of the
+	// stored hierarchy) in vertices and arcs of the input graph a second:
+	// 4,096 summary-only trees on road:side=4900 (24.0M vertices, about
+	// 61M arcs) in 1.27 s of kernels on one NVIDIA H100 (2026-11-28,
+	// "Summaries reduced where the rows are made"), 0.31 ms a tree.
+	gpuSweepElementsPerSecond = 2.7e11
 	// gpuFloydWarshallStepsPerSecond: Gnutella30's all pairs (36,682
 	// vertices) in 1.89 s of kernels on one GPU (2026-11-27).
 	gpuFloydWarshallStepsPerSecond = 2.6e13
@@ -145,7 +151,7 @@ func (j jobSize) gpuKernelSeconds(alg string) float64 {
 		if j.Targets >= 0 {
 			return (s + j.Targets) * searchSpace(gpuCHSearchSeconds, gpuCHSearchReferenceN, j.N)
 		}
-		return s * (n + m) / gpuSearchElementsPerSecond
+		return s * (n + m) / gpuSweepElementsPerSecond
 	case backend.AlgorithmFloydWarshall:
 		return n * n * n / gpuFloydWarshallStepsPerSecond
 	case backend.AlgorithmSSSP, backend.AlgorithmDijkstra, backend.AlgorithmBellmanFord:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"gorgonia.org/cu"
@@ -33,6 +34,11 @@ type Device struct {
 	work   chan func()
 	done   chan error // receives the context's destruction error, then closes
 	c      *Ctx
+
+	// peersMu guards peers: the devices whose memory this one's context
+	// may read (EnablePeerAccess).
+	peersMu sync.Mutex
+	peers   []*Device
 }
 
 // Open creates a context on GPU ordinal and starts its thread. Close
@@ -148,6 +154,18 @@ func (d *Device) Close() error {
 	close(d.work)
 	d.mu.Unlock()
 	return <-d.done
+}
+
+// reaches reports whether d's context can copy other's memory over a
+// direct link: peer access was enabled from d to other, or both are
+// contexts on one GPU.
+func (d *Device) reaches(other *Device) bool {
+	if d.ordinal == other.ordinal {
+		return true
+	}
+	d.peersMu.Lock()
+	defer d.peersMu.Unlock()
+	return slices.Contains(d.peers, other)
 }
 
 // Ordinal is the device's CUDA ordinal.

@@ -90,5 +90,8 @@ func enablePeer(a, b *Device) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("gpu: enabling access from device %d to device %d: %w", a.Ordinal(), b.Ordinal(), err)
 	}
+	a.peersMu.Lock()
+	a.peers = append(a.peers, b)
+	a.peersMu.Unlock()
 	return true, nil
 }

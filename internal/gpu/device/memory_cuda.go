@@ -22,6 +22,9 @@ type Ctx struct {
 	// (nil until then, or after it could not be made).
 	upload       *uploadStaging
 	uploadFailed bool
+	// share, when not nil, is the UploadShare the context's shared
+	// uploads go through (Device.ShareUploads).
+	share *UploadShare
 }
 
 // Device is the device the context belongs to.
@@ -86,6 +89,9 @@ func (c *Ctx) Alloc(bytes int64, what string) (Buffer, error) {
 func (c *Ctx) Free(b *Buffer) error {
 	if b.Ptr == 0 {
 		return nil
+	}
+	if c.share != nil {
+		c.share.withdraw(c, b.Ptr)
 	}
 	err := cu.MemFree(b.Ptr)
 	*b = Buffer{}

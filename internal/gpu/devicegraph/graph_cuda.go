@@ -62,6 +62,9 @@ type CSR struct {
 }
 
 // UploadCSR copies g to the device. The caller frees the result with Free.
+// The arrays go through the context's UploadShare, if it has one
+// (device.Ctx.ShareInt32ToDevice): g stays unchanged while the result
+// lives, and no kernel writes the result.
 func UploadCSR(c *device.Ctx, g *graph.CSR) (*CSR, error) {
 	m := int64(g.M())
 	d := &CSR{N: g.N, M: m}
@@ -70,16 +73,16 @@ func UploadCSR(c *device.Ctx, g *graph.CSR) (*CSR, error) {
 	}
 	var err error
 	if d.Offsets, err = c.Alloc(8*int64(g.N+1), "CSR offsets"); err == nil {
-		err = c.CopyInt64ToDevice(d.Offsets, g.Offsets)
+		err = c.ShareInt64ToDevice(d.Offsets, g.Offsets)
 	}
 	if err == nil {
 		if d.Targets, err = c.Alloc(4*m, "CSR targets"); err == nil {
-			err = c.CopyInt32ToDevice(d.Targets, g.Targets)
+			err = c.ShareInt32ToDevice(d.Targets, g.Targets)
 		}
 	}
 	if err == nil {
 		if d.Weights, err = c.Alloc(4*m, "CSR weights"); err == nil {
-			err = c.CopyInt32ToDevice(d.Weights, g.Weights)
+			err = c.ShareInt32ToDevice(d.Weights, g.Weights)
 		}
 	}
 	if err != nil {

@@ -134,9 +134,12 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 
 // serveSpread serves req on every device at once: each takes the next
 // block of the request's rows from one shared feed (device.RowFeed) as
-// soon as it is ready for it, and streams its rows into sink.
+// soon as it is ready for it, and streams its rows into sink. The graph
+// and the hierarchy cross the host's link once (device.UploadShare): the
+// other devices copy them from the first over the peer link.
 func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
 	feed := device.NewRowFeed(len(req.Sources))
+	share := device.NewUploadShare()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -152,15 +155,26 @@ func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *gra
 			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
 			u := newUnit(gpu, workers)
 			u.feed = feed
-			if err := u.serve(ctx, g, &part, sink); err != nil {
+			err := gpu.Device().ShareUploads(share)
+			if err == nil {
+				err = u.serve(ctx, g, &part, sink)
+				err = errors.Join(err, gpu.Device().ShareUploads(nil))
+			}
+			if err != nil {
 				first.Set(fmt.Errorf("gpu: device %d: %w", gpu.Device().Ordinal(), err))
 				cancel()
 			}
 		}()
 	}
 	wg.Wait()
+	req.ReportFact(FactSharedUploads, share.PeerCopies())
 	return first.Get()
 }
+
+// FactSharedUploads is the run fact of a spread run that counts the
+// arrays a device copied from another instead of from host memory
+// (device.UploadShare).
+const FactSharedUploads = "uploads_copied_between_devices"
 
 // countRows wraps sink so that req.Progress hears of every block's rows
 // (sources) before the block is handed on.
