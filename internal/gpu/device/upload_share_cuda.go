@@ -27,8 +27,8 @@ import (
 type UploadShare struct {
 	mu     sync.Mutex
 	arrays map[sharedKey]*sharedArray
-	// peerCopies counts the arrays copied between contexts, for tests and
-	// reports.
+	// peerCopies counts the arrays copied between contexts (begun), for
+	// tests and reports.
 	peerCopies int
 }
 
@@ -47,6 +47,9 @@ type sharedArray struct {
 	// held: the upload succeeded and src still holds the array (false
 	// once the owner freed it). Guarded by UploadShare.mu.
 	held bool
+	// readers counts the copies from src under way; freeing src waits
+	// for them. Added to under UploadShare.mu while held is true.
+	readers sync.WaitGroup
 }
 
 // NewUploadShare returns an empty share.
@@ -108,18 +111,18 @@ func (c *Ctx) sharedToDevice(dst Buffer, src unsafe.Pointer, bytes int64) error 
 		return err
 	}
 	<-first.done
-	// The copy runs under the lock: the owner cannot free src (Free
-	// withdraws it under the same lock) while it is read.
 	s.mu.Lock()
 	if !first.held || first.owner == c || !c.dev.reaches(first.owner.dev) {
 		s.mu.Unlock()
 		return c.toDevice(dst, src, bytes)
 	}
-	err := cu.MemcpyPeer(dst.Ptr, c.ctx, first.src, first.owner.ctx, bytes)
-	if err == nil {
-		s.peerCopies++
-	}
+	// Counted as a reader, the copy runs outside the lock, beside the
+	// other devices' copies: the owner's Free waits for it (withdraw).
+	first.readers.Add(1)
+	s.peerCopies++
 	s.mu.Unlock()
+	err := c.copyPeer(dst.Ptr, first.owner, first.src, bytes)
+	first.readers.Done()
 	if err != nil {
 		return fmt.Errorf("gpu: copying %s from device %d: %w", FormatBytes(bytes), first.owner.dev.Ordinal(), err)
 	}
@@ -127,14 +130,37 @@ func (c *Ctx) sharedToDevice(dst Buffer, src unsafe.Pointer, bytes int64) error 
 }
 
 // withdraw removes the arrays c uploaded into the buffer at ptr, which is
-// being freed: later copies of them come from host memory again.
+// being freed, and waits for the copies from it under way: later copies
+// of them come from host memory again.
 func (s *UploadShare) withdraw(c *Ctx, ptr cu.DevicePtr) {
+	var gone []*sharedArray
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for key, a := range s.arrays {
 		if a.owner == c && a.src == ptr {
 			a.held = false
 			delete(s.arrays, key)
+			gone = append(gone, a)
 		}
 	}
+	s.mu.Unlock()
+	for _, a := range gone {
+		a.readers.Wait()
+	}
+}
+
+// copyPeer copies bytes from src in owner's context to dst in c's, and
+// returns once they are there. The copy goes on the upload staging's
+// stream, so it waits for c's work launched before (as the synchronous
+// copy does) but not for owner's: the driver's synchronous peer copy
+// also waits for everything owner has queued, its next upload and its
+// first searches included.
+func (c *Ctx) copyPeer(dst cu.DevicePtr, owner *Ctx, src cu.DevicePtr, bytes int64) error {
+	st := c.uploadStaging(bytes)
+	if st == nil {
+		return cu.MemcpyPeer(dst, c.ctx, src, owner.ctx, bytes)
+	}
+	if err := cu.MemcpyPeerAsync(dst, c.ctx, src, owner.ctx, bytes, st.stream.CUDA()); err != nil {
+		return err
+	}
+	return st.stream.CUDA().Synchronize()
 }

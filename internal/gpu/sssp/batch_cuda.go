@@ -128,6 +128,7 @@ func SolveBatch(ctx context.Context, gpu *device.Stager, workers int, g *graph.C
 // With a hierarchy h of g, the groups' distances come from PHAST sweeps
 // over it instead (chSweep).
 func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Request, plan ssspPlan, h *hierarchy.Hierarchy, sink results.Sink) (Stats, error) {
+	start := time.Now()
 	stats := Stats{Variant: VariantNearFar + " (batched)"}
 	if h != nil {
 		stats.Variant = AlgorithmCH + " (PHAST sweeps)"
@@ -178,6 +179,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		sink = req.NarrowSink(sink)
 	}
 	began := time.Now()
+	stats.Setup = began.Sub(start)
 	err = b.dev.Do(s.prepare)
 	stats.Prepare, stats.Upload, stats.KernelLoad = time.Since(began), s.uploaded, s.loaded
 	if err == nil {
@@ -191,9 +193,11 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 			err = s.keyed.failure()
 		}
 	}
+	began = time.Now()
 	if cerr := b.dev.Do(s.close); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("gpu: releasing the batched search: %w", cerr))
 	}
+	stats.Release = time.Since(began)
 	return stats, err
 }
 
@@ -825,8 +829,13 @@ type BatchFacts struct {
 	// kernel loaded into the context.
 	UploadSeconds     float64 `json:"upload_s,omitempty"`
 	KernelLoadSeconds float64 `json:"kernel_load_s,omitempty"`
-	StagingSeconds    float64 `json:"staging_open_s"`
-	StreamSeconds     float64 `json:"stream_s"`
+	// SetupSeconds is the host's planning before PrepareSeconds (a ch
+	// run's selection of the hierarchy), ReleaseSeconds the device
+	// memory freed after the stream.
+	SetupSeconds   float64 `json:"setup_s"`
+	ReleaseSeconds float64 `json:"release_s"`
+	StagingSeconds float64 `json:"staging_open_s"`
+	StreamSeconds  float64 `json:"stream_s"`
 	// IdleSeconds: the part of the stream the device waited for the
 	// writers to release a pinned block (StreamStats.Wait).
 	IdleSeconds float64 `json:"idle_s"`
@@ -846,6 +855,7 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 		SparseBlocks: s.SparseBlocks, PrepareSeconds: round3(s.Prepare.Seconds()),
 		UploadSeconds: round3(s.Upload.Seconds()), KernelLoadSeconds: round3(s.KernelLoad.Seconds()),
+		SetupSeconds: round3(s.Setup.Seconds()), ReleaseSeconds: round3(s.Release.Seconds()),
 		StagingSeconds: round3(s.Stream.Open.Seconds()), StreamSeconds: round3(s.Stream.Wall.Seconds()),
 		IdleSeconds: round3(s.Stream.Wait.Seconds()),
 	}

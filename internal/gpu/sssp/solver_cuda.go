@@ -53,6 +53,9 @@ type Stats struct {
 	// graph (or hierarchy) sent with its reverse arcs, and the search
 	// kernel loaded.
 	Upload, KernelLoad time.Duration
+	// Setup is a batched run's host planning before Prepare, Release the
+	// freeing of its device memory after the stream.
+	Setup, Release time.Duration
 	// Kernel is the device time of the searches, parent passes included,
 	// from CUDA events; copies to the host are not in it.
 	Kernel time.Duration
