@@ -144,6 +144,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, progressOut io.Writ
 	if err != nil {
 		return nil, err
 	}
+	warmHierarchy(plan, stored)
 	warmup.join(stages, log)
 	be, err := plan.open(planCfg, g.Edges, len(run.sources), log)
 	warmup.release(log)

@@ -3,6 +3,7 @@
 package device
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -23,8 +24,10 @@ type Ctx struct {
 	upload       *uploadStaging
 	uploadFailed bool
 	// share, when not nil, is the UploadShare the context's shared
-	// uploads go through (Device.ShareUploads).
-	share *UploadShare
+	// uploads go through (Device.ShareUploads); peerStream carries their
+	// copies from other contexts (nil until the first).
+	share      *UploadShare
+	peerStream *Stream
 }
 
 // Device is the device the context belongs to.
@@ -195,12 +198,16 @@ func (c *Ctx) uploadStaging(bytes int64) *uploadStaging {
 // closeUploads frees the upload staging, if any; the context's thread
 // calls it before destroying the context.
 func (c *Ctx) closeUploads() error {
-	if c.upload == nil {
-		return nil
+	var errs []error
+	if c.peerStream != nil {
+		errs = append(errs, c.peerStream.Close())
+		c.peerStream = nil
 	}
-	err := c.upload.close()
-	c.upload = nil
-	return err
+	if c.upload != nil {
+		errs = append(errs, c.upload.close())
+		c.upload = nil
+	}
+	return errors.Join(errs...)
 }
 
 // FillInt32 sets every int32 of b to v.

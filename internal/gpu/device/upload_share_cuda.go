@@ -149,18 +149,23 @@ func (s *UploadShare) withdraw(c *Ctx, ptr cu.DevicePtr) {
 }
 
 // copyPeer copies bytes from src in owner's context to dst in c's, and
-// returns once they are there. The copy goes on the upload staging's
-// stream, so it waits for c's work launched before (as the synchronous
-// copy does) but not for owner's: the driver's synchronous peer copy
-// also waits for everything owner has queued, its next upload and its
-// first searches included.
+// returns once they are there. The copy goes on a stream of c's own
+// (blocking, made on the first copy), so it waits for c's work launched
+// before, as the synchronous copy does, but not for owner's: the driver's
+// synchronous peer copy also waits for everything owner has queued, its
+// next upload and its first searches included. It takes no pinned memory:
+// allocating the upload staging's chunks on every device at once cost
+// more than the copies.
 func (c *Ctx) copyPeer(dst cu.DevicePtr, owner *Ctx, src cu.DevicePtr, bytes int64) error {
-	st := c.uploadStaging(bytes)
-	if st == nil {
-		return cu.MemcpyPeer(dst, c.ctx, src, owner.ctx, bytes)
+	if c.peerStream == nil {
+		s, err := c.NewStream(false)
+		if err != nil {
+			return err
+		}
+		c.peerStream = s
 	}
-	if err := cu.MemcpyPeerAsync(dst, c.ctx, src, owner.ctx, bytes, st.stream.CUDA()); err != nil {
+	if err := cu.MemcpyPeerAsync(dst, c.ctx, src, owner.ctx, bytes, c.peerStream.CUDA()); err != nil {
 		return err
 	}
-	return st.stream.CUDA().Synchronize()
+	return c.peerStream.CUDA().Synchronize()
 }

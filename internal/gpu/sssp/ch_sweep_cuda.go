@@ -260,7 +260,7 @@ func (w *chSweep) prepare(c *device.Ctx) error {
 		if w.vertices, err = c.Alloc(max(int64(w.h.N), 1)*4, "hierarchy vertex ids"); err != nil {
 			return err
 		}
-		if err := c.CopyInt32ToDevice(w.vertices, w.h.Order); err != nil {
+		if err := c.ShareInt32ToDevice(w.vertices, w.h.Order); err != nil {
 			return err
 		}
 	}
