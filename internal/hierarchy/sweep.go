@@ -143,10 +143,14 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 	levels := h.Levels()
 	if vertices == nil {
 		h.wholeOnce.Do(func() {
+			// On every core: 0.05-0.07 s on one at 24M ids, at the start
+			// of every device's sweeps.
 			all := make([]int32, h.N)
-			for r := range all {
-				all[r] = int32(r)
-			}
+			forChunks(len(all), defaultWorkers(), selectChunk, func(_, lo, hi int) {
+				for r := lo; r < hi; r++ {
+					all[r] = int32(r)
+				}
+			})
 			// Position r is r: the one array serves as both.
 			h.whole = &Selection{Vertices: all, Down: h.Down, Levels: levels, position: all}
 			if h.keys != nil {
