@@ -75,6 +75,19 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 	} else if h.N != g.N {
 		return fmt.Errorf("cpu: ch: the request's hierarchy has %d vertices and its graph %d", h.N, g.N)
 	}
+	if req.Narrowed() && req.Wants(results.Parent) && paths.MayLoop(g, req.Wants(results.Metric)) {
+		// Over arcs of weight 0 (with a metric, of weight and metric 0) a
+		// row's parents may close a cycle, which only the whole row shows;
+		// the row is then rebuilt (paths.Repair), and a cell's parent need
+		// not be the target's smallest tight in-neighbour. Such tables are
+		// swept whole and narrowed, as the GPU does, so that both
+		// backends give every cell the parent of the mended row.
+		sink = req.NarrowSink(sink)
+		whole := *req
+		// Whole rows of n values: NarrowBlock reads no sparse cells.
+		whole.Targets, whole.SourceTargets, whole.CutoffCells = nil, nil, false
+		req = &whole
+	}
 	run := &chRun{req: req, h: h, g: g, n: int(g.N), limit: req.MaxDistance, workers: workers}
 	if req.Wants(results.Metric) {
 		if run.keys, err = newChKeys(ctx, req, g, h, workers); err != nil {

@@ -420,3 +420,67 @@ func TestCHTableParentIsNeverALoop(t *testing.T) {
 		}
 	}
 }
+
+// TestCHTableParentsAreTheWholeRows checks, on random graphs with many
+// arcs of weight 0 (and metric 0), that a ch table's parents, with shared
+// targets and with per-source lists, with and without a metric, are the
+// cells of the whole rows' parents: where a row's tight in-neighbours
+// close a cycle the whole row is mended (paths.Repair), and a table must
+// give its cells the mended row's parents, as the GPU does, not each
+// target's smallest tight in-neighbour.
+func TestCHTableParentsAreTheWholeRows(t *testing.T) {
+	sources := []int32{0, 3, 7, 50, 149, 77, 12}
+	for seed := range uint64(12) {
+		r := rand.New(rand.NewPCG(seed, 5))
+		e := graphtest.WithMetric(r, graphtest.RandomGraph(r, 150, 700, 0, 3, 0), 0, 2)
+		targets := make([]int32, 40)
+		for i := range targets {
+			targets[i] = r.Int32N(e.N)
+		}
+		lists := make([][]int32, len(sources))
+		for i := range lists {
+			lists[i] = targets[i*5 : i*5+5]
+		}
+		for _, metric := range []bool{false, true} {
+			parents := func(shape results.Shape) map[[2]int32]int32 {
+				req, err := requestFor(e, backend.Algorithm{Name: "ch"}, sources, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Targets, req.SourceTargets = shape.Targets, shape.SourceTargets
+				req.Columns = req.Columns.With(results.Metric, metric)
+				cells := map[[2]int32]int32{}
+				var mu sync.Mutex
+				err = New(2).Run(context.Background(), req, func(rows *results.Rows) error {
+					defer rows.Release()
+					mu.Lock()
+					defer mu.Unlock()
+					for i, s := range rows.Sources {
+						lo, hi := rows.Span(i)
+						asked := req.RowTargets(rows.First + i)
+						for c := lo; c < hi; c++ {
+							v := int32(c - lo)
+							if asked != nil {
+								v = asked[c-lo]
+							}
+							cells[[2]int32{s, v}] = rows.Parent[c]
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return cells
+			}
+			whole := parents(results.Shape{})
+			for name, shape := range map[string]results.Shape{"targets": {Targets: targets}, "lists": {SourceTargets: lists}} {
+				for key, p := range parents(shape) {
+					if want := whole[key]; p != want {
+						t.Fatalf("seed %d, metric %v, %s: %d -> %d: parent %d, the whole row's %d", seed, metric, name, key[0], key[1], p, want)
+					}
+				}
+			}
+		}
+	}
+}

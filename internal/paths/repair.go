@@ -82,3 +82,18 @@ func repairOn[D Distance, W ~int32 | ~int64](r *TreeRepair, g *graph.CSR, weight
 	r.queue = queue[:0]
 	return true
 }
+
+// MayLoop reports whether tight arcs of g can close a cycle of parent
+// choices, which only a whole row's repair resolves: an arc of weight 0
+// or less, or, for rows of (weight, metric) keys (keyed), an arc whose
+// weight and metric are both 0. A producer that finds parents from a
+// row's few asked cells rather than the whole row may only do so when
+// this is false. O(m).
+func MayLoop(g *graph.CSR, keyed bool) bool {
+	for a, w := range g.Weights {
+		if w < 0 || (w == 0 && (!keyed || g.Metric[a] == 0)) {
+			return true
+		}
+	}
+	return false
+}
