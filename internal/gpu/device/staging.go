@@ -31,10 +31,14 @@ type StagingShape struct {
 type RowFeed struct {
 	next  atomic.Int64
 	total int64
+	// takers is the number of devices the feed serves.
+	takers int
 }
 
-// NewRowFeed returns a feed of the rows 0..total-1.
-func NewRowFeed(total int) *RowFeed { return &RowFeed{total: int64(total)} }
+// NewRowFeed returns a feed of the rows 0..total-1 for takers devices.
+func NewRowFeed(total, takers int) *RowFeed {
+	return &RowFeed{total: int64(total), takers: max(takers, 1)}
+}
 
 // Take returns the next rows, up to count of them: the first one and how
 // many; none (count 0) once every row was taken.
@@ -47,9 +51,15 @@ func (f *RowFeed) Take(count int) (first, n int) {
 }
 
 // Fed returns s taking its blocks' rows from feed, s.BlockRows() at a
-// time, rather than walking its own blocks.
+// time, rather than walking its own blocks, with a pool of its share of
+// the blocks (at least 2): the devices of a feed hold together about the
+// pinned memory one device alone would. Pinned memory is allocated for
+// the whole host at once: four NVIDIA H200s opening 400 MB of blocks each
+// took 1.25 s each, against 0.33 s for one alone, and the table that
+// needed them had six blocks in all.
 func (s StagingShape) Fed(feed *RowFeed) StagingShape {
 	s.feed = feed
+	s.pool = min(s.pool, max(2, (s.blocks+feed.takers-1)/feed.takers))
 	return s
 }
 

@@ -89,7 +89,7 @@ func TestStreamStatsRates(t *testing.T) {
 // shape walks the feed until it runs dry.
 func TestRowFeed(t *testing.T) {
 	const total = 10_007
-	feed := NewRowFeed(total)
+	feed := NewRowFeed(total, 4)
 	sizes := []int{1, 7, 64, 300}
 	got := make([][][2]int, len(sizes))
 	done := make(chan int)
@@ -131,7 +131,12 @@ func TestRowFeed(t *testing.T) {
 		t.Errorf("a dry feed gave %d rows at %d", n, first)
 	}
 
-	shape := ShapeStaging(1000, 10, 64<<20, 4, 3).Fed(NewRowFeed(10))
+	// Four blocks of 3 rows, pooled in 4; fed to two devices, each pools
+	// its share, 2 blocks.
+	shape := ShapeStaging(1000, 10, 64<<20, 4, 3).Fed(NewRowFeed(10, 2))
+	if shape.pool != 2 {
+		t.Errorf("a fed shape pools %d blocks, want 2", shape.pool)
+	}
 	covered := 0
 	for k := 0; ; k++ {
 		first, count := shape.next(k, 10)

@@ -138,7 +138,7 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 // and the hierarchy cross the host's link once (device.UploadShare): the
 // other devices copy them from the first over the peer link.
 func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
-	feed := device.NewRowFeed(len(req.Sources))
+	feed := device.NewRowFeed(len(req.Sources), len(gpus))
 	share := device.NewUploadShare()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
