@@ -194,9 +194,10 @@ type Rows struct {
 	nulls                  int
 	xmin, ymin, xmax, ymax []float64
 
-	rows   int64 // rows ended, every batch
-	routes int64 // rows with a route
-	extent Box   // of every route
+	rows    int64 // rows ended, every batch
+	routes  int64 // rows with a route
+	batches int64 // emitted
+	extent  Box   // of every route
 }
 
 func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch, []byte) error, spare func(int) []byte) *Rows {
@@ -284,6 +285,18 @@ func (r *Rows) AppendLine(lon, lat []float64) error {
 // AppendCoordsUnits makes them. After an error the row is left
 // half-written, as AppendLine's. O(points).
 func (r *Rows) AppendLineWith(points int, fill func(coords []byte) (Box, error)) error {
+	return r.AppendLineIn(points, func(batch []byte, at int) (Box, error) {
+		return fill(batch[at : at+points*pointBytes])
+	})
+}
+
+// AppendLineIn is AppendLineWith for a caller that copies points from the
+// lines of the rows before: fill gets the WKB of the whole batch so far,
+// whose rows before this one lie unchanged in batch[:at], and writes the
+// route's coordinates into batch[at:at+points*16]. An offset into the
+// batch stays valid (the slice may move as the batch grows) until the
+// batch ends, which Batch tells. O(points).
+func (r *Rows) AppendLineIn(points int, fill func(batch []byte, at int) (Box, error)) error {
 	if points == 0 {
 		return r.AppendNull()
 	}
@@ -297,16 +310,20 @@ func (r *Rows) AppendLineWith(points int, fill func(coords []byte) (Box, error))
 	b[0] = wkbLittleEndian
 	binary.LittleEndian.PutUint32(b[1:], wkbLineString)
 	binary.LittleEndian.PutUint32(b[wkbHeaderBytes:], uint32(written))
-	coords := b[wkbHeaderBytes+4:]
-	box, err := fill(coords[:points*pointBytes])
+	coords := at + wkbHeaderBytes + 4
+	box, err := fill(r.values[:coords+points*pointBytes], coords)
 	if err != nil {
 		return fmt.Errorf("geoparquet: row %d: %w", r.rows, err)
 	}
 	if points == 1 {
-		copy(coords[pointBytes:], coords[:pointBytes])
+		copy(r.values[coords+pointBytes:], r.values[coords:coords+pointBytes])
 	}
 	return r.endLine(box)
 }
+
+// Batch returns the number of batches emitted so far: the batch the next
+// row goes to, whose WKB AppendLineIn hands over.
+func (r *Rows) Batch() int64 { return r.batches }
 
 // reserveLine makes room in the batch's WKB for a LineString of points.
 func (r *Rows) reserveLine(points int) error {
@@ -393,6 +410,7 @@ func (r *Rows) flush() error {
 	// back once it is free (writeAhead.spareBuffer).
 	wkb := r.values
 	r.newBatch(len(r.values))
+	r.batches++
 	return r.emit(rec, wkb)
 }
 

@@ -106,7 +106,9 @@ type routeRows struct {
 	ids    OriginalIDs
 	others []arrow.Array
 	ix     *routes.Index
-	arcs   []int32
+	// draw writes the lines, sharing what a source's routes have in
+	// common; made on the first route.
+	draw *routes.Drawer
 }
 
 func (w *routeRows) append(i int, r *PathRow) error {
@@ -142,26 +144,32 @@ func (w *routeRows) append(i int, r *PathRow) error {
 			list.AppendNull()
 		}
 	}
-	w.arcs = w.arcs[:0]
-	if route {
-		var ok bool
-		if w.arcs, ok = w.ix.Arcs(w.arcs, r.Vertices); !ok {
-			return fmt.Errorf("resultfiles: the path from %d to %d steps between vertices no arc joins", r.Source, r.Target)
-		}
-	}
-	timeMS, lengthM := w.ix.Totals(w.arcs)
-	if w.ix.HasTime() {
-		appendInt64(next(), timeMS, route)
-	}
-	if w.ix.HasLength() {
-		appendInt64(next(), lengthM, route)
-	}
 	if !route {
+		if w.ix.HasTime() {
+			next().AppendNull()
+		}
+		if w.ix.HasLength() {
+			next().AppendNull()
+		}
 		return w.out.AppendNull()
 	}
-	return w.out.AppendLineWith(w.ix.LinePoints(r.Vertices, w.arcs), func(coords []byte) (geoparquet.Box, error) {
-		return w.ix.WriteLine(coords, r.Vertices, w.arcs)
-	})
+	if w.draw == nil {
+		var err error
+		if w.draw, err = w.ix.NewDrawer(); err != nil {
+			return err
+		}
+	}
+	timeMS, lengthM, points, err := w.draw.Route(w.out.Batch(), r.Vertices)
+	if err != nil {
+		return fmt.Errorf("resultfiles: the path from %d to %d: %w", r.Source, r.Target, err)
+	}
+	if w.ix.HasTime() {
+		next().(*array.Int64Builder).Append(timeMS)
+	}
+	if w.ix.HasLength() {
+		next().(*array.Int64Builder).Append(lengthM)
+	}
+	return w.out.AppendLineIn(points, w.draw.Fill)
 }
 
 func appendInt64(b array.Builder, v int64, valid bool) {

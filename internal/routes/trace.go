@@ -23,6 +23,20 @@ type Tracer struct {
 	// target's walk back stops scanning arcs where it meets one: the paths
 	// of one source share their first kilometres.
 	walked walkMemo
+	// placed says where in dst a vertex lies on a path of the current
+	// Paths call, and back holds a walk back from its target.
+	placed placedMemo
+	back   []int32
+}
+
+// placedMemo holds, for one call of Paths, the vertices placed in its dst
+// (stamp[v] == epoch): v at dst[at[v]], on a path whose start lies
+// depth[v] places before it.
+type placedMemo struct {
+	epoch uint32
+	stamp []uint32
+	depth []int32
+	at    []int
 }
 
 // walkMemo holds, for one source, parent[v] where stamp[v] == epoch.
@@ -115,20 +129,7 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 			}
 			break
 		}
-		next := int32(-1)
-		var dn int64
-		lo, hi := t.ix.inOffsets[v], t.ix.inOffsets[v+1]
-		weights := t.ix.inWeights[lo:hi]
-		for i, u := range t.ix.inTails[lo:hi] {
-			if u == v {
-				continue
-			}
-			du, reached := dist.At(int(u))
-			if reached && du+int64(weights[i]) == dv {
-				next, dn = u, du
-				break // arcs come by tail: the first tight one has the smallest
-			}
-		}
+		next, dn := t.stepBack(v, dv, dist)
 		if next < 0 || fresh > int(e.N) {
 			// Distances that are not exact: no way back, or one that
 			// loops. The tree says what the backends would.
@@ -144,6 +145,92 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 		memo.stamp[dst[i]], memo.parent[dst[i]] = memo.epoch, dst[i-1]
 	}
 	return dst, dt, true
+}
+
+// stepBack returns the in-neighbour of v, at distance dv, that the
+// parent rule takes and its distance: the first tight arc's tail, -1 if
+// none. O(in-degree of v).
+func (t *Tracer) stepBack(v int32, dv int64, dist results.Distances) (int32, int64) {
+	lo, hi := t.ix.inOffsets[v], t.ix.inOffsets[v+1]
+	weights := t.ix.inWeights[lo:hi]
+	for i, u := range t.ix.inTails[lo:hi] {
+		if u == v {
+			continue
+		}
+		du, reached := dist.At(int(u))
+		if reached && du+int64(weights[i]) == dv {
+			return u, du // arcs come by tail: the first tight one has the smallest
+		}
+	}
+	return -1, 0
+}
+
+// Paths appends to dst the paths from source to each of targets, one
+// after another, each as Path reads it; to ends, where each ends in dst
+// (an unreachable target's path is empty); and to costs, its distance
+// (paths.Unreachable: none). The paths of a source are branches of its
+// tree: where a walk back meets a vertex an earlier path of the call ran
+// through, the rest of the path is that path's start, copied from dst,
+// rather than the parents walked one by one (on 100,000 Delaware routes
+// 85% of the vertices). dist is as Path's. O(path length x in-degree)
+// for the steps no earlier path of the call took, O(1) a vertex for the
+// rest; O(n) memory once.
+func (t *Tracer) Paths(dst []int32, ends []int, costs []int64, source int32, targets []int32, dist results.Distances) ([]int32, []int, []int64) {
+	n := int(t.ix.net.Edges.N)
+	p := &t.placed
+	if p.stamp == nil {
+		p.stamp, p.depth, p.at = make([]uint32, n), make([]int32, n), make([]int, n)
+	}
+	if p.epoch++; p.epoch == 0 { // wrapped: stamps of 2^32 calls ago would match
+		clear(p.stamp)
+		p.epoch = 1
+	}
+	for _, target := range targets {
+		dt, ok := dist.At(int(target))
+		if !ok || !t.ix.walksEnd || t.tree.source == source {
+			var cost int64
+			dst, cost, _ = t.Path(dst, source, target, dist)
+			ends, costs = append(ends, len(dst)), append(costs, cost)
+			continue
+		}
+		// Walk back to the source or to a vertex placed in dst.
+		back := t.back[:0]
+		v, dv, join := target, dt, int32(-1)
+		for {
+			if p.stamp[v] == p.epoch {
+				join = v
+				break
+			}
+			back = append(back, v)
+			if v == source {
+				break
+			}
+			next, dn := t.stepBack(v, dv, dist)
+			if next < 0 || len(back) > n {
+				break // distances that are not exact: the tree decides
+			}
+			v, dv = next, dn
+		}
+		t.back = back
+		if join < 0 && back[len(back)-1] != source {
+			t.buildTree(source, dist)
+			dst = t.treePath(dst, target)
+			ends, costs = append(ends, len(dst)), append(costs, dt)
+			continue
+		}
+		start := len(dst)
+		if join >= 0 {
+			at := p.at[join]
+			dst = append(dst, dst[at-int(p.depth[join]):at+1]...)
+		}
+		for i := len(back) - 1; i >= 0; i-- {
+			v := back[i]
+			dst = append(dst, v)
+			p.stamp[v], p.depth[v], p.at[v] = p.epoch, int32(len(dst)-1-start), len(dst)-1
+		}
+		ends, costs = append(ends, len(dst)), append(costs, dt)
+	}
+	return dst, ends, costs
 }
 
 // buildTree builds source's whole tree by the parent rule and mends it

@@ -172,3 +172,48 @@ func TestWalksEndAtTheSource(t *testing.T) {
 		}
 	}
 }
+
+// TestPathsAreWhatPathReads checks that Paths gives, for a source's
+// targets in one call (unreachable ones, repeats and the source itself
+// among them), the paths and distances a fresh Tracer's Path reads for
+// each alone, over positive weights, over weights with zeros (whose
+// cycles make the Tracer build whole trees) and on a loop of zero
+// weights.
+func TestPathsAreWhatPathReads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	graphs := []*graph.EdgeList{randomGraph(rng, 300, 1500, 1, 3), randomGraph(rng, 300, 1500, 0, 2), zeroLoop()}
+	for gi, e := range graphs {
+		csr := graph.BuildCSR(e)
+		ix, err := NewIndex(Network{Edges: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tracer := NewTracer(ix, csr)
+		for _, source := range []int32{0, 3, 4} {
+			exact := exactDistances(e, source)
+			rows := &results.Rows{Dist64: exact}
+			for v, d := range exact {
+				if d < 0 {
+					rows.Dist64[v] = paths.Unreachable
+				}
+			}
+			var targets []int32
+			for range 80 {
+				targets = append(targets, rng.Int32N(e.N))
+			}
+			targets = append(targets, source, targets[0])
+			prefix := []int32{7, 7} // what dst held before
+			dst, ends, costs := tracer.Paths(prefix, []int{2}, []int64{-1}, source, targets, rows.Distances())
+			if len(ends) != len(targets)+1 || len(costs) != len(targets)+1 || !slices.Equal(dst[:2], prefix) {
+				t.Fatalf("graph %d, source %d: %d ends, %d costs for %d targets after one", gi, source, len(ends), len(costs), len(targets))
+			}
+			for j, target := range targets {
+				want, wantCost, _ := NewTracer(ix, csr).Path(nil, source, target, rows.Distances())
+				got := dst[ends[j]:ends[j+1]]
+				if !slices.Equal(got, want) || costs[j+1] != wantCost {
+					t.Fatalf("graph %d, %d -> %d: path %v (%d), Path's %v (%d)", gi, source, target, got, costs[j+1], want, wantCost)
+				}
+			}
+		}
+	}
+}

@@ -184,23 +184,16 @@ func (a *pathAnswers) Put(rows *results.Rows) error {
 		pairs += len(a.list.rows[rows.First+i])
 	}
 	traced := make([]int32, 0, int64(pairs)*a.tracedPerRow.Load())
-	ends := make([]int, 0, pairs)
+	ends, costs := make([]int, 0, pairs), make([]int64, 0, pairs)
 	for i := range rows.Len() {
 		k := rows.First + i
 		source := rows.Sources[i]
 		lo, hi := rows.Span(i)
-		row := dist.Slice(lo, hi)
+		first := len(ends)
+		// A source's paths traced together share their starts (Paths).
+		traced, ends, costs = tracer.Paths(traced, ends, costs, source, a.list.targets[k], dist.Slice(lo, hi))
 		for j, at := range a.list.rows[k] {
-			target := a.list.targets[k][j]
-			start := len(traced)
-			var cost int64
-			var ok bool
-			traced, cost, ok = tracer.Path(traced, source, target, row)
-			if !ok {
-				traced = traced[:start]
-			}
-			a.rows[at] = resultfiles.PathRow{Source: source, Target: target, Cost: cost}
-			ends = append(ends, len(traced))
+			a.rows[at] = resultfiles.PathRow{Source: source, Target: a.list.targets[k][j], Cost: costs[first+j]}
 		}
 	}
 	if pairs > 0 {
