@@ -84,16 +84,64 @@ func repairOn[D Distance, W ~int32 | ~int64](r *TreeRepair, g *graph.CSR, weight
 }
 
 // MayLoop reports whether tight arcs of g can close a cycle of parent
-// choices, which only a whole row's repair resolves: an arc of weight 0
-// or less, or, for rows of (weight, metric) keys (keyed), an arc whose
-// weight and metric are both 0. A producer that finds parents from a
-// row's few asked cells rather than the whole row may only do so when
-// this is false. O(m).
+// choices, which only a whole row's repair resolves (Repair), so that a
+// producer may not find a cell's parent from the row's few asked cells.
+// Around such a cycle every distance is the same, so each of its arcs
+// weighs 0 (for rows of (weight, metric) keys, keyed: weight and metric
+// 0), and an arc from a vertex to itself is never a parent: a cycle of
+// choices needs a directed cycle of such arcs between distinct vertices.
+// Without one (the zero-length segments of a road network run one way
+// and in no ring) every row's parents are each vertex's smallest tight
+// in-neighbour. A negative weight may always loop. O(n + m), and the
+// zero arcs' cycle by Kahn's order.
 func MayLoop(g *graph.CSR, keyed bool) bool {
-	for a, w := range g.Weights {
-		if w < 0 || (w == 0 && (!keyed || g.Metric[a] == 0)) {
-			return true
+	var zero [][2]int32 // tail, head
+	for u := range g.N {
+		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
+			w, v := g.Weights[a], g.Targets[a]
+			if w < 0 {
+				return true
+			}
+			if w == 0 && v != u && (!keyed || g.Metric[a] == 0) {
+				zero = append(zero, [2]int32{u, v})
+			}
 		}
 	}
-	return false
+	return hasCycle(zero)
+}
+
+// hasCycle reports whether the arcs (tail, head) close a directed cycle:
+// Kahn's order, repeatedly taking vertices no remaining arc enters,
+// leaves some vertex untaken exactly when they do. O(arcs).
+func hasCycle(arcs [][2]int32) bool {
+	if len(arcs) == 0 {
+		return false
+	}
+	indegree := map[int32]int{}
+	out := map[int32][]int32{}
+	for _, a := range arcs {
+		indegree[a[1]]++
+		if _, ok := indegree[a[0]]; !ok {
+			indegree[a[0]] = 0
+		}
+		out[a[0]] = append(out[a[0]], a[1])
+	}
+	var ready []int32
+	for v, d := range indegree {
+		if d == 0 {
+			ready = append(ready, v)
+		}
+	}
+	taken := 0
+	for len(ready) > 0 {
+		u := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		taken++
+		for _, v := range out[u] {
+			if indegree[v]--; indegree[v] == 0 {
+				ready = append(ready, v)
+			}
+		}
+	}
+	return taken < len(indegree)
 }

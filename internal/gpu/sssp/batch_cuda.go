@@ -145,7 +145,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		}
 		// Keyed parents have loops to mend only over arcs of weight and
 		// metric 0: then whole rows go to the host (keyedParents).
-		s.onDevice = !(req.Wants(results.Parent) && paths.MayLoop(g, true))
+		s.onDevice = !(req.Wants(results.Parent) && hasZeroKeyArc(g))
 		if !s.onDevice {
 			if s.keyed, err = newKeyedParents(g, b.workers); err != nil {
 				return stats, err

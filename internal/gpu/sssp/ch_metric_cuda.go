@@ -90,6 +90,21 @@ func checkMetricRequest(g *graph.CSR) error {
 	return nil
 }
 
+// hasZeroKeyArc reports whether an arc of g has weight and metric 0: ties
+// over such arcs can close loops of tight in-neighbours, which only a
+// whole row's repair on the host resolves (keyedParents), and the
+// device's gather of parents keeps no rule for a loop. Broader than
+// paths.MayLoop (an arc to itself, arcs in no ring): those rows too go to
+// the host, whose finder gives the same parents then. O(m).
+func hasZeroKeyArc(g *graph.CSR) bool {
+	for a, w := range g.Weights {
+		if w == 0 && g.Metric[a] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // keyedParents is the host's part of a metric run with parents over arcs
 // of weight and metric 0: each whole row's parents by the keyed rule,
 // loops repaired (paths.NewKeyedParentFinder), on the workers' finders.
