@@ -32,28 +32,8 @@ func TestSSSPSpreadEqualsOneDevice(t *testing.T) {
 	}
 	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
 	for _, alg := range []string{"sssp", "bellman-ford", "dijkstra"} {
-		digest := func(b *gpu.Backend) []uint64 {
-			req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g, Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}}}
-			d := make([]uint64, len(sources))
-			err := b.Run(context.Background(), req, func(rows *results.Rows) error {
-				defer rows.Release()
-				if err := req.CheckRows(rows); err != nil {
-					return err
-				}
-				for i := range rows.Len() {
-					if err := gputest.CheckTree(g, rows.Tree(i).Copy()); err != nil {
-						return err
-					}
-					d[rows.First+i] = gputest.RowHash(rows, i)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatalf("%s: %v", alg, err)
-			}
-			return d
-		}
-		if got, want := digest(two), digest(backendtest.Default()); !slices.Equal(got, want) {
+		got, _ := spreadDigest(t, two, g, alg, sources)
+		if want, _ := spreadDigest(t, backendtest.Default(), g, alg, sources); !slices.Equal(got, want) {
 			t.Errorf("%s on 2 contexts: rows differ from the one-device run", alg)
 		}
 	}
@@ -74,43 +54,48 @@ func TestSpreadSharesTheGraphsUpload(t *testing.T) {
 		sources[i] = int32(r.IntN(int(e.N)))
 	}
 	two := backendtest.Open(t, gpu.WithDevices([]int{0, 0}))
-	digest := func(b *gpu.Backend) ([]uint64, map[string]any) {
-		facts := map[string]any{}
-		var mu sync.Mutex
-		req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g,
-			Choice: backend.Choice{Algorithm: backend.Algorithm{Name: "sssp"}},
-			Facts: func(key string, value any) {
-				mu.Lock()
-				defer mu.Unlock()
-				facts[key] = value
-			}}
-		d := make([]uint64, len(sources))
-		err := b.Run(context.Background(), req, func(rows *results.Rows) error {
-			defer rows.Release()
-			if err := req.CheckRows(rows); err != nil {
-				return err
-			}
-			for i := range rows.Len() {
-				if err := gputest.CheckTree(g, rows.Tree(i).Copy()); err != nil {
-					return err
-				}
-				d[rows.First+i] = gputest.RowHash(rows, i)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d, facts
-	}
-	got, facts := digest(two)
-	want, _ := digest(backendtest.Default())
+	got, facts := spreadDigest(t, two, g, "sssp", sources)
+	want, _ := spreadDigest(t, backendtest.Default(), g, "sssp", sources)
 	if !slices.Equal(got, want) {
 		t.Error("rows on 2 contexts differ from the one-device run")
 	}
-	// The forward arcs' three arrays, unless one context finished before
-	// the other began (then it uploads on its own, also correct).
+	// The forward arcs' three arrays: both contexts start at once, and
+	// each one's searches outlast the other's upload by far.
 	if n, _ := facts[sssp.FactSharedUploads].(int); n != 3 {
 		t.Errorf("%d arrays copied between the contexts, want 3 (facts %v)", n, facts)
 	}
+}
+
+// spreadDigest runs alg from sources over g with parents on b, checks
+// every row's tree, and returns each row's hash in request order and the
+// run's facts.
+func spreadDigest(t *testing.T, b *gpu.Backend, g *graph.CSR, alg string, sources []int32) ([]uint64, map[string]any) {
+	t.Helper()
+	facts := map[string]any{}
+	var mu sync.Mutex
+	req := backend.Request{Shape: results.Shape{Sources: sources, Columns: results.ColumnsOf(results.Parent), MaxDistance: results.NoCutoff}, CSR: g,
+		Choice: backend.Choice{Algorithm: backend.Algorithm{Name: alg}},
+		Facts: func(key string, value any) {
+			mu.Lock()
+			defer mu.Unlock()
+			facts[key] = value
+		}}
+	d := make([]uint64, len(sources))
+	err := b.Run(context.Background(), req, func(rows *results.Rows) error {
+		defer rows.Release()
+		if err := req.CheckRows(rows); err != nil {
+			return err
+		}
+		for i := range rows.Len() {
+			if err := gputest.CheckTree(g, rows.Tree(i).Copy()); err != nil {
+				return err
+			}
+			d[rows.First+i] = gputest.RowHash(rows, i)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", alg, err)
+	}
+	return d, facts
 }

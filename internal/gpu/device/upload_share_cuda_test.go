@@ -103,18 +103,7 @@ func TestUploadShareCopiesBetweenContexts(t *testing.T) {
 
 	// Every context frees its buffers: the share holds nothing, and the
 	// next uploads come from host memory (the first) and copies.
-	for i, d := range devs {
-		if err := d.Do(func(c *Ctx) error {
-			for j := range held[i] {
-				if err := c.Free(&held[i][j]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	freeHeld(t, devs, held)
 	if n := len(share.arrays); n != 0 {
 		t.Fatalf("the share holds %d arrays after their buffers were freed", n)
 	}
@@ -149,6 +138,12 @@ func TestUploadShareCopiesBetweenContexts(t *testing.T) {
 		t.Error("a context without the share copied from another")
 	}
 	held[2] = bufs
+	freeHeld(t, devs, held)
+}
+
+// freeHeld frees each device's buffers of held on that device.
+func freeHeld(t *testing.T, devs []*Device, held [][]Buffer) {
+	t.Helper()
 	for i, d := range devs {
 		if err := d.Do(func(c *Ctx) error {
 			for j := range held[i] {
