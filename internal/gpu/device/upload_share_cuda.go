@@ -15,9 +15,9 @@ import (
 // host's link once: the first context to upload an array copies it from
 // host memory, and the others copy that context's buffer over the peer
 // link. Four NVIDIA H200s uploading the same 1 GB graph at once took
-// 0.20-0.23 s each, against 0.08 s for one alone: all four read the same
-// host memory through their pinned chunks at once, where one upload and
-// three copies between devices cost one upload and a few milliseconds.
+// 0.20-0.23 s each, against 0.08 s for one alone (each allocating its
+// pinned chunks and filling them from the same host memory at once);
+// shared, 0.10-0.14 s each.
 //
 // Only ShareInt32ToDevice and ShareInt64ToDevice go through the share,
 // and only for copies of stagedUploadMinBytes or more; a context takes
