@@ -25,7 +25,7 @@ func batchOf(t *testing.T, produce func(r *Rows) error) (geometry *array.Binary,
 		t.Fatal(err)
 	}
 	var rec arrow.RecordBatch
-	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(r arrow.RecordBatch, _ []byte) error {
+	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(r arrow.RecordBatch, _ batchMemory) error {
 		if rec != nil {
 			t.Fatal("more than one batch")
 		}
@@ -156,7 +156,7 @@ func TestAppendLineWithReturnsFillError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch, []byte) error { return nil }, nil)
+	rows := newRows(Schema(nil, nil, tables.Parquet), 0, cfg, func(arrow.RecordBatch, batchMemory) error { return nil }, nil)
 	defer rows.release()
 	err = rows.AppendLineWith(3, func([]byte) (Box, error) { return Box{}, errors.New("no room") })
 	if err == nil || !strings.Contains(err.Error(), "row 0: no room") {

@@ -13,31 +13,49 @@ import (
 // built (about 200 MB of WKB in all). The first error of write is kept;
 // batches after it are dropped.
 //
-// A batch's WKB buffer, once its batch is written, is handed back
-// (spareBuffer) for a later batch to fill: a fresh 64 MiB slice costs
-// its zeroing and the collector's work on 1 GB of garbage. The Parquet
-// writer copies what it keeps of a batch (a column's statistics), and a
-// batch's row group is closed by the time Write returns, so nothing
-// refers to the buffer by then.
+// A batch's WKB buffer and list values (batchMemory), once its batch is
+// written, are handed back (spareMemory) for a later batch to fill: a
+// fresh 64 MiB slice costs its zeroing, or its pages' first faults, and
+// the collector's work on 1 GB of garbage. The Parquet writer copies
+// what it keeps of a batch (a column's statistics), and a batch's row
+// group is closed by the time Write returns, so nothing refers to the
+// memory by then.
 type writeAhead struct {
 	batches chan sentBatch
-	spare   chan []byte
+	spare   chan batchMemory
 	done    chan struct{}
 	mu      sync.Mutex
 	err     error
 }
 
-// sentBatch is a batch on its way to the writer and the WKB buffer its
-// geometry column wraps (nil: none to hand back).
+// sentBatch is a batch on its way to the writer and the memory its
+// columns wrap that a later batch may fill again.
 type sentBatch struct {
 	rec arrow.RecordBatch
-	wkb []byte
+	mem batchMemory
+}
+
+// batchMemory is what a batch's columns wrap that Rows fills in place: the
+// WKB of its geometry, and the values of its lists of int32
+// (Rows.AppendInt32List) by leading column, nil where a column has none.
+type batchMemory struct {
+	wkb   []byte
+	lists [][]int32
+}
+
+// empty returns the memory with every slice emptied, its capacity kept.
+func (m batchMemory) empty() batchMemory {
+	lists := make([][]int32, len(m.lists))
+	for i, l := range m.lists {
+		lists[i] = l[:0]
+	}
+	return batchMemory{wkb: m.wkb[:0], lists: lists}
 }
 
 // startWriteAhead starts the goroutine that passes every batch sent to
 // write, in order.
 func startWriteAhead(write func(arrow.RecordBatch) error) *writeAhead {
-	w := &writeAhead{batches: make(chan sentBatch, 1), spare: make(chan []byte, 2), done: make(chan struct{})}
+	w := &writeAhead{batches: make(chan sentBatch, 1), spare: make(chan batchMemory, 2), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
 		for b := range w.batches {
@@ -52,9 +70,9 @@ func startWriteAhead(write func(arrow.RecordBatch) error) *writeAhead {
 				}
 			}
 			b.rec.Release()
-			if written && b.wkb != nil {
+			if written && (b.mem.wkb != nil || b.mem.lists != nil) {
 				select {
-				case w.spare <- b.wkb[:0]:
+				case w.spare <- b.mem.empty():
 				default: // two wait already: let the collector have it
 				}
 			}
@@ -63,17 +81,15 @@ func startWriteAhead(write func(arrow.RecordBatch) error) *writeAhead {
 	return w
 }
 
-// spareBuffer returns the WKB buffer of a written batch, empty, if one is
-// waiting and holds n bytes; nil otherwise.
-func (w *writeAhead) spareBuffer(n int) []byte {
+// spareMemory returns the memory of a written batch, every slice empty,
+// if one is waiting; the zero batchMemory otherwise.
+func (w *writeAhead) spareMemory() batchMemory {
 	select {
-	case b := <-w.spare:
-		if cap(b) >= n {
-			return b
-		}
+	case m := <-w.spare:
+		return m
 	default:
+		return batchMemory{}
 	}
-	return nil
 }
 
 // failure is the first error of write, or nil.
@@ -84,16 +100,16 @@ func (w *writeAhead) failure() error {
 }
 
 // send hands rec to the writer, keeping a reference until it is written,
-// and wkb, the buffer its geometry wraps (or nil), which the writer hands
-// back once rec is written (spareBuffer): the caller must not touch it
+// and mem, the memory its columns wrap (or none), which the writer hands
+// back once rec is written (spareMemory): the caller must not touch it
 // after. It returns the writer's first error, if there has been one, so
 // that the caller stops producing.
-func (w *writeAhead) send(rec arrow.RecordBatch, wkb []byte) error {
+func (w *writeAhead) send(rec arrow.RecordBatch, mem batchMemory) error {
 	if err := w.failure(); err != nil {
 		return err
 	}
 	rec.Retain()
-	w.batches <- sentBatch{rec: rec, wkb: wkb}
+	w.batches <- sentBatch{rec: rec, mem: mem}
 	return nil
 }
 

@@ -38,7 +38,7 @@ func TestWriteAheadKeepsOrderAndTheFirstError(t *testing.T) {
 	var sendErr error
 	for k := range int64(20) {
 		rec := batch(k)
-		if err := w.send(rec, nil); err != nil && sendErr == nil {
+		if err := w.send(rec, batchMemory{}); err != nil && sendErr == nil {
 			sendErr = err
 		}
 		rec.Release()
@@ -59,10 +59,10 @@ func TestWriteAheadKeepsOrderAndTheFirstError(t *testing.T) {
 	}
 }
 
-// TestWriteAheadHandsBackWrittenBuffers: a batch's WKB buffer comes back
-// from spareBuffer only once its batch is written, empty and with its
-// capacity, and never when it is too small or its batch failed.
-func TestWriteAheadHandsBackWrittenBuffers(t *testing.T) {
+// TestWriteAheadHandsBackWrittenMemory: a batch's WKB buffer and list
+// values come back from spareMemory only once its batch is written, empty
+// and with their capacity, and never when its batch failed.
+func TestWriteAheadHandsBackWrittenMemory(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64}}, nil)
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	defer b.Release()
@@ -80,41 +80,36 @@ func TestWriteAheadHandsBackWrittenBuffers(t *testing.T) {
 		}
 		return nil
 	})
-	wkb := make([]byte, 10, 100)
-	if err := w.send(rec, wkb); err != nil {
+	wkb, list := make([]byte, 10, 100), make([]int32, 3, 50)
+	if err := w.send(rec, batchMemory{wkb: wkb, lists: [][]int32{nil, list}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := w.spareBuffer(1); got != nil {
-		t.Fatal("a buffer came back before its batch was written")
+	if got := w.spareMemory(); got.wkb != nil || got.lists != nil {
+		t.Fatal("memory came back before its batch was written")
 	}
 	release <- struct{}{}
-	var got []byte
+	var got batchMemory
 	for range 1000 {
-		if got = w.spareBuffer(100); got != nil {
+		if got = w.spareMemory(); got.wkb != nil {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if len(got) != 0 || cap(got) != 100 || &got[:1][0] != &wkb[0] {
-		t.Fatalf("spare buffer of length %d, capacity %d, want the batch's, empty", len(got), cap(got))
+	if len(got.wkb) != 0 || cap(got.wkb) != 100 || &got.wkb[:1][0] != &wkb[0] {
+		t.Fatalf("spare WKB of length %d, capacity %d, want the batch's, empty", len(got.wkb), cap(got.wkb))
 	}
-	if err := w.send(rec, got); err != nil {
-		t.Fatal(err)
-	}
-	release <- struct{}{}
-	time.Sleep(10 * time.Millisecond)
-	if small := w.spareBuffer(101); small != nil {
-		t.Error("a buffer of 100 bytes came back for 101")
+	if len(got.lists) != 2 || got.lists[0] != nil || len(got.lists[1]) != 0 || cap(got.lists[1]) != 50 || &got.lists[1][:1][0] != &list[0] {
+		t.Fatalf("spare lists %v, want none for column 0 and column 1's, empty", got.lists)
 	}
 	fail = true
-	if err := w.send(rec, make([]byte, 0, 100)); err != nil {
+	if err := w.send(rec, got); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
 	if err := w.close(); err == nil {
 		t.Fatal("close: no error after a failed write")
 	}
-	if failed := w.spareBuffer(1); failed != nil {
-		t.Error("the buffer of a batch whose write failed came back")
+	if failed := w.spareMemory(); failed.wkb != nil || failed.lists != nil {
+		t.Error("the memory of a batch whose write failed came back")
 	}
 }

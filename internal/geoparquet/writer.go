@@ -121,7 +121,7 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 		return tables.FileInfo{}, err
 	}
 	ahead := startWriteAhead(tw.Write)
-	rows := newRows(schema, len(leading), cfg, ahead.send, ahead.spareBuffer)
+	rows := newRows(schema, len(leading), cfg, ahead.send, ahead.spareMemory)
 	defer rows.release()
 	err = produce(rows)
 	if err == nil {
@@ -165,9 +165,9 @@ func checkTable(leading []arrow.Field, meta map[string]string) error {
 }
 
 // Rows appends the rows of a routes file. For each row the caller
-// appends one value to the builder of every leading column (Leading),
-// then ends the row with its route: AppendLine or AppendNull. One
-// goroutine owns it.
+// appends one value to the builder of every leading column (Leading), or
+// for a list of int32 through AppendInt32List, then ends the row with its
+// route: AppendLine or AppendNull. One goroutine owns it.
 //
 // The geometry and bbox columns are not built through Arrow builders:
 // AppendLine writes WKB straight into one byte slice per batch, and the
@@ -178,11 +178,18 @@ type Rows struct {
 	mem     memory.Allocator
 	leading []array.Builder
 	maxRows int
-	// emit hands on a full batch and the WKB buffer its geometry wraps;
-	// spare, unless nil, returns a written batch's buffer of n bytes or
-	// more to fill again, or nil (writeAhead).
-	emit  func(rec arrow.RecordBatch, wkb []byte) error
-	spare func(n int) []byte
+	// emit hands on a full batch and the memory its columns wrap; spare,
+	// unless nil, returns a written batch's memory to fill again, or none
+	// (writeAhead).
+	emit  func(rec arrow.RecordBatch, mem batchMemory) error
+	spare func() batchMemory
+	// recycled is the written batch's memory this batch fills, asked for
+	// at the batch's first need of memory (taken).
+	recycled batchMemory
+	taken    bool
+	// lists are the leading columns filled in place (AppendInt32List), by
+	// column; nil where the column's builder takes its values.
+	lists []*int32List
 
 	// The batch's geometry: WKB of every row in values, row i at
 	// values[offsets[i]:offsets[i+1]], and whether it has one. A null
@@ -200,8 +207,8 @@ type Rows struct {
 	extent  Box   // of every route
 }
 
-func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch, []byte) error, spare func(int) []byte) *Rows {
-	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, spare: spare, extent: emptyBox()}
+func newRows(schema *arrow.Schema, leading int, cfg tables.Config, emit func(arrow.RecordBatch, batchMemory) error, spare func() batchMemory) *Rows {
+	r := &Rows{schema: schema, mem: cfg.Mem, maxRows: cfg.BatchRows, emit: emit, spare: spare, extent: emptyBox(), lists: make([]*int32List, leading)}
 	for i := range leading {
 		r.leading = append(r.leading, array.NewBuilder(cfg.Mem, schema.Field(i).Type))
 	}
@@ -231,6 +238,20 @@ func (r *Rows) newBatch(geometryBytes int) {
 	r.offsets = append(make([]int32, 0, min(r.maxRows, 1<<16)+1), 0)
 	r.valid, r.nulls = r.valid[:0], 0
 	r.xmin, r.ymin, r.xmax, r.ymax = nil, nil, nil, nil
+	r.recycled, r.taken = batchMemory{}, false
+	for _, l := range r.lists {
+		if l != nil {
+			l.newBatch()
+		}
+	}
+}
+
+// takeSpare asks once a batch for a written batch's memory to fill.
+func (r *Rows) takeSpare() {
+	if !r.taken && r.spare != nil {
+		r.recycled = r.spare()
+	}
+	r.taken = true
 }
 
 // Leading returns the builder of leading column i, whose type is the
@@ -332,9 +353,11 @@ func (r *Rows) reserveLine(points int) error {
 		return fmt.Errorf("geoparquet: row %d: a route of %d points does not fit a binary column", r.rows, points)
 	}
 	if r.values == nil {
-		if r.spare != nil {
-			r.values = r.spare(max(r.valuesCap, size))
+		r.takeSpare()
+		if cap(r.recycled.wkb) >= max(r.valuesCap, size) {
+			r.values = r.recycled.wkb
 		}
+		r.recycled.wkb = nil
 		if r.values == nil {
 			r.values = make([]byte, 0, max(r.valuesCap, size))
 		}
@@ -371,8 +394,8 @@ func (r *Rows) AppendNull() error {
 // ended, and emits the batch once it is full.
 func (r *Rows) endRow() error {
 	n := len(r.valid)
-	for i, b := range r.leading {
-		if got := b.Len(); got != n {
+	for i := range r.leading {
+		if got := r.columnLen(i); got != n {
 			return fmt.Errorf("geoparquet: row %d: leading column %q has %d values in the batch, want %d",
 				r.rows, r.schema.Field(i).Name, got, n)
 		}
@@ -389,8 +412,8 @@ func (r *Rows) endRow() error {
 // route.
 func (r *Rows) flush() error {
 	n := len(r.valid)
-	for i, b := range r.leading {
-		if got := b.Len(); got != n {
+	for i := range r.leading {
+		if got := r.columnLen(i); got != n {
 			return fmt.Errorf("geoparquet: leading column %q has %d values past the last row: a row was not ended",
 				r.schema.Field(i).Name, got-n)
 		}
@@ -399,19 +422,27 @@ func (r *Rows) flush() error {
 		return nil
 	}
 	cols := make([]arrow.Array, 0, len(r.schema.Fields()))
-	for _, b := range r.leading {
+	mem := batchMemory{wkb: r.values}
+	for i, b := range r.leading {
+		if l := r.lists[i]; l != nil {
+			cols = append(cols, l.array(r.mem, r.schema.Field(i).Type))
+			if mem.lists == nil {
+				mem.lists = make([][]int32, len(r.leading))
+			}
+			mem.lists[i] = l.values
+			continue
+		}
 		cols = append(cols, b.NewArray())
 	}
 	geometry, bbox := r.routeArrays()
 	rec := arrowslices.NewRecord(r.schema, n, append(cols, geometry, bbox)...)
 	defer rec.Release()
 	// The writer refers to the batch's memory until it has written it, so
-	// the next batch gets slices of its own; emit hands the WKB buffer
-	// back once it is free (writeAhead.spareBuffer).
-	wkb := r.values
+	// the next batch gets slices of its own; emit hands the memory back
+	// once it is free (writeAhead.spareMemory).
 	r.newBatch(len(r.values))
 	r.batches++
-	return r.emit(rec, wkb)
+	return r.emit(rec, mem)
 }
 
 // routeArrays wraps the batch's geometry and bounds as the geometry and

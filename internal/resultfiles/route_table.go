@@ -122,14 +122,13 @@ func (w *routeRows) append(i int, r *PathRow) error {
 		}
 	}
 	appendInt64(next(), r.Cost, r.Cost != paths.Unreachable)
-	vertices := next().(*array.ListBuilder)
-	route := r.Vertices != nil && r.Cost != paths.Unreachable
-	if r.Vertices != nil {
-		vertices.Append(true)
-		vertices.ValueBuilder().(*array.Int32Builder).AppendValues(r.Vertices, nil)
-	} else {
-		vertices.AppendNull()
+	// The vertex lists are filled in place, in memory a later batch fills
+	// again (geoparquet.Rows.AppendInt32List).
+	if err := w.out.AppendInt32List(col, r.Vertices); err != nil {
+		return err
 	}
+	col++
+	route := r.Vertices != nil && r.Cost != paths.Unreachable
 	if w.ids.Write {
 		next().(*array.Int64Builder).Append(w.ids.Vertices.Original(r.Source))
 		next().(*array.Int64Builder).Append(w.ids.Vertices.Original(r.Target))

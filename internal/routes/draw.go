@@ -86,22 +86,17 @@ func (d *Drawer) Route(batch int64, vertices []int32) (timeMS, lengthM int64, po
 		timeMS, lengthM, points = e.timeMS, e.lengthM, (e.end-e.start)/pointBytes
 	}
 	d.shared = shared
-	t, l, geo := d.ix.net.TimeMS, d.ix.net.LengthM, d.ix.net.Geometry
+	arcs := d.l.arcs
 	for i := max(shared, 1); i < len(vertices); i++ {
 		a := d.ix.Arc(vertices[i-1], vertices[i])
 		if a == NoArc {
 			return 0, 0, 0, fmt.Errorf("routes: the route steps from %d to %d, which no arc joins", vertices[i-1], vertices[i])
 		}
 		d.arcs = append(d.arcs, a)
-		if t != nil {
-			timeMS += int64(t[a])
-		}
-		if l != nil {
-			lengthM += int64(l[a])
-		}
-		if len(geo.Offsets) != 0 {
-			points += int(geo.Offsets[a+1] - geo.Offsets[a])
-		}
+		al := &arcs[a]
+		timeMS += int64(al.timeMS)
+		lengthM += int64(al.lengthM)
+		points += int(al.points)
 	}
 	points += len(vertices) - shared
 	d.points = points
@@ -139,8 +134,7 @@ func (d *Drawer) Fill(batch []byte, at int) (geoparquet.Box, error) {
 		pos += copy(batch[pos:], batch[e.start:e.end])
 		timeMS, lengthM, box = e.timeMS, e.lengthM, e.box
 	}
-	net, l := &d.ix.net, d.l
-	hasGeometry := len(net.Geometry.Offsets) != 0
+	l := d.l
 	// The vertices after the shared start become entries until one is an
 	// entry already: it lies on another route, so the vertices after it
 	// are not on the tree path its entry records.
@@ -150,25 +144,19 @@ func (d *Drawer) Fill(batch []byte, at int) (geoparquet.Box, error) {
 		parent := int32(-1)
 		if i > 0 {
 			parent = vertices[i-1]
-			a := d.arcs[i-max(shared, 1)]
-			if net.TimeMS != nil {
-				timeMS += int64(net.TimeMS[a])
-			}
-			if net.LengthM != nil {
-				lengthM += int64(net.LengthM[a])
-			}
-			if hasGeometry {
-				if lo, hi := net.Geometry.Offsets[a], net.Geometry.Offsets[a+1]; lo < hi {
-					pos += copy(batch[pos:], l.points[lo*pointBytes:hi*pointBytes])
-					b := &l.arcBox[a]
-					box = [4]int32{min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])}
-				}
+			al := &l.arcs[d.arcs[i-max(shared, 1)]]
+			timeMS += int64(al.timeMS)
+			lengthM += int64(al.lengthM)
+			if al.points > 0 {
+				pos += copy(batch[pos:], l.coords(al))
+				b := &al.box
+				box = [4]int32{min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])}
 			}
 		}
-		*(*[pointBytes]byte)(batch[pos:]) = *(*[pointBytes]byte)(l.vertices[int(v)*pointBytes:])
+		p := &l.vertices[v]
+		*(*[pointBytes]byte)(batch[pos:]) = p.coords
 		pos += pointBytes
-		x, y := net.Vertices.X[v], net.Vertices.Y[v]
-		box = [4]int32{min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)}
+		box = [4]int32{min(box[0], p.x), min(box[1], p.y), max(box[2], p.x), max(box[3], p.y)}
 		if remember {
 			e := &d.drawn[v]
 			if e.stamp == d.epoch {

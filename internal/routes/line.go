@@ -12,16 +12,34 @@ import (
 // (geoparquet.Coords), encoded once for every route an Index draws: a
 // route of 645 points is then its runs copied, not 645 conversions and
 // a pass for its bounding box (100,000 Delaware routes: about 0.7 of 4
-// cpu-s before). 16 bytes a vertex and a geometry point, 16 an arc for its
-// box.
+// cpu-s before). What a step of a route reads of a vertex, and of an arc,
+// lies side by side (vertexPoint, arcLine): the steps of routes land at
+// scattered places, and each array read there is a cache miss of its own.
+// 24 bytes a vertex, 16 a geometry point and 40 an arc.
 type lineCoords struct {
-	vertices geoparquet.Coords // vertex v at v*16
+	vertices []vertexPoint
 	points   geoparquet.Coords // the geometry's points, in its order
-	// arcBox[a] is the bounding box of arc a's intermediate points in
-	// graph.UnitsPerDegree units (xmin, ymin, xmax, ymax), inverted for
-	// an arc without any.
-	arcBox [][4]int32
-	err    error
+	arcs     []arcLine         // by row in the edge list
+	err      error
+}
+
+// vertexPoint is a vertex's point as a line holds it, and its position in
+// graph.UnitsPerDegree units for the line's bounding box.
+type vertexPoint struct {
+	coords [pointBytes]byte
+	x, y   int32
+}
+
+// arcLine is what a route's step along an arc adds: its intermediate
+// points (points of them from points[first], none for a straight
+// segment), their bounding box in graph.UnitsPerDegree units (xmin, ymin,
+// xmax, ymax; inverted without points), and its travel time and length
+// (0 for a metric the network lacks).
+type arcLine struct {
+	first           int64
+	points          int32
+	timeMS, lengthM int32
+	box             [4]int32
 }
 
 // lines returns ix's line coordinates, encoding them on the first call.
@@ -40,25 +58,44 @@ func encodeLines(net Network) *lineCoords {
 		l.err = fmt.Errorf("routes: a network without vertex positions has no lines")
 		return l
 	}
-	if l.vertices, l.err = geoparquet.AppendCoordsUnits(nil, vs.X, vs.Y, graph.UnitsPerDegree); l.err != nil {
-		l.err = fmt.Errorf("routes: vertex positions: %w", l.err)
+	coords, err := geoparquet.AppendCoordsUnits(nil, vs.X, vs.Y, graph.UnitsPerDegree)
+	if err != nil {
+		l.err = fmt.Errorf("routes: vertex positions: %w", err)
 		return l
+	}
+	l.vertices = make([]vertexPoint, len(vs.X))
+	for v := range l.vertices {
+		l.vertices[v] = vertexPoint{coords: [pointBytes]byte(coords[v*pointBytes:]), x: vs.X[v], y: vs.Y[v]}
 	}
 	if l.points, l.err = geoparquet.AppendCoordsUnits(nil, geo.X, geo.Y, graph.UnitsPerDegree); l.err != nil {
 		l.err = fmt.Errorf("routes: arc geometry: %w", l.err)
 		return l
 	}
-	l.arcBox = make([][4]int32, geo.Arcs())
-	for a := range l.arcBox {
-		box := [4]int32{math.MaxInt32, math.MaxInt32, math.MinInt32, math.MinInt32}
-		x, y := geo.Points(a)
-		for i := range x {
-			box[0], box[1] = min(box[0], x[i]), min(box[1], y[i])
-			box[2], box[3] = max(box[2], x[i]), max(box[3], y[i])
+	l.arcs = make([]arcLine, len(net.Edges.Src))
+	for a := range l.arcs {
+		al := arcLine{box: [4]int32{math.MaxInt32, math.MaxInt32, math.MinInt32, math.MinInt32}}
+		if net.TimeMS != nil {
+			al.timeMS = net.TimeMS[a]
 		}
-		l.arcBox[a] = box
+		if net.LengthM != nil {
+			al.lengthM = net.LengthM[a]
+		}
+		if len(geo.Offsets) != 0 {
+			x, y := geo.Points(a)
+			al.first, al.points = geo.Offsets[a], int32(len(x))
+			for i := range x {
+				al.box[0], al.box[1] = min(al.box[0], x[i]), min(al.box[1], y[i])
+				al.box[2], al.box[3] = max(al.box[2], x[i]), max(al.box[3], y[i])
+			}
+		}
+		l.arcs[a] = al
 	}
 	return l
+}
+
+// coords returns the encoded intermediate points of the arc.
+func (l *lineCoords) coords(al *arcLine) []byte {
+	return l.points[al.first*pointBytes : (al.first+int64(al.points))*pointBytes]
 }
 
 // LinePoints is the number of points of the route through vertices along
@@ -93,30 +130,26 @@ func (ix *Index) WriteLine(coords []byte, vertices, arcs []int32) (box geoparque
 	if err != nil {
 		return box, err
 	}
-	vs, geo := ix.net.Vertices, ix.net.Geometry
-	hasGeometry := len(geo.Offsets) != 0
 	xmin, ymin, xmax, ymax := int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MinInt32), int32(math.MinInt32)
-	const point = 16
 	at := 0
 	for i, v := range vertices {
-		if i > 0 && hasGeometry {
-			a := arcs[i-1]
-			if lo, hi := geo.Offsets[a], geo.Offsets[a+1]; lo < hi {
-				at += copy(coords[at:], l.points[lo*point:hi*point])
-				b := &l.arcBox[a]
+		if i > 0 {
+			if al := &l.arcs[arcs[i-1]]; al.points > 0 {
+				at += copy(coords[at:], l.coords(al))
+				b := &al.box
 				xmin, ymin, xmax, ymax = min(xmin, b[0]), min(ymin, b[1]), max(xmax, b[2]), max(ymax, b[3])
 			}
 		}
 		// A vertex is one point: an array assignment, where copy would
 		// call memmove for 16 bytes (WriteLine on 100,000 Delaware
 		// routes: 0.61-0.75 cpu-s with copy, 0.51-0.60 without).
-		*(*[point]byte)(coords[at:]) = *(*[point]byte)(l.vertices[int(v)*point:])
-		at += point
-		x, y := vs.X[v], vs.Y[v]
-		xmin, ymin, xmax, ymax = min(xmin, x), min(ymin, y), max(xmax, x), max(ymax, y)
+		p := &l.vertices[v]
+		*(*[pointBytes]byte)(coords[at:]) = p.coords
+		at += pointBytes
+		xmin, ymin, xmax, ymax = min(xmin, p.x), min(ymin, p.y), max(xmax, p.x), max(ymax, p.y)
 	}
 	if at != len(coords) {
-		return box, fmt.Errorf("routes: a route of %d points written into room for %d", at/point, len(coords)/point)
+		return box, fmt.Errorf("routes: a route of %d points written into room for %d", at/pointBytes, len(coords)/pointBytes)
 	}
 	if len(vertices) > 0 {
 		box = geoparquet.Box{

@@ -30,13 +30,20 @@ type Tracer struct {
 }
 
 // placedMemo holds, for one call of Paths, the vertices placed in its dst
-// (stamp[v] == epoch): v at dst[at[v]], on a path whose start lies
-// depth[v] places before it.
+// (vertex[v].stamp == epoch).
 type placedMemo struct {
-	epoch uint32
-	stamp []uint32
-	depth []int32
-	at    []int
+	epoch  uint32
+	vertex []placedVertex
+}
+
+// placedVertex says where Paths placed a vertex: at dst[at], on a path
+// whose start lies depth places before it. The three side by side are
+// one cache line for a walk back to test and fill, where three arrays
+// were three.
+type placedVertex struct {
+	stamp uint32
+	depth int32
+	at    int
 }
 
 // walkMemo holds, for one source, parent[v] where stamp[v] == epoch.
@@ -152,13 +159,13 @@ func (t *Tracer) Path(dst []int32, source, target int32, dist results.Distances)
 // none. O(in-degree of v).
 func (t *Tracer) stepBack(v int32, dv int64, dist results.Distances) (int32, int64) {
 	lo, hi := t.ix.inOffsets[v], t.ix.inOffsets[v+1]
-	weights := t.ix.inWeights[lo:hi]
-	for i, u := range t.ix.inTails[lo:hi] {
+	for _, in := range t.ix.in[lo:hi] {
+		u := in.tail
 		if u == v {
 			continue
 		}
 		du, reached := dist.At(int(u))
-		if reached && du+int64(weights[i]) == dv {
+		if reached && du+int64(in.weight) == dv {
 			return u, du // arcs come by tail: the first tight one has the smallest
 		}
 	}
@@ -178,11 +185,11 @@ func (t *Tracer) stepBack(v int32, dv int64, dist results.Distances) (int32, int
 func (t *Tracer) Paths(dst []int32, ends []int, costs []int64, source int32, targets []int32, dist results.Distances) ([]int32, []int, []int64) {
 	n := int(t.ix.net.Edges.N)
 	p := &t.placed
-	if p.stamp == nil {
-		p.stamp, p.depth, p.at = make([]uint32, n), make([]int32, n), make([]int, n)
+	if p.vertex == nil {
+		p.vertex = make([]placedVertex, n)
 	}
 	if p.epoch++; p.epoch == 0 { // wrapped: stamps of 2^32 calls ago would match
-		clear(p.stamp)
+		clear(p.vertex)
 		p.epoch = 1
 	}
 	for _, target := range targets {
@@ -197,7 +204,7 @@ func (t *Tracer) Paths(dst []int32, ends []int, costs []int64, source int32, tar
 		back := t.back[:0]
 		v, dv, join := target, dt, int32(-1)
 		for {
-			if p.stamp[v] == p.epoch {
+			if p.vertex[v].stamp == p.epoch {
 				join = v
 				break
 			}
@@ -220,13 +227,13 @@ func (t *Tracer) Paths(dst []int32, ends []int, costs []int64, source int32, tar
 		}
 		start := len(dst)
 		if join >= 0 {
-			at := p.at[join]
-			dst = append(dst, dst[at-int(p.depth[join]):at+1]...)
+			j := &p.vertex[join]
+			dst = append(dst, dst[j.at-int(j.depth):j.at+1]...)
 		}
 		for i := len(back) - 1; i >= 0; i-- {
 			v := back[i]
 			dst = append(dst, v)
-			p.stamp[v], p.depth[v], p.at[v] = p.epoch, int32(len(dst)-1-start), len(dst)-1
+			p.vertex[v] = placedVertex{stamp: p.epoch, depth: int32(len(dst) - 1 - start), at: len(dst) - 1}
 		}
 		ends, costs = append(ends, len(dst)), append(costs, dt)
 	}
