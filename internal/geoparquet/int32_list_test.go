@@ -76,17 +76,10 @@ func TestAppendInt32ListWritesWhatTheBuilderWrites(t *testing.T) {
 // list as nil.
 func readLists(t *testing.T, path string) [][]int32 {
 	t.Helper()
-	cfg, err := tables.NewConfig(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := tables.OpenTable(path, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := openTable(t, path)
 	defer tr.Close()
 	var out [][]int32
-	err = tr.Scan(func(rec arrow.RecordBatch) error {
+	err := tr.Scan(func(rec arrow.RecordBatch) error {
 		col := rec.Column(1).(*array.List)
 		values := col.ListValues().(*array.Int32)
 		for i := range col.Len() {

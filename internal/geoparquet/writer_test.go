@@ -122,17 +122,10 @@ type readRow struct {
 
 func readRoutes(t *testing.T, path string) ([]readRow, *arrow.Schema) {
 	t.Helper()
-	cfg, err := tables.NewConfig(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := tables.OpenTable(path, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := openTable(t, path)
 	defer tr.Close()
 	var out []readRow
-	err = tr.Scan(func(rec arrow.RecordBatch) error {
+	err := tr.Scan(func(rec arrow.RecordBatch) error {
 		geom := rec.Column(3).(*array.Binary)
 		bbox := rec.Column(4).(*array.Struct)
 		bound := func(j, i int) float64 { return bbox.Field(j).(*array.Float64).Value(i) }
@@ -147,6 +140,7 @@ func readRoutes(t *testing.T, path string) ([]readRow, *arrow.Schema) {
 				r.lengthM = length.Value(i)
 			}
 			if geom.IsValid(i) {
+				var err error
 				if r.lon, r.lat, err = DecodeLineString(geom.Value(i)); err != nil {
 					return err
 				}
@@ -385,4 +379,19 @@ func TestWriteFileRejects(t *testing.T) {
 			t.Errorf("%s: left %s behind", c.name, left[0].Name())
 		}
 	}
+}
+
+// openTable opens the table file at path with the default settings, for
+// the caller to close.
+func openTable(t *testing.T, path string) *tables.TableReader {
+	t.Helper()
+	cfg, err := tables.NewConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := tables.OpenTable(path, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
