@@ -81,10 +81,9 @@ type batchSolver struct {
 	// keyed finds a metric run's parents on the host when they are not
 	// found on the device (onDevice false).
 	keyed *keyedParents
-	// uploaded and loaded: the parts of prepare spent sending the graph
-	// (or hierarchy) with its reverse arcs, and loading the search kernel
-	// into the context (its PTX compiled by the driver).
-	uploaded, loaded time.Duration
+	// uploaded: the part of prepare spent sending the graph (or the
+	// hierarchy) with its reverse arcs.
+	uploaded time.Duration
 
 	dist, pending, queued, nearQueue, state, sources device.Buffer
 	// columns holds the shared targets, or the ragged lists of the launch
@@ -181,7 +180,7 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 	began := time.Now()
 	stats.Setup = began.Sub(start)
 	err = b.dev.Do(s.prepare)
-	stats.Prepare, stats.Upload, stats.KernelLoad = time.Since(began), s.uploaded, s.loaded
+	stats.Prepare, stats.Upload = time.Since(began), s.uploaded
 	if err == nil {
 		stats.BatchSize, stats.BlocksPerSource = s.shape.rows, s.shape.blocksPerGroup
 		stats.Delta, stats.ThreadsPerBlock, stats.LocalRounds = plan.delta, plan.opts.ThreadsPerBlock, plan.localRounds
@@ -256,7 +255,6 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		}
 	}
 	s.uploaded = time.Since(began)
-	began = time.Now()
 	search := &s.search
 	if s.nearFar != nil {
 		if err := s.nearFar.prepare(c, s); err != nil {
@@ -266,7 +264,6 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 	} else if s.search, err = loadKernel("sssp_batch"); err != nil {
 		return err
 	}
-	s.loaded = time.Since(began)
 	bs := s.plan.opts.ThreadsPerBlock
 	perSM, err := (*search).MaxActiveBlocksPerSM(bs)
 	if err != nil {
@@ -824,11 +821,9 @@ type BatchFacts struct {
 	// what was not cached); StreamSeconds: from the first block computed
 	// to the last handed over.
 	PrepareSeconds float64 `json:"prepare_s"`
-	// UploadSeconds and KernelLoadSeconds are parts of PrepareSeconds:
-	// the graph or hierarchy sent with its reverse arcs, and the search
-	// kernel loaded into the context.
-	UploadSeconds     float64 `json:"upload_s,omitempty"`
-	KernelLoadSeconds float64 `json:"kernel_load_s,omitempty"`
+	// UploadSeconds is the part of PrepareSeconds that sends the graph
+	// or the hierarchy with its reverse arcs.
+	UploadSeconds float64 `json:"upload_s,omitempty"`
 	// SetupSeconds is the host's planning before PrepareSeconds (a ch
 	// run's selection of the hierarchy), ReleaseSeconds the device
 	// memory freed after the stream.
@@ -854,8 +849,8 @@ func batchFacts(s Stats, wall time.Duration) BatchFacts {
 		StoppedGroups: s.Stopped, Steps: s.Steps,
 		KernelSeconds: round3(s.Kernel.Seconds()), BusySeconds: round3(wall.Seconds()), SweptVertices: s.Swept,
 		SparseBlocks: s.SparseBlocks, PrepareSeconds: round3(s.Prepare.Seconds()),
-		UploadSeconds: round3(s.Upload.Seconds()), KernelLoadSeconds: round3(s.KernelLoad.Seconds()),
-		SetupSeconds: round3(s.Setup.Seconds()), ReleaseSeconds: round3(s.Release.Seconds()),
+		UploadSeconds: round3(s.Upload.Seconds()),
+		SetupSeconds:  round3(s.Setup.Seconds()), ReleaseSeconds: round3(s.Release.Seconds()),
 		StagingSeconds: round3(s.Stream.Open.Seconds()), StreamSeconds: round3(s.Stream.Wall.Seconds()),
 		IdleSeconds: round3(s.Stream.Wait.Seconds()),
 	}

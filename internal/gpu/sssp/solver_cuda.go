@@ -49,10 +49,9 @@ type Stats struct {
 	// Prepare is the wall time of setting a run up on the device: the
 	// graph's upload, the reverse arcs, the buffers.
 	Prepare time.Duration
-	// Upload and KernelLoad are parts of a batched run's Prepare: the
-	// graph (or hierarchy) sent with its reverse arcs, and the search
-	// kernel loaded.
-	Upload, KernelLoad time.Duration
+	// Upload is the part of a batched run's Prepare that sends the graph
+	// (or the hierarchy) with its reverse arcs.
+	Upload time.Duration
 	// Setup is a batched run's host planning before Prepare, Release the
 	// freeing of its device memory after the stream.
 	Setup, Release time.Duration
