@@ -2,7 +2,6 @@ package paths
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/parallel"
@@ -17,13 +16,12 @@ type ParentFinder struct {
 	// finder on out-arcs (NewParentFinderOnOutArcs).
 	g, in *graph.CSR
 	// repair is the scratch space of Repair, made on first use; nil for a
-	// graph whose arcs all weigh more than zero (loopFree).
+	// loop-free graph.
 	repair *TreeRepair
-	// loopFree says that every arc weighs more than zero (its key, for
-	// rows of key sums): a tight parent then lies strictly nearer the
-	// source than its child, so parents close no loop and a row needs no
-	// check, which spares an O(n) pass a row and 8 bytes a vertex for
-	// every goroutine.
+	// loopFree says that the arcs of weight 0 (of key 0, for rows of key
+	// sums) close no ring between distinct vertices (MayLoop is false):
+	// parents then close no loop and a row needs no check, which spares
+	// an O(n) pass a row and 8 bytes a vertex for every goroutine.
 	loopFree bool
 	// keys, for rows of key sums (NewKeyedParentFinder), are the arcs'
 	// keys (graph.Key) in the order of g (out) and of in.
@@ -39,8 +37,7 @@ type arcKeys struct{ out, in []int64 }
 // NewParentFinder returns a ParentFinder for g, the graph the distances
 // are of. O(n + m) for the reverse graph.
 func NewParentFinder(g *graph.CSR) *ParentFinder {
-	lo, _ := g.WeightRange()
-	return &ParentFinder{g: g, in: g.Reverse(), loopFree: lo > 0}
+	return &ParentFinder{g: g, in: g.Reverse(), loopFree: !MayLoop(g, false)}
 }
 
 // NewKeyedParentFinder returns a ParentFinder for rows of key sums over
@@ -58,7 +55,7 @@ func NewKeyedParentFinder(g *graph.CSR) (*ParentFinder, error) {
 		return nil, err
 	}
 	f.keys = &arcKeys{out: out, in: in}
-	f.loopFree = !slices.Contains(out, 0)
+	f.loopFree = !MayLoop(g, true)
 	return f, nil
 }
 

@@ -1,7 +1,6 @@
 package paths
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/pathflow/pathflow/internal/graph"
@@ -18,8 +17,7 @@ import (
 // stops at a vertex's first tight in-arc), and a row spread over several
 // goroutines settles its offers by compare-and-swap. O(n + m) a row.
 func NewParentFinderOnOutArcs(g *graph.CSR) *ParentFinder {
-	lo, _ := g.WeightRange()
-	return &ParentFinder{g: g, loopFree: lo > 0}
+	return &ParentFinder{g: g, loopFree: !MayLoop(g, false)}
 }
 
 // NewKeyedParentFinderOnOutArcs is NewKeyedParentFinder without the
@@ -30,7 +28,7 @@ func NewKeyedParentFinderOnOutArcs(g *graph.CSR) (*ParentFinder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ParentFinder{g: g, keys: &arcKeys{out: out}, loopFree: !slices.Contains(out, 0)}, nil
+	return &ParentFinder{g: g, keys: &arcKeys{out: out}, loopFree: !MayLoop(g, true)}, nil
 }
 
 // spreadOffers applies the parent rule over the out-arcs of g with weights

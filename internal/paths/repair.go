@@ -92,9 +92,13 @@ func repairOn[D Distance, W ~int32 | ~int64](r *TreeRepair, g *graph.CSR, weight
 // choices needs a directed cycle of such arcs between distinct vertices.
 // Without one (the zero-length segments of a road network run one way
 // and in no ring) every row's parents are each vertex's smallest tight
-// in-neighbour. A negative weight may always loop. O(n + m), and the
-// zero arcs' cycle by Kahn's order.
+// in-neighbour. A negative weight may always loop. O(1) for a graph whose
+// recorded weights are all positive (graph.CSR.Recorded), else O(n + m),
+// and the zero arcs' cycle by Kahn's order.
 func MayLoop(g *graph.CSR, keyed bool) bool {
+	if r, ok := g.Recorded(); ok && r.MinWeight > 0 {
+		return false
+	}
 	var zero [][2]int32 // tail, head
 	for u := range g.N {
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
