@@ -40,3 +40,31 @@ func TestMayLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgesMayLoop: an arc list may loop where arcs of weight zero close
+// a cycle, loops of one arc aside, or with negative weights; a network
+// that may not is one whose paths a reader may walk back one by one.
+func TestEdgesMayLoop(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		arcs [][3]int32
+		want bool
+	}{
+		{"positive", [][3]int32{{0, 1, 1}, {1, 0, 1}}, false},
+		{"a chain of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 0, 5}, {0, 2, 0}}, false},
+		{"a loop of weight zero", [][3]int32{{1, 1, 0}, {0, 1, 0}}, false},
+		{"a cycle of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 1, 0}}, true},
+		{"a negative weight", [][3]int32{{0, 1, -1}}, true},
+	} {
+		e := graph.NewEdgeList(3, len(c.arcs))
+		for _, a := range c.arcs {
+			e.Src, e.Dst, e.Weight = append(e.Src, a[0]), append(e.Dst, a[1]), append(e.Weight, a[2])
+		}
+		if got := EdgesMayLoop(e); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if got := MayLoop(graph.BuildCSR(e), false); got != c.want {
+			t.Errorf("%s, as a CSR: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -114,6 +114,21 @@ func MayLoop(g *graph.CSR, keyed bool) bool {
 	return hasCycle(zero)
 }
 
+// EdgesMayLoop is MayLoop(g, false) for the arc list e, for a reader that
+// holds no CSR of it. O(m), and the zero arcs' cycle by Kahn's order.
+func EdgesMayLoop(e *graph.EdgeList) bool {
+	var zero [][2]int32 // tail, head
+	for a, w := range e.Weight {
+		if w < 0 {
+			return true
+		}
+		if w == 0 && e.Src[a] != e.Dst[a] {
+			zero = append(zero, [2]int32{e.Src[a], e.Dst[a]})
+		}
+	}
+	return hasCycle(zero)
+}
+
 // hasCycle reports whether the arcs (tail, head) close a directed cycle:
 // Kahn's order, repeatedly taking vertices no remaining arc enters,
 // leaves some vertex untaken exactly when they do. O(arcs).

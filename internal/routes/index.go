@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
 	"github.com/pathflow/pathflow/internal/tables"
 )
 
@@ -39,7 +40,8 @@ type Index struct {
 	inOffsets []int64
 	in        []inArc
 	// walksEnd says that the parent rule never loops on this network
-	// (walksEndAtTheSource), so a Tracer may walk paths back one by one.
+	// (paths.EdgesMayLoop is false), so a Tracer may walk paths back one
+	// by one.
 	walksEnd bool
 	// lineCoords are the points WriteLine copies, made on its first call.
 	lineCoords *lineCoords
@@ -96,56 +98,8 @@ func NewIndex(net Network) (*Index, error) {
 	for i, a := range inArcs {
 		ix.in[i] = inArc{tail: e.Src[a], weight: e.Weight[a], arc: a}
 	}
-	ix.walksEnd = walksEndAtTheSource(e)
+	ix.walksEnd = !paths.EdgesMayLoop(e)
 	return ix, nil
-}
-
-// walksEndAtTheSource reports whether parents by the parent rule form a
-// tree for every source and exact distances, so that a walk back from any
-// target ends at the source: a cycle of parents is a cycle of tight arcs,
-// whose weights sum to zero, which needs an arc of weight zero or below.
-// True when no weight is negative and the arcs of weight zero (loops
-// aside) close no cycle. O(n + m).
-func walksEndAtTheSource(e *graph.EdgeList) bool {
-	indegree := make([]int32, e.N)
-	zero := 0
-	for a, w := range e.Weight {
-		switch {
-		case w < 0:
-			return false
-		case w == 0 && e.Src[a] != e.Dst[a]:
-			indegree[e.Dst[a]]++
-			zero++
-		}
-	}
-	if zero == 0 {
-		return true
-	}
-	// Peel the zero-weight arcs off vertices without one coming in
-	// (Kahn's algorithm): arcs left over lie on or behind a cycle.
-	out := make([][]int32, e.N)
-	for a, w := range e.Weight {
-		if w == 0 && e.Src[a] != e.Dst[a] {
-			out[e.Src[a]] = append(out[e.Src[a]], e.Dst[a])
-		}
-	}
-	var free []int32
-	for v, d := range indegree {
-		if d == 0 {
-			free = append(free, int32(v))
-		}
-	}
-	for len(free) > 0 {
-		u := free[len(free)-1]
-		free = free[:len(free)-1]
-		for _, v := range out[u] {
-			zero--
-			if indegree[v]--; indegree[v] == 0 {
-				free = append(free, v)
-			}
-		}
-	}
-	return zero == 0
 }
 
 // routeOrder orders arcs into one vertex: by tail, then the one a route

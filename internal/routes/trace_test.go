@@ -148,31 +148,6 @@ func TestPathsOfOneSourceAgreeWithFreshWalks(t *testing.T) {
 	}
 }
 
-// TestWalksEndAtTheSource checks when the Tracer may walk paths back: not
-// where arcs of weight zero close a cycle, loops of one arc aside, nor
-// with negative weights.
-func TestWalksEndAtTheSource(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		arcs [][3]int32
-		want bool
-	}{
-		{"positive", [][3]int32{{0, 1, 1}, {1, 0, 1}}, true},
-		{"a chain of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 0, 5}, {0, 2, 0}}, true},
-		{"a loop of weight zero", [][3]int32{{1, 1, 0}, {0, 1, 0}}, true},
-		{"a cycle of zeros", [][3]int32{{0, 1, 0}, {1, 2, 0}, {2, 1, 0}}, false},
-		{"a negative weight", [][3]int32{{0, 1, -1}}, false},
-	} {
-		e := graph.NewEdgeList(3, len(c.arcs))
-		for _, a := range c.arcs {
-			e.Src, e.Dst, e.Weight = append(e.Src, a[0]), append(e.Dst, a[1]), append(e.Weight, a[2])
-		}
-		if got := walksEndAtTheSource(e); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
-}
-
 // TestPathsAreWhatPathReads checks that Paths gives, for a source's
 // targets in one call (unreachable ones, repeats and the source itself
 // among them), the paths and distances a fresh Tracer's Path reads for
