@@ -143,8 +143,8 @@ func (h *Hierarchy) Select(vertices []int32) (*Selection, error) {
 	levels := h.Levels()
 	if vertices == nil {
 		h.wholeOnce.Do(func() {
-			// On every core: 0.05-0.07 s on one at 24M ids, at the start
-			// of every device's sweeps.
+			// On every core: 0.05-0.07 s on one at 24M ids, which every
+			// device's first sweep waited for.
 			all := make([]int32, h.N)
 			forChunks(len(all), defaultWorkers(), selectChunk, func(_, lo, hi int) {
 				for r := lo; r < hi; r++ {
