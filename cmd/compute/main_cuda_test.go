@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,4 +153,38 @@ func TestTrampolinesReachTheDriver(t *testing.T) {
 		t.Fatalf("cuDriverGetVersion through the loaded driver gave %d", v)
 	}
 	t.Logf("driver API version %d; cuInit: %v", v, cu.InitError())
+}
+
+// TestConfinesTheNamedDevices runs only where a GPU is usable: a run
+// whose compute.devices names device 0 hides the others from the driver
+// (the log says what it left visible) and runs on it; one naming a
+// device past the last fails saying that device does not exist, as it
+// did before the confinement.
+func TestConfinesTheNamedDevices(t *testing.T) {
+	if ok, why := device.Available(); !ok {
+		t.Skip("no usable GPU:", why)
+	}
+	count, err := cu.NumDevices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `visible=0`
+	if v, ok := os.LookupEnv(device.VisibleDevicesEnv); ok {
+		want = "visible=" + strings.TrimSpace(strings.Split(v, ",")[0])
+	}
+	code, stderr := runChild(t, "gpu", "CU_DRIVER_LIBRARY=", "PATHFLOW_COMPUTE_DEVICES=0")
+	if code != cli.ExitOK {
+		t.Fatalf("gpu on device 0: exit %d:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "devices confined") || !strings.Contains(stderr, want) {
+		t.Errorf("gpu on device 0: the log does not say the devices were confined (%s):\n%s", want, stderr)
+	}
+	if plan := planLine(t, stderr); !strings.Contains(plan, "backend=gpu") {
+		t.Errorf("gpu on device 0: plan line %q does not name the GPU", plan)
+	}
+	missing := strconv.Itoa(count)
+	code, stderr = runChild(t, "gpu", "CU_DRIVER_LIBRARY=", "PATHFLOW_COMPUTE_DEVICES="+missing)
+	if code == cli.ExitOK || !strings.Contains(stderr, "device "+missing+" does not exist") {
+		t.Errorf("gpu on device %s of %d: exit %d, want a failure saying it does not exist:\n%s", missing, count, code, stderr)
+	}
 }

@@ -84,6 +84,13 @@ type Factory struct {
 	// Open called before Warm returns does not wait for it (callers join
 	// first).
 	Warm func(devices []int) (giveBack func() error, err error)
+	// Confine, when set, tells the backend that this process will use no
+	// device but devices, before anything else is called: the GPU backend
+	// hides the others from its driver, whose start then takes the time
+	// of those alone. It reports what it did for the log (done false:
+	// nothing). Only a process's owner calls it (ConfineDevices): it
+	// changes what the whole process sees.
+	Confine func(devices []int) (what string, done bool, err error)
 }
 
 // DeviceInfo is one accelerator as its driver describes it before a

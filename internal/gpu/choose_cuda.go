@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"gorgonia.org/cu"
-
 	"github.com/pathflow/pathflow/internal/backend"
 	"github.com/pathflow/pathflow/internal/gpu/device"
 )
@@ -20,22 +18,22 @@ func visibleDevices() ([]backend.DeviceInfo, error) {
 	if ok, why := device.Available(); !ok {
 		return nil, errors.New(why)
 	}
-	count, err := cu.NumDevices()
+	ordinals, err := device.ResolveDevices(nil)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: counting devices: %w", err)
+		return nil, err
 	}
-	infos := make([]backend.DeviceInfo, count)
-	for i := range infos {
-		dev, err := cu.GetDevice(i)
+	infos := make([]backend.DeviceInfo, len(ordinals))
+	for i, o := range ordinals {
+		dev, err := device.Lookup(o)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: device %d: %w", i, err)
+			return nil, err
 		}
-		info := backend.DeviceInfo{Ordinal: i}
+		info := backend.DeviceInfo{Ordinal: o}
 		if info.Name, err = dev.Name(); err != nil {
-			return nil, fmt.Errorf("gpu: device %d name: %w", i, err)
+			return nil, fmt.Errorf("gpu: device %d name: %w", o, err)
 		}
 		if info.Memory, err = dev.TotalMem(); err != nil {
-			return nil, fmt.Errorf("gpu: device %d memory: %w", i, err)
+			return nil, fmt.Errorf("gpu: device %d memory: %w", o, err)
 		}
 		infos[i] = info
 	}

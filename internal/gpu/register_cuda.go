@@ -16,6 +16,7 @@ func init() {
 		Choose:    choose,
 		Devices:   visibleDevices,
 		Warm:      warm,
+		Confine:   device.Confine,
 		Open: func(o backend.Options) (backend.Backend, error) {
 			return New(WithWorkers(o.Workers), WithDevices(o.Devices), WithMemoryLimit(o.MemoryLimit))
 		},

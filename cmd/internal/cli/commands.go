@@ -28,7 +28,11 @@ func Compute() Command {
 		Default:     &config.File{Name: configs.DemoName + " (embedded)", Raw: configs.Demo, Dir: path.Dir(configs.DemoName)},
 		UsesDefault: noInput,
 		Stage: printingOutDir(compute.ConfigFrom,
-			func(c *compute.Config) (runlog.Settings, string) { return c.Log, c.OutDir }, compute.Run)}
+			func(c *compute.Config) (runlog.Settings, string) { return c.Log, c.OutDir },
+			func(ctx context.Context, c *compute.Config, log *slog.Logger, progress io.Writer) (*compute.Result, error) {
+				confineDevices(c, log)
+				return compute.Run(ctx, c, log, progress)
+			})}
 }
 
 // noInput reports whether the settings name no input at all.

@@ -44,19 +44,9 @@ type Device struct {
 // Open creates a context on GPU ordinal and starts its thread. Close
 // releases both.
 func Open(ordinal int) (*Device, error) {
-	if err := driverReady(); err != nil {
+	dev, err := Lookup(ordinal)
+	if err != nil {
 		return nil, err
-	}
-	count, err := cu.NumDevices()
-	if err != nil {
-		return nil, fmt.Errorf("gpu: counting devices: %w", err)
-	}
-	if ordinal < 0 || ordinal >= count {
-		return nil, fmt.Errorf("gpu: device %d does not exist (%d devices)", ordinal, count)
-	}
-	dev, err := cu.GetDevice(ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("gpu: device %d: %w", ordinal, err)
 	}
 	d := &Device{ordinal: ordinal, work: make(chan func()), done: make(chan error, 1)}
 	if d.name, err = dev.Name(); err != nil {

@@ -26,7 +26,7 @@ func ResolveDevices(ordinals []int) ([]int, error) {
 	}
 	all := make([]int, count)
 	for i := range all {
-		all[i] = i
+		all[i] = processOrdinal(i)
 	}
 	return all, nil
 }
@@ -70,13 +70,13 @@ func EnablePeerAccess(all []*Device) (string, error) {
 // enablePeer lets a's context access b's memory if the GPUs allow it, and
 // reports whether it does.
 func enablePeer(a, b *Device) (bool, error) {
-	da, err := cu.GetDevice(a.Ordinal())
+	da, err := Lookup(a.Ordinal())
 	if err != nil {
-		return false, fmt.Errorf("gpu: device %d: %w", a.Ordinal(), err)
+		return false, err
 	}
-	db, err := cu.GetDevice(b.Ordinal())
+	db, err := Lookup(b.Ordinal())
 	if err != nil {
-		return false, fmt.Errorf("gpu: device %d: %w", b.Ordinal(), err)
+		return false, err
 	}
 	can, err := da.CanAccessPeer(db)
 	if err != nil {

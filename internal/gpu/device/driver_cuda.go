@@ -36,7 +36,10 @@ var (
 // function internal/gpu calls; otherwise it says what is missing, wrapping
 // ErrNoDriver or ErrNoDevice where one of them is the cause.
 func driverReady() error {
-	driverOnce.Do(func() { driverErr = resolveDriver() })
+	driverOnce.Do(func() {
+		markDriverStarted()
+		driverErr = resolveDriver()
+	})
 	return driverErr
 }
 
@@ -46,6 +49,8 @@ func resolveDriver() error {
 	switch {
 	case errors.As(err, &load):
 		return fmt.Errorf("%w: %s", ErrNoDriver, load.Reason)
+	case errors.Is(err, cu.NoDevice) && confinedOrdinals() != "":
+		return fmt.Errorf("%w: device %s does not exist (the driver shows none of the devices the run names%s)", ErrNoDevice, confinedOrdinals(), visibleDevices())
 	case errors.Is(err, cu.NoDevice):
 		return fmt.Errorf("%w: the NVIDIA driver library (%s) loaded but reports none%s", ErrNoDevice, cu.DriverLibrary, visibleDevices())
 	case err != nil:
