@@ -2,6 +2,8 @@ package hierarchy
 
 import (
 	"fmt"
+
+	"github.com/pathflow/pathflow/internal/paths"
 )
 
 // SelectionSweep is PHAST restricted to a Selection, for up to TreeLanes
@@ -20,6 +22,10 @@ type SelectionSweep struct {
 	// hold, wide ones from then on (and always on metric keys).
 	p     lanesState
 	count int
+	// narrow or wide is p's distances, the one of its width, for At to
+	// read every cell of a table without a call.
+	narrow [][lanes]uint32
+	wide   [][lanes]int64
 }
 
 // NewSelectionSweep returns a sweep's state over sel, a selection of h
@@ -30,7 +36,9 @@ func (h *Hierarchy) NewSelectionSweep(sel *Selection) *SelectionSweep {
 
 // newSelectionSweep is NewSelectionSweep on lanes of the width asked for.
 func (h *Hierarchy) newSelectionSweep(sel *Selection, wide bool) *SelectionSweep {
-	return &SelectionSweep{h: h, sel: sel, p: newLanes(len(sel.Vertices), wide)}
+	w := &SelectionSweep{h: h, sel: sel, p: newLanes(len(sel.Vertices), wide)}
+	w.readLanes()
+	return w
 }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
@@ -50,12 +58,24 @@ func (w *SelectionSweep) Run(sources []int32) error {
 	defer pool.put(s)
 	w.sweep(s, sources)
 	if w.p.spilled() {
-		w.p = nil // let the narrow lanes go before the wide ones are made
+		w.p, w.narrow = nil, nil // let the narrow lanes go before the wide ones are made
 		w.p = newWideLanes(len(w.sel.Vertices))
 		w.sweep(s, sources)
 	}
 	w.count = len(sources)
+	w.readLanes()
 	return checkKeys(w.p.overflowed())
+}
+
+// readLanes points At at the distances of w.p, narrow or wide.
+func (w *SelectionSweep) readLanes() {
+	w.narrow, w.wide = nil, nil
+	switch p := w.p.(type) {
+	case *phastLanes[uint32]:
+		w.narrow = p.d
+	case *phastLanes[int64]:
+		w.wide = p.d
+	}
 }
 
 // sweep seeds w.p from the upward searches of sources and sweeps the
@@ -95,5 +115,12 @@ func (w *SelectionSweep) PositionOf(v int32) int32 { return w.sel.position[w.h.R
 // At returns the distance from source i of the last Run to the selected
 // vertex at position at (PositionOf), or paths.Unreachable. O(1).
 func (w *SelectionSweep) At(i int, at int32) int64 {
-	return w.p.at(at, i)
+	if w.narrow != nil {
+		if d := int64(w.narrow[at][i]); d < narrowLimit {
+			return d
+		}
+	} else if d := w.wide[at][i]; d < infinity {
+		return d
+	}
+	return paths.Unreachable
 }
