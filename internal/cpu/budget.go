@@ -96,19 +96,28 @@ type treeMemory struct{ states, blocks int }
 // blocks of blockBytes. The blocks claim up to half of it first (at
 // least one, at most mostBlocks), since a block is what a worker and the
 // writers work on; the states take what is left, at least one and at
-// most mostStates; the blocks then grow into what the states leave, up to
-// mostBlocks. So the states and blocks hold at most budget bytes, or, when
-// one state alone takes more than the budget less the blocks' claim, one
-// state and the claim: s + max(blockBytes, budget/2) at worst. With a
-// state of 68 N bytes (hierarchy.TreeSweepBytes) this is what bounds a
-// large graph's whole trees: at 24M vertices and the 2 GiB default, one
-// state (1.6 GB) and 3 blocks of one row with parents (288 MB each).
+// most mostStates. Where the states reach mostStates the blocks then grow
+// into what they leave, up to mostBlocks; where the budget bounds the
+// states instead, the rows are large against it and the blocks keep their
+// claim, half the budget, which already holds more rows than the writers
+// read at once (treeRowMemory): the room beside the states is left
+// unspent, so that a smaller state makes a smaller run rather than more
+// rows in flight. So the states and blocks hold at most budget
+// bytes, or, when one state alone takes more than the budget less the
+// blocks' claim, one state and the claim: s + max(blockBytes, budget/2)
+// at worst. With a state of 36 N bytes (hierarchy.TreeSweepBytes, narrow
+// lanes) this is what bounds a large graph's whole trees: at 24M vertices
+// and the 2 GiB default, one state (0.86 GB) and 3 blocks of one row with
+// parents (288 MB each), 1.73 GB, where 8-byte lanes held 2.5 GB.
 func splitTreeMemory(budget, stateBytes, blockBytes int64, mostStates, mostBlocks int) treeMemory {
 	blockBytes, stateBytes = max(1, blockBytes), max(1, stateBytes)
 	clamp := func(v int64, lo, hi int) int { return int(max(int64(lo), min(int64(hi), v))) }
 	mostBlocks, mostStates = max(1, mostBlocks), max(1, mostStates)
 	claim := clamp(budget/2/blockBytes, 1, mostBlocks)
 	states := clamp((budget-int64(claim)*blockBytes)/stateBytes, 1, mostStates)
+	if states < mostStates {
+		return treeMemory{states: states, blocks: claim}
+	}
 	blocks := clamp((budget-int64(states)*stateBytes)/blockBytes, claim, mostBlocks)
 	return treeMemory{states: states, blocks: blocks}
 }

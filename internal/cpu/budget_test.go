@@ -64,6 +64,7 @@ func TestRowMemoryDefault(t *testing.T) {
 func TestSplitTreeMemory(t *testing.T) {
 	const n = 24_000_000 // the 24M-vertex road graph
 	state, row := int64(hierarchy.TreeLanes*8+4)*n, int64(n)*cellBytes(true, false)
+	narrow := int64(hierarchy.TreeLanes*4+4) * n
 	for _, tc := range []struct {
 		name                   string
 		budget, state, block   int64
@@ -71,10 +72,12 @@ func TestSplitTreeMemory(t *testing.T) {
 		want                   treeMemory
 	}{
 		{"24M, the default", treeRowMemory, state, row, 4, 32, treeMemory{1, 3}},
-		{"24M, a sixteenth of 128 GiB", 8 << 30, state, row, 4, 32, treeMemory{2, 18}},
+		{"24M, narrow lanes, the default", treeRowMemory, narrow, row, 4, 32, treeMemory{1, 3}},
+		{"24M, a sixteenth of 128 GiB", 8 << 30, state, row, 4, 32, treeMemory{2, 14}},
 		{"room for everything", 1000, 10, 10, 4, 32, treeMemory{4, 32}},
 		{"states fill what blocks leave", 1000, 100, 10, 8, 32, treeMemory{6, 32}},
-		{"blocks grow past their claim", 1000, 300, 10, 8, 200, treeMemory{1, 70}},
+		{"blocks grow past their claim", 1000, 100, 10, 2, 200, treeMemory{2, 80}},
+		{"the budget bounds the states: blocks keep their claim", 1000, 300, 10, 8, 200, treeMemory{1, 50}},
 		{"one state over budget: blocks keep their claim", 1000, 5000, 100, 4, 32, treeMemory{1, 5}},
 		{"nothing fits: one of each", 1, 100, 100, 4, 32, treeMemory{1, 1}},
 		{"fewer chunks than the claim", 1000, 100, 10, 4, 3, treeMemory{4, 3}},
@@ -150,7 +153,7 @@ func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
 	r := rand.New(rand.NewPCG(shortesttest.FreshSeed(t), 32))
 	sources := sampleSources(r, e.N, 29)
 	rowBytes := n * cellBytes(true, false)
-	sweepBytes := (hierarchy.TreeLanes*8 + 4) * n
+	sweepBytes := (hierarchy.TreeLanes*4 + 4) * n // narrow lanes: distances of 4 bytes
 	for _, alg := range []string{backend.AlgorithmCH, backend.AlgorithmDijkstra} {
 		req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
 		if err != nil {
@@ -219,7 +222,7 @@ func TestParentsOnOutArcsWhereTheBudgetIsShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep := (hierarchy.TreeLanes*8 + 4) * n
+	sweep := (hierarchy.TreeLanes*4 + 4) * n // narrow lanes: distances of 4 bytes
 	row := n * cellBytes(true, false)
 	// On 2 workers a plan holds at most 3 states and 4 blocks (one a
 	// source); the budgets give them the reverse graph's room beside

@@ -125,7 +125,8 @@ func (b *Backend) runCH(ctx context.Context, req *backend.Request, sink results.
 		mostBlocks := min(len(run.chunks), blocksPerWorker*workers)
 		if !split {
 			// Small rows: each worker's Trees call holds a sweep of its
-			// own, at most W x 68 x 131,072 bytes (8.9 MB a worker).
+			// own, at most W x TreeSweepBytes at 131,072 vertices (4.7 MB
+			// a worker, 8.9 MB on metric keys).
 			run.fill, run.fillsEveryCell = run.fillTrees, true
 			run.blocks = poolBlocks(budget, int64(workers)*h.TreeSweepBytes(), run.blockBytes(), mostBlocks)
 			break

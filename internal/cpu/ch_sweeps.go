@@ -24,7 +24,10 @@ type chSweep struct {
 // chSweeps are the sweeps of a whole-tree run and the few states they
 // take turns in: at most held sweeps exist at once, made on first use and
 // reused, so the run's sweeps hold held x TreeSweepBytes however many
-// sources and workers. States go to the sweeps strictly in order: sweep
+// sources and workers (a state counts its narrow lanes: one whose
+// distances reach 2^31 moves to wide ones, twice the bytes, for the rest
+// of the run; the collector's limit is soft). States go to the sweeps
+// strictly in order: sweep
 // i gets one only after sweep i-1 did, so a sweep never waits on a later
 // one, whose blocks the pool may not have handed out yet.
 type chSweeps struct {

@@ -12,19 +12,33 @@ import (
 // down, leaves every selected vertex its exact distance. A table over a
 // few thousand columns of a road network reads them from a selection of a
 // few times as many vertices, instead of scanning a bucket per column.
-// It holds one goroutine's state, 68 bytes per selected vertex; in a
-// hierarchy WithMetricKeys made (and a selection of it) it sweeps keys.
+// It holds one goroutine's state, 36 bytes per selected vertex (narrow
+// lanes, as TreeSweep's); in a hierarchy WithMetricKeys made (and a
+// selection of it) it sweeps keys, on wide lanes of 68 bytes.
 type SelectionSweep struct {
-	h     *Hierarchy
-	sel   *Selection
-	p     *phastLanes
+	h   *Hierarchy
+	sel *Selection
+	// p is narrow lanes until a sweep meets a distance they cannot
+	// hold, wide ones from then on (and always on metric keys).
+	p     lanesState
 	count int
+	// narrow or wide is p's distances, the one of its width, for At to
+	// read every cell of a table without a call.
+	narrow [][lanes]uint32
+	wide   [][lanes]int64
 }
 
 // NewSelectionSweep returns a sweep's state over sel, a selection of h
 // (h.Select), O(selected vertices).
 func (h *Hierarchy) NewSelectionSweep(sel *Selection) *SelectionSweep {
-	return &SelectionSweep{h: h, sel: sel, p: newPhastLanes(len(sel.Vertices))}
+	return h.newSelectionSweep(sel, h.wideLanes())
+}
+
+// newSelectionSweep is NewSelectionSweep on lanes of the width asked for.
+func (h *Hierarchy) newSelectionSweep(sel *Selection, wide bool) *SelectionSweep {
+	w := &SelectionSweep{h: h, sel: sel, p: newLanes(len(sel.Vertices), wide)}
+	w.readLanes()
+	return w
 }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
@@ -34,26 +48,53 @@ func (w *SelectionSweep) Run(sources []int32) error {
 	if len(sources) > lanes {
 		return fmt.Errorf("hierarchy: a sweep serves at most %d sources, got %d", lanes, len(sources))
 	}
-	h, p := w.h, w.p
-	pool := h.pool()
-	s := pool.get()
-	defer pool.put(s)
-	p.overflow = false
-	for k, src := range sources {
-		if err := h.checkVertex(src); err != nil {
+	for _, src := range sources {
+		if err := w.h.checkVertex(src); err != nil {
 			return err
 		}
+	}
+	pool := w.h.pool()
+	s := pool.get()
+	defer pool.put(s)
+	w.sweep(s, sources)
+	if w.p.spilled() {
+		w.p, w.narrow = nil, nil // let the narrow lanes go before the wide ones are made
+		w.p = newWideLanes(len(w.sel.Vertices))
+		w.sweep(s, sources)
+	}
+	w.count = len(sources)
+	w.readLanes()
+	return checkKeys(w.p.overflowed())
+}
+
+// readLanes points At at the distances of w.p, narrow or wide.
+func (w *SelectionSweep) readLanes() {
+	w.narrow, w.wide = nil, nil
+	switch p := w.p.(type) {
+	case *phastLanes[uint32]:
+		w.narrow = p.d
+	case *phastLanes[int64]:
+		w.wide = p.d
+	}
+}
+
+// sweep seeds w.p from the upward searches of sources and sweeps the
+// selection.
+func (w *SelectionSweep) sweep(s *upSearch, sources []int32) {
+	h, p := w.h, w.p
+	p.begin()
+	for k, src := range sources {
 		s.run(h, true, h.Rank[src], false)
-		p.overflow = p.overflow || s.overflow
+		if s.overflow {
+			p.markUnfit()
+		}
 		for _, v := range s.settled {
 			if at := w.sel.position[v]; at >= 0 {
 				p.seed(at, k, s.dist[v])
 			}
 		}
 	}
-	p.sweep(&w.sel.Down, w.sel.downKeys)
-	w.count = len(sources)
-	return checkKeys(p.overflow)
+	sweepAll(p, &w.sel.Down, w.sel.downKeys)
 }
 
 // Distance returns the distance from source i of the last Run to v
@@ -74,7 +115,11 @@ func (w *SelectionSweep) PositionOf(v int32) int32 { return w.sel.position[w.h.R
 // At returns the distance from source i of the last Run to the selected
 // vertex at position at (PositionOf), or paths.Unreachable. O(1).
 func (w *SelectionSweep) At(i int, at int32) int64 {
-	if d := w.p.d[at][i]; d < infinity {
+	if w.narrow != nil {
+		if d := int64(w.narrow[at][i]); d < narrowLimit {
+			return d
+		}
+	} else if d := w.wide[at][i]; d < infinity {
 		return d
 	}
 	return paths.Unreachable

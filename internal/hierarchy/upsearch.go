@@ -118,7 +118,7 @@ func climb[W arcWeight](s *upSearch, up, stall arcView[W], src int32, track bool
 type searchPool struct {
 	n     int32
 	pool  sync.Pool
-	lanes sync.Pool
+	lanes [2]sync.Pool // narrow, wide
 }
 
 // get takes scratch space from the pool, O(n) when it must make one.
@@ -132,13 +132,25 @@ func (p *searchPool) get() *upSearch {
 // put returns scratch space to the pool, O(1).
 func (p *searchPool) put(s *upSearch) { p.pool.Put(s) }
 
-// getLanes takes PHAST lanes from the pool, O(n) when it must make them.
-func (p *searchPool) getLanes() *phastLanes {
-	if l, ok := p.lanes.Get().(*phastLanes); ok {
+// getLanes takes PHAST lanes of the width asked for from the pool, O(n)
+// when it must make them.
+func (p *searchPool) getLanes(wide bool) lanesState {
+	if l, ok := p.lanes[widthIndex(wide)].Get().(lanesState); ok {
 		return l
 	}
-	return newPhastLanes(int(p.n))
+	return newLanes(int(p.n), wide)
 }
 
 // putLanes returns PHAST lanes to the pool, O(1).
-func (p *searchPool) putLanes(l *phastLanes) { p.lanes.Put(l) }
+func (p *searchPool) putLanes(l lanesState) {
+	_, wide := l.(*phastLanes[int64])
+	p.lanes[widthIndex(wide)].Put(l)
+}
+
+// widthIndex is the pool of lanes of a width.
+func widthIndex(wide bool) int {
+	if wide {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,285 @@
+package hierarchy
+
+import (
+	"math"
+
+	"github.com/pathflow/pathflow/internal/graph"
+	"github.com/pathflow/pathflow/internal/paths"
+)
+
+// lanes is the number of sources one PHAST sweep serves: their distances
+// to a vertex sit side by side, 64 bytes wide or 32 narrow.
+const lanes = 8
+
+// laneValue is how a sweep state stores a distance: uint32 in narrow
+// lanes, int64 in wide ones. The sweep adds and compares in int64 in
+// both; narrow lanes halve the state (32 bytes a vertex instead of 64,
+// 0.77 GB less at 24M vertices) and the bytes the sweep reads per arc.
+type laneValue interface{ uint32 | int64 }
+
+// Narrow lanes hold a finite distance below narrowLimit and narrowUnreached
+// for none. A candidate is an int64: an unreached tail (narrowUnreached)
+// plus a weight, which is not negative, is at least narrowUnreached, and
+// a reached one (below narrowLimit) plus an int32 weight is below it. So
+// a vertex's best candidate at its store is below narrowLimit (it fits),
+// narrowUnreached (no source reached it; never more, as the sweep starts
+// each vertex there), or in between: a finite distance the lanes cannot
+// hold, which makes the state unfit and the batch is swept again on wide
+// lanes. A distance is never stored cut short.
+const (
+	narrowLimit     int64 = math.MaxInt32
+	narrowUnreached int64 = math.MaxUint32
+)
+
+// cleared is a vertex no source of the batch has reached, in wide lanes;
+// narrowCleared, in narrow ones.
+var (
+	cleared       = [lanes]int64{infinity, infinity, infinity, infinity, infinity, infinity, infinity, infinity}
+	narrowCleared = [lanes]int64{narrowUnreached, narrowUnreached, narrowUnreached, narrowUnreached,
+		narrowUnreached, narrowUnreached, narrowUnreached, narrowUnreached}
+)
+
+// lanesState is one PHAST state of either width, as the sweeps' callers
+// drive it: seeded by upward searches, swept, read. Each width has its own
+// sweep loop (sweepRange); the calls through the interface are per seed,
+// per range of vertices and per row copied, not per arc.
+type lanesState interface {
+	// seed records that lane k reaches r at distance dist going up,
+	// O(1) amortised.
+	seed(r int32, k int, dist int64)
+	// sweepRange settles rows lo..hi-1 of down (keys for weights where
+	// not nil), top first, every row above hi settled, and reports
+	// whether it met a distance the lanes cannot hold. It does not touch
+	// the state's unfit flag, as parallel ranges share the state.
+	sweepRange(down *graph.CSR, keys []int64, lo, hi int) bool
+	// finish records what the ranges reported and drops the seeds.
+	finish(unfit bool)
+	// begin starts a batch: nothing unfit yet.
+	begin()
+	// markUnfit records a distance the lanes cannot hold met outside the
+	// sweep (an upward search on keys that overflowed).
+	markUnfit()
+	// spilled reports whether narrow lanes met a distance of narrowLimit
+	// or more since begin: the batch must be swept again on wide lanes.
+	spilled() bool
+	// overflowed reports whether wide lanes on keys met a path too long
+	// for a key since begin (checkKeys).
+	overflowed() bool
+	// gather writes lanes first..first+count-1 as rows over the original
+	// ids lo..hi-1 into dist, row i at dist[i*n:], reading the state in
+	// the order rank maps the ids to.
+	gather(rank []int32, n, first, count int, dist []int64, lo, hi int)
+	// at is lane k's distance to row r, or paths.Unreachable.
+	at(r int32, k int) int64
+}
+
+// phastLanes is one PHAST state whose distances are stored as L: the
+// distances of the batch's sources to every vertex, and the
+// upward-search values that seed the sweep, kept apart so that the sweep
+// overwrites every vertex and nothing needs clearing between batches but
+// the seeds.
+type phastLanes[L laneValue] struct {
+	d [][lanes]L
+	// unreached is a seed row no source has reached (cleared or
+	// narrowCleared); limit is the least distance the lanes cannot hold.
+	unreached [lanes]int64
+	limit     int64
+	narrow    bool
+	// unfit says that a sweep or an upward search met a distance the
+	// lanes cannot hold since begin: on narrow lanes, narrowLimit or
+	// more (spilled); on wide lanes of keys, a key sum that reached
+	// infinity (overflowed, checkKeys).
+	unfit  bool
+	seedAt []int32 // index in seeds, or -1
+	seeds  [][lanes]int64
+	seeded []int32 // the vertices with a seed
+}
+
+// newNarrowLanes returns narrow lanes for n vertices (36 bytes each, with
+// the seed index), O(n).
+func newNarrowLanes(n int) *phastLanes[uint32] {
+	p := &phastLanes[uint32]{d: make([][lanes]uint32, n), unreached: narrowCleared, limit: narrowLimit, narrow: true}
+	p.clearSeedAt(n)
+	return p
+}
+
+// newWideLanes returns wide lanes for n vertices (68 bytes each), O(n).
+func newWideLanes(n int) *phastLanes[int64] {
+	p := &phastLanes[int64]{d: make([][lanes]int64, n), unreached: cleared, limit: infinity}
+	p.clearSeedAt(n)
+	return p
+}
+
+// newLanes returns lanes of the width asked for, for n vertices.
+func newLanes(n int, wide bool) lanesState {
+	if wide {
+		return newWideLanes(n)
+	}
+	return newNarrowLanes(n)
+}
+
+// laneBytes is what lanes of the width asked for hold a vertex: 8
+// distances and a 4-byte seed index.
+func laneBytes(wide bool) int64 {
+	if wide {
+		return lanes*8 + 4
+	}
+	return lanes*4 + 4
+}
+
+func (p *phastLanes[L]) clearSeedAt(n int) {
+	p.seedAt = make([]int32, n)
+	for r := range p.seedAt {
+		p.seedAt[r] = -1
+	}
+}
+
+func (p *phastLanes[L]) seed(r int32, k int, dist int64) {
+	i := p.seedAt[r]
+	if i < 0 {
+		i = int32(len(p.seeds))
+		p.seedAt[r] = i
+		p.seeds = append(p.seeds, p.unreached)
+		p.seeded = append(p.seeded, r)
+	}
+	p.seeds[i][k] = dist
+	p.unfit = p.unfit || dist >= p.limit
+}
+
+func (p *phastLanes[L]) sweepRange(down *graph.CSR, keys []int64, lo, hi int) bool {
+	switch q := any(p).(type) {
+	case *phastLanes[uint32]:
+		return sweepDownNarrow(weightView(down), q, lo, hi)
+	case *phastLanes[int64]:
+		if keys != nil {
+			return sweepDownKeyed(keyView(down, keys), q, lo, hi)
+		}
+		sweepDown(weightView(down), q, lo, hi)
+	}
+	return false
+}
+
+func (p *phastLanes[L]) finish(unfit bool) {
+	p.unfit = p.unfit || unfit
+	for _, r := range p.seeded {
+		p.seedAt[r] = -1
+	}
+	p.seeds, p.seeded = p.seeds[:0], p.seeded[:0]
+}
+
+func (p *phastLanes[L]) begin()           { p.unfit = false }
+func (p *phastLanes[L]) markUnfit()       { p.unfit = true }
+func (p *phastLanes[L]) spilled() bool    { return p.narrow && p.unfit }
+func (p *phastLanes[L]) overflowed() bool { return !p.narrow && p.unfit }
+
+func (p *phastLanes[L]) gather(rank []int32, n, first, count int, dist []int64, lo, hi int) {
+	limit := p.limit
+	for v := lo; v < hi; v++ {
+		x := &p.d[rank[v]]
+		for i := range count {
+			if d := int64(x[first+i]); d < limit {
+				dist[i*n+v] = d
+			} else {
+				dist[i*n+v] = paths.Unreachable
+			}
+		}
+	}
+}
+
+func (p *phastLanes[L]) at(r int32, k int) int64 {
+	if d := int64(p.d[r][k]); d < p.limit {
+		return d
+	}
+	return paths.Unreachable
+}
+
+// sweepAll settles every row of down, top first, then drops the seeds.
+// O(rows + arcs) for lanes sources.
+func sweepAll(p lanesState, down *graph.CSR, keys []int64) {
+	p.finish(p.sweepRange(down, keys, 0, int(down.N)))
+}
+
+// sweepDownNarrow is sweepDown on narrow lanes: each candidate is added
+// and compared in int64 as on wide ones, and each vertex's best is
+// stored in 32 bits. It reports whether a stored distance was a finite
+// one of narrowLimit or more (see narrowLimit), which the caller must
+// sweep again on wide lanes: the check is one min a lane, kept out of
+// the arcs' loop.
+func sweepDownNarrow(down arcView[int32], p *phastLanes[uint32], lo, hi int) (unfit bool) {
+	off, tails, weights := down.offsets, down.targets, down.weights
+	d := p.d
+	lowest := uint64(math.MaxUint64) // of each stored distance less narrowLimit
+	for r := hi - 1; r >= lo; r-- {
+		dr := narrowCleared
+		if i := p.seedAt[r]; i >= 0 {
+			dr = p.seeds[i]
+		}
+		for a := off[r]; a < off[r+1]; a++ {
+			dx := &d[tails[a]]
+			w := int64(weights[a])
+			for k := range lanes {
+				if c := int64(dx[k]) + w; c < dr[k] {
+					dr[k] = c
+				}
+			}
+		}
+		var x [lanes]uint32
+		for k := range lanes {
+			lowest = min(lowest, uint64(dr[k]-narrowLimit))
+			x[k] = uint32(dr[k])
+		}
+		d[r] = x
+	}
+	return lowest < uint64(narrowUnreached-narrowLimit)
+}
+
+// sweepDownKeyed is sweepDown on metric keys, which also reports a path
+// from a reached vertex that reaches infinity (a key sum past
+// graph.MaxKeyedDistance), which the sweep cannot hold.
+func sweepDownKeyed(down arcView[int64], p *phastLanes[int64], lo, hi int) (overflow bool) {
+	off, tails, keys := down.offsets, down.targets, down.weights
+	d := p.d
+	over := false
+	for r := hi - 1; r >= lo; r-- {
+		dr := cleared
+		if i := p.seedAt[r]; i >= 0 {
+			dr = p.seeds[i]
+		}
+		for a := off[r]; a < off[r+1]; a++ {
+			dx := &d[tails[a]]
+			w := keys[a]
+			for k := range lanes {
+				c := dx[k] + w
+				if c < dr[k] {
+					dr[k] = c
+				}
+				over = over || (c >= infinity && dx[k] < infinity)
+			}
+		}
+		d[r] = dr
+	}
+	return over
+}
+
+// sweepDown is the sweep over rows lo..hi-1 of the Down arcs down on wide
+// lanes, top row first, without the seeds' clean-up.
+func sweepDown(down arcView[int32], p *phastLanes[int64], lo, hi int) {
+	off, tails, weights := down.offsets, down.targets, down.weights
+	d := p.d
+	for r := hi - 1; r >= lo; r-- {
+		dr := cleared
+		if i := p.seedAt[r]; i >= 0 {
+			dr = p.seeds[i]
+		}
+		for a := off[r]; a < off[r+1]; a++ {
+			dx := &d[tails[a]]
+			w := int64(weights[a])
+			for k := range lanes {
+				if c := dx[k] + w; c < dr[k] {
+					dr[k] = c
+				}
+			}
+		}
+		d[r] = dr
+	}
+}
