@@ -68,19 +68,20 @@ func deltaColumnFor(descr *schema.Column, field arrow.Field, props *parquet.Writ
 func (c *deltaColumn) writeChunk(pager file.PageWriter, col arrow.Array) (metadata.EncodedStatistics, error) {
 	switch col := col.(type) {
 	case *array.Int32:
-		c.dense32 = compactValues(c.dense32, col.Int32Values(), col, c.props.WriteBatchSize(), &c.ends)
-		return writeDeltaChunk(c, pager, col, c.dense32)
+		dense := compactValues(&c.dense32, col.Int32Values(), col, c.props.WriteBatchSize(), &c.ends)
+		return writeDeltaChunk(c, pager, col, dense)
 	case *array.Int64:
-		c.dense64 = compactValues(c.dense64, col.Int64Values(), col, c.props.WriteBatchSize(), &c.ends)
-		return writeDeltaChunk(c, pager, col, c.dense64)
+		dense := compactValues(&c.dense64, col.Int64Values(), col, c.props.WriteBatchSize(), &c.ends)
+		return writeDeltaChunk(c, pager, col, dense)
 	}
 	return metadata.EncodedStatistics{}, fmt.Errorf("delta column %s: unexpected array %s", c.path, col.DataType())
 }
 
-// compactValues returns the values of col that are not null, in order,
-// in scratch (or vals itself when none is null), and sets *ends to the
-// count of them up to the end of each write batch of batch rows.
-func compactValues[T deltaInt](scratch, vals []T, col arrow.Array, batch int64, ends *[]int) []T {
+// compactValues returns the values of col that are not null, in order:
+// vals itself when none is null, else a copy in *scratch, which keeps the
+// memory for the next chunk. It sets *ends to the count of them up to the
+// end of each write batch of batch rows.
+func compactValues[T deltaInt](scratch *[]T, vals []T, col arrow.Array, batch int64, ends *[]int) []T {
 	n := len(vals)
 	e := (*ends)[:0]
 	if col.NullN() == 0 {
@@ -90,10 +91,10 @@ func compactValues[T deltaInt](scratch, vals []T, col arrow.Array, batch int64, 
 		*ends = e
 		return vals
 	}
-	if cap(scratch) < n-col.NullN() {
-		scratch = make([]T, 0, n-col.NullN())
+	if cap(*scratch) < n-col.NullN() {
+		*scratch = make([]T, 0, n-col.NullN())
 	}
-	out := scratch[:0]
+	out := (*scratch)[:0]
 	bitmap, off := col.NullBitmapBytes(), col.Data().Offset()
 	for lo := 0; lo < n; lo += int(batch) {
 		hi := min(lo+int(batch), n)

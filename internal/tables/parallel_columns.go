@@ -195,11 +195,15 @@ func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 	ordinal := int16(c.rowGroups)
 	c.rowGroups++
 	chunks := make([]chunk, rec.NumCols())
+	// Chunks without rows have no pages to encode at once, and a page
+	// writer that writes straight to the file gives their metadata the
+	// offsets pqarrow's writer gives them.
+	buffered := rec.NumRows() > 0
 	for i := range chunks {
 		path := c.leaves[i].Path()
 		chunks[i].meta = rgMeta.NextColumnChunk()
 		pager, err := file.NewPageWriter(c.sink, c.props.CompressionFor(path), c.props.CompressionLevelFor(path),
-			chunks[i].meta, ordinal, int16(i), c.props.Allocator(), true, nil, nil)
+			chunks[i].meta, ordinal, int16(i), c.props.Allocator(), buffered, nil, nil)
 		if err != nil {
 			return err
 		}
