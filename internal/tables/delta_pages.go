@@ -1,5 +1,7 @@
 package tables
 
+//go:generate go run ./internal/genpackers
+
 import (
 	"encoding/binary"
 	"math"
@@ -42,20 +44,37 @@ func appendDeltaHeader(dst []byte, count int, first int64) []byte {
 // taken at the column's width, so that it wraps as the specification
 // requires, and widened only afterwards.
 //
-// Encoding a miniblock at once, instead of arrow-go's call per value into
-// its bit writer, is what makes the column cheap: see packMiniblock.
+// Packing a miniblock at once, with every shift a constant of its width
+// (packMiniblock, generated), instead of arrow-go's call per value into
+// its bit writer, is what makes the column cheap.
 func appendDeltaBlock[T deltaInt](dst []byte, vals []T) (out []byte, lo, hi T) {
 	n := len(vals) - 1
 	var deltas [deltaBlockValues]int64
 	minDelta := int64(math.MaxInt64)
-	prev := vals[0]
 	lo, hi = vals[1], vals[1]
-	for i, v := range vals[1:] {
-		d := int64(v - prev)
-		deltas[i&(deltaBlockValues-1)] = d
-		minDelta = min(minDelta, d)
-		lo, hi = min(lo, v), max(hi, v)
-		prev = v
+	if n == deltaBlockValues {
+		// Two of everything, even and odd values apart, so that each
+		// running minimum and maximum waits on one comparison in two.
+		block := (*[deltaBlockValues + 1]T)(vals)
+		min1, lo1, hi1 := minDelta, lo, hi
+		for i := 0; i < deltaBlockValues; i += 2 {
+			v0, v1 := block[i+1], block[i+2]
+			d0, d1 := int64(v0-block[i]), int64(v1-v0)
+			deltas[i], deltas[i+1] = d0, d1
+			minDelta, min1 = min(minDelta, d0), min(min1, d1)
+			lo, lo1 = min(lo, v0), min(lo1, v1)
+			hi, hi1 = max(hi, v0), max(hi1, v1)
+		}
+		minDelta, lo, hi = min(minDelta, min1), min(lo, lo1), max(hi, hi1)
+	} else {
+		prev := vals[0]
+		for i, v := range vals[1:] {
+			d := int64(v - prev)
+			deltas[i&(deltaBlockValues-1)] = d
+			minDelta = min(minDelta, d)
+			lo, hi = min(lo, v), max(hi, v)
+			prev = v
+		}
 	}
 	dst = binary.AppendUvarint(dst, zigzag(minDelta))
 	widths := len(dst)
@@ -73,29 +92,4 @@ func appendDeltaBlock[T deltaInt](dst []byte, vals []T) (out []byte, lo, hi T) {
 		dst = packMiniblock(dst, &u, width)
 	}
 	return dst, lo, hi
-}
-
-// packMiniblock appends 32 values of width bits each (4 x width bytes),
-// least significant bit first. Each value lands in at most two 64-bit
-// words at a position known from its index, so the loop has no branch; a
-// shift by 64 is 0 in Go, which covers a value ending on a word boundary.
-func packMiniblock(dst []byte, u *[deltaMiniblockValues]uint64, width int) []byte {
-	if width == 0 {
-		return dst
-	}
-	var words [deltaMiniblockValues + 1]uint64
-	w := uint(width)
-	for i, v := range u {
-		p := uint(i) * w
-		k, s := p>>6, p&63
-		words[k] |= v << s
-		words[k+1] |= v >> (64 - s)
-	}
-	for _, word := range words[:width/2] {
-		dst = binary.LittleEndian.AppendUint64(dst, word)
-	}
-	if width&1 != 0 {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(words[width/2]))
-	}
-	return dst
 }

@@ -318,3 +318,36 @@ func TestDeltaPagesDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestMiniblockPackers: every width's packer lays out 32 values as a
+// plain bit-at-a-time writer does, for values of all ones and random ones.
+func TestMiniblockPackers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for width := 0; width <= 64; width++ {
+		for trial := range 4 {
+			var u [deltaMiniblockValues]uint64
+			for i := range u {
+				u[i] = rng.Uint64()
+				if trial == 0 {
+					u[i] = math.MaxUint64
+				}
+				if width < 64 {
+					u[i] &= 1<<width - 1
+				}
+			}
+			want := make([]byte, 4*width)
+			for i, v := range u {
+				for k := range width {
+					if v>>k&1 != 0 {
+						p := i*width + k
+						want[p/8] |= 1 << (p % 8)
+					}
+				}
+			}
+			got := packMiniblock([]byte{0xaa}, &u, width)
+			if got[0] != 0xaa || !bytes.Equal(got[1:], want) {
+				t.Fatalf("width %d: packed %x, want %x", width, got[1:], want)
+			}
+		}
+	}
+}
