@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -14,30 +16,44 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
 // columnsWriter writes a Parquet file of flat columns (no lists, structs
 // or maps) and encodes the columns of each row group at once, one
-// goroutine a column, into the row group's buffers; closing the row group
-// writes them out in column order. pqarrow's FileWriter encodes one column
+// goroutine a column, each into a buffer of its own; the buffers are then
+// written out in column order. pqarrow's FileWriter encodes one column
 // after another: a table small enough to be one part file (a 1,000 x 1,000
 // table of a road network) is then written on one core, and each column
 // more (a metric beside the distance) adds its whole encoding to the
-// write tail. The file's bytes are those pqarrow writes: the same Parquet
-// schema, the same stored Arrow schema, the same pages (a test compares
-// them), since only the order in which the columns' pages are built
-// changes.
+// write tail.
 //
-// Columns are independent in a buffered row group: each has its own
-// page writer, codec, statistics and buffer, and they meet only when the
-// row group is closed. Nested columns would need Parquet's repetition
+// The file is assembled here from arrow-go's exported parts (the footer's
+// metadata builders, its page writers and column writers) rather than by
+// file.Writer, because a column chunk whose pages this package builds
+// (deltaColumn: every DELTA_BINARY_PACKED integer column) needs its
+// statistics set on its metadata, which file.Writer keeps to itself. The
+// bytes are those pqarrow writes: the same Parquet schema, the same stored
+// Arrow schema, the same pages and footer (a test compares them).
+//
+// Columns are independent within a row group: each has its own page
+// writer, codec, statistics and buffer, and they meet only when the row
+// group is written out. Nested columns would need Parquet's repetition
 // levels, which only pqarrow's FileWriter builds: their tables keep it
-// (flatColumns).
+// (flatColumns). So do writer properties this assembly does not write
+// (encryption, page indexes, bloom filters: ownsFile).
 type columnsWriter struct {
-	pw      *file.Writer
-	fields  []arrow.Field
-	maxRows int64
-	arrow   pqarrow.ArrowWriterProperties
+	sink      *tellWriter
+	meta      *metadata.FileMetaDataBuilder
+	props     *parquet.WriterProperties
+	fields    []arrow.Field
+	leaves    []*schema.Column
+	maxRows   int64
+	arrow     pqarrow.ArrowWriterProperties
+	rowGroups int
+	err       error
+	// delta[i] encodes column i when this package builds its pages.
+	delta []*deltaColumn
 	// defLevels holds each nullable column's definition levels, reused
 	// from one row group to the next; its first onesUpTo[i] entries are
 	// known to be 1.
@@ -65,27 +81,69 @@ func flatColumns(schema *arrow.Schema) bool {
 	return true
 }
 
+// ownsFile reports whether columnsWriter writes every part of a file with
+// props: it writes no encryption, page index or bloom filter.
+func ownsFile(schema *arrow.Schema, props *parquet.WriterProperties) bool {
+	if props.FileEncryptionProperties() != nil {
+		return false
+	}
+	for _, f := range schema.Fields() {
+		if props.PageIndexEnabledFor(f.Name) || props.BloomFilterEnabledFor(f.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// tellWriter counts the bytes written through it, for the offsets in the
+// footer.
+type tellWriter struct {
+	w   io.Writer
+	pos int64
+}
+
+func (t *tellWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.pos += int64(n)
+	return n, err
+}
+
+// Tell returns the bytes written so far.
+func (t *tellWriter) Tell() int64 { return t.pos }
+
 // newColumnsWriter starts a Parquet file of schema on w, as
 // pqarrow.NewFileWriter does with the Arrow schema stored: the schema's
 // metadata, then the key ARROW:schema holding the serialised schema.
-func newColumnsWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) (*columnsWriter, error) {
-	pqSchema, err := pqarrow.ToParquet(schema, props, arrowProps)
+func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) (*columnsWriter, error) {
+	pqSchema, err := pqarrow.ToParquet(arrowSchema, props, arrowProps)
 	if err != nil {
 		return nil, err
 	}
-	meta := make(metadata.KeyValueMetadata, 0, schema.Metadata().Len()+1)
-	for i, k := range schema.Metadata().Keys() {
-		meta.Append(k, schema.Metadata().Values()[i])
+	if pqSchema.NumColumns() != arrowSchema.NumFields() {
+		return nil, fmt.Errorf("%d Parquet columns for %d flat fields", pqSchema.NumColumns(), arrowSchema.NumFields())
 	}
-	meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(serializedSchema(schema, props)))
-	pw, err := file.NewParquetWriterWithError(w, pqSchema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
-	if err != nil {
-		return nil, err
+	meta := make(metadata.KeyValueMetadata, 0, arrowSchema.Metadata().Len()+1)
+	for i, k := range arrowSchema.Metadata().Keys() {
+		meta.Append(k, arrowSchema.Metadata().Values()[i])
 	}
-	return &columnsWriter{
-		pw: pw, fields: schema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
-		defLevels: make([][]int16, schema.NumFields()), onesUpTo: make([]int, schema.NumFields()),
-	}, nil
+	meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(serializedSchema(arrowSchema, props)))
+	c := &columnsWriter{
+		sink:   &tellWriter{w: w},
+		meta:   metadata.NewFileMetadataBuilder(pqSchema, props, meta),
+		props:  props,
+		fields: arrowSchema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
+		leaves:    make([]*schema.Column, arrowSchema.NumFields()),
+		delta:     make([]*deltaColumn, arrowSchema.NumFields()),
+		defLevels: make([][]int16, arrowSchema.NumFields()), onesUpTo: make([]int, arrowSchema.NumFields()),
+	}
+	for i, f := range c.fields {
+		c.leaves[i] = pqSchema.Column(i)
+		c.delta[i] = deltaColumnFor(c.leaves[i], f, props)
+	}
+	if _, err := c.sink.Write(parquetMagic); err != nil {
+		return nil, fmt.Errorf("parquet: magic number: %w", err)
+	}
+	return c, nil
 }
 
 // serializedSchema is the Arrow IPC stream of schema without batches, the
@@ -100,49 +158,95 @@ func serializedSchema(schema *arrow.Schema, props *parquet.WriterProperties) []b
 // Write writes rec as row groups of at most the writer's row group
 // length, as pqarrow's Write does.
 func (c *columnsWriter) Write(rec arrow.RecordBatch) error {
+	if c.err != nil {
+		return c.err
+	}
 	n := rec.NumRows()
 	if n <= c.maxRows {
-		return c.writeRowGroup(rec)
+		c.err = c.writeRowGroup(rec)
+		return c.err
 	}
 	for lo := int64(0); lo < n; lo += c.maxRows {
 		part := rec.NewSlice(lo, min(lo+c.maxRows, n))
-		err := c.writeRowGroup(part)
+		c.err = c.writeRowGroup(part)
 		part.Release()
-		if err != nil {
-			return err
+		if c.err != nil {
+			return c.err
 		}
 	}
 	return nil
 }
 
-// writeRowGroup encodes rec's columns concurrently into one buffered row
-// group and writes it.
+// chunk is one column chunk of a row group, encoded into its page
+// writer's buffer and waiting to be written out.
+type chunk struct {
+	meta   *metadata.ColumnChunkMetaDataBuilder
+	pager  file.PageWriter
+	writer file.ColumnChunkWriter // nil for a chunk of a deltaColumn
+	stats  metadata.EncodedStatistics
+	err    error
+}
+
+// writeRowGroup encodes rec's columns concurrently, each into a buffered
+// page writer, and writes them out in column order, as file.Writer's
+// buffered row group does.
 func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
-	rg, err := c.pw.AppendBufferedRowGroupChecked()
-	if err != nil {
-		return err
-	}
-	errs := make([]error, rec.NumCols())
-	var wg sync.WaitGroup
-	for i, col := range rec.Columns() {
-		cw, err := rg.Column(i)
+	rgMeta := c.meta.AppendRowGroup()
+	ordinal := int16(c.rowGroups)
+	c.rowGroups++
+	chunks := make([]chunk, rec.NumCols())
+	// Chunks without rows have no pages to encode at once, and a page
+	// writer that writes straight to the file gives their metadata the
+	// offsets pqarrow's writer gives them.
+	buffered := rec.NumRows() > 0
+	for i := range chunks {
+		path := c.leaves[i].Path()
+		chunks[i].meta = rgMeta.NextColumnChunk()
+		pager, err := file.NewPageWriter(c.sink, c.props.CompressionFor(path), c.props.CompressionLevelFor(path),
+			chunks[i].meta, ordinal, int16(i), c.props.Allocator(), buffered, nil, nil)
 		if err != nil {
 			return err
 		}
+		chunks[i].pager = pager
+		if c.delta[i] == nil {
+			chunks[i].writer = file.NewColumnChunkWriter(chunks[i].meta, pager, c.props)
+		}
+	}
+	var wg sync.WaitGroup
+	for i, col := range rec.Columns() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = c.writeColumn(i, cw, col)
+			ch := &chunks[i]
+			if ch.writer == nil {
+				ch.stats, ch.err = c.delta[i].writeChunk(ch.pager, col)
+				return
+			}
+			if ch.err = c.writeColumn(i, ch.writer, col); ch.err == nil {
+				// The last page too, here rather than in column order.
+				ch.err = ch.writer.(interface{ FlushBufferedDataPages() error }).FlushBufferedDataPages()
+			}
 		}()
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			rg.Close()
-			return fmt.Errorf("column %q: %w", c.fields[i].Name, err)
+	for i := range chunks {
+		ch := &chunks[i]
+		if ch.err == nil {
+			if ch.writer != nil {
+				ch.err = ch.writer.Close()
+			} else {
+				if rec.NumRows() > 0 && ch.stats.IsSet() {
+					ch.meta.SetStats(ch.stats)
+				}
+				ch.err = ch.pager.Close(false, false)
+			}
+		}
+		if ch.err != nil {
+			return fmt.Errorf("column %q: %w", c.fields[i].Name, ch.err)
 		}
 	}
-	return rg.Close()
+	rgMeta.SetNumRows(int(rec.NumRows()))
+	return rgMeta.Finish(0, ordinal)
 }
 
 // writeColumn encodes column i of a row group: a flat column's definition
@@ -210,10 +314,30 @@ var byteLevels = func() (t [256][8]int16) {
 
 // AppendKeyValueMetadata adds a key to the footer's metadata.
 func (c *columnsWriter) AppendKeyValueMetadata(key, value string) error {
-	return c.pw.AppendKeyValueMetadata(key, value)
+	if c.err != nil {
+		return c.err
+	}
+	return c.meta.AppendKeyValueMetadata(key, value)
 }
 
-// Close writes the footer.
+// Close writes the footer: the file's metadata, its length and the magic
+// number, as file.Writer does.
 func (c *columnsWriter) Close() error {
-	return c.pw.Close()
+	if c.err != nil {
+		return c.err
+	}
+	c.err = errors.New("parquet: the file is closed")
+	md, err := c.meta.Snapshot()
+	if err != nil {
+		return err
+	}
+	n, err := md.WriteTo(c.sink, nil)
+	if err != nil {
+		return err
+	}
+	var tail [8]byte
+	binary.LittleEndian.PutUint32(tail[:], uint32(n))
+	copy(tail[4:], parquetMagic)
+	_, err = c.sink.Write(tail[:])
+	return err
 }

@@ -64,10 +64,11 @@ func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cf
 		rw, err = ipc.NewFileWriter(buf, ipcOptions(schema, cfg)...)
 	case Parquet:
 		arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem))
-		if flatColumns(schema) {
-			rw, err = newColumnsWriter(schema, buf, parquetProperties(enc, cfg), arrowProps)
+		props := parquetProperties(enc, cfg)
+		if flatColumns(schema) && ownsFile(schema, props) {
+			rw, err = newColumnsWriter(schema, buf, props, arrowProps)
 		} else {
-			rw, err = pqarrow.NewFileWriter(schema, buf, parquetProperties(enc, cfg), arrowProps)
+			rw, err = pqarrow.NewFileWriter(schema, buf, props, arrowProps)
 		}
 	default:
 		err = fmt.Errorf("unknown format %d", cfg.Format)
