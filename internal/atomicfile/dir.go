@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/pathflow/pathflow/internal/parallel"
 )
 
 // Dir is a temporary directory that becomes the directory at Name() on
@@ -264,6 +266,9 @@ func replaceAside(src, dst string, aside func() (string, error)) error {
 	return nil
 }
 
+// syncWorkers is how many files syncTree syncs at once.
+const syncWorkers = 16
+
 // syncTree syncs every regular file and directory under root, directories
 // after their contents.
 func syncTree(root string) error {
@@ -282,10 +287,14 @@ func syncTree(root string) error {
 	if err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
-	for _, path := range files {
-		if err := syncFile(path); err != nil {
-			return err
-		}
+	// The files at once: each sync waits for its file's pages to reach
+	// the disk, and a table of many part files (hundreds for an all-pairs
+	// table) lets the disk take them side by side instead of one after
+	// another.
+	errs := make([]error, len(files))
+	parallel.For(len(files), syncWorkers, func(i int) { errs[i] = syncFile(files[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		if err := syncDir(dirs[i]); err != nil {

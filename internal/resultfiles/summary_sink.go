@@ -33,13 +33,17 @@ func (s *SummarySink) Put(rows *results.Rows) error {
 	if err := s.shape.checkBlock(rows); err != nil {
 		return err
 	}
-	for r := range rows.Len() {
-		if rows.Summarized() {
+	if rows.Summarized() {
+		for r := range rows.Len() {
 			s.stats.merge(rows.First+r, rows.Summaries[r])
-		} else {
+		}
+		return nil
+	}
+	forBlockRows(rows, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
 			s.stats.merge(rows.First+r, s.shape.SummarizeRow(rows, r))
 		}
-	}
+	})
 	return nil
 }
 

@@ -88,7 +88,8 @@ func NewCellVertices(shape ResultShape, set *VertexSet) (*CellVertices, error) {
 	return &CellVertices{shape: shape, set: set}, nil
 }
 
-// Put adds the block's written cells and releases it. O(cells).
+// Put adds the block's written cells and releases it, a large block's
+// rows on every core (forBlockRows; the set's Add is atomic). O(cells).
 func (c *CellVertices) Put(rows *results.Rows) error {
 	defer rows.Release()
 	if err := c.shape.checkBlock(rows); err != nil {
@@ -96,28 +97,30 @@ func (c *CellVertices) Put(rows *results.Rows) error {
 	}
 	parents := c.shape.Wants(results.Parent) && rows.Has(results.Parent)
 	dist := rows.Distances()
-	for r := range rows.Len() {
-		lo, hi := rows.Span(r)
-		targets := c.shape.RowTargets(rows.First + r)
-		for at := lo; at < hi; at++ {
-			if c.shape.HasCutoff() {
-				if _, kept := dist.Within(at, c.shape.MaxDistance); !kept {
-					continue
+	forBlockRows(rows, func(first, end int) {
+		for r := first; r < end; r++ {
+			lo, hi := rows.Span(r)
+			targets := c.shape.RowTargets(rows.First + r)
+			for at := lo; at < hi; at++ {
+				if c.shape.HasCutoff() {
+					if _, kept := dist.Within(at, c.shape.MaxDistance); !kept {
+						continue
+					}
 				}
-			}
-			switch {
-			case rows.Sparse():
-				c.set.Add(rows.Vertices[at])
-			case targets == nil:
-				c.set.Add(int32(at - lo))
-			}
-			if parents {
-				if p := rows.Parent[at]; p != paths.NoParent {
-					c.set.Add(p)
+				switch {
+				case rows.Sparse():
+					c.set.Add(rows.Vertices[at])
+				case targets == nil:
+					c.set.Add(int32(at - lo))
+				}
+				if parents {
+					if p := rows.Parent[at]; p != paths.NoParent {
+						c.set.Add(p)
+					}
 				}
 			}
 		}
-	}
+	})
 	return nil
 }
 
