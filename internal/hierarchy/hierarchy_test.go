@@ -180,10 +180,13 @@ func allVertices(n int32) []int32 {
 	return vs
 }
 
-func TestRome99(t *testing.T) {
+// rome99 reads rome99 from the dataset mirror; ok is false when the mirror
+// does not hold it.
+func rome99(t *testing.T) (g *graph.CSR, ok bool) {
+	t.Helper()
 	path, ok := datasets.MirrorFile("rome99.gr")
 	if !ok {
-		t.Skip("rome99.gr not in the dataset mirror")
+		return nil, false
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -194,7 +197,14 @@ func TestRome99(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := graph.BuildCSR(e)
+	return graph.BuildCSR(e), true
+}
+
+func TestRome99(t *testing.T) {
+	g, ok := rome99(t)
+	if !ok {
+		t.Skip("rome99.gr not in the dataset mirror")
+	}
 	for _, ord := range []Ordering{OrderQuotient, OrderEdgeDifference} {
 		h := build(t, g, WithOrdering(ord), WithChecksum("rome99"))
 		if h.GraphChecksum != "rome99" {

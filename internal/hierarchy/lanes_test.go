@@ -3,12 +3,9 @@ package hierarchy
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
-	"github.com/pathflow/pathflow/datasets"
-	"github.com/pathflow/pathflow/formats"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/graph/graphtest"
 	"github.com/pathflow/pathflow/internal/paths"
@@ -136,21 +133,11 @@ func TestNarrowLanesEqualWide(t *testing.T) {
 			t.Fatalf("random graph %d: narrow lanes moved to wide ones on distances below 2^31", i)
 		}
 	}
-	path, ok := datasets.MirrorFile("rome99.gr")
+	g, ok := rome99(t)
 	if !ok {
 		t.Log("rome99.gr not in the dataset mirror: random graphs only")
 		return
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	e, err := formats.ReadDIMACS(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.BuildCSR(e)
 	h := build(t, g)
 	if checkWidthsAgree(t, "rome99", g, h, randomVertices(r, g.N, 40)) {
 		t.Fatal("rome99: narrow lanes moved to wide ones")
