@@ -108,6 +108,9 @@ func WriteFile(path string, leading []arrow.Field, meta map[string]string, enc t
 		return tables.FileInfo{}, fmt.Errorf("geoparquet: %w", err)
 	}
 	defer func() {
+		if err == nil {
+			atomicfile.StartWriteback(f) // the folder's commit syncs it
+		}
 		if cerr := f.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("geoparquet: %w (writing %s)", cerr, path)
 		}

@@ -194,6 +194,10 @@ func (w *DistanceMatrixWriter) output(finished chan<- struct{}) {
 		if _, err := w.f.Write(buf); err != nil {
 			w.fail(fmt.Errorf("formats: writing %s: %w", w.path, err))
 			failed = true
+		} else {
+			// The commit syncs the file: what is written starts for the
+			// disk now, beside the rows still to come.
+			atomicfile.StartWriteback(w.f)
 		}
 		written <- buf
 	}

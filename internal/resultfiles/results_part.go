@@ -75,6 +75,11 @@ func (w *partWriter) write(i int) (info tables.FileInfo, err error) {
 		return tables.FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
 	defer func() {
+		if err == nil {
+			// The commit syncs the part; its pages start for the disk
+			// now, while later parts are written.
+			atomicfile.StartWriteback(f)
+		}
 		if cerr := f.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("tables: %w", cerr)
 		}

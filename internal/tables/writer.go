@@ -214,6 +214,9 @@ func WriteFile(path string, schema *arrow.Schema, enc ParquetEncoding, cfg Confi
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
 	defer func() {
+		if err == nil {
+			atomicfile.StartWriteback(f) // the folder's commit syncs it
+		}
 		if cerr := f.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("tables: %w (writing %s)", cerr, path)
 		}
