@@ -23,6 +23,22 @@ type FileInfo struct {
 	Checksum string
 }
 
+// CountingWriter counts the bytes written through it to W: a file's size,
+// or the offsets a Parquet footer records (Tell).
+type CountingWriter struct {
+	W io.Writer
+	N int64
+}
+
+func (c *CountingWriter) Write(p []byte) (int, error) {
+	n, err := c.W.Write(p)
+	c.N += int64(n)
+	return n, err
+}
+
+// Tell returns the bytes written so far.
+func (c *CountingWriter) Tell() int64 { return c.N }
+
 // digestWriter passes writes through while counting and hashing them, so a
 // file's size and checksum come for free instead of from a second read.
 type digestWriter struct {

@@ -43,7 +43,7 @@ import (
 // (flatColumns). So do writer properties this assembly does not write
 // (encryption, page indexes, bloom filters: ownsFile).
 type columnsWriter struct {
-	sink      *tellWriter
+	sink      *CountingWriter // its Tell gives the offsets in the footer
 	meta      *metadata.FileMetaDataBuilder
 	props     *parquet.WriterProperties
 	fields    []arrow.Field
@@ -95,22 +95,6 @@ func ownsFile(schema *arrow.Schema, props *parquet.WriterProperties) bool {
 	return true
 }
 
-// tellWriter counts the bytes written through it, for the offsets in the
-// footer.
-type tellWriter struct {
-	w   io.Writer
-	pos int64
-}
-
-func (t *tellWriter) Write(p []byte) (int, error) {
-	n, err := t.w.Write(p)
-	t.pos += int64(n)
-	return n, err
-}
-
-// Tell returns the bytes written so far.
-func (t *tellWriter) Tell() int64 { return t.pos }
-
 // newColumnsWriter starts a Parquet file of schema on w, as
 // pqarrow.NewFileWriter does with the Arrow schema stored: the schema's
 // metadata, then the key ARROW:schema holding the serialised schema.
@@ -128,7 +112,7 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 	}
 	meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(serializedSchema(arrowSchema, props)))
 	c := &columnsWriter{
-		sink:   &tellWriter{w: w},
+		sink:   &CountingWriter{W: w},
 		meta:   metadata.NewFileMetadataBuilder(pqSchema, props, meta),
 		props:  props,
 		fields: arrowSchema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,

@@ -38,7 +38,7 @@ func writeConversion(dir, format string, e *graph.EdgeList) (info tables.FileInf
 		}
 	}()
 	digest := sha256.New()
-	counted := &countingWriter{w: io.MultiWriter(f, digest)}
+	counted := &tables.CountingWriter{W: io.MultiWriter(f, digest)}
 	buf := bufio.NewWriterSize(counted, 1<<20)
 	if err := write(buf, e); err != nil {
 		return info, fmt.Errorf("%s: %w", f.Name(), err)
@@ -49,17 +49,5 @@ func writeConversion(dir, format string, e *graph.EdgeList) (info tables.FileInf
 	if err := f.Commit(); err != nil {
 		return info, fmt.Errorf("%s: %w", f.Name(), err)
 	}
-	return tables.FileInfo{Path: f.Name(), Rows: int64(e.M()), Bytes: counted.n, SHA256: hex.EncodeToString(digest.Sum(nil))}, nil
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return tables.FileInfo{Path: f.Name(), Rows: int64(e.M()), Bytes: counted.N, SHA256: hex.EncodeToString(digest.Sum(nil))}, nil
 }
