@@ -7,7 +7,6 @@ import (
 
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/results"
-	"github.com/pathflow/pathflow/internal/tables"
 )
 
 // TestDrawerDrawsWhatWriteLineWrites checks that a Drawer writes for
@@ -21,28 +20,16 @@ func TestDrawerDrawsWhatWriteLineWrites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	const n = 200
 	e := randomGraph(rng, n, 1200, 1, 4)
-	vs := &graph.Vertices{X: make([]int32, n), Y: make([]int32, n)}
-	for v := range n {
-		vs.X[v], vs.Y[v] = -755_000_000+rng.Int32N(2_000_000), 390_000_000+rng.Int32N(2_000_000)
-	}
-	geo := tables.ArcGeometry{Offsets: []int64{0}}
+	vs, geo := randomPlaces(rng, e, 4)
 	timeMS, lengthM := make([]int32, len(e.Src)), make([]int32, len(e.Src))
 	for a := range e.Src {
-		for range rng.IntN(4) {
-			geo.X = append(geo.X, -755_000_000+rng.Int32N(2_000_000))
-			geo.Y = append(geo.Y, 390_000_000+rng.Int32N(2_000_000))
-		}
-		geo.Offsets = append(geo.Offsets, int64(len(geo.X)))
 		timeMS[a], lengthM[a] = rng.Int32N(100_000), rng.Int32N(5_000)
 	}
 	ix, err := NewIndex(Network{Edges: e, Vertices: vs, Geometry: geo, TimeMS: timeMS, LengthM: lengthM})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([][]int32, n)
-	for a, u := range e.Src {
-		out[u] = append(out[u], int32(a))
-	}
+	out := outArcs(e)
 	draw, err := ix.NewDrawer()
 	if err != nil {
 		t.Fatal(err)

@@ -19,26 +19,12 @@ func TestWriteLineWritesPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const n = 60
 	e := randomGraph(rng, n, 400, 1, 5)
-	vs := &graph.Vertices{X: make([]int32, n), Y: make([]int32, n)}
-	for v := range n {
-		vs.X[v], vs.Y[v] = -755_000_000+rng.Int32N(2_000_000), 390_000_000+rng.Int32N(2_000_000)
-	}
-	geo := tables.ArcGeometry{Offsets: []int64{0}}
-	for range e.Src {
-		for range rng.IntN(5) {
-			geo.X = append(geo.X, -755_000_000+rng.Int32N(2_000_000))
-			geo.Y = append(geo.Y, 390_000_000+rng.Int32N(2_000_000))
-		}
-		geo.Offsets = append(geo.Offsets, int64(len(geo.X)))
-	}
+	vs, geo := randomPlaces(rng, e, 5)
 	ix, err := NewIndex(Network{Edges: e, Vertices: vs, Geometry: geo})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([][]int32, n) // out-arcs by tail, for the walks
-	for a, u := range e.Src {
-		out[u] = append(out[u], int32(a))
-	}
+	out := outArcs(e) // for the walks
 	for walk := range 200 {
 		v := rng.Int32N(n)
 		vertices := []int32{v}
@@ -84,4 +70,35 @@ func TestWriteLineWritesPoints(t *testing.T) {
 	if _, err := (&Index{net: Network{Edges: e}}).WriteLine(make([]byte, 16), []int32{0}, nil); err == nil {
 		t.Error("a network without vertex positions drew a line")
 	}
+}
+
+// randomPlaces places the vertices of e at random in a box of two degrees
+// (fixed point, 10^-7 degrees) and gives each arc 0 to maxPoints-1
+// intermediate points in it.
+func randomPlaces(rng *rand.Rand, e *graph.EdgeList, maxPoints int) (*graph.Vertices, tables.ArcGeometry) {
+	point := func() (int32, int32) {
+		return -755_000_000 + rng.Int32N(2_000_000), 390_000_000 + rng.Int32N(2_000_000)
+	}
+	vs := &graph.Vertices{X: make([]int32, e.N), Y: make([]int32, e.N)}
+	for v := range e.N {
+		vs.X[v], vs.Y[v] = point()
+	}
+	geo := tables.ArcGeometry{Offsets: []int64{0}}
+	for range e.Src {
+		for range rng.IntN(maxPoints) {
+			x, y := point()
+			geo.X, geo.Y = append(geo.X, x), append(geo.Y, y)
+		}
+		geo.Offsets = append(geo.Offsets, int64(len(geo.X)))
+	}
+	return vs, geo
+}
+
+// outArcs lists the arcs of e by tail.
+func outArcs(e *graph.EdgeList) [][]int32 {
+	out := make([][]int32, e.N)
+	for a, u := range e.Src {
+		out[u] = append(out[u], int32(a))
+	}
+	return out
 }

@@ -75,19 +75,22 @@ func randomGraph(rng *rand.Rand, n, m int, lo, hi int32) *graph.EdgeList {
 	return e
 }
 
-// exactDistances returns source's distances by Bellman-Ford, -1 where
-// unreachable.
+// exactDistances returns source's distances by Bellman-Ford, as a
+// backend's whole row: paths.Unreachable where there is no path.
 func exactDistances(e *graph.EdgeList, source int32) []int64 {
 	dist := make([]int64, e.N)
 	for v := range dist {
-		dist[v] = -1
+		dist[v] = paths.Unreachable
 	}
 	dist[source] = 0
 	for changed := true; changed; {
 		changed = false
 		for a := range e.Src {
 			u, v := e.Src[a], e.Dst[a]
-			if d := dist[u] + int64(e.Weight[a]); dist[u] >= 0 && (dist[v] < 0 || d < dist[v]) {
+			if dist[u] == paths.Unreachable {
+				continue
+			}
+			if d := dist[u] + int64(e.Weight[a]); d < dist[v] {
 				dist[v], changed = d, true
 			}
 		}
@@ -117,11 +120,6 @@ func TestPathsOfOneSourceAgreeWithFreshWalks(t *testing.T) {
 		for _, source := range []int32{0, 17, 299} {
 			exact := exactDistances(e, source)
 			rows := &results.Rows{Dist64: exact}
-			for v, d := range exact {
-				if d < 0 {
-					rows.Dist64[v] = paths.Unreachable
-				}
-			}
 			if err := finder.Parents(source, rows.Dist64, parent); err != nil {
 				t.Fatal(err)
 			}
@@ -167,11 +165,6 @@ func TestPathsAreWhatPathReads(t *testing.T) {
 		for _, source := range []int32{0, 3, 4} {
 			exact := exactDistances(e, source)
 			rows := &results.Rows{Dist64: exact}
-			for v, d := range exact {
-				if d < 0 {
-					rows.Dist64[v] = paths.Unreachable
-				}
-			}
 			var targets []int32
 			for range 80 {
 				targets = append(targets, rng.Int32N(e.N))
