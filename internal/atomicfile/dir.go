@@ -266,7 +266,10 @@ func replaceAside(src, dst string, aside func() (string, error)) error {
 	return nil
 }
 
-// syncWorkers is how many files syncTree syncs at once.
+// syncWorkers is how many files syncTree syncs at once: a chosen bound
+// (Gnutella30's 1.1 GB of part files took 0.83 s to sync one by one and
+// 0.75 s sixteen at a time, one run each on an H200 host; the disk bounds
+// it either way).
 const syncWorkers = 16
 
 // syncTree syncs every regular file and directory under root, directories

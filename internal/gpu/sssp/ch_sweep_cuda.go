@@ -220,9 +220,10 @@ func (w *chSweep) space() int64 {
 // idsOf replaces every position in parents (-1 left alone) by its vertex
 // id: a compact run's parents, as the rows report them. It runs on the
 // device's hand-over goroutine, so a large block's cells are mapped on
-// every core (0.18 cpu-s of a 10^8-cell table).
+// every core (0.18 cpu-s of a 10^8-cell table), in ranges of at least
+// idsPerChunk.
 func (w *chSweep) idsOf(parents []int32) {
-	parallel.Chunks(len(parents), runtime.GOMAXPROCS(0), 1<<20, func(_, lo, hi int) {
+	parallel.Chunks(len(parents), runtime.GOMAXPROCS(0), idsPerChunk, func(_, lo, hi int) {
 		for i, p := range parents[lo:hi] {
 			if p >= 0 {
 				parents[lo+i] = w.ids[p]
@@ -230,6 +231,10 @@ func (w *chSweep) idsOf(parents []int32) {
 		}
 	})
 }
+
+// idsPerChunk is the fewest parents a goroutine of idsOf maps: a chosen
+// bound, as resultfiles' cellsPerChunk.
+const idsPerChunk = 1 << 20
 
 // swept is the number of vertices a sweep settles.
 func (w *chSweep) swept() int64 { return int64(len(w.sel.Vertices)) }
