@@ -104,7 +104,7 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 		return nil, err
 	}
 	if pqSchema.NumColumns() != arrowSchema.NumFields() {
-		return nil, fmt.Errorf("%d Parquet columns for %d flat fields", pqSchema.NumColumns(), arrowSchema.NumFields())
+		return nil, fmt.Errorf("tables: %d Parquet columns for %d flat fields", pqSchema.NumColumns(), arrowSchema.NumFields())
 	}
 	meta := make(metadata.KeyValueMetadata, 0, arrowSchema.Metadata().Len()+1)
 	for i, k := range arrowSchema.Metadata().Keys() {
