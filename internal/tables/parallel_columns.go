@@ -31,7 +31,7 @@ import (
 // The file is assembled here from arrow-go's exported parts (the footer's
 // metadata builders, its page writers and column writers) rather than by
 // file.Writer, because a column chunk whose pages this package builds
-// (deltaColumn: every DELTA_BINARY_PACKED integer column) needs its
+// (pageEncoder: every DELTA_BINARY_PACKED integer column) needs its
 // statistics set on its metadata, which file.Writer keeps to itself. The
 // bytes are those pqarrow writes: the same Parquet schema, the same stored
 // Arrow schema, the same pages and footer (a test compares them).
@@ -52,8 +52,8 @@ type columnsWriter struct {
 	arrow     pqarrow.ArrowWriterProperties
 	rowGroups int
 	err       error
-	// delta[i] encodes column i when this package builds its pages.
-	delta []*deltaColumn
+	// own[i] encodes column i when this package builds its pages.
+	own []pageEncoder
 	// defLevels holds each nullable column's definition levels, reused
 	// from one row group to the next; its first onesUpTo[i] entries are
 	// known to be 1.
@@ -117,17 +117,35 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 		props:  props,
 		fields: arrowSchema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
 		leaves:    make([]*schema.Column, arrowSchema.NumFields()),
-		delta:     make([]*deltaColumn, arrowSchema.NumFields()),
+		own:       make([]pageEncoder, arrowSchema.NumFields()),
 		defLevels: make([][]int16, arrowSchema.NumFields()), onesUpTo: make([]int, arrowSchema.NumFields()),
 	}
 	for i, f := range c.fields {
 		c.leaves[i] = pqSchema.Column(i)
-		c.delta[i] = deltaColumnFor(c.leaves[i], f, props)
+		c.own[i] = pageEncoderFor(c.leaves[i], f, props)
 	}
 	if _, err := c.sink.Write(parquetMagic); err != nil {
 		return nil, fmt.Errorf("parquet: magic number: %w", err)
 	}
 	return c, nil
+}
+
+// pageEncoder writes the column chunks of one flat column whose pages
+// this package builds itself, faster than arrow-go's column writer and
+// byte for byte the same: it hands each finished page to the chunk's page
+// writer and returns the chunk's statistics, to be set on its metadata
+// before the pager closes (unset when the column keeps none).
+type pageEncoder interface {
+	writeChunk(pager file.PageWriter, col arrow.Array) (metadata.EncodedStatistics, error)
+}
+
+// pageEncoderFor returns the encoder of leaf descr holding field's
+// values, or nil where arrow-go's column writer writes it.
+func pageEncoderFor(descr *schema.Column, field arrow.Field, props *parquet.WriterProperties) pageEncoder {
+	if d := deltaColumnFor(descr, field, props); d != nil {
+		return d
+	}
+	return nil
 }
 
 // serializedSchema is the Arrow IPC stream of schema without batches, the
@@ -166,7 +184,7 @@ func (c *columnsWriter) Write(rec arrow.RecordBatch) error {
 type chunk struct {
 	meta   *metadata.ColumnChunkMetaDataBuilder
 	pager  file.PageWriter
-	writer file.ColumnChunkWriter // nil for a chunk of a deltaColumn
+	writer file.ColumnChunkWriter // nil for a chunk of a pageEncoder
 	stats  metadata.EncodedStatistics
 	err    error
 }
@@ -192,7 +210,7 @@ func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 			return err
 		}
 		chunks[i].pager = pager
-		if c.delta[i] == nil {
+		if c.own[i] == nil {
 			chunks[i].writer = file.NewColumnChunkWriter(chunks[i].meta, pager, c.props)
 		}
 	}
@@ -203,7 +221,7 @@ func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 			defer wg.Done()
 			ch := &chunks[i]
 			if ch.writer == nil {
-				ch.stats, ch.err = c.delta[i].writeChunk(ch.pager, col)
+				ch.stats, ch.err = c.own[i].writeChunk(ch.pager, col)
 				return
 			}
 			if ch.err = c.writeColumn(i, ch.writer, col); ch.err == nil {
