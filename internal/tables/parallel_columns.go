@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -19,10 +20,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
-// columnsWriter writes a Parquet file of flat columns (no lists, structs
-// or maps) and encodes the columns of each row group at once, one
-// goroutine a column, each into a buffer of its own; the buffers are then
-// written out in column order. pqarrow's FileWriter encodes one column
+// columnsWriter writes a Parquet file of flat columns, lists of a flat
+// element and structs of flat fields (ownedColumns), and encodes the
+// columns of each row group at once, one goroutine a column, each into a
+// buffer of its own; the buffers are then written out in column order. pqarrow's FileWriter encodes one column
 // after another: a table small enough to be one part file (a 1,000 x 1,000
 // table of a road network) is then written on one core, and each column
 // more (a metric beside the distance) adds its whole encoding to the
@@ -38,47 +39,53 @@ import (
 //
 // Columns are independent within a row group: each has its own page
 // writer, codec, statistics and buffer, and they meet only when the row
-// group is written out. Nested columns would need Parquet's repetition
-// levels, which only pqarrow's FileWriter builds: their tables keep it
-// (flatColumns). So do writer properties this assembly does not write
-// (encryption, page indexes, bloom filters: ownsFile).
+// group is written out. Deeper nesting keeps pqarrow's FileWriter, which
+// builds any shape's levels (ownedColumns), and so do writer properties
+// this assembly does not write (encryption, page indexes, bloom filters:
+// ownsFile).
 type columnsWriter struct {
-	sink      *CountingWriter // its Tell gives the offsets in the footer
-	meta      *metadata.FileMetaDataBuilder
-	props     *parquet.WriterProperties
-	fields    []arrow.Field
-	leaves    []*schema.Column
+	sink   *CountingWriter // its Tell gives the offsets in the footer
+	meta   *metadata.FileMetaDataBuilder
+	props  *parquet.WriterProperties
+	fields []arrow.Field
+	leaves []*schema.Column // every field's Parquet leaves, in order
+	// firstLeaf[i] is the index in leaves of field i's first leaf;
+	// firstLeaf[len(fields)] is the count of leaves.
+	firstLeaf []int
 	maxRows   int64
 	arrow     pqarrow.ArrowWriterProperties
 	rowGroups int
 	err       error
-	// own[i] encodes column i when this package builds its pages.
+	// own[i] encodes flat field i when this package builds its pages.
 	own []pageEncoder
-	// defLevels holds each nullable column's definition levels, reused
-	// from one row group to the next; its first onesUpTo[i] entries are
-	// known to be 1.
+	// defLevels holds each nullable or nested field's definition levels,
+	// reused from one row group to the next; for a flat field, its first
+	// onesUpTo[i] entries are known to be 1. repLevels holds a list
+	// field's repetition levels.
 	defLevels [][]int16
 	onesUpTo  []int
+	repLevels [][]int16
+	// chunkMem holds the encoded column chunks of a row group until they
+	// are written out.
+	chunkMem *chunkMemory
 }
 
-// flatColumns reports whether every field of schema is a leaf that
-// columnsWriter writes: a primitive or binary type, without an extension
-// or dictionary.
-func flatColumns(schema *arrow.Schema) bool {
+// ownedColumns reports whether columnsWriter writes every field of
+// schema: flat fields, lists of a flat element and structs of flat
+// fields (leafCount), without an extension or dictionary.
+func ownedColumns(schema *arrow.Schema) bool {
 	for _, f := range schema.Fields() {
-		switch f.Type.ID() {
-		case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-			arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
-			arrow.FLOAT32, arrow.FLOAT64, arrow.STRING, arrow.BINARY,
-			arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.DATE32, arrow.TIMESTAMP:
-		default:
-			return false
-		}
-		if f.Metadata.FindKey(ipc.ExtensionTypeKeyName) >= 0 {
+		if leafCount(f) == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// hasExtension reports whether f is stored as an Arrow extension type,
+// which pqarrow's writer unwraps.
+func hasExtension(f arrow.Field) bool {
+	return f.Metadata.FindKey(ipc.ExtensionTypeKeyName) >= 0
 }
 
 // ownsFile reports whether columnsWriter writes every part of a file with
@@ -103,8 +110,13 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 	if err != nil {
 		return nil, err
 	}
-	if pqSchema.NumColumns() != arrowSchema.NumFields() {
-		return nil, fmt.Errorf("tables: %d Parquet columns for %d flat fields", pqSchema.NumColumns(), arrowSchema.NumFields())
+	fields := arrowSchema.Fields()
+	firstLeaf := make([]int, len(fields)+1)
+	for i, f := range fields {
+		firstLeaf[i+1] = firstLeaf[i] + leafCount(f)
+	}
+	if pqSchema.NumColumns() != firstLeaf[len(fields)] {
+		return nil, fmt.Errorf("tables: %d Parquet columns for %d leaves", pqSchema.NumColumns(), firstLeaf[len(fields)])
 	}
 	meta := make(metadata.KeyValueMetadata, 0, arrowSchema.Metadata().Len()+1)
 	for i, k := range arrowSchema.Metadata().Keys() {
@@ -115,14 +127,20 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 		sink:   &CountingWriter{W: w},
 		meta:   metadata.NewFileMetadataBuilder(pqSchema, props, meta),
 		props:  props,
-		fields: arrowSchema.Fields(), maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
-		leaves:    make([]*schema.Column, arrowSchema.NumFields()),
-		own:       make([]pageEncoder, arrowSchema.NumFields()),
-		defLevels: make([][]int16, arrowSchema.NumFields()), onesUpTo: make([]int, arrowSchema.NumFields()),
+		fields: fields, maxRows: props.MaxRowGroupLength(), arrow: arrowProps,
+		leaves: make([]*schema.Column, pqSchema.NumColumns()), firstLeaf: firstLeaf,
+		own:       make([]pageEncoder, len(fields)),
+		defLevels: make([][]int16, len(fields)), onesUpTo: make([]int, len(fields)),
+		repLevels: make([][]int16, len(fields)),
+		chunkMem:  newChunkMemory(pqSchema.NumColumns()),
 	}
-	for i, f := range c.fields {
-		c.leaves[i] = pqSchema.Column(i)
-		c.own[i] = pageEncoderFor(c.leaves[i], f, props)
+	for j := range c.leaves {
+		c.leaves[j] = pqSchema.Column(j)
+	}
+	for i, f := range fields {
+		if flatType(f.Type) {
+			c.own[i] = pageEncoderFor(c.leaves[firstLeaf[i]], f, props)
+		}
 	}
 	if _, err := c.sink.Write(parquetMagic); err != nil {
 		return nil, fmt.Errorf("parquet: magic number: %w", err)
@@ -189,50 +207,54 @@ type chunk struct {
 	err    error
 }
 
-// writeRowGroup encodes rec's columns concurrently, each into a buffered
-// page writer, and writes them out in column order, as file.Writer's
-// buffered row group does.
+// writeRowGroup encodes rec's columns concurrently, each into buffered
+// page writers (one a leaf), and writes them out in column order, as
+// file.Writer's buffered row group does.
 func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 	rgMeta := c.meta.AppendRowGroup()
 	ordinal := int16(c.rowGroups)
 	c.rowGroups++
-	chunks := make([]chunk, rec.NumCols())
+	chunks := make([]chunk, len(c.leaves))
 	// Chunks without rows have no pages to encode at once, and a page
 	// writer that writes straight to the file gives their metadata the
 	// offsets pqarrow's writer gives them.
 	buffered := rec.NumRows() > 0
-	for i := range chunks {
-		path := c.leaves[i].Path()
-		chunks[i].meta = rgMeta.NextColumnChunk()
-		pager, err := file.NewPageWriter(c.sink, c.props.CompressionFor(path), c.props.CompressionLevelFor(path),
-			chunks[i].meta, ordinal, int16(i), c.props.Allocator(), buffered, nil, nil)
-		if err != nil {
-			return err
-		}
-		chunks[i].pager = pager
-		if c.own[i] == nil {
-			chunks[i].writer = file.NewColumnChunkWriter(chunks[i].meta, pager, c.props)
+	for i := range c.fields {
+		for j := c.firstLeaf[i]; j < c.firstLeaf[i+1]; j++ {
+			path := c.leaves[j].Path()
+			chunks[j].meta = rgMeta.NextColumnChunk()
+			pager, err := file.NewPageWriter(c.sink, c.props.CompressionFor(path), c.props.CompressionLevelFor(path),
+				chunks[j].meta, ordinal, int16(j), c.chunkMem, buffered, nil, nil)
+			if err != nil {
+				return err
+			}
+			chunks[j].pager = pager
+			if c.own[i] == nil {
+				chunks[j].writer = file.NewColumnChunkWriter(chunks[j].meta, pager, c.props)
+			}
 		}
 	}
 	var wg sync.WaitGroup
 	for i, col := range rec.Columns() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ch := &chunks[i]
-			if ch.writer == nil {
-				ch.stats, ch.err = c.own[i].writeChunk(ch.pager, col)
+		wg.Go(func() {
+			leaves := chunks[c.firstLeaf[i]:c.firstLeaf[i+1]]
+			if c.own[i] != nil {
+				leaves[0].stats, leaves[0].err = c.own[i].writeChunk(leaves[0].pager, col)
 				return
 			}
-			if ch.err = c.writeColumn(i, ch.writer, col); ch.err == nil {
-				// The last page too, here rather than in column order.
-				ch.err = ch.writer.(interface{ FlushBufferedDataPages() error }).FlushBufferedDataPages()
+			err := c.writeField(i, leaves, col)
+			for j := range leaves {
+				if err == nil {
+					// The last page too, here rather than in column order.
+					err = leaves[j].writer.(interface{ FlushBufferedDataPages() error }).FlushBufferedDataPages()
+				}
+				leaves[j].err = err
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	for i := range chunks {
-		ch := &chunks[i]
+	for j := range chunks {
+		ch := &chunks[j]
 		if ch.err == nil {
 			if ch.writer != nil {
 				ch.err = ch.writer.Close()
@@ -244,22 +266,51 @@ func (c *columnsWriter) writeRowGroup(rec arrow.RecordBatch) error {
 			}
 		}
 		if ch.err != nil {
-			return fmt.Errorf("column %q: %w", c.fields[i].Name, ch.err)
+			return fmt.Errorf("column %q: %w", c.leaves[j].Path(), ch.err)
 		}
 	}
 	rgMeta.SetNumRows(int(rec.NumRows()))
 	return rgMeta.Finish(0, ordinal)
 }
 
-// writeColumn encodes column i of a row group: a flat column's definition
-// level is 1 for a value and 0 for a null, and a required column has none.
-func (c *columnsWriter) writeColumn(i int, cw file.ColumnChunkWriter, col arrow.Array) error {
+// writeField encodes field i of a row group into the column writers of
+// its leaves. A flat field's definition level is 1 for a value and 0 for
+// a null, and a required one has none; a nested field's levels come from
+// listLevels or structLevels.
+func (c *columnsWriter) writeField(i int, leaves []chunk, col arrow.Array) error {
+	ctx := pqarrow.NewArrowWriteContext(context.Background(), &c.arrow)
+	field := c.fields[i]
+	switch col := col.(type) {
+	case *array.List:
+		l, err := listLevels(col, field.Nullable, c.defLevels[i], c.repLevels[i])
+		if err != nil {
+			return err
+		}
+		defer l.values.Release()
+		c.defLevels[i], c.repLevels[i] = l.def, l.rep
+		return pqarrow.WriteArrowToColumn(ctx, leaves[0].writer, l.values, l.def, l.rep, l.nullable)
+	case *array.Struct:
+		for k := range leaves {
+			l, err := structLevels(col, field.Nullable, k, c.defLevels[i])
+			if err != nil {
+				return err
+			}
+			if l.def != nil {
+				c.defLevels[i] = l.def
+			}
+			err = pqarrow.WriteArrowToColumn(ctx, leaves[k].writer, l.values, l.def, nil, l.nullable)
+			l.values.Release()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var def []int16
-	if c.fields[i].Nullable {
+	if field.Nullable {
 		def = c.definitionLevels(i, col)
 	}
-	ctx := pqarrow.NewArrowWriteContext(context.Background(), &c.arrow)
-	return pqarrow.WriteArrowToColumn(ctx, cw, col, def, nil, c.fields[i].Nullable)
+	return pqarrow.WriteArrowToColumn(ctx, leaves[0].writer, col, def, nil, field.Nullable)
 }
 
 // definitionLevels returns the definition levels of nullable column i's

@@ -77,8 +77,8 @@ func flatTestRecord(t testing.TB, rng *rand.Rand, rows int, nulls float64) arrow
 // batches and with a batch longer than a row group: the files must be
 // identical byte for byte.
 func TestColumnsWriterMatchesPqarrow(t *testing.T) {
-	if !flatColumns(flatTestSchema) {
-		t.Fatal("the test schema is not flat")
+	if !ownedColumns(flatTestSchema) {
+		t.Fatal("the columns writer does not take the test schema")
 	}
 	rng := rand.New(rand.NewPCG(5, 40))
 	var recs []arrow.RecordBatch
@@ -137,22 +137,29 @@ func TestColumnsWriterMatchesPqarrow(t *testing.T) {
 	}
 }
 
-// TestFlatColumns: lists, structs and extension columns go to pqarrow's
-// writer.
-func TestFlatColumns(t *testing.T) {
+// TestOwnedColumns: flat fields, lists of a flat element and structs of
+// flat fields go to the columns writer; deeper nesting and extension
+// columns go to pqarrow's writer.
+func TestOwnedColumns(t *testing.T) {
+	wkb := arrow.NewMetadata([]string{"ARROW:extension:name"}, []string{"geoarrow.wkb"})
 	for _, c := range []struct {
 		field arrow.Field
-		flat  bool
+		owned bool
 	}{
 		{arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int64}, true},
 		{arrow.Field{Name: "a", Type: arrow.BinaryTypes.String, Nullable: true}, true},
-		{arrow.Field{Name: "a", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)}, false},
-		{arrow.Field{Name: "a", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64})}, false},
-		{arrow.Field{Name: "a", Type: arrow.BinaryTypes.Binary,
-			Metadata: arrow.NewMetadata([]string{"ARROW:extension:name"}, []string{"geoarrow.wkb"})}, false},
+		{arrow.Field{Name: "a", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)}, true},
+		{arrow.Field{Name: "a", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64})}, true},
+		{arrow.Field{Name: "a", Type: arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int32))}, false},
+		{arrow.Field{Name: "a", Type: arrow.ListOf(arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}))}, false},
+		{arrow.Field{Name: "a", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)})}, false},
+		{arrow.Field{Name: "a", Type: arrow.StructOf()}, false},
+		{arrow.Field{Name: "a", Type: arrow.MapOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int32)}, false},
+		{arrow.Field{Name: "a", Type: arrow.BinaryTypes.Binary, Metadata: wkb}, false},
+		{arrow.Field{Name: "a", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.BinaryTypes.Binary, Metadata: wkb})}, false},
 	} {
-		if got := flatColumns(arrow.NewSchema([]arrow.Field{c.field}, nil)); got != c.flat {
-			t.Errorf("%v: flat %v, want %v", c.field, got, c.flat)
+		if got := ownedColumns(arrow.NewSchema([]arrow.Field{c.field}, nil)); got != c.owned {
+			t.Errorf("%v: owned %v, want %v", c.field, got, c.owned)
 		}
 	}
 }

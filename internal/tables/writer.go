@@ -65,7 +65,7 @@ func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cf
 	case Parquet:
 		arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem))
 		props := parquetProperties(enc, cfg)
-		if flatColumns(schema) && ownsFile(schema, props) {
+		if ownedColumns(schema) && ownsFile(schema, props) {
 			rw, err = newColumnsWriter(schema, buf, props, arrowProps)
 		} else {
 			rw, err = pqarrow.NewFileWriter(schema, buf, props, arrowProps)
