@@ -127,16 +127,18 @@ func deltaTestProps(codec compress.Compression, pageSize, batch, rowGroup int64)
 	return parquet.NewWriterProperties(props...)
 }
 
-// writeBoth writes recs with pqarrow's FileWriter and with columnsWriter.
+// writeBoth writes recs, at least one and all of one schema, with
+// pqarrow's FileWriter and with columnsWriter.
 func writeBoth(t *testing.T, props *parquet.WriterProperties, recs ...arrow.RecordBatch) (want, got []byte) {
 	t.Helper()
+	schema := recs[0].Schema()
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
 	var ref, ours bytes.Buffer
-	rw, err := pqarrow.NewFileWriter(deltaTestSchema, &ref, props, arrowProps)
+	rw, err := pqarrow.NewFileWriter(schema, &ref, props, arrowProps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cw, err := newColumnsWriter(deltaTestSchema, &ours, props, arrowProps)
+	cw, err := newColumnsWriter(schema, &ours, props, arrowProps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func nullPageAfterValues(t *testing.T, data []byte) bool {
 }
 
 // readBack decodes a Parquet file with arrow-go's reader and checks that
-// it holds exactly the records' values.
+// it holds exactly the records' values (at least one record).
 func readBack(t *testing.T, data []byte, recs ...arrow.RecordBatch) {
 	t.Helper()
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
@@ -233,14 +235,15 @@ func readBack(t *testing.T, data []byte, recs ...arrow.RecordBatch) {
 		t.Fatal(err)
 	}
 	defer tab.Release()
-	want := array.NewTableFromRecords(deltaTestSchema, recs)
+	schema := recs[0].Schema()
+	want := array.NewTableFromRecords(schema, recs)
 	defer want.Release()
 	if tab.NumRows() != want.NumRows() {
 		t.Fatalf("read %d rows, wrote %d", tab.NumRows(), want.NumRows())
 	}
 	for i := range int(want.NumCols()) {
 		if !array.ChunkedEqual(tab.Column(i).Data(), want.Column(i).Data()) {
-			t.Fatalf("column %s reads back different values", deltaTestSchema.Field(i).Name)
+			t.Fatalf("column %s reads back different values", schema.Field(i).Name)
 		}
 	}
 }

@@ -32,10 +32,11 @@ import (
 // The file is assembled here from arrow-go's exported parts (the footer's
 // metadata builders, its page writers and column writers) rather than by
 // file.Writer, because a column chunk whose pages this package builds
-// (pageEncoder: every DELTA_BINARY_PACKED integer column) needs its
-// statistics set on its metadata, which file.Writer keeps to itself. The
-// bytes are those pqarrow writes: the same Parquet schema, the same stored
-// Arrow schema, the same pages and footer (a test compares them).
+// (pageEncoder: every DELTA_BINARY_PACKED integer column, every PLAIN
+// binary or string one) needs its statistics set on its metadata, which
+// file.Writer keeps to itself. The bytes are those pqarrow writes: the
+// same Parquet schema, the same stored Arrow schema, the same pages and
+// footer (a test compares them).
 //
 // Columns are independent within a row group: each has its own page
 // writer, codec, statistics and buffer, and they meet only when the row
@@ -162,6 +163,9 @@ type pageEncoder interface {
 func pageEncoderFor(descr *schema.Column, field arrow.Field, props *parquet.WriterProperties) pageEncoder {
 	if d := deltaColumnFor(descr, field, props); d != nil {
 		return d
+	}
+	if b := binaryColumnFor(descr, field, props); b != nil {
+		return b
 	}
 	return nil
 }
