@@ -23,11 +23,11 @@ import (
 // columnsWriter writes a Parquet file of flat columns, lists of a flat
 // element and structs of flat fields (ownedColumns), and encodes the
 // columns of each row group at once, one goroutine a column, each into a
-// buffer of its own; the buffers are then written out in column order. pqarrow's FileWriter encodes one column
-// after another: a table small enough to be one part file (a 1,000 x 1,000
-// table of a road network) is then written on one core, and each column
-// more (a metric beside the distance) adds its whole encoding to the
-// write tail.
+// buffer of its own; the buffers are then written out in column order.
+// pqarrow's FileWriter encodes one column after another: a table small
+// enough to be one part file (a 1,000 x 1,000 table of a road network) is
+// then written on one core, and each column more (a metric beside the
+// distance) adds its whole encoding to the write tail.
 //
 // The file is assembled here from arrow-go's exported parts (the footer's
 // metadata builders, its page writers and column writers) rather than by
