@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -124,7 +126,9 @@ func nestedTestRecord(rng *rand.Rand, rows int, nulls, long float64) arrow.Recor
 // whole and sliced (so that lists start past their values' first offset
 // and structs past their fields' first row), through pqarrow's FileWriter
 // and through the columns writer: the files must be the same bytes, with
-// every codec and with pages and row groups cut small and large.
+// every codec, with pages, write batches and row groups cut small and
+// large, and with the vertex lists' pages built here or, delta encoded,
+// by arrow-go.
 func TestNestedColumnsMatchPqarrow(t *testing.T) {
 	if !ownedColumns(nestedTestSchema) {
 		t.Fatal("the columns writer does not take the nested test schema")
@@ -144,44 +148,61 @@ func TestNestedColumnsMatchPqarrow(t *testing.T) {
 			r.Release()
 		}
 	}()
-	for _, comp := range []Compression{Snappy, Zstd, Uncompressed} {
-		for _, rowGroup := range []int{700, 1 << 16} {
-			for _, delta := range [][]string{nil, {"source", "vertices.list.element", "ids.list.element"}} {
-				t.Run(fmt.Sprintf("%v/rowgroup=%d/delta=%d", comp, rowGroup, len(delta)), func(t *testing.T) {
-					cfg, err := NewConfig([]Option{WithFormat(Parquet), WithCompression(comp), WithBatchRows(rowGroup)})
-					if err != nil {
-						t.Fatal(err)
-					}
-					props := parquetProperties(ParquetEncoding{Delta: delta, WriteBatch: 64}, cfg)
-					arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.Mem))
-					var want, got bytes.Buffer
-					ref, err := pqarrow.NewFileWriter(nestedTestSchema, &want, props, arrowProps)
-					if err != nil {
-						t.Fatal(err)
-					}
-					ours, err := newColumnsWriter(nestedTestSchema, &got, props, arrowProps)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, rec := range recs {
-						if err := ref.Write(rec); err != nil {
-							t.Fatal(err)
-						}
-						if err := ours.Write(rec); err != nil {
-							t.Fatal(err)
-						}
-					}
-					for _, w := range []recordWriter{ref, ours} {
-						if err := w.Close(); err != nil {
-							t.Fatal(err)
-						}
-					}
-					if !bytes.Equal(want.Bytes(), got.Bytes()) {
-						t.Fatalf("the columns writer's file (%d bytes) differs from pqarrow's (%d bytes)", got.Len(), want.Len())
-					}
-				})
+	useFastSnappy()
+	for _, c := range []struct {
+		codec               compress.Compression
+		page, batch, groups int64
+		delta               bool
+	}{
+		{compress.Codecs.Snappy, 1 << 20, 64, 1 << 16, false},
+		{compress.Codecs.Snappy, 1 << 20, 64, 700, true},
+		{compress.Codecs.Zstd, 4096, 64, 700, false},
+		{compress.Codecs.Uncompressed, 64, 5, 1 << 16, false},
+		{compress.Codecs.Uncompressed, 1, 1, 333, false},
+		{compress.Codecs.Lz4Raw, 3000, 1024, 1 << 16, true},
+	} {
+		t.Run(fmt.Sprintf("%v/page=%d/batch=%d/rowgroup=%d/delta=%v", c.codec, c.page, c.batch, c.groups, c.delta), func(t *testing.T) {
+			opts := []parquet.WriterProperty{
+				parquet.WithDictionaryDefault(false), parquet.WithCompression(c.codec),
+				parquet.WithDataPageSize(c.page), parquet.WithBatchSize(c.batch), parquet.WithMaxRowGroupLength(c.groups),
 			}
-		}
+			if c.delta {
+				for _, col := range []string{"source", "vertices.list.element", "ids.list.element"} {
+					opts = append(opts, parquet.WithEncodingFor(col, parquet.Encodings.DeltaBinaryPacked))
+				}
+			}
+			props := parquet.NewWriterProperties(opts...)
+			arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
+			var want, got bytes.Buffer
+			ref, err := pqarrow.NewFileWriter(nestedTestSchema, &want, props, arrowProps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours, err := newColumnsWriter(nestedTestSchema, &got, props, arrowProps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The vertex lists' pages are built here unless delta encoded.
+			if _, built := ours.own[1].(*listColumn); built == c.delta {
+				t.Fatalf("the vertex lists built here: %v, delta encoded: %v", built, c.delta)
+			}
+			for _, rec := range recs {
+				if err := ref.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+				if err := ours.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, w := range []recordWriter{ref, ours} {
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(want.Bytes(), got.Bytes()) {
+				t.Fatalf("the columns writer's file (%d bytes) differs from pqarrow's (%d bytes)", got.Len(), want.Len())
+			}
+		})
 	}
 }
 

@@ -139,7 +139,7 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 		c.leaves[j] = pqSchema.Column(j)
 	}
 	for i, f := range fields {
-		if flatType(f.Type) {
+		if f.Type.ID() != arrow.STRUCT { // a flat field or a list: one leaf
 			c.own[i] = pageEncoderFor(c.leaves[firstLeaf[i]], f, props)
 		}
 	}
@@ -149,8 +149,8 @@ func newColumnsWriter(arrowSchema *arrow.Schema, w io.Writer, props *parquet.Wri
 	return c, nil
 }
 
-// pageEncoder writes the column chunks of one flat column whose pages
-// this package builds itself, faster than arrow-go's column writer and
+// pageEncoder writes the column chunks of one flat or list column whose
+// pages this package builds itself, faster than arrow-go's column writer and
 // byte for byte the same: it hands each finished page to the chunk's page
 // writer and returns the chunk's statistics, to be set on its metadata
 // before the pager closes (unset when the column keeps none).
@@ -166,6 +166,9 @@ func pageEncoderFor(descr *schema.Column, field arrow.Field, props *parquet.Writ
 	}
 	if b := binaryColumnFor(descr, field, props); b != nil {
 		return b
+	}
+	if l := listColumnFor(descr, field, props); l != nil {
+		return l
 	}
 	return nil
 }
