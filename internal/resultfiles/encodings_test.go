@@ -27,7 +27,7 @@ func TestParquetEncodings(t *testing.T) {
 	delta := tablestest.Delta
 	want := map[string]map[string]parquet.Encoding{
 		filepath.Join(dir, "result", "part-00000.parquet"): {
-			"source": parquet.Encodings.Plain, "vertex": delta, "distance": delta, "parent": delta},
+			"source": delta, "vertex": delta, "distance": delta, "parent": delta},
 		pathsFile:   {"source": delta, "target": delta, "cost": delta, "vertices.list.element": parquet.Encodings.Plain},
 		summaryFile: {"source": delta, "reachable": delta, "eccentricity": delta, "closeness": parquet.Encodings.Plain},
 	}
