@@ -332,10 +332,9 @@ func (b *longBatch) reset() {
 func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 	at, count := b.n, v1-v0
 	source := rows.Sources[r]
-	src, vtx := b.src[at:at+count], b.vtx[at:at+count]
-	for k := range src {
-		src[k] = source
-		vtx[k] = int32(v0 + k)
+	for k := range count {
+		b.src[at+k] = source
+		b.vtx[at+k] = int32(v0 + k)
 	}
 	base := r * rows.Width
 	b.distNulls += rows.Distances().Fill(b.dist[at:], b.distBits, at, base+v0, base+v1)
@@ -343,7 +342,14 @@ func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 		copy(b.met[at:], rows.Metric64[base+v0:base+v1])
 	}
 	if b.par != nil {
-		b.parNulls += results.FillParents(b.par[at:], b.parBits, at, rows.Parent[base+v0:base+v1])
+		copy(b.par[at:], rows.Parent[base+v0:base+v1])
+		for k, p := range b.par[at : at+count] {
+			if p != paths.NoParent {
+				bitSet(b.parBits, at+k)
+			} else {
+				b.parNulls++
+			}
+		}
 	}
 	b.n += count
 }

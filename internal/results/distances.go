@@ -70,11 +70,34 @@ func (d Distances) Weight(k int) int64 {
 // a path. One tight loop per native width: the bulk path of the writers.
 // O(hi-lo).
 func (d Distances) Fill(dst []int64, valid []byte, at, lo, hi int) (missing int) {
+	dst = dst[:hi-lo]
 	if d.narrow != nil {
-		return hi - lo - widenValid(dst, valid, at, d.narrow[lo:hi])
+		reached := 0
+		for k, v := range d.narrow[lo:hi] {
+			if v < graph.Inf32 {
+				dst[k] = int64(v)
+				setBit(valid, at+k)
+				reached++
+			} else {
+				dst[k] = 0
+			}
+		}
+		return hi - lo - reached
 	}
-	return hi - lo - copyValid(dst, valid, at, d.wide[lo:hi], paths.Unreachable)
+	copy(dst, d.wide[lo:hi])
+	for k, v := range d.wide[lo:hi] {
+		if v != paths.Unreachable {
+			setBit(valid, at+k)
+		} else {
+			dst[k] = 0
+			missing++
+		}
+	}
+	return missing
 }
+
+// setBit sets bit j of bits, least significant first.
+func setBit(bits []byte, j int) { bits[j>>3] |= 1 << (j & 7) }
 
 // PutInt32LE writes cells lo..hi-1 into dst as little-endian int32, 4
 // bytes a cell: none where there is no path, the distance where it lies in
