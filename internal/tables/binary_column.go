@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -232,27 +231,10 @@ func (c *binaryColumn) writePage(pager file.PageWriter, v *binaryValues, firstRo
 	var stats metadata.EncodedStatistics
 	if pageStats != nil {
 		var err error
-		if stats, err = pageStats.Encode(); err != nil {
+		stats, err = pageStatistics(pageStats, chunkStats, int(c.props.MaxStatsSizeFor(c.path)), c.descr.SortOrder() == schema.SortSIGNED)
+		if err != nil {
 			return err
 		}
-		stats.ApplyStatSizeLimits(int(c.props.MaxStatsSizeFor(c.path)))
-		stats.Signed = c.descr.SortOrder() == schema.SortSIGNED
-		chunkStats.Merge(pageStats)
-		pageStats.Reset()
 	}
-	data := page
-	if pager.HasCompressor() {
-		c.compressed.Reset()
-		data = pager.Compress(&c.compressed, page)
-	}
-	dp := file.NewDataPageV1WithConfig(memory.NewBufferBytes(data), parquet.Encodings.RLE, parquet.Encodings.RLE, file.DataPageConfig{
-		Num:              int32(endRow - firstRow),
-		Encoding:         parquet.Encodings.Plain,
-		UncompressedSize: int32(len(page)),
-		Stats:            stats,
-		FirstRowIndex:    int64(firstRow),
-	})
-	_, err := pager.WriteDataPage(dp)
-	dp.Release()
-	return err
+	return writeDataPage(pager, &c.compressed, page, parquet.Encodings.Plain, endRow-firstRow, stats, firstRow)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -196,28 +195,11 @@ func writeDeltaChunk[T deltaInt](c *deltaColumn, pager file.PageWriter, col arro
 				pageStats.SetMinMax(lo, hi)
 			}
 			var err error
-			if stats, err = pageStats.Encode(); err != nil {
+			if stats, err = pageStatistics(pageStats, chunkStats, maxStats, signed); err != nil {
 				return err
 			}
-			stats.ApplyStatSizeLimits(maxStats)
-			stats.Signed = signed
-			chunkStats.Merge(pageStats)
-			pageStats.Reset()
 		}
-		data := page
-		if pager.HasCompressor() {
-			c.compressed.Reset()
-			data = pager.Compress(&c.compressed, page)
-		}
-		dp := file.NewDataPageV1WithConfig(memory.NewBufferBytes(data), parquet.Encodings.RLE, parquet.Encodings.RLE, file.DataPageConfig{
-			Num:              int32(endRow - firstRow),
-			Encoding:         parquet.Encodings.DeltaBinaryPacked,
-			UncompressedSize: int32(len(page)),
-			Stats:            stats,
-			FirstRowIndex:    int64(firstRow),
-		})
-		_, err := pager.WriteDataPage(dp)
-		dp.Release()
+		err := writeDataPage(pager, &c.compressed, page, parquet.Encodings.DeltaBinaryPacked, endRow-firstRow, stats, firstRow)
 		firstRow, firstValue, next, haveMinMax, blocks = endRow, endValue, 1, false, blocks[:0]
 		return err
 	}

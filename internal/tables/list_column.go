@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -215,28 +214,11 @@ func writeListChunk[T deltaInt](c *listColumn, pager file.PageWriter, list *arra
 				pageStats.SetMinMax(lo, hi)
 			}
 			var err error
-			if stats, err = pageStats.Encode(); err != nil {
+			if stats, err = pageStatistics(pageStats, chunkStats, maxStats, signed); err != nil {
 				return err
 			}
-			stats.ApplyStatSizeLimits(maxStats)
-			stats.Signed = signed
-			chunkStats.Merge(pageStats)
-			pageStats.Reset()
 		}
-		data := page
-		if pager.HasCompressor() {
-			c.compressed.Reset()
-			data = pager.Compress(&c.compressed, page)
-		}
-		dp := file.NewDataPageV1WithConfig(memory.NewBufferBytes(data), parquet.Encodings.RLE, parquet.Encodings.RLE, file.DataPageConfig{
-			Num:              int32(levels),
-			Encoding:         parquet.Encodings.Plain,
-			UncompressedSize: int32(len(page)),
-			Stats:            stats,
-			FirstRowIndex:    int64(rowsBefore),
-		})
-		_, err := pager.WriteDataPage(dp)
-		dp.Release()
+		err := writeDataPage(pager, &c.compressed, page, parquet.Encodings.Plain, levels, stats, rowsBefore)
 		if pageValues > 0 {
 			firstValue += pageValues
 		}
