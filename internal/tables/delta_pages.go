@@ -19,6 +19,41 @@ const (
 // deltaInt is what DELTA_BINARY_PACKED stores: Parquet's INT32 and INT64.
 type deltaInt interface{ ~int32 | ~int64 }
 
+// steadyStepLimit bounds the step steadyStep takes: 127 steps of it can
+// wrap past the type's range only from a start within 127 x 2^24 of its
+// end, which steadyStep checks.
+const steadyStepLimit = 1 << 24
+
+// steadyStep reports whether vals (a block's base and its values) go up
+// or down by one step throughout, without wrapping past the type's
+// range, and returns the step. A long-layout table's source (a run of
+// one value) and vertex (a run of counts) columns are such blocks but at
+// their rows' ends: one comparison a value finds them, where a block's
+// general path takes its deltas, their minimum and their spread. The
+// first value that differs ends the scan, so other columns pay a
+// comparison or two.
+func steadyStep[T deltaInt](vals []T) (T, bool) {
+	step := vals[1] - vals[0]
+	if step < -steadyStepLimit || step > steadyStepLimit {
+		return 0, false
+	}
+	for i := 2; i < len(vals); i++ {
+		if vals[i]-vals[i-1] != step {
+			return 0, false
+		}
+	}
+	// In range throughout: the last value lies on the side of the first
+	// its step says, at the distance it says.
+	first, last := int64(vals[1]), int64(vals[len(vals)-1])
+	if step >= 0 && last < first || step < 0 && last > first {
+		return 0, false
+	}
+	if last-first != int64(len(vals)-2)*int64(step) {
+		return 0, false
+	}
+	return step, true
+}
+
 // zigzag maps signed to unsigned so that small magnitudes stay small.
 func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
@@ -49,6 +84,18 @@ func appendDeltaHeader(dst []byte, count int, first int64) []byte {
 // its bit writer, is what makes the column cheap.
 func appendDeltaBlock[T deltaInt](dst []byte, vals []T) (out []byte, lo, hi T) {
 	n := len(vals) - 1
+	if n == deltaBlockValues {
+		if step, ok := steadyStep(vals); ok {
+			// Every delta is the minimum: each miniblock packs at width 0.
+			dst = binary.AppendUvarint(dst, zigzag(int64(step)))
+			dst = append(dst, 0, 0, 0, 0)
+			lo, hi = vals[1], vals[n]
+			if step < 0 {
+				lo, hi = hi, lo
+			}
+			return dst, lo, hi
+		}
+	}
 	var deltas [deltaBlockValues]int64
 	minDelta := int64(math.MaxInt64)
 	lo, hi = vals[1], vals[1]

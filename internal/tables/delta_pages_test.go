@@ -31,7 +31,8 @@ var deltaTestSchema = arrow.NewSchema([]arrow.Field{
 
 // deltaValues are adversarial sequences of n values: constant, extremes
 // alternating (deltas that wrap), steps of every width, random values of
-// the full range, small steps.
+// the full range, small steps, steady steps that restart, that wrap past
+// either end of the range and that stop.
 func deltaValues(rng *rand.Rand, kind, n int) []int64 {
 	v := make([]int64, n)
 	for i := range v {
@@ -56,6 +57,18 @@ func deltaValues(rng *rand.Rand, kind, n int) []int64 {
 			v[i] = int64(i)
 			if i%32 == 17 {
 				v[i] = int64(rng.Uint64())
+			}
+		case 6: // counts restarting every 300 values, as a long table's vertices
+			v[i] = int64(i % 300)
+		case 7: // steps that wrap past the top of 32 and of 64 bits
+			v[i] = math.MaxInt32 - 100 + int64(i)*3
+			if i%2000 >= 1000 {
+				v[i] = math.MaxInt64 - 1000 + int64(i%2000-1000)*7
+			}
+		case 8: // steps down past the bottom, and constant runs
+			v[i] = math.MinInt32 + 200 - int64(i)*5
+			if i%900 >= 600 {
+				v[i] = int64(i / 900)
 			}
 		}
 	}
@@ -267,7 +280,7 @@ func TestDeltaPagesMatchArrowGo(t *testing.T) {
 	} {
 		props := deltaTestProps(c.codec, c.page, c.batch, c.groups)
 		for _, n := range lengths {
-			for kind := range 6 {
+			for kind := range 9 {
 				for pattern := range 9 {
 					name := fmt.Sprintf("%v/page=%d/batch=%d/n=%d/kind=%d/nulls=%d", c.codec, c.page, c.batch, n, kind, pattern)
 					rec := deltaTestRecord(deltaValues(rng, kind, n), deltaValidity(rng, pattern, n))
