@@ -284,6 +284,19 @@ func parentCell(par []int32, bits []byte, j int, p int32) int {
 	return 0
 }
 
+// fillRun sets every value of dst to v: one store, then copies that
+// double what is filled, at the speed of memmove (a row's source column
+// is one value over the row's every vertex).
+func fillRun(dst []int32, v int32) {
+	if len(dst) == 0 {
+		return
+	}
+	dst[0] = v
+	for filled := 1; filled < len(dst); filled *= 2 {
+		copy(dst[filled:], dst[:filled])
+	}
+}
+
 // bitSet marks value j valid.
 func bitSet(bits []byte, j int) { bits[j>>3] |= 1 << (j & 7) }
 
@@ -332,9 +345,10 @@ func (b *longBatch) reset() {
 func (b *longBatch) addRun(rows *results.Rows, r, v0, v1 int) {
 	at, count := b.n, v1-v0
 	source := rows.Sources[r]
-	for k := range count {
-		b.src[at+k] = source
-		b.vtx[at+k] = int32(v0 + k)
+	fillRun(b.src[at:at+count], source)
+	vtx := b.vtx[at : at+count]
+	for k := range vtx {
+		vtx[k] = int32(v0 + k)
 	}
 	base := r * rows.Width
 	b.distNulls += rows.Distances().Fill(b.dist[at:], b.distBits, at, base+v0, base+v1)
