@@ -8,12 +8,14 @@
 // # Formats
 //
 // Parquet (default) is written with Snappy and DELTA_BINARY_PACKED integer
-// columns; a table of flat columns has each row group's columns encoded at
-// once, one goroutine a column, into the bytes pqarrow's writer would
-// give (parallel_columns.go). Arrow IPC is the file format ("ARROW1" magic, also called
-// Feather v2) with uncompressed buffers (DefaultCompression).
-// WithCompression picks zstd, LZ4, Snappy (Parquet only) or no compression
-// instead. defaults.go holds every default, the commands' included. Readers tell the formats
+// columns; a table of flat columns, lists of a flat element and structs of
+// flat fields has each row group's columns encoded at once, one goroutine
+// a column, into the bytes pqarrow's writer would give
+// (parallel_columns.go), most pages built by this package (pageEncoder).
+// Arrow IPC is the file format ("ARROW1" magic, also called Feather v2)
+// with uncompressed buffers (DefaultCompression). WithCompression picks
+// zstd, LZ4, Snappy (Parquet only) or no compression instead. defaults.go
+// holds every default, the commands' included. Readers tell the formats
 // apart by their leading magic bytes, never by file name. Files carry no
 // timestamp and schema metadata is written in key order, so the same input
 // and options give byte-identical files (with the same arrow-go version,
