@@ -176,13 +176,12 @@ func (w *partWriter) gatherWide(lo, hi int64) (arrow.RecordBatch, error) {
 // resultEncoding: vertices count up, so DELTA_BINARY_PACKED stores them in
 // a few bits; distances and parents of neighbouring vertex ids tend to be
 // close, so it shrinks them too and leaves the codec little to do; the
-// source, constant over whole rows, takes no bits at all. The pages are
-// built by the tables package, at a fraction of a nanosecond a value for
-// a run of one value, where arrow-go's PLAIN column writer spent some 3 ns
-// on every source cell (15% of the CPU of Gnutella30's all pairs with
-// parents on an H200 host). On 16.8M rows (BenchmarkResultSink, Snappy,
-// 2 cores): 0.38-0.47 CPU-s with the source delta-encoded, 0.42-0.48
-// PLAIN, 2.68 against 2.88 bytes/row.
+// source, constant over whole rows, takes no bits at all, and the tables
+// package writes its blocks at once (steadyStep). Kept PLAIN, the source
+// went through arrow-go's column writer, 15% of the CPU of Gnutella30's all
+// pairs with parents on an H200 host (4.7 of 32.5 cpu-s). Delta-encoded,
+// 64 whole ch trees at 24M took 180 user-s against 193 and 3.87 GB of
+// files against 4.18, on one H200 host (docs/performance.md).
 var resultEncoding = tables.ParquetEncoding{
 	Delta: []string{ColSource, ColVertex, ColDistance, ColParent},
 }

@@ -67,6 +67,40 @@ type leafLevels struct {
 	nullable bool
 }
 
+// listRows reads a list array's rows in order, as Parquet stores them:
+// a row's values follow the last non-empty row's with nothing between
+// (the values are written one after another, the rows told apart by
+// their levels alone), and a null list covers no value. The array's
+// nulls count only where the field is nullable, as pqarrow reads them.
+type listRows struct {
+	list     *array.List
+	nullable bool
+	next     int64 // where the next non-empty row's values must start; -1 before the first
+}
+
+func newListRows(list *array.List, nullable bool) listRows {
+	return listRows{list: list, nullable: nullable, next: -1}
+}
+
+// row returns row i's values [start, end) and whether it is a null list.
+// Rows must be read in order.
+func (l *listRows) row(i int) (start, end int64, null bool, err error) {
+	start, end = l.list.ValueOffsets(i)
+	if l.nullable && l.list.IsNull(i) {
+		if start != end {
+			return 0, 0, true, fmt.Errorf("a null list at row %d covers %d values", i, end-start)
+		}
+		return start, end, true, nil
+	}
+	if start != end {
+		if l.next >= 0 && start != l.next {
+			return 0, 0, false, fmt.Errorf("the lists' values are not contiguous at row %d", i)
+		}
+		l.next = end
+	}
+	return start, end, false, nil
+}
+
 // listLevels returns the levels of a list column of a flat element, in
 // def and rep (reused when long enough). Parquet's three-level list: a
 // null list (only when the field is nullable) is definition level 0; an
@@ -93,26 +127,23 @@ func listLevels(list *array.List, listNullable bool, def, rep []int16) (leafLeve
 	if elemNullable {
 		elemDef++
 	}
-	n := list.Len()
+	rows := newListRows(list, listNullable)
 	def, rep = def[:0], rep[:0]
 	lo, hi := int64(-1), int64(0)
-	for i := range n {
-		start, end := list.ValueOffsets(i)
-		if listNullable && list.IsNull(i) {
-			if start != end {
-				return leafLevels{}, fmt.Errorf("a null list at row %d covers %d values", i, end-start)
-			}
+	for i := range list.Len() {
+		start, end, null, err := rows.row(i)
+		switch {
+		case err != nil:
+			return leafLevels{}, err
+		case null:
 			def, rep = append(def, 0), append(rep, 0)
 			continue
-		}
-		if start == end {
+		case start == end:
 			def, rep = append(def, emptyDef), append(rep, 0)
 			continue
 		}
 		if lo < 0 {
 			lo = start
-		} else if start != hi {
-			return leafLevels{}, fmt.Errorf("the lists' values are not contiguous at row %d", i)
 		}
 		hi = end
 		for j := start; j < end; j++ {
