@@ -19,7 +19,8 @@
 //     (Kernels: package kernels' typed launch wrappers, each kernel loaded
 //     on its first launch).
 //   - Pinned memory (pinned_cuda.go, driver.c, driver.h): page-locked host
-//     memory (cuMemHostAlloc, portable to every context), 1D and 2D
+//     memory (mapped in huge pages, faulted in on every core, then
+//     registered with cuMemHostRegister, portable to every context), 1D and 2D
 //     asynchronous copies, and CopyStream, a copy stream that does not
 //     wait for the kernels' default stream. Go memory is never the target
 //     of an asynchronous copy.

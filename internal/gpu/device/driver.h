@@ -11,8 +11,8 @@
 
 #define DRIVER_FUNCTIONS(X)                           \
 	X(cuGetErrorName)                             \
-	X(cuMemHostAlloc)                             \
-	X(cuMemFreeHost)                              \
+	X(cuMemHostRegister)                          \
+	X(cuMemHostUnregister)                        \
 	X(cuMemcpyDtoHAsync)                          \
 	X(cuMemcpy2DAsync)                            \
 	X(cuLaunchCooperativeKernel)                  \

@@ -40,6 +40,9 @@ func NewRowFeed(total, takers int) *RowFeed {
 	return &RowFeed{total: int64(total), takers: max(takers, 1)}
 }
 
+// Takers is the number of devices the feed serves.
+func (f *RowFeed) Takers() int { return f.takers }
+
 // Take returns the next rows, up to count of them: the first one and how
 // many; none (count 0) once every row was taken.
 func (f *RowFeed) Take(count int) (first, n int) {

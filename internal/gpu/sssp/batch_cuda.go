@@ -300,7 +300,7 @@ func (s *batchSolver) prepare(c *device.Ctx) error {
 		staging = max(staging, batchLanes*4*s.width)
 	}
 	s.shape = planBatch(n, s.width, len(s.req.Sources), s.req.Wants(results.Parent), budget, staging,
-		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch)
+		perSM*s.b.dev.Multiprocessors(), s.plan.opts.Batch, s.b.devices())
 	groups, rows := int64(s.shape.groups), int64(s.shape.rows)
 	cellBytes := int64(0)
 	if s.sparse {

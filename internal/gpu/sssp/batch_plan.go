@@ -49,6 +49,15 @@ const batchMaxStagingBytes = 1 << 30
 // hand-over of another and the next launch apart.
 const batchWidePool = 3
 
+// batchLaunchesPerDevice is the fewest launches each device of a shared
+// feed is planned to take. The feed hands out whole launches, so with
+// fewer than the devices can share evenly some stand idle while others
+// run a last launch: a 10,000 x 10,000 ch table on four H200s was cut
+// into six launches (by its staging), and the devices took 2, 0, 2 and
+// 2 of them. With three each, a device that starts late or runs slow
+// costs at most about a third of its share.
+const batchLaunchesPerDevice = 3
+
 // batchShape is how a batched run is cut: rows (sources) per launch and
 // block, groups of batchLanes rows per launch, and blocks per group.
 type batchShape struct {
@@ -60,9 +69,11 @@ type batchShape struct {
 // launch holds as many groups as the free device memory (free, after the
 // graph) takes with two result slots of their rows, as the staging bytes
 // hold rows, and as resident blocks allow one block per group at least.
-// batch, when positive, caps the rows per launch (Options.Batch).
+// batch, when positive, caps the rows per launch (Options.Batch). With
+// devices > 1 sharing the rows through one feed, a launch holds at most
+// a batchLaunchesPerDevice'th of each device's share (in whole groups).
 // Every quantity is at least one.
-func planBatch(n, width int64, total int, parents bool, free, stagingBytes int64, resident, batch int) batchShape {
+func planBatch(n, width int64, total int, parents bool, free, stagingBytes int64, resident, batch, devices int) batchShape {
 	if total <= 0 {
 		return batchShape{}
 	}
@@ -74,6 +85,11 @@ func planBatch(n, width int64, total int, parents bool, free, stagingBytes int64
 	rows := min(int64(total), max(stagingBytes/(4*max(width, 1)), 1))
 	if batch > 0 {
 		rows = min(rows, int64(batch))
+	}
+	if devices > 1 {
+		launches := int64(devices * batchLaunchesPerDevice)
+		share := (int64(total) + launches - 1) / launches
+		rows = min(rows, (share+batchLanes-1)/batchLanes*batchLanes)
 	}
 	// Each group costs its state and two slots of batchLanes rows.
 	perGroup := batchGroupBytes(n) + 2*batchLanes*rowBytes

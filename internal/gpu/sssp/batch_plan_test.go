@@ -9,8 +9,9 @@ import (
 )
 
 // planBatch fills launches with whole groups within the memory, the
-// staging, the resident blocks and the requested batch, and never plans
-// nothing for a run that has sources.
+// staging, the resident blocks, the requested batch and each device's
+// share of a shared feed, and never plans nothing for a run that has
+// sources.
 func TestPlanBatchSizesLaunches(t *testing.T) {
 	const gib = 1 << 30
 	n := int64(24_010_000)
@@ -21,24 +22,30 @@ func TestPlanBatchSizesLaunches(t *testing.T) {
 		total                   int
 		free, staging           int64
 		resident, batch         int
+		devices                 int
 		rows, groups, perGroups int
 	}{
-		{"targets, memory for two groups", 1000, 1000, 2*group + 2*64*1000*4, gib, 528, 0, 64, 2, 264},
-		{"few sources", 1000, 5, 64 * gib, gib, 528, 0, 5, 1, 528},
-		{"whole rows: the staging holds 11", n, 100, 64 * gib, gib, 528, 0, 11, 1, 528},
-		{"no memory for one group still plans one", 1000, 100, 1, gib, 528, 0, 32, 1, 528},
-		{"a requested batch", 1000, 1000, 64 * gib, gib, 528, 40, 40, 2, 264},
-		{"fewer resident blocks than groups", 10, 10000, 1 << 50, gib, 3, 0, 96, 3, 1},
+		{"targets, memory for two groups", 1000, 1000, 2*group + 2*64*1000*4, gib, 528, 0, 1, 64, 2, 264},
+		{"few sources", 1000, 5, 64 * gib, gib, 528, 0, 1, 5, 1, 528},
+		{"whole rows: the staging holds 11", n, 100, 64 * gib, gib, 528, 0, 1, 11, 1, 528},
+		{"no memory for one group still plans one", 1000, 100, 1, gib, 528, 0, 1, 32, 1, 528},
+		{"a requested batch", 1000, 1000, 64 * gib, gib, 528, 40, 1, 40, 2, 264},
+		{"fewer resident blocks than groups", 10, 10000, 1 << 50, gib, 3, 0, 1, 96, 3, 1},
+		// 10,000 x 10,000 on four devices: the staging alone would
+		// cut six launches of 1,677 rows.
+		{"one device: launches as the staging holds", 10000, 10000, 1 << 50, 64 << 20, 528, 0, 1, 1677, 53, 9},
+		{"four devices: three launches each", 10000, 10000, 1 << 50, 64 << 20, 528, 0, 4, 864, 27, 19},
+		{"four devices, few sources: one group", 10000, 40, 1 << 50, 64 << 20, 528, 0, 4, 32, 1, 528},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := planBatch(n, c.width, c.total, false, c.free, c.staging, c.resident, c.batch)
+			got := planBatch(n, c.width, c.total, false, c.free, c.staging, c.resident, c.batch, c.devices)
 			want := batchShape{rows: c.rows, groups: c.groups, blocksPerGroup: c.perGroups}
 			if got != want {
 				t.Errorf("planBatch = %+v, want %+v", got, want)
 			}
 		})
 	}
-	if got := planBatch(n, 10, 0, false, gib, gib, 10, 0); got != (batchShape{}) {
+	if got := planBatch(n, 10, 0, false, gib, gib, 10, 0, 1); got != (batchShape{}) {
 		t.Errorf("no sources: %+v, want nothing", got)
 	}
 }

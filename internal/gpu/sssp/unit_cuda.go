@@ -28,3 +28,11 @@ func (b *unit) fed(shape device.StagingShape) device.StagingShape {
 	}
 	return shape.Fed(b.feed)
 }
+
+// devices is how many devices serve the unit's request: its feed's, or 1.
+func (b *unit) devices() int {
+	if b.feed == nil {
+		return 1
+	}
+	return b.feed.Takers()
+}
