@@ -158,9 +158,13 @@ func (b *unit) solveBatch(ctx context.Context, g *graph.CSR, req *backend.Reques
 		s.nearFar = &nearFarMetric{}
 	}
 	if h != nil {
-		if s.sweep, err = newCHSweep(h, g, req, s.onDevice, s.metric, b.workers); err != nil {
+		planned, err := b.share.sweep.get(func() (*chSweep, error) {
+			return newCHSweep(h, g, req, s.onDevice, s.metric, b.workers)
+		})
+		if err != nil {
 			return stats, err
 		}
+		s.sweep = planned.hostCopy()
 		stats.Swept = s.sweep.swept()
 	}
 	s.space = plan.n

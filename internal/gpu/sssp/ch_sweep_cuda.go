@@ -139,6 +139,18 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 	return w, nil
 }
 
+// hostCopy is a sweep with w's host-side plan (the selection, the
+// reverse graph and ids of a compact run, the metric's host arrays),
+// shared and read-only, and no device state: each device that serves the
+// plan's request prepares its own.
+func (w *chSweep) hostCopy() *chSweep {
+	c := &chSweep{h: w.h, sel: w.sel, workers: w.workers, compact: w.compact, revHost: w.revHost, ids: w.ids}
+	if m := w.metric; m != nil {
+		c.metric = &chMetric{keyed: m.keyed, downHost: m.downHost, revHost: m.revHost}
+	}
+	return c
+}
+
 // inArc is an arc tail -> head of the graph, weight w and metric m (0
 // without a metric).
 type inArc struct{ tail, head, w, m int32 }

@@ -86,7 +86,7 @@ func (b *unit) serve(ctx context.Context, g *graph.CSR, req *backend.Request, si
 	if alg.Name == AlgorithmCH {
 		return b.serveCH(ctx, g, req, sink)
 	}
-	plan, err := planSSSP(g, alg, Options{})
+	plan, err := b.share.plan.get(func() (ssspPlan, error) { return planSSSP(g, alg, Options{}) })
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,9 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 	if req.Hierarchy.N != g.N {
 		return fmt.Errorf("gpu: ch: the request's hierarchy has %d vertices and its graph %d", req.Hierarchy.N, g.N)
 	}
-	plan, err := planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, Options{})
+	plan, err := b.share.plan.get(func() (ssspPlan, error) {
+		return planSSSP(g, backend.Algorithm{Name: SSSPFamily, Variant: VariantNearFar}, Options{})
+	})
 	if err != nil {
 		return err
 	}
@@ -136,10 +138,12 @@ func (b *unit) serveCH(ctx context.Context, g *graph.CSR, req *backend.Request, 
 // block of the request's rows from one shared feed (device.RowFeed) as
 // soon as it is ready for it, and streams its rows into sink. The graph
 // and the hierarchy cross the host's link once (device.UploadShare): the
-// other devices copy them from the first over the peer link.
+// other devices copy them from the first over the peer link. The host
+// plans the request once for all of them (requestShare).
 func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *graph.CSR, req *backend.Request, sink results.Sink) error {
 	feed := device.NewRowFeed(len(req.Sources), len(gpus))
 	share := device.NewUploadShare()
+	planned := &requestShare{}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -154,7 +158,7 @@ func serveSpread(ctx context.Context, gpus []*device.Stager, workers int, g *gra
 			// Two contexts may share a GPU: facts are keyed by context too.
 			part.Facts = func(key string, value any) { req.ReportFact(fmt.Sprintf("context%d.%s", d, key), value) }
 			u := newUnit(gpu, workers)
-			u.feed = feed
+			u.feed, u.share = feed, planned
 			err := gpu.Device().ShareUploads(share)
 			if err == nil {
 				err = u.serve(ctx, g, &part, sink)
