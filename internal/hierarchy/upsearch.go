@@ -119,11 +119,12 @@ func climb[W arcWeight](s *upSearch, up, stall arcView[W], src int32, track bool
 // The searches' scratch space is kept in a free list of its own, not a
 // sync.Pool, which drops what it holds at every second collection: each
 // new one is two arrays over all vertices, and a search's first touches
-// of them are page faults. A GPU table of 10,000 sources, whose writers
-// collect often, made its upward searches afresh after every few
-// launches: on 64 cores they took 12 cpu-s, where one goroutine reusing
-// one scratch space does the same searches in 0.6. The list holds at most
-// as many as were ever in use at once (the workers of one call).
+// of them are page faults. A GPU table's launches each run their
+// sources' upward searches while the writers collect often: on the 24M
+// road-like hierarchy, 3,000 searches in calls of 500 on two workers took
+// 0.27-0.34 s with the scratch space kept and 0.54-0.75 s with two
+// collections between the calls. The list holds at most as many as were
+// ever in use at once (the workers of one call).
 type searchPool struct {
 	n     int32
 	mu    sync.Mutex
