@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -127,8 +128,20 @@ func listLevels(list *array.List, listNullable bool, def, rep []int16) (leafLeve
 	if elemNullable {
 		elemDef++
 	}
+	// The elements' validity bits, read straight from the bitmap: with a
+	// call through the array's interface and two appends for every
+	// element, this function took 42 of the writers' 140 cpu-s for
+	// Gnutella31's wide all-pairs table (3.9 billion cells) on four H200s.
+	var valid []byte
+	validAt := int64(0)
+	if checkNulls {
+		valid, validAt = values.NullBitmapBytes(), int64(values.Data().Offset())
+	}
 	rows := newListRows(list, listNullable)
-	def, rep = def[:0], rep[:0]
+	// Every row holds one level (null or empty) or one per value: room
+	// for all of them at once.
+	def = slices.Grow(def[:0], list.Len()+values.Len())
+	rep = slices.Grow(rep[:0], list.Len()+values.Len())
 	lo, hi := int64(-1), int64(0)
 	for i := range list.Len() {
 		start, end, null, err := rows.row(i)
@@ -146,13 +159,23 @@ func listLevels(list *array.List, listNullable bool, def, rep []int16) (leafLeve
 			lo = start
 		}
 		hi = end
-		for j := start; j < end; j++ {
-			d := elemDef
-			if checkNulls && values.IsNull(int(j)) {
-				d = elemNull
+		at, count := len(def), int(end-start)
+		def, rep = def[:at+count], rep[:at+count]
+		rep[at] = 0
+		for k := at + 1; k < at+count; k++ {
+			rep[k] = 1
+		}
+		row := def[at:]
+		if !checkNulls {
+			for k := range row {
+				row[k] = elemDef
 			}
-			def = append(def, d)
-			rep = append(rep, min(int16(j-start), 1))
+			continue
+		}
+		// A present element is one level above a null one.
+		for k := range row {
+			b := validAt + start + int64(k)
+			row[k] = elemNull + int16(valid[b>>3]>>(b&7)&1)
 		}
 	}
 	if lo < 0 {
