@@ -282,7 +282,7 @@ func TestNarrowSeedLimit(t *testing.T) {
 }
 
 // TestTreeSweepBytesFollowWidth: a sweep state's bytes are those of its
-// lanes: 36 a vertex narrow, 68 on metric keys.
+// lanes: 32 a vertex narrow, 64 on metric keys.
 func TestTreeSweepBytesFollowWidth(t *testing.T) {
 	r := rand.New(rand.NewPCG(freshSeed(t), 33))
 	g := graph.BuildCSR(graphtest.WithMetric(r, graphtest.RandomGraph(r, 100, 400, 0, 50, 0), 0, 20))
@@ -294,10 +294,24 @@ func TestTreeSweepBytesFollowWidth(t *testing.T) {
 	if isWide(h.NewTreeSweep(1).p) || !isWide(keyed.NewTreeSweep(1).p) {
 		t.Fatal("a plain hierarchy's sweep must start narrow, a keyed one's wide")
 	}
-	if got := h.TreeSweepBytes(); got != 36*int64(h.N) {
+	if got := h.TreeSweepBytes(); got != 32*int64(h.N) {
 		t.Errorf("narrow sweep state: %d bytes for %d vertices", got, h.N)
 	}
-	if got := keyed.TreeSweepBytes(); got != 68*int64(h.N) {
+	if got := keyed.TreeSweepBytes(); got != 64*int64(h.N) {
 		t.Errorf("keyed sweep state: %d bytes for %d vertices", got, h.N)
+	}
+}
+
+// TestSeedsFrom: a sweep of rows below hi starts at the first seeded
+// vertex below hi, in a list from the highest vertex down.
+func TestSeedsFrom(t *testing.T) {
+	seeded := []int32{90, 50, 49, 10}
+	for _, c := range []struct{ hi, want int }{{100, 0}, {91, 0}, {90, 1}, {51, 1}, {50, 2}, {49, 3}, {11, 3}, {10, 4}, {0, 4}} {
+		if got := seedsFrom(seeded, c.hi); got != c.want {
+			t.Errorf("seedsFrom(%v, %d) = %d, want %d", seeded, c.hi, got, c.want)
+		}
+	}
+	if got := seedsFrom(nil, 5); got != 0 {
+		t.Errorf("seedsFrom(nil, 5) = %d", got)
 	}
 }

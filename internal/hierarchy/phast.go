@@ -117,11 +117,11 @@ func (h *Hierarchy) newTreeSweep(workers int, wide bool) *TreeSweep {
 	return &TreeSweep{h: h, p: newLanes(int(h.N), wide), workers: max(1, workers)}
 }
 
-// TreeSweepBytes is the memory one TreeSweep holds: 8 distances and a
-// 4-byte seed index per vertex, the distances of 4 bytes (36 N bytes)
-// but on metric keys (8 bytes: 68 N). Its seeds, a few hundred vertices
-// per source, are left out. A sweep whose distances reach 2^31 - 1 moves
-// to 8-byte lanes, 68 N bytes, for the rest of its runs: on a road
+// TreeSweepBytes is the memory one TreeSweep holds: 8 distances per
+// vertex, of 4 bytes (32 N bytes) but on metric keys (8 bytes: 64 N). Its
+// seeds, a few hundred vertices per source, are left out. A sweep whose
+// distances reach 2^31 - 1 moves to 8-byte lanes, 64 N bytes, for the
+// rest of its runs: on a road
 // network weighed in milliseconds, a trip of over 24 days; in metres, of
 // over 2 million km.
 func (h *Hierarchy) TreeSweepBytes() int64 { return laneBytes(h.wideLanes()) * int64(h.N) }
@@ -187,6 +187,7 @@ func (h *Hierarchy) sweep(p lanesState, workers int) {
 	if h.keys != nil {
 		keys = h.keys.down
 	}
+	p.sortSeeds()
 	if workers <= 1 || h.N < 2*parallelSweepChunk {
 		sweepAll(p, &h.Down, keys)
 		return
