@@ -75,6 +75,10 @@ type lanesState interface {
 	// ids lo..hi-1 into dist, row i at dist[i*n:], reading the state in
 	// the order rank maps the ids to.
 	gather(rank []int32, n, first, count int, dist []int64, lo, hi int)
+	// gather32 is gather into int32 rows, graph.Inf32 for none; it
+	// reports whether every distance it met was below graph.Inf32 (where
+	// one is not, that cell is left as it was).
+	gather32(rank []int32, n, first, count int, dist []int32, lo, hi int) bool
 	// at is lane k's distance to row r, or paths.Unreachable.
 	at(r int32, k int) int64
 }
@@ -206,6 +210,24 @@ func (p *phastLanes[L]) gather(rank []int32, n, first, count int, dist []int64, 
 			}
 		}
 	}
+}
+
+func (p *phastLanes[L]) gather32(rank []int32, n, first, count int, dist []int32, lo, hi int) bool {
+	limit, fits := p.limit, true
+	for v := lo; v < hi; v++ {
+		x := &p.d[rank[v]]
+		for i := range count {
+			switch d := int64(x[first+i]); {
+			case d >= limit:
+				dist[i*n+v] = graph.Inf32
+			case d < int64(graph.Inf32):
+				dist[i*n+v] = int32(d)
+			default:
+				fits = false
+			}
+		}
+	}
+	return fits
 }
 
 func (p *phastLanes[L]) at(r int32, k int) int64 {

@@ -174,6 +174,26 @@ func (t *TreeSweep) Rows(first, count int, dist []int64) error {
 	return nil
 }
 
+// Rows32 is Rows into int32 rows, graph.Inf32 for no path (the width
+// results.Rows.Dist32 holds), for a caller that keeps rows at 4 bytes a
+// cell: it reports whether every distance of the rows is below
+// graph.Inf32, and where one is not, dist is not all written and the
+// caller copies the rows with Rows instead. On a road network weighed in
+// milliseconds Inf32 is a trip of over 12 days. O(N).
+func (t *TreeSweep) Rows32(first, count int, dist []int32) (bool, error) {
+	n := int(t.h.N)
+	if first < 0 || count < 0 || first+count > t.count || len(dist) != count*n {
+		return false, fmt.Errorf("hierarchy: rows %d..%d of a sweep of %d sources into %d values", first, first+count-1, t.count, len(dist))
+	}
+	var over atomic.Bool
+	forChunks(n, t.workers, gatherChunk, func(_, lo, hi int) {
+		if !t.p.gather32(t.h.Rank, n, first, count, dist, lo, hi) {
+			over.Store(true)
+		}
+	})
+	return !over.Load(), nil
+}
+
 // sweep settles every vertex from the top rank down: a vertex's distance
 // is the best of its seed and, over its Down arcs x -> r, the distance of
 // x (already final, x > r) plus the weight (the key, in a hierarchy
