@@ -91,15 +91,16 @@ func (h *Hierarchy) wideLanes() bool { return h.keys != nil }
 // copied out in pieces: a caller that hands rows over in blocks smaller
 // than a sweep's (to bound the memory of the rows in flight) sweeps once
 // and copies a few rows at a time, from any number of goroutines, since
-// Rows only reads. It owns its TreeSweepBytes of state, outside the
-// hierarchy's pool, so that a caller bounding its memory decides how many
-// exist and reuses them: Run may be called again once the rows of the
-// last one are copied.
+// Rows only reads. It owns its TreeSweepBytes of state and its
+// searches' TreeSweepSearchBytes, outside the hierarchy's pool, so that
+// a caller bounding its memory decides how many exist and reuses them:
+// Run may be called again once the rows of the last one are copied.
 type TreeSweep struct {
 	h *Hierarchy
 	// p is narrow lanes until a sweep meets a distance they cannot
 	// hold, wide ones from then on (and always on metric keys).
 	p       lanesState
+	search  *upSearch // its upward searches' scratch (TreeSweepSearchBytes)
 	workers int
 	count   int
 }
@@ -126,10 +127,13 @@ func (h *Hierarchy) newTreeSweep(workers int, wide bool) *TreeSweep {
 // over 2 million km.
 func (h *Hierarchy) TreeSweepBytes() int64 { return laneBytes(h.wideLanes()) * int64(h.N) }
 
-// TreeSweepSearchBytes is the scratch space a running TreeSweep takes
-// from the hierarchy's pool for its upward searches beside its own
-// state: a distance of 8 bytes and a stamp of 4 per vertex, 12 N bytes,
-// held while it runs and reused by the next sweep.
+// TreeSweepSearchBytes is the scratch space a TreeSweep holds for its
+// upward searches beside its state: a distance of 8 bytes and a stamp of
+// 4 per vertex, 12 N bytes, made on its first Run and kept, of which the
+// searches touch a few hundred vertices a source. Taken from the
+// hierarchy's pool (a sync.Pool) for each Run instead, it was dropped by
+// the collections between two sweeps and made again, zeroed, for the
+// next: at 24M vertices 288 MB written and left to the collector a sweep.
 func (h *Hierarchy) TreeSweepSearchBytes() int64 { return 12 * int64(h.N) }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
@@ -144,9 +148,10 @@ func (t *TreeSweep) Run(sources []int32) error {
 			return err
 		}
 	}
-	pool := t.h.pool()
-	s := pool.get()
-	defer pool.put(s)
+	if t.search == nil {
+		t.search = newUpSearch(t.h.N)
+	}
+	s := t.search
 	t.h.sweepBatch(s, t.p, sources, t.workers)
 	if t.p.spilled() {
 		t.p = nil // let the narrow lanes go before the wide ones are made
