@@ -35,7 +35,11 @@ type Choice struct {
 	// AllPairs is true when the algorithm computes a whole matrix, of which
 	// the requested rows are handed over.
 	AllPairs bool
-	// Int64 is true when distances come as results.Rows.Dist64, false for Dist32.
+	// Int64 is true when distances come as results.Rows.Dist64, false for
+	// Dist32. A backend computing in int64 may still hand over a block in
+	// Dist32 where all its distances fit (the CPU's whole ch trees do, to
+	// halve their blocks' distances); consumers read either width through
+	// results.Distances.
 	Int64 bool
 	// Reason says why, for the log and the manifest.
 	Reason string

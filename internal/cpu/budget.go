@@ -26,13 +26,20 @@ const (
 // at 24M vertices a sweep takes about a second on one core, the 192M
 // output rows of its 8 trees tens of core-seconds), so the writers set
 // the pace, and a sweep state and a few blocks keep them busy: half of
-// this cap holds 1 GiB of rows, more than 16 writers read at once (each a
-// part of tables.DefaultPartRows rows, 12 bytes a cell: 768 MiB). A
-// larger budget would only raise the peak; a sixteenth of a large host
-// (8 GiB of 128) held 2 sweep states and 16 blocks at 24M vertices.
-// Searches that compute rows in their blocks (Dijkstra, Bellman-Ford)
-// keep the uncapped default: there a block is a busy worker.
-const treeRowMemory = 2 << 30
+// this cap holds 640 MiB of rows, 84M cells at 8 bytes (an int32 distance
+// and a parent, the blocks of plain distances), more than 16 writers read
+// at once (each a part of tables.DefaultPartRows rows: 64M cells). At 24M
+// vertices that is one sweep state (0.77 GB) and 3 blocks of one row
+// (192 MB each), 1.34 GB, the plan of the 2 GiB cap before; the cap is
+// lower so that the room the narrower blocks and states leave goes
+// off the peak rather than to more blocks (2 GiB would hold 5: 1.73 GB). Rows of key sums
+// (12 bytes a cell) get 2 blocks at 24M. A larger budget would only
+// raise the peak: the process also maps the graph's and the hierarchy's
+// arrays the sweeps and parents read (1.4 GB at 24M), and the collector
+// keeps a quarter more than the plan (heapLimit). Searches that compute
+// rows in their blocks (Dijkstra, Bellman-Ford) keep the uncapped
+// default: there a block is a busy worker.
+const treeRowMemory = 5 << 28
 
 // availableMemory is memlimit.Available, replaced by tests.
 var availableMemory = memlimit.Available
@@ -75,7 +82,9 @@ func (b *Backend) rowMemory() int64 {
 }
 
 // cellBytes is what one cell of a block holds: an int64 distance, an
-// int32 parent when asked for, an int32 vertex in a sparse block.
+// int32 parent when asked for, an int32 vertex in a sparse block. Blocks
+// of whole ch trees hold their distances in int32 where they fit, 4 bytes
+// less (chRun.narrowCells).
 func cellBytes(parents, sparse bool) int64 {
 	b := int64(8)
 	if parents {
@@ -105,10 +114,10 @@ type treeMemory struct{ states, blocks int }
 // rows in flight. So the states and blocks hold at most budget
 // bytes, or, when one state alone takes more than the budget less the
 // blocks' claim, one state and the claim: s + max(blockBytes, budget/2)
-// at worst. With a state of 36 N bytes (hierarchy.TreeSweepBytes, narrow
+// at worst. With a state of 32 N bytes (hierarchy.TreeSweepBytes, narrow
 // lanes) this is what bounds a large graph's whole trees: at 24M vertices
-// and the 2 GiB default, one state (0.86 GB) and 3 blocks of one row with
-// parents (288 MB each), 1.73 GB, where 8-byte lanes held 2.5 GB.
+// and the 1.25 GiB default, one state (0.77 GB) and 3 blocks of one row
+// with parents at 8 bytes a cell (192 MB each), 1.34 GB.
 func splitTreeMemory(budget, stateBytes, blockBytes int64, mostStates, mostBlocks int) treeMemory {
 	blockBytes, stateBytes = max(1, blockBytes), max(1, stateBytes)
 	clamp := func(v int64, lo, hi int) int { return int(max(int64(lo), min(int64(hi), v))) }

@@ -63,16 +63,17 @@ func TestRowMemoryDefault(t *testing.T) {
 
 func TestSplitTreeMemory(t *testing.T) {
 	const n = 24_000_000 // the 24M-vertex road graph
-	state, row := int64(hierarchy.TreeLanes*8+4)*n, int64(n)*cellBytes(true, false)
-	narrow := int64(hierarchy.TreeLanes*4+4) * n
+	state, row := int64(hierarchy.TreeLanes*8)*n, int64(n)*cellBytes(true, false)
+	narrow, narrowRow := int64(hierarchy.TreeLanes*4)*n, int64(n)*(cellBytes(true, false)-4)
 	for _, tc := range []struct {
 		name                   string
 		budget, state, block   int64
 		mostStates, mostBlocks int
 		want                   treeMemory
 	}{
-		{"24M, the default", treeRowMemory, state, row, 4, 32, treeMemory{1, 3}},
-		{"24M, narrow lanes, the default", treeRowMemory, narrow, row, 4, 32, treeMemory{1, 3}},
+		{"24M, narrow lanes and blocks, the default", treeRowMemory, narrow, narrowRow, 4, 32, treeMemory{1, 3}},
+		{"24M, narrow lanes and blocks, 2 GiB: more blocks", 2 << 30, narrow, narrowRow, 4, 32, treeMemory{1, 5}},
+		{"24M, keys: wide lanes and blocks, the default", treeRowMemory, state, row, 4, 32, treeMemory{1, 2}},
 		{"24M, a sixteenth of 128 GiB", 8 << 30, state, row, 4, 32, treeMemory{2, 14}},
 		{"room for everything", 1000, 10, 10, 4, 32, treeMemory{4, 32}},
 		{"states fill what blocks leave", 1000, 100, 10, 8, 32, treeMemory{6, 32}},
@@ -153,8 +154,12 @@ func TestRowMemoryBoundsTheRowsInFlight(t *testing.T) {
 	r := rand.New(rand.NewPCG(shortesttest.FreshSeed(t), 32))
 	sources := sampleSources(r, e.N, 29)
 	rowBytes := n * cellBytes(true, false)
-	sweepBytes := (hierarchy.TreeLanes*4 + 4) * n // narrow lanes: distances of 4 bytes
+	sweepBytes := hierarchy.TreeLanes * 4 * n // narrow lanes: distances of 4 bytes
 	for _, alg := range []string{backend.AlgorithmCH, backend.AlgorithmDijkstra} {
+		rowBytes := rowBytes
+		if alg == backend.AlgorithmCH {
+			rowBytes -= 4 * n // whole ch trees keep int32 distances
+		}
 		req, err := requestFor(e, backend.Algorithm{Name: alg}, sources, true)
 		if err != nil {
 			t.Fatal(err)
@@ -222,8 +227,8 @@ func TestParentsOnOutArcsWhereTheBudgetIsShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep := (hierarchy.TreeLanes*4 + 4) * n // narrow lanes: distances of 4 bytes
-	row := n * cellBytes(true, false)
+	sweep := hierarchy.TreeLanes * 4 * n    // narrow lanes: distances of 4 bytes
+	row := n * (cellBytes(true, false) - 4) // int32 distances and parents
 	// On 2 workers a plan holds at most 3 states and 4 blocks (one a
 	// source); the budgets give them the reverse graph's room beside
 	// them, a byte short of it, and one byte.

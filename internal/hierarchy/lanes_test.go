@@ -282,7 +282,7 @@ func TestNarrowSeedLimit(t *testing.T) {
 }
 
 // TestTreeSweepBytesFollowWidth: a sweep state's bytes are those of its
-// lanes: 36 a vertex narrow, 68 on metric keys.
+// lanes: 32 a vertex narrow, 64 on metric keys.
 func TestTreeSweepBytesFollowWidth(t *testing.T) {
 	r := rand.New(rand.NewPCG(freshSeed(t), 33))
 	g := graph.BuildCSR(graphtest.WithMetric(r, graphtest.RandomGraph(r, 100, 400, 0, 50, 0), 0, 20))
@@ -294,10 +294,90 @@ func TestTreeSweepBytesFollowWidth(t *testing.T) {
 	if isWide(h.NewTreeSweep(1).p) || !isWide(keyed.NewTreeSweep(1).p) {
 		t.Fatal("a plain hierarchy's sweep must start narrow, a keyed one's wide")
 	}
-	if got := h.TreeSweepBytes(); got != 36*int64(h.N) {
+	if got := h.TreeSweepBytes(); got != 32*int64(h.N) {
 		t.Errorf("narrow sweep state: %d bytes for %d vertices", got, h.N)
 	}
-	if got := keyed.TreeSweepBytes(); got != 68*int64(h.N) {
+	if got := keyed.TreeSweepBytes(); got != 64*int64(h.N) {
 		t.Errorf("keyed sweep state: %d bytes for %d vertices", got, h.N)
+	}
+}
+
+// TestSeedsFrom: a sweep of rows below hi starts at the first seeded
+// vertex below hi, in a list from the highest vertex down.
+func TestSeedsFrom(t *testing.T) {
+	seeded := []int32{90, 50, 49, 10}
+	for _, c := range []struct{ hi, want int }{{100, 0}, {91, 0}, {90, 1}, {51, 1}, {50, 2}, {49, 3}, {11, 3}, {10, 4}, {0, 4}} {
+		if got := seedsFrom(seeded, c.hi); got != c.want {
+			t.Errorf("seedsFrom(%v, %d) = %d, want %d", seeded, c.hi, got, c.want)
+		}
+	}
+	if got := seedsFrom(nil, 5); got != 0 {
+		t.Errorf("seedsFrom(nil, 5) = %d", got)
+	}
+}
+
+// TestRows32: a sweep's rows copied at 4 bytes are its rows at 8, with
+// graph.Inf32 for no path, on narrow lanes and on the wide ones a sweep
+// moves to, on graphs with unreachable vertices; a row with a distance of
+// graph.Inf32 or more is reported as not fitting, one just below fits.
+func TestRows32(t *testing.T) {
+	r := rand.New(rand.NewPCG(freshSeed(t), 21))
+	e := graph.NewEdgeList(300, 0)
+	for range 700 {
+		e.Add(r.Int32N(300), r.Int32N(300), r.Int32N(1000))
+	}
+	g := graph.BuildCSR(e)
+	h := build(t, g)
+	sources := []int32{0, 1, 2, 150, 299, 7, 8, 9}
+	for _, wide := range []bool{false, true} {
+		sweep := h.newTreeSweep(2, wide)
+		if err := sweep.Run(sources); err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int64, 3*int(h.N))
+		if err := sweep.Rows(2, 3, want); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int32, 3*int(h.N))
+		fits, err := sweep.Rows32(2, 3, got)
+		if err != nil || !fits {
+			t.Fatalf("wide %t: Rows32 fits %t, %v", wide, fits, err)
+		}
+		unreached := 0
+		for i, d := range want {
+			w := graph.Inf32
+			if d != paths.Unreachable {
+				w = int32(d)
+			} else {
+				unreached++
+			}
+			if got[i] != w {
+				t.Fatalf("wide %t: cell %d: %d at 4 bytes, %d at 8", wide, i, got[i], d)
+			}
+		}
+		if unreached == 0 {
+			t.Fatal("no vertex unreachable: the test graph leaves some")
+		}
+	}
+	for _, c := range []struct {
+		total int64
+		fits  bool
+	}{{int64(graph.Inf32) - 1, true}, {int64(graph.Inf32), false}} {
+		e := graph.NewEdgeList(3, 2)
+		e.Add(0, 1, int32(c.total/2))
+		e.Add(1, 2, int32(c.total-c.total/2))
+		h := build(t, graph.BuildCSR(e))
+		sweep := h.NewTreeSweep(1)
+		if err := sweep.Run([]int32{0}); err != nil {
+			t.Fatal(err)
+		}
+		row := make([]int32, h.N)
+		fits, err := sweep.Rows32(0, 1, row)
+		if err != nil || fits != c.fits {
+			t.Fatalf("a distance of %d: fits %t (%v), want %t", c.total, fits, err, c.fits)
+		}
+		if fits && row[2] != int32(c.total) {
+			t.Fatalf("a distance of %d copied as %d", c.total, row[2])
+		}
 	}
 }

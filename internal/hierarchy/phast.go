@@ -91,15 +91,16 @@ func (h *Hierarchy) wideLanes() bool { return h.keys != nil }
 // copied out in pieces: a caller that hands rows over in blocks smaller
 // than a sweep's (to bound the memory of the rows in flight) sweeps once
 // and copies a few rows at a time, from any number of goroutines, since
-// Rows only reads. It owns its TreeSweepBytes of state, outside the
-// hierarchy's pool, so that a caller bounding its memory decides how many
-// exist and reuses them: Run may be called again once the rows of the
-// last one are copied.
+// Rows only reads. It owns its TreeSweepBytes of state and its
+// searches' TreeSweepSearchBytes, outside the hierarchy's pool, so that
+// a caller bounding its memory decides how many exist and reuses them:
+// Run may be called again once the rows of the last one are copied.
 type TreeSweep struct {
 	h *Hierarchy
 	// p is narrow lanes until a sweep meets a distance they cannot
 	// hold, wide ones from then on (and always on metric keys).
 	p       lanesState
+	search  *upSearch // its upward searches' scratch (TreeSweepSearchBytes)
 	workers int
 	count   int
 }
@@ -117,19 +118,22 @@ func (h *Hierarchy) newTreeSweep(workers int, wide bool) *TreeSweep {
 	return &TreeSweep{h: h, p: newLanes(int(h.N), wide), workers: max(1, workers)}
 }
 
-// TreeSweepBytes is the memory one TreeSweep holds: 8 distances and a
-// 4-byte seed index per vertex, the distances of 4 bytes (36 N bytes)
-// but on metric keys (8 bytes: 68 N). Its seeds, a few hundred vertices
-// per source, are left out. A sweep whose distances reach 2^31 - 1 moves
-// to 8-byte lanes, 68 N bytes, for the rest of its runs: on a road
+// TreeSweepBytes is the memory one TreeSweep holds: 8 distances per
+// vertex, of 4 bytes (32 N bytes) but on metric keys (8 bytes: 64 N). Its
+// seeds, a few hundred vertices per source, are left out. A sweep whose
+// distances reach 2^31 - 1 moves to 8-byte lanes, 64 N bytes, for the
+// rest of its runs: on a road
 // network weighed in milliseconds, a trip of over 24 days; in metres, of
 // over 2 million km.
 func (h *Hierarchy) TreeSweepBytes() int64 { return laneBytes(h.wideLanes()) * int64(h.N) }
 
-// TreeSweepSearchBytes is the scratch space a running TreeSweep takes
-// from the hierarchy's pool for its upward searches beside its own
-// state: a distance of 8 bytes and a stamp of 4 per vertex, 12 N bytes,
-// held while it runs and reused by the next sweep.
+// TreeSweepSearchBytes is the scratch space a TreeSweep holds for its
+// upward searches beside its state: a distance of 8 bytes and a stamp of
+// 4 per vertex, 12 N bytes, made on its first Run and kept, of which the
+// searches touch a few hundred vertices a source. Taken from the
+// hierarchy's pool (a sync.Pool) for each Run instead, it was dropped by
+// the collections between two sweeps and made again, zeroed, for the
+// next: at 24M vertices 288 MB written and left to the collector a sweep.
 func (h *Hierarchy) TreeSweepSearchBytes() int64 { return 12 * int64(h.N) }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
@@ -144,9 +148,10 @@ func (t *TreeSweep) Run(sources []int32) error {
 			return err
 		}
 	}
-	pool := t.h.pool()
-	s := pool.get()
-	defer pool.put(s)
+	if t.search == nil {
+		t.search = newUpSearch(t.h.N)
+	}
+	s := t.search
 	t.h.sweepBatch(s, t.p, sources, t.workers)
 	if t.p.spilled() {
 		t.p = nil // let the narrow lanes go before the wide ones are made
@@ -174,6 +179,26 @@ func (t *TreeSweep) Rows(first, count int, dist []int64) error {
 	return nil
 }
 
+// Rows32 is Rows into int32 rows, graph.Inf32 for no path (the width
+// results.Rows.Dist32 holds), for a caller that keeps rows at 4 bytes a
+// cell: it reports whether every distance of the rows is below
+// graph.Inf32, and where one is not, dist is not all written and the
+// caller copies the rows with Rows instead. On a road network weighed in
+// milliseconds Inf32 is a trip of over 12 days. O(N).
+func (t *TreeSweep) Rows32(first, count int, dist []int32) (bool, error) {
+	n := int(t.h.N)
+	if first < 0 || count < 0 || first+count > t.count || len(dist) != count*n {
+		return false, fmt.Errorf("hierarchy: rows %d..%d of a sweep of %d sources into %d values", first, first+count-1, t.count, len(dist))
+	}
+	var over atomic.Bool
+	forChunks(n, t.workers, gatherChunk, func(_, lo, hi int) {
+		if !t.p.gather32(t.h.Rank, n, first, count, dist, lo, hi) {
+			over.Store(true)
+		}
+	})
+	return !over.Load(), nil
+}
+
 // sweep settles every vertex from the top rank down: a vertex's distance
 // is the best of its seed and, over its Down arcs x -> r, the distance of
 // x (already final, x > r) plus the weight (the key, in a hierarchy
@@ -187,6 +212,7 @@ func (h *Hierarchy) sweep(p lanesState, workers int) {
 	if h.keys != nil {
 		keys = h.keys.down
 	}
+	p.sortSeeds()
 	if workers <= 1 || h.N < 2*parallelSweepChunk {
 		sweepAll(p, &h.Down, keys)
 		return

@@ -12,9 +12,9 @@ import (
 // down, leaves every selected vertex its exact distance. A table over a
 // few thousand columns of a road network reads them from a selection of a
 // few times as many vertices, instead of scanning a bucket per column.
-// It holds one goroutine's state, 36 bytes per selected vertex (narrow
+// It holds one goroutine's state, 32 bytes per selected vertex (narrow
 // lanes, as TreeSweep's); in a hierarchy WithMetricKeys made (and a
-// selection of it) it sweeps keys, on wide lanes of 68 bytes.
+// selection of it) it sweeps keys, on wide lanes of 64 bytes.
 type SelectionSweep struct {
 	h   *Hierarchy
 	sel *Selection

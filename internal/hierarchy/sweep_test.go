@@ -129,3 +129,61 @@ func TestLevelsPartitionTheIds(t *testing.T) {
 		t.Errorf("an empty hierarchy's levels: %v", empty)
 	}
 }
+
+// TestLevelsHoldNoDownArc: on directed random graphs (zero weights, loops
+// and parallel arcs) every Down arc climbs from one range into a higher
+// one, which is what lets a sweep settle a range at once; and on a
+// symmetric road-like graph the ranges found from the Down rows alone are
+// those found from both directions' rows.
+func TestLevelsHoldNoDownArc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(freshSeed(t), 11))
+	for trial := range 20 {
+		n := int32(20 + rng.IntN(200))
+		e := graph.NewEdgeList(n, 0)
+		for range 4 * int(n) {
+			e.Add(rng.Int32N(n), rng.Int32N(n), rng.Int32N(6))
+		}
+		h := build(t, graph.BuildCSR(e))
+		levels := h.Levels()
+		rangeOf := make([]int, h.N)
+		for l := range len(levels) - 1 {
+			for r := levels[l]; r < levels[l+1]; r++ {
+				rangeOf[r] = l
+			}
+		}
+		for r := range h.N {
+			for _, x := range h.Down.Targets[h.Down.Offsets[r]:h.Down.Offsets[r+1]] {
+				if rangeOf[x] <= rangeOf[r] {
+					t.Fatalf("trial %d: Down arc %d -> %d within or below range %d (levels %v)", trial, x, r, rangeOf[r], levels)
+				}
+			}
+		}
+	}
+	e, _, err := generate.Road(40, rng.Uint64())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := build(t, graph.BuildCSR(e))
+	if got, want := h.Levels(), levelsOfBothDirections(h); !slices.Equal(got, want) {
+		t.Errorf("road 40: %d ranges from the Down rows, %d from both directions", len(got)-1, len(want)-1)
+	}
+}
+
+// levelsOfBothDirections is Levels cut where the next id is the lowest
+// Up or Down neighbour above an id of the range.
+func levelsOfBothDirections(h *Hierarchy) []int32 {
+	starts := []int32{0}
+	bound := h.N
+	for r := range h.N {
+		if r > 0 && r >= bound {
+			starts = append(starts, r)
+			bound = h.N
+		}
+		for _, c := range []*graph.CSR{&h.Up, &h.Down} {
+			if a, b := c.Offsets[r], c.Offsets[r+1]; a < b {
+				bound = min(bound, c.Targets[a])
+			}
+		}
+	}
+	return append(starts, h.N)
+}

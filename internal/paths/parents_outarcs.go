@@ -38,14 +38,14 @@ func NewKeyedParentFinderOnOutArcs(g *graph.CSR) (*ParentFinder, error) {
 // (v not the source, not u) unless a smaller u already is. Within a range
 // the u come in increasing order, so on one goroutine the first offer is
 // the one kept, and across ranges the smallest wins (offer). O(n + m).
-func spreadOffers[W ~int32 | ~int64](workers int, g *graph.CSR, weights []W, source int32, dist []int64, parent []int32) {
+func spreadOffers[D Distance, W ~int32 | ~int64](workers int, g *graph.CSR, weights []W, source int32, dist []D, inf D, parent []int32) {
 	n := len(parent)
 	workers = max(1, workers)
 	if workers == 1 || n < 2*parentChunk {
 		for v := range parent {
 			parent[v] = NoParent
 		}
-		tightOffers(g, weights, source, dist, parent, 0, n, false)
+		tightOffers(g, weights, source, dist, inf, parent, 0, n, false)
 		return
 	}
 	parallel.Chunks(n, workers, parentChunk, func(_, lo, hi int) {
@@ -54,19 +54,20 @@ func spreadOffers[W ~int32 | ~int64](workers int, g *graph.CSR, weights []W, sou
 		}
 	})
 	parallel.Chunks(n, workers, parentChunk, func(_, lo, hi int) {
-		tightOffers(g, weights, source, dist, parent, lo, hi, true)
+		tightOffers(g, weights, source, dist, inf, parent, lo, hi, true)
 	})
 }
 
 // tightOffers offers each u in lo..hi-1 (in increasing order), reached,
 // as the parent of the head v of each of its tight arcs, v not the source
 // and not u: the first offer to v is kept, or with shared set the
-// smallest of those of every goroutine (offer). O(hi - lo + their
+// smallest of those of every goroutine (offer). dist at inf and above
+// means no path; sums are in int64 at either width. O(hi - lo + their
 // out-arcs).
-func tightOffers[W ~int32 | ~int64](g *graph.CSR, weights []W, source int32, dist []int64, parent []int32, lo, hi int, shared bool) {
+func tightOffers[D Distance, W ~int32 | ~int64](g *graph.CSR, weights []W, source int32, dist []D, inf D, parent []int32, lo, hi int, shared bool) {
 	for u := lo; u < hi; u++ {
-		du := dist[u]
-		if du == Unreachable {
+		du := int64(dist[u])
+		if dist[u] >= inf {
 			continue
 		}
 		for a := g.Offsets[u]; a < g.Offsets[u+1]; a++ {
@@ -74,7 +75,7 @@ func tightOffers[W ~int32 | ~int64](g *graph.CSR, weights []W, source int32, dis
 			if v == int32(u) || v == source {
 				continue
 			}
-			if dv := dist[v]; dv == Unreachable || du+int64(weights[a]) != dv {
+			if dv := dist[v]; dv >= inf || du+int64(weights[a]) != int64(dv) {
 				continue
 			}
 			if shared {

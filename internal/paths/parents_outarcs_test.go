@@ -131,3 +131,48 @@ func keySums(g *graph.CSR, keys []int64, source int32) []int64 {
 	}
 	return dist
 }
+
+// TestParents32MatchParents: rows of int32 distances (graph.Inf32 for no
+// path) get the parents of the same rows in int64, over in-arcs and
+// out-arcs, on one goroutine and spread, on graphs with ties, arcs of
+// weight zero that close rings (so rows are repaired), and unreachable
+// vertices.
+func TestParents32MatchParents(t *testing.T) {
+	gs := outArcGraphs(t)
+	gs["zero ring"] = graph.BuildCSR(&graph.EdgeList{N: 6,
+		Src:    []int32{0, 1, 2, 3, 1, 4},
+		Dst:    []int32{1, 2, 3, 1, 4, 1},
+		Weight: []int32{5, 0, 0, 0, 2, 0},
+	})
+	for name, g := range gs {
+		for _, source := range []int32{0, int32(g.N) / 2, int32(g.N) - 1} {
+			tree, err := shortest.Dijkstra(context.Background(), g, source, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			narrow := make([]int32, g.N)
+			for v, d := range tree.Dist {
+				narrow[v] = graph.Inf32
+				if d != paths.Unreachable {
+					narrow[v] = int32(d)
+				}
+			}
+			for _, f := range []*paths.ParentFinder{paths.NewParentFinder(g), paths.NewParentFinderOnOutArcs(g)} {
+				for _, workers := range []int{1, 5} {
+					f.Spread(workers)
+					want := make([]int32, g.N)
+					if err := f.Parents(source, tree.Dist, want); err != nil {
+						t.Fatal(err)
+					}
+					got := slices.Repeat([]int32{7}, int(g.N)) // every cell must be written
+					if err := f.Parents32(source, narrow, got); err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s, source %d, %d workers: parents of the int32 row differ from the int64 row's", name, source, workers)
+					}
+				}
+			}
+		}
+	}
+}

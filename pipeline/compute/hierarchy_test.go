@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pathflow/pathflow/internal/backend"
+	"github.com/pathflow/pathflow/internal/chfile"
 	"github.com/pathflow/pathflow/internal/graph"
 	"github.com/pathflow/pathflow/internal/hierarchy"
 	"github.com/pathflow/pathflow/internal/tables"
@@ -203,5 +205,52 @@ func TestStoredHierarchyWhateverTheArcOrder(t *testing.T) {
 			t.Fatalf("reload file %s: manifest hierarchy %+v", reload, m.Hierarchy)
 		}
 		usedStored(t, computeCells(t, dir, "0,17,3000", "all", "-algorithm", "ch"))
+	}
+}
+
+// TestStoredHierarchyShortcutsFromManifest: a run from a mapped hierarchy
+// reports the shortcuts its ingest manifest records, which are those the
+// file holds; a manifest that records none has them counted.
+func TestStoredHierarchyShortcutsFromManifest(t *testing.T) {
+	dir, im := ingestTo(t, "-generate", "road:side=30,seed=4", "-hierarchy", "on", "-hierarchy-tables=false")
+	f, err := chfile.Open(filepath.Join(dir, output.HierarchyName), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := f.Hierarchy.Shortcuts()
+	if counted == 0 || im.Hierarchy.Shortcuts != counted {
+		t.Fatalf("the manifest records %d shortcuts, the file holds %d", im.Hierarchy.Shortcuts, counted)
+	}
+	reported := func() int {
+		m := computeCells(t, dir, "0,5", "1,450", "-algorithm", "ch")
+		usedStored(t, m)
+		return m.RunFacts[FactStoredHierarchy].(StoredHierarchyFacts).Shortcuts
+	}
+	if got := reported(); got != counted {
+		t.Errorf("the run reports %d shortcuts, the manifest %d", got, counted)
+	}
+	// A recorded count is what the run reports: one off shows it is read,
+	// not counted.
+	rewriteIngestManifest(t, dir, func(m *output.IngestManifest) { m.Hierarchy.Shortcuts = counted + 1 })
+	if got := reported(); got != counted+1 {
+		t.Errorf("the run reports %d shortcuts, the manifest records %d", got, counted+1)
+	}
+	rewriteIngestManifest(t, dir, func(m *output.IngestManifest) { m.Hierarchy.Shortcuts = 0 })
+	if got := reported(); got != counted {
+		t.Errorf("without a recorded count the run reports %d shortcuts, the file holds %d", got, counted)
+	}
+}
+
+// rewriteIngestManifest changes the ingest manifest of dir by edit.
+func rewriteIngestManifest(t *testing.T, dir string, edit func(*output.IngestManifest)) {
+	t.Helper()
+	m := readIngestManifest(t, dir)
+	edit(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, output.ManifestName), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

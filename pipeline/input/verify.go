@@ -65,6 +65,17 @@ func (l *Listing) Entry(path string) *output.ManifestFile {
 	return nil
 }
 
+// RecordedShortcuts returns the number of shortcuts the manifest records
+// for the folder's stored hierarchy, whose files it lists with their
+// checksums, and false when it records none (no hierarchy, or none
+// added).
+func (l *Listing) RecordedShortcuts() (int, bool) {
+	if h := l.manifest.Hierarchy; h != nil && h.Stored && h.Shortcuts > 0 {
+		return h.Shortcuts, true
+	}
+	return 0, false
+}
+
 // ListedOrMissing checks, without reading it, that the file at path is
 // listed and present: the errors checkFile gives, for a file the caller
 // is about to decide on by its presence.
