@@ -130,10 +130,11 @@ func (h *Hierarchy) TreeSweepBytes() int64 { return laneBytes(h.wideLanes()) * i
 // TreeSweepSearchBytes is the scratch space a TreeSweep holds for its
 // upward searches beside its state: a distance of 8 bytes and a stamp of
 // 4 per vertex, 12 N bytes, made on its first Run and kept, of which the
-// searches touch a few hundred vertices a source. Taken from the
-// hierarchy's pool (a sync.Pool) for each Run instead, it was dropped by
-// the collections between two sweeps and made again, zeroed, for the
-// next: at 24M vertices 288 MB written and left to the collector a sweep.
+// searches touch a few hundred vertices a source. It is the sweep's own,
+// so that a caller's budget counts it; taken from the hierarchy's pool
+// for each Run, when that pool was a sync.Pool, it was dropped by the
+// collections between two sweeps and made again, zeroed, for the next:
+// at 24M vertices 288 MB written and left to the collector a sweep.
 func (h *Hierarchy) TreeSweepSearchBytes() int64 { return 12 * int64(h.N) }
 
 // Run sweeps for sources (original ids, at most TreeLanes of them), whose
