@@ -130,8 +130,8 @@ func listLevels(list *array.List, listNullable bool, def, rep []int16) (leafLeve
 	}
 	// The elements' validity bits, read straight from the bitmap: with a
 	// call through the array's interface and two appends for every
-	// element, this function took 42 of the writers' 140 cpu-s for
-	// Gnutella31's wide all-pairs table (3.9 billion cells) on four H200s.
+	// element, this function took 41.7 of the 139.7 cpu-s of Gnutella31's
+	// wide all-pairs run (3.9 billion cells) on four H200s.
 	var valid []byte
 	validAt := int64(0)
 	if checkNulls {

@@ -16,8 +16,8 @@ static const char *error_name(CUresult r) {
 
 // map_huge maps bytes of anonymous memory starting on a huge_bytes
 // boundary (bytes a multiple of it) and advises transparent huge pages
-// over it; NULL when the mapping fails. The advice may be refused (THP
-// off): the memory is then plain pages.
+// over it; NULL when the mapping fails, errno saying why. The advice may
+// be refused (THP off): the memory is then plain pages.
 static void *map_huge(size_t bytes, size_t huge_bytes) {
 	size_t mapped = bytes + huge_bytes;
 	char *p = mmap(0, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -140,9 +140,9 @@ const touchPageBytes = 4 << 10
 func AllocPinned(bytes int64) (*Pinned, error) {
 	bytes = max(bytes, 1)
 	mapped := (bytes + hugePageBytes - 1) / hugePageBytes * hugePageBytes
-	p := C.map_huge(C.size_t(mapped), hugePageBytes)
+	p, errno := C.map_huge(C.size_t(mapped), hugePageBytes)
 	if p == nil {
-		return nil, fmt.Errorf("gpu: mapping %s of host memory to pin", FormatBytes(bytes))
+		return nil, fmt.Errorf("gpu: mapping %s of host memory to pin: %w", FormatBytes(bytes), errno)
 	}
 	touch(unsafe.Slice((*byte)(p), mapped))
 	if r := C.host_register(p, C.size_t(mapped)); r != C.CUDA_SUCCESS {
