@@ -30,6 +30,7 @@ type CountingWriter struct {
 	N int64
 }
 
+// Write writes p to W and counts what W took.
 func (c *CountingWriter) Write(p []byte) (int, error) {
 	n, err := c.W.Write(p)
 	c.N += int64(n)
@@ -39,23 +40,30 @@ func (c *CountingWriter) Write(p []byte) (int, error) {
 // Tell returns the bytes written so far.
 func (c *CountingWriter) Tell() int64 { return c.N }
 
-// digestWriter passes writes through while counting and hashing them, so a
-// file's size and checksum come for free instead of from a second read.
-type digestWriter struct {
+// DigestWriter passes writes through while counting and hashing them
+// (SHA-256), so a file's size and checksum come for free instead of from
+// a second read.
+type DigestWriter struct {
 	w     io.Writer
 	hash  hash.Hash
 	bytes int64
 }
 
-func newDigestWriter(w io.Writer) *digestWriter {
-	return &digestWriter{w: w, hash: sha256.New()}
+// NewDigestWriter counts and hashes what is written to w through it.
+func NewDigestWriter(w io.Writer) *DigestWriter {
+	return &DigestWriter{w: w, hash: sha256.New()}
 }
 
-func (d *digestWriter) Write(p []byte) (int, error) {
+// Write writes p to w and counts and hashes what w took.
+func (d *DigestWriter) Write(p []byte) (int, error) {
 	n, err := d.w.Write(p)
 	d.hash.Write(p[:n])
 	d.bytes += int64(n)
 	return n, err
 }
 
-func (d *digestWriter) sum() string { return hex.EncodeToString(d.hash.Sum(nil)) }
+// Bytes is how many bytes were written.
+func (d *DigestWriter) Bytes() int64 { return d.bytes }
+
+// Sum is the hex SHA-256 of what was written.
+func (d *DigestWriter) Sum() string { return hex.EncodeToString(d.hash.Sum(nil)) }

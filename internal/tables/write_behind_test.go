@@ -15,7 +15,7 @@ import (
 func TestWriteBehindKeepsOrderAndDigest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	var dst bytes.Buffer
-	digest := newDigestWriter(&dst)
+	digest := NewDigestWriter(&dst)
 	w := newWriteBehind(digest)
 	var want bytes.Buffer
 	for range 200 {
@@ -39,8 +39,8 @@ func TestWriteBehindKeepsOrderAndDigest(t *testing.T) {
 		t.Fatalf("a second Close: %v", err)
 	}
 	sum := sha256.Sum256(want.Bytes())
-	if !bytes.Equal(dst.Bytes(), want.Bytes()) || digest.bytes != int64(want.Len()) || digest.sum() != hex.EncodeToString(sum[:]) {
-		t.Fatalf("wrote %d bytes (digest %d, %s), want %d (%x)", dst.Len(), digest.bytes, digest.sum(), want.Len(), sum)
+	if !bytes.Equal(dst.Bytes(), want.Bytes()) || digest.Bytes() != int64(want.Len()) || digest.Sum() != hex.EncodeToString(sum[:]) {
+		t.Fatalf("wrote %d bytes (digest %d, %s), want %d (%x)", dst.Len(), digest.Bytes(), digest.Sum(), want.Len(), sum)
 	}
 	if _, err := w.Write([]byte{1}); !errors.Is(err, errWriteBehindClosed) {
 		t.Fatalf("a write after Close: %v", err)
@@ -66,7 +66,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 // file is returned by a later Write, once the goroutine has met it, and
 // by Close, which still ends the goroutine.
 func TestWriteBehindReportsTheWritersError(t *testing.T) {
-	w := newWriteBehind(newDigestWriter(&failingWriter{ok: writeBehindChunkBytes + 10}))
+	w := newWriteBehind(NewDigestWriter(&failingWriter{ok: writeBehindChunkBytes + 10}))
 	chunk := make([]byte, writeBehindChunkBytes)
 	var err error
 	for i := 0; i < 64 && err == nil; i++ {

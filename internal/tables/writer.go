@@ -26,7 +26,7 @@ type recordWriter interface {
 type TableWriter struct {
 	rw     recordWriter
 	out    *writeBehind
-	digest *digestWriter
+	digest *DigestWriter
 	rows   int64
 }
 
@@ -53,7 +53,7 @@ type ParquetEncoding struct {
 // NewTableWriter starts a table of the given schema on dst, in the format,
 // codec and batch size of cfg.
 func NewTableWriter(dst io.Writer, schema *arrow.Schema, enc ParquetEncoding, cfg Config) (*TableWriter, error) {
-	digest := newDigestWriter(dst)
+	digest := NewDigestWriter(dst)
 	buf := newWriteBehind(digest)
 	var (
 		rw  recordWriter
@@ -166,7 +166,7 @@ func (w *TableWriter) Close() (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("tables: %w", err)
 	}
-	return FileInfo{Rows: w.rows, Bytes: w.digest.bytes, SHA256: w.digest.sum()}, nil
+	return FileInfo{Rows: w.rows, Bytes: w.digest.Bytes(), SHA256: w.digest.Sum()}, nil
 }
 
 // pendingFile is a table file written to a temporary, not yet committed.

@@ -2,10 +2,7 @@ package ingest
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/pathflow/pathflow/formats"
@@ -37,9 +34,8 @@ func writeConversion(dir, format string, e *graph.EdgeList) (info tables.FileInf
 			err = fmt.Errorf("%s: %w", f.Name(), abortErr)
 		}
 	}()
-	digest := sha256.New()
-	counted := &tables.CountingWriter{W: io.MultiWriter(f, digest)}
-	buf := bufio.NewWriterSize(counted, 1<<20)
+	digest := tables.NewDigestWriter(f)
+	buf := bufio.NewWriterSize(digest, 1<<20)
 	if err := write(buf, e); err != nil {
 		return info, fmt.Errorf("%s: %w", f.Name(), err)
 	}
@@ -49,5 +45,5 @@ func writeConversion(dir, format string, e *graph.EdgeList) (info tables.FileInf
 	if err := f.Commit(); err != nil {
 		return info, fmt.Errorf("%s: %w", f.Name(), err)
 	}
-	return tables.FileInfo{Path: f.Name(), Rows: int64(e.M()), Bytes: counted.N, SHA256: hex.EncodeToString(digest.Sum(nil))}, nil
+	return tables.FileInfo{Path: f.Name(), Rows: int64(e.M()), Bytes: digest.Bytes(), SHA256: digest.Sum()}, nil
 }
