@@ -107,8 +107,7 @@ func mappedHierarchyFor(g *input.LoadedGraph, path string, workers int) (*stored
 		}
 		return f.Hierarchy, nil
 	}
-	shortcuts, _ := listing.RecordedShortcuts()
-	return &storedHierarchy{paths: []string{path}, named: path, sum: info.GraphChecksum, load: load, shortcuts: shortcuts}, nil
+	return &storedHierarchy{paths: []string{path}, named: path, sum: info.GraphChecksum, load: load, shortcuts: listing.RecordedShortcuts()}, nil
 }
 
 // tableHierarchyFor is storedHierarchyFor for the three Parquet tables of

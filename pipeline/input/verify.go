@@ -67,13 +67,12 @@ func (l *Listing) Entry(path string) *output.ManifestFile {
 
 // RecordedShortcuts returns the number of shortcuts the manifest records
 // for the folder's stored hierarchy, whose files it lists with their
-// checksums, and false when it records none (no hierarchy, or none
-// added).
-func (l *Listing) RecordedShortcuts() (int, bool) {
-	if h := l.manifest.Hierarchy; h != nil && h.Stored && h.Shortcuts > 0 {
-		return h.Shortcuts, true
+// checksums, or 0 when it records none (no hierarchy, or none added).
+func (l *Listing) RecordedShortcuts() int {
+	if h := l.manifest.Hierarchy; h != nil && h.Stored {
+		return h.Shortcuts
 	}
-	return 0, false
+	return 0
 }
 
 // ListedOrMissing checks, without reading it, that the file at path is
