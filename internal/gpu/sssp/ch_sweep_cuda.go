@@ -142,7 +142,8 @@ func newCHSweep(h *hierarchy.Hierarchy, g *graph.CSR, req *backend.Request, onDe
 // hostCopy is a sweep with w's host-side plan (the selection, the
 // reverse graph and ids of a compact run, the metric's host arrays),
 // shared and read-only, and no device state: each device that serves the
-// plan's request prepares its own.
+// plan's request prepares its own. A host-side field newCHSweep sets must
+// be copied here too.
 func (w *chSweep) hostCopy() *chSweep {
 	c := &chSweep{h: w.h, sel: w.sel, workers: w.workers, compact: w.compact, revHost: w.revHost, ids: w.ids}
 	if m := w.metric; m != nil {
